@@ -1,0 +1,1 @@
+"""align layer of meteor-eval."""

@@ -1,0 +1,1 @@
+"""compat layer of meteor-eval."""

@@ -1,0 +1,27 @@
+"""Exceptions raised by meteor-eval.
+
+Every error the library raises on purpose derives from :class:`MeteorEvalError`, so callers can
+catch the whole family at once. The subclasses also derive from the builtin a caller would
+naturally expect (``ValueError`` for bad input or configuration, ``RuntimeError`` for missing
+resources), so generic handlers keep working.
+"""
+
+from __future__ import annotations
+
+__all__ = ["ConfigError", "InputError", "MeteorEvalError", "ResourceError"]
+
+
+class MeteorEvalError(Exception):
+    """Base class of every error meteor-eval raises deliberately."""
+
+
+class InputError(MeteorEvalError, ValueError):
+    """The data to score is malformed: counts differ, a file is unreadable, a line is invalid."""
+
+
+class ConfigError(MeteorEvalError, ValueError):
+    """A configuration is invalid or asks for something that is not available."""
+
+
+class ResourceError(MeteorEvalError, RuntimeError):
+    """A linguistic resource (word list, stemmer, WordNet, paraphrase table) is missing or corrupt."""

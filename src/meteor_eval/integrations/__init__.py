@@ -1,0 +1,1 @@
+"""integrations layer of meteor-eval."""

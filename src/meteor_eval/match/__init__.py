@@ -1,0 +1,1 @@
+"""match layer of meteor-eval."""

@@ -1,0 +1,1 @@
+"""metrics layer of meteor-eval."""

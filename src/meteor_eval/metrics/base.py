@@ -1,0 +1,89 @@
+"""What every metric returns: a score plus the signature that makes it reproducible.
+
+A :class:`Signature` is an ordered list of ``key:value`` fields, always ending with the package
+version, in a long form (full key names) and a short form (abbreviated keys), in the spirit of
+sacrebleu's signatures. Two scores with equal signatures were computed the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from meteor_eval._version import __version__
+
+__all__ = ["Score", "Signature", "SignatureField", "format_number"]
+
+
+def format_number(value: float) -> str:
+    """Format a parameter for a signature: shortest round-trip text, ``1.0`` rather than ``1``."""
+    text = repr(float(value))
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class SignatureField:
+    """One ``key:value`` entry of a signature, with its long and short key."""
+
+    key: str
+    short: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    """Every setting that determines a score, in a fixed order, version last.
+
+    Attributes:
+        metric: Metric name, e.g. ``"meteor"``, ``"bleu"``, ``"rouge1"``.
+        fields: The settings, in the order they are printed.
+        version: meteor-eval version that computed the score.
+    """
+
+    metric: str
+    fields: tuple[SignatureField, ...]
+    version: str = field(default=__version__)
+
+    def format(self, *, short: bool = False) -> str:
+        """Render as ``metric|key:value|...|version:X`` (short keys with ``short=True``)."""
+        parts = [self.metric]
+        for item in self.fields:
+            parts.append(f"{item.short if short else item.key}:{item.value}")
+        parts.append(f"{'v' if short else 'version'}:{self.version}")
+        return "|".join(parts)
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def as_dict(self) -> dict[str, str]:
+        """Long keys to values, version included, in order."""
+        out = {"metric": self.metric}
+        out.update((item.key, item.value) for item in self.fields)
+        out["version"] = self.version
+        return out
+
+    def get(self, key: str) -> str | None:
+        """Value of a long or short key, or ``None``."""
+        for item in self.fields:
+            if key in (item.key, item.short):
+                return item.value
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """A score with the signature of the settings that produced it."""
+
+    score: float
+    signature: Signature
+
+    def __float__(self) -> float:
+        return self.score
+
+    def format(self, *, short: bool = False, width: int | None = None) -> str:
+        """``<score> <signature>``; ``width`` digits after the point if given, else full precision."""
+        number = repr(self.score) if width is None else f"{self.score:.{width}f}"
+        return f"{number} {self.signature.format(short=short)}"
+
+
+Aggregate = Literal["pooled", "mean"]

@@ -1,0 +1,1 @@
+"""Linguistic resources: word lists, stemmers, WordNet and paraphrase tables, loaded lazily once."""

@@ -1,0 +1,1 @@
+"""stats layer of meteor-eval."""

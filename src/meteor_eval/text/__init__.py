@@ -1,0 +1,1 @@
+"""text layer of meteor-eval."""
