@@ -1,0 +1,215 @@
+"""The METEOR 1.5 normaliser (spec §1.7), step by step and end to end.
+
+End-to-end expectations are the "observed normaliser outputs" of spec §1.7 and the token
+columns of the §8 edge-case table, both produced by meteor-1.5.jar (pycocoevalcap 1.2, OpenJDK
+17) with ``-l en -norm``; the full differential check is in
+``tests/reference/test_normalize_vs_jar.py``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from meteor_eval.errors import ConfigError
+from meteor_eval.resources.nonbreaking import nonbreaking_prefixes
+from meteor_eval.text import normalize as norm
+from meteor_eval.text.normalize import normalize, normalizer_language
+from meteor_eval.text.tokenize import preprocess
+
+# Spec §1.7, "Observed normaliser outputs" (English unless stated, before lower-casing).
+OBSERVED = [
+    ("en", "a,b,c and 1,000,000 or 1,a", "a , b,c and 1,000,000 or 1 , a"),
+    ("en", "well-known-fact state-of-the-art x--y", "well known fact state of the art x y"),
+    ("en", "Mr. Smith met Dr. Who at 5 p.m. today.", "Mr. Smith met Dr. Who at 5 pm today ."),
+    (
+        "en",
+        "He said: \"It's John's 1990's car.\" (really?)",
+        "He said : \" It 's John 's 1990 's car . \" ( really ? )",
+    ),
+    ("en", "No. 5 and No. 5. No. x", "No. 5 and No. 5 . No. x"),
+    ("en", "e.g. U.S.-based i.e. etc.", "eg US based ie etc ."),
+    ("en", "wait...what.... ok..", "wait ... what .... ok .."),
+    ("en", "Inc. reported", "Inc. reported"),
+    ("en", "Ph.D. student", "PhD student"),
+    ("en", "rock 'n' roll ''quoted'' ``x''", 'rock \' n \' roll " quoted " " x "'),
+    (
+        "en",
+        "price: $5.50 (5%) @home #1 a/b x_y",
+        "price : $ 5.50 ( 5 % ) @ home # 1 a / b x _ y",
+    ),
+    ("en", "end.", "end ."),
+    ("en", "A.", "A."),
+    ("en", "I. am", "I. am"),
+    ("en", "U.S", "U.S"),
+    ("fr", "l'homme d'affaires aujourd'hui", "l' homme d' affaires aujourd' hui"),
+    ("de", "Don't stop", "Don ' t stop"),
+]
+
+
+@pytest.mark.parametrize(("language", "text", "expected"), OBSERVED)
+def test_observed_outputs(language: str, text: str, expected: str) -> None:
+    assert normalize(text, language) == expected
+
+
+def test_observed_output_without_punctuation() -> None:
+    text = "He said: \"It's John's car.\" (really?)"
+    assert normalize(text, "en", keep_punctuation=False) == "He said It s John s car really"
+
+
+# Spec §8: (hypothesis, reference, hypothesis tokens, reference tokens) after -l en -norm.
+EDGE_CASES = [
+    ("E1", "", "the cat sat on the mat", "", "the cat sat on the mat"),
+    ("E4", "   \t  ", "the cat", "", "the cat"),
+    ("E5", ". , !", "!", ". , !", "!"),
+    ("E6", "...", "the cat .", "...", "the cat ."),
+    ("E13", "The Cat Sat", "the cat sat", "the cat sat", "the cat sat"),
+    ("E18", "Aa", "BB", "aa", "bb"),
+    ("E20", "1,000.50 dollars", "1000.50 dollars", "1,000.50 dollars", "1000.50 dollars"),
+    ("E21", "in 2019 , 3.14 %", "in 2019, 3.14%", "in 2019 , 3.14 %", "in 2019 , 3.14 %"),
+    (
+        "E22",
+        "well-known state-of-the-art",
+        "well known state of the art",
+        "well known state of the art",
+        "well known state of the art",
+    ),
+    ("E23", "don't", "do n't", "don 't", "do n 't"),
+    ("E24", "don't stop", "don't stop", "don 't stop", "don 't stop"),
+    (
+        "E25",
+        "Mr. Smith went to Washington.",
+        "mr smith went to washington",
+        "mr. smith went to washington .",
+        "mr smith went to washington",
+    ),
+    ("E26", "the U.S. economy", "the US economy", "the us economy", "the us economy"),
+    ("E27", "wait... what", "wait ... what", "wait ... what", "wait ... what"),
+    ("E28", "DOTMULTI", ".", ".", "."),
+    (
+        "E29",
+        "日本語のテキスト",
+        "日本語 の テキスト",
+        "日 本 語 の テ キ ス ト",
+        "日 本 語 の テ キ ス ト",
+    ),
+    (
+        "E30",
+        "Καλημέρα κόσμε",
+        "καλημέρα κόσμε",
+        "κ α λ η μ έ ρ α κ ό σ μ ε",
+        "κ α λ η μ έ ρ α κ ό σ μ ε",
+    ),
+    ("E31", "I love it😀", "i love it 😀", "i love it 😀", "i love it 😀"),
+    ("E32", "Café Über naïve", "café über naïve", "café über naïve", "café über naïve"),
+    (
+        "E33",
+        "“Hello” ‘world’",
+        "\" hello \" ' world '",
+        "\" hello \" ' world '",
+        "\" hello \" ' world '",
+    ),
+    ("E34", "yes—no", "yes - no", "yes — no", "yes - no"),
+    ("E35", "pages 10–20", "pages 10-20", "pages 10 - 20", "pages 10 20"),
+    ("E36", "a ||| b", "a ||| b", "a | | | b", "a | | | b"),
+    ("E37", "the\tcat", "the cat", "the cat", "the cat"),
+    ("E38", "the\u00a0cat", "the cat", "the cat", "the cat"),
+    ("E39", "the\u000bcat", "the cat", "the\u000bcat", "the cat"),
+    ("E40", "  the cat  ", "the cat", "the cat", "the cat"),
+    ("E43", "(a) [b] {c}", "( a ) [ b ] { c }", "( a ) [ b ] { c }", "( a ) [ b ] { c }"),
+    ("E44", "John's car", "john 's car", "john 's car", "john ' s car"),
+    ("E45", "the 1990's", "the 1990 's", "the 1990 's", "the 1990 ' s"),
+    ("E52", "\ufeffthe cat sat", "the cat sat", "\ufeff the cat sat", "the cat sat"),
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "hypothesis", "reference", "hyp_tokens", "ref_tokens"),
+    EDGE_CASES,
+    ids=[row[0] for row in EDGE_CASES],
+)
+def test_edge_case_tokens(
+    case: str, hypothesis: str, reference: str, hyp_tokens: str, ref_tokens: str
+) -> None:
+    assert " ".join(preprocess(hypothesis, language="en", level="norm")) == hyp_tokens
+    assert " ".join(preprocess(reference, language="en", level="norm")) == ref_tokens
+
+
+class TestSteps:
+    def test_isolate_other_characters_keeps_latin_and_cyrillic_letters(self) -> None:
+        assert norm._isolate_other_characters("Žižek×Ёж") == "Žižek × Ёж"
+
+    def test_isolate_other_characters_splits_every_non_alpha_letter(self) -> None:
+        assert norm._isolate_other_characters("șΣ") == " ș  Σ "
+
+    def test_isolate_other_characters_leaves_word_internal_marks(self) -> None:
+        assert norm._isolate_other_characters("a.b'c`d,e-f‘g’h") == "a.b'c`d,e-f‘g’h"
+
+    def test_dot_runs_become_placeholders(self) -> None:
+        assert norm._protect_dot_runs("a..b") == "a DOTDOTMULTI b"
+        assert norm._protect_dot_runs("x....") == "x DOTDOTDOTDOTMULTI"
+
+    def test_dot_restoration_round_trips(self) -> None:
+        assert norm._restore_dot_runs("a DOTDOTDOTMULTI b ") == "a ... b "
+        assert norm._restore_dot_runs("DOTMULTI DOTDOTMULTI") == ". .."
+
+    def test_commas_consume_their_context(self) -> None:
+        assert norm._split_commas(" a,b,c ") == " a , b,c "
+        assert norm._split_commas(" 1,000 1,a a,1 ") == " 1,000 1 , a a , 1 "
+
+    def test_quotes(self) -> None:
+        assert norm._normalize_quotes("`a‘b’c“d”e''f") == "'a'b'c \" d \" e \" f"
+
+    def test_dashes_take_one_literal_pass(self) -> None:
+        assert norm._normalize_dashes("a–b c--d e---f") == "a-b c-d e--f"
+
+    def test_intra_word_hyphens_consume_their_context(self) -> None:
+        assert norm._remove_intra_word_hyphens(" a-b-c well-known-fact ") == (
+            " a b-c well known fact "
+        )
+        assert norm._remove_intra_word_hyphens(" U.S.-based -5 x- ") == " U.S. based -5 x- "
+
+    def test_english_apostrophes(self) -> None:
+        assert norm._split_apostrophes_english(" don't 1990's 's 'x' ") == (
+            " don 't 1990 's  ' s  ' x '  "
+        )
+
+    def test_french_apostrophes(self) -> None:
+        assert norm._split_apostrophes_french(" l'homme 'x' ") == " l' homme  ' x '  "
+
+    def test_other_languages_split_every_apostrophe(self) -> None:
+        assert norm._split_apostrophes_everywhere("don't") == "don ' t"
+
+    def test_sentence_dots(self) -> None:
+        prefixes = nonbreaking_prefixes("english")
+        line = " Mr. X No. 5 No. x No. Y U.S. end. Inc. reported . A. "
+        assert norm._split_sentence_dots(line, prefixes) == (
+            "Mr. X No. 5 No. x No . Y US end . Inc. reported . A. "
+        )
+
+    def test_remove_punctuation(self) -> None:
+        assert norm._remove_punctuation("a.b-c'd\u00a0e\x0bf") == "a b c d e f"
+
+    def test_collapse_spaces_and_trim(self) -> None:
+        assert norm._collapse_spaces("\x0b a \u2003\u00a0 b\u3000") == "a b"
+
+
+class TestLanguages:
+    @pytest.mark.parametrize(
+        ("code", "name"),
+        [("en", "english"), ("CS", "czech"), ("cz", "czech"), ("Spanish", "spanish")],
+    )
+    def test_codes_and_names(self, code: str, name: str) -> None:
+        assert normalizer_language(code) == name
+
+    def test_czech_has_no_prefixes(self) -> None:
+        assert normalize("Mr. X", "cz") == "Mr . X"
+
+    def test_german_prefix(self) -> None:
+        assert normalize("Dr. Müller kommt.", "de") == "Dr. Müller kommt ."
+
+    def test_russian_numeric_only_and_cyrillic(self) -> None:
+        assert normalize("Это г. Москва.", "ru") == "Это г. Москва ."
+
+    def test_unsupported_language_message(self) -> None:
+        with pytest.raises(ConfigError, match="Pre-process the input files"):
+            normalize("x", "pt")
