@@ -1,0 +1,402 @@
+"""WordNet 3.0 for the synonym matchers: the METEOR 1.5 view and the NLTK view.
+
+One shipped resource (``data/wordnet/``, built by ``scripts/build_wordnet.py`` from Debian's
+``wordnet-base`` files, with synset offsets restored to those of Princeton's WordNet 3.0 release)
+serves two readers:
+
+* :class:`MeteorWordNet` reproduces the official METEOR 1.5 jar's synonym module
+  (``SynonymDictionary`` over ``synonym/english.synsets`` and ``synonym/english.exceptions``):
+  a word maps to the set of its synset offsets as plain integers, all parts of speech mixed (a
+  noun and a verb synset with the same byte offset count as the same set), and
+  :meth:`MeteorWordNet.synonym_set` computes the spec's S(t) = synsets(t) ∪ baseSynsets(t) with
+  the jar's exception lookup and its 20 suffix rules. Lookups are case-sensitive, as in the jar.
+  The word -> offset sets equal the jar's for all 147,306 words (tested).
+* :class:`NltkWordNet` reproduces what ``nltk.corpus.wordnet`` (NLTK 3.10, Princeton WordNet 3.0
+  data) returns from ``wordnet.synsets(word)``: the input is lower-cased, ``_morphy`` runs per
+  part of speech (exception list, else one pass of NLTK's suffix substitutions, keeping the
+  word itself when it is a lemma), and synsets come in NLTK's order with their lemma names in
+  data-file order and case. NLTK's METEOR (``nltk.translate.meteor_score``) uses only the lemma
+  names: :meth:`NltkWordNet.lemma_names`.
+
+Where we differ from the tools: nothing in the results. The jar builds its table from
+``index.sense``, NLTK reads the dictionary files at run time; we ship one derived copy.
+
+References:
+    Miller, G. A. (1995). WordNet: a lexical database for English. CACM 38(11).
+    Denkowski, M. and Lavie, A. (2014). Meteor Universal. WMT.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import hashlib
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Final, Literal
+
+from meteor_eval.errors import ResourceError
+from meteor_eval.resources.registry import ResourceSpec, cached_loader, data_file, file_sha256
+
+__all__ = [
+    "METEOR_MORPH_RULES",
+    "NLTK_SUBSTITUTIONS",
+    "WORDNET_FILES",
+    "MeteorWordNet",
+    "NltkWordNet",
+    "WordNetPos",
+    "meteor_wordnet",
+    "nltk_wordnet",
+    "wordnet_spec",
+]
+
+#: Files of the shipped resource, under ``data/wordnet/``.
+WORDNET_FILES: Final = ("index.tsv.gz", "synsets.tsv.gz", "exceptions.tsv.gz")
+
+#: A WordNet part of speech as NLTK spells it (``s`` = adjective satellite).
+WordNetPos = Literal["n", "v", "a", "s", "r"]
+
+#: The jar's morphological rules (suffix, replacement), tried in this order (spec §3.3): the noun,
+#: verb and adjective rules of WordNet's morphy concatenated, with ``s -> ""`` and
+#: ``ies -> y`` appearing twice.
+METEOR_MORPH_RULES: Final[tuple[tuple[str, str], ...]] = (
+    ("s", ""),
+    ("ses", "s"),
+    ("xes", "x"),
+    ("zes", "z"),
+    ("ches", "ch"),
+    ("shes", "sh"),
+    ("men", "man"),
+    ("ies", "y"),
+    ("s", ""),
+    ("ies", "y"),
+    ("es", "e"),
+    ("es", ""),
+    ("ed", "e"),
+    ("ed", ""),
+    ("ing", "e"),
+    ("ing", ""),
+    ("er", ""),
+    ("est", ""),
+    ("er", "e"),
+    ("est", "e"),
+)
+
+_ADJ_RULES: Final = (("er", ""), ("est", ""), ("er", "e"), ("est", "e"))
+
+#: NLTK 3.10's ``WordNetCorpusReader.MORPHOLOGICAL_SUBSTITUTIONS`` (note ``ves -> f``).
+NLTK_SUBSTITUTIONS: Final[Mapping[str, tuple[tuple[str, str], ...]]] = MappingProxyType(
+    {
+        "n": (
+            ("s", ""),
+            ("ses", "s"),
+            ("ves", "f"),
+            ("xes", "x"),
+            ("zes", "z"),
+            ("ches", "ch"),
+            ("shes", "sh"),
+            ("men", "man"),
+            ("ies", "y"),
+        ),
+        "v": (
+            ("s", ""),
+            ("ies", "y"),
+            ("es", "e"),
+            ("es", ""),
+            ("ed", "e"),
+            ("ed", ""),
+            ("ing", "e"),
+            ("ing", ""),
+        ),
+        "a": _ADJ_RULES,
+        "s": _ADJ_RULES,
+        "r": (),
+    }
+)
+
+# NLTK's POS_LIST: the parts of speech ``synsets(word)`` walks when no pos is given.
+_NLTK_POS_ORDER: Final = ("n", "v", "a", "r")
+_EMPTY_OFFSETS: Final[frozenset[int]] = frozenset()
+_EMPTY_NAMES: Final[frozenset[str]] = frozenset()
+# Per-token results are cached; the bound keeps memory flat on endless vocabularies.
+_CACHE_SIZE: Final = 1 << 20
+
+
+def _read_rows(name: str) -> list[list[str]]:
+    """Tab-separated rows of one shipped file."""
+    path = data_file("wordnet", name)
+    try:
+        text = gzip.decompress(path.read_bytes()).decode("utf-8")
+    except (OSError, EOFError, UnicodeDecodeError) as error:
+        raise ResourceError(f"WordNet data file {path} is corrupt ({error}); reinstall") from error
+    return [line.split("\t") for line in text.splitlines()]
+
+
+@cached_loader
+def wordnet_spec() -> ResourceSpec:
+    """Identity of the shipped WordNet resource, for signatures.
+
+    The checksum is the SHA-256 of the lines ``"<file name> <sha256 of the file>\\n"`` for the
+    files of :data:`WORDNET_FILES`, in that order.
+    """
+    digest = hashlib.sha256()
+    for name in WORDNET_FILES:
+        digest.update(f"{name} {file_sha256(data_file('wordnet', name))}\n".encode())
+    return ResourceSpec(
+        name="wordnet",
+        language="en",
+        version="3.0",
+        sha256=digest.hexdigest(),
+        licence="WordNet-3.0",
+    )
+
+
+def _utf16_length_at_most_2(token: str) -> bool:
+    # Java's String.length() counts UTF-16 units: a non-BMP character counts twice.
+    if len(token) > 2:
+        return False
+    return len(token) + sum(1 for char in token if ord(char) > 0xFFFF) <= 2
+
+
+class MeteorWordNet:
+    """The METEOR 1.5 jar's view of WordNet: words -> integer synset sets, plus exceptions.
+
+    Obtain the shared instance with :func:`meteor_wordnet`. It is read-only and pickles as a
+    reference to the shared instance (a worker process loads its own copy once).
+
+    Example:
+        >>> wn = meteor_wordnet()
+        >>> bool(wn.synonym_set("big") & wn.synonym_set("large"))
+        True
+        >>> wn.morph("churches"), wn.morph("class"), wn.morph("handful")
+        ('church', 'class', '')
+    """
+
+    __slots__ = ("_exceptions", "_synonym_set", "_synsets")
+
+    def __init__(
+        self, synsets: Mapping[str, tuple[int, ...]], exceptions: Mapping[str, tuple[str, ...]]
+    ) -> None:
+        """Wrap the two tables; use :func:`meteor_wordnet` for the shipped data.
+
+        Args:
+            synsets: Word -> its synset offsets (all parts of speech).
+            exceptions: Inflected form -> its base forms.
+        """
+        self._synsets = dict(synsets)
+        self._exceptions = dict(exceptions)
+        self._synonym_set = functools.lru_cache(maxsize=_CACHE_SIZE)(self._compute_synonym_set)
+
+    def __reduce__(self) -> tuple[object, tuple[()]]:
+        return (meteor_wordnet, ())
+
+    def __len__(self) -> int:
+        """Number of words with synsets (147,306 for the shipped data)."""
+        return len(self._synsets)
+
+    def __contains__(self, word: object) -> bool:
+        return word in self._synsets
+
+    def words(self) -> Iterable[str]:
+        """Every word of the table (lower case, multiword entries joined by ``_``)."""
+        return self._synsets.keys()
+
+    @property
+    def exceptions(self) -> Mapping[str, tuple[str, ...]]:
+        """Inflected form -> base forms (sorted, deduplicated) from WordNet's ``*.exc`` lists."""
+        return MappingProxyType(self._exceptions)
+
+    def synsets(self, word: str) -> frozenset[int]:
+        """Synset offsets listed for ``word`` exactly as written (empty when unlisted)."""
+        return frozenset(self._synsets.get(word, ()))
+
+    def morph(self, token: str) -> str:
+        """The jar's suffix-rule base form of ``token`` (spec §3.3 morph).
+
+        Returns ``token`` itself if it ends in ``ss`` or has at most two UTF-16 units; otherwise
+        the first rule candidate that is a listed word; otherwise ``""``. Words ending in
+        ``ful`` fall through every rule (no suffix matches them), as in the jar.
+        """
+        if token.endswith("ss") or _utf16_length_at_most_2(token):
+            return token
+        table = self._synsets
+        for suffix, replacement in METEOR_MORPH_RULES:
+            if token.endswith(suffix):
+                candidate = token[: len(token) - len(suffix)] + replacement
+                if candidate in table:
+                    return candidate
+        return ""
+
+    def synonym_set(self, token: str) -> frozenset[int]:
+        """S(t) = synsets(t) ∪ baseSynsets(t) of spec §3.3, cached per token.
+
+        baseSynsets uses the exception list when ``token`` is an inflected form in it (union
+        over all its bases), otherwise :meth:`morph`. Case-sensitive.
+
+        Example:
+            >>> wn = meteor_wordnet()
+            >>> wn.synonym_set("went") >= wn.synsets("go")
+            True
+        """
+        return self._synonym_set(token)
+
+    def _compute_synonym_set(self, token: str) -> frozenset[int]:
+        table = self._synsets
+        offsets = list(table.get(token, ()))
+        bases = self._exceptions.get(token)
+        if bases is not None:
+            for base in bases:
+                offsets.extend(table.get(base, ()))
+        else:
+            offsets.extend(table.get(self.morph(token), ()))
+        return frozenset(offsets) if offsets else _EMPTY_OFFSETS
+
+
+@cached_loader
+def meteor_wordnet() -> MeteorWordNet:
+    """The shared METEOR 1.5 view of the shipped WordNet 3.0 (loaded on first call)."""
+    merged: dict[str, list[int]] = {}
+    for _pos, lemma, offsets in _read_rows("index.tsv.gz"):
+        merged.setdefault(lemma, []).extend(map(int, offsets.split()))
+    synsets = {word: tuple(sorted(set(offsets))) for word, offsets in merged.items()}
+    bases: dict[str, set[str]] = {}
+    for _pos, form, listed in _read_rows("exceptions.tsv.gz"):
+        bases.setdefault(form, set()).update(listed.split())
+    exceptions = {form: tuple(sorted(found)) for form, found in bases.items()}
+    return MeteorWordNet(synsets, exceptions)
+
+
+class NltkWordNet:
+    """NLTK 3.10's ``wordnet`` reader, reduced to what synonym matching needs.
+
+    Obtain the shared instance with :func:`nltk_wordnet`. Synsets are identified by
+    ``(pos, offset)`` where pos is the synset's own type (``s`` for satellites) and offset is
+    Princeton's byte offset in the data file, as NLTK's ``Synset.pos()``/``offset()`` report.
+
+    Example:
+        >>> wn = nltk_wordnet()
+        >>> sorted(wn.lemma_names("dogs"))[:3]
+        ['Canis_familiaris', 'andiron', 'blackguard']
+    """
+
+    __slots__ = ("_exceptions", "_index", "_lemma_names", "_synsets")
+
+    def __init__(
+        self,
+        index: Mapping[str, Mapping[str, tuple[int, ...]]],
+        synsets: Mapping[tuple[str, int], tuple[str, tuple[str, ...]]],
+        exceptions: Mapping[str, Mapping[str, tuple[str, ...]]],
+    ) -> None:
+        """Wrap the tables; use :func:`nltk_wordnet` for the shipped data.
+
+        Args:
+            index: Lemma -> pos (``n``, ``v``, ``a``, ``s``, ``r``) -> offsets in index order.
+            synsets: (file pos ``n``/``v``/``a``/``r``, offset) -> (synset type, lemma names).
+            exceptions: pos -> inflected form -> bases (one entry per form, NLTK's last line).
+        """
+        self._index = index
+        self._synsets = synsets
+        self._exceptions = exceptions
+        self._lemma_names = functools.lru_cache(maxsize=_CACHE_SIZE)(self._compute_lemma_names)
+
+    def __reduce__(self) -> tuple[object, tuple[()]]:
+        return (nltk_wordnet, ())
+
+    def morphy_forms(
+        self, form: str, pos: WordNetPos, *, check_exceptions: bool = True
+    ) -> list[str]:
+        """NLTK's ``_morphy(form, pos)``: candidate lemmas of ``form`` that exist for ``pos``.
+
+        ``form`` itself comes first when it is a lemma; then the exception list's bases, or
+        else one pass of the suffix substitutions; duplicates removed, order kept.
+        """
+        exceptions = self._exceptions[pos]
+        if check_exceptions and form in exceptions:
+            candidates = [form, *exceptions[form]]
+        else:
+            candidates = [form]
+            candidates.extend(
+                form[: len(form) - len(old)] + new
+                for old, new in NLTK_SUBSTITUTIONS[pos]
+                if form.endswith(old)
+            )
+        index = self._index
+        result: list[str] = []
+        for candidate in candidates:
+            entry = index.get(candidate)
+            if entry is not None and pos in entry and candidate not in result:
+                result.append(candidate)
+        return result
+
+    def morphy(self, form: str, pos: WordNetPos | None = None) -> str | None:
+        """NLTK's public ``morphy``: the first base form found, trying n, v, a, r if no pos."""
+        for each in (pos,) if pos else _NLTK_POS_ORDER:
+            forms = self.morphy_forms(form, each)
+            if forms:
+                return forms[0]
+        return None
+
+    def synsets(
+        self, word: str, pos: WordNetPos | None = None, *, check_exceptions: bool = True
+    ) -> list[tuple[str, int]]:
+        """``wordnet.synsets(word, pos)`` as ``(synset pos, offset)`` pairs in NLTK's order.
+
+        The word is lower-cased (``str.lower``), then for each part of speech (n, v, a, r when
+        ``pos`` is None) each morphy form contributes its index offsets in sense order.
+        Duplicates are kept, as NLTK keeps them.
+        """
+        lemma = word.lower()
+        result: list[tuple[str, int]] = []
+        for each in (pos,) if pos else _NLTK_POS_ORDER:
+            file_pos = "a" if each == "s" else each
+            for form in self.morphy_forms(lemma, each, check_exceptions=check_exceptions):
+                for offset in self._index[form].get(each, ()):
+                    result.append((self._synsets[file_pos, offset][0], offset))
+        return result
+
+    def synset_lemma_names(self, pos: WordNetPos, offset: int) -> tuple[str, ...]:
+        """``synset.lemma_names()``: the synset's lemma names in order, with their case.
+
+        Raises:
+            KeyError: if there is no such synset.
+        """
+        return self._synsets["a" if pos == "s" else pos, offset][1]
+
+    def lemma_names(self, word: str) -> frozenset[str]:
+        """``set(chain.from_iterable(s.lemma_names() for s in wordnet.synsets(word)))``, cached.
+
+        NLTK's METEOR keeps the names without ``_`` and adds the word itself.
+        """
+        return self._lemma_names(word)
+
+    def _compute_lemma_names(self, word: str) -> frozenset[str]:
+        names: set[str] = set()
+        synsets = self._synsets
+        for pos, offset in self.synsets(word):
+            names.update(synsets["a" if pos == "s" else pos, offset][1])
+        return frozenset(names) if names else _EMPTY_NAMES
+
+
+@cached_loader
+def nltk_wordnet() -> NltkWordNet:
+    """The shared NLTK view of the shipped WordNet 3.0 (loaded on first call)."""
+    synsets: dict[tuple[str, int], tuple[str, tuple[str, ...]]] = {}
+    satellites: set[int] = set()
+    for ss_type, offset_text, names in _read_rows("synsets.tsv.gz"):
+        offset = int(offset_text)
+        if ss_type == "s":
+            satellites.add(offset)
+        synsets["a" if ss_type == "s" else ss_type, offset] = (ss_type, tuple(names.split(" ")))
+    index: dict[str, dict[str, tuple[int, ...]]] = {}
+    for pos, lemma, offsets_text in _read_rows("index.tsv.gz"):
+        offsets = tuple(map(int, offsets_text.split()))
+        entry = index.setdefault(lemma, {})
+        entry[pos] = offsets
+        if pos == "a":
+            # NLTK 3.10 gives every adjective lemma an ``s`` entry: its satellites, index order.
+            entry["s"] = tuple(offset for offset in offsets if offset in satellites)
+    exceptions: dict[str, dict[str, tuple[str, ...]]] = {pos: {} for pos in _NLTK_POS_ORDER}
+    for pos, form, bases in _read_rows("exceptions.tsv.gz"):
+        exceptions[pos][form] = tuple(bases.split())  # a later line replaces an earlier one
+    exceptions["s"] = exceptions["a"]
+    return NltkWordNet(index, synsets, exceptions)
