@@ -1,1 +1,1 @@
-"""match layer of meteor-eval."""
+"""Matching stages: each proposes candidate matches; the aligner chooses."""

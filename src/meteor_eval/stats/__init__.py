@@ -1,1 +1,1 @@
-"""stats layer of meteor-eval."""
+"""Sufficient statistics: records that add up, from which scores are computed."""

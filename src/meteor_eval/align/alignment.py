@@ -1,0 +1,115 @@
+"""The chosen alignment of one hypothesis with one reference, its chunks, and a printable view.
+
+Chunks follow METEOR 1.5 (spec section 4.5): a chunk is a maximal run of matches that are
+adjacent in the reference (no unmatched reference token between them) and contiguous, in the same
+order, in the hypothesis.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from meteor_eval.match.base import Match
+
+__all__ = ["Alignment", "count_chunks"]
+
+
+def count_chunks(matches: Sequence[Match], ref_len: int) -> int:
+    """Number of chunks of an alignment (matches need not be sorted).
+
+    Walks the reference from left to right: an unmatched reference position closes the open chunk;
+    a match continues the open chunk only if it starts in the hypothesis where the previous match
+    ended.
+    """
+    by_start = {m.ref_start: m for m in matches}
+    chunks = 0
+    open_end = -1  # hypothesis position after the open chunk's last match, -1 if none is open
+    j = 0
+    while j < ref_len:
+        match = by_start.get(j)
+        if match is None:
+            if open_end != -1:
+                chunks += 1
+                open_end = -1
+            j += 1
+            continue
+        if open_end != -1 and match.hyp_start != open_end:
+            chunks += 1
+        open_end = match.hyp_start + match.hyp_len
+        j = match.ref_start + match.ref_len
+    if open_end != -1:
+        chunks += 1
+    return chunks
+
+
+@dataclass(frozen=True, slots=True)
+class Alignment:
+    """Matches chosen between one hypothesis and one reference.
+
+    Attributes:
+        hyp_tokens: Hypothesis tokens after preprocessing.
+        ref_tokens: Reference tokens after preprocessing.
+        matches: Chosen matches in reference order.
+        modules: Module name of each stage (``matches[k].stage`` indexes it).
+        chunks: Number of chunks (section 4.5).
+    """
+
+    hyp_tokens: tuple[str, ...]
+    ref_tokens: tuple[str, ...]
+    matches: tuple[Match, ...]
+    modules: tuple[str, ...]
+    chunks: int
+
+    def stage_counts(self) -> dict[str, int]:
+        """Number of matched reference words per module name."""
+        counts = dict.fromkeys(self.modules, 0)
+        for match in self.matches:
+            counts[self.modules[match.stage]] += match.ref_len
+        return counts
+
+    def pairs(self) -> list[tuple[str, str, str]]:
+        """``(hypothesis span text, reference span text, module)`` for each match."""
+        out = []
+        for m in self.matches:
+            hyp = " ".join(self.hyp_tokens[m.hyp_start : m.hyp_start + m.hyp_len])
+            ref = " ".join(self.ref_tokens[m.ref_start : m.ref_start + m.ref_len])
+            out.append((hyp, ref, self.modules[m.stage]))
+        return out
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready view: tokens and one record per match."""
+        return {
+            "hypothesis": list(self.hyp_tokens),
+            "reference": list(self.ref_tokens),
+            "chunks": self.chunks,
+            "matches": [
+                {
+                    "hyp_start": m.hyp_start,
+                    "hyp_len": m.hyp_len,
+                    "ref_start": m.ref_start,
+                    "ref_len": m.ref_len,
+                    "module": self.modules[m.stage],
+                    "hyp": hyp,
+                    "ref": ref,
+                }
+                for m, (hyp, ref, _) in zip(self.matches, self.pairs(), strict=True)
+            ],
+        }
+
+    def render(self) -> str:
+        """Human-readable table: one line per match, then the unmatched words of each side."""
+        lines = [f"hypothesis: {' '.join(self.hyp_tokens)}", f"reference:  {' '.join(self.ref_tokens)}"]
+        width = max((len(h) for h, _, _ in self.pairs()), default=0)
+        for m, (hyp, ref, module) in zip(self.matches, self.pairs(), strict=True):
+            span_h = f"{m.hyp_start}:{m.hyp_len}"
+            span_r = f"{m.ref_start}:{m.ref_len}"
+            lines.append(f"  {span_h:>6} {hyp:<{width}}  ~  {ref}  [{span_r}, {module}]")
+        matched_h = {i for m in self.matches for i in range(m.hyp_start, m.hyp_start + m.hyp_len)}
+        matched_r = {j for m in self.matches for j in range(m.ref_start, m.ref_start + m.ref_len)}
+        free_h = [t for i, t in enumerate(self.hyp_tokens) if i not in matched_h]
+        free_r = [t for j, t in enumerate(self.ref_tokens) if j not in matched_r]
+        lines.append(f"  unmatched hypothesis: {' '.join(free_h) or '-'}")
+        lines.append(f"  unmatched reference:  {' '.join(free_r) or '-'}")
+        lines.append(f"  chunks: {self.chunks}")
+        return "\n".join(lines)

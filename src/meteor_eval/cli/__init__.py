@@ -1,0 +1,81 @@
+"""The ``meteor-eval`` command line: one subcommand per metric.
+
+Exit codes: 0 success, 1 data errors (unreadable files, mismatched line counts, missing
+resources), 2 usage errors (unknown options, invalid settings). Errors are one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import signal
+import sys
+import warnings
+from collections.abc import Sequence
+from types import ModuleType
+from typing import TextIO
+
+from meteor_eval._version import __version__
+from meteor_eval.errors import ConfigError, MeteorEvalError
+
+__all__ = ["build_parser", "main"]
+
+#: Subcommand modules, in the order ``--help`` lists them.
+_COMMANDS = ("score", "bleu", "rouge", "compare")
+
+
+def _command_modules() -> list[ModuleType]:
+    modules = []
+    for name in _COMMANDS:
+        try:
+            modules.append(importlib.import_module(f"meteor_eval.cli.{name}"))
+        except ModuleNotFoundError as exc:
+            if exc.name != f"meteor_eval.cli.{name}":
+                raise
+    return modules
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every available subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="meteor-eval",
+        description="METEOR (official 1.5, the 2005 paper) with BLEU and ROUGE, without Java.",
+    )
+    parser.add_argument("--version", action="version", version=f"meteor-eval {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers.required = True
+    for module in _command_modules():
+        module.register(subparsers)
+    return parser
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    print(f"meteor-eval: warning: {message}", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    warnings.showwarning = _show_warning
+    warnings.simplefilter("always")
+    try:
+        status: int = args.func(args)
+    except ConfigError as exc:
+        print(f"meteor-eval {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except MeteorEvalError as exc:
+        print(f"meteor-eval {args.command}: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return status

@@ -1,0 +1,114 @@
+"""Reading segment files strictly: one segment per line, nothing dropped, nothing re-paired.
+
+Lines end with LF or CRLF. A lone CR inside a line is treated as a space and a UTF-8 byte-order
+mark at the start of a file is dropped; both are reported with a warning naming the file and line,
+because either would otherwise shift or change segments silently. Bytes that are not UTF-8 raise
+:class:`~meteor_eval.errors.InputError` naming the file and line, unless ``errors="replace"``
+asks for the jar's behaviour (each bad byte becomes U+FFFD).
+
+This is the only module that knows about reference *streams* (one file per reference set); the
+library itself takes references grouped per segment.
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Literal
+
+from meteor_eval.errors import InputError
+
+__all__ = ["EncodingErrors", "read_lines", "read_segments", "streams_to_segments"]
+
+EncodingErrors = Literal["strict", "replace"]
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def _display(name: str) -> str:
+    return "<stdin>" if name == "-" else name
+
+
+def read_lines(name: str, *, errors: EncodingErrors = "strict") -> list[str]:
+    """All segments of a file (``"-"`` for standard input), one per line.
+
+    Raises:
+        InputError: the file is missing or unreadable, or a line is not valid UTF-8.
+    """
+    label = _display(name)
+    try:
+        data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{label}: file not found") from None
+    except IsADirectoryError:
+        raise InputError(f"{label}: is a directory, expected a text file") from None
+    except OSError as exc:
+        raise InputError(f"{label}: cannot read ({exc.strerror})") from None
+    if data.startswith(_BOM):
+        warnings.warn(f"{label}:1: dropped a UTF-8 byte-order mark", stacklevel=2)
+        data = data[len(_BOM) :]
+    try:
+        text = data.decode("utf-8", errors=errors)
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(
+            f"{label}:{line}: invalid UTF-8 (byte 0x{data[exc.start]:02x}); fix the file or use "
+            "--encoding-errors replace to turn bad bytes into U+FFFD as the METEOR jar does"
+        ) from None
+    if not text:
+        return []
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    for k, line in enumerate(lines):
+        if line.endswith("\r"):
+            line = line[:-1]
+        if "\r" in line:
+            warnings.warn(
+                f"{label}:{k + 1}: a carriage return inside the line is read as a space",
+                stacklevel=2,
+            )
+            line = line.replace("\r", " ")
+        lines[k] = line
+    return lines
+
+
+def streams_to_segments(streams: Sequence[Sequence[str]]) -> list[list[str]]:
+    """Transpose reference streams (one list per reference set) into per-segment groups."""
+    if not streams:
+        return []
+    return [list(group) for group in zip(*streams, strict=True)]
+
+
+def read_segments(
+    hyp: str, refs: Sequence[str], *, errors: EncodingErrors = "strict"
+) -> tuple[list[str], list[list[str]]]:
+    """Hypotheses and per-segment references from one hypothesis file and reference files.
+
+    Args:
+        hyp: Hypothesis file, or ``"-"`` for standard input.
+        refs: One file per reference set; line ``i`` of each is a reference of hypothesis ``i``.
+        errors: ``"strict"`` rejects invalid UTF-8; ``"replace"`` substitutes U+FFFD.
+
+    Raises:
+        InputError: a file cannot be read, or the files' line counts differ (naming both).
+    """
+    if isinstance(refs, str):
+        raise TypeError("refs: expected a sequence of file names, got a str")
+    if not refs:
+        raise InputError("at least one reference file is required")
+    if sum(1 for name in [hyp, *refs] if name == "-") > 1:
+        raise InputError("standard input ('-') can be used for one file only")
+    hypotheses = read_lines(hyp, errors=errors)
+    streams = []
+    for name in refs:
+        lines = read_lines(name, errors=errors)
+        if len(lines) != len(hypotheses):
+            raise InputError(
+                f"{_display(hyp)} has {len(hypotheses)} lines but {_display(name)} has "
+                f"{len(lines)}; every reference file needs one line per hypothesis"
+            )
+        streams.append(lines)
+    return hypotheses, streams_to_segments(streams)

@@ -1,0 +1,110 @@
+"""Matches, the matcher protocol and the candidate store shared by every matching stage.
+
+A :class:`Match` says that a span of the hypothesis corresponds to a span of the reference
+according to one stage (the 0-based position of its module in the configured module list).
+Matchers only *propose* candidates; choosing among them is the aligner's job
+(:mod:`meteor_eval.align.search` for METEOR 1.5, :mod:`meteor_eval.align.exhaustive` for the
+2005 paper).
+
+The candidate store mirrors METEOR 1.5 (spec section 3.1): one ordered list per reference start
+position plus coverage counters on both sides. Every stage appends in its own documented order,
+duplicates are kept (they change coverage and beam contents), and nothing is ever removed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple, Protocol
+
+__all__ = [
+    "MODULE_NAMES",
+    "MODULE_SHORT_NAMES",
+    "CandidateStore",
+    "Match",
+    "Matcher",
+    "Segment",
+]
+
+#: Module names in the order METEOR 1.5 knows them.
+MODULE_NAMES = ("exact", "stem", "synonym", "paraphrase")
+
+#: Short names used in the METEOR 1.5 Eval ID (``ex_st_sy_pa``).
+MODULE_SHORT_NAMES = {"exact": "ex", "stem": "st", "synonym": "sy", "paraphrase": "pa"}
+
+
+class Match(NamedTuple):
+    """One candidate or chosen correspondence between a hypothesis and a reference span.
+
+    Attributes:
+        ref_start: First reference token of the span (0-based).
+        ref_len: Number of reference tokens (at least 1).
+        hyp_start: First hypothesis token of the span (0-based).
+        hyp_len: Number of hypothesis tokens (at least 1).
+        stage: 0-based position of the producing module in the module list.
+    """
+
+    ref_start: int
+    ref_len: int
+    hyp_start: int
+    hyp_len: int
+    stage: int
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A preprocessed segment: its tokens and their word identities.
+
+    Attributes:
+        tokens: The words after normalisation and tokenisation.
+        ids: One integer identity per token. For METEOR 1.5 this is Java's ``String.hashCode``
+            (spec J1), so that hash collisions behave as in the jar.
+    """
+
+    tokens: tuple[str, ...]
+    ids: tuple[int, ...]
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+
+class CandidateStore:
+    """Candidate matches per reference start position, with coverage counts on both sides."""
+
+    __slots__ = ("by_ref", "hyp_coverage", "ref_coverage")
+
+    def __init__(self, hyp_len: int, ref_len: int) -> None:
+        self.by_ref: list[list[Match]] = [[] for _ in range(ref_len)]
+        self.hyp_coverage = [0] * hyp_len
+        self.ref_coverage = [0] * ref_len
+
+    def add(self, match: Match) -> None:
+        """Append a candidate to its reference position's list and count its coverage."""
+        self.by_ref[match.ref_start].append(match)
+        for j in range(match.ref_start, match.ref_start + match.ref_len):
+            self.ref_coverage[j] += 1
+        for i in range(match.hyp_start, match.hyp_start + match.hyp_len):
+            self.hyp_coverage[i] += 1
+
+    def extend(self, matches: Sequence[Match]) -> None:
+        """Append several candidates in order."""
+        for match in matches:
+            self.add(match)
+
+    def __len__(self) -> int:
+        return sum(len(cands) for cands in self.by_ref)
+
+
+class Matcher(Protocol):
+    """Proposes candidate matches for one stage.
+
+    Implementations return candidates ordered by reference start ascending (then as the module
+    documents), so that appending them to a :class:`CandidateStore` keeps each position's list in
+    METEOR 1.5's order.
+    """
+
+    name: str
+
+    def candidates(self, hyp: Segment, ref: Segment, stage: int) -> list[Match]:
+        """Candidates between ``hyp`` and ``ref``, labelled with ``stage``."""
+        ...

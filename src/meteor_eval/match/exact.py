@@ -1,0 +1,34 @@
+"""Exact matching: two single words match when their identities are equal (spec section 3.2)."""
+
+from __future__ import annotations
+
+from meteor_eval.match.base import Match, Segment
+
+__all__ = ["ExactMatcher", "positions_by_key"]
+
+
+def positions_by_key(keys: tuple[int, ...]) -> dict[int, list[int]]:
+    """Map each key to the ascending positions where it occurs."""
+    index: dict[int, list[int]] = {}
+    for position, key in enumerate(keys):
+        index.setdefault(key, []).append(position)
+    return index
+
+
+class ExactMatcher:
+    """Exact word matches, in reference order then hypothesis order.
+
+    Identity is the segment's ``ids`` (Java string hashes for METEOR 1.5), so distinct strings with
+    the same hash match, as they do in the jar.
+    """
+
+    name = "exact"
+
+    def candidates(self, hyp: Segment, ref: Segment, stage: int) -> list[Match]:
+        """Every (reference j, hypothesis i) pair of equal words, j ascending then i ascending."""
+        index = positions_by_key(hyp.ids)
+        out: list[Match] = []
+        for j, key in enumerate(ref.ids):
+            for i in index.get(key, ()):
+                out.append(Match(j, 1, i, 1, stage))
+        return out

@@ -1,0 +1,55 @@
+"""Stem matching: different words with equal stems (spec section 3.2).
+
+The stemmer is passed in (a ``str -> str`` callable from :mod:`meteor_eval.resources.stemmers`);
+stem identities are cached per word type because the same words recur in every segment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from meteor_eval.match.base import Match, Segment
+from meteor_eval.match.exact import positions_by_key
+
+__all__ = ["StemMatcher"]
+
+
+class StemMatcher:
+    """One-word candidates whose stems are identical while the words themselves differ.
+
+    Args:
+        stem: The stemmer, applied to each token as it is (case-sensitive, like the jar).
+        identity: Identity of a stem string; Java's ``String.hashCode`` for METEOR 1.5 (spec J1),
+            or ``hash`` for flavours that compare strings.
+    """
+
+    name = "stem"
+
+    def __init__(self, stem: Callable[[str], str], identity: Callable[[str], int]) -> None:
+        self._stem = stem
+        self._identity = identity
+        self._cache: dict[str, int] = {}
+
+    def stem_ids(self, tokens: tuple[str, ...]) -> tuple[int, ...]:
+        """Identity of each token's stem (cached per word type)."""
+        cache = self._cache
+        out = []
+        for token in tokens:
+            key = cache.get(token)
+            if key is None:
+                key = self._identity(self._stem(token))
+                cache[token] = key
+            out.append(key)
+        return tuple(out)
+
+    def candidates(self, hyp: Segment, ref: Segment, stage: int) -> list[Match]:
+        """Pairs with equal stems and different words, reference order then hypothesis order."""
+        index = positions_by_key(self.stem_ids(hyp.tokens))
+        hyp_ids = hyp.ids
+        out: list[Match] = []
+        for j, key in enumerate(self.stem_ids(ref.tokens)):
+            ref_id = ref.ids[j]
+            for i in index.get(key, ()):
+                if hyp_ids[i] != ref_id:
+                    out.append(Match(j, 1, i, 1, stage))
+        return out

@@ -1,0 +1,713 @@
+"""METEOR: configuration presets, the scorer class and the ``corpus_*``/``sentence_*`` functions.
+
+Flavours:
+
+``meteor15`` (default)
+    The official METEOR 1.5 (Denkowski and Lavie, 2014) as its ``meteor-1.5.jar`` computes it:
+    the jar's normaliser and tokeniser, Java string-hash word identity, function-word weighting
+    (``delta``), positional module weights, the beam-search aligner with its quirks, and the
+    23-number statistics. Reproduced bit for bit (see ``tests/reference``).
+``paper2005``
+    Banerjee and Lavie (2005): exact, then Porter stem, then WordNet synonym matching, each stage
+    choosing, among the still-unmatched words, the one-to-one mapping with the most matches and
+    then the fewest crossings; ``Fmean = P*R / (alpha*P + (1-alpha)*R)`` with alpha 0.9 and
+    ``penalty = gamma * (chunks / matches) ** beta`` with beta 3, gamma 0.5; every match counts 1
+    and there is no function-word weighting. Unlike METEOR 1.5, an identical pair still has one
+    chunk and so a small penalty (0.9977 for six words).
+
+Several references: each reference is scored and the first one with the strictly highest score
+keeps its statistics (spec 5.4). Corpus score: the segments' statistics are pooled and scored once
+(spec 5.5); ``aggregate="mean"`` averages segment scores instead and says so in the signature.
+
+References:
+    S. Banerjee and A. Lavie. METEOR: An Automatic Metric for MT Evaluation with Improved
+    Correlation with Human Judgments. ACL Workshop on Intrinsic and Extrinsic Evaluation
+    Measures, 2005.
+    M. Denkowski and A. Lavie. Meteor Universal: Language Specific Translation Evaluation for
+    Any Target Language. WMT 2014.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import warnings
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal, get_args
+
+from meteor_eval.align import exhaustive
+from meteor_eval.align.alignment import Alignment, count_chunks
+from meteor_eval.align.search import DEFAULT_BEAM, beam_align
+from meteor_eval.errors import ConfigError, InputError
+from meteor_eval.javafmt import java_double
+from meteor_eval.match.base import MODULE_NAMES, MODULE_SHORT_NAMES, CandidateStore, Match, Matcher, Segment
+from meteor_eval.match.exact import ExactMatcher
+from meteor_eval.match.stem import StemMatcher
+from meteor_eval.match.synonym import SynonymMatcher
+from meteor_eval.metrics.base import Score, Signature, SignatureField, format_number
+from meteor_eval.metrics.meteor_formula import Components, components
+from meteor_eval.metrics.meteor_presets import (
+    NORMALIZED_LANGUAGES,
+    Language,
+    resolve_language,
+    task_settings,
+)
+from meteor_eval.stats.meteor import MeteorStats, stats_from_alignment
+
+__all__ = [
+    "Flavour",
+    "Meteor",
+    "MeteorConfig",
+    "MeteorScore",
+    "Normalization",
+    "corpus_meteor",
+    "score_from_stats",
+    "sentence_meteor",
+]
+
+Flavour = Literal["meteor15", "paper2005"]
+Normalization = Literal["none", "lower", "norm", "norm_nopunct"]
+Aggregate = Literal["pooled", "mean"]
+
+_FLAVOURS: tuple[str, ...] = get_args(Flavour)
+_NORMALIZATIONS: tuple[str, ...] = get_args(Normalization)
+_AGGREGATES: tuple[str, ...] = get_args(Aggregate)
+
+#: Signature abbreviations of the normalisation levels.
+_NORM_LABELS = {"none": "no_norm", "lower": "lc_only", "norm": "norm", "norm_nopunct": "norm_nopunct"}
+
+
+def _check_unit(name: str, value: float, *, upper: float | None = 1.0) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"{name}: expected a number, got {type(value).__name__}")
+    number = float(value)
+    if math.isnan(number) or number < 0.0 or (upper is not None and number > upper):
+        bound = f"[0, {upper}]" if upper is not None else ">= 0"
+        raise ConfigError(f"{name}: {value!r} is out of range; allowed: {bound}")
+    return number
+
+
+@dataclass(frozen=True, slots=True)
+class MeteorConfig:
+    """Every setting of a METEOR computation. Build one with :meth:`preset`.
+
+    Attributes:
+        flavour: ``"meteor15"`` or ``"paper2005"``.
+        language: METEOR 1.5 language long name (``"english"``).
+        task: The task whose table gave the defaults (``"rank"``, ``"adq"``, ...).
+        normalization: ``"none"``, ``"lower"`` (the jar's ``-lower``), ``"norm"`` (``-norm``) or
+            ``"norm_nopunct"`` (``-norm -noPunct``).
+        modules: Matching stages in order.
+        weights: Scoring weight per stage, by position (may be shorter than ``modules``).
+        alpha: Precision/recall balance of Fmean.
+        beta: Exponent of the fragmentation penalty.
+        gamma: Maximum fragmentation penalty.
+        delta: Weight of content words (function words get ``1 - delta``).
+        beam: Beam size of the METEOR 1.5 aligner (ignored by ``paper2005``).
+        aggregate: Corpus score from ``"pooled"`` statistics or the ``"mean"`` of segment scores.
+    """
+
+    flavour: Flavour = "meteor15"
+    language: str = "english"
+    task: str = "rank"
+    normalization: Normalization = "none"
+    modules: tuple[str, ...] = ("exact", "stem", "synonym", "paraphrase")
+    weights: tuple[float, ...] = (1.0, 0.6, 0.8, 0.6)
+    alpha: float = 0.85
+    beta: float = 0.2
+    gamma: float = 0.6
+    delta: float = 0.75
+    beam: int = DEFAULT_BEAM
+    aggregate: Aggregate = "pooled"
+
+    def __post_init__(self) -> None:
+        if self.flavour not in _FLAVOURS:
+            raise ConfigError(f"flavour: {self.flavour!r} is unknown; allowed: {', '.join(_FLAVOURS)}")
+        resolve_language(self.language)
+        if self.normalization not in _NORMALIZATIONS:
+            raise ConfigError(
+                f"normalization: {self.normalization!r} is unknown; allowed: {', '.join(_NORMALIZATIONS)}"
+            )
+        if isinstance(self.modules, str):
+            raise TypeError("modules: expected a sequence of module names, got a str")
+        if not self.modules:
+            raise ConfigError("modules: at least one module is required")
+        for module in self.modules:
+            if module not in MODULE_NAMES:
+                raise ConfigError(f"modules: {module!r} is unknown; allowed: {', '.join(MODULE_NAMES)}")
+        if isinstance(self.weights, str):
+            raise TypeError("weights: expected a sequence of numbers, got a str")
+        for k, w in enumerate(self.weights):
+            _check_unit(f"weights[{k}]", w, upper=None)
+        if len(self.weights) > len(self.modules):
+            raise ConfigError(
+                f"weights: {len(self.weights)} weights for {len(self.modules)} modules; "
+                "give at most one weight per module"
+            )
+        _check_unit("alpha", self.alpha)
+        _check_unit("beta", self.beta, upper=None)
+        _check_unit("gamma", self.gamma)
+        _check_unit("delta", self.delta)
+        if isinstance(self.beam, bool) or not isinstance(self.beam, int) or self.beam < 1:
+            raise ConfigError(f"beam: {self.beam!r} is invalid; allowed: an integer >= 1")
+        if self.aggregate not in _AGGREGATES:
+            raise ConfigError(f"aggregate: {self.aggregate!r} is unknown; allowed: {', '.join(_AGGREGATES)}")
+        if self.flavour == "paper2005" and "paraphrase" in self.modules:
+            raise ConfigError("modules: the paper2005 flavour has no paraphrase module")
+        if self.normalization.startswith("norm") and self.language not in NORMALIZED_LANGUAGES:
+            raise ConfigError(
+                f"normalization: METEOR 1.5 has no normaliser for {self.language}; pre-process the "
+                "input and run without --norm (normalization='none' or 'lower')"
+            )
+
+    @classmethod
+    def preset(
+        cls,
+        flavour: Flavour = "meteor15",
+        *,
+        language: str = "en",
+        task: str = "rank",
+        normalization: Normalization | None = None,
+        modules: Sequence[str] | None = None,
+        weights: Sequence[float] | None = None,
+        alpha: float | None = None,
+        beta: float | None = None,
+        gamma: float | None = None,
+        delta: float | None = None,
+        beam: int = DEFAULT_BEAM,
+        aggregate: Aggregate = "pooled",
+    ) -> MeteorConfig:
+        """A flavour's defaults with any settings replaced.
+
+        For ``meteor15`` the language and task give parameters, modules and weights (spec 2.3).
+        ``modules`` then resizes the weights by position, as the jar's ``-m`` does: the first k
+        weights stay, missing ones are 0.0 (so ``-m 'exact synonym'`` gives synonym the stem
+        weight); explicit ``weights`` are applied before that resize. Individual parameters replace
+        only themselves (unlike the jar's ``-p``, which also switches to the ``custom`` task table).
+
+        ``paper2005``: English, lower-casing, exact/stem/synonym with weight 1 each, alpha 0.9,
+        beta 3, gamma 0.5, delta 1 (no function-word weighting).
+
+        Raises:
+            ConfigError: unknown names or out-of-range values.
+            TypeError: a bare string where a sequence is expected.
+        """
+        if isinstance(modules, str) or isinstance(weights, str):
+            raise TypeError("modules and weights take sequences, not a str")
+        if flavour == "paper2005":
+            lang = resolve_language(language)
+            if lang.long_name != "english":
+                raise ConfigError("language: the paper2005 flavour is defined for English only")
+            base_modules: tuple[str, ...] = ("exact", "stem", "synonym")
+            base = dict(task="paper2005", alpha=0.9, beta=3.0, gamma=0.5, delta=1.0)
+            base_weights: tuple[float, ...] = (1.0, 1.0, 1.0)
+            default_norm: Normalization = "lower"
+        elif flavour == "meteor15":
+            lang = resolve_language(language)
+            settings = task_settings(lang, task)
+            base_modules = settings.modules
+            base = dict(
+                task=settings.task,
+                alpha=settings.alpha,
+                beta=settings.beta,
+                gamma=settings.gamma,
+                delta=settings.delta,
+            )
+            base_weights = settings.weights
+            default_norm = "none"
+        else:
+            raise ConfigError(f"flavour: {flavour!r} is unknown; allowed: {', '.join(_FLAVOURS)}")
+        final_weights = tuple(float(w) for w in weights) if weights is not None else base_weights
+        final_modules = base_modules
+        if modules is not None:
+            final_modules = tuple(m.strip().lower() for m in modules)
+            k = len(final_modules)
+            final_weights = (final_weights + (0.0,) * k)[:k] if flavour == "meteor15" else (1.0,) * k
+            if weights is not None and flavour == "paper2005":
+                final_weights = tuple(float(w) for w in weights)
+        return cls(
+            flavour=flavour,
+            language=lang.long_name,
+            task=str(base["task"]),
+            normalization=normalization if normalization is not None else default_norm,
+            modules=final_modules,
+            weights=final_weights,
+            alpha=float(base["alpha"]) if alpha is None else alpha,
+            beta=float(base["beta"]) if beta is None else beta,
+            gamma=float(base["gamma"]) if gamma is None else gamma,
+            delta=float(base["delta"]) if delta is None else delta,
+            beam=beam,
+            aggregate=aggregate,
+        )
+
+    def replace(self, **changes: object) -> MeteorConfig:
+        """A copy with some fields changed (validated again)."""
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+    @property
+    def lang(self) -> Language:
+        """The language record."""
+        return resolve_language(self.language)
+
+    @property
+    def zero_penalty_if_perfect(self) -> bool:
+        """METEOR 1.5's rule: no fragmentation when everything is matched in one chunk."""
+        return self.flavour == "meteor15"
+
+    @property
+    def eval_id(self) -> str:
+        """The jar's Eval ID for these settings (word mode), e.g. ``meteor-1.5-wo-en-norm-...``."""
+        params = "_".join(java_double(x) for x in (self.alpha, self.beta, self.gamma, self.delta))
+        mods = "_".join(MODULE_SHORT_NAMES[m] for m in self.modules)
+        weights = "_".join(java_double(w) for w in self.weights)
+        level = _NORM_LABELS[self.normalization]
+        return f"meteor-1.5-wo-{self.lang.short_name}-{level}-{params}-{mods}-{weights}"
+
+
+@dataclass(frozen=True, slots=True)
+class MeteorScore(Score):
+    """A METEOR score with everything that explains it.
+
+    Where the jar's formula gives NaN (an empty side: 0/0), ``precision``, ``recall``, ``fmean``,
+    ``fragmentation`` and ``penalty`` are reported as 0.0; the score is 0.0 as in the jar.
+
+    Attributes:
+        precision: Weighted precision.
+        recall: Weighted recall.
+        fmean: Parameterised harmonic mean of precision and recall.
+        fragmentation: ``chunks / mean matched words`` (0 for a perfect METEOR 1.5 match).
+        penalty: ``gamma * fragmentation ** beta``.
+        chunks: Number of chunks.
+        matches: Matched words (hypothesis side, reference side).
+        stats: The statistics record the score was computed from.
+        alignment: The chosen alignment (sentence scores, on request).
+        reference_index: Index of the reference that was kept (sentence scores).
+        segments: Per-segment scores (corpus scores, on request).
+    """
+
+    precision: float = 0.0
+    recall: float = 0.0
+    fmean: float = 0.0
+    fragmentation: float = 0.0
+    penalty: float = 0.0
+    chunks: int = 0
+    matches: tuple[int, int] = (0, 0)
+    stats: MeteorStats = field(default_factory=MeteorStats.zero)
+    alignment: Alignment | None = None
+    reference_index: int | None = None
+    segments: tuple[MeteorScore, ...] = ()
+
+
+def _finite(value: float) -> float:
+    return 0.0 if math.isnan(value) or math.isinf(value) else value
+
+
+def score_from_stats(stats: MeteorStats, config: MeteorConfig) -> Components:
+    """The formula's raw components for a statistics record under a configuration."""
+    return components(
+        stats,
+        alpha=config.alpha,
+        beta=config.beta,
+        gamma=config.gamma,
+        delta=config.delta,
+        weights=config.weights,
+        zero_penalty_if_perfect=config.zero_penalty_if_perfect,
+    )
+
+
+class Meteor:
+    """A METEOR scorer: holds the configuration, the loaded resources and caches.
+
+    One instance can score any number of systems; preprocessed references and per-word results
+    (stems, synonym sets, function-word flags) are cached. Resources load on first use.
+
+    Args:
+        config: The settings; defaults to ``MeteorConfig.preset("meteor15")``.
+
+    Example:
+        >>> scorer = Meteor(MeteorConfig.preset("meteor15", modules=("exact", "stem", "synonym"),
+        ...                                     normalization="norm"))
+        >>> round(scorer.sentence_score("The cat sat on the mat.", ["The cat sat on the mat."]).score, 4)
+        1.0
+    """
+
+    def __init__(self, config: MeteorConfig | None = None) -> None:
+        self.config = config if config is not None else MeteorConfig.preset("meteor15")
+        if "paraphrase" in self.config.modules:
+            raise ConfigError(
+                "modules: the paraphrase module is not available in this version of meteor-eval; "
+                "choose the other modules explicitly: --modules exact,stem,synonym "
+                "(API: MeteorConfig.preset(..., modules=('exact', 'stem', 'synonym')))"
+            )
+        if len(self.config.weights) < len(self.config.modules):
+            warnings.warn(
+                "More modules than weights specified - modules with no weights will not be counted.",
+                stacklevel=2,
+            )
+        self._jar = self.config.flavour == "meteor15"
+        self._intern: dict[str, int] = {}
+        self._identity: Callable[[str], int] = self._java_hash if self._jar else self._intern_id
+        self._matchers: list[Matcher] = [self._make_matcher(m) for m in self.config.modules]
+        self._aligner_weights = tuple(1.0 if m == "exact" else 0.5 for m in self.config.modules)
+        self._function_words: frozenset[str] = self._load_function_words()
+        self._function_cache: dict[str, bool] = {}
+        self._ref_cache: dict[str, Segment] = {}
+        self._signature_cache: dict[str, Signature] = {}
+
+    # -- resources ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _java_hash(token: str) -> int:
+        from meteor_eval.text.tokenize import java_hash
+
+        return java_hash(token)
+
+    def _intern_id(self, token: str) -> int:
+        ids = self._intern
+        found = ids.get(token)
+        if found is None:
+            found = len(ids)
+            ids[token] = found
+        return found
+
+    def _make_matcher(self, module: str) -> Matcher:
+        if module == "exact":
+            return ExactMatcher()
+        if module == "stem":
+            from meteor_eval.resources import stemmers
+
+            if self.config.flavour == "paper2005":
+                stem = stemmers.porter_stemmer()
+            else:
+                stem = stemmers.get_stemmer(self.config.language)
+            return StemMatcher(stem, self._identity)
+        if module == "synonym":
+            if self.config.language != "english":
+                raise ConfigError(f"modules: no synonym data for {self.config.language}")
+            from meteor_eval.resources.synonyms import meteor_wordnet
+
+            return SynonymMatcher(meteor_wordnet().synonym_set)
+        raise ConfigError(f"modules: {module!r} is not available")
+
+    def _load_function_words(self) -> frozenset[str]:
+        if self.config.flavour == "paper2005":
+            return frozenset()
+        from meteor_eval.resources.function_words import function_words
+
+        return frozenset(function_words(self.config.language))
+
+    def _is_function(self, token: str) -> bool:
+        cached = self._function_cache.get(token)
+        if cached is None:
+            from meteor_eval.text.tokenize import java_lower
+
+            cached = java_lower(token) in self._function_words
+            self._function_cache[token] = cached
+        return cached
+
+    # -- pipeline ----------------------------------------------------------------------------
+
+    def tokenize(self, text: str) -> tuple[str, ...]:
+        """Preprocess one text as configured: normalise, lower-case, split (spec 1.6)."""
+        from meteor_eval.text.tokenize import preprocess
+
+        return tuple(
+            preprocess(text, language=self.config.language, level=self.config.normalization)
+        )
+
+    def segment(self, text: str) -> Segment:
+        """Preprocessed tokens of a text with their word identities."""
+        tokens = self.tokenize(text)
+        identity = self._identity
+        return Segment(tokens, tuple(identity(t) for t in tokens))
+
+    def _reference(self, text: str) -> Segment:
+        cache = self._ref_cache
+        seg = cache.get(text)
+        if seg is None:
+            if len(cache) >= 200_000:
+                cache.clear()
+            seg = self.segment(text)
+            cache[text] = seg
+        return seg
+
+    def align(self, hyp: Segment, ref: Segment) -> list[Match]:
+        """The chosen matches between two preprocessed segments, in reference order."""
+        if self._jar:
+            return self._align_meteor15(hyp, ref)
+        return self._align_paper2005(hyp, ref)
+
+    def _align_meteor15(self, hyp: Segment, ref: Segment) -> list[Match]:
+        store = CandidateStore(len(hyp), len(ref))
+        identical = hyp.ids == ref.ids
+        for stage, matcher in enumerate(self._matchers):
+            store.extend(matcher.candidates(hyp, ref, stage))
+            if identical:  # spec 3.5: only the first module runs for identical sentences
+                break
+        return beam_align(store, self._aligner_weights, beam=self.config.beam)
+
+    def _align_paper2005(self, hyp: Segment, ref: Segment) -> list[Match]:
+        stages = [
+            [(m.hyp_start, m.ref_start) for m in matcher.candidates(hyp, ref, stage)]
+            for stage, matcher in enumerate(self._matchers)
+        ]
+        chosen = exhaustive.align_stages(stages)
+        matches = [Match(j, 1, i, 1, stage) for stage, pairs in enumerate(chosen) for i, j in pairs]
+        matches.sort()
+        return matches
+
+    def pair_stats(self, hyp: Segment, ref: Segment) -> tuple[MeteorStats, list[Match], int]:
+        """Statistics, matches and chunks of one hypothesis against one reference."""
+        matches = self.align(hyp, ref)
+        chunks = count_chunks(matches, len(ref))
+        is_fn = self._is_function
+        stats = stats_from_alignment(
+            matches,
+            chunks,
+            [is_fn(t) for t in hyp.tokens],
+            [is_fn(t) for t in ref.tokens],
+            len(self.config.modules),
+        )
+        return stats, matches, chunks
+
+    def segment_stats(
+        self, hypothesis: str, references: Sequence[str]
+    ) -> tuple[MeteorStats, int, Alignment]:
+        """Statistics of the best reference (spec 5.4), its index and its alignment.
+
+        Raises:
+            TypeError: ``references`` is a bare string.
+            InputError: there is no reference.
+        """
+        if isinstance(references, str):
+            raise TypeError("references: expected a sequence of reference strings, got a str")
+        if not isinstance(hypothesis, str):
+            raise TypeError(f"hypothesis: expected a str, got {type(hypothesis).__name__}")
+        if len(references) == 0:
+            raise InputError("references: at least one reference is required")
+        hyp = self.segment(hypothesis)
+        best_score = -1.0
+        best: tuple[MeteorStats, int, Segment, list[Match], int] | None = None
+        for k, text in enumerate(references):
+            if not isinstance(text, str):
+                raise TypeError(f"references[{k}]: expected a str, got {type(text).__name__}")
+            ref = self._reference(text)
+            stats, matches, chunks = self.pair_stats(hyp, ref)
+            score = score_from_stats(stats, self.config).score
+            if score > best_score:
+                best_score = score
+                best = (stats, k, ref, matches, chunks)
+        assert best is not None  # at least one reference, and every score is >= 0 > -1
+        stats, k, ref, matches, chunks = best
+        alignment = Alignment(hyp.tokens, ref.tokens, tuple(matches), self.config.modules, chunks)
+        return stats, k, alignment
+
+    # -- scores ------------------------------------------------------------------------------
+
+    def signature(self, n_refs: int | str = 1) -> Signature:
+        """The signature of this configuration for a given number of references."""
+        key = str(n_refs)
+        cached = self._signature_cache.get(key)
+        if cached is None:
+            cached = _build_signature(self.config, key, self._resource_ids())
+            self._signature_cache[key] = cached
+        return cached
+
+    def _resource_ids(self) -> str:
+        ids: list[str] = []
+        if self._function_words:
+            from meteor_eval.resources.function_words import function_words_spec
+
+            ids.append(function_words_spec(self.config.language).short_id)
+        for module in self.config.modules:
+            if module == "stem":
+                from meteor_eval.resources import stemmers
+
+                spec = stemmers.stemmer_spec(self.config.language) if self._jar else stemmers.porter_spec()
+                ids.append(spec.short_id)
+            elif module == "synonym":
+                from meteor_eval.resources.synonyms import wordnet_spec
+
+                ids.append(wordnet_spec().short_id)
+        return ",".join(ids) if ids else "none"
+
+    def score_stats(self, stats: MeteorStats, *, n_refs: int | str = 1) -> MeteorScore:
+        """Score a statistics record (one segment or a pooled sum)."""
+        c = score_from_stats(stats, self.config)
+        return MeteorScore(
+            c.score,
+            self.signature(n_refs),
+            precision=_finite(c.precision),
+            recall=_finite(c.recall),
+            fmean=_finite(c.fmean),
+            fragmentation=_finite(c.fragmentation),
+            penalty=_finite(c.penalty),
+            chunks=stats.chunks,
+            matches=(stats.hyp_matched, stats.ref_matched),
+            stats=stats,
+        )
+
+    def sentence_score(
+        self, hypothesis: str, references: Sequence[str], *, alignment: bool = False
+    ) -> MeteorScore:
+        """METEOR of one hypothesis against its references.
+
+        Args:
+            hypothesis: The system output.
+            references: One or more references for it.
+            alignment: Attach the chosen alignment to the result.
+        """
+        stats, k, align = self.segment_stats(hypothesis, references)
+        result = self.score_stats(stats, n_refs=len(references))
+        return dataclasses.replace(
+            result, alignment=align if alignment else None, reference_index=k
+        )
+
+    def corpus_score(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str]],
+        *,
+        segments: bool = False,
+        alignments: bool = False,
+    ) -> MeteorScore:
+        """METEOR of a corpus: pooled statistics scored once (or the mean, if configured).
+
+        Args:
+            hypotheses: One string per segment.
+            references: ``references[i]`` lists the references of ``hypotheses[i]``.
+            segments: Attach per-segment scores.
+            alignments: Attach each segment's alignment (implies ``segments``).
+
+        Raises:
+            TypeError: a bare string where a sequence is expected.
+            InputError: the numbers of hypotheses and reference groups differ.
+        """
+        _check_corpus(hypotheses, references)
+        seg_scores = [
+            self.sentence_score(h, refs, alignment=alignments)
+            for h, refs in zip(hypotheses, references, strict=True)
+        ]
+        return self.combine(seg_scores, keep_segments=segments or alignments)
+
+    def combine(self, seg_scores: Iterable[MeteorScore], *, keep_segments: bool = False) -> MeteorScore:
+        """Corpus score from segment scores: pooled statistics, or their mean if configured."""
+        scores = list(seg_scores)
+        n_refs_set = {s.signature.get("nrefs") for s in scores}
+        n_refs = (next(iter(n_refs_set)) or "1") if len(n_refs_set) == 1 else "var"
+        total = pool_stats((s.stats for s in scores), self.config)
+        result = self.score_stats(total, n_refs=n_refs)
+        if self.config.aggregate == "mean":
+            mean = math.fsum(s.score for s in scores) / len(scores) if scores else 0.0
+            result = dataclasses.replace(result, score=mean)
+        if keep_segments:
+            result = dataclasses.replace(result, segments=tuple(scores))
+        return result
+
+
+def pool_stats(records: Iterable[MeteorStats], config: MeteorConfig) -> MeteorStats:
+    """Sum statistics as the configuration's flavour pools them (spec 5.5 for METEOR 1.5)."""
+    total = MeteorStats.zero(len(config.modules))
+    skip = config.zero_penalty_if_perfect
+    for record in records:
+        total = total.merge(record, skip_perfect_chunks=skip)
+    return total
+
+
+def _check_corpus(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> None:
+    if isinstance(hypotheses, str):
+        raise TypeError("hypotheses: expected a sequence of strings, got a str")
+    if isinstance(references, str):
+        raise TypeError("references: expected a sequence of reference lists, got a str")
+    if len(hypotheses) != len(references):
+        raise InputError(
+            f"got {len(hypotheses)} hypotheses but {len(references)} reference groups; "
+            "references[i] must hold the references of hypotheses[i]"
+        )
+    for k, refs in enumerate(references):
+        if isinstance(refs, str):
+            raise TypeError(
+                f"references[{k}]: expected a sequence of reference strings, got a str "
+                "(wrap a single reference in a list)"
+            )
+
+
+def _build_signature(config: MeteorConfig, n_refs: str, resources: str) -> Signature:
+    fields = [
+        SignatureField("flavour", "f", config.flavour),
+        SignatureField("lang", "l", config.lang.short_name),
+        SignatureField("task", "t", config.task),
+        SignatureField("norm", "n", _NORM_LABELS[config.normalization]),
+        SignatureField("tok", "tok", "meteor15" if config.flavour == "meteor15" else "whitespace"),
+        SignatureField("case", "c", "mixed" if config.normalization == "none" else "lc"),
+        SignatureField("modules", "m", "+".join(config.modules)),
+        SignatureField("weights", "w", "+".join(format_number(w) for w in config.weights)),
+        SignatureField("alpha", "a", format_number(config.alpha)),
+        SignatureField("beta", "b", format_number(config.beta)),
+        SignatureField("gamma", "g", format_number(config.gamma)),
+        SignatureField("delta", "d", format_number(config.delta)),
+        SignatureField(
+            "aligner", "al", f"beam{config.beam}" if config.flavour == "meteor15" else "exhaustive"
+        ),
+        SignatureField("resources", "r", resources),
+        SignatureField("nrefs", "nr", n_refs),
+        SignatureField("multiref", "mr", "best"),
+        SignatureField("aggregate", "agg", config.aggregate),
+    ]
+    return Signature("meteor", tuple(fields))
+
+
+_DEFAULT_SCORERS: dict[MeteorConfig, Meteor] = {}
+
+
+def _scorer(config: MeteorConfig | None, options: dict[str, object]) -> Meteor:
+    if config is not None and options:
+        raise TypeError("pass either config= or individual options, not both")
+    if config is None:
+        config = MeteorConfig.preset(**options)  # type: ignore[arg-type]
+    scorer = _DEFAULT_SCORERS.get(config)
+    if scorer is None:
+        if len(_DEFAULT_SCORERS) > 16:
+            _DEFAULT_SCORERS.clear()
+        scorer = Meteor(config)
+        _DEFAULT_SCORERS[config] = scorer
+    return scorer
+
+
+def corpus_meteor(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    *,
+    config: MeteorConfig | None = None,
+    segments: bool = False,
+    **options: object,
+) -> MeteorScore:
+    """Corpus METEOR; ``options`` are those of :meth:`MeteorConfig.preset`.
+
+    Example:
+        >>> s = corpus_meteor(["the cat sat on the mat"], [["the cat sat on the mat"]],
+        ...                   flavour="paper2005", modules=("exact",))
+        >>> round(s.score, 4)
+        0.9977
+    """
+    return _scorer(config, options).corpus_score(hypotheses, references, segments=segments)
+
+
+def sentence_meteor(
+    hypothesis: str,
+    references: Sequence[str],
+    *,
+    config: MeteorConfig | None = None,
+    alignment: bool = False,
+    **options: object,
+) -> MeteorScore:
+    """METEOR of one hypothesis; ``options`` are those of :meth:`MeteorConfig.preset`.
+
+    Example:
+        >>> s = sentence_meteor("on the mat sat the cat", ["the cat sat on the mat"],
+        ...                     flavour="paper2005", modules=("exact",))
+        >>> (s.chunks, s.penalty, s.score)
+        (6, 0.5, 0.5)
+    """
+    return _scorer(config, options).sentence_score(hypothesis, references, alignment=alignment)

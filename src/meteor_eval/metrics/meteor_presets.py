@@ -1,0 +1,167 @@
+"""METEOR 1.5's languages, default modules and task parameter tables (spec sections 2.1 to 2.3).
+
+Pure data plus lookups; no resources are loaded here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from meteor_eval.errors import ConfigError
+
+__all__ = [
+    "LANGUAGES",
+    "NORMALIZED_LANGUAGES",
+    "TASKS",
+    "Language",
+    "Task",
+    "TaskSettings",
+    "resolve_language",
+    "task_settings",
+]
+
+Task = Literal["rank", "adq", "hter", "util", "li", "tune", "universal", "custom"]
+
+#: Every task name accepted (``default`` is the jar's synonym of ``rank``).
+TASKS: tuple[Task, ...] = ("rank", "adq", "hter", "util", "li", "tune", "universal", "custom")
+
+_TASK_DESCRIPTIONS: dict[Task, str] = {
+    "rank": "Ranking",
+    "adq": "Adequacy",
+    "hter": "HTER",
+    "util": "Translator-Utility",
+    "li": "Language-Independent",
+    "tune": "Tune",
+    "universal": "Universal",
+    "custom": "Custom",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Language:
+    """A METEOR 1.5 language: its long name (resource files) and short name (Eval ID)."""
+
+    long_name: str
+    short_name: str
+    codes: tuple[str, ...]
+    default_modules: tuple[str, ...]
+
+
+LANGUAGES: tuple[Language, ...] = (
+    Language("english", "en", ("en", "english"), ("exact", "stem", "synonym", "paraphrase")),
+    Language("czech", "cz", ("cz", "cs", "czech"), ("exact", "paraphrase")),
+    Language("french", "fr", ("fr", "french"), ("exact", "stem", "paraphrase")),
+    Language("spanish", "es", ("es", "spanish"), ("exact", "stem", "paraphrase")),
+    Language("german", "de", ("de", "german"), ("exact", "stem", "paraphrase")),
+    Language(
+        "arabic-buckwalter-reduced",
+        "ar-bw-red",
+        ("ar-bw-red", "arabic-buckwalter-reduced"),
+        ("exact", "stem"),
+    ),
+    Language("portuguese", "pt", ("pt", "portuguese"), ("exact", "stem")),
+    Language("russian", "ru", ("ru", "russian"), ("exact", "stem", "paraphrase")),
+    Language("danish", "da", ("da", "danish"), ("exact", "stem")),
+    Language("romanian", "ro", ("ro", "romanian"), ("exact", "stem")),
+    Language("hungarian", "hu", ("hu", "hungarian"), ("exact", "stem")),
+    Language("turkish", "tr", ("tr", "turkish"), ("exact", "stem")),
+    Language("finnish", "fi", ("fi", "finnish"), ("exact", "stem")),
+    Language("dutch", "nl", ("nl", "dutch"), ("exact", "stem")),
+    Language("italian", "it", ("it", "italian"), ("exact", "stem")),
+    Language("norwegian", "no", ("no", "norwegian"), ("exact", "stem")),
+    Language("swedish", "se", ("se", "sv", "swedish"), ("exact", "stem")),
+    Language("other", "other", ("other", "xx"), ("exact",)),
+)
+
+#: Long names of the languages that have a normaliser (``-norm``) in METEOR 1.5.
+NORMALIZED_LANGUAGES = frozenset({"english", "czech", "french", "spanish", "german", "russian"})
+
+_BY_CODE = {code: lang for lang in LANGUAGES for code in lang.codes}
+
+Params = tuple[float, float, float, float]
+Weights = tuple[float, float, float, float]
+
+_LI: tuple[Params, Weights] = ((0.75, 1.40, 0.70, 0.50), (1.0, 0.5, 0.5, 0.5))
+_ZERO: tuple[Params, Weights] = ((0.0, 0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 0.0))
+
+_RANK: dict[str, tuple[Params, Weights]] = {
+    "english": ((0.85, 0.20, 0.60, 0.75), (1.0, 0.6, 0.8, 0.6)),
+    "czech": ((0.95, 0.20, 0.60, 0.80), (1.0, 0.4, 0.0, 0.0)),
+    "french": ((0.90, 1.40, 0.60, 0.65), (1.0, 0.2, 0.4, 0.0)),
+    "spanish": ((0.65, 1.30, 0.50, 0.80), (1.0, 0.8, 0.6, 0.0)),
+    "german": ((0.95, 1.00, 0.55, 0.55), (1.0, 0.8, 0.2, 0.0)),
+    "russian": ((0.75, 1.40, 0.70, 0.50), (1.0, 0.5, 0.5, 0.0)),
+}
+_ENGLISH_ONLY: dict[Task, tuple[Params, Weights]] = {
+    "adq": ((0.75, 1.40, 0.45, 0.70), (1.0, 1.0, 0.6, 0.8)),
+    "hter": ((0.40, 1.50, 0.35, 0.55), (1.0, 0.2, 0.6, 0.8)),
+    "util": ((0.65, 0.10, 0.55, 0.65), (1.0, 0.0, 0.0, 0.8)),
+}
+_TUNE: tuple[Params, Weights] = ((0.5, 1.0, 0.5, 0.5), (1.0, 0.5, 0.5, 0.5))
+_UNIVERSAL: tuple[Params, Weights] = ((0.70, 1.40, 0.30, 0.70), (1.0, 0.6, 0.0, 0.0))
+
+
+@dataclass(frozen=True, slots=True)
+class TaskSettings:
+    """What a task sets: parameters, module list, weights (truncated to the modules), labels."""
+
+    task: Task
+    description: str
+    alpha: float
+    beta: float
+    gamma: float
+    delta: float
+    modules: tuple[str, ...]
+    weights: tuple[float, ...]
+
+
+def resolve_language(code: str) -> Language:
+    """The language for a code or name, case-insensitively (spec 2.1).
+
+    Raises:
+        ConfigError: for an unknown code, listing the accepted ones.
+    """
+    lang = _BY_CODE.get(code.strip().lower())
+    if lang is None:
+        allowed = ", ".join(sorted(_BY_CODE))
+        raise ConfigError(f"language: unknown language {code!r}; allowed: {allowed}")
+    return lang
+
+
+def task_settings(language: Language, task: str) -> TaskSettings:
+    """Parameters, modules and weights of a task for a language (spec 2.3).
+
+    Raises:
+        ConfigError: for an unknown task.
+    """
+    name = task.strip().lower()
+    if name == "default":
+        name = "rank"
+    if name.startswith("custom"):
+        name = "custom"
+    if name not in TASKS:
+        raise ConfigError(f"task: unknown task {task!r}; allowed: {', '.join(TASKS)}")
+    t: Task = name  # type: ignore[assignment]
+    long_name = language.long_name
+    modules = language.default_modules
+    if t == "universal":
+        table = _UNIVERSAL
+        modules = ("exact", "paraphrase")
+    elif long_name == "other" or t == "li":
+        table = _LI
+    elif t == "rank":
+        table = _RANK.get(long_name, _ZERO)
+    elif t == "tune":
+        table = _TUNE
+    else:
+        key: Task = "adq" if t == "custom" else t
+        table = _ENGLISH_ONLY[key] if long_name == "english" else _ZERO
+    params, weights = table
+    return TaskSettings(
+        t,
+        _TASK_DESCRIPTIONS[t],
+        *params,
+        modules=modules,
+        weights=weights[: len(modules)],
+    )

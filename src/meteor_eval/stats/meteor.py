@@ -1,0 +1,209 @@
+"""METEOR sufficient statistics: the 23-number record of METEOR 1.5 (spec sections 1.5, 4.5, 5.5).
+
+Field order of :meth:`MeteorStats.to_row` (the jar's ``-ssOut`` line):
+
+====  =================================================================
+1     hypothesis length (tokens; characters in character mode)
+2     reference length
+3     hypothesis function words
+4     reference function words
+5-8   stage 1: hyp content, ref content, hyp function, ref function matches
+9-12  stage 2, same four fields
+13-16 stage 3
+17-20 stage 4
+21    chunks
+22    hypothesis matched words
+23    reference matched words
+====  =================================================================
+
+Records add with ``+`` following the jar's aggregation: all fields are summed, except that the
+chunks of a *perfect* record (every unit of both sides matched, in one chunk) are not added.
+:meth:`MeteorStats.merge` can switch that rule off for flavours that sum chunks plainly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from meteor_eval.errors import InputError
+from meteor_eval.match.base import Match
+
+__all__ = ["ROW_LENGTH", "MeteorStats", "StageCounts", "stats_from_alignment"]
+
+#: Number of numbers in a statistics row.
+ROW_LENGTH = 23
+
+#: Matches of one stage: (hyp content, ref content, hyp function, ref function).
+StageCounts = tuple[int, int, int, int]
+
+_ZERO_STAGE: StageCounts = (0, 0, 0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class MeteorStats:
+    """Sufficient statistics of one segment, or the sum over many.
+
+    All counts are integers. ``stages`` has one entry per configured module (a row pads it to four
+    stages, or drops stages beyond the fourth as the jar does).
+    """
+
+    hyp_length: int
+    ref_length: int
+    hyp_function: int
+    ref_function: int
+    stages: tuple[StageCounts, ...]
+    chunks: int
+    hyp_matched: int
+    ref_matched: int
+
+    @classmethod
+    def zero(cls, n_stages: int = 4) -> MeteorStats:
+        """The neutral element of ``+``."""
+        return cls(0, 0, 0, 0, (_ZERO_STAGE,) * n_stages, 0, 0, 0)
+
+    @property
+    def hyp_total(self) -> int:
+        """Matched hypothesis units over every stage (``T_h`` of spec 5.1)."""
+        return sum(s[0] + s[2] for s in self.stages)
+
+    @property
+    def ref_total(self) -> int:
+        """Matched reference units over every stage (``T_r``)."""
+        return sum(s[1] + s[3] for s in self.stages)
+
+    @property
+    def is_perfect(self) -> bool:
+        """Every unit of both sides matched and a single chunk (spec 5.2, 5.5)."""
+        return (
+            self.chunks == 1
+            and self.hyp_total == self.hyp_length
+            and self.ref_total == self.ref_length
+        )
+
+    def merge(self, other: MeteorStats, *, skip_perfect_chunks: bool = True) -> MeteorStats:
+        """Sum two records; with ``skip_perfect_chunks`` a perfect record adds no chunks."""
+        n = max(len(self.stages), len(other.stages))
+        a = self.stages + (_ZERO_STAGE,) * (n - len(self.stages))
+        b = other.stages + (_ZERO_STAGE,) * (n - len(other.stages))
+        stages = tuple(
+            (x[0] + y[0], x[1] + y[1], x[2] + y[2], x[3] + y[3]) for x, y in zip(a, b, strict=True)
+        )
+        if skip_perfect_chunks:
+            chunks = (0 if self.is_perfect else self.chunks) + (
+                0 if other.is_perfect else other.chunks
+            )
+        else:
+            chunks = self.chunks + other.chunks
+        return MeteorStats(
+            self.hyp_length + other.hyp_length,
+            self.ref_length + other.ref_length,
+            self.hyp_function + other.hyp_function,
+            self.ref_function + other.ref_function,
+            stages,
+            chunks,
+            self.hyp_matched + other.hyp_matched,
+            self.ref_matched + other.ref_matched,
+        )
+
+    def __add__(self, other: MeteorStats) -> MeteorStats:
+        if not isinstance(other, MeteorStats):
+            return NotImplemented
+        return self.merge(other)
+
+    def to_row(self) -> tuple[int, ...]:
+        """The 23 numbers in the jar's order (stages padded to, or cut at, four)."""
+        stages = (self.stages + (_ZERO_STAGE,) * 4)[:4]
+        row: list[int] = [self.hyp_length, self.ref_length, self.hyp_function, self.ref_function]
+        for s in stages:
+            row.extend(s)
+        row.extend((self.chunks, self.hyp_matched, self.ref_matched))
+        return tuple(row)
+
+    @classmethod
+    def from_row(cls, row: Sequence[float | int | str]) -> MeteorStats:
+        """Parse 23 numbers (numbers after the 23rd are ignored, as in the jar).
+
+        Raises:
+            InputError: fewer than 23 numbers, a non-number, or a non-integral value.
+        """
+        if len(row) < ROW_LENGTH:
+            raise InputError(
+                f"a METEOR statistics row needs {ROW_LENGTH} numbers, got {len(row)}"
+            )
+        values: list[int] = []
+        for k, item in enumerate(row[:ROW_LENGTH]):
+            try:
+                number = float(item)
+            except (TypeError, ValueError):
+                raise InputError(f"statistics field {k + 1} is not a number: {item!r}") from None
+            if not number.is_integer() or number < 0:
+                raise InputError(
+                    f"statistics field {k + 1} must be a non-negative whole number, got {item!r}"
+                )
+            values.append(int(number))
+        stages = tuple(
+            (values[4 + 4 * s], values[5 + 4 * s], values[6 + 4 * s], values[7 + 4 * s])
+            for s in range(4)
+        )
+        return cls(*values[:4], stages, values[20], values[21], values[22])
+
+
+def stats_from_alignment(
+    matches: Sequence[Match],
+    chunks: int,
+    hyp_function: Sequence[bool],
+    ref_function: Sequence[bool],
+    n_stages: int,
+    *,
+    hyp_sizes: Sequence[int] | None = None,
+    ref_sizes: Sequence[int] | None = None,
+) -> MeteorStats:
+    """Statistics of one aligned pair (spec 4.5 and 5.1).
+
+    Args:
+        matches: The chosen alignment.
+        chunks: Its chunk count.
+        hyp_function: Whether each hypothesis token is a function word.
+        ref_function: Same for the reference.
+        n_stages: Number of configured modules.
+        hyp_sizes: Per-token unit size (``None``: each token counts 1; character mode passes
+            UTF-16 lengths).
+        ref_sizes: Same for the reference.
+    """
+    hc = [0] * n_stages
+    rc = [0] * n_stages
+    hf = [0] * n_stages
+    rf = [0] * n_stages
+    hyp_matched = 0
+    ref_matched = 0
+    for m in matches:
+        s = m.stage
+        hyp_matched += m.hyp_len
+        ref_matched += m.ref_len
+        for i in range(m.hyp_start, m.hyp_start + m.hyp_len):
+            size = 1 if hyp_sizes is None else hyp_sizes[i]
+            if hyp_function[i]:
+                hf[s] += size
+            else:
+                hc[s] += size
+        for j in range(m.ref_start, m.ref_start + m.ref_len):
+            size = 1 if ref_sizes is None else ref_sizes[j]
+            if ref_function[j]:
+                rf[s] += size
+            else:
+                rc[s] += size
+    if hyp_sizes is None:
+        hyp_length, hyp_fn = len(hyp_function), sum(hyp_function)
+    else:
+        hyp_length = sum(hyp_sizes)
+        hyp_fn = sum(size for size, fn in zip(hyp_sizes, hyp_function, strict=True) if fn)
+    if ref_sizes is None:
+        ref_length, ref_fn = len(ref_function), sum(ref_function)
+    else:
+        ref_length = sum(ref_sizes)
+        ref_fn = sum(size for size, fn in zip(ref_sizes, ref_function, strict=True) if fn)
+    stages = tuple((hc[s], rc[s], hf[s], rf[s]) for s in range(n_stages))
+    return MeteorStats(
+        hyp_length, ref_length, hyp_fn, ref_fn, stages, chunks, hyp_matched, ref_matched
+    )
