@@ -106,6 +106,13 @@ class MeteorConfig:
         delta: Weight of content words (function words get ``1 - delta``).
         beam: Beam size of the METEOR 1.5 aligner (ignored by ``paper2005``).
         aggregate: Corpus score from ``"pooled"`` statistics or the ``"mean"`` of segment scores.
+        characters: Character-based precision and recall (the jar's ``-ch``): lengths and
+            matches count UTF-16 code units; chunks and matched words stay word counts.
+        function_words_file: A function-word list to use instead of the language's (``-s``).
+        synonym_dir: A folder with ``<language>.synsets``/``.exceptions`` in the jar's format
+            to use instead of the shipped WordNet (``-d``).
+        paraphrase_table: Path of a paraphrase table in the jar's gzip format (``-a``).
+        stem_table: Lookup-table stemmer file (required for ``arabic-buckwalter-reduced``).
     """
 
     flavour: Flavour = "meteor15"
@@ -120,6 +127,11 @@ class MeteorConfig:
     delta: float = 0.75
     beam: int = DEFAULT_BEAM
     aggregate: Aggregate = "pooled"
+    characters: bool = False
+    function_words_file: str | None = None
+    synonym_dir: str | None = None
+    paraphrase_table: str | None = None
+    stem_table: str | None = None
 
     def __post_init__(self) -> None:
         if self.flavour not in _FLAVOURS:
@@ -177,6 +189,11 @@ class MeteorConfig:
         delta: float | None = None,
         beam: int = DEFAULT_BEAM,
         aggregate: Aggregate = "pooled",
+        characters: bool = False,
+        function_words_file: str | None = None,
+        synonym_dir: str | None = None,
+        paraphrase_table: str | None = None,
+        stem_table: str | None = None,
     ) -> MeteorConfig:
         """A flavour's defaults with any settings replaced.
 
@@ -239,6 +256,11 @@ class MeteorConfig:
             delta=float(base["delta"]) if delta is None else delta,
             beam=beam,
             aggregate=aggregate,
+            characters=characters,
+            function_words_file=function_words_file,
+            synonym_dir=synonym_dir,
+            paraphrase_table=paraphrase_table,
+            stem_table=stem_table,
         )
 
     def replace(self, **changes: object) -> MeteorConfig:
@@ -257,12 +279,13 @@ class MeteorConfig:
 
     @property
     def eval_id(self) -> str:
-        """The jar's Eval ID for these settings (word mode), e.g. ``meteor-1.5-wo-en-norm-...``."""
+        """The jar's Eval ID for these settings, e.g. ``meteor-1.5-wo-en-norm-...``."""
         params = "_".join(java_double(x) for x in (self.alpha, self.beta, self.gamma, self.delta))
         mods = "_".join(MODULE_SHORT_NAMES[m] for m in self.modules)
         weights = "_".join(java_double(w) for w in self.weights)
         level = _NORM_LABELS[self.normalization]
-        return f"meteor-1.5-wo-{self.lang.short_name}-{level}-{params}-{mods}-{weights}"
+        mode = "ch" if self.characters else "wo"
+        return f"meteor-1.5-{mode}-{self.lang.short_name}-{level}-{params}-{mods}-{weights}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,12 +357,6 @@ class Meteor:
 
     def __init__(self, config: MeteorConfig | None = None) -> None:
         self.config = config if config is not None else MeteorConfig.preset("meteor15")
-        if "paraphrase" in self.config.modules:
-            raise ConfigError(
-                "modules: the paraphrase module is not available in this version of meteor-eval; "
-                "choose the other modules explicitly: --modules exact,stem,synonym "
-                "(API: MeteorConfig.preset(..., modules=('exact', 'stem', 'synonym')))"
-            )
         if len(self.config.weights) < len(self.config.modules):
             warnings.warn(
                 "More modules than weights specified - modules with no weights will not be counted.",
@@ -379,22 +396,52 @@ class Meteor:
 
             if self.config.flavour == "paper2005":
                 stem = stemmers.porter_stemmer()
+            elif self.config.stem_table is not None:
+                stem = stemmers.arabic_table_stemmer(self.config.stem_table)
+            elif self.config.language == "arabic-buckwalter-reduced":
+                raise ConfigError(
+                    "stem_table: the Arabic (ar-bw-red) stemmer is a lookup table; give its path "
+                    "(the jar's stem/arabic-buckwalter-reduced.gz)"
+                )
             else:
                 stem = stemmers.get_stemmer(self.config.language)
             return StemMatcher(stem, self._identity)
         if module == "synonym":
+            from meteor_eval.resources.synonyms import meteor_wordnet, meteor_wordnet_from_dir
+
+            if self.config.synonym_dir is not None:
+                wordnet = meteor_wordnet_from_dir(self.config.synonym_dir, self.config.language)
+                return SynonymMatcher(wordnet.synonym_set)
             if self.config.language != "english":
                 raise ConfigError(f"modules: no synonym data for {self.config.language}")
-            from meteor_eval.resources.synonyms import meteor_wordnet
-
             return SynonymMatcher(meteor_wordnet().synonym_set)
+        if module == "paraphrase":
+            return self._paraphrase_matcher()
         raise ConfigError(f"modules: {module!r} is not available")
+
+    def _paraphrase_matcher(self) -> Matcher:
+        try:
+            from meteor_eval.match.paraphrase import ParaphraseMatcher
+            from meteor_eval.resources.paraphrases import paraphrase_table
+        except ModuleNotFoundError:
+            raise ConfigError(
+                "modules: the paraphrase module is not available in this version of meteor-eval; "
+                "choose the other modules explicitly: --modules exact,stem,synonym "
+                "(API: MeteorConfig.preset(..., modules=('exact', 'stem', 'synonym')))"
+            ) from None
+        table = paraphrase_table(self.config.lang.short_name, self.config.paraphrase_table)
+        self._paraphrase_spec = table.spec
+        return ParaphraseMatcher(table)
 
     def _load_function_words(self) -> frozenset[str]:
         if self.config.flavour == "paper2005":
             return frozenset()
-        from meteor_eval.resources.function_words import function_words
+        from meteor_eval.resources.function_words import function_words, load_function_words_file
 
+        if self.config.function_words_file is not None:
+            from pathlib import Path
+
+            return frozenset(load_function_words_file(Path(self.config.function_words_file)))
         return frozenset(function_words(self.config.language))
 
     def _is_function(self, token: str) -> bool:
@@ -462,12 +509,19 @@ class Meteor:
         matches = self.align(hyp, ref)
         chunks = count_chunks(matches, len(ref))
         is_fn = self._is_function
+        sizes: dict[str, list[int] | None] = {"hyp": None, "ref": None}
+        if self.config.characters:
+            from meteor_eval.text.tokenize import utf16_len
+
+            sizes = {"hyp": [utf16_len(t) for t in hyp.tokens], "ref": [utf16_len(t) for t in ref.tokens]}
         stats = stats_from_alignment(
             matches,
             chunks,
             [is_fn(t) for t in hyp.tokens],
             [is_fn(t) for t in ref.tokens],
             len(self.config.modules),
+            hyp_sizes=sizes["hyp"],
+            ref_sizes=sizes["ref"],
         )
         return stats, matches, chunks
 
@@ -519,17 +573,32 @@ class Meteor:
         if self._function_words:
             from meteor_eval.resources.function_words import function_words_spec
 
-            ids.append(function_words_spec(self.config.language).short_id)
+            path = self.config.function_words_file
+            ids.append(
+                function_words_spec(
+                    self.config.language, None if path is None else __import__("pathlib").Path(path)
+                ).short_id
+            )
         for module in self.config.modules:
             if module == "stem":
                 from meteor_eval.resources import stemmers
 
-                spec = stemmers.stemmer_spec(self.config.language) if self._jar else stemmers.porter_spec()
+                if not self._jar:
+                    spec = stemmers.porter_spec()
+                elif self.config.stem_table is not None:
+                    spec = stemmers.arabic_table_spec(self.config.stem_table)
+                else:
+                    spec = stemmers.stemmer_spec(self.config.language)
                 ids.append(spec.short_id)
             elif module == "synonym":
                 from meteor_eval.resources.synonyms import wordnet_spec
 
-                ids.append(wordnet_spec().short_id)
+                if self.config.synonym_dir is not None:
+                    ids.append(f"synonyms-dir:{self.config.synonym_dir}")
+                else:
+                    ids.append(wordnet_spec().short_id)
+            elif module == "paraphrase":
+                ids.append(self._paraphrase_spec.short_id)
         return ",".join(ids) if ids else "none"
 
     def score_stats(self, stats: MeteorStats, *, n_refs: int | str = 1) -> MeteorScore:

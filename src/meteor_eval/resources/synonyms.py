@@ -32,6 +32,7 @@ import functools
 import gzip
 import hashlib
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from types import MappingProxyType
 from typing import Final, Literal
 
@@ -400,3 +401,46 @@ def nltk_wordnet() -> NltkWordNet:
         exceptions[pos][form] = tuple(bases.split())  # a later line replaces an earlier one
     exceptions["s"] = exceptions["a"]
     return NltkWordNet(index, synsets, exceptions)
+
+
+class _DirectoryWordNet(MeteorWordNet):
+    """A METEOR view read from a user folder in the jar's format (pickles by its path)."""
+
+    __slots__ = ("_origin",)
+
+    def __reduce__(self) -> tuple[object, tuple[str, str]]:
+        return (meteor_wordnet_from_dir, self._origin)
+
+
+def _line_pairs(path: Path) -> list[tuple[str, str]]:
+    try:
+        lines = path.read_text(encoding="utf-8").split("\n")
+    except FileNotFoundError:
+        raise ResourceError(f"synonym data: {path} not found") from None
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [(lines[k], lines[k + 1] if k + 1 < len(lines) else "") for k in range(0, len(lines), 2)]
+
+
+@cached_loader
+def meteor_wordnet_from_dir(directory: str, language_long_name: str = "english") -> MeteorWordNet:
+    """The METEOR view from ``<directory>/<language>.synsets`` and ``.exceptions`` (the jar's ``-d``).
+
+    Both files hold pairs of lines: a word and its synset numbers separated by spaces; a base form
+    and the inflected forms that map to it.
+
+    Raises:
+        ResourceError: a file is missing.
+    """
+    root = Path(directory)
+    synsets = {
+        word: tuple(int(x) for x in numbers.split())
+        for word, numbers in _line_pairs(root / f"{language_long_name}.synsets")
+    }
+    bases: dict[str, list[str]] = {}
+    for base, forms in _line_pairs(root / f"{language_long_name}.exceptions"):
+        for form in forms.split():
+            bases.setdefault(form, []).append(base)
+    wordnet = _DirectoryWordNet(synsets, {form: tuple(b) for form, b in bases.items()})
+    wordnet._origin = (directory, language_long_name)
+    return wordnet
