@@ -1,0 +1,16 @@
+# mypy: ignore-errors
+# Vendored from PyPI snowballstemmer 2.2.0 (BSD-3-Clause, see ../LICENSE and ../README.md).
+
+
+class Among(object):
+    def __init__(self, s, substring_i, result, method=None):
+        """
+        @ivar s search string
+        @ivar substring index to longest matching substring
+        @ivar result of the lookup
+        @ivar method method to use if substring matches
+        """
+        self.s = s
+        self.substring_i = substring_i
+        self.result = result
+        self.method = method
