@@ -16,7 +16,7 @@ class MeteorEvalError(Exception):
 
 
 class InputError(MeteorEvalError, ValueError):
-    """The data to score is malformed: counts differ, a file is unreadable, a line is invalid."""
+    """The data to score is malformed: counts differ, a file is unreadable, a line is bad."""
 
 
 class ConfigError(MeteorEvalError, ValueError):
@@ -24,4 +24,4 @@ class ConfigError(MeteorEvalError, ValueError):
 
 
 class ResourceError(MeteorEvalError, RuntimeError):
-    """A linguistic resource (word list, stemmer, WordNet, paraphrase table) is missing or corrupt."""
+    """A linguistic resource (word list, stemmer, WordNet, paraphrases) is missing or corrupt."""

@@ -32,7 +32,9 @@ def golden(golden_dir: Path) -> dict[str, Any]:
 @pytest.mark.parametrize("mode", sorted(MODES))
 def test_edge_cases_match_the_jar(mode: str, golden: dict[str, Any]) -> None:
     config = MeteorConfig.preset(
-        "meteor15", normalization=MODES[mode], modules=("exact", "stem", "synonym")  # type: ignore[arg-type]
+        "meteor15",
+        normalization=MODES[mode],
+        modules=("exact", "stem", "synonym"),  # type: ignore[arg-type]
     )
     scorer = Meteor(config)
     cases = golden["cases"]
@@ -43,7 +45,9 @@ def test_edge_cases_match_the_jar(mode: str, golden: dict[str, Any]) -> None:
     for case, seg in zip(cases, result.segments, strict=True):
         row = " ".join(java_double(float(x)) for x in seg.stats.to_row())
         if row != case[f"stats_{mode}"] or java_double(seg.score) != case[f"score_{mode}"]:
-            mismatches.append((case["id"], row, case[f"stats_{mode}"], seg.score, case[f"score_{mode}"]))
+            mismatches.append(
+                (case["id"], row, case[f"stats_{mode}"], seg.score, case[f"score_{mode}"])
+            )
     assert mismatches == []
     assert java_double(result.score) == cases[0][f"system_{mode}"]
 

@@ -99,7 +99,10 @@ class Alignment:
 
     def render(self) -> str:
         """Human-readable table: one line per match, then the unmatched words of each side."""
-        lines = [f"hypothesis: {' '.join(self.hyp_tokens)}", f"reference:  {' '.join(self.ref_tokens)}"]
+        lines = [
+            f"hypothesis: {' '.join(self.hyp_tokens)}",
+            f"reference:  {' '.join(self.ref_tokens)}",
+        ]
         width = max((len(h) for h, _, _ in self.pairs()), default=0)
         for m, (hyp, ref, module) in zip(self.matches, self.pairs(), strict=True):
             span_h = f"{m.hyp_start}:{m.hyp_len}"

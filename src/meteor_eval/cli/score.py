@@ -17,7 +17,7 @@ from meteor_eval.cli._common import (
 )
 from meteor_eval.errors import InputError
 from meteor_eval.javafmt import java_double
-from meteor_eval.metrics.meteor import Meteor, MeteorConfig, MeteorScore
+from meteor_eval.metrics.meteor import Meteor, MeteorConfig, MeteorScore, Normalization
 from meteor_eval.stats.meteor import MeteorStats
 
 __all__ = ["register", "run"]
@@ -31,9 +31,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="METEOR of hypotheses against references, one segment a line.",
     )
     add_input_options(parser)
-    parser.add_argument("--flavour", "--flavor", choices=("meteor15", "paper2005"), default="meteor15")
+    parser.add_argument(
+        "--flavour", "--flavor", choices=("meteor15", "paper2005"), default="meteor15"
+    )
     parser.add_argument("--lang", default="en", help="language code (default en)")
-    parser.add_argument("--task", default="rank", help="METEOR 1.5 task: rank adq hter util li tune")
+    parser.add_argument(
+        "--task", default="rank", help="METEOR 1.5 task: rank adq hter util li tune"
+    )
     norm = parser.add_argument_group("text handling")
     norm.add_argument("--norm", action="store_true", help="the jar's -norm: normalise, lower-case")
     norm.add_argument("--lower", action="store_true", help="the jar's -lower: lower-case only")
@@ -50,7 +54,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     params.add_argument("--beam", type=int, default=40, help="beam size of the aligner (40)")
     params.add_argument("--aggregate", choices=("pooled", "mean"), default="pooled")
     add_output_options(parser)
-    parser.add_argument("--alignments", metavar="FILE", help="write each segment's alignment (JSON lines)")
+    parser.add_argument(
+        "--alignments", metavar="FILE", help="write each segment's alignment (JSON lines)"
+    )
     parser.add_argument("--stats", metavar="FILE", help="write each segment's 23 statistics")
     parser.add_argument(
         "--from-stats",
@@ -63,6 +69,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def config_from_args(args: argparse.Namespace) -> MeteorConfig:
     """The configuration the options describe."""
+    normalization: Normalization | None
     if args.no_punct:
         normalization = "norm_nopunct"
     elif args.norm:
@@ -135,7 +142,11 @@ def run(args: argparse.Namespace) -> int:
     if args.alignments:
         with open(args.alignments, "w", encoding="utf-8") as out:
             for k, seg in enumerate(total.segments):
-                record = {"segment": k + 1, "score": seg.score, "reference": seg.reference_index}
+                record: dict[str, object] = {
+                    "segment": k + 1,
+                    "score": seg.score,
+                    "reference": seg.reference_index,
+                }
                 if seg.alignment is not None:
                     record.update(seg.alignment.to_dict())
                 out.write(json.dumps(record, ensure_ascii=False) + "\n")
@@ -175,7 +186,15 @@ def _print(total: MeteorScore, fmt: str, *, sentence_level: bool, short: bool) -
         write_json(payload)
         return
     if fmt == "tsv":
-        header: Sequence[str] = ("segment", "score", "precision", "recall", "fmean", "penalty", "chunks")
+        header: Sequence[str] = (
+            "segment",
+            "score",
+            "precision",
+            "recall",
+            "fmean",
+            "penalty",
+            "chunks",
+        )
         out.write("\t".join(header) + "\n")
         rows = list(enumerate(total.segments, 1)) if sentence_level else []
         for k, seg in rows:

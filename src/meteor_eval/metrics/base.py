@@ -81,7 +81,7 @@ class Score:
         return self.score
 
     def format(self, *, short: bool = False, width: int | None = None) -> str:
-        """``<score> <signature>``; ``width`` digits after the point if given, else full precision."""
+        """``<score> <signature>``, the score to ``width`` decimals or at full precision."""
         number = repr(self.score) if width is None else f"{self.score:.{width}f}"
         return f"{number} {self.signature.format(short=short)}"
 

@@ -41,7 +41,14 @@ from meteor_eval.align.alignment import Alignment, count_chunks
 from meteor_eval.align.search import DEFAULT_BEAM, beam_align
 from meteor_eval.errors import ConfigError, InputError
 from meteor_eval.javafmt import java_double
-from meteor_eval.match.base import MODULE_NAMES, MODULE_SHORT_NAMES, CandidateStore, Match, Matcher, Segment
+from meteor_eval.match.base import (
+    MODULE_NAMES,
+    MODULE_SHORT_NAMES,
+    CandidateStore,
+    Match,
+    Matcher,
+    Segment,
+)
 from meteor_eval.match.exact import ExactMatcher
 from meteor_eval.match.stem import StemMatcher
 from meteor_eval.match.synonym import SynonymMatcher
@@ -75,7 +82,12 @@ _NORMALIZATIONS: tuple[str, ...] = get_args(Normalization)
 _AGGREGATES: tuple[str, ...] = get_args(Aggregate)
 
 #: Signature abbreviations of the normalisation levels.
-_NORM_LABELS = {"none": "no_norm", "lower": "lc_only", "norm": "norm", "norm_nopunct": "norm_nopunct"}
+_NORM_LABELS = {
+    "none": "no_norm",
+    "lower": "lc_only",
+    "norm": "norm",
+    "norm_nopunct": "norm_nopunct",
+}
 
 
 def _check_unit(name: str, value: float, *, upper: float | None = 1.0) -> float:
@@ -135,11 +147,14 @@ class MeteorConfig:
 
     def __post_init__(self) -> None:
         if self.flavour not in _FLAVOURS:
-            raise ConfigError(f"flavour: {self.flavour!r} is unknown; allowed: {', '.join(_FLAVOURS)}")
+            raise ConfigError(
+                f"flavour: {self.flavour!r} is unknown; allowed: {', '.join(_FLAVOURS)}"
+            )
         resolve_language(self.language)
         if self.normalization not in _NORMALIZATIONS:
             raise ConfigError(
-                f"normalization: {self.normalization!r} is unknown; allowed: {', '.join(_NORMALIZATIONS)}"
+                f"normalization: {self.normalization!r} is unknown; "
+                f"allowed: {', '.join(_NORMALIZATIONS)}"
             )
         if isinstance(self.modules, str):
             raise TypeError("modules: expected a sequence of module names, got a str")
@@ -147,7 +162,9 @@ class MeteorConfig:
             raise ConfigError("modules: at least one module is required")
         for module in self.modules:
             if module not in MODULE_NAMES:
-                raise ConfigError(f"modules: {module!r} is unknown; allowed: {', '.join(MODULE_NAMES)}")
+                raise ConfigError(
+                    f"modules: {module!r} is unknown; allowed: {', '.join(MODULE_NAMES)}"
+                )
         if isinstance(self.weights, str):
             raise TypeError("weights: expected a sequence of numbers, got a str")
         for k, w in enumerate(self.weights):
@@ -164,7 +181,9 @@ class MeteorConfig:
         if isinstance(self.beam, bool) or not isinstance(self.beam, int) or self.beam < 1:
             raise ConfigError(f"beam: {self.beam!r} is invalid; allowed: an integer >= 1")
         if self.aggregate not in _AGGREGATES:
-            raise ConfigError(f"aggregate: {self.aggregate!r} is unknown; allowed: {', '.join(_AGGREGATES)}")
+            raise ConfigError(
+                f"aggregate: {self.aggregate!r} is unknown; allowed: {', '.join(_AGGREGATES)}"
+            )
         if self.flavour == "paper2005" and "paraphrase" in self.modules:
             raise ConfigError("modules: the paper2005 flavour has no paraphrase module")
         if self.normalization.startswith("norm") and self.language not in NORMALIZED_LANGUAGES:
@@ -217,20 +236,16 @@ class MeteorConfig:
             if lang.long_name != "english":
                 raise ConfigError("language: the paper2005 flavour is defined for English only")
             base_modules: tuple[str, ...] = ("exact", "stem", "synonym")
-            base = dict(task="paper2005", alpha=0.9, beta=3.0, gamma=0.5, delta=1.0)
+            base_task = "paper2005"
+            base_params = (0.9, 3.0, 0.5, 1.0)
             base_weights: tuple[float, ...] = (1.0, 1.0, 1.0)
             default_norm: Normalization = "lower"
         elif flavour == "meteor15":
             lang = resolve_language(language)
             settings = task_settings(lang, task)
             base_modules = settings.modules
-            base = dict(
-                task=settings.task,
-                alpha=settings.alpha,
-                beta=settings.beta,
-                gamma=settings.gamma,
-                delta=settings.delta,
-            )
+            base_task = settings.task
+            base_params = (settings.alpha, settings.beta, settings.gamma, settings.delta)
             base_weights = settings.weights
             default_norm = "none"
         else:
@@ -240,20 +255,22 @@ class MeteorConfig:
         if modules is not None:
             final_modules = tuple(m.strip().lower() for m in modules)
             k = len(final_modules)
-            final_weights = (final_weights + (0.0,) * k)[:k] if flavour == "meteor15" else (1.0,) * k
+            final_weights = (
+                (final_weights + (0.0,) * k)[:k] if flavour == "meteor15" else (1.0,) * k
+            )
             if weights is not None and flavour == "paper2005":
                 final_weights = tuple(float(w) for w in weights)
         return cls(
             flavour=flavour,
             language=lang.long_name,
-            task=str(base["task"]),
+            task=base_task,
             normalization=normalization if normalization is not None else default_norm,
             modules=final_modules,
             weights=final_weights,
-            alpha=float(base["alpha"]) if alpha is None else alpha,
-            beta=float(base["beta"]) if beta is None else beta,
-            gamma=float(base["gamma"]) if gamma is None else gamma,
-            delta=float(base["delta"]) if delta is None else delta,
+            alpha=base_params[0] if alpha is None else alpha,
+            beta=base_params[1] if beta is None else beta,
+            gamma=base_params[2] if gamma is None else gamma,
+            delta=base_params[3] if delta is None else delta,
             beam=beam,
             aggregate=aggregate,
             characters=characters,
@@ -351,7 +368,7 @@ class Meteor:
     Example:
         >>> scorer = Meteor(MeteorConfig.preset("meteor15", modules=("exact", "stem", "synonym"),
         ...                                     normalization="norm"))
-        >>> round(scorer.sentence_score("The cat sat on the mat.", ["The cat sat on the mat."]).score, 4)
+        >>> scorer.sentence_score("The cat sat on the mat.", ["The cat sat on the mat."]).score
         1.0
     """
 
@@ -359,7 +376,8 @@ class Meteor:
         self.config = config if config is not None else MeteorConfig.preset("meteor15")
         if len(self.config.weights) < len(self.config.modules):
             warnings.warn(
-                "More modules than weights specified - modules with no weights will not be counted.",
+                "More modules than weights specified - "
+                "modules with no weights will not be counted.",
                 stacklevel=2,
             )
         self._jar = self.config.flavour == "meteor15"
@@ -421,8 +439,12 @@ class Meteor:
 
     def _paraphrase_matcher(self) -> Matcher:
         try:
-            from meteor_eval.match.paraphrase import ParaphraseMatcher
-            from meteor_eval.resources.paraphrases import paraphrase_table
+            from meteor_eval.match.paraphrase import (  # type: ignore[import-not-found, unused-ignore]
+                ParaphraseMatcher,
+            )
+            from meteor_eval.resources.paraphrases import (  # type: ignore[import-not-found, unused-ignore]
+                paraphrase_table,
+            )
         except ModuleNotFoundError:
             raise ConfigError(
                 "modules: the paraphrase module is not available in this version of meteor-eval; "
@@ -431,7 +453,8 @@ class Meteor:
             ) from None
         table = paraphrase_table(self.config.lang.short_name, self.config.paraphrase_table)
         self._paraphrase_spec = table.spec
-        return ParaphraseMatcher(table)
+        matcher: Matcher = ParaphraseMatcher(table)
+        return matcher
 
     def _load_function_words(self) -> frozenset[str]:
         if self.config.flavour == "paper2005":
@@ -513,7 +536,10 @@ class Meteor:
         if self.config.characters:
             from meteor_eval.text.tokenize import utf16_len
 
-            sizes = {"hyp": [utf16_len(t) for t in hyp.tokens], "ref": [utf16_len(t) for t in ref.tokens]}
+            sizes = {
+                "hyp": [utf16_len(t) for t in hyp.tokens],
+                "ref": [utf16_len(t) for t in ref.tokens],
+            }
         stats = stats_from_alignment(
             matches,
             chunks,
@@ -660,7 +686,9 @@ class Meteor:
         ]
         return self.combine(seg_scores, keep_segments=segments or alignments)
 
-    def combine(self, seg_scores: Iterable[MeteorScore], *, keep_segments: bool = False) -> MeteorScore:
+    def combine(
+        self, seg_scores: Iterable[MeteorScore], *, keep_segments: bool = False
+    ) -> MeteorScore:
         """Corpus score from segment scores: pooled statistics, or their mean if configured."""
         scores = list(seg_scores)
         n_refs_set = {s.signature.get("nrefs") for s in scores}

@@ -78,8 +78,12 @@ def components(
             both sides is matched in one chunk (off for the 2005 paper's formula).
     """
     one_minus_delta = 1.0 - delta
-    hyp_lw = (delta * (stats.hyp_length - stats.hyp_function)) + (one_minus_delta * stats.hyp_function)
-    ref_lw = (delta * (stats.ref_length - stats.ref_function)) + (one_minus_delta * stats.ref_function)
+    hyp_lw = (delta * (stats.hyp_length - stats.hyp_function)) + (
+        one_minus_delta * stats.hyp_function
+    )
+    ref_lw = (delta * (stats.ref_length - stats.ref_function)) + (
+        one_minus_delta * stats.ref_function
+    )
     stages = stats.stages
     hyp_mw = 0.0
     ref_mw = 0.0

@@ -142,7 +142,7 @@ def task_settings(language: Language, task: str) -> TaskSettings:
         name = "custom"
     if name not in TASKS:
         raise ConfigError(f"task: unknown task {task!r}; allowed: {', '.join(TASKS)}")
-    t: Task = name  # type: ignore[assignment]
+    t: Task = name  # type: ignore[assignment, unused-ignore]
     long_name = language.long_name
     modules = language.default_modules
     if t == "universal":

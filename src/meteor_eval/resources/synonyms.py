@@ -408,7 +408,16 @@ class _DirectoryWordNet(MeteorWordNet):
 
     __slots__ = ("_origin",)
 
-    def __reduce__(self) -> tuple[object, tuple[str, str]]:
+    def __init__(
+        self,
+        synsets: Mapping[str, tuple[int, ...]],
+        exceptions: Mapping[str, tuple[str, ...]],
+        origin: tuple[str, str],
+    ) -> None:
+        super().__init__(synsets, exceptions)
+        self._origin = origin
+
+    def __reduce__(self) -> tuple[object, tuple[str, str]]:  # type: ignore[override]
         return (meteor_wordnet_from_dir, self._origin)
 
 
@@ -441,6 +450,5 @@ def meteor_wordnet_from_dir(directory: str, language_long_name: str = "english")
     for base, forms in _line_pairs(root / f"{language_long_name}.exceptions"):
         for form in forms.split():
             bases.setdefault(form, []).append(base)
-    wordnet = _DirectoryWordNet(synsets, {form: tuple(b) for form, b in bases.items()})
-    wordnet._origin = (directory, language_long_name)
-    return wordnet
+    exceptions = {form: tuple(b) for form, b in bases.items()}
+    return _DirectoryWordNet(synsets, exceptions, (directory, language_long_name))

@@ -128,9 +128,7 @@ class MeteorStats:
             InputError: fewer than 23 numbers, a non-number, or a non-integral value.
         """
         if len(row) < ROW_LENGTH:
-            raise InputError(
-                f"a METEOR statistics row needs {ROW_LENGTH} numbers, got {len(row)}"
-            )
+            raise InputError(f"a METEOR statistics row needs {ROW_LENGTH} numbers, got {len(row)}")
         values: list[int] = []
         for k, item in enumerate(row[:ROW_LENGTH]):
             try:
@@ -146,7 +144,9 @@ class MeteorStats:
             (values[4 + 4 * s], values[5 + 4 * s], values[6 + 4 * s], values[7 + 4 * s])
             for s in range(4)
         )
-        return cls(*values[:4], stages, values[20], values[21], values[22])
+        return cls(
+            values[0], values[1], values[2], values[3], stages, values[20], values[21], values[22]
+        )
 
 
 def stats_from_alignment(

@@ -1,0 +1,105 @@
+"""Paraphrase matching: phrase pairs listed in a METEOR 1.5 paraphrase table (spec section 3.4).
+
+A record A -> B proposes a match wherever one side has A and the other has B. The candidates come
+in METEOR 1.5's order, which matters because the aligner breaks ties by list position:
+
+1. for each reference start j ascending, for each phrase A of the table that starts at j (shorter
+   first, then the table's file order), for each hypothesis start i ascending where its phrase B
+   occurs: ``Match(j, |A|, i, |B|)``;
+2. for each hypothesis start i ascending, for each phrase A starting at i (same order), for each
+   reference start j ascending where B occurs: ``Match(j, |B|, i, |A|)``.
+
+When the table also holds B -> A, both passes propose the same span pair. The duplicates are
+kept on purpose (spec trap 9.2.2): they raise coverage, which disables the aligner's one-to-one
+shortcut, and take separate beam slots. Tokens compare by true string equality, not by the Java
+hash used by the exact matcher.
+
+The table lookups go through :class:`meteor_eval.resources.paraphrases.ParaphraseTable`: one trie
+walk per start position and side gives both the phrases A that start there and the phrases B that
+occur there, so "B occurs at i" is a dictionary lookup of B's trie node.
+"""
+
+from __future__ import annotations
+
+from meteor_eval.match.base import Match, Segment
+from meteor_eval.resources.paraphrases import ParaphraseTable
+
+__all__ = ["ParaphraseMatcher"]
+
+# (depth, node) steps of the trie walk from every start position of a segment.
+_Walks = list[list[tuple[int, int]]]
+# trie node of a phrase -> (its length, the start positions where it occurs, ascending)
+_Occurrences = dict[int, tuple[int, list[int]]]
+
+_WALK_CACHE_SIZE = 256
+
+
+class ParaphraseMatcher:
+    """Multi-word candidates from a paraphrase table, in METEOR 1.5's order, duplicates kept.
+
+    Args:
+        table: The opened paraphrase table.
+    """
+
+    name = "paraphrase"
+
+    def __init__(self, table: ParaphraseTable) -> None:
+        self._table = table
+        # A hypothesis is matched against each of its references; walk it only once.
+        self._walk_cache: dict[tuple[str, ...], tuple[_Walks, _Occurrences]] = {}
+
+    def _walks(self, tokens: tuple[str, ...]) -> tuple[_Walks, _Occurrences]:
+        cached = self._walk_cache.get(tokens)
+        if cached is not None:
+            return cached
+        table = self._table
+        ids = table.token_ids(tokens)
+        walks = [table.walk(ids, start) for start in range(len(ids))]
+        occurrences: _Occurrences = {}
+        for start, steps in enumerate(walks):
+            for depth, node in steps:
+                found = occurrences.get(node)
+                if found is None:
+                    occurrences[node] = (depth, [start])
+                else:
+                    found[1].append(start)
+        result = (walks, occurrences)
+        cache = self._walk_cache
+        if len(cache) >= _WALK_CACHE_SIZE:
+            cache.pop(next(iter(cache)))
+        cache[tokens] = result
+        return result
+
+    def candidates(self, hyp: Segment, ref: Segment, stage: int) -> list[Match]:
+        """Paraphrase candidates between ``hyp`` and ``ref`` labelled ``stage`` (spec 3.4 order)."""
+        if not hyp.tokens or not ref.tokens:
+            return []
+        hyp_walks, hyp_found = self._walks(hyp.tokens)
+        ref_walks, ref_found = self._walks(ref.tokens)
+        table = self._table
+        record_count = table.record_count
+        paraphrases_of = table.paraphrases_of
+        out: list[Match] = []
+        # Pass 1: the reference has A, the hypothesis has B.
+        for ref_start, steps in enumerate(ref_walks):
+            for depth, node in steps:
+                if not record_count(node):
+                    continue
+                for b_node in paraphrases_of(node):
+                    hit = hyp_found.get(b_node)
+                    if hit is not None:
+                        b_len, hyp_starts = hit
+                        for hyp_start in hyp_starts:
+                            out.append(Match(ref_start, depth, hyp_start, b_len, stage))
+        # Pass 2: the hypothesis has A, the reference has B.
+        for hyp_start, steps in enumerate(hyp_walks):
+            for depth, node in steps:
+                if not record_count(node):
+                    continue
+                for b_node in paraphrases_of(node):
+                    hit = ref_found.get(b_node)
+                    if hit is not None:
+                        b_len, ref_starts = hit
+                        for ref_start in ref_starts:
+                            out.append(Match(ref_start, b_len, hyp_start, depth, stage))
+        return out

@@ -1,0 +1,222 @@
+"""``meteor-eval score``: outputs, exit codes and bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from meteor_eval.cli import main
+
+
+def _write(path: Path, data: bytes | str) -> str:
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    path.write_bytes(data)
+    return str(path)
+
+
+def _run(args: list[str], stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "meteor_eval", *args], input=stdin, capture_output=True, check=False
+    )
+
+
+@pytest.fixture
+def pair(tmp_path: Path) -> tuple[str, str]:
+    hyp = _write(tmp_path / "hyp.txt", "the cat sat on the mat\non the mat sat the cat\n")
+    ref = _write(tmp_path / "ref.txt", "the cat sat on the mat\nthe cat sat on the mat\n")
+    return hyp, ref
+
+
+def test_text_output_has_score_and_signature(
+    pair: tuple[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    hyp, ref = pair
+    assert (
+        main(["score", "--hyp", hyp, "--ref", ref, "--flavour", "paper2005", "--modules", "exact"])
+        == 0
+    )
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("METEOR = ")
+    assert out[1].startswith("meteor|flavour:paper2005|")
+    assert out[1].endswith("|version:0.1.0")
+
+
+def test_json_sentence_level_shape(
+    pair: tuple[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    hyp, ref = pair
+    args = ["score", "--hyp", hyp, "--ref", ref, "--modules", "exact,stem,synonym", "--norm"]
+    assert main([*args, "--format", "json", "--sentence-level"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert set(payload) >= {"score", "signature", "stats", "segments"}
+    assert len(payload["stats"]) == 23
+    assert [len(s["stats"]) for s in payload["segments"]] == [23, 23]
+    assert payload["segments"][0]["score"] == 1.0
+    # pooled: the perfect first segment adds no chunk; the second has 6 words in 3 chunks
+    assert payload["stats"][20] == payload["segments"][1]["stats"][20]
+
+
+def test_seed_example_through_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    hyp = _write(tmp_path / "h", "Under the starry night, we danced with glee.\n")
+    ref = _write(tmp_path / "r", "We danced with joy under the starry night.\n")
+    args = ["score", "--hyp", hyp, "--ref", ref, "--flavour", "paper2005", "--modules", "exact"]
+    assert main([*args, "--beta", "1", "--no-punct", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["score"] == 0.75
+
+
+def test_tsv_output(pair: tuple[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    hyp, ref = pair
+    assert (
+        main(
+            [
+                "score",
+                "--hyp",
+                hyp,
+                "--ref",
+                ref,
+                "--modules",
+                "exact",
+                "--format",
+                "tsv",
+                "--sentence-level",
+            ]
+        )
+        == 0
+    )
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split("\t")[:2] == ["segment", "score"]
+    assert [line.split("\t")[0] for line in lines[1:4]] == ["1", "2", "corpus"]
+    assert lines[4].startswith("# meteor|")
+
+
+def test_line_count_mismatch_is_a_one_line_error(tmp_path: Path) -> None:
+    hyp = _write(tmp_path / "hyp.txt", "a\nb\nc\n")
+    ref = _write(tmp_path / "ref.txt", "a\nb\n")
+    result = _run(["score", "--hyp", hyp, "--ref", ref, "--modules", "exact"])
+    assert result.returncode == 1
+    assert result.stdout == b""
+    err = result.stderr.decode().strip().splitlines()
+    assert len(err) == 1
+    assert "hyp.txt has 3 lines but" in err[0] and "ref.txt has 2" in err[0]
+
+
+def test_missing_file_is_a_one_line_error(tmp_path: Path) -> None:
+    result = _run(
+        [
+            "score",
+            "--hyp",
+            str(tmp_path / "nope"),
+            "--ref",
+            str(tmp_path / "nope2"),
+            "--modules",
+            "exact",
+        ]
+    )
+    assert result.returncode == 1
+    assert result.stderr.decode().count("\n") == 1
+    assert "nope: file not found" in result.stderr.decode()
+
+
+def test_invalid_utf8_names_file_and_line(tmp_path: Path) -> None:
+    hyp = _write(tmp_path / "hyp.txt", b"fine\nbad \xff byte\n")
+    ref = _write(tmp_path / "ref.txt", "fine\nbad byte\n")
+    result = _run(["score", "--hyp", hyp, "--ref", ref, "--modules", "exact"])
+    assert result.returncode == 1
+    assert "hyp.txt:2: invalid UTF-8" in result.stderr.decode()
+    replaced = _run(
+        ["score", "--hyp", hyp, "--ref", ref, "--modules", "exact", "--encoding-errors", "replace"]
+    )
+    assert replaced.returncode == 0
+
+
+def test_stdin_hypotheses(pair: tuple[str, str]) -> None:
+    _, ref = pair
+    result = _run(
+        ["score", "--hyp", "-", "--ref", ref, "--modules", "exact", "--format", "json"],
+        stdin=b"the cat sat on the mat\non the mat sat the cat\n",
+    )
+    assert result.returncode == 0, result.stderr
+    from_file = _run(
+        ["score", "--hyp", pair[0], "--ref", ref, "--modules", "exact", "--format", "json"]
+    )
+    assert json.loads(result.stdout) == json.loads(from_file.stdout)
+
+
+def test_bom_and_lone_cr_are_warned_about(tmp_path: Path) -> None:
+    hyp = _write(tmp_path / "hyp.txt", b"\xef\xbb\xbfthe cat\r\nthe\rdog\n")
+    ref = _write(tmp_path / "ref.txt", "the cat\nthe dog\n")
+    result = _run(
+        [
+            "score",
+            "--hyp",
+            hyp,
+            "--ref",
+            ref,
+            "--modules",
+            "exact",
+            "--format",
+            "json",
+            "--sentence-level",
+        ]
+    )
+    assert result.returncode == 0
+    err = result.stderr.decode()
+    assert "hyp.txt:1: dropped a UTF-8 byte-order mark" in err
+    assert "hyp.txt:2: a carriage return inside the line is read as a space" in err
+    assert [s["score"] for s in json.loads(result.stdout)["segments"]] == [1.0, 1.0]
+
+
+def test_invalid_option_value_is_a_usage_error(pair: tuple[str, str]) -> None:
+    hyp, ref = pair
+    result = _run(["score", "--hyp", hyp, "--ref", ref, "--alpha", "2"])
+    assert result.returncode == 2
+    assert "alpha: 2.0 is out of range" in result.stderr.decode()
+
+
+def test_empty_lines_score_zero_not_nan(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    hyp = _write(tmp_path / "h", "\nthe cat\n\n")
+    ref = _write(tmp_path / "r", "the cat\n\n\n")
+    assert (
+        main(
+            [
+                "score",
+                "--hyp",
+                hyp,
+                "--ref",
+                ref,
+                "--modules",
+                "exact",
+                "--format",
+                "json",
+                "--sentence-level",
+            ]
+        )
+        == 0
+    )
+    payload = json.loads(capsys.readouterr().out)
+    assert [s["score"] for s in payload["segments"]] == [0.0, 0.0, 0.0]
+    assert payload["score"] == 0.0
+
+
+def test_stats_round_trip(
+    pair: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hyp, ref = pair
+    stats = str(tmp_path / "stats.txt")
+    base = ["score", "--modules", "exact,stem,synonym", "--format", "json"]
+    assert main([*base, "--hyp", hyp, "--ref", ref, "--stats", stats]) == 0
+    direct = json.loads(capsys.readouterr().out)
+    assert Path(stats).read_text().splitlines()[0].split()[0] == "6.0"
+    assert main([*base, "--from-stats", stats]) == 0
+    assert json.loads(capsys.readouterr().out)["score"] == direct["score"]
+
+
+def test_example_data_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "--example", "--norm", "--modules", "exact,stem,synonym"]) == 0
+    out = capsys.readouterr().out
+    assert "nrefs:2" in out

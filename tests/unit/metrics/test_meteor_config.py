@@ -1,0 +1,106 @@
+"""MeteorConfig presets, the jar's Eval IDs, and validation errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from meteor_eval.errors import ConfigError
+from meteor_eval.metrics.meteor import MeteorConfig
+
+
+@pytest.mark.parametrize(
+    ("language", "eval_id"),
+    [
+        ("en", "meteor-1.5-wo-en-no_norm-0.85_0.2_0.6_0.75-ex_st_sy_pa-1.0_0.6_0.8_0.6"),
+        ("cs", "meteor-1.5-wo-cz-no_norm-0.95_0.2_0.6_0.8-ex_pa-1.0_0.4"),
+        ("fr", "meteor-1.5-wo-fr-no_norm-0.9_1.4_0.6_0.65-ex_st_pa-1.0_0.2_0.4"),
+        ("es", "meteor-1.5-wo-es-no_norm-0.65_1.3_0.5_0.8-ex_st_pa-1.0_0.8_0.6"),
+        ("de", "meteor-1.5-wo-de-no_norm-0.95_1.0_0.55_0.55-ex_st_pa-1.0_0.8_0.2"),
+        ("ru", "meteor-1.5-wo-ru-no_norm-0.75_1.4_0.7_0.5-ex_st_pa-1.0_0.5_0.5"),
+        ("da", "meteor-1.5-wo-da-no_norm-0.0_0.0_0.0_0.0-ex_st-0.0_0.0"),
+        ("other", "meteor-1.5-wo-other-no_norm-0.75_1.4_0.7_0.5-ex-1.0"),
+    ],
+)
+def test_default_eval_ids_equal_the_jars(language: str, eval_id: str) -> None:
+    # da: the rank table is all zeros outside the six supported languages (spec 2.3)
+    assert MeteorConfig.preset("meteor15", language=language).eval_id == eval_id
+
+
+def test_li_is_the_default_task_outside_supported_languages() -> None:
+    config = MeteorConfig.preset("meteor15", language="da", task="li")
+    assert config.eval_id == "meteor-1.5-wo-da-no_norm-0.75_1.4_0.7_0.5-ex_st-1.0_0.5"
+
+
+@pytest.mark.parametrize(
+    ("task", "params", "weights"),
+    [
+        ("adq", (0.75, 1.4, 0.45, 0.7), (1.0, 1.0, 0.6)),
+        ("hter", (0.4, 1.5, 0.35, 0.55), (1.0, 0.2, 0.6)),
+        ("util", (0.65, 0.1, 0.55, 0.65), (1.0, 0.0, 0.0)),
+        ("li", (0.75, 1.4, 0.7, 0.5), (1.0, 0.5, 0.5)),
+        ("tune", (0.5, 1.0, 0.5, 0.5), (1.0, 0.5, 0.5)),
+    ],
+)
+def test_task_tables_are_positional(
+    task: str, params: tuple[float, ...], weights: tuple[float, ...]
+) -> None:
+    config = MeteorConfig.preset("meteor15", task=task, modules=("exact", "stem", "synonym"))
+    assert (config.alpha, config.beta, config.gamma, config.delta) == params
+    assert config.weights == weights
+
+
+def test_modules_resize_weights_by_position_like_the_jar() -> None:
+    assert MeteorConfig.preset("meteor15", modules=("exact", "synonym")).weights == (1.0, 0.6)
+    assert MeteorConfig.preset("meteor15", modules=("paraphrase", "exact")).weights == (1.0, 0.6)
+    config = MeteorConfig.preset(
+        "meteor15", weights=(1.0, 1.0), modules=("exact", "stem", "synonym")
+    )
+    assert config.weights == (1.0, 1.0, 0.0)
+
+
+def test_single_parameters_replace_only_themselves() -> None:
+    config = MeteorConfig.preset("meteor15", alpha=0.9)
+    assert (config.alpha, config.beta, config.weights) == (0.9, 0.2, (1.0, 0.6, 0.8, 0.6))
+
+
+def test_paper2005_preset() -> None:
+    config = MeteorConfig.preset("paper2005")
+    assert (config.alpha, config.beta, config.gamma, config.delta) == (0.9, 3.0, 0.5, 1.0)
+    assert config.modules == ("exact", "stem", "synonym")
+    assert config.weights == (1.0, 1.0, 1.0)
+    assert config.normalization == "lower"
+    assert MeteorConfig.preset("paper2005", modules=("exact",), beta=1.0).beta == 1.0
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"alpha": 1.5}, r"alpha: 1.5 is out of range; allowed: \[0, 1.0\]"),
+        ({"gamma": -0.1}, "gamma: -0.1 is out of range"),
+        ({"beam": 0}, "beam: 0 is invalid"),
+        ({"modules": ("exact", "fuzzy")}, "modules: 'fuzzy' is unknown; allowed: exact, stem"),
+        ({"language": "xx-yy"}, "language: unknown language 'xx-yy'"),
+        ({"task": "fluency"}, "task: unknown task 'fluency'"),
+        ({"language": "da", "normalization": "norm"}, "no normaliser for danish"),
+    ],
+)
+def test_invalid_settings_name_the_parameter(options: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        MeteorConfig.preset("meteor15", **options)  # type: ignore[arg-type]
+
+
+def test_more_weights_than_modules_is_rejected() -> None:
+    with pytest.raises(ConfigError, match="3 weights for 2 modules"):
+        MeteorConfig(modules=("exact", "stem"), weights=(1.0, 1.0, 1.0))
+
+
+def test_bare_strings_are_type_errors() -> None:
+    with pytest.raises(TypeError):
+        MeteorConfig.preset("meteor15", modules="exact")  # type: ignore[arg-type]
+
+
+def test_config_is_hashable_and_frozen() -> None:
+    config = MeteorConfig.preset("meteor15")
+    assert hash(config) == hash(MeteorConfig.preset("meteor15"))
+    with pytest.raises(AttributeError):
+        config.alpha = 0.5  # type: ignore[misc]
