@@ -1,0 +1,529 @@
+"""ROUGE (Lin, 2004): ROUGE-N, ROUGE-L, ROUGE-Lsum, ROUGE-W, ROUGE-S and ROUGE-SU.
+
+Reference implementations:
+
+* ROUGE-N (any N), ROUGE-L and ROUGE-Lsum equal Google's ``rouge-score`` 0.1.2 with its default
+  tokenizer (``use_stemmer`` = our ``use_stemmer``, Porter with NLTK's extensions); several
+  references keep the one with the best F-measure (``score_multi``).
+* ROUGE-W, ROUGE-S and ROUGE-SU, which rouge-score lacks, equal the original ``ROUGE-1.5.5.pl``
+  per segment, run as ``ROUGE-1.5.5.pl -a -n 1 -w W -2 D -u -f A|B -d`` (``-U`` for ROUGE-SU,
+  ``-2 -1`` for unlimited skips), input format SPL (one sentence a line). We reproduce ``-w``
+  (weight, 1.2 by default), ``-2`` (skip distance, 4 by default), ``-u``/``-U``, ``-f A|B`` (several
+  references: pooled counts or best), ``-t 0|1`` (mean of segment scores or pooled counts) and
+  ``-p 0.5`` (F weight). With ``-f B``, ROUGE-1.5.5 keeps the reference with the best *recall*
+  (for ROUGE-S rounded to 5 digits, the first on a tie), and so do we for W, S and SU.
+
+Several sentences per segment matter for ROUGE-Lsum and ROUGE-W: ``sentence_separator`` splits a
+segment (default: ``"\\n"``, so a line read from a file is one sentence); ROUGE-N, L, S and SU see
+the tokens of all sentences in order.
+
+Like ROUGE-1.5.5, the F-measure of one segment for ROUGE-W/S/SU is computed from its precision and
+recall rounded to 5 digits (so segment values print exactly as the tool prints them); pooled
+scores use unrounded values, as ``-t 1`` does.
+
+Where we differ: ROUGE-1.5.5 rounds segment scores to 5 digits before averaging them and prints
+the mean of its (seeded, Perl-specific) bootstrap resamples as the corpus score; we average the
+unrounded scores and compute our own seeded bootstrap (:mod:`meteor_eval.stats.corpus`). With
+``-t 1`` it pools ROUGE-W's weighted counts without the inverse weighting; we apply it, so a
+one-segment corpus scores the same both ways. ROUGE-1.5.5's ``-m`` stemmer, stop-word removal
+(``-s``), length limits (``-l``, ``-b``) and Basic Elements are not reproduced. ``--stemmer``
+applies the rouge-score Porter stemmer to every variant.
+
+Edge cases: an empty hypothesis or reference, or no match, gives 0.0 for precision, recall and F,
+never NaN.
+
+References:
+    Chin-Yew Lin. 2004. ROUGE: A Package for Automatic Evaluation of Summaries. ACL Workshop.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+from meteor_eval.errors import InputError
+from meteor_eval.metrics.base import Score, Signature, SignatureField
+from meteor_eval.stats.corpus import bootstrap_interval
+from meteor_eval.stats.rouge import (
+    RougeStats,
+    lcs_pair,
+    ngram_pair,
+    skip_bigram_pair,
+    summary_lcs_pair,
+    wlcs_pair,
+)
+from meteor_eval.text.rouge_tokenizer import tokenize_rouge155, tokenize_rouge_score
+
+__all__ = [
+    "Interval",
+    "Rouge",
+    "RougeConfig",
+    "RougeScore",
+    "corpus_rouge",
+    "score_from_stats",
+    "sentence_rouge",
+]
+
+MultiRef = Literal["best", "average"]
+Aggregate = Literal["mean", "pooled"]
+MULTI_REF: tuple[str, ...] = get_args(MultiRef)
+AGGREGATES: tuple[str, ...] = get_args(Aggregate)
+_TYPE_RE = re.compile(r"rouge(?:[1-9][0-9]*|L|Lsum|W|S|SU)")
+#: Variant names the CLI offers by default.
+DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL")
+#: Variants computed as in ROUGE-1.5.5 (the others follow rouge-score).
+ROUGE155_TYPES = frozenset({"rougeW", "rougeS", "rougeSU"})
+
+
+@dataclass(frozen=True, slots=True)
+class RougeConfig:
+    """Settings of ROUGE.
+
+    Attributes:
+        types: Variants: ``rougeN`` (N >= 1), ``rougeL``, ``rougeLsum``, ``rougeW``, ``rougeS``,
+            ``rougeSU``.
+        use_stemmer: Porter-stem tokens longer than three characters.
+        multi_ref: ``best`` (rouge-score, ROUGE-1.5.5 ``-f B``) or ``average`` (``-f A``: counts
+            pooled over the references).
+        aggregate: ``mean`` of segment scores (ROUGE-1.5.5's default) or ``pooled`` counts
+            (``-t 1``).
+        weight: ROUGE-W weight (``-w``), > 1 rewards consecutive matches.
+        skip_distance: ROUGE-S/SU maximum gap (``-2``); negative means unlimited.
+        sentence_separator: Splits a segment into sentences (``None``: newline).
+        n_bootstrap: Bootstrap resamples for a confidence interval (0: none).
+        seed: Seed of the bootstrap.
+        confidence: Coverage of the interval.
+    """
+
+    types: tuple[str, ...] = DEFAULT_TYPES
+    use_stemmer: bool = False
+    multi_ref: MultiRef = "best"
+    aggregate: Aggregate = "mean"
+    weight: float = 1.2
+    skip_distance: int = 4
+    sentence_separator: str | None = None
+    n_bootstrap: int = 0
+    seed: int = 12345
+    confidence: float = 0.95
+
+    def __post_init__(self) -> None:
+        if isinstance(self.types, str) or not isinstance(self.types, Sequence):
+            raise TypeError(f"types: got {self.types!r}, expected a sequence of variant names")
+        object.__setattr__(self, "types", tuple(self.types))
+        if not self.types:
+            raise ValueError("types: got an empty sequence, expected at least one variant")
+        for name in self.types:
+            if not isinstance(name, str) or not _TYPE_RE.fullmatch(name):
+                raise ValueError(
+                    f"types: got {name!r}, expected rougeN (N >= 1), rougeL, rougeLsum, "
+                    "rougeW, rougeS or rougeSU"
+                )
+        if len(set(self.types)) != len(self.types):
+            raise ValueError(f"types: got {self.types!r}, expected no duplicates")
+        if not isinstance(self.use_stemmer, bool):
+            raise TypeError(f"use_stemmer: got {self.use_stemmer!r}, expected True or False")
+        if self.multi_ref not in MULTI_REF:
+            raise ValueError(f"multi_ref: got {self.multi_ref!r}, expected one of best, average")
+        if self.aggregate not in AGGREGATES:
+            raise ValueError(f"aggregate: got {self.aggregate!r}, expected one of mean, pooled")
+        if isinstance(self.weight, bool) or not isinstance(self.weight, int | float):
+            raise TypeError(f"weight: got {self.weight!r}, expected a number > 1")
+        if not self.weight > 1:
+            raise ValueError(f"weight: got {self.weight!r}, expected a number > 1")
+        if isinstance(self.skip_distance, bool) or not isinstance(self.skip_distance, int):
+            raise TypeError(f"skip_distance: got {self.skip_distance!r}, expected an int")
+        if self.sentence_separator is not None and (
+            not isinstance(self.sentence_separator, str) or not self.sentence_separator
+        ):
+            raise ValueError(
+                f"sentence_separator: got {self.sentence_separator!r}, "
+                "expected a non-empty string or None"
+            )
+        if isinstance(self.n_bootstrap, bool) or not isinstance(self.n_bootstrap, int):
+            raise TypeError(f"n_bootstrap: got {self.n_bootstrap!r}, expected an int >= 0")
+        if self.n_bootstrap < 0:
+            raise ValueError(f"n_bootstrap: got {self.n_bootstrap!r}, expected an int >= 0")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise TypeError(f"seed: got {self.seed!r}, expected an int")
+        if not 0 < self.confidence < 1:
+            raise ValueError(f"confidence: got {self.confidence!r}, expected a number in (0, 1)")
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """A confidence interval."""
+
+    low: float
+    high: float
+
+
+@dataclass(frozen=True, slots=True)
+class RougeScore(Score):
+    """One ROUGE variant's score (``score`` is the F-measure, 0-1).
+
+    Attributes:
+        variant: e.g. ``rouge1``.
+        precision: Precision.
+        recall: Recall.
+        fmeasure: F-measure (equals ``score``).
+        precision_ci / recall_ci / fmeasure_ci: Bootstrap intervals when requested.
+    """
+
+    variant: str
+    precision: float
+    recall: float
+    fmeasure: float
+    precision_ci: Interval | None = None
+    recall_ci: Interval | None = None
+    fmeasure_ci: Interval | None = None
+
+
+def _ratio(hits: float, count: float) -> float:
+    return hits / count if count > 0 else 0.0
+
+
+def _f_rouge_score(precision: float, recall: float) -> float:
+    # rouge-score's scoring.fmeasure
+    return 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+
+
+def _f_rouge155(precision: float, recall: float, alpha: float = 0.5) -> float:
+    # ROUGE-1.5.5: P*R / ((1 - alpha) * P + alpha * R)
+    denominator = (1 - alpha) * precision + alpha * recall
+    return precision * recall / denominator if denominator > 0 else 0.0
+
+
+def _prf(
+    variant: str, hits: float, hyp_count: float, ref_count: float, weight: float
+) -> tuple[float, float, float]:
+    precision = _ratio(hits, hyp_count)
+    recall = _ratio(hits, ref_count)
+    if variant == "rougeW":
+        precision **= 1 / weight
+        recall **= 1 / weight
+    if variant in ROUGE155_TYPES:
+        return precision, recall, _f_rouge155(precision, recall)
+    return precision, recall, _f_rouge_score(precision, recall)
+
+
+def score_from_stats(
+    variant: str, stats: RougeStats, config: RougeConfig
+) -> tuple[float, float, float]:
+    """``(precision, recall, fmeasure)`` of summed statistics under ``config.aggregate``.
+
+    Example:
+        >>> s = RougeStats(3.0, 5.0, 5.0, 0.6, 0.6, 0.6, 1)
+        >>> score_from_stats("rouge1", s, RougeConfig())
+        (0.6, 0.6, 0.6)
+    """
+    if config.aggregate == "mean":
+        if stats.segments == 0:
+            return 0.0, 0.0, 0.0
+        n = stats.segments
+        return stats.precision / n, stats.recall / n, stats.fmeasure / n
+    return _prf(variant, stats.hits, stats.hyp_count, stats.ref_count, config.weight)
+
+
+@dataclass(frozen=True, slots=True)
+class _Text:
+    """One segment split into sentences of tokens, for both tokenizers."""
+
+    sentences: tuple[tuple[str, ...], ...]
+    sentences155: tuple[tuple[str, ...], ...]
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        return tuple(t for s in self.sentences for t in s)
+
+    @property
+    def tokens155(self) -> tuple[str, ...]:
+        return tuple(t for s in self.sentences155 for t in s)
+
+
+def _check_segment(index: int, hypothesis: object, references: object) -> None:
+    if not isinstance(hypothesis, str):
+        raise TypeError(f"hypothesis {index}: expected a string, got {type(hypothesis).__name__}")
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise TypeError(
+            f"references of segment {index}: expected a sequence of strings, got "
+            f"{'a bare string' if isinstance(references, str) else type(references).__name__}"
+        )
+    if not references:
+        raise InputError(f"segment {index} has no reference")
+    for ref in references:
+        if not isinstance(ref, str):
+            raise TypeError(
+                f"references of segment {index}: expected strings, got {type(ref).__name__}"
+            )
+
+
+class Rouge:
+    """ROUGE with a fixed configuration; :func:`corpus_rouge` and :func:`sentence_rouge` wrap it.
+
+    Example:
+        >>> r = Rouge(RougeConfig(types=("rouge1",)))
+        >>> r.sentence_score("He works on machine learning", ["I work on machine learning"])[
+        ...     "rouge1"].precision
+        0.6
+    """
+
+    __slots__ = ("config",)
+
+    def __init__(self, config: RougeConfig | None = None) -> None:
+        if config is None:
+            config = RougeConfig()
+        if not isinstance(config, RougeConfig):
+            raise TypeError(f"config: got {type(config).__name__}, expected RougeConfig")
+        self.config = config
+
+    def _split(self, text: str) -> _Text:
+        separator = self.config.sentence_separator or "\n"
+        parts = [part for part in text.split(separator) if part]
+        stem = self.config.use_stemmer
+        return _Text(
+            tuple(tokenize_rouge_score(part, stem) for part in parts),
+            tuple(tokenize_rouge155(part, stem) for part in parts),
+        )
+
+    def _pair(self, variant: str, hyp: _Text, ref: _Text) -> tuple[float, float, float]:
+        config = self.config
+        if variant == "rougeL":
+            return lcs_pair(hyp.tokens, ref.tokens)
+        if variant == "rougeLsum":
+            return summary_lcs_pair(hyp.sentences, ref.sentences)
+        if variant == "rougeW":
+            return wlcs_pair(hyp.sentences155, ref.sentences155, config.weight)
+        if variant == "rougeS":
+            return skip_bigram_pair(
+                hyp.tokens155, ref.tokens155, config.skip_distance, unigrams=False
+            )
+        if variant == "rougeSU":
+            return skip_bigram_pair(
+                hyp.tokens155, ref.tokens155, config.skip_distance, unigrams=True
+            )
+        return ngram_pair(hyp.tokens, ref.tokens, int(variant[5:]))
+
+    def _variant_stats(self, variant: str, hyp: _Text, refs: Sequence[_Text]) -> RougeStats:
+        weight = self.config.weight
+        triples = [self._pair(variant, hyp, ref) for ref in refs]
+        if self.config.multi_ref == "average":
+            hits = sum(t[0] for t in triples)
+            hyp_count = sum(t[1] for t in triples)
+            ref_count = sum(t[2] for t in triples)
+        elif variant in ROUGE155_TYPES:
+            # ROUGE-1.5.5 -f B: best recall, first on a tie; ROUGE-S compares 5-digit recalls.
+            best_key = -1.0
+            hits = hyp_count = ref_count = 0.0
+            for triple in triples:
+                recall = _prf(variant, *triple, weight)[1]
+                key = float(f"{recall:.5f}") if variant != "rougeW" else recall
+                if key > best_key:
+                    best_key = key
+                    hits, hyp_count, ref_count = triple
+        else:
+            # rouge-score score_multi: best F-measure, first on a tie.
+            best_f = -1.0
+            hits = hyp_count = ref_count = 0.0
+            for triple in triples:
+                f = _prf(variant, *triple, weight)[2]
+                if f > best_f:
+                    best_f = f
+                    hits, hyp_count, ref_count = triple
+        precision, recall, fmeasure = _prf(variant, hits, hyp_count, ref_count, weight)
+        if variant in ROUGE155_TYPES:
+            # ROUGE-1.5.5 computes a segment's F from its P and R already rounded to 5 digits.
+            fmeasure = _f_rouge155(float(f"{precision:.5f}"), float(f"{recall:.5f}"))
+        return RougeStats(hits, hyp_count, ref_count, precision, recall, fmeasure, 1)
+
+    def segment_stats(self, hypothesis: str, references: Sequence[str]) -> dict[str, RougeStats]:
+        """Per variant, the statistics of one hypothesis against its references."""
+        _check_segment(0, hypothesis, references)
+        hyp = self._split(hypothesis)
+        refs = [self._split(ref) for ref in references]
+        return {v: self._variant_stats(v, hyp, refs) for v in self.config.types}
+
+    def corpus_stats(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+    ) -> list[dict[str, RougeStats]]:
+        """One ``{variant: stats}`` per segment."""
+        if isinstance(hypotheses, str) or not isinstance(hypotheses, Sequence):
+            raise TypeError("hypotheses: expected a sequence of strings, got a bare string")
+        if isinstance(references, str) or not isinstance(references, Sequence):
+            raise TypeError("references: expected a sequence of sequences of strings")
+        if len(hypotheses) != len(references):
+            raise InputError(
+                f"{len(hypotheses)} hypotheses but {len(references)} reference groups; "
+                "references[i] must hold the references of hypothesis i"
+            )
+        out = []
+        for index, (hyp, refs) in enumerate(zip(hypotheses, references, strict=True)):
+            _check_segment(index, hyp, refs)
+            out.append(self.segment_stats(hyp, refs))
+        return out
+
+    def signature(self, variant: str, nrefs: str = "1", *, bootstrap: bool = False) -> Signature:
+        """The reproducibility signature of one variant."""
+        config = self.config
+        fields = [
+            SignatureField("nrefs", "#", nrefs),
+            SignatureField(
+                "tok", "tok", "rouge155" if variant in ROUGE155_TYPES else "rouge-score"
+            ),
+            SignatureField("stem", "st", "porter" if config.use_stemmer else "no"),
+            SignatureField("refs", "r", config.multi_ref),
+            SignatureField("agg", "a", config.aggregate),
+        ]
+        if variant in ("rougeLsum", "rougeW"):
+            sep = config.sentence_separator
+            fields.append(SignatureField("sent", "sn", "newline" if sep is None else sep))
+        if variant == "rougeW":
+            fields.append(SignatureField("weight", "w", repr(float(config.weight))))
+        if variant in ("rougeS", "rougeSU"):
+            fields.append(SignatureField("skip", "sk", str(config.skip_distance)))
+        if bootstrap:
+            fields.append(SignatureField("bs", "bs", str(config.n_bootstrap)))
+            fields.append(SignatureField("seed", "rs", str(config.seed)))
+            fields.append(SignatureField("ci", "ci", repr(config.confidence)))
+        return Signature(variant, tuple(fields))
+
+    def score_stats(
+        self,
+        variant: str,
+        stats: RougeStats,
+        *,
+        nrefs: str = "1",
+        rows: Sequence[RougeStats] | None = None,
+    ) -> RougeScore:
+        """Score summed statistics; ``rows`` (the per-segment records) enable the bootstrap."""
+        config = self.config
+        precision, recall, fmeasure = score_from_stats(variant, stats, config)
+        intervals: list[Interval | None] = [None, None, None]
+        use_bootstrap = bool(config.n_bootstrap and rows)
+        if use_bootstrap and rows is not None:
+
+            def statistic(summed: tuple[float, ...], _size: int) -> tuple[float, float, float]:
+                return score_from_stats(variant, RougeStats.from_row(summed), config)
+
+            found = bootstrap_interval(
+                [row.to_row() for row in rows],
+                statistic,
+                n_samples=config.n_bootstrap,
+                seed=config.seed,
+                confidence=config.confidence,
+            )
+            intervals = [Interval(low, high) for low, high in found]
+        return RougeScore(
+            fmeasure,
+            self.signature(variant, nrefs, bootstrap=use_bootstrap),
+            variant,
+            precision,
+            recall,
+            fmeasure,
+            *intervals,
+        )
+
+    def corpus_score(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+    ) -> dict[str, RougeScore]:
+        """Corpus ROUGE per variant (mean of segment scores or pooled counts).
+
+        Raises:
+            TypeError: A bare string where a sequence is expected.
+            InputError: Different numbers of hypotheses and reference groups.
+        """
+        rows = self.corpus_stats(hypotheses, references)
+        counts = {len(refs) for refs in references}
+        nrefs = str(next(iter(counts))) if len(counts) == 1 else "var"
+        out = {}
+        for variant in self.config.types:
+            per_segment = [row[variant] for row in rows]
+            total = RougeStats.zero()
+            for record in per_segment:
+                total = total + record
+            out[variant] = self.score_stats(variant, total, nrefs=nrefs, rows=per_segment)
+        return out
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> dict[str, RougeScore]:
+        """ROUGE of one hypothesis against its references, per variant."""
+        stats = self.segment_stats(hypothesis, references)
+        return {v: self.score_stats(v, s, nrefs=str(len(references))) for v, s in stats.items()}
+
+    def sentence_scores(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+    ) -> list[dict[str, RougeScore]]:
+        """One ``{variant: score}`` per segment."""
+        rows = self.corpus_stats(hypotheses, references)
+        return [
+            {v: self.score_stats(v, s, nrefs=str(len(refs))) for v, s in row.items()}
+            for row, refs in zip(rows, references, strict=True)
+        ]
+
+
+def corpus_rouge(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    *,
+    types: Sequence[str] = DEFAULT_TYPES,
+    use_stemmer: bool = False,
+    multi_ref: MultiRef = "best",
+    aggregate: Aggregate = "mean",
+    weight: float = 1.2,
+    skip_distance: int = 4,
+    sentence_separator: str | None = None,
+    n_bootstrap: int = 0,
+    seed: int = 12345,
+    confidence: float = 0.95,
+) -> dict[str, RougeScore]:
+    """Corpus ROUGE for each variant in ``types`` (see :class:`RougeConfig` for the options).
+
+    Example:
+        >>> s = corpus_rouge(["I work."], [["He works on machine learning."]], types=["rouge1"])
+        >>> round(s["rouge1"].recall, 6)
+        0.0
+    """
+    config = RougeConfig(
+        types=tuple(types),
+        use_stemmer=use_stemmer,
+        multi_ref=multi_ref,
+        aggregate=aggregate,
+        weight=weight,
+        skip_distance=skip_distance,
+        sentence_separator=sentence_separator,
+        n_bootstrap=n_bootstrap,
+        seed=seed,
+        confidence=confidence,
+    )
+    return Rouge(config).corpus_score(hypotheses, references)
+
+
+def sentence_rouge(
+    hypothesis: str,
+    references: Sequence[str],
+    *,
+    types: Sequence[str] = DEFAULT_TYPES,
+    use_stemmer: bool = False,
+    multi_ref: MultiRef = "best",
+    weight: float = 1.2,
+    skip_distance: int = 4,
+    sentence_separator: str | None = None,
+) -> dict[str, RougeScore]:
+    """ROUGE of one hypothesis against its references, for each variant in ``types``.
+
+    Example:
+        >>> s = sentence_rouge("He works on machine learning.", ["I work on machine learning."])
+        >>> s["rouge1"].precision
+        0.6
+    """
+    if isinstance(references, str):
+        raise TypeError("references: expected a sequence of strings, got a bare string")
+    config = RougeConfig(
+        types=tuple(types),
+        use_stemmer=use_stemmer,
+        multi_ref=multi_ref,
+        weight=weight,
+        skip_distance=skip_distance,
+        sentence_separator=sentence_separator,
+    )
+    return Rouge(config).sentence_score(hypothesis, references)
