@@ -353,6 +353,7 @@ def score_from_stats(stats: MeteorStats, config: MeteorConfig) -> Components:
         delta=config.delta,
         weights=config.weights,
         zero_penalty_if_perfect=config.zero_penalty_if_perfect,
+        jvm_pow=config.flavour == "meteor15",
     )
 
 

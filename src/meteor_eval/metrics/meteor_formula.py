@@ -59,6 +59,7 @@ def components(
     delta: float,
     weights: Sequence[float],
     zero_penalty_if_perfect: bool = True,
+    jvm_pow: bool = False,
 ) -> Components:
     """Precision, recall, Fmean, fragmentation, penalty and score of a statistics record.
 
@@ -76,6 +77,8 @@ def components(
         weights: Scoring weight per stage; stages past the last weight are not counted.
         zero_penalty_if_perfect: METEOR 1.5's rule that fragmentation is 0 when every unit of
             both sides is matched in one chunk (off for the 2005 paper's formula).
+        jvm_pow: Reproduce the jar's JVM ``Math.pow`` (not correctly rounded) for segment-level
+            fragmentations, so that printed digits equal the jar's.
     """
     one_minus_delta = 1.0 - delta
     hyp_lw = (delta * (stats.hyp_length - stats.hyp_function)) + (
@@ -103,7 +106,13 @@ def components(
         frag = 0.0
     else:
         frag = _div(float(stats.chunks), (stats.hyp_matched + stats.ref_matched) / 2.0)
-    penalty = gamma * _pow(frag, beta)
+    matched = stats.hyp_matched + stats.ref_matched
+    if jvm_pow and frag > 0.0 and not math.isinf(frag) and beta != 0.0 and stats.chunks > 0:
+        from meteor_eval.resources.jvm_pow import jvm_fragmentation_pow
+
+        penalty = gamma * jvm_fragmentation_pow(stats.chunks, matched, beta)
+    else:
+        penalty = gamma * _pow(frag, beta)
     score = fmean * (1.0 - penalty)
     if math.isnan(score):
         score = 0.0
