@@ -1,0 +1,96 @@
+"""Drop-in replacement for ``pycocoevalcap.meteor.meteor.Meteor``, without Java.
+
+pycocoevalcap's wrapper starts ``java -jar meteor-1.5.jar - - -stdio -l en -norm``; for every
+image it removes ``|||`` from the hypothesis, replaces each double space by one, sends
+``SCORE ||| ref_1 ||| ... ||| ref_n ||| hypothesis`` and reads one statistics line; then it sends
+``EVAL ||| stats_1 ||| ... ||| stats_n`` and reads the n per-image scores and the corpus score
+(pooled statistics). This class builds the same protocol lines and answers them in process with
+:class:`meteor_eval.jar.stdio.StdioSession`, so the numbers are the jar's.
+
+Differences: no subprocess (nothing to leak, ``__del__`` is not needed); the checks that the
+original makes with ``assert`` raise :class:`ValueError` here; an empty input raises
+:class:`ValueError` (the original fails parsing the jar's error message). The paraphrase table is
+that of the installed pycocoevalcap or the one configured by the paraphrase resource.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from meteor_eval.metrics.meteor import Meteor as _Scorer
+from meteor_eval.metrics.meteor import MeteorConfig
+
+__all__ = ["Meteor"]
+
+
+class Meteor:
+    """``Meteor().compute_score(gts, res) -> (corpus score, per-image scores)``.
+
+    Args:
+        config: Settings; default the wrapper's ``-l en -norm`` (METEOR 1.5 English defaults).
+
+    Example:
+        >>> from meteor_eval.metrics.meteor import MeteorConfig
+        >>> m = Meteor(MeteorConfig(normalization="norm", modules=("exact",), weights=(1.0,)))
+        >>> m.compute_score({1: ["the cat sat"]}, {1: ["the cat sat"]})
+        (1.0, [1.0])
+    """
+
+    def __init__(self, config: MeteorConfig | None = None) -> None:
+        self._config = (
+            config
+            if config is not None
+            else MeteorConfig.preset("meteor15", language="en", normalization="norm")
+        )
+        self._session: Any = None
+        self.lock = threading.Lock()
+
+    def _get_session(self) -> Any:
+        if self._session is None:
+            from meteor_eval.jar.stdio import StdioSession
+
+            self._session = StdioSession(_Scorer(self._config))
+        return self._session
+
+    def method(self) -> str:
+        """``"METEOR"``, as the original."""
+        return "METEOR"
+
+    @staticmethod
+    def _score_line(hypothesis: str, references: Sequence[str]) -> str:
+        hypothesis = hypothesis.replace("|||", "").replace("  ", " ")
+        return " ||| ".join(("SCORE", " ||| ".join(references), hypothesis))
+
+    def compute_score(
+        self, gts: Mapping[Any, Sequence[str]], res: Mapping[Any, Sequence[str]]
+    ) -> tuple[float, list[float]]:
+        """Corpus METEOR and one score per image, in ``gts`` key order.
+
+        Args:
+            gts: Image id -> reference captions.
+            res: Image id -> a list holding exactly one generated caption.
+
+        Raises:
+            ValueError: the key sets differ, an image has not exactly one caption, or there is
+                no image.
+        """
+        if gts.keys() != res.keys():
+            raise ValueError("gts and res must have the same image ids")
+        if not gts:
+            raise ValueError("no image to score")
+        with self.lock:
+            session = self._get_session()
+            stats: list[str] = []
+            for image_id in gts:
+                captions = res[image_id]
+                if len(captions) != 1:
+                    raise ValueError(
+                        f"res[{image_id!r}] must hold exactly one caption, got {len(captions)}"
+                    )
+                line = self._score_line(captions[0], gts[image_id])
+                stats.append(session.answer(line)[0].strip())
+            answers = session.answer("EVAL ||| " + " ||| ".join(stats))
+        scores = [float(a) for a in answers]
+        return scores[-1], scores[:-1]
