@@ -34,6 +34,7 @@ import math
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal, get_args
 
 from meteor_eval.align import exhaustive
@@ -463,10 +464,10 @@ class Meteor:
         from meteor_eval.resources.function_words import function_words, load_function_words_file
 
         if self.config.function_words_file is not None:
-            from pathlib import Path
-
             return frozenset(load_function_words_file(Path(self.config.function_words_file)))
-        return frozenset(function_words(self.config.language))
+        # The jar loads english.words whatever the language (only -s changes it), so every
+        # language scores with the English list; verified with `-l fr -ssOut`.
+        return frozenset(function_words("english"))
 
     def _is_function(self, token: str) -> bool:
         cached = self._function_cache.get(token)
@@ -602,9 +603,7 @@ class Meteor:
 
             path = self.config.function_words_file
             ids.append(
-                function_words_spec(
-                    self.config.language, None if path is None else __import__("pathlib").Path(path)
-                ).short_id
+                function_words_spec("english", None if path is None else Path(path)).short_id
             )
         for module in self.config.modules:
             if module == "stem":
