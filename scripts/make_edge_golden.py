@@ -51,7 +51,9 @@ def parse_cases() -> list[dict[str, str]]:
             ref_text = " ".join(["a cat sat on a mat"] * 50)
         else:
             hyp_text, ref_text = _cell(hyp), _cell(ref)
-        cases.append({"id": case_id, "case": description, "hypothesis": hyp_text, "reference": ref_text})
+        cases.append(
+            {"id": case_id, "case": description, "hypothesis": hyp_text, "reference": ref_text}
+        )
     return cases
 
 
@@ -65,13 +67,28 @@ def main() -> None:
         hyp_file, ref_file = Path(tmp, "hyp"), Path(tmp, "ref")
         hyp_file.write_text("".join(c["hypothesis"] + "\n" for c in cases), encoding="utf-8")
         ref_file.write_text("".join(c["reference"] + "\n" for c in cases), encoding="utf-8")
-        base = ["java", "-Xmx2G", "-jar", str(jar), str(hyp_file), str(ref_file), "-l", "en", *MODULES]
+        base = [
+            "java",
+            "-Xmx2G",
+            "-jar",
+            str(jar),
+            str(hyp_file),
+            str(ref_file),
+            "-l",
+            "en",
+            *MODULES,
+        ]
         for mode, flags in MODES.items():
             scores = subprocess.run(base + flags, capture_output=True, text=True, check=True).stdout
-            stats = subprocess.run(base + flags + ["-ssOut"], capture_output=True, text=True, check=True).stdout
+            stats = subprocess.run(
+                base + flags + ["-ssOut"], capture_output=True, text=True, check=True
+            ).stdout
             seg_scores = re.findall(r"^Segment \d+ score:\t(\S+)$", scores, flags=re.M)
             stat_lines = stats.strip("\n").split("\n")
-            assert len(seg_scores) == len(cases) == len(stat_lines), (len(seg_scores), len(stat_lines))
+            assert len(seg_scores) == len(cases) == len(stat_lines), (
+                len(seg_scores),
+                len(stat_lines),
+            )
             system = re.search(r"^Final score:\s+(\S+)$", scores, flags=re.M)
             assert system is not None
             for case, score, row in zip(cases, seg_scores, stat_lines, strict=True):

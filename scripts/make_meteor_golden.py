@@ -27,12 +27,24 @@ CONFIGS: dict[str, tuple[str, list[str]]] = {
     "xray-system1.en-norm-exact": ("xray-system1.hyp", ["-l", "en", "-norm", "-m", "exact"]),
     "xray-system1.en-lower-esn": ("xray-system1.hyp", ["-l", "en", "-lower", *ESN]),
     "xray-system1.en-esn": ("xray-system1.hyp", ["-l", "en", *ESN]),
-    "xray-system1.en-norm-nopunct-esn": ("xray-system1.hyp", ["-l", "en", "-norm", "-noPunct", *ESN]),
+    "xray-system1.en-norm-nopunct-esn": (
+        "xray-system1.hyp",
+        ["-l", "en", "-norm", "-noPunct", *ESN],
+    ),
     "xray-system1.en-norm-adq-esn": ("xray-system1.hyp", ["-l", "en", "-norm", "-t", "adq", *ESN]),
-    "xray-system1.en-norm-hter-esn": ("xray-system1.hyp", ["-l", "en", "-norm", "-t", "hter", *ESN]),
+    "xray-system1.en-norm-hter-esn": (
+        "xray-system1.hyp",
+        ["-l", "en", "-norm", "-t", "hter", *ESN],
+    ),
     "xray-system1.en-norm-li-esn": ("xray-system1.hyp", ["-l", "en", "-norm", "-t", "li", *ESN]),
-    "xray-system1.en-norm-tune-esn": ("xray-system1.hyp", ["-l", "en", "-norm", "-t", "tune", *ESN]),
-    "xray-system1.en-norm-util-esn": ("xray-system1.hyp", ["-l", "en", "-norm", "-t", "util", *ESN]),
+    "xray-system1.en-norm-tune-esn": (
+        "xray-system1.hyp",
+        ["-l", "en", "-norm", "-t", "tune", *ESN],
+    ),
+    "xray-system1.en-norm-util-esn": (
+        "xray-system1.hyp",
+        ["-l", "en", "-norm", "-t", "util", *ESN],
+    ),
     "xray-system2.en-norm-esn-beam3": ("xray-system2.hyp", ["-l", "en", "-norm", "-x", "3", *ESN]),
 }
 
@@ -59,7 +71,16 @@ def main() -> None:
             result = subprocess.run(cmd, capture_output=True, check=True)
             with gzip.GzipFile(OUT / f"{name}.{suffix}.gz", "wb", mtime=0) as handle:
                 handle.write(result.stdout)
-            shown = ["java", "-Xmx2G", "-jar", "meteor-1.5.jar", hyp, "xray-reference", *options, *extra]
+            shown = [
+                "java",
+                "-Xmx2G",
+                "-jar",
+                "meteor-1.5.jar",
+                hyp,
+                "xray-reference",
+                *options,
+                *extra,
+            ]
             commands.append(f"| `{name}.{suffix}.gz` | `{shlex.join(shown)}` |")
             print(name, suffix, "done")
     readme = OUT / "README.md"
