@@ -14,13 +14,21 @@ from __future__ import annotations
 
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import IO, Literal
 
 from meteor_eval.errors import InputError
 
-__all__ = ["EncodingErrors", "read_lines", "read_segments", "streams_to_segments"]
+__all__ = [
+    "EncodingErrors",
+    "count_lines",
+    "iter_lines",
+    "iter_segments",
+    "read_lines",
+    "read_segments",
+    "streams_to_segments",
+]
 
 EncodingErrors = Literal["strict", "replace"]
 
@@ -112,3 +120,158 @@ def read_segments(
             )
         streams.append(lines)
     return hypotheses, streams_to_segments(streams)
+
+
+def _open_binary(name: str) -> IO[bytes]:
+    label = _display(name)
+    if name == "-":
+        return sys.stdin.buffer
+    try:
+        return open(name, "rb")
+    except FileNotFoundError:
+        raise InputError(f"{label}: file not found") from None
+    except IsADirectoryError:
+        raise InputError(f"{label}: is a directory, expected a text file") from None
+    except OSError as exc:
+        raise InputError(f"{label}: cannot read ({exc.strerror})") from None
+
+
+def _iter_open(name: str, handle: IO[bytes], errors: EncodingErrors) -> Iterator[str]:
+    label = _display(name)
+    try:
+        for k, raw in enumerate(handle):
+            if k == 0 and raw.startswith(_BOM):
+                warnings.warn(f"{label}:1: dropped a UTF-8 byte-order mark", stacklevel=3)
+                raw = raw[len(_BOM) :]
+                if not raw:  # the file holds nothing but the mark
+                    return
+            if raw.endswith(b"\n"):
+                raw = raw[:-1]
+            try:
+                line = raw.decode("utf-8", errors=errors)
+            except UnicodeDecodeError as exc:
+                raise InputError(
+                    f"{label}:{k + 1}: invalid UTF-8 (byte 0x{raw[exc.start]:02x}); fix the file "
+                    "or use --encoding-errors replace to turn bad bytes into U+FFFD as the METEOR "
+                    "jar does"
+                ) from None
+            if line.endswith("\r"):
+                line = line[:-1]
+            if "\r" in line:
+                warnings.warn(
+                    f"{label}:{k + 1}: a carriage return inside the line is read as a space",
+                    stacklevel=3,
+                )
+                line = line.replace("\r", " ")
+            yield line
+    finally:
+        if handle is not sys.stdin.buffer:
+            handle.close()
+
+
+def iter_lines(name: str, *, errors: EncodingErrors = "strict") -> Iterator[str]:
+    """:func:`read_lines` one line at a time, so memory does not grow with the file.
+
+    The file is opened at once (a missing file raises here, not at the first ``next``); the
+    lines, warnings and errors are those of :func:`read_lines`.
+
+    Raises:
+        InputError: the file is missing or unreadable, or a line is not valid UTF-8.
+    """
+    return _iter_open(name, _open_binary(name), errors)
+
+
+def count_lines(name: str) -> int | None:
+    """Number of segments in a regular file (``None`` for standard input or a pipe).
+
+    Counts line breaks in binary blocks without decoding, for progress reports.
+    """
+    if name == "-":
+        return None
+    path = Path(name)
+    try:
+        if not path.is_file():
+            return None
+        count = 0
+        last = b""
+        with path.open("rb") as handle:
+            while block := handle.read(1 << 20):
+                count += block.count(b"\n")
+                last = block
+    except OSError:
+        return None
+    if last and not last.endswith(b"\n"):
+        count += 1
+    return count
+
+
+def iter_segments(
+    hyp: str, refs: Sequence[str], *, errors: EncodingErrors = "strict"
+) -> Iterator[tuple[str, list[str]]]:
+    """:func:`read_segments` as a stream of ``(hypothesis, references)`` pairs.
+
+    Every file is opened before the first pair is produced, so a missing file is reported at
+    once. The files are then read in step; when one ends, the others are read to their end and
+    the line counts are compared with :func:`read_segments`'s checks and message, so a mismatch
+    is still an error (raised after the last pair instead of before the first).
+
+    Args:
+        hyp: Hypothesis file, or ``"-"`` for standard input.
+        refs: One file per reference set; line ``i`` of each is a reference of hypothesis ``i``.
+        errors: ``"strict"`` rejects invalid UTF-8; ``"replace"`` substitutes U+FFFD.
+
+    Raises:
+        InputError: a file cannot be read, or the files' line counts differ (naming both).
+    """
+    if isinstance(refs, str):
+        raise TypeError("refs: expected a sequence of file names, got a str")
+    if not refs:
+        raise InputError("at least one reference file is required")
+    if sum(1 for name in [hyp, *refs] if name == "-") > 1:
+        raise InputError("standard input ('-') can be used for one file only")
+    names = [hyp, *refs]
+    handles: list[IO[bytes]] = []
+    try:
+        for name in names:
+            handles.append(_open_binary(name))
+    except InputError:
+        for handle in handles:
+            if handle is not sys.stdin.buffer:
+                handle.close()
+        raise
+    streams = [_iter_open(n, h, errors) for n, h in zip(names, handles, strict=True)]
+    return _pairs(names, streams)
+
+
+def _pairs(names: list[str], streams: list[Iterator[str]]) -> Iterator[tuple[str, list[str]]]:
+    counts = [0] * len(streams)
+    try:
+        while True:
+            lines: list[str] = []
+            for k, stream in enumerate(streams):
+                line = next(stream, None)
+                if line is None:
+                    break
+                counts[k] += 1
+                lines.append(line)
+            if len(lines) == len(streams):
+                yield lines[0], lines[1:]
+                continue
+            # One file ended: read the others to their ends and compare the counts.
+            for k in range(len(lines) + 1, len(streams)):
+                counts[k] += sum(1 for _ in streams[k])
+            for k in range(len(lines)):
+                counts[k] += sum(1 for _ in streams[k])
+            hyp = names[0]
+            for name, count in zip(names[1:], counts[1:], strict=True):
+                if count != counts[0]:
+                    raise InputError(
+                        f"{_display(hyp)} has {counts[0]} lines but {_display(name)} has "
+                        f"{count}; every reference file needs one line per hypothesis"
+                    )
+            return
+    finally:
+        for stream in streams:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()

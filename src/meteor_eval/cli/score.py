@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
-from collections.abc import Sequence
+import tempfile
+import time
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import IO
 
 from meteor_eval.cli._common import (
     add_input_options,
     add_output_options,
-    load_inputs,
+    example_path,
     split_list,
-    write_json,
 )
 from meteor_eval.errors import InputError
 from meteor_eval.javafmt import java_double
@@ -52,6 +55,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     for name in ("alpha", "beta", "gamma", "delta"):
         params.add_argument(f"--{name}", type=float)
     params.add_argument("--beam", type=int, default=40, help="beam size of the aligner (40)")
+    params.add_argument(
+        "--paraphrase-table",
+        metavar="PATH",
+        help="paraphrase table in METEOR 1.5's gzip format (default: found automatically)",
+    )
     params.add_argument("--aggregate", choices=("pooled", "mean"), default="pooled")
     add_output_options(parser)
     parser.add_argument(
@@ -64,6 +72,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="score statistics lines (as written by --stats) instead of text",
     )
     parser.add_argument("--short-signature", action="store_true", help="abbreviated signature keys")
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=1,
+        metavar="N",
+        help="score in N processes (0 = one per CPU); the results are identical (default 1)",
+    )
+    parser.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress bar (shown on a terminal's stderr for runs longer than a second)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -100,6 +121,7 @@ def config_from_args(args: argparse.Namespace) -> MeteorConfig:
         delta=args.delta,
         beam=args.beam,
         aggregate=args.aggregate,
+        paraphrase_table=args.paraphrase_table,
     )
 
 
@@ -124,17 +146,16 @@ def _row_text(stats: MeteorStats) -> str:
 def run(args: argparse.Namespace) -> int:
     """Score and print; returns the exit status."""
     config = config_from_args(args)
+    from meteor_eval.parallel import resolve_jobs
+
+    jobs = resolve_jobs(args.jobs)
     scorer = Meteor(config)
     short = args.short_signature
-    if args.from_stats:
-        rows = _read_stats(args.from_stats)
-        segments = [scorer.score_stats(r) for r in rows]
-        total = scorer.combine(segments, keep_segments=True)
-    else:
-        hypotheses, references = load_inputs(args)
-        total = scorer.corpus_score(
-            hypotheses, references, segments=True, alignments=bool(args.alignments)
-        )
+    if not args.from_stats:
+        return _run_stream(args, scorer, jobs)
+    rows = _read_stats(args.from_stats)
+    segments = [scorer.score_stats(r) for r in rows]
+    total = scorer.combine(segments, keep_segments=True)
     if args.stats:
         with open(args.stats, "w", encoding="utf-8") as out:
             for seg in total.segments:
@@ -142,16 +163,170 @@ def run(args: argparse.Namespace) -> int:
     if args.alignments:
         with open(args.alignments, "w", encoding="utf-8") as out:
             for k, seg in enumerate(total.segments):
-                record: dict[str, object] = {
-                    "segment": k + 1,
-                    "score": seg.score,
-                    "reference": seg.reference_index,
-                }
-                if seg.alignment is not None:
-                    record.update(seg.alignment.to_dict())
-                out.write(json.dumps(record, ensure_ascii=False) + "\n")
-    _print(total, args.format, sentence_level=args.sentence_level, short=short)
+                out.write(_alignment_record(k, seg) + "\n")
+    items = (_segment_item(args.format, k, seg) for k, seg in enumerate(total.segments, 1))
+    _print(total, args.format, sentence_level=args.sentence_level, short=short, items=items)
     return 0
+
+
+def _input_pairs(args: argparse.Namespace) -> tuple[Iterator[tuple[str, list[str]]], str]:
+    """The segments named by the input options as a stream, and the hypothesis file name."""
+    from meteor_eval.io import iter_segments
+
+    if args.example:
+        if args.hyp or args.ref:
+            raise SystemExit("meteor-eval: error: --example cannot be combined with --hyp/--ref")
+        hyp = str(example_path("hypotheses.txt"))
+        refs = [str(example_path("references.txt")), str(example_path("references2.txt"))]
+        return iter_segments(hyp, refs), hyp
+    if not args.hyp or not args.ref:
+        sys.stderr.write(
+            f"meteor-eval {args.command}: error: --hyp FILE and at least one --ref FILE are "
+            "required (or --example)\n"
+        )
+        raise SystemExit(2)
+    return iter_segments(args.hyp, args.ref, errors=args.encoding_errors), args.hyp
+
+
+class _Progress:
+    """A one-line progress report on stderr, drawn only on a terminal and after a second."""
+
+    def __init__(self, total: int | None) -> None:
+        self.total = total
+        self.start = time.monotonic()
+        self.last = 0.0
+        self.drawn = False
+
+    def __call__(self, done: int) -> None:
+        now = time.monotonic()
+        elapsed = now - self.start
+        if elapsed < 1.0 or now - self.last < 0.2:
+            return
+        self.last = now
+        rate = done / elapsed if elapsed > 0 else 0.0
+        if self.total:
+            share = min(done / self.total, 1.0)
+            bar = "#" * int(share * 30)
+            text = f"[{bar:<30}] {done:,}/{self.total:,} segments {share:6.1%}"
+        else:
+            text = f"{done:,} segments"
+        sys.stderr.write(f"\rmeteor-eval: {text}, {rate:,.0f}/s ")
+        sys.stderr.flush()
+        self.drawn = True
+
+    def close(self) -> None:
+        if self.drawn:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+
+def _spool() -> IO[str]:
+    return tempfile.TemporaryFile("w+", encoding="utf-8")
+
+
+def _replay(spool: IO[str] | None) -> Iterator[str]:
+    if spool is None:
+        return
+    spool.seek(0)
+    for line in spool:
+        yield line[:-1]
+
+
+def _run_stream(args: argparse.Namespace, scorer: Meteor, jobs: int) -> int:
+    """Score the input files as a stream: memory stays flat however many segments there are.
+
+    Per-segment outputs go to temporary files first and reach their destinations only once every
+    segment has been scored and the line counts checked, so a failure leaves them unwritten, as
+    before.
+    """
+    from meteor_eval.io import count_lines
+
+    pairs, hyp_name = _input_pairs(args)
+    progress = None
+    if not args.no_progress and sys.stderr.isatty():
+        progress = _Progress(count_lines(hyp_name))
+    with contextlib.ExitStack() as stack:
+        spools = [
+            stack.enter_context(_spool()) if wanted else None
+            for wanted in (args.stats, args.alignments, args.sentence_level)
+        ]
+        _score_and_print(args, scorer, jobs, pairs, progress, spools)
+    return 0
+
+
+def _score_and_print(
+    args: argparse.Namespace,
+    scorer: Meteor,
+    jobs: int,
+    pairs: Iterator[tuple[str, list[str]]],
+    progress: _Progress | None,
+    spools: list[IO[str] | None],
+) -> None:
+    from meteor_eval.parallel import corpus_score_stream, score_segments
+
+    stats_spool, align_spool, items_spool = spools
+    fmt = args.format
+
+    def each(k: int, seg: MeteorScore) -> None:
+        if stats_spool is not None:
+            stats_spool.write(_row_text(seg.stats) + "\n")
+        if align_spool is not None:
+            align_spool.write(_alignment_record(k, seg) + "\n")
+        if items_spool is not None:
+            items_spool.write(_segment_item(fmt, k + 1, seg) + "\n")
+
+    try:
+        scores = score_segments(
+            pairs, scorer=scorer, jobs=jobs, alignment=bool(args.alignments), progress=progress
+        )
+        total, _ = corpus_score_stream(scorer, scores, each=each)
+    finally:
+        if progress is not None:
+            progress.close()
+    for path, spool in ((args.stats, stats_spool), (args.alignments, align_spool)):
+        if spool is not None:
+            with open(path, "w", encoding="utf-8") as out:
+                for line in _replay(spool):
+                    out.write(line + "\n")
+    _print(
+        total,
+        fmt,
+        sentence_level=args.sentence_level,
+        short=args.short_signature,
+        items=_replay(items_spool),
+    )
+
+
+def _alignment_record(k: int, seg: MeteorScore) -> str:
+    record: dict[str, object] = {
+        "segment": k + 1,
+        "score": seg.score,
+        "reference": seg.reference_index,
+    }
+    if seg.alignment is not None:
+        record.update(seg.alignment.to_dict())
+    return json.dumps(record, ensure_ascii=False)
+
+
+_TSV_HEADER: Sequence[str] = (
+    "segment",
+    "score",
+    "precision",
+    "recall",
+    "fmean",
+    "penalty",
+    "chunks",
+)
+
+
+def _segment_item(fmt: str, k: int, seg: MeteorScore) -> str:
+    """One segment's sentence-level output (no line break): a text or TSV line, or JSON."""
+    if fmt == "json":
+        return json.dumps({"score": seg.score, "stats": list(seg.stats.to_row())})
+    if fmt == "tsv":
+        values = _components(seg)
+        return "\t".join([str(k)] + [repr(values[h]) for h in _TSV_HEADER[1:]])
+    return f"Segment {k} score:\t{seg.score!r}"
 
 
 def _components(score: MeteorScore) -> dict[str, object]:
@@ -166,7 +341,10 @@ def _components(score: MeteorScore) -> dict[str, object]:
     }
 
 
-def _print(total: MeteorScore, fmt: str, *, sentence_level: bool, short: bool) -> None:
+def _print(
+    total: MeteorScore, fmt: str, *, sentence_level: bool, short: bool, items: Iterable[str]
+) -> None:
+    """Print the corpus score; ``items`` are the segments' lines from :func:`_segment_item`."""
     signature = total.signature.format(short=short)
     out = sys.stdout
     if fmt == "json":
@@ -179,34 +357,29 @@ def _print(total: MeteorScore, fmt: str, *, sentence_level: bool, short: bool) -
             "penalty": total.penalty,
             "stats": list(total.stats.to_row()),
         }
-        if sentence_level:
-            payload["segments"] = [
-                {"score": s.score, "stats": list(s.stats.to_row())} for s in total.segments
-            ]
-        write_json(payload)
+        text = json.dumps(payload, ensure_ascii=False)
+        if not sentence_level:
+            out.write(text + "\n")
+            return
+        # The same bytes as json.dumps of the payload with its "segments" list, written piecewise.
+        out.write(text[:-1] + ', "segments": [')
+        for k, item in enumerate(items):
+            out.write(item if k == 0 else ", " + item)
+        out.write("]}\n")
         return
     if fmt == "tsv":
-        header: Sequence[str] = (
-            "segment",
-            "score",
-            "precision",
-            "recall",
-            "fmean",
-            "penalty",
-            "chunks",
-        )
+        header = _TSV_HEADER
         out.write("\t".join(header) + "\n")
-        rows = list(enumerate(total.segments, 1)) if sentence_level else []
-        for k, seg in rows:
-            values = _components(seg)
-            out.write("\t".join([str(k)] + [repr(values[h]) for h in header[1:]]) + "\n")
+        if sentence_level:
+            for item in items:
+                out.write(item + "\n")
         values = _components(total)
         out.write("\t".join(["corpus"] + [repr(values[h]) for h in header[1:]]) + "\n")
         out.write(f"# {signature}\n")
         return
     if sentence_level:
-        for k, seg in enumerate(total.segments, 1):
-            out.write(f"Segment {k} score:\t{seg.score!r}\n")
+        for item in items:
+            out.write(item + "\n")
     out.write(
         f"METEOR = {total.score!r} (P {total.precision!r}, R {total.recall!r}, "
         f"Fmean {total.fmean!r}, penalty {total.penalty!r}, chunks {total.chunks})\n"

@@ -1,0 +1,242 @@
+"""Scoring many segments in several processes, in input order, with bounded memory.
+
+:func:`score_segments` takes any iterable of ``(hypothesis, references)`` pairs (a list, or a
+stream from :func:`meteor_eval.io.iter_segments`) and yields one
+:class:`~meteor_eval.metrics.meteor.MeteorScore` per pair, in the same order. With ``jobs=1``
+everything runs in this process. With ``jobs=N`` the pairs are cut into chunks and scored by N
+worker processes; each worker builds its own ``Meteor(config)`` from the pickled configuration
+(resources are loaded once per worker, or inherited from this process where processes are
+forked). At most a few chunks per worker are in flight, so memory does not grow with the
+number of segments, and results come back in input order whatever order the workers finish in.
+
+:func:`corpus_score_stream` pools the yielded segments into a corpus score as
+:meth:`Meteor.combine` does, without keeping them.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import warnings
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from itertools import islice
+
+from meteor_eval.errors import ConfigError
+from meteor_eval.metrics.meteor import Meteor, MeteorConfig, MeteorScore
+
+__all__ = ["DEFAULT_CHUNK_SIZE", "corpus_score_stream", "resolve_jobs", "score_segments"]
+
+#: Segments sent to a worker at a time: large enough to amortise pickling, small enough to
+#: keep every worker busy until the end.
+DEFAULT_CHUNK_SIZE = 256
+
+# Chunks in flight per worker (queued or being scored).
+_IN_FLIGHT_PER_JOB = 3
+
+Pair = tuple[str, Sequence[str]]
+
+_worker_scorer: Meteor | None = None
+
+
+def resolve_jobs(jobs: int) -> int:
+    """Number of processes for ``jobs`` (0 means one per available CPU).
+
+    Raises:
+        ConfigError: ``jobs`` is negative or not an integer.
+    """
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
+        raise ConfigError(f"jobs: {jobs!r} is invalid; allowed: an integer >= 0 (0 = all CPUs)")
+    if jobs == 0:
+        return (
+            len(os.sched_getaffinity(0))
+            if hasattr(os, "sched_getaffinity")
+            else (os.cpu_count() or 1)
+        )
+    return jobs
+
+
+def _init_worker(config: MeteorConfig) -> None:
+    global _worker_scorer
+    # Configuration warnings were already shown by the process that started the workers.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _worker_scorer = Meteor(config)
+
+
+def _score_chunk(chunk: list[Pair], alignment: bool) -> list[MeteorScore]:
+    scorer = _worker_scorer
+    if scorer is None:  # pragma: no cover - the initializer always runs first
+        raise RuntimeError("worker process was not initialised")
+    return [scorer.sentence_score(h, refs, alignment=alignment) for h, refs in chunk]
+
+
+def _chunks(pairs: Iterable[Pair], size: int) -> Iterator[list[Pair]]:
+    iterator = iter(pairs)
+    while chunk := list(islice(iterator, size)):
+        yield chunk
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    # fork shares the already loaded resources copy-on-write and starts at once; elsewhere
+    # (macOS, Windows) each worker imports the package and loads what it needs.
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def score_segments(
+    pairs: Iterable[Pair],
+    *,
+    config: MeteorConfig | None = None,
+    scorer: Meteor | None = None,
+    jobs: int = 1,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    alignment: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[MeteorScore]:
+    """Sentence scores of ``(hypothesis, references)`` pairs, in input order.
+
+    Args:
+        pairs: The segments; consumed lazily, a chunk at a time.
+        config: The settings (default: ``scorer.config``, else the ``meteor15`` preset).
+        scorer: An existing scorer to use in this process when ``jobs`` is 1 (its caches are
+            reused); workers always build their own from ``config``.
+        jobs: Number of processes; 1 scores here, 0 uses every available CPU.
+        chunk_size: Segments per task sent to a worker.
+        alignment: Attach each segment's alignment.
+        progress: Called with the number of segments finished so far, after each chunk.
+
+    Yields:
+        One score per pair, as :meth:`Meteor.sentence_score` returns it.
+
+    Raises:
+        ConfigError: ``jobs`` or ``chunk_size`` is invalid, or ``config`` and ``scorer`` differ.
+    """
+    n_jobs = resolve_jobs(jobs)
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise ConfigError(f"chunk_size: {chunk_size!r} is invalid; allowed: an integer >= 1")
+    if scorer is not None and config is not None and scorer.config != config:
+        raise ConfigError("config and scorer.config differ; pass one of them")
+    if config is None:
+        config = scorer.config if scorer is not None else MeteorConfig.preset("meteor15")
+    if n_jobs == 1:
+        return _serial(pairs, scorer or Meteor(config), chunk_size, alignment, progress)
+    return _parallel(pairs, config, n_jobs, chunk_size, alignment, progress)
+
+
+def _serial(
+    pairs: Iterable[Pair],
+    scorer: Meteor,
+    chunk_size: int,
+    alignment: bool,
+    progress: Callable[[int], None] | None,
+) -> Iterator[MeteorScore]:
+    done = 0
+    score = scorer.sentence_score
+    for hypothesis, references in pairs:
+        yield score(hypothesis, references, alignment=alignment)
+        done += 1
+        if progress is not None and done % chunk_size == 0:
+            progress(done)
+    if progress is not None:
+        progress(done)
+
+
+def _parallel(
+    pairs: Iterable[Pair],
+    config: MeteorConfig,
+    n_jobs: int,
+    chunk_size: int,
+    alignment: bool,
+    progress: Callable[[int], None] | None,
+) -> Iterator[MeteorScore]:
+    done = 0
+    pending: deque[Future[list[MeteorScore]]] = deque()
+    limit = n_jobs * _IN_FLIGHT_PER_JOB
+    with ProcessPoolExecutor(
+        max_workers=n_jobs, mp_context=_context(), initializer=_init_worker, initargs=(config,)
+    ) as pool:
+        try:
+            for chunk in _chunks(pairs, chunk_size):
+                pending.append(pool.submit(_score_chunk, chunk, alignment))
+                while len(pending) >= limit or (pending and pending[0].done()):
+                    results = pending.popleft().result()
+                    yield from results
+                    done += len(results)
+                    if progress is not None:
+                        progress(done)
+            while pending:
+                results = pending.popleft().result()
+                yield from results
+                done += len(results)
+                if progress is not None:
+                    progress(done)
+        finally:
+            for future in pending:
+                future.cancel()
+
+
+class _ExactSum:
+    """Running exact sum of floats (Shewchuk's partials), so ``math.fsum`` needs no list."""
+
+    __slots__ = ("partials",)
+
+    def __init__(self) -> None:
+        self.partials: list[float] = []
+
+    def add(self, x: float) -> None:
+        partials = self.partials
+        i = 0
+        for y in partials:
+            if abs(x) < abs(y):
+                x, y = y, x
+            hi = x + y
+            lo = y - (hi - x)
+            if lo:
+                partials[i] = lo
+                i += 1
+            x = hi
+        partials[i:] = [x]
+
+    def total(self) -> float:
+        return math.fsum(self.partials)
+
+
+def corpus_score_stream(
+    scorer: Meteor,
+    seg_scores: Iterable[MeteorScore],
+    *,
+    each: Callable[[int, MeteorScore], None] | None = None,
+) -> tuple[MeteorScore, int]:
+    """Corpus score of a stream of segment scores, equal to :meth:`Meteor.combine`'s.
+
+    Statistics are pooled in input order as they arrive; the segments themselves are not kept
+    (``each`` sees every one, with its 0-based index, e.g. to write it out).
+
+    Returns:
+        The corpus score (without ``segments``) and the number of segments.
+    """
+    from meteor_eval.metrics.meteor import pool_stats
+
+    config = scorer.config
+    n_refs_seen: set[object] = set()
+    mean = _ExactSum()
+    count = 0
+    total = pool_stats((), config)
+    skip = config.zero_penalty_if_perfect
+    for seg in seg_scores:
+        if each is not None:
+            each(count, seg)
+        n_refs_seen.add(seg.signature.get("nrefs"))
+        total = total.merge(seg.stats, skip_perfect_chunks=skip)
+        mean.add(seg.score)
+        count += 1
+    n_refs = (next(iter(n_refs_seen)) or "1") if len(n_refs_seen) == 1 else "var"
+    result = scorer.score_stats(total, n_refs=str(n_refs))
+    if config.aggregate == "mean":
+        import dataclasses
+
+        result = dataclasses.replace(result, score=mean.total() / count if count else 0.0)
+    return result, count

@@ -1,0 +1,110 @@
+"""``meteor-eval score --jobs N`` and streamed input: the same bytes as a single process."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from meteor_eval.cli import main
+
+HYP = "the cat sat on the mat\non the mat sat the cat\nthe cats were sitting\n\nzebra\n" * 40
+REF = "the cat sat on the mat\nthe cat sat on the mat\nthe cat was sitting\nx\nzebras\n" * 40
+REF2 = "on the mat sat the cat\nthe mat\ncats sat\n\nzebra\n" * 40
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[str, str, str]:
+    paths = []
+    for name, text in (("hyp", HYP), ("ref", REF), ("ref2", REF2)):
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        paths.append(str(path))
+    return paths[0], paths[1], paths[2]
+
+
+def _outputs(
+    args: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str], tag: str
+) -> tuple[int, str, str, str, str]:
+    stats, align = tmp_path / f"stats.{tag}", tmp_path / f"align.{tag}"
+    status = main([*args, "--stats", str(stats), "--alignments", str(align)])
+    captured = capsys.readouterr()
+    return (
+        status,
+        captured.out,
+        captured.err,
+        stats.read_text(encoding="utf-8"),
+        align.read_text(encoding="utf-8"),
+    )
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--sentence-level"],
+        ["--format", "json", "--sentence-level"],
+        ["--format", "tsv", "--sentence-level", "--aggregate", "mean"],
+        ["--format", "json"],
+    ],
+)
+def test_jobs_give_identical_output(
+    files: tuple[str, str, str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    extra: list[str],
+) -> None:
+    hyp, ref, ref2 = files
+    args = ["score", "--hyp", hyp, "--ref", ref, "--ref", ref2, "--norm", *extra]
+    args += ["--modules", "exact,stem,synonym"]
+    one = _outputs([*args, "--jobs", "1"], tmp_path, capsys, "1")
+    two = _outputs([*args, "--jobs", "2"], tmp_path, capsys, "2")
+    assert one == two
+    assert one[0] == 0
+    assert len(one[3].splitlines()) == 200
+    assert len(one[4].splitlines()) == 200
+
+
+def test_line_count_mismatch_reports_both_counts_and_writes_nothing(
+    files: tuple[str, str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hyp, ref, _ = files
+    short = tmp_path / "short"
+    short.write_text("one\ntwo\n", encoding="utf-8")
+    stats = tmp_path / "stats.out"
+    for jobs in ("1", "2"):
+        args = ["score", "--hyp", hyp, "--ref", ref, "--ref", str(short), "--jobs", jobs]
+        assert main([*args, "--modules", "exact", "--stats", str(stats)]) == 1
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert captured.err == (
+            f"meteor-eval score: error: {hyp} has 200 lines but {short} has 2; "
+            "every reference file needs one line per hypothesis\n"
+        )
+        assert not stats.exists()
+
+
+OPTS = ("--modules", "exact", "--sentence-level", "--jobs")
+
+
+def test_stdin_and_jobs(files: tuple[str, str, str]) -> None:
+    hyp, ref, _ = files
+    outs = []
+    for jobs in ("1", "2"):
+        proc = subprocess.run(
+            [sys.executable, "-m", "meteor_eval", "score", "--hyp", "-", "--ref", ref, *OPTS, jobs],
+            input=Path(hyp).read_bytes(),
+            capture_output=True,
+            check=True,
+        )
+        assert proc.stderr == b""  # no progress bar: stderr is not a terminal
+        outs.append(proc.stdout)
+    assert outs[0] == outs[1]
+    assert outs[0].count(b"\nSegment ") == 199
+
+
+def test_invalid_jobs(files: tuple[str, str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    hyp, ref, _ = files
+    assert main(["score", "--hyp", hyp, "--ref", ref, "--jobs", "-2"]) == 2
+    assert "jobs: -2 is invalid" in capsys.readouterr().err

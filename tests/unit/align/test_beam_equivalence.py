@@ -1,0 +1,181 @@
+"""The compiled beam search (``meteor_eval.align._beam``) against the pure-Python reference.
+
+Both must choose the very same matches (the same objects, in reference order) on every input:
+random ambiguous candidate stores of many shapes (multi-word spans, duplicates, fixed matches,
+segments longer than 64 words so that bit sets span several machine words, several beam sizes and
+aligner weights), the spec's worked example, and every segment of the xray example data as the real
+pipeline builds them. The golden tests (``tests/reference/test_meteor15_golden.py``) then check the
+default path against the jar's own output.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from meteor_eval.align import search
+from meteor_eval.align.search import beam_align_compiled, beam_align_python, fixed_matches
+from meteor_eval.match.base import CandidateStore, Match
+from meteor_eval.metrics import meteor as meteor_module
+from meteor_eval.metrics.meteor import Meteor, MeteorConfig
+
+pytestmark = pytest.mark.skipif(
+    search._compiled_align is None,
+    reason="the compiled beam search is not built (no C compiler at install time)",
+)
+
+DATA = Path(__file__).resolve().parents[4] / "shared" / "data" / "meteor15"
+JAR_WEIGHTS = (1.0, 0.5, 0.5, 0.5)
+
+
+def _random_store(rng: random.Random, n_hyp: int, n_ref: int, density: float) -> CandidateStore:
+    """Candidates in reference order with multi-word spans, duplicates and repeated words."""
+    store = CandidateStore(n_hyp, n_ref)
+    if n_hyp == 0:
+        return store
+    for j in range(n_ref):
+        previous: Match | None = None
+        while rng.random() < density:
+            if previous is not None and rng.random() < 0.15:
+                store.add(previous)  # a duplicate, as mirrored paraphrase records give
+                continue
+            ref_len = 1 if rng.random() < 0.7 else rng.randint(1, min(4, n_ref - j))
+            hyp_start = rng.randrange(n_hyp)
+            if rng.random() < 0.5:  # near the diagonal, as real alignments are
+                hyp_start = min(n_hyp - 1, max(0, j + rng.randint(-3, 3)))
+            hyp_len = 1 if rng.random() < 0.7 else rng.randint(1, min(4, n_hyp - hyp_start))
+            previous = Match(j, ref_len, hyp_start, hyp_len, rng.randrange(4))
+            store.add(previous)
+    return store
+
+
+def _check(store: CandidateStore, weights: tuple[float, ...], beam: int) -> None:
+    expected = beam_align_python(store, weights, beam=beam)
+    got = beam_align_compiled(store, weights, beam=beam)
+    assert got == expected
+    assert all(a is b for a, b in zip(got, expected, strict=True))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_small_stores(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(400):
+        n_hyp, n_ref = rng.randint(0, 14), rng.randint(0, 14)
+        store = _random_store(rng, n_hyp, n_ref, rng.choice((0.3, 0.5, 0.7)))
+        _check(store, JAR_WEIGHTS, rng.choice((1, 2, 3, 40)))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_long_stores_cross_word_boundaries(seed: int) -> None:
+    rng = random.Random(1000 + seed)
+    for _ in range(40):
+        n_hyp, n_ref = rng.randint(60, 140), rng.randint(60, 140)
+        store = _random_store(rng, n_hyp, n_ref, 0.55)
+        _check(store, JAR_WEIGHTS, rng.choice((3, 40)))
+
+
+def test_random_stores_with_other_weights() -> None:
+    rng = random.Random(77)
+    for _ in range(300):
+        store = _random_store(rng, rng.randint(1, 20), rng.randint(1, 20), 0.6)
+        weights = tuple(rng.choice((0.0, 0.25, 0.5, 0.6, 1.0, 1.5)) for _ in range(4))
+        _check(store, weights, rng.choice((1, 5, 40)))
+
+
+def test_fixed_only_and_empty_stores() -> None:
+    store = CandidateStore(3, 3)
+    store.extend([Match(0, 1, 2, 1, 0), Match(2, 1, 0, 1, 1)])
+    assert fixed_matches(store) == [Match(0, 1, 2, 1, 0), Match(2, 1, 0, 1, 1)]
+    _check(store, JAR_WEIGHTS, 40)
+    _check(CandidateStore(0, 0), JAR_WEIGHTS, 40)
+    _check(CandidateStore(0, 5), JAR_WEIGHTS, 40)
+    _check(CandidateStore(5, 0), JAR_WEIGHTS, 40)
+
+
+def test_spec_example_1() -> None:
+    # spec 4.6 example 1: "the cat the dog" vs "the dog the cat", exact only
+    store = CandidateStore(4, 4)
+    store.extend(
+        [
+            Match(0, 1, 0, 1, 0),
+            Match(0, 1, 2, 1, 0),
+            Match(1, 1, 3, 1, 0),
+            Match(2, 1, 0, 1, 0),
+            Match(2, 1, 2, 1, 0),
+            Match(3, 1, 1, 1, 0),
+        ]
+    )
+    chosen = beam_align_compiled(store, (1.0,), beam=40)
+    assert [(m.ref_start, m.hyp_start) for m in chosen] == [(0, 2), (1, 3), (2, 0), (3, 1)]
+    _check(store, (1.0,), 1)
+
+
+def test_invalid_input_is_rejected() -> None:
+    store = CandidateStore(2, 2)
+    store.add(Match(0, 1, 1, 1, 3))
+    store.add(Match(0, 1, 0, 1, 0))
+    with pytest.raises(IndexError):
+        beam_align_compiled(store, (1.0,), beam=40)
+    with pytest.raises(ValueError, match="beam"):
+        beam_align_compiled(store, JAR_WEIGHTS, beam=0)
+    bad = CandidateStore(1, 2)
+    bad.by_ref[0].append(Match(0, 1, 5, 1, 0))
+    with pytest.raises(ValueError, match="outside"):
+        beam_align_compiled(bad, JAR_WEIGHTS, beam=40)
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="shared example data not present")
+@pytest.mark.parametrize(
+    ("system", "beam", "normalization"),
+    [("xray-system1.hyp", 40, "norm"), ("xray-system2.hyp", 3, "none")],
+)
+def test_xray_segments_through_the_pipeline(
+    monkeypatch: pytest.MonkeyPatch, system: str, beam: int, normalization: str
+) -> None:
+    """Every second xray segment, candidate stores built by the real exact/stem/synonym stages."""
+    compared = 0
+
+    def both(store: CandidateStore, weights: tuple[float, ...], *, beam: int) -> list[Match]:
+        nonlocal compared
+        expected = beam_align_python(store, weights, beam=beam)
+        assert beam_align_compiled(store, weights, beam=beam) == expected
+        compared += 1
+        return expected
+
+    monkeypatch.setattr(meteor_module, "beam_align", both)
+    config = MeteorConfig.preset(
+        "meteor15",
+        normalization=normalization,  # type: ignore[arg-type]
+        modules=("exact", "stem", "synonym"),
+        beam=beam,
+    )
+    scorer = Meteor(config)
+    hyps = (DATA / system).read_text(encoding="utf-8").splitlines()[::2]
+    refs = (DATA / "xray-reference").read_text(encoding="utf-8").splitlines()[::2]
+    for hyp, ref in zip(hyps, refs, strict=True):
+        scorer.sentence_score(hyp, [ref])
+    assert compared == len(hyps) > 1000
+
+
+def test_environment_variable_forces_the_pure_path() -> None:
+    code = "from meteor_eval.align import search; print(search.COMPILED)"
+    src = str(Path(search.__file__).resolve().parents[2])
+    env = {**os.environ, "PYTHONPATH": src}
+    forced = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**env, "METEOR_EVAL_PURE_PYTHON": "1"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert forced.stdout.strip() == "False"
+    env.pop("METEOR_EVAL_PURE_PYTHON", None)
+    default = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert default.stdout.strip() == "True"
