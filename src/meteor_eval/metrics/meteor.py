@@ -62,6 +62,7 @@ from meteor_eval.metrics.meteor_presets import (
     task_settings,
 )
 from meteor_eval.stats.meteor import MeteorStats, stats_from_alignment
+from meteor_eval.text.tokenize import java_hash, java_lower, preprocess, utf16_len
 
 __all__ = [
     "Flavour",
@@ -384,7 +385,7 @@ class Meteor:
             )
         self._jar = self.config.flavour == "meteor15"
         self._intern: dict[str, int] = {}
-        self._identity: Callable[[str], int] = self._java_hash if self._jar else self._intern_id
+        self._identity: Callable[[str], int] = java_hash if self._jar else self._intern_id
         self._matchers: list[Matcher] = [self._make_matcher(m) for m in self.config.modules]
         self._aligner_weights = tuple(1.0 if m == "exact" else 0.5 for m in self.config.modules)
         self._function_words: frozenset[str] = self._load_function_words()
@@ -393,12 +394,6 @@ class Meteor:
         self._signature_cache: dict[str, Signature] = {}
 
     # -- resources ---------------------------------------------------------------------------
-
-    @staticmethod
-    def _java_hash(token: str) -> int:
-        from meteor_eval.text.tokenize import java_hash
-
-        return java_hash(token)
 
     def _intern_id(self, token: str) -> int:
         ids = self._intern
@@ -472,8 +467,6 @@ class Meteor:
     def _is_function(self, token: str) -> bool:
         cached = self._function_cache.get(token)
         if cached is None:
-            from meteor_eval.text.tokenize import java_lower
-
             cached = java_lower(token) in self._function_words
             self._function_cache[token] = cached
         return cached
@@ -482,8 +475,6 @@ class Meteor:
 
     def tokenize(self, text: str) -> tuple[str, ...]:
         """Preprocess one text as configured: normalise, lower-case, split (spec 1.6)."""
-        from meteor_eval.text.tokenize import preprocess
-
         return tuple(
             preprocess(text, language=self.config.language, level=self.config.normalization)
         )
@@ -536,8 +527,6 @@ class Meteor:
         is_fn = self._is_function
         sizes: dict[str, list[int] | None] = {"hyp": None, "ref": None}
         if self.config.characters:
-            from meteor_eval.text.tokenize import utf16_len
-
             sizes = {
                 "hyp": [utf16_len(t) for t in hyp.tokens],
                 "ref": [utf16_len(t) for t in ref.tokens],
@@ -576,7 +565,8 @@ class Meteor:
                 raise TypeError(f"references[{k}]: expected a str, got {type(text).__name__}")
             ref = self._reference(text)
             stats, matches, chunks = self.pair_stats(hyp, ref)
-            score = score_from_stats(stats, self.config).score
+            # With one reference there is nothing to compare: skip the formula.
+            score = score_from_stats(stats, self.config).score if len(references) > 1 else 0.0
             if score > best_score:
                 best_score = score
                 best = (stats, k, ref, matches, chunks)
