@@ -35,9 +35,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     add_input_options(parser)
     parser.add_argument(
-        "--flavour", "--flavor", choices=("meteor15", "paper2005"), default="meteor15"
+        "--flavour", "--flavor", choices=("meteor15", "paper2005", "nltk"), default="meteor15"
     )
     parser.add_argument("--lang", default="en", help="language code (default en)")
+    parser.add_argument(
+        "--tokenizer",
+        choices=("default", "nltk", "whitespace"),
+        default="default",
+        help="paper2005/nltk only: NLTK's word_tokenize or whitespace splitting",
+    )
     parser.add_argument(
         "--task", default="rank", help="METEOR 1.5 task: rank adq hter util li tune"
     )
@@ -60,7 +66,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="PATH",
         help="paraphrase table in METEOR 1.5's gzip format (default: found automatically)",
     )
-    params.add_argument("--aggregate", choices=("pooled", "mean"), default="pooled")
+    params.add_argument(
+        "--aggregate",
+        choices=("pooled", "mean"),
+        default=None,
+        help="corpus score from pooled statistics or the mean of segment scores "
+        "(default: pooled; mean for the nltk flavour)",
+    )
     add_output_options(parser)
     parser.add_argument(
         "--alignments", metavar="FILE", help="write each segment's alignment (JSON lines)"
@@ -122,6 +134,7 @@ def config_from_args(args: argparse.Namespace) -> MeteorConfig:
         beam=args.beam,
         aggregate=args.aggregate,
         paraphrase_table=args.paraphrase_table,
+        tokenizer=args.tokenizer,
     )
 
 

@@ -39,6 +39,7 @@ from typing import Literal, get_args
 
 from meteor_eval.align import exhaustive
 from meteor_eval.align.alignment import Alignment, count_chunks
+from meteor_eval.align.greedy import greedy_align
 from meteor_eval.align.search import DEFAULT_BEAM, beam_align
 from meteor_eval.errors import ConfigError, InputError
 from meteor_eval.javafmt import java_double
@@ -61,7 +62,9 @@ from meteor_eval.metrics.meteor_presets import (
     resolve_language,
     task_settings,
 )
+from meteor_eval.metrics.nltk_meteor import NltkMeteor, nltk_score_from_stats, stats_from_matches
 from meteor_eval.stats.meteor import MeteorStats, stats_from_alignment
+from meteor_eval.text.nltk_tokenize import nltk_word_tokenize
 from meteor_eval.text.tokenize import java_hash, java_lower, preprocess, utf16_len
 
 __all__ = [
@@ -75,13 +78,15 @@ __all__ = [
     "sentence_meteor",
 ]
 
-Flavour = Literal["meteor15", "paper2005"]
+Flavour = Literal["meteor15", "paper2005", "nltk"]
 Normalization = Literal["none", "lower", "norm", "norm_nopunct"]
 Aggregate = Literal["pooled", "mean"]
+Tokenizer = Literal["default", "nltk", "whitespace"]
 
 _FLAVOURS: tuple[str, ...] = get_args(Flavour)
 _NORMALIZATIONS: tuple[str, ...] = get_args(Normalization)
 _AGGREGATES: tuple[str, ...] = get_args(Aggregate)
+_TOKENIZERS: tuple[str, ...] = get_args(Tokenizer)
 
 #: Signature abbreviations of the normalisation levels.
 _NORM_LABELS = {
@@ -120,6 +125,10 @@ class MeteorConfig:
         delta: Weight of content words (function words get ``1 - delta``).
         beam: Beam size of the METEOR 1.5 aligner (ignored by ``paper2005``).
         aggregate: Corpus score from ``"pooled"`` statistics or the ``"mean"`` of segment scores.
+        tokenizer: ``"default"`` (the flavour's own: METEOR 1.5's Java tokenisation for
+            ``meteor15``/``paper2005``, NLTK's ``word_tokenize`` for ``nltk``), or
+            ``"whitespace"`` (split on whitespace; for ``nltk``, what papers that called
+            ``meteor_score`` on ``str.split()`` tokens did), or ``"nltk"``.
         characters: Character-based precision and recall (the jar's ``-ch``): lengths and
             matches count UTF-16 code units; chunks and matched words stay word counts.
         function_words_file: A function-word list to use instead of the language's (``-s``).
@@ -141,6 +150,7 @@ class MeteorConfig:
     delta: float = 0.75
     beam: int = DEFAULT_BEAM
     aggregate: Aggregate = "pooled"
+    tokenizer: Tokenizer = "default"
     characters: bool = False
     function_words_file: str | None = None
     synonym_dir: str | None = None
@@ -186,6 +196,34 @@ class MeteorConfig:
             raise ConfigError(
                 f"aggregate: {self.aggregate!r} is unknown; allowed: {', '.join(_AGGREGATES)}"
             )
+        if self.tokenizer not in _TOKENIZERS:
+            raise ConfigError(
+                f"tokenizer: {self.tokenizer!r} is unknown; allowed: {', '.join(_TOKENIZERS)}"
+            )
+        if self.tokenizer != "default":
+            if self.flavour == "meteor15":
+                raise ConfigError(
+                    "tokenizer: meteor15 tokenises as the METEOR 1.5 jar does; other tokenizers "
+                    "are for the paper2005 and nltk flavours"
+                )
+            if self.normalization not in ("none", "lower"):
+                raise ConfigError(
+                    f"normalization: {self.normalization!r} needs the default tokenizer; "
+                    "use 'none' or 'lower' with the whitespace or nltk tokenizer"
+                )
+        if self.flavour == "nltk":
+            if self.modules != ("exact", "stem", "synonym")[: len(self.modules)]:
+                raise ConfigError(
+                    f"modules: the nltk flavour runs exact, stem, synonym in that order (or a "
+                    f"prefix of it), got {', '.join(self.modules)}"
+                )
+            if self.normalization not in ("none", "lower"):
+                raise ConfigError(
+                    "normalization: the nltk flavour lower-cases tokens ('lower', NLTK's "
+                    f"default preprocess) or keeps them ('none'), got {self.normalization!r}"
+                )
+            if self.characters:
+                raise ConfigError("characters: the nltk flavour has no character mode")
         if self.flavour == "paper2005" and "paraphrase" in self.modules:
             raise ConfigError("modules: the paper2005 flavour has no paraphrase module")
         if self.normalization.startswith("norm") and self.language not in NORMALIZED_LANGUAGES:
@@ -209,7 +247,8 @@ class MeteorConfig:
         gamma: float | None = None,
         delta: float | None = None,
         beam: int = DEFAULT_BEAM,
-        aggregate: Aggregate = "pooled",
+        aggregate: Aggregate | None = None,
+        tokenizer: Tokenizer = "default",
         characters: bool = False,
         function_words_file: str | None = None,
         synonym_dir: str | None = None,
@@ -227,18 +266,25 @@ class MeteorConfig:
         ``paper2005``: English, lower-casing, exact/stem/synonym with weight 1 each, alpha 0.9,
         beta 3, gamma 0.5, delta 1 (no function-word weighting).
 
+        ``nltk``: NLTK's ``meteor_score``: English, NLTK's ``word_tokenize`` then lower-casing,
+        exact/stem/synonym with weight 1 each, alpha 0.9, beta 3, gamma 0.5; the corpus score is
+        the mean of segment scores (what ``evaluate`` reports) unless ``aggregate`` says otherwise.
+
         Raises:
             ConfigError: unknown names or out-of-range values.
             TypeError: a bare string where a sequence is expected.
         """
         if isinstance(modules, str) or isinstance(weights, str):
             raise TypeError("modules and weights take sequences, not a str")
-        if flavour == "paper2005":
+        default_aggregate: Aggregate = "pooled"
+        if flavour in ("paper2005", "nltk"):
             lang = resolve_language(language)
             if lang.long_name != "english":
-                raise ConfigError("language: the paper2005 flavour is defined for English only")
+                raise ConfigError(f"language: the {flavour} flavour is defined for English only")
             base_modules: tuple[str, ...] = ("exact", "stem", "synonym")
-            base_task = "paper2005"
+            base_task: str = flavour
+            if flavour == "nltk":
+                default_aggregate = "mean"
             base_params = (0.9, 3.0, 0.5, 1.0)
             base_weights: tuple[float, ...] = (1.0, 1.0, 1.0)
             default_norm: Normalization = "lower"
@@ -260,7 +306,7 @@ class MeteorConfig:
             final_weights = (
                 (final_weights + (0.0,) * k)[:k] if flavour == "meteor15" else (1.0,) * k
             )
-            if weights is not None and flavour == "paper2005":
+            if weights is not None and flavour != "meteor15":
                 final_weights = tuple(float(w) for w in weights)
         return cls(
             flavour=flavour,
@@ -274,7 +320,8 @@ class MeteorConfig:
             gamma=base_params[2] if gamma is None else gamma,
             delta=base_params[3] if delta is None else delta,
             beam=beam,
-            aggregate=aggregate,
+            aggregate=default_aggregate if aggregate is None else aggregate,
+            tokenizer=tokenizer,
             characters=characters,
             function_words_file=function_words_file,
             synonym_dir=synonym_dir,
@@ -347,6 +394,8 @@ def _finite(value: float) -> float:
 
 def score_from_stats(stats: MeteorStats, config: MeteorConfig) -> Components:
     """The formula's raw components for a statistics record under a configuration."""
+    if config.flavour == "nltk":
+        return _nltk_components(stats, config)
     return components(
         stats,
         alpha=config.alpha,
@@ -357,6 +406,26 @@ def score_from_stats(stats: MeteorStats, config: MeteorConfig) -> Components:
         zero_penalty_if_perfect=config.zero_penalty_if_perfect,
         jvm_pow=config.flavour == "meteor15",
     )
+
+
+def _nltk_components(stats: MeteorStats, config: MeteorConfig) -> Components:
+    """NLTK's formula, with its own operation order (the score is NLTK's, bit for bit)."""
+    score = nltk_score_from_stats(stats, alpha=config.alpha, beta=config.beta, gamma=config.gamma)
+    matched = stats.hyp_matched
+    if matched == 0 or stats.hyp_length == 0 or stats.ref_length == 0:
+        return Components(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, score)
+    precision = float(matched) / stats.hyp_length
+    recall = float(matched) / stats.ref_length
+    f1 = 2 * precision * recall / (precision + recall)
+    fmean = (precision * recall) / (config.alpha * precision + (1 - config.alpha) * recall)
+    fragmentation = float(stats.chunks) / matched
+    penalty = config.gamma * fragmentation**config.beta
+    return Components(precision, recall, f1, fmean, fragmentation, penalty, score)
+
+
+def _keep(token: str) -> str:
+    """NLTK ``preprocess`` that keeps tokens as they are."""
+    return token
 
 
 class Meteor:
@@ -384,13 +453,24 @@ class Meteor:
                 stacklevel=2,
             )
         self._jar = self.config.flavour == "meteor15"
+        self._nltk: NltkMeteor | None = None
+        if self.config.flavour == "nltk":
+            self._nltk = NltkMeteor(
+                preprocess=str.lower if self.config.normalization == "lower" else _keep,
+                alpha=self.config.alpha,
+                beta=self.config.beta,
+                gamma=self.config.gamma,
+            )
         self._intern: dict[str, int] = {}
         self._identity: Callable[[str], int] = java_hash if self._jar else self._intern_id
-        self._matchers: list[Matcher] = [self._make_matcher(m) for m in self.config.modules]
+        self._matchers: list[Matcher] = (
+            [] if self._nltk is not None else [self._make_matcher(m) for m in self.config.modules]
+        )
         self._aligner_weights = tuple(1.0 if m == "exact" else 0.5 for m in self.config.modules)
         self._function_words: frozenset[str] = self._load_function_words()
         self._function_cache: dict[str, bool] = {}
         self._ref_cache: dict[str, Segment] = {}
+        self._nltk_ref_cache: dict[str, tuple[str, ...]] = {}
         self._signature_cache: dict[str, Signature] = {}
 
     # -- resources ---------------------------------------------------------------------------
@@ -454,7 +534,7 @@ class Meteor:
         return matcher
 
     def _load_function_words(self) -> frozenset[str]:
-        if self.config.flavour == "paper2005":
+        if self.config.flavour != "meteor15":
             return frozenset()
         from meteor_eval.resources.function_words import function_words, load_function_words_file
 
@@ -474,7 +554,19 @@ class Meteor:
     # -- pipeline ----------------------------------------------------------------------------
 
     def tokenize(self, text: str) -> tuple[str, ...]:
-        """Preprocess one text as configured: normalise, lower-case, split (spec 1.6)."""
+        """Preprocess one text as configured: normalise, lower-case, split (spec 1.6).
+
+        The ``nltk`` flavour returns NLTK's tokens unchanged (its ``preprocess`` lower-cases
+        each token while matching, as NLTK does).
+        """
+        name = self.config.tokenizer
+        if name == "default" and self._nltk is not None:
+            name = "nltk"
+        if name != "default":
+            tokens = nltk_word_tokenize(text) if name == "nltk" else text.split()
+            if self._nltk is None and self.config.normalization == "lower":
+                return tuple(token.lower() for token in tokens)
+            return tuple(tokens)
         return tuple(
             preprocess(text, language=self.config.language, level=self.config.normalization)
         )
@@ -557,6 +649,8 @@ class Meteor:
             raise TypeError(f"hypothesis: expected a str, got {type(hypothesis).__name__}")
         if len(references) == 0:
             raise InputError("references: at least one reference is required")
+        if self._nltk is not None:
+            return self._nltk_segment_stats(self._nltk, hypothesis, references)
         hyp = self.segment(hypothesis)
         best_score = -1.0
         best: tuple[MeteorStats, int, Segment, list[Match], int] | None = None
@@ -575,6 +669,37 @@ class Meteor:
         alignment = Alignment(hyp.tokens, ref.tokens, tuple(matches), self.config.modules, chunks)
         return stats, k, alignment
 
+    def _nltk_segment_stats(
+        self, scorer: NltkMeteor, hypothesis: str, references: Sequence[str]
+    ) -> tuple[MeteorStats, int, Alignment]:
+        """NLTK's staged greedy matching; the first reference with the highest score is kept."""
+        preprocess = scorer.preprocess
+        n_modules = len(self.config.modules)
+        stem = scorer.stem if n_modules >= 2 else None
+        synonyms = scorer.synonyms if n_modules >= 3 else None
+        hyp = [preprocess(t) for t in self.tokenize(hypothesis)]
+        best: tuple[float, MeteorStats, int, list[str], list[tuple[int, int, int]]] | None = None
+        for k, text in enumerate(references):
+            if not isinstance(text, str):
+                raise TypeError(f"references[{k}]: expected a str, got {type(text).__name__}")
+            tokens = self._nltk_ref_cache.get(text)
+            if tokens is None:
+                if len(self._nltk_ref_cache) >= 200_000:
+                    self._nltk_ref_cache.clear()
+                tokens = self.tokenize(text)
+                self._nltk_ref_cache[text] = tokens
+            ref = [preprocess(t) for t in tokens]
+            pairs = greedy_align(hyp, ref, stem=stem, synonyms=synonyms)
+            stats = stats_from_matches(pairs, len(hyp), len(ref))
+            value = scorer.score(stats)
+            if best is None or value > best[0]:
+                best = (value, stats, k, ref, pairs)
+        assert best is not None
+        _, stats, k, ref, pairs = best
+        matches = tuple(sorted(Match(j, 1, i, 1, stage) for i, j, stage in pairs))
+        alignment = Alignment(tuple(hyp), tuple(ref), matches, self.config.modules, stats.chunks)
+        return stats, k, alignment
+
     # -- scores ------------------------------------------------------------------------------
 
     def signature(self, n_refs: int | str = 1) -> Signature:
@@ -588,6 +713,15 @@ class Meteor:
 
     def _resource_ids(self) -> str:
         ids: list[str] = []
+        if self._nltk is not None:
+            from meteor_eval.resources.nltk_porter import nltk_porter_spec
+            from meteor_eval.resources.synonyms import wordnet_spec
+
+            if len(self.config.modules) >= 2:
+                ids.append(nltk_porter_spec().short_id)
+            if len(self.config.modules) >= 3:
+                ids.append(wordnet_spec().short_id)
+            return ",".join(ids) if ids else "none"
         if self._function_words:
             from meteor_eval.resources.function_words import function_words_spec
 
@@ -720,13 +854,22 @@ def _check_corpus(hypotheses: Sequence[str], references: Sequence[Sequence[str]]
             )
 
 
+_ALIGNER_LABELS = {"paper2005": "exhaustive", "nltk": "greedy"}
+
+
+def _tokenizer_label(config: MeteorConfig) -> str:
+    if config.tokenizer != "default":
+        return config.tokenizer
+    return "nltk" if config.flavour == "nltk" else "meteor15"
+
+
 def _build_signature(config: MeteorConfig, n_refs: str, resources: str) -> Signature:
     fields = [
         SignatureField("flavour", "f", config.flavour),
         SignatureField("lang", "l", config.lang.short_name),
         SignatureField("task", "t", config.task),
         SignatureField("norm", "n", _NORM_LABELS[config.normalization]),
-        SignatureField("tok", "tok", "meteor15" if config.flavour == "meteor15" else "whitespace"),
+        SignatureField("tok", "tok", _tokenizer_label(config)),
         SignatureField("case", "c", "mixed" if config.normalization == "none" else "lc"),
         SignatureField("modules", "m", "+".join(config.modules)),
         SignatureField("weights", "w", "+".join(format_number(w) for w in config.weights)),
@@ -734,9 +877,7 @@ def _build_signature(config: MeteorConfig, n_refs: str, resources: str) -> Signa
         SignatureField("beta", "b", format_number(config.beta)),
         SignatureField("gamma", "g", format_number(config.gamma)),
         SignatureField("delta", "d", format_number(config.delta)),
-        SignatureField(
-            "aligner", "al", f"beam{config.beam}" if config.flavour == "meteor15" else "exhaustive"
-        ),
+        SignatureField("aligner", "al", _ALIGNER_LABELS.get(config.flavour, f"beam{config.beam}")),
         SignatureField("resources", "r", resources),
         SignatureField("nrefs", "nr", n_refs),
         SignatureField("multiref", "mr", "best"),

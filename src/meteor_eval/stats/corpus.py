@@ -9,10 +9,13 @@ an unseeded NumPy generator instead. The interval is the pair of percentiles
 
 from __future__ import annotations
 
+import math
 import random
+import warnings
 from collections.abc import Callable, Sequence
+from typing import Final
 
-__all__ = ["bootstrap_interval", "percentile", "sum_rows"]
+__all__ = ["bootstrap_interval", "numpy_mean", "percentile", "sum_rows"]
 
 
 def sum_rows(rows: Sequence[Sequence[float]]) -> tuple[float, ...]:
@@ -76,3 +79,49 @@ def bootstrap_interval(
         ordered = sorted(column)
         out.append((percentile(ordered, lower), percentile(ordered, upper)))
     return out
+
+
+# NumPy's pairwise summation works on blocks of this many values.
+_BLOCK: Final = 128
+
+
+def _pairwise_sum(values: Sequence[float], start: int, n: int) -> float:
+    """NumPy's ``pairwise_sum`` for float64 (8 partial sums per block of at most 128)."""
+    if n < 8:
+        total = 0.0
+        for k in range(start, start + n):
+            total += values[k]
+        return total
+    if n <= _BLOCK:
+        partial = list(values[start : start + 8])
+        k = 8
+        end = n - n % 8
+        while k < end:
+            for lane in range(8):
+                partial[lane] += values[start + k + lane]
+            k += 8
+        total = ((partial[0] + partial[1]) + (partial[2] + partial[3])) + (
+            (partial[4] + partial[5]) + (partial[6] + partial[7])
+        )
+        for rest in range(start + k, start + n):
+            total += values[rest]
+        return total
+    half = n // 2
+    half -= half % 8
+    return _pairwise_sum(values, start, half) + _pairwise_sum(values, start + half, n - half)
+
+
+def numpy_mean(values: Sequence[float]) -> float:
+    """``float(np.mean(values))`` for a 1-D list of floats, bit for bit, without NumPy.
+
+    An empty list gives NaN with a ``RuntimeWarning``, as NumPy does.
+
+    Example:
+        >>> numpy_mean([0.1] * 10), sum([0.1] * 10) / 10
+        (0.1, 0.09999999999999999)
+    """
+    n = len(values)
+    if n == 0:
+        warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=2)
+        return math.nan
+    return _pairwise_sum([float(v) for v in values], 0, n) / n
