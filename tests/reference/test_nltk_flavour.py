@@ -15,7 +15,7 @@ from meteor_eval.metrics.meteor import Meteor, MeteorConfig
 
 
 def test_xray_with_whitespace_tokens_equals_nltk(meteor_data: Path, golden_dir: Path) -> None:
-    golden = json.loads(gzip.open(golden_dir / "nltk" / "xray.json.gz").read())
+    golden = json.loads(gzip.decompress((golden_dir / "nltk" / "xray.json.gz").read_bytes()))
     scorer = Meteor(MeteorConfig.preset("nltk", tokenizer="whitespace"))
     refs = read_lines(str(meteor_data / "xray-reference"))
     hyps = read_lines(str(meteor_data / "xray-system1.hyp"))
@@ -25,7 +25,7 @@ def test_xray_with_whitespace_tokens_equals_nltk(meteor_data: Path, golden_dir: 
 
 
 def test_nltk_tokenizer_equals_evaluate_pairs(golden_dir: Path) -> None:
-    golden = json.loads(gzip.open(golden_dir / "nltk" / "evaluate.json.gz").read())
+    golden = json.loads(gzip.decompress((golden_dir / "nltk" / "evaluate.json.gz").read_bytes()))
     pairs = golden["pairs"]
     scorer = Meteor(MeteorConfig.preset("nltk"))
     for pair in pairs[:200]:
