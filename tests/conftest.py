@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+# Test this checkout's code even if another copy of meteor-eval is installed.
+if str(ROOT / "src") not in sys.path:
+    sys.path.insert(0, str(ROOT / "src"))
 SHARED = ROOT.parent / "shared"
 METEOR_DATA = SHARED / "data" / "meteor15"
 GOLDEN = Path(__file__).resolve().parent / "reference" / "golden"
