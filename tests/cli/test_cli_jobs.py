@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -97,6 +98,7 @@ def test_stdin_and_jobs(files: tuple[str, str, str]) -> None:
             input=Path(hyp).read_bytes(),
             capture_output=True,
             check=True,
+            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")},
         )
         assert proc.stderr == b""  # no progress bar: stderr is not a terminal
         outs.append(proc.stdout)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -19,9 +20,17 @@ def _write(path: Path, data: bytes | str) -> str:
     return str(path)
 
 
+SRC = str(Path(__file__).resolve().parents[2] / "src")
+
+
 def _run(args: list[str], stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "PYTHONPATH": SRC}
     return subprocess.run(
-        [sys.executable, "-m", "meteor_eval", *args], input=stdin, capture_output=True, check=False
+        [sys.executable, "-m", "meteor_eval", *args],
+        input=stdin,
+        capture_output=True,
+        check=False,
+        env=env,
     )
 
 
