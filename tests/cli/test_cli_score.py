@@ -229,3 +229,23 @@ def test_example_data_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", "--example", "--norm", "--modules", "exact,stem,synonym"]) == 0
     out = capsys.readouterr().out
     assert "nrefs:2" in out
+
+
+def test_character_mode(pair: tuple[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    hyp, ref = pair
+    args = ["score", "--hyp", hyp, "--ref", ref, "--modules", "exact", "--format", "json"]
+    assert main([*args, "--characters", "--sentence-level"]) == 0
+    stats = json.loads(capsys.readouterr().out)["segments"][0]["stats"]
+    # "the cat sat on the mat": 17 characters, of which "the", "on", "the" are function words (8)
+    assert stats[:4] == [17, 17, 8, 8]
+    assert stats[21:] == [6, 6]  # matched words stay word counts
+
+
+def test_function_word_file(
+    pair: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hyp, ref = pair
+    words = _write(tmp_path / "fw.txt", "cat\nmat\n")
+    args = ["score", "--hyp", hyp, "--ref", ref, "--modules", "exact", "--format", "json"]
+    assert main([*args, "--function-words", words, "--sentence-level"]) == 0
+    assert json.loads(capsys.readouterr().out)["segments"][0]["stats"][2:4] == [2, 2]

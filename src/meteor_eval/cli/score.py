@@ -62,6 +62,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         params.add_argument(f"--{name}", type=float)
     params.add_argument("--beam", type=int, default=40, help="beam size of the aligner (40)")
     params.add_argument(
+        "--characters",
+        action="store_true",
+        help="character-based precision and recall (the jar's -ch)",
+    )
+    params.add_argument("--function-words", metavar="FILE", help="function words (the jar's -s)")
+    params.add_argument(
+        "--synonym-dir", metavar="DIR", help="<language>.synsets/.exceptions (the jar's -d)"
+    )
+    params.add_argument(
+        "--stem-table", metavar="FILE", help="lookup-table stemmer (needed for --lang ar-bw-red)"
+    )
+    params.add_argument(
         "--paraphrase-table",
         metavar="PATH",
         help="paraphrase table in METEOR 1.5's gzip format (default: found automatically)",
@@ -135,6 +147,10 @@ def config_from_args(args: argparse.Namespace) -> MeteorConfig:
         aggregate=args.aggregate,
         paraphrase_table=args.paraphrase_table,
         tokenizer=args.tokenizer,
+        characters=args.characters,
+        function_words_file=args.function_words,
+        synonym_dir=args.synonym_dir,
+        stem_table=args.stem_table,
     )
 
 
