@@ -24,6 +24,11 @@ written with ``mtime=0`` and no file name, so a rerun on the same inputs gives t
     The morphological exception lists, line by line in file order (noun, verb, adj, adv):
     ``pos<TAB>inflected form<TAB>base base ...``. Duplicate forms are kept (the official
     METEOR build unions them, NLTK keeps the last line).
+``meteor-synsets.bin.gz``
+    The METEOR 1.5 view's word -> synset-offset table derived from ``index.tsv.gz`` in a compact
+    binary form that loads in milliseconds (``meteor_eval.resources.synonyms.build_meteor_binary``
+    documents the layout); gzip'd deterministically like the others. It records the SHA-256 of the
+    ``index.tsv.gz`` it was derived from; the library ignores it if that no longer matches.
 ``manifest.json``
     Source package and version, SHA-256 of every input and output, counts, and the offset
     correction described below.
@@ -56,6 +61,8 @@ import json
 import re
 import subprocess
 from pathlib import Path
+
+from meteor_eval.resources.synonyms import METEOR_BINARY_FILE, build_meteor_binary
 
 POS_FILES: tuple[tuple[str, str], ...] = (("n", "noun"), ("v", "verb"), ("a", "adj"), ("r", "adv"))
 
@@ -210,6 +217,10 @@ def build(wordnet_dir: Path, out_dir: Path) -> dict[str, object]:
         blob = gzip_bytes("".join(rows))
         (out_dir / file_name).write_bytes(blob)
         outputs[file_name] = _sha256(blob)
+        if file_name == "index.tsv.gz":
+            derived = build_meteor_binary(blob)
+            (out_dir / METEOR_BINARY_FILE).write_bytes(derived)
+            outputs[METEOR_BINARY_FILE] = _sha256(derived)
 
     manifest: dict[str, object] = {
         "name": "wordnet",

@@ -15,8 +15,12 @@
  * (used hypothesis and reference positions). Chosen matches form linked lists in a node pool
  * shared by all paths, so taking a candidate copies one stride and adds one node.
  *
- * The module exposes one function, align(by_ref, hyp_coverage, ref_coverage, weights, beam),
- * which returns the chosen Match objects (the store's own objects) in reference order.
+ * align(by_ref, hyp_coverage, ref_coverage, weights, beam) returns the chosen Match objects (the
+ * store's own objects) in reference order.
+ *
+ * The module also holds the candidate generators of the matching stages (equal_keys for exact and
+ * stem matching, sets_intersect for synonyms, paraphrase for paraphrase tables); each produces
+ * the same candidates in the same order as the pure-Python matcher it speeds up.
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -555,16 +559,551 @@ done:
     return result;
 }
 
+
+/* ---------------------------------------------------------------------------------------------
+ * Candidate generation kernels. Each returns a new list of Match objects (instances of the
+ * tuple subclass passed as match_type) in exactly the order of the pure-Python matcher it
+ * replaces; the Python code in meteor_eval.match stays the reference and the fallback.
+ * ------------------------------------------------------------------------------------------- */
+
+/* A new match_type(ref_start, ref_len, hyp_start, hyp_len, stage); stage is borrowed. */
+static PyObject *
+new_match(PyTypeObject *type, Py_ssize_t ref_start, Py_ssize_t ref_len, Py_ssize_t hyp_start,
+          Py_ssize_t hyp_len, PyObject *stage)
+{
+    PyObject *m = type->tp_alloc(type, 5);
+    if (m == NULL) {
+        return NULL;
+    }
+    PyObject *a = PyLong_FromSsize_t(ref_start);
+    PyObject *b = PyLong_FromSsize_t(ref_len);
+    PyObject *c = PyLong_FromSsize_t(hyp_start);
+    PyObject *d = PyLong_FromSsize_t(hyp_len);
+    if (a == NULL || b == NULL || c == NULL || d == NULL) {
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        Py_XDECREF(c);
+        Py_XDECREF(d);
+        Py_DECREF(m);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(m, 0, a);
+    PyTuple_SET_ITEM(m, 1, b);
+    PyTuple_SET_ITEM(m, 2, c);
+    PyTuple_SET_ITEM(m, 3, d);
+    Py_INCREF(stage);
+    PyTuple_SET_ITEM(m, 4, stage);
+    return m;
+}
+
+static int
+append_match(PyObject *out, PyTypeObject *type, Py_ssize_t ref_start, Py_ssize_t ref_len,
+             Py_ssize_t hyp_start, Py_ssize_t hyp_len, PyObject *stage)
+{
+    PyObject *m = new_match(type, ref_start, ref_len, hyp_start, hyp_len, stage);
+    if (m == NULL) {
+        return -1;
+    }
+    int rc = PyList_Append(out, m);
+    Py_DECREF(m);
+    return rc;
+}
+
+static int
+check_match_type(PyObject *type)
+{
+    if (!PyType_Check(type) || !PyType_IsSubtype((PyTypeObject *)type, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "match_type: expected a tuple subclass");
+        return -1;
+    }
+    return 0;
+}
+
+/* int64 values of a sequence of ints; returns a new array (length *n) or NULL. */
+static int64_t *
+read_int64s(PyObject *seq, Py_ssize_t *n, const char *what)
+{
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (fast == NULL) {
+        return NULL;
+    }
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    int64_t *out = PyMem_Malloc((size_t)(len ? len : 1) * sizeof(int64_t));
+    if (out == NULL) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < len; k++) {
+        if (read_int(PySequence_Fast_GET_ITEM(fast, k), &out[k]) < 0) {
+            PyMem_Free(out);
+            Py_DECREF(fast);
+            return NULL;
+        }
+    }
+    Py_DECREF(fast);
+    *n = len;
+    return out;
+}
+
+/*
+ * equal_keys(hyp_keys, ref_keys, hyp_ids, ref_ids, stage, match_type, different) -> list
+ *
+ * One-word candidates (j, 1, i, 1, stage) for every reference j ascending and hypothesis i
+ * ascending with hyp_keys[i] == ref_keys[j]; when `different` is true, pairs whose identities
+ * (hyp_ids[i], ref_ids[j]) are equal are left out. Exact matching passes the identities as keys;
+ * stem matching passes stem identities and different=True.
+ */
+static PyObject *
+equal_keys_c(PyObject *self, PyObject *args)
+{
+    PyObject *hk_obj, *rk_obj, *hi_obj, *ri_obj, *stage, *type;
+    int different;
+    if (!PyArg_ParseTuple(args, "OOOOOOp:equal_keys", &hk_obj, &rk_obj, &hi_obj, &ri_obj, &stage,
+                          &type, &different)) {
+        return NULL;
+    }
+    if (check_match_type(type) < 0) {
+        return NULL;
+    }
+    PyObject *out = NULL;
+    int64_t *hk = NULL, *rk = NULL, *hid = NULL, *rid = NULL;
+    Py_ssize_t nh = 0, nr = 0, n3 = 0, n4 = 0;
+    hk = read_int64s(hk_obj, &nh, "hyp_keys: expected a sequence of ints");
+    if (hk == NULL) {
+        goto done;
+    }
+    rk = read_int64s(rk_obj, &nr, "ref_keys: expected a sequence of ints");
+    if (rk == NULL) {
+        goto done;
+    }
+    if (different) {
+        hid = read_int64s(hi_obj, &n3, "hyp_ids: expected a sequence of ints");
+        if (hid == NULL) {
+            goto done;
+        }
+        rid = read_int64s(ri_obj, &n4, "ref_ids: expected a sequence of ints");
+        if (rid == NULL) {
+            goto done;
+        }
+        if (n3 != nh || n4 != nr) {
+            PyErr_SetString(PyExc_ValueError, "keys and identities differ in length");
+            goto done;
+        }
+    }
+    out = PyList_New(0);
+    if (out == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t j = 0; j < nr; j++) {
+        const int64_t key = rk[j];
+        for (Py_ssize_t i = 0; i < nh; i++) {
+            if (hk[i] != key || (different && hid[i] == rid[j])) {
+                continue;
+            }
+            if (append_match(out, (PyTypeObject *)type, j, 1, i, 1, stage) < 0) {
+                Py_CLEAR(out);
+                goto done;
+            }
+        }
+    }
+done:
+    PyMem_Free(hk);
+    PyMem_Free(rk);
+    PyMem_Free(hid);
+    PyMem_Free(rid);
+    return out;
+}
+
+/*
+ * sets_intersect(hyp_sets, ref_sets, hyp_ids, ref_ids, stage, match_type) -> list
+ *
+ * hyp_sets[i] and ref_sets[j] are bytes holding sorted, duplicate-free native int64 values
+ * (synset identifiers). Candidates (j, 1, i, 1, stage) for every reference j ascending and
+ * hypothesis i ascending whose sets share a value and whose identities differ.
+ */
+static PyObject *
+sets_intersect_c(PyObject *self, PyObject *args)
+{
+    PyObject *hs_obj, *rs_obj, *hi_obj, *ri_obj, *stage, *type;
+    if (!PyArg_ParseTuple(args, "OOOOOO:sets_intersect", &hs_obj, &rs_obj, &hi_obj, &ri_obj,
+                          &stage, &type)) {
+        return NULL;
+    }
+    if (check_match_type(type) < 0) {
+        return NULL;
+    }
+    PyObject *out = NULL, *hs = NULL, *rs = NULL;
+    int64_t *hid = NULL, *rid = NULL;
+    Py_ssize_t n3 = 0, n4 = 0;
+    hs = PySequence_Fast(hs_obj, "hyp_sets: expected a sequence of bytes");
+    if (hs == NULL) {
+        goto done;
+    }
+    rs = PySequence_Fast(rs_obj, "ref_sets: expected a sequence of bytes");
+    if (rs == NULL) {
+        goto done;
+    }
+    const Py_ssize_t nh = PySequence_Fast_GET_SIZE(hs), nr = PySequence_Fast_GET_SIZE(rs);
+    for (Py_ssize_t k = 0; k < nh + nr; k++) {
+        PyObject *b = k < nh ? PySequence_Fast_GET_ITEM(hs, k) : PySequence_Fast_GET_ITEM(rs, k - nh);
+        if (!PyBytes_Check(b) || PyBytes_GET_SIZE(b) % (Py_ssize_t)sizeof(int64_t) != 0) {
+            PyErr_SetString(PyExc_TypeError, "sets: expected bytes of packed int64 values");
+            goto done;
+        }
+    }
+    hid = read_int64s(hi_obj, &n3, "hyp_ids: expected a sequence of ints");
+    if (hid == NULL) {
+        goto done;
+    }
+    rid = read_int64s(ri_obj, &n4, "ref_ids: expected a sequence of ints");
+    if (rid == NULL) {
+        goto done;
+    }
+    if (n3 != nh || n4 != nr) {
+        PyErr_SetString(PyExc_ValueError, "sets and identities differ in length");
+        goto done;
+    }
+    out = PyList_New(0);
+    if (out == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t j = 0; j < nr; j++) {
+        PyObject *rb = PySequence_Fast_GET_ITEM(rs, j);
+        const Py_ssize_t rn = PyBytes_GET_SIZE(rb) / (Py_ssize_t)sizeof(int64_t);
+        if (rn == 0) {
+            continue;
+        }
+        const char *rbase = PyBytes_AS_STRING(rb);
+        for (Py_ssize_t i = 0; i < nh; i++) {
+            if (hid[i] == rid[j]) {
+                continue;
+            }
+            PyObject *hb = PySequence_Fast_GET_ITEM(hs, i);
+            const Py_ssize_t hn = PyBytes_GET_SIZE(hb) / (Py_ssize_t)sizeof(int64_t);
+            const char *hbase = PyBytes_AS_STRING(hb);
+            Py_ssize_t a = 0, b = 0;
+            int hit = 0;
+            while (a < rn && b < hn) {
+                int64_t x, y;
+                memcpy(&x, rbase + a * (Py_ssize_t)sizeof(int64_t), sizeof(int64_t));
+                memcpy(&y, hbase + b * (Py_ssize_t)sizeof(int64_t), sizeof(int64_t));
+                if (x == y) {
+                    hit = 1;
+                    break;
+                }
+                if (x < y) {
+                    a++;
+                }
+                else {
+                    b++;
+                }
+            }
+            if (hit && append_match(out, (PyTypeObject *)type, j, 1, i, 1, stage) < 0) {
+                Py_CLEAR(out);
+                goto done;
+            }
+        }
+    }
+done:
+    Py_XDECREF(hs);
+    Py_XDECREF(rs);
+    PyMem_Free(hid);
+    PyMem_Free(rid);
+    return out;
+}
+
+/* One trie position reached from a start: (node, start, depth), sortable by (node, start). */
+typedef struct {
+    uint32_t node;
+    int32_t start;
+    int32_t depth;
+} Step;
+
+typedef struct {
+    const uint32_t *first_child, *token, *record_start, *record_b;
+    Py_ssize_t nodes, records;
+} Trie;
+
+static int
+step_cmp(const void *pa, const void *pb)
+{
+    const Step *a = pa, *b = pb;
+    if (a->node != b->node) {
+        return a->node < b->node ? -1 : 1;
+    }
+    return (a->start > b->start) - (a->start < b->start);
+}
+
+/* Walk the trie from every start of ids; steps in start order, shallow first. Returns the
+ * number of steps written to *out (a new array) or -1 with an exception set. */
+static Py_ssize_t
+walk_all(const Trie *t, const int64_t *ids, Py_ssize_t n, Step **out)
+{
+    Py_ssize_t cap = n * 4 + 4, count = 0;
+    Step *steps = PyMem_Malloc((size_t)cap * sizeof(Step));
+    if (steps == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t s = 0; s < n; s++) {
+        uint32_t node = 0;
+        for (Py_ssize_t p = s; p < n; p++) {
+            const int64_t word = ids[p];
+            if (word < 0 || word > UINT32_MAX) {
+                break;
+            }
+            Py_ssize_t lo = t->first_child[node], hi = t->first_child[node + 1];
+            if (lo > hi || hi > t->nodes) {
+                PyMem_Free(steps);
+                PyErr_SetString(PyExc_ValueError, "paraphrase index: corrupt trie");
+                return -1;
+            }
+            while (lo < hi) { /* first child whose token is >= word */
+                const Py_ssize_t mid = lo + (hi - lo) / 2;
+                if (t->token[mid] < (uint32_t)word) {
+                    lo = mid + 1;
+                }
+                else {
+                    hi = mid;
+                }
+            }
+            if (lo == (Py_ssize_t)t->first_child[node + 1] || t->token[lo] != (uint32_t)word) {
+                break;
+            }
+            node = (uint32_t)lo;
+            if (count == cap) {
+                cap *= 2;
+                Step *grown = PyMem_Realloc(steps, (size_t)cap * sizeof(Step));
+                if (grown == NULL) {
+                    PyMem_Free(steps);
+                    PyErr_NoMemory();
+                    return -1;
+                }
+                steps = grown;
+            }
+            steps[count].node = node;
+            steps[count].start = (int32_t)s;
+            steps[count].depth = (int32_t)(p - s + 1);
+            count++;
+        }
+    }
+    *out = steps;
+    return count;
+}
+
+/* Index of the first entry of sorted[0..n) with the given node, or n. */
+static Py_ssize_t
+find_node(const Step *sorted, Py_ssize_t n, uint32_t node)
+{
+    Py_ssize_t lo = 0, hi = n;
+    while (lo < hi) {
+        const Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (sorted[mid].node < node) {
+            lo = mid + 1;
+        }
+        else {
+            hi = mid;
+        }
+    }
+    return (lo < n && sorted[lo].node == node) ? lo : n;
+}
+
+/* A 4096-bit filter of trie nodes: most phrase-B nodes of a record list are absent from the
+ * other sentence, and one bit test rejects them without a binary search. */
+#define FILTER_WORDS 64
+
+static inline uint32_t
+filter_slot(uint32_t node)
+{
+    return (uint32_t)((node * 2654435761u) >> 20) & (FILTER_WORDS * 64 - 1);
+}
+
+/* One pass: side A walks, side B occurrences; a_is_ref says which side is the reference. */
+static int
+paraphrase_pass(const Trie *t, const Step *a_steps, Py_ssize_t na, const Step *b_sorted,
+                Py_ssize_t nb, int a_is_ref, PyObject *out, PyTypeObject *type, PyObject *stage)
+{
+    uint64_t filter[FILTER_WORDS];
+    memset(filter, 0, sizeof(filter));
+    for (Py_ssize_t k = 0; k < nb; k++) {
+        const uint32_t slot = filter_slot(b_sorted[k].node);
+        filter[slot >> 6] |= (uint64_t)1 << (slot & 63);
+    }
+    for (Py_ssize_t k = 0; k < na; k++) {
+        const uint32_t node = a_steps[k].node;
+        const Py_ssize_t r0 = t->record_start[node], r1 = t->record_start[node + 1];
+        if (r0 >= r1) {
+            continue;
+        }
+        if (r1 > t->records) {
+            PyErr_SetString(PyExc_ValueError, "paraphrase index: corrupt record list");
+            return -1;
+        }
+        for (Py_ssize_t r = r0; r < r1; r++) {
+            const uint32_t b_node = t->record_b[r];
+            const uint32_t slot = filter_slot(b_node);
+            if (!((filter[slot >> 6] >> (slot & 63)) & 1u)) {
+                continue;
+            }
+            Py_ssize_t at = find_node(b_sorted, nb, b_node);
+            for (; at < nb && b_sorted[at].node == b_node; at++) {
+                const Step *b = &b_sorted[at];
+                int rc = a_is_ref ? append_match(out, type, a_steps[k].start, a_steps[k].depth,
+                                                 b->start, b->depth, stage)
+                                  : append_match(out, type, b->start, b->depth,
+                                                 a_steps[k].start, a_steps[k].depth, stage);
+                if (rc < 0) {
+                    return -1;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+static int
+get_u32_buffer(PyObject *obj, Py_buffer *view, const char *what)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) < 0) {
+        return -1;
+    }
+    if (view->len % 4 != 0) {
+        PyErr_Format(PyExc_ValueError, "%s: expected packed unsigned 32-bit values", what);
+        PyBuffer_Release(view);
+        view->obj = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/*
+ * paraphrase(first_child, token, record_start, record_b, hyp_ids, ref_ids, stage, match_type)
+ *
+ * The paraphrase matcher's candidates (see match/paraphrase.py for the order): the four index
+ * arrays are buffers of native uint32, the ids are table token ids (-1 for unknown words).
+ */
+static PyObject *
+paraphrase_c(PyObject *self, PyObject *args)
+{
+    PyObject *fc_obj, *tok_obj, *rs_obj, *rb_obj, *h_obj, *r_obj, *stage, *type;
+    if (!PyArg_ParseTuple(args, "OOOOOOOO:paraphrase", &fc_obj, &tok_obj, &rs_obj, &rb_obj, &h_obj,
+                          &r_obj, &stage, &type)) {
+        return NULL;
+    }
+    if (check_match_type(type) < 0) {
+        return NULL;
+    }
+    Py_buffer fc = {0}, tok = {0}, rs = {0}, rb = {0};
+    int64_t *hids = NULL, *rids = NULL;
+    Step *hsteps = NULL, *rsteps = NULL, *hsorted = NULL, *rsorted = NULL;
+    PyObject *out = NULL;
+    Py_ssize_t nh = 0, nr = 0;
+    if (get_u32_buffer(fc_obj, &fc, "first_child") < 0 ||
+        get_u32_buffer(tok_obj, &tok, "token") < 0 ||
+        get_u32_buffer(rs_obj, &rs, "record_start") < 0 ||
+        get_u32_buffer(rb_obj, &rb, "record_b") < 0) {
+        goto done;
+    }
+    Trie t;
+    t.first_child = fc.buf;
+    t.token = tok.buf;
+    t.record_start = rs.buf;
+    t.record_b = rb.buf;
+    t.nodes = tok.len / 4;
+    t.records = rb.len / 4;
+    if (fc.len / 4 != t.nodes + 1 || rs.len / 4 != t.nodes + 1 || t.nodes < 1) {
+        PyErr_SetString(PyExc_ValueError, "paraphrase index: section sizes disagree");
+        goto done;
+    }
+    hids = read_int64s(h_obj, &nh, "hyp_ids: expected a sequence of ints");
+    if (hids == NULL) {
+        goto done;
+    }
+    rids = read_int64s(r_obj, &nr, "ref_ids: expected a sequence of ints");
+    if (rids == NULL) {
+        goto done;
+    }
+    out = PyList_New(0);
+    if (out == NULL || nh == 0 || nr == 0) {
+        goto done;
+    }
+    const Py_ssize_t hn = walk_all(&t, hids, nh, &hsteps);
+    if (hn < 0) {
+        Py_CLEAR(out);
+        goto done;
+    }
+    const Py_ssize_t rn = walk_all(&t, rids, nr, &rsteps);
+    if (rn < 0) {
+        Py_CLEAR(out);
+        goto done;
+    }
+    hsorted = PyMem_Malloc((size_t)(hn ? hn : 1) * sizeof(Step));
+    rsorted = PyMem_Malloc((size_t)(rn ? rn : 1) * sizeof(Step));
+    if (hsorted == NULL || rsorted == NULL) {
+        PyErr_NoMemory();
+        Py_CLEAR(out);
+        goto done;
+    }
+    memcpy(hsorted, hsteps, (size_t)hn * sizeof(Step));
+    memcpy(rsorted, rsteps, (size_t)rn * sizeof(Step));
+    qsort(hsorted, (size_t)hn, sizeof(Step), step_cmp);
+    qsort(rsorted, (size_t)rn, sizeof(Step), step_cmp);
+    for (Py_ssize_t k = 0; k < hn + rn; k++) {
+        const uint32_t node = k < hn ? hsteps[k].node : rsteps[k - hn].node;
+        if (node >= t.nodes) {
+            PyErr_SetString(PyExc_ValueError, "paraphrase index: corrupt trie");
+            Py_CLEAR(out);
+            goto done;
+        }
+    }
+    if (paraphrase_pass(&t, rsteps, rn, hsorted, hn, 1, out, (PyTypeObject *)type, stage) < 0 ||
+        paraphrase_pass(&t, hsteps, hn, rsorted, rn, 0, out, (PyTypeObject *)type, stage) < 0) {
+        Py_CLEAR(out);
+        goto done;
+    }
+done:
+    if (fc.obj) {
+        PyBuffer_Release(&fc);
+    }
+    if (tok.obj) {
+        PyBuffer_Release(&tok);
+    }
+    if (rs.obj) {
+        PyBuffer_Release(&rs);
+    }
+    if (rb.obj) {
+        PyBuffer_Release(&rb);
+    }
+    PyMem_Free(hids);
+    PyMem_Free(rids);
+    PyMem_Free(hsteps);
+    PyMem_Free(rsteps);
+    PyMem_Free(hsorted);
+    PyMem_Free(rsorted);
+    return out;
+}
+
 static PyMethodDef beam_methods[] = {
     {"align", beam_align_c, METH_VARARGS,
      "align(by_ref, hyp_coverage, ref_coverage, aligner_weights, beam) -> list\n\n"
      "The METEOR 1.5 beam search over a candidate store's lists; returns the chosen matches\n"
      "in reference order."},
+    {"equal_keys", equal_keys_c, METH_VARARGS,
+     "equal_keys(hyp_keys, ref_keys, hyp_ids, ref_ids, stage, match_type, different) -> list\n\n"
+     "One-word candidates of equal keys, reference order then hypothesis order."},
+    {"sets_intersect", sets_intersect_c, METH_VARARGS,
+     "sets_intersect(hyp_sets, ref_sets, hyp_ids, ref_ids, stage, match_type) -> list\n\n"
+     "One-word candidates whose packed sorted int64 sets intersect and whose ids differ."},
+    {"paraphrase", paraphrase_c, METH_VARARGS,
+     "paraphrase(first_child, token, record_start, record_b, hyp_ids, ref_ids, stage,\n"
+     "           match_type) -> list\n\n"
+     "Paraphrase candidates from a paraphrase index, in METEOR 1.5's order."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef beam_module = {
-    PyModuleDef_HEAD_INIT, "_beam", "Compiled METEOR 1.5 beam search.", -1, beam_methods,
+    PyModuleDef_HEAD_INIT, "_beam", "Compiled METEOR 1.5 beam search and candidate generators.", -1, beam_methods,
 };
 
 PyMODINIT_FUNC

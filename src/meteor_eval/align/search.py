@@ -34,6 +34,7 @@ __all__ = [
     "beam_align",
     "beam_align_compiled",
     "beam_align_python",
+    "compiled_kernels",
     "fixed_matches",
 ]
 
@@ -196,6 +197,23 @@ def _load_compiled() -> Callable[..., list[Match]] | None:
 
 
 _compiled_align = _load_compiled()
+
+
+def compiled_kernels(*names: str) -> Any | None:
+    """The compiled extension module, if it is used and provides every function in ``names``.
+
+    The matchers call this once, at import, to pick their compiled candidate generators. It
+    returns ``None`` (so the pure-Python code runs) when the extension is missing, predates those
+    functions, or ``METEOR_EVAL_PURE_PYTHON=1`` is set.
+    """
+    if _compiled_align is None or os.environ.get("METEOR_EVAL_PURE_PYTHON") == "1":
+        return None
+    from meteor_eval.align import _beam  # type: ignore[attr-defined, unused-ignore]
+
+    if not all(hasattr(_beam, name) for name in names):
+        return None
+    return _beam
+
 
 #: True when :func:`beam_align` runs the compiled extension.
 COMPILED: bool = _compiled_align is not None and os.environ.get("METEOR_EVAL_PURE_PYTHON") != "1"

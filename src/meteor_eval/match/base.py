@@ -87,9 +87,23 @@ class CandidateStore:
             self.hyp_coverage[i] += 1
 
     def extend(self, matches: Sequence[Match]) -> None:
-        """Append several candidates in order."""
+        """Append several candidates in order (same effect as :meth:`add` on each)."""
+        by_ref = self.by_ref
+        ref_coverage = self.ref_coverage
+        hyp_coverage = self.hyp_coverage
         for match in matches:
-            self.add(match)
+            ref_start, ref_len, hyp_start, hyp_len, _stage = match
+            by_ref[ref_start].append(match)
+            if ref_len == 1:
+                ref_coverage[ref_start] += 1
+            else:
+                for j in range(ref_start, ref_start + ref_len):
+                    ref_coverage[j] += 1
+            if hyp_len == 1:
+                hyp_coverage[hyp_start] += 1
+            else:
+                for i in range(hyp_start, hyp_start + hyp_len):
+                    hyp_coverage[i] += 1
 
     def __len__(self) -> int:
         return sum(len(cands) for cands in self.by_ref)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from meteor_eval.align.search import compiled_kernels
 from meteor_eval.match.base import Match, Segment
 
 __all__ = ["ExactMatcher", "positions_by_key"]
+
+# The compiled generator of one-word candidates with equal keys, when the extension is built.
+_KERNELS = compiled_kernels("equal_keys")
 
 
 def positions_by_key(keys: tuple[int, ...]) -> dict[int, list[int]]:
@@ -26,9 +30,19 @@ class ExactMatcher:
 
     def candidates(self, hyp: Segment, ref: Segment, stage: int) -> list[Match]:
         """Every (reference j, hypothesis i) pair of equal words, j ascending then i ascending."""
-        index = positions_by_key(hyp.ids)
-        out: list[Match] = []
-        for j, key in enumerate(ref.ids):
-            for i in index.get(key, ()):
-                out.append(Match(j, 1, i, 1, stage))
-        return out
+        if _KERNELS is not None:
+            found: list[Match] = _KERNELS.equal_keys(
+                hyp.ids, ref.ids, hyp.ids, ref.ids, stage, Match, False
+            )
+            return found
+        return exact_candidates_python(hyp, ref, stage)
+
+
+def exact_candidates_python(hyp: Segment, ref: Segment, stage: int) -> list[Match]:
+    """:meth:`ExactMatcher.candidates` in pure Python (the reference for the compiled one)."""
+    index = positions_by_key(hyp.ids)
+    out: list[Match] = []
+    for j, key in enumerate(ref.ids):
+        for i in index.get(key, ()):
+            out.append(Match(j, 1, i, 1, stage))
+    return out

@@ -16,11 +16,13 @@ hash used by the exact matcher.
 
 The table lookups go through :class:`meteor_eval.resources.paraphrases.ParaphraseTable`: one trie
 walk per start position and side gives both the phrases A that start there and the phrases B that
-occur there, so "B occurs at i" is a dictionary lookup of B's trie node.
+occur there, so "B occurs at i" is a dictionary lookup of B's trie node. With the compiled
+extension the same walks and lookups run in C over the memory-mapped index arrays.
 """
 
 from __future__ import annotations
 
+from meteor_eval.align.search import compiled_kernels
 from meteor_eval.match.base import Match, Segment
 from meteor_eval.resources.paraphrases import ParaphraseTable
 
@@ -32,6 +34,9 @@ _Walks = list[list[tuple[int, int]]]
 _Occurrences = dict[int, tuple[int, list[int]]]
 
 _WALK_CACHE_SIZE = 256
+
+# The compiled generator (same candidates, same order), when the extension is built.
+_KERNELS = compiled_kernels("paraphrase")
 
 
 class ParaphraseMatcher:
@@ -72,6 +77,22 @@ class ParaphraseMatcher:
 
     def candidates(self, hyp: Segment, ref: Segment, stage: int) -> list[Match]:
         """Paraphrase candidates between ``hyp`` and ``ref`` labelled ``stage`` (spec 3.4 order)."""
+        if not hyp.tokens or not ref.tokens:
+            return []
+        if _KERNELS is not None:
+            table = self._table
+            found: list[Match] = _KERNELS.paraphrase(
+                *table.index_arrays(),
+                table.token_ids(hyp.tokens),
+                table.token_ids(ref.tokens),
+                stage,
+                Match,
+            )
+            return found
+        return self.candidates_python(hyp, ref, stage)
+
+    def candidates_python(self, hyp: Segment, ref: Segment, stage: int) -> list[Match]:
+        """:meth:`candidates` in pure Python (the reference for the compiled one)."""
         if not hyp.tokens or not ref.tokens:
             return []
         hyp_walks, hyp_found = self._walks(hyp.tokens)

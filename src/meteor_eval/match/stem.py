@@ -8,10 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from meteor_eval.align.search import compiled_kernels
 from meteor_eval.match.base import Match, Segment
 from meteor_eval.match.exact import positions_by_key
 
 __all__ = ["StemMatcher"]
+
+_KERNELS = compiled_kernels("equal_keys")
+# Word types whose stem identity is kept before the cache is emptied (bounds memory).
+_CACHE_MAX_WORDS = 1 << 18
 
 
 class StemMatcher:
@@ -33,6 +38,12 @@ class StemMatcher:
     def stem_ids(self, tokens: tuple[str, ...]) -> tuple[int, ...]:
         """Identity of each token's stem (cached per word type)."""
         cache = self._cache
+        try:
+            return tuple([cache[token] for token in tokens])
+        except KeyError:
+            pass
+        if len(cache) >= _CACHE_MAX_WORDS:
+            cache.clear()
         out = []
         for token in tokens:
             key = cache.get(token)
@@ -44,6 +55,21 @@ class StemMatcher:
 
     def candidates(self, hyp: Segment, ref: Segment, stage: int) -> list[Match]:
         """Pairs with equal stems and different words, reference order then hypothesis order."""
+        if _KERNELS is not None:
+            found: list[Match] = _KERNELS.equal_keys(
+                self.stem_ids(hyp.tokens),
+                self.stem_ids(ref.tokens),
+                hyp.ids,
+                ref.ids,
+                stage,
+                Match,
+                True,
+            )
+            return found
+        return self.candidates_python(hyp, ref, stage)
+
+    def candidates_python(self, hyp: Segment, ref: Segment, stage: int) -> list[Match]:
+        """:meth:`candidates` in pure Python (the reference for the compiled one)."""
         index = positions_by_key(self.stem_ids(hyp.tokens))
         hyp_ids = hyp.ids
         out: list[Match] = []

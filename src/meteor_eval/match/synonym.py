@@ -3,15 +3,25 @@
 The synonym-set function is passed in (from :mod:`meteor_eval.resources.synonyms`); it already
 includes the base forms found through the exception lists and morphological rules, and is cached
 there per word type.
+
+With the compiled extension, each word type's set is packed once into sorted native 64-bit
+integers and the extension tests every (reference, hypothesis) pair by a merge of the two sorted
+arrays; the candidates and their order are those of the pure-Python code.
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Set
 
+from meteor_eval.align.search import compiled_kernels
 from meteor_eval.match.base import Match, Segment
 
 __all__ = ["SynonymMatcher"]
+
+_KERNELS = compiled_kernels("sets_intersect")
+# Word types whose packed set is kept before the cache is emptied (bounds memory).
+_CACHE_MAX_WORDS = 1 << 18
 
 
 class SynonymMatcher:
@@ -25,9 +35,43 @@ class SynonymMatcher:
 
     def __init__(self, synonym_set: Callable[[str], Set[int]]) -> None:
         self._synonym_set = synonym_set
+        self._packed: dict[str, bytes] = {}
+        self._compiled = _KERNELS is not None
+
+    def _packed_sets(self, tokens: tuple[str, ...]) -> list[bytes]:
+        packed = self._packed
+        try:
+            return [packed[token] for token in tokens]
+        except KeyError:
+            pass
+        if len(packed) >= _CACHE_MAX_WORDS:
+            packed.clear()
+        out = []
+        for token in tokens:
+            found = packed.get(token)
+            if found is None:
+                found = array("q", sorted(self._synonym_set(token))).tobytes()
+                packed[token] = found
+            out.append(found)
+        return out
 
     def candidates(self, hyp: Segment, ref: Segment, stage: int) -> list[Match]:
         """Synonymous pairs, reference order then hypothesis order (each pair once)."""
+        if self._compiled and _KERNELS is not None:
+            try:
+                hyp_sets = self._packed_sets(hyp.tokens)
+                ref_sets = self._packed_sets(ref.tokens)
+            except OverflowError:  # identifiers beyond 64 bits (a custom table): stay in Python
+                self._compiled = False
+            else:
+                found: list[Match] = _KERNELS.sets_intersect(
+                    hyp_sets, ref_sets, hyp.ids, ref.ids, stage, Match
+                )
+                return found
+        return self.candidates_python(hyp, ref, stage)
+
+    def candidates_python(self, hyp: Segment, ref: Segment, stage: int) -> list[Match]:
+        """:meth:`candidates` in pure Python (the reference for the compiled one)."""
         lookup = self._synonym_set
         by_synset: dict[int, list[int]] = {}
         for i, token in enumerate(hyp.tokens):

@@ -469,6 +469,7 @@ class Meteor:
         self._aligner_weights = tuple(1.0 if m == "exact" else 0.5 for m in self.config.modules)
         self._function_words: frozenset[str] = self._load_function_words()
         self._function_cache: dict[str, bool] = {}
+        self._flags_cache: dict[tuple[str, ...], tuple[bool, ...]] = {}
         self._ref_cache: dict[str, Segment] = {}
         self._nltk_ref_cache: dict[str, tuple[str, ...]] = {}
         self._signature_cache: dict[str, Signature] = {}
@@ -544,6 +545,19 @@ class Meteor:
         # language scores with the English list; verified with `-l fr -ssOut`.
         return frozenset(function_words("english"))
 
+    def _function_flags(self, tokens: tuple[str, ...]) -> tuple[bool, ...]:
+        """Function-word flag of every token, cached per token sequence (a hypothesis meets each
+        of its references; a reference recurs across systems)."""
+        cache = self._flags_cache
+        flags = cache.get(tokens)
+        if flags is None:
+            if len(cache) >= 200_000:
+                cache.clear()
+            is_fn = self._is_function
+            flags = tuple([is_fn(t) for t in tokens])
+            cache[tokens] = flags
+        return flags
+
     def _is_function(self, token: str) -> bool:
         cached = self._function_cache.get(token)
         if cached is None:
@@ -574,8 +588,7 @@ class Meteor:
     def segment(self, text: str) -> Segment:
         """Preprocessed tokens of a text with their word identities."""
         tokens = self.tokenize(text)
-        identity = self._identity
-        return Segment(tokens, tuple(identity(t) for t in tokens))
+        return Segment(tokens, tuple(map(self._identity, tokens)))
 
     def _reference(self, text: str) -> Segment:
         cache = self._ref_cache
@@ -616,7 +629,6 @@ class Meteor:
         """Statistics, matches and chunks of one hypothesis against one reference."""
         matches = self.align(hyp, ref)
         chunks = count_chunks(matches, len(ref))
-        is_fn = self._is_function
         sizes: dict[str, list[int] | None] = {"hyp": None, "ref": None}
         if self.config.characters:
             sizes = {
@@ -626,8 +638,8 @@ class Meteor:
         stats = stats_from_alignment(
             matches,
             chunks,
-            [is_fn(t) for t in hyp.tokens],
-            [is_fn(t) for t in ref.tokens],
+            self._function_flags(hyp.tokens),
+            self._function_flags(ref.tokens),
             len(self.config.modules),
             hyp_sizes=sizes["hyp"],
             ref_sizes=sizes["ref"],

@@ -614,6 +614,14 @@ class ParaphraseTable:
             out.append((depth, node))
         return out
 
+    def index_arrays(self) -> tuple[memoryview, memoryview, memoryview, memoryview]:
+        """The index's ``first_child``, ``token``, ``record_start`` and ``record_b`` arrays.
+
+        Read-only views of native unsigned 32-bit integers (see the module docstring for the
+        layout), for the compiled candidate generator; valid while the table is open.
+        """
+        return self._first_child, self._token, self._record_start, self._record_b
+
     def paraphrases_of(self, node: int) -> memoryview:
         """Phrase-B nodes of the records whose phrase A is ``node``, in file order."""
         return self._record_b[self._record_start[node] : self._record_start[node + 1]]

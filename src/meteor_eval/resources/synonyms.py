@@ -28,10 +28,15 @@ References:
 
 from __future__ import annotations
 
+import bisect
 import functools
 import gzip
 import hashlib
-from collections.abc import Iterable, Mapping
+import io
+import struct
+import sys
+from array import array
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Final, Literal
@@ -40,6 +45,7 @@ from meteor_eval.errors import ResourceError
 from meteor_eval.resources.registry import ResourceSpec, cached_loader, data_file, file_sha256
 
 __all__ = [
+    "METEOR_BINARY_FILE",
     "METEOR_MORPH_RULES",
     "NLTK_SUBSTITUTIONS",
     "WORDNET_FILES",
@@ -53,6 +59,18 @@ __all__ = [
 
 #: Files of the shipped resource, under ``data/wordnet/``.
 WORDNET_FILES: Final = ("index.tsv.gz", "synsets.tsv.gz", "exceptions.tsv.gz")
+
+#: The METEOR view's word -> synset table in a compact binary form derived from ``index.tsv.gz``
+#: (by ``scripts/build_wordnet.py`` via :func:`build_meteor_binary`), so that it loads in a few
+#: milliseconds instead of parsing the text index. Not part of the resource's identity (it holds
+#: nothing that ``index.tsv.gz`` does not); it records the SHA-256 of the index it came from and
+#: is ignored (the text index is parsed) when that does not match.
+METEOR_BINARY_FILE: Final = "meteor-synsets.bin.gz"
+
+# magic, format version, words, offsets, bytes of the word list, SHA-256 of index.tsv.gz
+_BINARY_HEADER: Final = struct.Struct("<8sIIII32s")
+_BINARY_MAGIC: Final = b"MEWNSYN\0"
+_BINARY_VERSION: Final = 1
 
 #: A WordNet part of speech as NLTK spells it (``s`` = adjective satellite).
 WordNetPos = Literal["n", "v", "a", "s", "r"]
@@ -175,6 +193,8 @@ class MeteorWordNet:
 
     __slots__ = ("_exceptions", "_synonym_set", "_synsets")
 
+    _synsets: Mapping[str, tuple[int, ...]]
+
     def __init__(
         self, synsets: Mapping[str, tuple[int, ...]], exceptions: Mapping[str, tuple[str, ...]]
     ) -> None:
@@ -184,7 +204,7 @@ class MeteorWordNet:
             synsets: Word -> its synset offsets (all parts of speech).
             exceptions: Inflected form -> its base forms.
         """
-        self._synsets = dict(synsets)
+        self._synsets = synsets if isinstance(synsets, _SynsetTable) else dict(synsets)
         self._exceptions = dict(exceptions)
         self._synonym_set = functools.lru_cache(maxsize=_CACHE_SIZE)(self._compute_synonym_set)
 
@@ -253,13 +273,146 @@ class MeteorWordNet:
         return frozenset(offsets) if offsets else _EMPTY_OFFSETS
 
 
+def _merged_synsets(rows: Iterable[list[str]]) -> dict[str, tuple[int, ...]]:
+    """The jar's word -> sorted distinct synset offsets (all parts of speech) from index rows."""
+    merged: dict[str, list[int]] = {}
+    for _pos, lemma, offsets in rows:
+        merged.setdefault(lemma, []).extend(map(int, offsets.split()))
+    return {word: tuple(sorted(set(offsets))) for word, offsets in merged.items()}
+
+
+def build_meteor_binary(index_gz: bytes) -> bytes:
+    """The gzip'd content of :data:`METEOR_BINARY_FILE` for the given ``index.tsv.gz`` bytes.
+
+    Layout after the header (little-endian): the words sorted by code point and joined by ``\n``
+    (UTF-8), zero-padded to 4 bytes; ``words + 1`` uint32 starts into the offsets; the uint32
+    synset offsets of each word, ascending. Deterministic: the same index gives the same bytes.
+
+    Raises:
+        ResourceError: the index is corrupt or an offset does not fit 32 bits.
+    """
+    try:
+        text = gzip.decompress(index_gz).decode("utf-8")
+    except (OSError, EOFError, UnicodeDecodeError) as error:
+        raise ResourceError(f"WordNet index is corrupt ({error})") from error
+    synsets = _merged_synsets(line.split("\t") for line in text.splitlines())
+    words = sorted(synsets)
+    starts = array("I", [0])
+    offsets = array("I")
+    try:
+        for word in words:
+            offsets.extend(synsets[word])
+            starts.append(len(offsets))
+    except OverflowError as error:
+        raise ResourceError("WordNet index: a synset offset does not fit 32 bits") from error
+    blob = "\n".join(words).encode("utf-8")
+    if sys.byteorder != "little":
+        starts.byteswap()
+        offsets.byteswap()
+    header = _BINARY_HEADER.pack(
+        _BINARY_MAGIC,
+        _BINARY_VERSION,
+        len(words),
+        len(offsets),
+        len(blob),
+        hashlib.sha256(index_gz).digest(),
+    )
+    body = header + blob + bytes(-len(blob) % 4) + starts.tobytes() + offsets.tobytes()
+    buffer = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=0, compresslevel=9) as gz:
+        gz.write(body)
+    return buffer.getvalue()
+
+
+class _SynsetTable(Mapping[str, tuple[int, ...]]):
+    """Word -> synset offsets over the binary form: a sorted word list searched by bisection.
+
+    Nothing is decoded per word until it is looked up, which makes loading cheap (the METEOR
+    view needs a few thousand of the 147,306 words in a typical run).
+    """
+
+    __slots__ = ("_offsets", "_starts", "_words")
+
+    def __init__(self, words: list[str], starts: array[int], offsets: array[int]) -> None:
+        self._words = words
+        self._starts = starts
+        self._offsets = offsets
+
+    def _position(self, word: object) -> int:
+        words = self._words
+        if not isinstance(word, str):
+            return -1
+        at = bisect.bisect_left(words, word)
+        return at if at < len(words) and words[at] == word else -1
+
+    def __getitem__(self, word: str) -> tuple[int, ...]:
+        at = self._position(word)
+        if at < 0:
+            raise KeyError(word)
+        return tuple(self._offsets[self._starts[at] : self._starts[at + 1]])
+
+    def get(self, word: str, default: object = None) -> tuple[int, ...] | object:  # type: ignore[override]
+        at = self._position(word)
+        if at < 0:
+            return default
+        return tuple(self._offsets[self._starts[at] : self._starts[at + 1]])
+
+    def __contains__(self, word: object) -> bool:
+        return self._position(word) >= 0
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._words)
+
+    def __len__(self) -> int:
+        return len(self._words)
+
+
+def _load_meteor_binary(index_gz: bytes) -> _SynsetTable | None:
+    """The shipped binary table, or ``None`` when it is absent, corrupt or stale."""
+    try:
+        raw = gzip.decompress(data_file("wordnet", METEOR_BINARY_FILE).read_bytes())
+    except (ResourceError, OSError, EOFError):
+        return None
+    if len(raw) < _BINARY_HEADER.size:
+        return None
+    magic, version, count, total, blob_size, source = _BINARY_HEADER.unpack_from(raw, 0)
+    if (
+        magic != _BINARY_MAGIC
+        or version != _BINARY_VERSION
+        or source != hashlib.sha256(index_gz).digest()
+    ):
+        return None
+    start = _BINARY_HEADER.size
+    starts_at = start + blob_size + (-blob_size % 4)
+    offsets_at = starts_at + 4 * (count + 1)
+    if len(raw) != offsets_at + 4 * total:
+        return None
+    words = raw[start : start + blob_size].decode("utf-8").split("\n") if count else []
+    starts = array("I", raw[starts_at:offsets_at])
+    offsets = array("I", raw[offsets_at:])
+    if sys.byteorder != "little":
+        starts.byteswap()
+        offsets.byteswap()
+    if len(words) != count or starts[0] != 0 or starts[-1] != total:
+        return None
+    return _SynsetTable(words, starts, offsets)
+
+
 @cached_loader
 def meteor_wordnet() -> MeteorWordNet:
-    """The shared METEOR 1.5 view of the shipped WordNet 3.0 (loaded on first call)."""
-    merged: dict[str, list[int]] = {}
-    for _pos, lemma, offsets in _read_rows("index.tsv.gz"):
-        merged.setdefault(lemma, []).extend(map(int, offsets.split()))
-    synsets = {word: tuple(sorted(set(offsets))) for word, offsets in merged.items()}
+    """The shared METEOR 1.5 view of the shipped WordNet 3.0 (loaded on first call).
+
+    Reads the compact binary table (:data:`METEOR_BINARY_FILE`) when it matches the shipped
+    index, else parses the text index (same content, slower).
+    """
+    index_path = data_file("wordnet", "index.tsv.gz")
+    try:
+        index_gz = index_path.read_bytes()
+    except OSError as error:
+        raise ResourceError(f"WordNet data file {index_path} is unreadable ({error})") from error
+    synsets: Mapping[str, tuple[int, ...]] | None = _load_meteor_binary(index_gz)
+    if synsets is None:
+        synsets = _merged_synsets(_read_rows("index.tsv.gz"))
     bases: dict[str, set[str]] = {}
     for _pos, form, listed in _read_rows("exceptions.tsv.gz"):
         bases.setdefault(form, set()).update(listed.split())
@@ -433,7 +586,7 @@ def _line_pairs(path: Path) -> list[tuple[str, str]]:
 
 @cached_loader
 def meteor_wordnet_from_dir(directory: str, language_long_name: str = "english") -> MeteorWordNet:
-    """The METEOR view from ``<directory>/<language>.synsets`` and ``.exceptions`` (the jar's ``-d``).
+    """The METEOR view from ``<directory>/<language>.synsets`` and ``.exceptions`` (jar's ``-d``).
 
     Both files hold pairs of lines: a word and its synset numbers separated by spaces; a base form
     and the inflected forms that map to it.

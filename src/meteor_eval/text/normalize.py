@@ -56,6 +56,7 @@ _COMMA_RES: Final = (
     re.compile(r"([0-9]),([^0-9])"),
     re.compile(r"([^0-9]),([0-9])"),
 )
+_DIGIT_COMMA_RE: Final = re.compile("[0-9],|,[0-9]")
 _SINGLE_QUOTE_RE: Final = re.compile("[`\u2018\u2019]")
 _DOUBLE_QUOTE_RE: Final = re.compile("[\u201c\u201d]|''")
 _INTRA_WORD_DASH_RE: Final = re.compile(f"([{_ALNUM}.])-([{_ALNUM}])")
@@ -179,6 +180,10 @@ def _split_commas(line: str) -> str:
     """Split commas unless they sit between two digits (three consuming passes)."""
     if "," not in line:  # fast path: the passes below only ever touch commas
         return line
+    if _DIGIT_COMMA_RE.search(line) is None:
+        # No comma touches a digit, and the first pass only puts spaces next to commas, so the
+        # two passes that need a digit beside a comma cannot match.
+        return _COMMA_RES[0].sub(r"\1 , \2", line)
     for pattern in _COMMA_RES:
         line = pattern.sub(r"\1 , \2", line)
     return line
@@ -186,8 +191,11 @@ def _split_commas(line: str) -> str:
 
 def _normalize_quotes(line: str) -> str:
     """Map `` ` ‘ ’`` to ``'``, then ``“ ”`` and ``''`` to a spaced ``"``."""
-    line = _SINGLE_QUOTE_RE.sub("'", line)
-    return _DOUBLE_QUOTE_RE.sub(' " ', line)
+    if "`" in line or "\u2018" in line or "\u2019" in line:
+        line = _SINGLE_QUOTE_RE.sub("'", line)
+    if "''" in line or "\u201c" in line or "\u201d" in line:
+        line = _DOUBLE_QUOTE_RE.sub(' " ', line)
+    return line
 
 
 def _normalize_dashes(line: str) -> str:
@@ -246,28 +254,29 @@ def _split_sentence_dots(line: str, prefixes: Mapping[str, bool]) -> str:
     Every emitted token is followed by one space.
     """
     words = _TOKEN_RE.findall(line)
-    last = len(words) - 1
-    out: list[str] = []
-    for i, word in enumerate(words):
-        if len(word) > 1 and word[-1] == ".":
+    if not words:
+        return ""
+    if "." in line:
+        last = len(words) - 1
+        # Decisions look at the original following word, so fill a copy.
+        out = list(words)
+        for i, word in enumerate(words):
+            if word[-1] != "." or len(word) < 2:
+                continue
             pre = word[:-1]
             numeric_only = prefixes.get(pre)
             following = words[i + 1] if i < last else ""
             if "." in pre and _ALPHA_RE.search(pre) is not None:
-                out.append(word.replace(".", ""))
-            elif (
+                out[i] = word.replace(".", "")
+            elif not (
                 numeric_only is False
                 or "a" <= following[:1] <= "z"
                 or (numeric_only and "0" <= following[:1] <= "9")
             ):
-                out.append(word)
-            else:
-                out.append(pre)
-                out.append(" .")
-        else:
-            out.append(word)
-        out.append(" ")
-    return "".join(out)
+                out[i] = pre + " ."
+        words = out
+    words.append("")
+    return " ".join(words)
 
 
 def _restore_dot_runs(line: str) -> str:
@@ -328,4 +337,8 @@ def normalize(text: str, language: str, *, keep_punctuation: bool = True) -> str
     line = _restore_dot_runs(line)
     if not keep_punctuation:
         line = _remove_punctuation(line)
+    elif _UNICODE_SPACE_RE.search(line) is None:
+        # The dot step joined the tokens with single ASCII spaces and nothing since added any:
+        # there is no run to collapse, only the trim.
+        return line.strip(_TRIM_CHARS)
     return _collapse_spaces(line)

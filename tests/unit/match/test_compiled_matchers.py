@@ -1,0 +1,123 @@
+"""The compiled candidate generators (``meteor_eval.align._beam``) against the pure-Python ones.
+
+Every matcher keeps its pure-Python code as the reference (``candidates_python`` /
+``exact_candidates_python``); the compiled path must return the same ``Match`` objects in the same
+order, duplicates included, on random ambiguous sentences (small vocabularies, so that words,
+stems, synonym sets and paraphrase phrases repeat) and on real data. Skipped when the extension
+is not built.
+"""
+
+from __future__ import annotations
+
+import gzip
+import random
+from pathlib import Path
+
+import pytest
+
+from meteor_eval.align.search import compiled_kernels
+from meteor_eval.match.base import Match, Segment
+from meteor_eval.match.exact import ExactMatcher, exact_candidates_python
+from meteor_eval.match.paraphrase import ParaphraseMatcher
+from meteor_eval.match.stem import StemMatcher
+from meteor_eval.match.synonym import SynonymMatcher
+from meteor_eval.resources.paraphrases import open_index
+from meteor_eval.text.tokenize import java_hash
+
+pytestmark = pytest.mark.skipif(
+    compiled_kernels("equal_keys", "sets_intersect", "paraphrase") is None,
+    reason="compiled extension not built (or METEOR_EVAL_PURE_PYTHON=1)",
+)
+
+VOCAB = [f"w{k}" for k in range(12)] + ["Aa", "BB"]  # "Aa" and "BB" share a Java hash
+
+
+def segment(rng: random.Random, length: int) -> Segment:
+    tokens = tuple(rng.choice(VOCAB) for _ in range(length))
+    return Segment(tokens, tuple(java_hash(t) for t in tokens))
+
+
+def pairs(seed: int, count: int) -> list[tuple[Segment, Segment]]:
+    rng = random.Random(seed)
+    return [
+        (segment(rng, rng.randint(0, 30)), segment(rng, rng.randint(0, 30))) for _ in range(count)
+    ]
+
+
+def same(fast: list[Match], slow: list[Match]) -> None:
+    assert fast == slow
+    assert all(type(m) is Match for m in fast)
+
+
+def test_exact_matches_python() -> None:
+    matcher = ExactMatcher()
+    for hyp, ref in pairs(1, 400):
+        same(matcher.candidates(hyp, ref, 0), exact_candidates_python(hyp, ref, 0))
+
+
+def test_stem_matches_python() -> None:
+    # Stems collide across words (w1 and w11 both stem to "w1"), plus equal-hash words.
+    matcher = StemMatcher(lambda word: word[:2], java_hash)
+    for hyp, ref in pairs(2, 400):
+        same(matcher.candidates(hyp, ref, 1), matcher.candidates_python(hyp, ref, 1))
+
+
+def test_synonym_matches_python() -> None:
+    rng = random.Random(3)
+    sets = {word: frozenset(rng.sample(range(-5, 40), rng.randint(0, 4))) for word in VOCAB}
+    sets["w0"] = frozenset({2**62, -(2**62)})  # extremes of the packed 64-bit form
+    matcher = SynonymMatcher(sets.__getitem__)
+    for hyp, ref in pairs(4, 400):
+        same(matcher.candidates(hyp, ref, 2), matcher.candidates_python(hyp, ref, 2))
+
+
+def test_synonym_identifiers_beyond_64_bits_fall_back_to_python() -> None:
+    sets = {"a": frozenset({2**70}), "b": frozenset({2**70, 1})}
+    matcher = SynonymMatcher(sets.__getitem__)
+    hyp = Segment(("a",), (java_hash("a"),))
+    ref = Segment(("b",), (java_hash("b"),))
+    assert matcher.candidates(hyp, ref, 2) == [Match(0, 1, 0, 1, 2)]
+
+
+def test_paraphrase_matches_python(tmp_path: Path) -> None:
+    rng = random.Random(5)
+    words = VOCAB[:8]
+
+    def phrase() -> str:
+        return " ".join(rng.choice(words) for _ in range(rng.randint(1, 3)))
+
+    records = [(phrase(), phrase()) for _ in range(120)]
+    body = "".join(f"0.1\n{a}\n{b}\n" for a, b in records)
+    path = tmp_path / "paraphrase-xx.gz"
+    path.write_bytes(gzip.compress(body.encode("utf-8")))
+    matcher = ParaphraseMatcher(open_index(path, "xx", directory=tmp_path / "cache"))
+    total = 0
+    for hyp, ref in pairs(6, 300):
+        fast = matcher.candidates(hyp, ref, 3)
+        same(fast, matcher.candidates_python(hyp, ref, 3))
+        total += len(fast)
+    assert total > 1000  # the sentences really are ambiguous
+
+
+def test_real_sentences_all_stages() -> None:
+    from meteor_eval.resources.stemmers import get_stemmer
+    from meteor_eval.resources.synonyms import meteor_wordnet
+    from meteor_eval.text.tokenize import preprocess
+
+    data = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "meteor15"
+    if not (data / "xray-system1.hyp").is_file():
+        pytest.skip("example data not available")
+    hyps = (data / "xray-system1.hyp").read_text(encoding="utf-8").splitlines()[::5]
+    refs = (data / "xray-reference").read_text(encoding="utf-8").splitlines()[::5]
+    stem = StemMatcher(get_stemmer("english"), java_hash)
+    synonym = SynonymMatcher(meteor_wordnet().synonym_set)
+
+    def seg(text: str) -> Segment:
+        tokens = tuple(preprocess(text, language="en", level="norm"))
+        return Segment(tokens, tuple(java_hash(t) for t in tokens))
+
+    for h, r in zip(hyps, refs, strict=True):
+        hyp, ref = seg(h), seg(r)
+        same(ExactMatcher().candidates(hyp, ref, 0), exact_candidates_python(hyp, ref, 0))
+        same(stem.candidates(hyp, ref, 1), stem.candidates_python(hyp, ref, 1))
+        same(synonym.candidates(hyp, ref, 2), synonym.candidates_python(hyp, ref, 2))
