@@ -243,16 +243,20 @@ def test_sampled_check_misses_what_full_check_catches(tmp_path: Path, cache: Pat
     assert opened.paraphrases(["w5", "v5"]) == [("u5", "t5", "s5")]
 
 
+class _SimulatedKill(BaseException):
+    """Like KeyboardInterrupt (not an Exception), but never taken for a real Ctrl-C."""
+
+
 def test_interrupted_build_leaves_no_index(
     table: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     target = index_path_for(table_key(table), cache)
 
     def crash(fd: int) -> None:
-        raise KeyboardInterrupt
+        raise _SimulatedKill
 
     monkeypatch.setattr(paraphrases.os, "fsync", crash)
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(_SimulatedKill):
         open_index(table, "xx", directory=cache)
     assert not target.exists()
     assert list(cache.iterdir()) == []  # the temporary file was removed as well
