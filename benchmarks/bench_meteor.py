@@ -8,8 +8,12 @@ wall time, CPU time, peak resident memory, microseconds per segment and our/thei
 * ``ours warm``: ``Meteor.corpus_score`` in this process, after one untimed run;
 * ``jar``: ``java -Xmx2G -jar meteor-1.5.jar HYP REF -l en [-norm] [-m ...]``, when Java and
   pycocoevalcap (which ships the jar) are installed;
-* ``nltk``: ``nltk.translate.meteor_score`` over the same pairs in a new process, when NLTK
-  and its WordNet data are installed (compare with ``--flavour nltk`` where this version has it).
+* ``nltk flavour (ours)`` and ``nltk (NLTK)``: a new process that imports
+  ``meteor_eval.compat.nltk`` (respectively ``nltk.translate.meteor_score``) and calls
+  ``meteor_score([ref.lower().split()], hyp.lower().split())`` once per pair; import and WordNet
+  loading included. NLTK's WordNet is laid out from Debian's files with
+  ``scripts/make_nltk_wordnet_dir.py`` unless ``--nltk-data`` names a folder. The two sums of
+  scores must be equal.
 
 Inputs default to ``../shared/data/meteor15``: xray system1 and newstest2009 (SGML segments
 extracted to plain lines). Pass ``--hyp``/``--ref`` for any other files. Run from the repository
@@ -18,6 +22,7 @@ root::
     python benchmarks/bench_meteor.py                      # defaults, exact+stem+synonym
     python benchmarks/bench_meteor.py --modules all        # with paraphrases (needs the table)
     python benchmarks/bench_meteor.py --hyp H --ref R --jobs 1 2
+    python benchmarks/bench_meteor.py --modules all --combined --repeat 3   # round 3 table
 """
 
 from __future__ import annotations
@@ -117,15 +122,21 @@ def jar_cmd(args: argparse.Namespace, jar: Path, hyp: Path, ref: Path) -> list[s
     return cmd
 
 
+# One fresh process scoring every pair with ``meteor_score`` of the module named by argv[3]
+# (NLTK's or our drop-in); argv[4], when given, is put first on NLTK's data path. Import and
+# WordNet loading are part of the measurement. Prints the sum of the sentence scores.
 _NLTK_SCRIPT = """
-import sys
-from nltk.translate.meteor_score import meteor_score
+import importlib, sys
+if len(sys.argv) > 4:
+    import nltk
+    nltk.data.path.insert(0, sys.argv[4])
+meteor_score = importlib.import_module(sys.argv[3]).meteor_score
 hyps = open(sys.argv[1], encoding="utf-8").read().splitlines()
 refs = open(sys.argv[2], encoding="utf-8").read().splitlines()
 total = 0.0
 for h, r in zip(hyps, refs):
-    total += meteor_score([r.split()], h.split())
-print(total / len(hyps))
+    total += meteor_score([r.lower().split()], h.lower().split())
+print(repr(total))
 """
 
 
@@ -166,6 +177,39 @@ def best_of(label: str, cmd: list[str], repeat: int, n: int, parse: object) -> R
     return best
 
 
+def nltk_runs(args: argparse.Namespace, name: str, hyp: Path, ref: Path, n: int) -> list[Run]:
+    """Our nltk flavour (``meteor_eval.compat.nltk``) and, when installed, NLTK itself."""
+    script = [sys.executable, "-c", _NLTK_SCRIPT, str(hyp), str(ref)]
+    ours_cmd = [*script, "meteor_eval.compat.nltk"]
+    ours = best_of("nltk flavour (ours)", ours_cmd, args.repeat, n, float)
+    runs = [ours]
+    if importlib.util.find_spec("nltk") is None:
+        print(f"{name}: NLTK not installed", file=sys.stderr)
+        return runs
+    cmd = [*script, "nltk.translate.meteor_score"]
+    if args.nltk_data:
+        cmd.append(str(args.nltk_data))
+    try:
+        theirs = best_of("nltk (NLTK)", cmd, args.repeat, n, float)
+    except RuntimeError as exc:
+        reason = [line for line in str(exc).splitlines() if line.strip()] or ["failed"]
+        print(f"{name}: NLTK skipped ({reason[-1].strip()})", file=sys.stderr)
+        return runs
+    if theirs.score != ours.score:
+        raise SystemExit(f"{name}: nltk sums differ: ours {ours.score!r}, NLTK {theirs.score!r}")
+    return [*runs, theirs]
+
+
+def nltk_data_dir(tmp: Path) -> Path | None:
+    """An NLTK data folder with WordNet laid out from Debian's files, if that is possible."""
+    maker = ROOT / "scripts" / "make_nltk_wordnet_dir.py"
+    if not maker.is_file() or importlib.util.find_spec("nltk") is None:
+        return None
+    dest = tmp / "nltk_data"
+    done = subprocess.run([sys.executable, str(maker), str(dest)], capture_output=True, env=_env())
+    return dest if done.returncode == 0 else None
+
+
 def parse_ours(out: str) -> float:
     import json
 
@@ -196,13 +240,8 @@ def bench(args: argparse.Namespace, name: str, hyp: Path, ref: Path) -> list[Run
     runs.append(warm_run(args, hyp, ref, n))
     if jar is not None:
         runs.append(best_of("jar", jar_cmd(args, jar, hyp, ref), args.repeat, n, parse_jar))
-    if not args.no_nltk and importlib.util.find_spec("nltk") is not None:
-        cmd = [sys.executable, "-c", _NLTK_SCRIPT, str(hyp), str(ref)]
-        try:
-            runs.append(best_of("nltk", cmd, args.repeat, n, float))
-        except RuntimeError as exc:
-            reason = [line for line in str(exc).splitlines() if line.strip()] or ["failed"]
-            print(f"{name}: nltk skipped ({reason[-1].strip()})", file=sys.stderr)
+    if not args.no_nltk:
+        runs.extend(nltk_runs(args, name, hyp, ref, n))
     for run in runs:
         if run.score is not None and run.label.startswith("ours") and run.score != ours:
             raise SystemExit(f"{name}: {run.label} scored {run.score!r}, expected {ours!r}")
@@ -219,17 +258,27 @@ def table(name: str, n: int, runs: list[Run]) -> str:
         "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in runs:
-        ratio = f"{jar.wall / r.wall:.1f}x" if jar and r.label != "jar" else ""
+        ratio = f"{jar.wall / r.wall:.1f}x" if jar and r.label in ("ours cold", "ours warm") else ""
         rss = "" if r.rss_mb is None else f"{r.rss_mb:.0f}"
         rss_ratio = (
             f"{r.rss_mb / jar.rss_mb:.2f}"
-            if jar and jar.rss_mb and r.rss_mb and r.label != "jar"
+            if jar and jar.rss_mb and r.rss_mb and r.label.startswith("ours cold")
             else ""
         )
         score = "" if r.score is None else f"{r.score:.6f}"
+        if r.label.startswith("nltk"):
+            score = "" if r.score is None else f"sum {r.score:.6f}"
         lines.append(
             f"| {r.label} | {r.wall:.2f} | {r.cpu:.2f} | {rss} | {r.us_per_segment:.0f} | "
             f"{score} | {ratio} | {rss_ratio} |"
+        )
+    ours_nltk = next((r for r in runs if r.label == "nltk flavour (ours)"), None)
+    nltk = next((r for r in runs if r.label == "nltk (NLTK)"), None)
+    if ours_nltk and nltk:
+        lines.append("")
+        lines.append(
+            f"nltk flavour: NLTK / ours = {nltk.wall / ours_nltk.wall:.1f}x wall, "
+            f"{nltk.cpu / ours_nltk.cpu:.1f}x CPU (same sum of scores)"
         )
     return "\n".join(lines)
 
@@ -248,6 +297,14 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, nargs="+", default=[1], help="--jobs values to time")
     parser.add_argument("--no-jar", action="store_true")
     parser.add_argument("--no-nltk", action="store_true")
+    parser.add_argument(
+        "--nltk-data", type=Path, help="NLTK data folder with WordNet (default: laid out here)"
+    )
+    parser.add_argument(
+        "--combined",
+        action="store_true",
+        help="also score xray system1 + system2 + newstest2009 as one file (about 7,500 lines)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         if args.hyp or args.ref:
@@ -261,6 +318,21 @@ def main() -> None:
                 ("xray system1", DATA / "xray-system1.hyp", DATA / "xray-reference"),
                 ("newstest2009 cmu-combo", news_h, news_r),
             ]
+            if args.combined:
+                xray_ref = (DATA / "xray-reference").read_text(encoding="utf-8")
+                all_h, all_r = Path(tmp) / "all.hyp", Path(tmp) / "all.ref"
+                all_h.write_text(
+                    (DATA / "xray-system1.hyp").read_text(encoding="utf-8")
+                    + (DATA / "xray-system2.hyp").read_text(encoding="utf-8")
+                    + news_h.read_text(encoding="utf-8"),
+                    encoding="utf-8",
+                )
+                all_r.write_text(
+                    xray_ref + xray_ref + news_r.read_text(encoding="utf-8"), encoding="utf-8"
+                )
+                inputs.append(("xray system1 + system2 + newstest2009", all_h, all_r))
+        if not args.no_nltk and args.nltk_data is None:
+            args.nltk_data = nltk_data_dir(Path(tmp))
         for name, hyp, ref in inputs:
             runs = bench(args, name, hyp, ref)
             n = sum(1 for _ in hyp.open(encoding="utf-8"))

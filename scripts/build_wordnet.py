@@ -29,6 +29,11 @@ written with ``mtime=0`` and no file name, so a rerun on the same inputs gives t
     binary form that loads in milliseconds (``meteor_eval.resources.synonyms.build_meteor_binary``
     documents the layout); gzip'd deterministically like the others. It records the SHA-256 of the
     ``index.tsv.gz`` it was derived from; the library ignores it if that no longer matches.
+``nltk-wordnet.bin.gz``
+    The NLTK view (lemma -> part of speech -> offsets, synset -> type and lemma names) derived
+    from ``index.tsv.gz`` and ``synsets.tsv.gz`` in a compact binary form decoded per lookup
+    (``meteor_eval.resources.synonyms.build_nltk_binary`` documents the layout). It records a
+    checksum of both sources and is ignored when they no longer match.
 ``manifest.json``
     Source package and version, SHA-256 of every input and output, counts, and the offset
     correction described below.
@@ -62,7 +67,12 @@ import re
 import subprocess
 from pathlib import Path
 
-from meteor_eval.resources.synonyms import METEOR_BINARY_FILE, build_meteor_binary
+from meteor_eval.resources.synonyms import (
+    METEOR_BINARY_FILE,
+    NLTK_BINARY_FILE,
+    build_meteor_binary,
+    build_nltk_binary,
+)
 
 POS_FILES: tuple[tuple[str, str], ...] = (("n", "noun"), ("v", "verb"), ("a", "adj"), ("r", "adv"))
 
@@ -221,6 +231,11 @@ def build(wordnet_dir: Path, out_dir: Path) -> dict[str, object]:
             derived = build_meteor_binary(blob)
             (out_dir / METEOR_BINARY_FILE).write_bytes(derived)
             outputs[METEOR_BINARY_FILE] = _sha256(derived)
+    nltk_view = build_nltk_binary(
+        (out_dir / "index.tsv.gz").read_bytes(), (out_dir / "synsets.tsv.gz").read_bytes()
+    )
+    (out_dir / NLTK_BINARY_FILE).write_bytes(nltk_view)
+    outputs[NLTK_BINARY_FILE] = _sha256(nltk_view)
 
     manifest: dict[str, object] = {
         "name": "wordnet",

@@ -36,10 +36,17 @@ def _bits(value: float) -> int:
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run(["javac", "-d", tmp, str(ROOT / "scripts" / "java" / "JvmPow.java")], check=True)
-        version = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()[0]
+        subprocess.run(
+            ["javac", "-d", tmp, str(ROOT / "scripts" / "java" / "JvmPow.java")], check=True
+        )
+        version = subprocess.run(
+            ["java", "-version"], capture_output=True, text=True
+        ).stderr.splitlines()[0]
         text = subprocess.run(
-            ["java", "-cp", tmp, "JvmPow", str(MAX_S), *BETAS], capture_output=True, text=True, check=True
+            ["java", "-cp", tmp, "JvmPow", str(MAX_S), *BETAS],
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout
     lines = iter(text.splitlines())
     table: dict[str, list[list[int]]] = {}

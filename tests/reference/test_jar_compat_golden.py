@@ -129,6 +129,8 @@ _SHARED: dict[str, tuple[str, str, str, bool]] = {
     "xray-system1.en-norm-li": ("xray-system1.hyp", "xray-reference", "-l en -norm -t li", True),
 }
 _FAST_SHARED = {"xray-system1.en-norm-exact", "xray-system1.other"}
+
+
 def _shared_param(name: str) -> Any:
     marks = []
     if _SHARED[name][3]:

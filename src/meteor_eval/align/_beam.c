@@ -20,7 +20,8 @@
  *
  * The module also holds the candidate generators of the matching stages (equal_keys for exact and
  * stem matching, sets_intersect for synonyms, paraphrase for paraphrase tables); each produces
- * the same candidates in the same order as the pure-Python matcher it speeds up.
+ * the same candidates in the same order as the pure-Python matcher it speeds up. Per-word text
+ * kernels (stemmers, Java string hash) live in _text.c and are added to this module at import.
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -1106,8 +1107,16 @@ static struct PyModuleDef beam_module = {
     PyModuleDef_HEAD_INIT, "_beam", "Compiled METEOR 1.5 beam search and candidate generators.", -1, beam_methods,
 };
 
+/* Per-word text kernels (Snowball English stemmer, Java string hash), defined in _text.c. */
+extern PyMethodDef meteor_text_methods[];
+
 PyMODINIT_FUNC
 PyInit__beam(void)
 {
-    return PyModule_Create(&beam_module);
+    PyObject *module = PyModule_Create(&beam_module);
+    if (module != NULL && PyModule_AddFunctions(module, meteor_text_methods) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
 }

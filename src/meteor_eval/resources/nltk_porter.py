@@ -23,8 +23,13 @@ Like NLTK we also keep one oddity of its step 1b, which tests the "double conson
 literal suffix ``"*d"`` when the stem does not end in a double consonant (``"a*ded"`` ->
 ``"ad"``); it only affects tokens containing ``*``.
 
-Results are cached per word. Equality with NLTK 3.10 is tested on the whole WordNet vocabulary
-plus the tokens of the METEOR example data (``tests/unit/resources/test_nltk_porter.py``).
+Results are cached per word. When the optional extension ``meteor_eval.align._beam`` is built, the
+rule steps run compiled (``nltk_porter_rules``, a C transcription of :func:`_stem_lowered`,
+identical on the whole WordNet vocabulary and on random strings:
+``tests/unit/resources/test_compiled_stemmers.py``); this module's Python code is the reference
+and the fallback (forced with ``METEOR_EVAL_PURE_PYTHON=1``). Equality with NLTK 3.10 is tested on
+the whole WordNet vocabulary plus the tokens of the METEOR example data
+(``tests/unit/resources/test_nltk_porter.py``).
 
 References:
     M. F. Porter. An algorithm for suffix stripping. Program 14(3), 130-137, 1980.
@@ -34,6 +39,7 @@ References:
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable
 from typing import Final
 
@@ -290,6 +296,21 @@ def _stem_lowered(word: str) -> str:
     return _step5b(word)
 
 
+def _compiled_rules() -> Callable[[str], str]:
+    """The compiled rule steps when available and allowed, else :func:`_stem_lowered`."""
+    if os.environ.get("METEOR_EVAL_PURE_PYTHON") == "1":
+        return _stem_lowered
+    try:
+        from meteor_eval.align import _beam  # type: ignore[attr-defined, unused-ignore]
+    except ImportError:
+        return _stem_lowered
+    function: Callable[[str], str] = getattr(_beam, "nltk_porter_rules", _stem_lowered)
+    return function
+
+
+_RULES: Final[Callable[[str], str]] = _compiled_rules()
+
+
 class NltkPorterStemmer:
     """NLTK's ``PorterStemmer()`` (mode ``NLTK_EXTENSIONS``) with a per-word cache.
 
@@ -343,7 +364,7 @@ class NltkPorterStemmer:
         # NLTK measures the length of the word as given, before lower-casing.
         if len(original) <= 2:
             return word
-        return _stem_lowered(word)
+        return _RULES(word)
 
 
 @cached_loader

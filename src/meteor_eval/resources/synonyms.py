@@ -36,7 +36,7 @@ import io
 import struct
 import sys
 from array import array
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import Final, Literal
@@ -47,11 +47,14 @@ from meteor_eval.resources.registry import ResourceSpec, cached_loader, data_fil
 __all__ = [
     "METEOR_BINARY_FILE",
     "METEOR_MORPH_RULES",
+    "NLTK_BINARY_FILE",
     "NLTK_SUBSTITUTIONS",
     "WORDNET_FILES",
     "MeteorWordNet",
     "NltkWordNet",
     "WordNetPos",
+    "build_meteor_binary",
+    "build_nltk_binary",
     "meteor_wordnet",
     "nltk_wordnet",
     "wordnet_spec",
@@ -66,6 +69,25 @@ WORDNET_FILES: Final = ("index.tsv.gz", "synsets.tsv.gz", "exceptions.tsv.gz")
 #: nothing that ``index.tsv.gz`` does not); it records the SHA-256 of the index it came from and
 #: is ignored (the text index is parsed) when that does not match.
 METEOR_BINARY_FILE: Final = "meteor-synsets.bin.gz"
+
+#: The NLTK view (lemma -> part of speech -> offsets, synset -> type and lemma names) in a compact
+#: binary form derived from ``index.tsv.gz`` and ``synsets.tsv.gz`` (by
+#: ``scripts/build_wordnet.py`` via :func:`build_nltk_binary`). Loading it is a decompression and
+#: a split of the lemma list; entries are decoded when looked up. Like
+#: :data:`METEOR_BINARY_FILE` it is not part of the resource's identity and is ignored when the
+#: checksum of its sources it records does not match the shipped text files.
+NLTK_BINARY_FILE: Final = "nltk-wordnet.bin.gz"
+
+# magic, format version, lemmas, index offsets, bytes of the lemma list, synsets, bytes of the
+# lemma names, SHA-256 over the SHA-256 digests of index.tsv.gz and synsets.tsv.gz
+_NLTK_HEADER: Final = struct.Struct("<8sIIIIII32s")
+_NLTK_MAGIC: Final = b"MEWNNLTK"
+_NLTK_VERSION: Final = 1
+# Parts of speech of a lemma's index entry in the binary form, in slot order.
+_NLTK_SLOTS: Final = ("n", "v", "a", "s", "r")
+_NLTK_SLOT_OF: Final = {pos: slot for slot, pos in enumerate(_NLTK_SLOTS)}
+# Synset keys: file part of speech code << 32 | offset.
+_NLTK_FILE_POS: Final = {"n": 0, "v": 1, "a": 2, "r": 3}
 
 # magic, format version, words, offsets, bytes of the word list, SHA-256 of index.tsv.gz
 _BINARY_HEADER: Final = struct.Struct("<8sIIII32s")
@@ -433,7 +455,7 @@ class NltkWordNet:
         ['Canis_familiaris', 'andiron', 'blackguard']
     """
 
-    __slots__ = ("_exceptions", "_index", "_lemma_names", "_synsets")
+    __slots__ = ("_exceptions", "_index", "_lemma_names", "_offsets", "_synsets")
 
     def __init__(
         self,
@@ -451,6 +473,16 @@ class NltkWordNet:
         self._index = index
         self._synsets = synsets
         self._exceptions = exceptions
+        self._offsets: Callable[[str, str], Sequence[int] | None]
+        if isinstance(index, _NltkIndex):
+            self._offsets = index.offsets
+        else:
+
+            def offsets(word: str, pos: str) -> Sequence[int] | None:
+                entry = index.get(word)
+                return None if entry is None else entry.get(pos)
+
+            self._offsets = offsets
         self._lemma_names = functools.lru_cache(maxsize=_CACHE_SIZE)(self._compute_lemma_names)
 
     def __reduce__(self) -> tuple[object, tuple[()]]:
@@ -474,11 +506,10 @@ class NltkWordNet:
                 for old, new in NLTK_SUBSTITUTIONS[pos]
                 if form.endswith(old)
             )
-        index = self._index
+        offsets = self._offsets
         result: list[str] = []
         for candidate in candidates:
-            entry = index.get(candidate)
-            if entry is not None and pos in entry and candidate not in result:
+            if offsets(candidate, pos) is not None and candidate not in result:
                 result.append(candidate)
         return result
 
@@ -524,31 +555,307 @@ class NltkWordNet:
         return self._lemma_names(word)
 
     def _compute_lemma_names(self, word: str) -> frozenset[str]:
+        # What synsets(word) finds, without building its list: the parts of speech walked are
+        # n, v, a, r, each the file of its own synsets.
         names: set[str] = set()
         synsets = self._synsets
-        for pos, offset in self.synsets(word):
-            names.update(synsets["a" if pos == "s" else pos, offset][1])
+        offsets = self._offsets
+        lemma = word.lower()
+        for pos in _NLTK_POS_ORDER:
+            for form in self.morphy_forms(lemma, pos):
+                for offset in offsets(form, pos) or ():
+                    names.update(synsets[pos, offset][1])
         return frozenset(names) if names else _EMPTY_NAMES
 
 
-@cached_loader
-def nltk_wordnet() -> NltkWordNet:
-    """The shared NLTK view of the shipped WordNet 3.0 (loaded on first call)."""
+def _nltk_tables(
+    index_text: str, synsets_text: str
+) -> tuple[
+    dict[str, dict[str, tuple[int, ...]]], dict[tuple[str, int], tuple[str, tuple[str, ...]]]
+]:
+    """NLTK's lemma index and synset table from the text of the two shipped files."""
     synsets: dict[tuple[str, int], tuple[str, tuple[str, ...]]] = {}
     satellites: set[int] = set()
-    for ss_type, offset_text, names in _read_rows("synsets.tsv.gz"):
+    for line in synsets_text.splitlines():
+        ss_type, offset_text, names = line.split("\t")
         offset = int(offset_text)
         if ss_type == "s":
             satellites.add(offset)
         synsets["a" if ss_type == "s" else ss_type, offset] = (ss_type, tuple(names.split(" ")))
     index: dict[str, dict[str, tuple[int, ...]]] = {}
-    for pos, lemma, offsets_text in _read_rows("index.tsv.gz"):
+    for line in index_text.splitlines():
+        pos, lemma, offsets_text = line.split("\t")
         offsets = tuple(map(int, offsets_text.split()))
         entry = index.setdefault(lemma, {})
         entry[pos] = offsets
         if pos == "a":
             # NLTK 3.10 gives every adjective lemma an ``s`` entry: its satellites, index order.
             entry["s"] = tuple(offset for offset in offsets if offset in satellites)
+    return index, synsets
+
+
+def _nltk_source_digest(index_gz: bytes, synsets_gz: bytes) -> bytes:
+    return hashlib.sha256(
+        hashlib.sha256(index_gz).digest() + hashlib.sha256(synsets_gz).digest()
+    ).digest()
+
+
+def _gunzip_text(data: bytes, what: str) -> str:
+    try:
+        return gzip.decompress(data).decode("utf-8")
+    except (OSError, EOFError, UnicodeDecodeError) as error:
+        raise ResourceError(f"WordNet {what} is corrupt ({error})") from error
+
+
+def _pad4(data: bytes) -> bytes:
+    return data + bytes(-len(data) % 4)
+
+
+def build_nltk_binary(index_gz: bytes, synsets_gz: bytes) -> bytes:
+    """The gzip'd content of :data:`NLTK_BINARY_FILE` for the shipped ``index``/``synsets`` files.
+
+    Layout after the header (little-endian), each section zero-padded to 4 bytes: the lemmas
+    sorted by code point, joined by ``\n`` (UTF-8); one byte per lemma with a bit per part of
+    speech present (``n v a s r``, bit 0 first); ``5 * lemmas + 1`` uint32 starts into the
+    offsets (one slot per lemma and part of speech); the uint32 offsets in index order; the
+    synsets sorted by key ``file pos code << 32 | offset`` (``n v a r`` = 0 to 3) as uint64; one
+    ASCII type byte per synset; ``synsets + 1`` uint32 starts into the names; the lemma names
+    of each synset joined by spaces (UTF-8). Deterministic: same inputs, same bytes.
+
+    Raises:
+        ResourceError: an input is corrupt or an offset does not fit 32 bits.
+    """
+    index, synsets = _nltk_tables(
+        _gunzip_text(index_gz, "index"), _gunzip_text(synsets_gz, "synset list")
+    )
+    lemmas = sorted(index)
+    masks = bytearray()
+    starts = array("I", [0])
+    offsets = array("I")
+    keys = array("Q")
+    types = bytearray()
+    name_starts = array("I", [0])
+    names = bytearray()
+    try:
+        for lemma in lemmas:
+            entry = index[lemma]
+            mask = 0
+            for bit, pos in enumerate(_NLTK_SLOTS):
+                found = entry.get(pos)
+                if found is not None:
+                    mask |= 1 << bit
+                    offsets.extend(found)
+                starts.append(len(offsets))
+            masks.append(mask)
+        for file_pos, offset in sorted(synsets, key=lambda k: (_NLTK_FILE_POS[k[0]], k[1])):
+            ss_type, lemma_names = synsets[file_pos, offset]
+            keys.append(_NLTK_FILE_POS[file_pos] << 32 | offset)
+            types.extend(ss_type.encode("ascii"))
+            names.extend(" ".join(lemma_names).encode("utf-8"))
+            name_starts.append(len(names))
+    except (OverflowError, ValueError) as error:
+        raise ResourceError(f"WordNet: value out of range for the binary form ({error})") from error
+    arrays = (starts, offsets, keys, name_starts)
+    if sys.byteorder != "little":
+        for each in arrays:
+            each.byteswap()
+    blob = "\n".join(lemmas).encode("utf-8")
+    header = _NLTK_HEADER.pack(
+        _NLTK_MAGIC,
+        _NLTK_VERSION,
+        len(lemmas),
+        len(offsets),
+        len(blob),
+        len(keys),
+        len(names),
+        _nltk_source_digest(index_gz, synsets_gz),
+    )
+    body = b"".join(
+        (
+            header,
+            _pad4(blob),
+            _pad4(bytes(masks)),
+            starts.tobytes(),
+            offsets.tobytes(),
+            keys.tobytes(),
+            _pad4(bytes(types)),
+            name_starts.tobytes(),
+            bytes(names),
+        )
+    )
+    buffer = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=0, compresslevel=9) as gz:
+        gz.write(body)
+    return buffer.getvalue()
+
+
+class _NltkIndex(Mapping[str, Mapping[str, tuple[int, ...]]]):
+    """Lemma -> part of speech -> offsets over the binary form, decoded per lookup."""
+
+    __slots__ = ("_masks", "_offsets", "_position", "_starts", "_words")
+
+    def __init__(self, words: list[str], masks: bytes, starts: array[int], offsets: array[int]):
+        self._words = words
+        self._position = dict(zip(words, range(len(words)), strict=True))
+        self._masks = masks
+        self._starts = starts
+        self._offsets = offsets
+
+    def _entry(self, at: int) -> dict[str, tuple[int, ...]]:
+        mask = self._masks[at]
+        starts = self._starts
+        offsets = self._offsets
+        base = 5 * at
+        return {
+            pos: tuple(offsets[starts[base + slot] : starts[base + slot + 1]])
+            for slot, pos in enumerate(_NLTK_SLOTS)
+            if mask >> slot & 1
+        }
+
+    def __getitem__(self, word: str) -> dict[str, tuple[int, ...]]:
+        return self._entry(self._position[word])
+
+    def offsets(self, word: str, pos: str) -> Sequence[int] | None:
+        """The offsets listed for ``word`` as ``pos``, ``None`` when it has no such entry."""
+        at = self._position.get(word)
+        if at is None:
+            return None
+        slot = _NLTK_SLOT_OF[pos]
+        if not self._masks[at] >> slot & 1:
+            return None
+        base = 5 * at + slot
+        return self._offsets[self._starts[base] : self._starts[base + 1]]
+
+    def get(self, word: str, default: object = None) -> dict[str, tuple[int, ...]] | object:  # type: ignore[override]
+        at = self._position.get(word)
+        return default if at is None else self._entry(at)
+
+    def __contains__(self, word: object) -> bool:
+        return word in self._position
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._words)
+
+    def __len__(self) -> int:
+        return len(self._words)
+
+
+class _NltkSynsets(Mapping[tuple[str, int], tuple[str, tuple[str, ...]]]):
+    """(file pos, offset) -> (synset type, lemma names) over the binary form, by bisection."""
+
+    __slots__ = ("_keys", "_name_starts", "_names", "_types")
+
+    def __init__(self, keys: array[int], types: bytes, name_starts: array[int], names: bytes):
+        self._keys = keys
+        self._types = types
+        self._name_starts = name_starts
+        self._names = names
+
+    def _at(self, key: object) -> int:
+        if not isinstance(key, tuple) or len(key) != 2:
+            return -1
+        pos, offset = key
+        code = _NLTK_FILE_POS.get(pos) if isinstance(pos, str) else None
+        if code is None or not isinstance(offset, int) or not 0 <= offset < 1 << 32:
+            return -1
+        wanted = code << 32 | offset
+        keys = self._keys
+        at = bisect.bisect_left(keys, wanted)
+        return at if at < len(keys) and keys[at] == wanted else -1
+
+    def __getitem__(self, key: tuple[str, int]) -> tuple[str, tuple[str, ...]]:
+        at = self._at(key)
+        if at < 0:
+            raise KeyError(key)
+        text = self._names[self._name_starts[at] : self._name_starts[at + 1]].decode("utf-8")
+        return chr(self._types[at]), tuple(text.split(" "))
+
+    def __contains__(self, key: object) -> bool:
+        return self._at(key) >= 0
+
+    def __iter__(self) -> Iterator[tuple[str, int]]:
+        pos_names = {code: pos for pos, code in _NLTK_FILE_POS.items()}
+        return ((pos_names[key >> 32], key & 0xFFFFFFFF) for key in self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+
+def _load_nltk_binary(index_gz: bytes, synsets_gz: bytes) -> tuple[_NltkIndex, _NltkSynsets] | None:
+    """The shipped binary NLTK view, or ``None`` when it is absent, corrupt or stale."""
+    try:
+        raw = gzip.decompress(data_file("wordnet", NLTK_BINARY_FILE).read_bytes())
+    except (ResourceError, OSError, EOFError):
+        return None
+    if len(raw) < _NLTK_HEADER.size:
+        return None
+    magic, version, count, total, blob_size, n_synsets, names_size, source = (
+        _NLTK_HEADER.unpack_from(raw, 0)
+    )
+    if (
+        magic != _NLTK_MAGIC
+        or version != _NLTK_VERSION
+        or source != _nltk_source_digest(index_gz, synsets_gz)
+    ):
+        return None
+    at = _NLTK_HEADER.size
+    sections: list[bytes] = []
+    for size in (
+        blob_size,
+        count,
+        4 * (5 * count + 1),
+        4 * total,
+        8 * n_synsets,
+        n_synsets,
+        4 * (n_synsets + 1),
+    ):
+        sections.append(raw[at : at + size])
+        at += size + (-size % 4)
+    names = raw[at:]
+    if len(names) != names_size:
+        return None
+    blob, masks, starts_raw, offsets_raw, keys_raw, types, name_starts_raw = sections
+    words = blob.decode("utf-8").split("\n") if count else []
+    starts, offsets = array("I", starts_raw), array("I", offsets_raw)
+    keys, name_starts = array("Q", keys_raw), array("I", name_starts_raw)
+    if sys.byteorder != "little":
+        for each in (starts, offsets, keys, name_starts):
+            each.byteswap()
+    if (
+        len(words) != count
+        or len(starts) != 5 * count + 1
+        or starts[-1] != total
+        or len(name_starts) != n_synsets + 1
+        or name_starts[-1] != names_size
+    ):
+        return None
+    return _NltkIndex(words, masks, starts, offsets), _NltkSynsets(keys, types, name_starts, names)
+
+
+@cached_loader
+def nltk_wordnet() -> NltkWordNet:
+    """The shared NLTK view of the shipped WordNet 3.0 (loaded on first call).
+
+    Reads the compact binary form (:data:`NLTK_BINARY_FILE`) when it matches the shipped text
+    files, else parses them (same content, slower).
+    """
+    raw: dict[str, bytes] = {}
+    for name in ("index.tsv.gz", "synsets.tsv.gz"):
+        path = data_file("wordnet", name)
+        try:
+            raw[name] = path.read_bytes()
+        except OSError as error:
+            raise ResourceError(f"WordNet data file {path} is unreadable ({error})") from error
+    index_gz, synsets_gz = raw["index.tsv.gz"], raw["synsets.tsv.gz"]
+    loaded = _load_nltk_binary(index_gz, synsets_gz)
+    index: Mapping[str, Mapping[str, tuple[int, ...]]]
+    synsets: Mapping[tuple[str, int], tuple[str, tuple[str, ...]]]
+    if loaded is not None:
+        index, synsets = loaded
+    else:
+        index, synsets = _nltk_tables(
+            _gunzip_text(index_gz, "index"), _gunzip_text(synsets_gz, "synset list")
+        )
     exceptions: dict[str, dict[str, tuple[str, ...]]] = {pos: {} for pos in _NLTK_POS_ORDER}
     for pos, form, bases in _read_rows("exceptions.tsv.gz"):
         exceptions[pos][form] = tuple(bases.split())  # a later line replaces an earlier one

@@ -24,8 +24,10 @@ where lower-casing differs from ``str.lower``.
 from __future__ import annotations
 
 import functools
+import os
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import Final, Literal
 
 from meteor_eval.errors import ConfigError
@@ -35,6 +37,7 @@ from meteor_eval.types import Tokens
 __all__ = [
     "NormalizationLevel",
     "java_hash",
+    "java_hash_python",
     "java_lower",
     "java_split",
     "java_trim",
@@ -108,12 +111,14 @@ def utf16_len(text: str) -> int:
 
 
 @functools.lru_cache(maxsize=1 << 18)
-def java_hash(token: str) -> int:
+def java_hash_python(token: str) -> int:
     """Java ``String.hashCode`` of ``token``: signed 32-bit, over UTF-16 code units (J1).
 
     The jar compares words by this hash, so two different words with equal hashes (``Aa`` and
-    ``BB``) count as the same word. Results are cached because the function runs for every
-    token of every segment.
+    ``BB``) count as the same word. :data:`java_hash` is the compiled version of this function
+    when the optional extension is built (same results, tested on random strings); this pure
+    Python one is the reference and the fallback. Results are cached because the function runs
+    for every token of every segment.
 
     Example:
         >>> java_hash("Aa") == java_hash("BB") == 2112
@@ -136,6 +141,22 @@ def java_hash(token: str) -> int:
             value = (value * 31 + unit) & 0xFFFFFFFF
     value &= 0xFFFFFFFF
     return value - 0x100000000 if value & 0x80000000 else value
+
+
+def _compiled_java_hash() -> Callable[[str], int]:
+    if os.environ.get("METEOR_EVAL_PURE_PYTHON") == "1":
+        return java_hash_python
+    try:
+        from meteor_eval.align import _beam  # type: ignore[attr-defined, unused-ignore]
+    except ImportError:
+        return java_hash_python
+    function: Callable[[str], int] = getattr(_beam, "java_hash", java_hash_python)
+    return function
+
+
+#: Java ``String.hashCode`` of a string (see :func:`java_hash_python`): the compiled kernel when
+#: available, else the pure-Python function.
+java_hash: Callable[[str], int] = _compiled_java_hash()
 
 
 def java_lower(text: str) -> str:

@@ -1,0 +1,1034 @@
+/*
+ * Compiled per-word text kernels of meteor_eval.align._beam:
+ *
+ *   snowball_english(word) -> str   the Snowball English stemmer, 2.2.0 revision, exactly as the
+ *                                   vendored pure-Python engine (resources/_snowball/v2_2_0)
+ *                                   computes it, code point by code point;
+ *   nltk_porter_rules(word) -> str  the rule steps of NLTK's Porter stemmer, exactly as
+ *                                   resources/nltk_porter.py's _stem_lowered computes them;
+ *   java_hash(word) -> int          Java's String.hashCode over the UTF-16 units of the word.
+ *
+ * The stemmer is a transcription of the generated Python program onto a small runtime that has
+ * the same semantics as the vendored BaseStemmer (cursor, limit, backward limit, bra/ket slice
+ * marks, the same among-table search and the same replace/insert cursor adjustments), so every
+ * routine returns what its Python counterpart returns. The Python engine stays the reference
+ * and the fallback; tests compare both on the whole WordNet vocabulary and on random strings.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <string.h>
+
+/* ---- Snowball runtime ------------------------------------------------------------------- */
+
+typedef struct {
+    Py_UCS4 *p;
+    Py_ssize_t len, cap; /* characters held, capacity */
+    Py_ssize_t c, l, lb, bra, ket;
+    int failed; /* allocation failure */
+    Py_UCS4 *heap;
+    int y_found;
+    Py_ssize_t p1, p2;
+} SB;
+
+typedef struct {
+    const char *s;
+    int len;
+    int substring_i;
+    int result;
+} Among;
+
+static int
+in_grouping(SB *z, const unsigned char *s, int min, int max)
+{
+    if (z->c >= z->l) return 0;
+    long ch = (long)z->p[z->c];
+    if (ch > max || ch < min) return 0;
+    ch -= min;
+    if ((s[ch >> 3] & (1 << (ch & 7))) == 0) return 0;
+    z->c++;
+    return 1;
+}
+
+static int
+go_in_grouping(SB *z, const unsigned char *s, int min, int max)
+{
+    while (z->c < z->l) {
+        long ch = (long)z->p[z->c];
+        if (ch > max || ch < min) return 1;
+        ch -= min;
+        if ((s[ch >> 3] & (1 << (ch & 7))) == 0) return 1;
+        z->c++;
+    }
+    return 0;
+}
+
+static int
+in_grouping_b(SB *z, const unsigned char *s, int min, int max)
+{
+    if (z->c <= z->lb) return 0;
+    long ch = (long)z->p[z->c - 1];
+    if (ch > max || ch < min) return 0;
+    ch -= min;
+    if ((s[ch >> 3] & (1 << (ch & 7))) == 0) return 0;
+    z->c--;
+    return 1;
+}
+
+static int
+out_grouping_b(SB *z, const unsigned char *s, int min, int max)
+{
+    if (z->c <= z->lb) return 0;
+    long ch = (long)z->p[z->c - 1];
+    if (ch > max || ch < min) {
+        z->c--;
+        return 1;
+    }
+    ch -= min;
+    if ((s[ch >> 3] & (1 << (ch & 7))) == 0) {
+        z->c--;
+        return 1;
+    }
+    return 0;
+}
+
+static int
+go_out_grouping(SB *z, const unsigned char *s, int min, int max)
+{
+    while (z->c < z->l) {
+        long ch = (long)z->p[z->c];
+        if (ch <= max && ch >= min) {
+            ch -= min;
+            if (s[ch >> 3] & (1 << (ch & 7))) return 1;
+        }
+        z->c++;
+    }
+    return 0;
+}
+
+static int
+go_out_grouping_b(SB *z, const unsigned char *s, int min, int max)
+{
+    while (z->c > z->lb) {
+        long ch = (long)z->p[z->c - 1];
+        if (ch <= max && ch >= min) {
+            ch -= min;
+            if (s[ch >> 3] & (1 << (ch & 7))) return 1;
+        }
+        z->c--;
+    }
+    return 0;
+}
+
+static int
+eq_s(SB *z, const char *s)
+{
+    Py_ssize_t n = (Py_ssize_t)strlen(s);
+    if (z->l - z->c < n) return 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (z->p[z->c + i] != (Py_UCS4)(unsigned char)s[i]) return 0;
+    z->c += n;
+    return 1;
+}
+
+static int
+eq_s_b(SB *z, const char *s)
+{
+    Py_ssize_t n = (Py_ssize_t)strlen(s);
+    if (z->c - z->lb < n) return 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (z->p[z->c - n + i] != (Py_UCS4)(unsigned char)s[i]) return 0;
+    z->c -= n;
+    return 1;
+}
+
+static int
+find_among(SB *z, const Among *v, int n)
+{
+    int i = 0, j = n;
+    Py_ssize_t c = z->c, l = z->l;
+    int common_i = 0, common_j = 0, first_key_inspected = 0;
+    for (;;) {
+        int k = i + ((j - i) >> 1);
+        long diff = 0;
+        int common = common_i < common_j ? common_i : common_j;
+        const Among *w = v + k;
+        for (int i2 = common; i2 < w->len; i2++) {
+            if (c + common == l) {
+                diff = -1;
+                break;
+            }
+            diff = (long)z->p[c + common] - (long)(unsigned char)w->s[i2];
+            if (diff != 0) break;
+            common++;
+        }
+        if (diff < 0) {
+            j = k;
+            common_j = common;
+        } else {
+            i = k;
+            common_i = common;
+        }
+        if (j - i <= 1) {
+            if (i > 0) break;
+            if (j == i) break;
+            if (first_key_inspected) break;
+            first_key_inspected = 1;
+        }
+    }
+    for (;;) {
+        const Among *w = v + i;
+        if (common_i >= w->len) {
+            z->c = c + w->len;
+            return w->result;
+        }
+        i = w->substring_i;
+        if (i < 0) return 0;
+    }
+}
+
+static int
+find_among_b(SB *z, const Among *v, int n)
+{
+    int i = 0, j = n;
+    Py_ssize_t c = z->c, lb = z->lb;
+    int common_i = 0, common_j = 0, first_key_inspected = 0;
+    for (;;) {
+        int k = i + ((j - i) >> 1);
+        long diff = 0;
+        int common = common_i < common_j ? common_i : common_j;
+        const Among *w = v + k;
+        for (int i2 = w->len - 1 - common; i2 >= 0; i2--) {
+            if (c - common == lb) {
+                diff = -1;
+                break;
+            }
+            diff = (long)z->p[c - 1 - common] - (long)(unsigned char)w->s[i2];
+            if (diff != 0) break;
+            common++;
+        }
+        if (diff < 0) {
+            j = k;
+            common_j = common;
+        } else {
+            i = k;
+            common_i = common;
+        }
+        if (j - i <= 1) {
+            if (i > 0) break;
+            if (j == i) break;
+            if (first_key_inspected) break;
+            first_key_inspected = 1;
+        }
+    }
+    for (;;) {
+        const Among *w = v + i;
+        if (common_i >= w->len) {
+            z->c = c - w->len;
+            return w->result;
+        }
+        i = w->substring_i;
+        if (i < 0) return 0;
+    }
+}
+
+/* Replace [c_bra, c_ket) by s; the cursor moves as in the reference runtime. */
+static Py_ssize_t
+replace_s(SB *z, Py_ssize_t c_bra, Py_ssize_t c_ket, const char *s)
+{
+    Py_ssize_t n = (Py_ssize_t)strlen(s);
+    Py_ssize_t adjustment = n - (c_ket - c_bra);
+    if (z->len + adjustment > z->cap) {
+        Py_ssize_t cap = (z->len + adjustment) * 2 + 16;
+        Py_UCS4 *grown = PyMem_Malloc((size_t)cap * sizeof(Py_UCS4));
+        if (grown == NULL) {
+            z->failed = 1;
+            return 0;
+        }
+        memcpy(grown, z->p, (size_t)z->len * sizeof(Py_UCS4));
+        PyMem_Free(z->heap);
+        z->heap = z->p = grown;
+        z->cap = cap;
+    }
+    memmove(z->p + c_bra + n, z->p + c_ket, (size_t)(z->len - c_ket) * sizeof(Py_UCS4));
+    for (Py_ssize_t i = 0; i < n; i++) z->p[c_bra + i] = (Py_UCS4)(unsigned char)s[i];
+    z->len += adjustment;
+    z->l += adjustment;
+    if (z->c >= c_ket)
+        z->c += adjustment;
+    else if (z->c > c_bra)
+        z->c = c_bra;
+    return adjustment;
+}
+
+static int
+slice_from(SB *z, const char *s)
+{
+    if (z->bra < 0 || z->bra > z->ket || z->ket > z->l || z->l > z->len) return 0;
+    replace_s(z, z->bra, z->ket, s);
+    return !z->failed;
+}
+
+#define slice_del(z) slice_from((z), "")
+
+static void
+insert_s(SB *z, Py_ssize_t c_bra, Py_ssize_t c_ket, const char *s)
+{
+    Py_ssize_t adjustment = replace_s(z, c_bra, c_ket, s);
+    if (c_bra <= z->bra) z->bra += adjustment;
+    if (c_bra <= z->ket) z->ket += adjustment;
+}
+
+/* ---- Snowball English, 2.2.0 revision ------------------------------------------------------ */
+
+#define A(s, i, r) {s, (int)(sizeof(s) - 1), i, r}
+
+static const Among en_a_0[] = {A("arsen", -1, -1), A("commun", -1, -1), A("gener", -1, -1)};
+static const Among en_a_1[] = {A("'", -1, 1), A("'s'", 0, 1), A("'s", -1, 1)};
+static const Among en_a_2[] = {A("ied", -1, 2), A("s", -1, 3), A("ies", 1, 2),
+                               A("sses", 1, 1), A("ss", 1, -1), A("us", 1, -1)};
+static const Among en_a_3[] = {A("", -1, 3),  A("bb", 0, 2), A("dd", 0, 2), A("ff", 0, 2),
+                               A("gg", 0, 2), A("bl", 0, 1), A("mm", 0, 2), A("nn", 0, 2),
+                               A("pp", 0, 2), A("rr", 0, 2), A("at", 0, 1), A("tt", 0, 2),
+                               A("iz", 0, 1)};
+static const Among en_a_4[] = {A("ed", -1, 2),   A("eed", 0, 1),   A("ing", -1, 2),
+                               A("edly", -1, 2), A("eedly", 3, 1), A("ingly", -1, 2)};
+static const Among en_a_5[] = {
+    A("anci", -1, 3),     A("enci", -1, 2),    A("ogi", -1, 13),     A("li", -1, 15),
+    A("bli", 3, 12),      A("abli", 4, 4),     A("alli", 3, 8),      A("fulli", 3, 9),
+    A("lessli", 3, 14),   A("ousli", 3, 10),   A("entli", 3, 5),     A("aliti", -1, 8),
+    A("biliti", -1, 12),  A("iviti", -1, 11),  A("tional", -1, 1),   A("ational", 14, 7),
+    A("alism", -1, 8),    A("ation", -1, 7),   A("ization", 17, 6),  A("izer", -1, 6),
+    A("ator", -1, 7),     A("iveness", -1, 11), A("fulness", -1, 9), A("ousness", -1, 10)};
+static const Among en_a_6[] = {A("icate", -1, 4), A("ative", -1, 6), A("alize", -1, 3),
+                               A("iciti", -1, 4), A("ical", -1, 4),  A("tional", -1, 1),
+                               A("ational", 5, 2), A("ful", -1, 5),  A("ness", -1, 5)};
+static const Among en_a_7[] = {A("ic", -1, 1),   A("ance", -1, 1), A("ence", -1, 1),
+                               A("able", -1, 1), A("ible", -1, 1), A("ate", -1, 1),
+                               A("ive", -1, 1),  A("ize", -1, 1),  A("iti", -1, 1),
+                               A("al", -1, 1),   A("ism", -1, 1),  A("ion", -1, 2),
+                               A("er", -1, 1),   A("ous", -1, 1),  A("ant", -1, 1),
+                               A("ent", -1, 1),  A("ment", 15, 1), A("ement", 16, 1)};
+static const Among en_a_8[] = {A("e", -1, 1), A("l", -1, 2)};
+static const Among en_a_9[] = {A("succeed", -1, -1), A("proceed", -1, -1), A("exceed", -1, -1),
+                               A("canning", -1, -1), A("inning", -1, -1),  A("earring", -1, -1),
+                               A("herring", -1, -1), A("outing", -1, -1)};
+static const Among en_a_10[] = {
+    A("andes", -1, -1), A("atlas", -1, -1), A("bias", -1, -1),  A("cosmos", -1, -1),
+    A("dying", -1, 3),  A("early", -1, 9),  A("gently", -1, 7), A("howe", -1, -1),
+    A("idly", -1, 6),   A("lying", -1, 4),  A("news", -1, -1),  A("only", -1, 10),
+    A("singly", -1, 11), A("skies", -1, 2), A("skis", -1, 1),   A("sky", -1, -1),
+    A("tying", -1, 5),  A("ugly", -1, 8)};
+
+#define NA(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static const unsigned char en_g_v[] = {17, 65, 16, 1};
+static const unsigned char en_g_v_WXY[] = {1, 17, 65, 208, 1};
+static const unsigned char en_g_valid_LI[] = {55, 141, 2};
+
+#define V(z) en_g_v, 97, 121
+
+static int
+en_prelude(SB *z)
+{
+    z->y_found = 0;
+    Py_ssize_t v_1 = z->c;
+    z->bra = z->c;
+    if (eq_s(z, "'")) {
+        z->ket = z->c;
+        if (!slice_del(z)) return 0;
+    }
+    z->c = v_1;
+    Py_ssize_t v_2 = z->c;
+    z->bra = z->c;
+    if (eq_s(z, "y")) {
+        z->ket = z->c;
+        if (!slice_from(z, "Y")) return 0;
+        z->y_found = 1;
+    }
+    z->c = v_2;
+    Py_ssize_t v_3 = z->c;
+    for (;;) {
+        Py_ssize_t v_4 = z->c;
+        int found = 0;
+        for (;;) {
+            Py_ssize_t v_5 = z->c;
+            if (in_grouping(z, V(z))) {
+                z->bra = z->c;
+                if (eq_s(z, "y")) {
+                    z->ket = z->c;
+                    z->c = v_5;
+                    found = 1;
+                    break;
+                }
+            }
+            z->c = v_5;
+            if (z->c >= z->l) break;
+            z->c++;
+        }
+        if (!found) {
+            z->c = v_4;
+            break;
+        }
+        if (!slice_from(z, "Y")) return 0;
+        z->y_found = 1;
+    }
+    z->c = v_3;
+    return 1;
+}
+
+static void
+en_mark_regions(SB *z)
+{
+    z->p1 = z->l;
+    z->p2 = z->l;
+    Py_ssize_t v_1 = z->c;
+    Py_ssize_t v_2 = z->c;
+    if (find_among(z, en_a_0, NA(en_a_0)) == 0) {
+        z->c = v_2;
+        if (!go_out_grouping(z, V(z))) goto done;
+        z->c++;
+        if (!go_in_grouping(z, V(z))) goto done;
+        z->c++;
+    }
+    z->p1 = z->c;
+    if (!go_out_grouping(z, V(z))) goto done;
+    z->c++;
+    if (!go_in_grouping(z, V(z))) goto done;
+    z->c++;
+    z->p2 = z->c;
+done:
+    z->c = v_1;
+}
+
+static int
+en_shortv(SB *z)
+{
+    Py_ssize_t v_1 = z->l - z->c;
+    if (out_grouping_b(z, en_g_v_WXY, 89, 121) && in_grouping_b(z, V(z)) &&
+        out_grouping_b(z, V(z)))
+        return 1;
+    z->c = z->l - v_1;
+    if (!out_grouping_b(z, V(z))) return 0;
+    if (!in_grouping_b(z, V(z))) return 0;
+    if (z->c > z->lb) return 0;
+    return 1;
+}
+
+#define R1(z) ((z)->p1 <= (z)->c)
+#define R2(z) ((z)->p2 <= (z)->c)
+
+static int
+en_step_1a(SB *z)
+{
+    Py_ssize_t v_1 = z->l - z->c;
+    z->ket = z->c;
+    if (find_among_b(z, en_a_1, NA(en_a_1)) == 0) {
+        z->c = z->l - v_1;
+    } else {
+        z->bra = z->c;
+        if (!slice_del(z)) return 0;
+    }
+    z->ket = z->c;
+    int among_var = find_among_b(z, en_a_2, NA(en_a_2));
+    if (among_var == 0) return 0;
+    z->bra = z->c;
+    if (among_var == 1) {
+        if (!slice_from(z, "ss")) return 0;
+    } else if (among_var == 2) {
+        Py_ssize_t v_2 = z->l - z->c;
+        Py_ssize_t c = z->c - 2;
+        if (c < z->lb) {
+            z->c = z->l - v_2;
+            if (!slice_from(z, "ie")) return 0;
+        } else {
+            z->c = c;
+            if (!slice_from(z, "i")) return 0;
+        }
+    } else if (among_var == 3) {
+        if (z->c <= z->lb) return 0;
+        z->c--;
+        if (!go_out_grouping_b(z, V(z))) return 0;
+        z->c--;
+        if (!slice_del(z)) return 0;
+    }
+    return 1;
+}
+
+static int
+en_step_1b(SB *z)
+{
+    z->ket = z->c;
+    int among_var = find_among_b(z, en_a_4, NA(en_a_4));
+    if (among_var == 0) return 0;
+    z->bra = z->c;
+    if (among_var == 1) {
+        if (!R1(z)) return 0;
+        if (!slice_from(z, "ee")) return 0;
+    } else {
+        Py_ssize_t v_1 = z->l - z->c;
+        if (!go_out_grouping_b(z, V(z))) return 0;
+        z->c--;
+        z->c = z->l - v_1;
+        if (!slice_del(z)) return 0;
+        Py_ssize_t v_2 = z->l - z->c;
+        among_var = find_among_b(z, en_a_3, NA(en_a_3));
+        if (among_var == 0) return 0;
+        z->c = z->l - v_2;
+        if (among_var == 1) {
+            Py_ssize_t c = z->c;
+            insert_s(z, z->c, z->c, "e");
+            z->c = c;
+        } else if (among_var == 2) {
+            z->ket = z->c;
+            if (z->c <= z->lb) return 0;
+            z->c--;
+            z->bra = z->c;
+            if (!slice_del(z)) return 0;
+        } else {
+            if (z->c != z->p1) return 0;
+            Py_ssize_t v_3 = z->l - z->c;
+            if (!en_shortv(z)) return 0;
+            z->c = z->l - v_3;
+            Py_ssize_t c = z->c;
+            insert_s(z, z->c, z->c, "e");
+            z->c = c;
+        }
+    }
+    return !z->failed;
+}
+
+static int
+en_step_1c(SB *z)
+{
+    z->ket = z->c;
+    Py_ssize_t v_1 = z->l - z->c;
+    if (!eq_s_b(z, "y")) {
+        z->c = z->l - v_1;
+        if (!eq_s_b(z, "Y")) return 0;
+    }
+    z->bra = z->c;
+    if (!out_grouping_b(z, V(z))) return 0;
+    if (z->c <= z->lb) return 0;
+    if (!slice_from(z, "i")) return 0;
+    return 1;
+}
+
+static int
+en_step_2(SB *z)
+{
+    static const char *const to[] = {NULL,  "tion", "ence", "ance", "able", "ent", "ize", "ate",
+                                     "al",  "ful",  "ous",  "ive",  "ble",  NULL,  "less"};
+    z->ket = z->c;
+    int among_var = find_among_b(z, en_a_5, NA(en_a_5));
+    if (among_var == 0) return 0;
+    z->bra = z->c;
+    if (!R1(z)) return 0;
+    if (among_var >= 1 && among_var <= 14 && among_var != 13) {
+        if (!slice_from(z, to[among_var])) return 0;
+    } else if (among_var == 13) {
+        if (!eq_s_b(z, "l")) return 0;
+        if (!slice_from(z, "og")) return 0;
+    } else {
+        if (!in_grouping_b(z, en_g_valid_LI, 99, 116)) return 0;
+        if (!slice_del(z)) return 0;
+    }
+    return 1;
+}
+
+static int
+en_step_3(SB *z)
+{
+    z->ket = z->c;
+    int among_var = find_among_b(z, en_a_6, NA(en_a_6));
+    if (among_var == 0) return 0;
+    z->bra = z->c;
+    if (!R1(z)) return 0;
+    switch (among_var) {
+        case 1: return slice_from(z, "tion");
+        case 2: return slice_from(z, "ate");
+        case 3: return slice_from(z, "al");
+        case 4: return slice_from(z, "ic");
+        case 5: return slice_del(z);
+        default:
+            if (!R2(z)) return 0;
+            return slice_del(z);
+    }
+}
+
+static int
+en_step_4(SB *z)
+{
+    z->ket = z->c;
+    int among_var = find_among_b(z, en_a_7, NA(en_a_7));
+    if (among_var == 0) return 0;
+    z->bra = z->c;
+    if (!R2(z)) return 0;
+    if (among_var != 1) {
+        Py_ssize_t v_1 = z->l - z->c;
+        if (!eq_s_b(z, "s")) {
+            z->c = z->l - v_1;
+            if (!eq_s_b(z, "t")) return 0;
+        }
+    }
+    return slice_del(z);
+}
+
+static int
+en_step_5(SB *z)
+{
+    z->ket = z->c;
+    int among_var = find_among_b(z, en_a_8, NA(en_a_8));
+    if (among_var == 0) return 0;
+    z->bra = z->c;
+    if (among_var == 1) {
+        Py_ssize_t v_1 = z->l - z->c;
+        if (!R2(z)) {
+            z->c = z->l - v_1;
+            if (!R1(z)) return 0;
+            Py_ssize_t v_2 = z->l - z->c;
+            if (en_shortv(z)) return 0;
+            z->c = z->l - v_2;
+        }
+        return slice_del(z);
+    }
+    if (!R2(z)) return 0;
+    if (!eq_s_b(z, "l")) return 0;
+    return slice_del(z);
+}
+
+static int
+en_exception2(SB *z)
+{
+    z->ket = z->c;
+    if (find_among_b(z, en_a_9, NA(en_a_9)) == 0) return 0;
+    z->bra = z->c;
+    if (z->c > z->lb) return 0;
+    return 1;
+}
+
+static int
+en_exception1(SB *z)
+{
+    static const char *const to[] = {NULL,  "ski",   "sky",  "die",  "lie",  "tie",
+                                     "idl", "gentl", "ugli", "earli", "onli", "singl"};
+    z->bra = z->c;
+    int among_var = find_among(z, en_a_10, NA(en_a_10));
+    if (among_var == 0) return 0;
+    z->ket = z->c;
+    if (z->c < z->l) return 0;
+    if (among_var >= 1 && among_var <= 11) {
+        if (!slice_from(z, to[among_var])) return 0;
+    }
+    return 1;
+}
+
+static int
+en_postlude(SB *z)
+{
+    if (!z->y_found) return 0;
+    for (;;) {
+        Py_ssize_t v_1 = z->c;
+        int found = 0;
+        for (;;) {
+            Py_ssize_t v_2 = z->c;
+            z->bra = z->c;
+            if (eq_s(z, "Y")) {
+                z->ket = z->c;
+                z->c = v_2;
+                found = 1;
+                break;
+            }
+            z->c = v_2;
+            if (z->c >= z->l) break;
+            z->c++;
+        }
+        if (!found) {
+            z->c = v_1;
+            break;
+        }
+        if (!slice_from(z, "y")) return 0;
+    }
+    return 1;
+}
+
+static void
+en_stem(SB *z)
+{
+    Py_ssize_t v_1 = z->c;
+    if (en_exception1(z)) return;
+    z->c = v_1;
+    if (z->c + 3 > z->l) return;
+    z->c = v_1;
+    en_prelude(z);
+    en_mark_regions(z);
+    z->lb = z->c;
+    z->c = z->l;
+    Py_ssize_t v;
+    v = z->l - z->c;
+    en_step_1a(z);
+    z->c = z->l - v;
+    v = z->l - z->c;
+    if (!en_exception2(z)) {
+        z->c = z->l - v;
+        int (*const steps[])(SB *) = {en_step_1b, en_step_1c, en_step_2, en_step_3, en_step_4,
+                                      en_step_5};
+        for (size_t k = 0; k < sizeof(steps) / sizeof(steps[0]); k++) {
+            v = z->l - z->c;
+            steps[k](z);
+            z->c = z->l - v;
+        }
+    }
+    z->c = z->lb;
+    v = z->c;
+    en_postlude(z);
+    z->c = v;
+}
+
+static PyObject *
+snowball_english_c(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    if (!PyUnicode_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "snowball_english() takes a str");
+        return NULL;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
+    Py_UCS4 local[64];
+    SB z;
+    memset(&z, 0, sizeof z);
+    z.cap = n + 8;
+    if (z.cap <= (Py_ssize_t)(sizeof local / sizeof local[0])) {
+        z.cap = (Py_ssize_t)(sizeof local / sizeof local[0]);
+        z.p = local;
+    } else {
+        z.heap = z.p = PyMem_Malloc((size_t)z.cap * sizeof(Py_UCS4));
+        if (z.p == NULL) return PyErr_NoMemory();
+    }
+    if (PyUnicode_AsUCS4(arg, z.p, z.cap, 0) == NULL) {
+        PyMem_Free(z.heap);
+        return NULL;
+    }
+    z.len = z.l = n;
+    en_stem(&z);
+    PyObject *out;
+    if (z.failed)
+        out = PyErr_NoMemory();
+    else
+        out = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, z.p, z.l);
+    PyMem_Free(z.heap);
+    return out;
+}
+
+
+/* ---- NLTK's Porter stemmer (NLTK_EXTENSIONS mode), rule steps only -------------------------- */
+
+/* The rule steps of resources/nltk_porter.py (_stem_lowered) on a lower-cased word: the same
+ * conditions, tried in the same order. The word only shrinks or keeps its length, except for
+ * a replacement of at most two characters more than the suffix it replaces; the buffer has
+ * room for that. */
+
+typedef struct {
+    Py_UCS4 *p;
+    Py_ssize_t n;
+    char *pat; /* scratch for the consonant/vowel pattern, one byte per character */
+} PW;
+
+/* Pattern of the first k characters: 'c' or 'v' per character (y after a consonant is a vowel). */
+static void
+pw_pattern(const PW *w, Py_ssize_t k)
+{
+    int previous_consonant = 0;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        Py_UCS4 ch = w->p[i];
+        int consonant;
+        if (ch == 'a' || ch == 'e' || ch == 'i' || ch == 'o' || ch == 'u')
+            consonant = 0;
+        else if (ch == 'y')
+            consonant = i > 0 ? !previous_consonant : 1;
+        else
+            consonant = 1;
+        w->pat[i] = consonant ? 'c' : 'v';
+        previous_consonant = consonant;
+    }
+}
+
+static int
+pw_measure(const PW *w, Py_ssize_t k)
+{
+    if (k <= 0) return 0;
+    pw_pattern(w, k);
+    int m = 0;
+    for (Py_ssize_t i = 1; i < k; i++)
+        if (w->pat[i - 1] == 'v' && w->pat[i] == 'c') m++;
+    return m;
+}
+
+static int
+pw_has_vowel(const PW *w, Py_ssize_t k)
+{
+    if (k <= 0) return 0;
+    pw_pattern(w, k);
+    for (Py_ssize_t i = 0; i < k; i++)
+        if (w->pat[i] == 'v') return 1;
+    return 0;
+}
+
+static int
+pw_ends_double_consonant(const PW *w, Py_ssize_t k)
+{
+    if (k < 2 || w->p[k - 1] != w->p[k - 2]) return 0;
+    pw_pattern(w, k);
+    return w->pat[k - 1] == 'c';
+}
+
+static int
+pw_ends_cvc(const PW *w, Py_ssize_t k)
+{
+    if (k >= 3) {
+        pw_pattern(w, k);
+        Py_UCS4 last = w->p[k - 1];
+        return w->pat[k - 3] == 'c' && w->pat[k - 2] == 'v' && w->pat[k - 1] == 'c' &&
+               last != 'w' && last != 'x' && last != 'y';
+    }
+    if (k == 2) {
+        pw_pattern(w, k);
+        return w->pat[0] == 'v' && w->pat[1] == 'c';
+    }
+    return 0;
+}
+
+static int
+pw_endswith(const PW *w, const char *suffix)
+{
+    Py_ssize_t m = (Py_ssize_t)strlen(suffix);
+    if (m > w->n) return 0;
+    for (Py_ssize_t i = 0; i < m; i++)
+        if (w->p[w->n - m + i] != (Py_UCS4)(unsigned char)suffix[i]) return 0;
+    return 1;
+}
+
+/* Cut the word to k characters and append s. */
+static void
+pw_set(PW *w, Py_ssize_t k, const char *s)
+{
+    w->n = k;
+    for (; *s; s++) w->p[w->n++] = (Py_UCS4)(unsigned char)*s;
+}
+
+enum { C_ALWAYS, C_M_POSITIVE, C_M_ABOVE_ONE, C_ION };
+
+typedef struct {
+    const char *suffix, *replacement;
+    int condition;
+} PorterRule;
+
+static int
+pw_condition(const PW *w, Py_ssize_t k, int condition)
+{
+    switch (condition) {
+        case C_ALWAYS: return 1;
+        case C_M_POSITIVE: return pw_measure(w, k) > 0;
+        case C_M_ABOVE_ONE: return pw_measure(w, k) > 1;
+        default: return pw_measure(w, k) > 1 && (w->p[k - 1] == 's' || w->p[k - 1] == 't');
+    }
+}
+
+static void
+pw_first_rule(PW *w, const PorterRule *rules, size_t count)
+{
+    for (size_t r = 0; r < count; r++) {
+        if (pw_endswith(w, rules[r].suffix)) {
+            Py_ssize_t k = w->n - (Py_ssize_t)strlen(rules[r].suffix);
+            if (pw_condition(w, k, rules[r].condition)) pw_set(w, k, rules[r].replacement);
+            return;
+        }
+    }
+}
+
+#define NR(a) (sizeof(a) / sizeof((a)[0]))
+
+static const PorterRule porter_step1a[] = {
+    {"sses", "ss", C_ALWAYS}, {"ies", "i", C_ALWAYS}, {"ss", "ss", C_ALWAYS}, {"s", "", C_ALWAYS}};
+static const PorterRule porter_step2[] = {
+    {"ational", "ate", C_M_POSITIVE}, {"tional", "tion", C_M_POSITIVE},
+    {"enci", "ence", C_M_POSITIVE},   {"anci", "ance", C_M_POSITIVE},
+    {"izer", "ize", C_M_POSITIVE},    {"bli", "ble", C_M_POSITIVE},
+    {"alli", "al", C_M_POSITIVE},     {"entli", "ent", C_M_POSITIVE},
+    {"eli", "e", C_M_POSITIVE},       {"ousli", "ous", C_M_POSITIVE},
+    {"ization", "ize", C_M_POSITIVE}, {"ation", "ate", C_M_POSITIVE},
+    {"ator", "ate", C_M_POSITIVE},    {"alism", "al", C_M_POSITIVE},
+    {"iveness", "ive", C_M_POSITIVE}, {"fulness", "ful", C_M_POSITIVE},
+    {"ousness", "ous", C_M_POSITIVE}, {"aliti", "al", C_M_POSITIVE},
+    {"iviti", "ive", C_M_POSITIVE},   {"biliti", "ble", C_M_POSITIVE},
+    {"fulli", "ful", C_M_POSITIVE}};
+static const PorterRule porter_step3[] = {
+    {"icate", "ic", C_M_POSITIVE}, {"ative", "", C_M_POSITIVE}, {"alize", "al", C_M_POSITIVE},
+    {"iciti", "ic", C_M_POSITIVE}, {"ical", "ic", C_M_POSITIVE}, {"ful", "", C_M_POSITIVE},
+    {"ness", "", C_M_POSITIVE}};
+static const PorterRule porter_step4[] = {
+    {"al", "", C_M_ABOVE_ONE},   {"ance", "", C_M_ABOVE_ONE}, {"ence", "", C_M_ABOVE_ONE},
+    {"er", "", C_M_ABOVE_ONE},   {"ic", "", C_M_ABOVE_ONE},   {"able", "", C_M_ABOVE_ONE},
+    {"ible", "", C_M_ABOVE_ONE}, {"ant", "", C_M_ABOVE_ONE},  {"ement", "", C_M_ABOVE_ONE},
+    {"ment", "", C_M_ABOVE_ONE}, {"ent", "", C_M_ABOVE_ONE},  {"ion", "", C_ION},
+    {"ou", "", C_M_ABOVE_ONE},   {"ism", "", C_M_ABOVE_ONE},  {"ate", "", C_M_ABOVE_ONE},
+    {"iti", "", C_M_ABOVE_ONE},  {"ous", "", C_M_ABOVE_ONE},  {"ive", "", C_M_ABOVE_ONE},
+    {"ize", "", C_M_ABOVE_ONE}};
+
+static void
+porter_1b(PW *w)
+{
+    Py_ssize_t n = w->n, k;
+    if (pw_endswith(w, "ied")) {
+        pw_set(w, n - 3, n == 4 ? "ie" : "i");
+        return;
+    }
+    if (pw_endswith(w, "eed")) {
+        if (pw_measure(w, n - 3) > 0) pw_set(w, n - 3, "ee");
+        return;
+    }
+    if (pw_endswith(w, "ed") && pw_has_vowel(w, n - 2))
+        k = n - 2;
+    else if (pw_endswith(w, "ing") && pw_has_vowel(w, n - 3))
+        k = n - 3;
+    else
+        return;
+    w->n = k;
+    if (pw_endswith(w, "at") || pw_endswith(w, "bl") || pw_endswith(w, "iz")) {
+        pw_set(w, k, "e");
+        return;
+    }
+    if (pw_ends_double_consonant(w, k)) {
+        Py_UCS4 last = w->p[k - 1];
+        if (last != 'l' && last != 's' && last != 'z') w->n = k - 1;
+        return;
+    }
+    if (pw_endswith(w, "*d")) {
+        pw_set(w, k - 2, "d");
+        return;
+    }
+    if (pw_measure(w, k) == 1 && pw_ends_cvc(w, k)) pw_set(w, k, "e");
+}
+
+static void
+porter_2(PW *w)
+{
+    while (pw_endswith(w, "alli") && pw_measure(w, w->n - 4) > 0) pw_set(w, w->n - 4, "al");
+    for (size_t r = 0; r < NR(porter_step2); r++) {
+        if (pw_endswith(w, porter_step2[r].suffix)) {
+            Py_ssize_t k = w->n - (Py_ssize_t)strlen(porter_step2[r].suffix);
+            if (pw_measure(w, k) > 0) pw_set(w, k, porter_step2[r].replacement);
+            return;
+        }
+    }
+    if (pw_endswith(w, "logi") && pw_measure(w, w->n - 3) > 0) pw_set(w, w->n - 4, "log");
+}
+
+static void
+porter_stem_lowered(PW *w)
+{
+    /* step 1a */
+    if (w->n == 4 && pw_endswith(w, "ies"))
+        pw_set(w, 1, "ie");
+    else
+        pw_first_rule(w, porter_step1a, NR(porter_step1a));
+    porter_1b(w);
+    /* step 1c */
+    if (pw_endswith(w, "y") && w->n - 1 > 1) {
+        pw_pattern(w, w->n - 1);
+        if (w->pat[w->n - 2] == 'c') w->p[w->n - 1] = 'i';
+    }
+    porter_2(w);
+    pw_first_rule(w, porter_step3, NR(porter_step3));
+    pw_first_rule(w, porter_step4, NR(porter_step4));
+    /* step 5a */
+    if (pw_endswith(w, "e")) {
+        Py_ssize_t k = w->n - 1;
+        int m = pw_measure(w, k);
+        if (m > 1 || (m == 1 && !pw_ends_cvc(w, k))) w->n = k;
+    }
+    /* step 5b */
+    if (pw_endswith(w, "ll") && pw_measure(w, w->n - 1) > 1) w->n -= 1;
+}
+
+static PyObject *
+nltk_porter_rules_c(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    if (!PyUnicode_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "nltk_porter_rules() takes a str");
+        return NULL;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
+    Py_ssize_t cap = n + 8;
+    Py_UCS4 local_p[64];
+    char local_pat[64];
+    PW w;
+    Py_UCS4 *heap_p = NULL;
+    char *heap_pat = NULL;
+    if (cap <= 64) {
+        w.p = local_p;
+        w.pat = local_pat;
+    } else {
+        heap_p = PyMem_Malloc((size_t)cap * sizeof(Py_UCS4));
+        heap_pat = PyMem_Malloc((size_t)cap);
+        if (heap_p == NULL || heap_pat == NULL) {
+            PyMem_Free(heap_p);
+            PyMem_Free(heap_pat);
+            return PyErr_NoMemory();
+        }
+        w.p = heap_p;
+        w.pat = heap_pat;
+    }
+    PyObject *out = NULL;
+    if (PyUnicode_AsUCS4(arg, w.p, cap, 0) != NULL) {
+        w.n = n;
+        porter_stem_lowered(&w);
+        out = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, w.p, w.n);
+    }
+    PyMem_Free(heap_p);
+    PyMem_Free(heap_pat);
+    return out;
+}
+
+/* ---- Java String.hashCode ------------------------------------------------------------------ */
+
+static PyObject *
+java_hash_c(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    if (!PyUnicode_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "java_hash() takes a str");
+        return NULL;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
+    int kind = PyUnicode_KIND(arg);
+    const void *data = PyUnicode_DATA(arg);
+    uint32_t h = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        if (ch > 0xFFFF) {
+            ch -= 0x10000;
+            h = h * 31u + (uint32_t)(0xD800 + (ch >> 10));
+            h = h * 31u + (uint32_t)(0xDC00 + (ch & 0x3FF));
+        } else {
+            h = h * 31u + (uint32_t)ch;
+        }
+    }
+    return PyLong_FromLong((long)(int32_t)h);
+}
+
+PyMethodDef meteor_text_methods[] = {
+    {"snowball_english", snowball_english_c, METH_O,
+     "snowball_english(word) -> str\n\n"
+     "The Snowball English stem (2.2.0 revision) of word, as the vendored Python engine gives."},
+    {"nltk_porter_rules", nltk_porter_rules_c, METH_O,
+     "nltk_porter_rules(word) -> str\n\n"
+     "The rule steps of NLTK's Porter stemmer (NLTK_EXTENSIONS) on a lower-cased word."},
+    {"java_hash", java_hash_c, METH_O,
+     "java_hash(word) -> int\n\n"
+     "Java's String.hashCode of word (signed 32-bit, over UTF-16 code units)."},
+    {NULL, NULL, 0, NULL},
+};

@@ -1,0 +1,141 @@
+"""The compiled per-word kernels equal their pure-Python references on every input tried.
+
+``meteor_eval.align._beam`` carries C transcriptions of the Snowball English stemmer (2.2.0
+revision, the vendored Python engine being the reference), of the rule steps of NLTK's Porter
+stemmer (``resources.nltk_porter._stem_lowered``) and of Java's ``String.hashCode``
+(``text.tokenize.java_hash_python``). They are compared on the whole WordNet vocabulary (as
+listed, upper-cased and capitalised) and on random strings over the letters the rules look at,
+plus apostrophes, ``*``, other scripts, astral characters and lone surrogates. The expected
+values are the Python functions' own results, so the tests need no oracle; the Python code is in
+turn checked against the jar and NLTK by the reference tests.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from meteor_eval.resources import nltk_porter
+from meteor_eval.resources._snowball.v2_2_0.english_stemmer import EnglishStemmer
+from meteor_eval.resources.stemmers import compiled_stem_function, get_stemmer
+from meteor_eval.resources.synonyms import meteor_wordnet
+from meteor_eval.text import tokenize
+
+_beam = pytest.importorskip("meteor_eval.align._beam")
+
+_LETTERS = "aeiouyYsldgbtnmprcizwxeAEIOU'*"
+
+
+def _random_words(seed: int, count: int) -> list[str]:
+    rng = random.Random(seed)
+    words = ["", "a", "y", "Y", "'", "''", "ys", "'s'", "yy"]
+    for _ in range(count):
+        words.append("".join(rng.choice(_LETTERS) for _ in range(rng.randint(0, 14))))
+    for _ in range(count // 10):
+        words.append(
+            "".join(
+                chr(
+                    rng.choice(
+                        (
+                            rng.randint(0x20, 0x2FF),
+                            rng.randint(0x1F600, 0x1F64F),
+                            rng.randint(0xD800, 0xDFFF),
+                            ord(rng.choice(_LETTERS)),
+                            ord(rng.choice(_LETTERS)),
+                        )
+                    )
+                )
+                for _ in range(rng.randint(0, 10))
+            )
+        )
+    words.append("y" * 200 + "ing")  # longer than the kernels' stack buffers
+    return words
+
+
+def _vocabulary(step: int = 1) -> list[str]:
+    words = list(meteor_wordnet().words())[::step]
+    return words + [w.upper() for w in words[::11]] + [w.capitalize() for w in words[::7]]
+
+
+def _python_english(words: list[str]) -> list[str]:
+    engine = EnglishStemmer()  # type: ignore[no-untyped-call]
+    return [engine.stemWord(word) for word in words]  # type: ignore[no-untyped-call]
+
+
+def test_english_hand_cases() -> None:
+    stem = _beam.snowball_english
+    assert [stem(w) for w in ("generously", "added", "Running", "skies", "'youth's'")] == [
+        "generous",
+        "ad",
+        "Run",
+        "sky",
+        "youth",
+    ]
+    assert stem("consign") == "consign" and stem("consignment") == "consign"
+
+
+def test_english_random_strings() -> None:
+    words = _random_words(7, 40_000)
+    assert [_beam.snowball_english(w) for w in words] == _python_english(words)
+
+
+def test_english_part_of_the_vocabulary() -> None:
+    words = _vocabulary(step=5)
+    assert [_beam.snowball_english(w) for w in words] == _python_english(words)
+
+
+@pytest.mark.slow
+def test_english_whole_vocabulary() -> None:
+    words = _vocabulary()
+    assert [_beam.snowball_english(w) for w in words] == _python_english(words)
+
+
+def test_get_stemmer_uses_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert compiled_stem_function("english") is _beam.snowball_english
+    assert compiled_stem_function("german") is None
+    monkeypatch.setenv("METEOR_EVAL_PURE_PYTHON", "1")
+    assert compiled_stem_function("english") is None
+    assert get_stemmer("en")("generously") == "generous"
+
+
+def test_nltk_porter_rules_vocabulary_and_random() -> None:
+    words = [w.lower() for w in meteor_wordnet().words()] + _random_words(11, 40_000)
+    words = [w.lower() for w in words]
+    assert [_beam.nltk_porter_rules(w) for w in words] == [
+        nltk_porter._stem_lowered(w) for w in words
+    ]
+
+
+def test_nltk_porter_hand_cases() -> None:
+    rules = _beam.nltk_porter_rules
+    cases = {
+        "caresses": "caress",
+        "flies": "fli",
+        "dies": "die",
+        "generously": "gener",
+        "running": "run",
+        "happy": "happi",
+        "enjoy": "enjoy",
+        "a*ded": "ad",
+        "hopefulli": "hope",
+        "analogi": "analog",
+        "controll": "control",
+    }
+    assert {word: rules(word) for word in cases} == cases
+
+
+def test_java_hash_equals_python() -> None:
+    assert tokenize.java_hash is _beam.java_hash
+    words = _random_words(13, 20_000) + list(meteor_wordnet().words())[::20]
+    words += ["x" * 1000, "\U0001f600" * 40]
+    reference = tokenize.java_hash_python.__wrapped__
+    assert [_beam.java_hash(w) for w in words] == [reference(w) for w in words]
+    assert _beam.java_hash("Aa") == _beam.java_hash("BB") == 2112
+    assert _beam.java_hash("\U0001f600") == 1772899
+
+
+def test_kernels_reject_non_strings() -> None:
+    for function in (_beam.snowball_english, _beam.nltk_porter_rules, _beam.java_hash):
+        with pytest.raises(TypeError):
+            function(b"word")
