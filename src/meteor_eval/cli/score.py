@@ -409,8 +409,9 @@ def _print(
     if sentence_level:
         for item in items:
             out.write(item + "\n")
+    pooled = "pooled: " if total.signature.get("aggregate") == "mean" else ""
     out.write(
-        f"METEOR = {total.score!r} (P {total.precision!r}, R {total.recall!r}, "
+        f"METEOR = {total.score!r} ({pooled}P {total.precision!r}, R {total.recall!r}, "
         f"Fmean {total.fmean!r}, penalty {total.penalty!r}, chunks {total.chunks})\n"
     )
     out.write(f"{signature}\n")
