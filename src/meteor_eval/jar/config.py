@@ -43,7 +43,9 @@ from meteor_eval.javafmt import java_double
 from meteor_eval.match.base import MODULE_NAMES, MODULE_SHORT_NAMES
 from meteor_eval.metrics.meteor import MeteorConfig, Normalization
 from meteor_eval.metrics.meteor_presets import (
+    NORMALIZATION_LABELS,
     NORMALIZED_LANGUAGES,
+    TASK_DESCRIPTIONS,
     Language,
     resolve_language,
     task_settings,
@@ -67,23 +69,7 @@ _JAVA_HEX: Final = re.compile(
 )
 _JAVA_INT: Final = re.compile(r"[+-]?[0-9]+")
 
-_TASK_DESCRIPTIONS: Final = {
-    "rank": "Ranking",
-    "adq": "Adequacy",
-    "hter": "HTER",
-    "util": "Translator-Utility",
-    "li": "Language-Independent",
-    "tune": "Tune",
-    "universal": "Universal",
-    "custom": "Custom",
-}
 _SUPPORTED: Final = NORMALIZED_LANGUAGES  # languages whose default task is rank
-_NORM_NAMES: Final = {
-    "none": "no_norm",
-    "lower": "lc_only",
-    "norm": "norm",
-    "norm_nopunct": "norm_nopunct",
-}
 
 
 class JarConfigError(Exception):
@@ -157,7 +143,7 @@ class JarSettings:
     @property
     def task_description(self) -> str:
         """The ``Task:`` header value."""
-        return _TASK_DESCRIPTIONS[self.task]
+        return TASK_DESCRIPTIONS[self.task]
 
     @property
     def eval_id(self) -> str:
@@ -167,7 +153,7 @@ class JarSettings:
                 "meteor-1.5",
                 "ch" if self.char_based else "wo",
                 self.language.short_name,
-                _NORM_NAMES[self.normalization],
+                NORMALIZATION_LABELS[self.normalization],
                 "_".join(java_double(p) for p in self.parameters),
                 "_".join(MODULE_SHORT_NAMES[m] for m in self.modules),
                 "_".join(java_double(w) for w in self.weights),
@@ -260,7 +246,7 @@ def _task_id(name: str) -> str:
     lowered = name.lower()
     if lowered == "default":
         return "rank"
-    if lowered in _TASK_DESCRIPTIONS and lowered != "custom":
+    if lowered in TASK_DESCRIPTIONS and lowered != "custom":
         return lowered
     if lowered.startswith("custom"):
         return "custom"

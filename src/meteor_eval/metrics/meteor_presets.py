@@ -12,8 +12,10 @@ from meteor_eval.errors import ConfigError
 
 __all__ = [
     "LANGUAGES",
+    "NORMALIZATION_LABELS",
     "NORMALIZED_LANGUAGES",
     "TASKS",
+    "TASK_DESCRIPTIONS",
     "Language",
     "Task",
     "TaskSettings",
@@ -26,7 +28,8 @@ Task = Literal["rank", "adq", "hter", "util", "li", "tune", "universal", "custom
 #: Every task name accepted (``default`` is the jar's synonym of ``rank``).
 TASKS: tuple[Task, ...] = ("rank", "adq", "hter", "util", "li", "tune", "universal", "custom")
 
-_TASK_DESCRIPTIONS: dict[Task, str] = {
+#: The ``Task:`` line of the jar's header for each task.
+TASK_DESCRIPTIONS: dict[str, str] = {
     "rank": "Ranking",
     "adq": "Adequacy",
     "hter": "HTER",
@@ -73,6 +76,14 @@ LANGUAGES: tuple[Language, ...] = (
     Language("swedish", "se", ("se", "sv", "swedish"), ("exact", "stem")),
     Language("other", "other", ("other", "xx"), ("exact",)),
 )
+
+#: Eval ID names of the normalisation levels (spec 2.5).
+NORMALIZATION_LABELS = {
+    "none": "no_norm",
+    "lower": "lc_only",
+    "norm": "norm",
+    "norm_nopunct": "norm_nopunct",
+}
 
 #: Long names of the languages that have a normaliser (``-norm``) in METEOR 1.5.
 NORMALIZED_LANGUAGES = frozenset({"english", "czech", "french", "spanish", "german", "russian"})
@@ -160,7 +171,7 @@ def task_settings(language: Language, task: str) -> TaskSettings:
     params, weights = table
     return TaskSettings(
         t,
-        _TASK_DESCRIPTIONS[t],
+        TASK_DESCRIPTIONS[t],
         *params,
         modules=modules,
         weights=weights[: len(modules)],
