@@ -7,12 +7,21 @@ sacrebleu's signatures. Two scores with equal signatures were computed the same 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from meteor_eval._version import __version__
+from meteor_eval.errors import InputError
 
-__all__ = ["Score", "Signature", "SignatureField", "format_number"]
+__all__ = [
+    "Score",
+    "Signature",
+    "SignatureField",
+    "check_corpus",
+    "check_segment",
+    "format_number",
+]
 
 
 def format_number(value: float) -> str:
@@ -87,3 +96,48 @@ class Score:
 
 
 Aggregate = Literal["pooled", "mean"]
+
+
+def check_corpus(hypotheses: object, references: object) -> None:
+    """Reject a bare string or a non-sequence, and differing numbers of segments.
+
+    Raises:
+        TypeError: ``hypotheses`` or ``references`` is a bare ``str`` or not a sequence.
+        InputError: the numbers of hypotheses and reference groups differ (both are named).
+    """
+    if isinstance(hypotheses, str) or not isinstance(hypotheses, Sequence):
+        raise TypeError(
+            "hypotheses: expected a sequence of strings, got a bare string or non-sequence"
+        )
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise TypeError(
+            "references: expected a sequence (one per hypothesis) of sequences of strings"
+        )
+    if len(hypotheses) != len(references):
+        raise InputError(
+            f"{len(hypotheses)} hypotheses but {len(references)} reference groups; "
+            "references[i] must hold the references of hypothesis i"
+        )
+
+
+def check_segment(index: int, hypothesis: object, references: object) -> None:
+    """Reject a non-string hypothesis, a bare-string reference group, or an empty group.
+
+    Raises:
+        TypeError: wrong types (a bare ``str`` where a sequence of references is expected).
+        InputError: the segment has no reference.
+    """
+    if not isinstance(hypothesis, str):
+        raise TypeError(f"hypothesis {index}: expected a string, got {type(hypothesis).__name__}")
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise TypeError(
+            f"references of segment {index}: expected a sequence of strings, got "
+            f"{'a bare string' if isinstance(references, str) else type(references).__name__}"
+        )
+    if not references:
+        raise InputError(f"segment {index} has no reference")
+    for ref in references:
+        if not isinstance(ref, str):
+            raise TypeError(
+                f"references of segment {index}: expected strings, got {type(ref).__name__}"
+            )

@@ -37,8 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, get_args
 
-from meteor_eval.errors import InputError
-from meteor_eval.metrics.base import Score, Signature, SignatureField
+from meteor_eval.metrics.base import Score, Signature, SignatureField, check_corpus, check_segment
 from meteor_eval.stats.bleu import BleuReference, BleuStats, bleu_segment_stats, prepare_reference
 from meteor_eval.text.bleu_tokenizers import BLEU_TOKENIZERS, BleuTokenizerName, get_bleu_tokenizer
 
@@ -214,39 +213,6 @@ def score_from_stats(
     return score, tuple(precisions), bp
 
 
-def _check_corpus_inputs(hypotheses: object, references: object) -> None:
-    if isinstance(hypotheses, str) or not isinstance(hypotheses, Sequence):
-        raise TypeError(
-            "hypotheses: expected a sequence of strings, got a bare string or non-sequence"
-        )
-    if isinstance(references, str) or not isinstance(references, Sequence):
-        raise TypeError(
-            "references: expected a sequence (one per hypothesis) of sequences of strings"
-        )
-    if len(hypotheses) != len(references):
-        raise InputError(
-            f"{len(hypotheses)} hypotheses but {len(references)} reference groups; "
-            "references[i] must hold the references of hypothesis i"
-        )
-
-
-def _check_segment(index: int, hypothesis: object, references: object) -> None:
-    if not isinstance(hypothesis, str):
-        raise TypeError(f"hypothesis {index}: expected a string, got {type(hypothesis).__name__}")
-    if isinstance(references, str) or not isinstance(references, Sequence):
-        raise TypeError(
-            f"references of segment {index}: expected a sequence of strings, got "
-            f"{'a bare string' if isinstance(references, str) else type(references).__name__}"
-        )
-    if not references:
-        raise InputError(f"segment {index} has no reference")
-    for ref in references:
-        if not isinstance(ref, str):
-            raise TypeError(
-                f"references of segment {index}: expected strings, got {type(ref).__name__}"
-            )
-
-
 def _nrefs(counts: set[int]) -> str:
     return str(next(iter(counts))) if len(counts) == 1 else "var"
 
@@ -289,7 +255,7 @@ class Bleu:
 
     def segment_stats(self, hypothesis: str, references: Sequence[str]) -> BleuStats:
         """Statistics of one hypothesis against its references."""
-        _check_segment(0, hypothesis, references)
+        check_segment(0, hypothesis, references)
         return bleu_segment_stats(
             self.tokenize(hypothesis),
             self.prepare_references(references),
@@ -300,11 +266,11 @@ class Bleu:
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
     ) -> list[BleuStats]:
         """One statistics record per segment."""
-        _check_corpus_inputs(hypotheses, references)
+        check_corpus(hypotheses, references)
         out = []
         order = self.config.max_ngram_order
         for index, (hyp, refs) in enumerate(zip(hypotheses, references, strict=True)):
-            _check_segment(index, hyp, refs)
+            check_segment(index, hyp, refs)
             out.append(bleu_segment_stats(self.tokenize(hyp), self.prepare_references(refs), order))
         return out
 

@@ -43,8 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from meteor_eval.errors import InputError
-from meteor_eval.metrics.base import Score, Signature, SignatureField
+from meteor_eval.metrics.base import Score, Signature, SignatureField, check_corpus, check_segment
 from meteor_eval.stats.corpus import bootstrap_interval
 from meteor_eval.stats.rouge import (
     RougeStats,
@@ -242,23 +241,6 @@ class _Text:
         return tuple(t for s in self.sentences155 for t in s)
 
 
-def _check_segment(index: int, hypothesis: object, references: object) -> None:
-    if not isinstance(hypothesis, str):
-        raise TypeError(f"hypothesis {index}: expected a string, got {type(hypothesis).__name__}")
-    if isinstance(references, str) or not isinstance(references, Sequence):
-        raise TypeError(
-            f"references of segment {index}: expected a sequence of strings, got "
-            f"{'a bare string' if isinstance(references, str) else type(references).__name__}"
-        )
-    if not references:
-        raise InputError(f"segment {index} has no reference")
-    for ref in references:
-        if not isinstance(ref, str):
-            raise TypeError(
-                f"references of segment {index}: expected strings, got {type(ref).__name__}"
-            )
-
-
 class Rouge:
     """ROUGE with a fixed configuration; :func:`corpus_rouge` and :func:`sentence_rouge` wrap it.
 
@@ -339,7 +321,7 @@ class Rouge:
 
     def segment_stats(self, hypothesis: str, references: Sequence[str]) -> dict[str, RougeStats]:
         """Per variant, the statistics of one hypothesis against its references."""
-        _check_segment(0, hypothesis, references)
+        check_segment(0, hypothesis, references)
         hyp = self._split(hypothesis)
         refs = [self._split(ref) for ref in references]
         return {v: self._variant_stats(v, hyp, refs) for v in self.config.types}
@@ -348,18 +330,10 @@ class Rouge:
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
     ) -> list[dict[str, RougeStats]]:
         """One ``{variant: stats}`` per segment."""
-        if isinstance(hypotheses, str) or not isinstance(hypotheses, Sequence):
-            raise TypeError("hypotheses: expected a sequence of strings, got a bare string")
-        if isinstance(references, str) or not isinstance(references, Sequence):
-            raise TypeError("references: expected a sequence of sequences of strings")
-        if len(hypotheses) != len(references):
-            raise InputError(
-                f"{len(hypotheses)} hypotheses but {len(references)} reference groups; "
-                "references[i] must hold the references of hypothesis i"
-            )
+        check_corpus(hypotheses, references)
         out = []
         for index, (hyp, refs) in enumerate(zip(hypotheses, references, strict=True)):
-            _check_segment(index, hyp, refs)
+            check_segment(index, hyp, refs)
             out.append(self.segment_stats(hyp, refs))
         return out
 
