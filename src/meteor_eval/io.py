@@ -45,42 +45,7 @@ def read_lines(name: str, *, errors: EncodingErrors = "strict") -> list[str]:
     Raises:
         InputError: the file is missing or unreadable, or a line is not valid UTF-8.
     """
-    label = _display(name)
-    try:
-        data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{label}: file not found") from None
-    except IsADirectoryError:
-        raise InputError(f"{label}: is a directory, expected a text file") from None
-    except OSError as exc:
-        raise InputError(f"{label}: cannot read ({exc.strerror})") from None
-    if data.startswith(_BOM):
-        warnings.warn(f"{label}:1: dropped a UTF-8 byte-order mark", stacklevel=2)
-        data = data[len(_BOM) :]
-    try:
-        text = data.decode("utf-8", errors=errors)
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError(
-            f"{label}:{line}: invalid UTF-8 (byte 0x{data[exc.start]:02x}); fix the file or use "
-            "--encoding-errors replace to turn bad bytes into U+FFFD as the METEOR jar does"
-        ) from None
-    if not text:
-        return []
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    for k, line in enumerate(lines):
-        if line.endswith("\r"):
-            line = line[:-1]
-        if "\r" in line:
-            warnings.warn(
-                f"{label}:{k + 1}: a carriage return inside the line is read as a space",
-                stacklevel=2,
-            )
-            line = line.replace("\r", " ")
-        lines[k] = line
-    return lines
+    return list(iter_lines(name, errors=errors))
 
 
 def streams_to_segments(streams: Sequence[Sequence[str]]) -> list[list[str]]:
@@ -103,23 +68,8 @@ def read_segments(
     Raises:
         InputError: a file cannot be read, or the files' line counts differ (naming both).
     """
-    if isinstance(refs, str):
-        raise TypeError("refs: expected a sequence of file names, got a str")
-    if not refs:
-        raise InputError("at least one reference file is required")
-    if sum(1 for name in [hyp, *refs] if name == "-") > 1:
-        raise InputError("standard input ('-') can be used for one file only")
-    hypotheses = read_lines(hyp, errors=errors)
-    streams = []
-    for name in refs:
-        lines = read_lines(name, errors=errors)
-        if len(lines) != len(hypotheses):
-            raise InputError(
-                f"{_display(hyp)} has {len(hypotheses)} lines but {_display(name)} has "
-                f"{len(lines)}; every reference file needs one line per hypothesis"
-            )
-        streams.append(lines)
-    return hypotheses, streams_to_segments(streams)
+    pairs = list(iter_segments(hyp, refs, errors=errors))
+    return [h for h, _ in pairs], [r for _, r in pairs]
 
 
 def _open_binary(name: str) -> IO[bytes]:
