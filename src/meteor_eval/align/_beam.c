@@ -41,6 +41,13 @@ typedef struct {
     PyObject *obj;  /* borrowed: the store keeps it alive */
 } Cand;
 
+/* A path's rank packed for sorting: hi = (NEG_W + 2^31) << 32 | CHUNKS, lo = DIST << 32 |
+ * index. Unsigned comparison of (hi, lo) is the rank order with ties broken by position, so
+ * any sort of these keys is the stable sort by rank. */
+typedef struct {
+    uint64_t hi, lo;
+} RankKey;
+
 typedef struct {
     Cand *cands;
     Py_ssize_t *first; /* candidates of reference position j: cands[first[j] .. first[j+1]) */
@@ -50,6 +57,8 @@ typedef struct {
     Py_ssize_t next_cap;
     Py_ssize_t *order;
     Py_ssize_t *tmp;
+    RankKey *keys;
+    RankKey *keys_tmp;
     Py_ssize_t order_cap;
     int32_t *node_cand;
     int32_t *node_parent;
@@ -67,6 +76,8 @@ work_free(Work *w)
     PyMem_Free(w->next);
     PyMem_Free(w->order);
     PyMem_Free(w->tmp);
+    PyMem_Free(w->keys);
+    PyMem_Free(w->keys_tmp);
     PyMem_Free(w->node_cand);
     PyMem_Free(w->node_parent);
     PyMem_Free(w->assigned);
@@ -189,8 +200,100 @@ ensure_order(Work *w, Py_ssize_t n)
         return -1;
     }
     w->tmp = tmp;
+    RankKey *keys = PyMem_Realloc(w->keys, (size_t)cap * sizeof(RankKey));
+    if (keys == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    w->keys = keys;
+    RankKey *keys_tmp = PyMem_Realloc(w->keys_tmp, (size_t)cap * sizeof(RankKey));
+    if (keys_tmp == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    w->keys_tmp = keys_tmp;
     w->order_cap = cap;
     return 0;
+}
+
+static inline int
+key_less(const RankKey *a, const RankKey *b)
+{
+    return a->hi < b->hi || (a->hi == b->hi && a->lo < b->lo);
+}
+
+/* stable_sort() for paths whose rank fields fit the packed key (always, short of segments of
+ * billions of words): the keys are contiguous and compared without indirection. Returns 0
+ * (nothing written) when a value does not fit, so that the caller uses stable_sort(). */
+static int
+packed_sort(const int64_t *pool, Py_ssize_t stride, Py_ssize_t n, Py_ssize_t *order,
+            RankKey *keys, RankKey *tmp)
+{
+    if (n > (Py_ssize_t)UINT32_MAX) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const int64_t *p = pool + i * stride;
+        const int64_t neg_w = p[H_NEG_W], chunks = p[H_CHUNKS], dist = p[H_DIST];
+        if (neg_w < INT32_MIN || neg_w > INT32_MAX || chunks < 0 || chunks > (int64_t)UINT32_MAX ||
+            dist < 0 || dist > (int64_t)UINT32_MAX) {
+            return 0;
+        }
+        keys[i].hi = ((uint64_t)(neg_w - (int64_t)INT32_MIN) << 32) | (uint64_t)chunks;
+        keys[i].lo = ((uint64_t)dist << 32) | (uint64_t)i;
+    }
+    /* Insertion sort on runs of 8, then bottom-up merges (keys are distinct). */
+    const Py_ssize_t run = 8;
+    for (Py_ssize_t lo = 0; lo < n; lo += run) {
+        Py_ssize_t hi = lo + run < n ? lo + run : n;
+        for (Py_ssize_t i = lo + 1; i < hi; i++) {
+            const RankKey v = keys[i];
+            Py_ssize_t j = i;
+            while (j > lo && key_less(&v, &keys[j - 1])) {
+                keys[j] = keys[j - 1];
+                j--;
+            }
+            keys[j] = v;
+        }
+    }
+    RankKey *src = keys, *dst = tmp;
+    for (Py_ssize_t width = run; width < n; width *= 2) {
+        for (Py_ssize_t lo = 0; lo < n; lo += 2 * width) {
+            Py_ssize_t mid = lo + width < n ? lo + width : n;
+            Py_ssize_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            Py_ssize_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                if (key_less(&src[j], &src[i])) {
+                    dst[k++] = src[j++];
+                }
+                else {
+                    dst[k++] = src[i++];
+                }
+            }
+            while (i < mid) {
+                dst[k++] = src[i++];
+            }
+            while (j < hi) {
+                dst[k++] = src[j++];
+            }
+        }
+        RankKey *swap = src;
+        src = dst;
+        dst = swap;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        order[i] = (Py_ssize_t)(src[i].lo & 0xFFFFFFFFu);
+    }
+    return 1;
+}
+
+/* Indices 0..n-1 of pool in stable rank order (spec 4.3). */
+static void
+rank_order(Work *w, const int64_t *pool, Py_ssize_t stride, Py_ssize_t n)
+{
+    if (!packed_sort(pool, stride, n, w->order, w->keys, w->keys_tmp)) {
+        stable_sort(pool, stride, n, w->order, w->tmp);
+    }
 }
 
 static int
@@ -441,7 +544,7 @@ beam_align_c(PyObject *self, PyObject *args)
             if (ensure_order(&w, next_n) < 0) {
                 goto done;
             }
-            stable_sort(w.next, stride, next_n, w.order, w.tmp);
+            rank_order(&w, w.next, stride, next_n);
             const Py_ssize_t kept = next_n < beam ? next_n : beam;
             for (Py_ssize_t p = 0; p < kept; p++) {
                 memcpy(w.cur + p * stride, w.next + w.order[p] * stride, (size_t)bytes);
@@ -527,7 +630,7 @@ beam_align_c(PyObject *self, PyObject *args)
         if (ensure_order(&w, next_n) < 0) {
             goto done;
         }
-        stable_sort(w.next, stride, next_n, w.order, w.tmp);
+        rank_order(&w, w.next, stride, next_n);
         const int64_t *best = w.next + w.order[0] * stride;
         for (int64_t node = best[H_CHAIN]; node != -1; node = w.node_parent[node]) {
             const Py_ssize_t k = w.node_cand[node];
@@ -824,6 +927,11 @@ typedef struct {
 typedef struct {
     const uint32_t *first_child, *token, *record_start, *record_b;
     Py_ssize_t nodes, records;
+    /* Optional: root[word] = the root's child for token id word, or UINT32_MAX (see
+     * paraphrase_root). The root has a child for most of the vocabulary, so its binary search
+     * would touch about 15 cache lines scattered over the index for every start position. */
+    const uint32_t *root;
+    Py_ssize_t root_len;
 } Trie;
 
 static int
@@ -854,6 +962,19 @@ walk_all(const Trie *t, const int64_t *ids, Py_ssize_t n, Step **out)
             if (word < 0 || word > UINT32_MAX) {
                 break;
             }
+            if (node == 0 && t->root != NULL) {
+                if (word >= t->root_len || t->root[word] == UINT32_MAX) {
+                    break;
+                }
+                const uint32_t child = t->root[word];
+                if (child < t->first_child[0] || child >= t->first_child[1]) {
+                    PyMem_Free(steps);
+                    PyErr_SetString(PyExc_ValueError, "paraphrase index: stale root table");
+                    return -1;
+                }
+                node = child;
+                goto found;
+            }
             Py_ssize_t lo = t->first_child[node], hi = t->first_child[node + 1];
             if (lo > hi || hi > t->nodes) {
                 PyMem_Free(steps);
@@ -873,6 +994,7 @@ walk_all(const Trie *t, const int64_t *ids, Py_ssize_t n, Step **out)
                 break;
             }
             node = (uint32_t)lo;
+        found:
             if (count == cap) {
                 cap *= 2;
                 Step *grown = PyMem_Realloc(steps, (size_t)cap * sizeof(Step));
@@ -979,23 +1101,27 @@ get_u32_buffer(PyObject *obj, Py_buffer *view, const char *what)
 }
 
 /*
- * paraphrase(first_child, token, record_start, record_b, hyp_ids, ref_ids, stage, match_type)
+ * paraphrase(first_child, token, record_start, record_b, hyp_ids, ref_ids, stage, match_type,
+ *            root=None)
  *
  * The paraphrase matcher's candidates (see match/paraphrase.py for the order): the four index
  * arrays are buffers of native uint32, the ids are table token ids (-1 for unknown words).
+ * root, when given, is paraphrase_root() of the same arrays: the first step of every walk is
+ * then one table read instead of a binary search over the root's children (same result).
  */
 static PyObject *
 paraphrase_c(PyObject *self, PyObject *args)
 {
     PyObject *fc_obj, *tok_obj, *rs_obj, *rb_obj, *h_obj, *r_obj, *stage, *type;
-    if (!PyArg_ParseTuple(args, "OOOOOOOO:paraphrase", &fc_obj, &tok_obj, &rs_obj, &rb_obj, &h_obj,
-                          &r_obj, &stage, &type)) {
+    PyObject *root_obj = Py_None;
+    if (!PyArg_ParseTuple(args, "OOOOOOOO|O:paraphrase", &fc_obj, &tok_obj, &rs_obj, &rb_obj,
+                          &h_obj, &r_obj, &stage, &type, &root_obj)) {
         return NULL;
     }
     if (check_match_type(type) < 0) {
         return NULL;
     }
-    Py_buffer fc = {0}, tok = {0}, rs = {0}, rb = {0};
+    Py_buffer fc = {0}, tok = {0}, rs = {0}, rb = {0}, root = {0};
     int64_t *hids = NULL, *rids = NULL;
     Step *hsteps = NULL, *rsteps = NULL, *hsorted = NULL, *rsorted = NULL;
     PyObject *out = NULL;
@@ -1013,6 +1139,15 @@ paraphrase_c(PyObject *self, PyObject *args)
     t.record_b = rb.buf;
     t.nodes = tok.len / 4;
     t.records = rb.len / 4;
+    t.root = NULL;
+    t.root_len = 0;
+    if (root_obj != Py_None) {
+        if (get_u32_buffer(root_obj, &root, "root") < 0) {
+            goto done;
+        }
+        t.root = root.buf;
+        t.root_len = root.len / 4;
+    }
     if (fc.len / 4 != t.nodes + 1 || rs.len / 4 != t.nodes + 1 || t.nodes < 1) {
         PyErr_SetString(PyExc_ValueError, "paraphrase index: section sizes disagree");
         goto done;
@@ -1076,6 +1211,9 @@ done:
     if (rb.obj) {
         PyBuffer_Release(&rb);
     }
+    if (root.obj) {
+        PyBuffer_Release(&root);
+    }
     PyMem_Free(hids);
     PyMem_Free(rids);
     PyMem_Free(hsteps);
@@ -1085,7 +1223,183 @@ done:
     return out;
 }
 
+/*
+ * paraphrase_root(first_child, token) -> bytes
+ *
+ * Direct lookup table of the trie root's children for paraphrase(): native uint32 entry w is
+ * the root's child whose token is w (the first one, as the binary search finds), or
+ * 0xFFFFFFFF; the table ends after the largest token the root has a child for.
+ */
+static PyObject *
+paraphrase_root_c(PyObject *self, PyObject *args)
+{
+    PyObject *fc_obj, *tok_obj;
+    if (!PyArg_ParseTuple(args, "OO:paraphrase_root", &fc_obj, &tok_obj)) {
+        return NULL;
+    }
+    Py_buffer fc = {0}, tok = {0};
+    PyObject *out = NULL;
+    if (get_u32_buffer(fc_obj, &fc, "first_child") < 0 ||
+        get_u32_buffer(tok_obj, &tok, "token") < 0) {
+        goto done;
+    }
+    const uint32_t *first_child = fc.buf, *token = tok.buf;
+    const Py_ssize_t nodes = tok.len / 4;
+    if (fc.len / 4 != nodes + 1 || nodes < 1 || first_child[0] > first_child[1] ||
+        first_child[1] > (uint32_t)nodes) {
+        PyErr_SetString(PyExc_ValueError, "paraphrase index: corrupt trie");
+        goto done;
+    }
+    const Py_ssize_t lo = first_child[0], hi = first_child[1];
+    uint32_t largest = 0;
+    for (Py_ssize_t k = lo; k < hi; k++) {
+        if (token[k] > largest) {
+            largest = token[k];
+        }
+    }
+    const Py_ssize_t size = hi > lo ? (Py_ssize_t)largest + 1 : 0;
+    out = PyBytes_FromStringAndSize(NULL, size * 4);
+    if (out == NULL) {
+        goto done;
+    }
+    uint32_t *table = (uint32_t *)PyBytes_AS_STRING(out);
+    memset(table, 0xFF, (size_t)size * 4);
+    for (Py_ssize_t k = lo; k < hi; k++) {
+        if (table[token[k]] == UINT32_MAX) {
+            table[token[k]] = (uint32_t)k;
+        }
+    }
+done:
+    if (fc.obj) {
+        PyBuffer_Release(&fc);
+    }
+    if (tok.obj) {
+        PyBuffer_Release(&tok);
+    }
+    return out;
+}
+
+/*
+ * align_stages(stage_lists, n_hyp, n_ref, aligner_weights, beam) -> list
+ *
+ * align() on the candidate store that appending each stage's list in order would build: the
+ * lists are distributed to their reference positions (a stable bucket pass, so each position
+ * keeps stage order, then each stage's own order) and both coverage counts are taken here, so
+ * the caller builds no store.
+ */
+static PyObject *
+align_stages_c(PyObject *self, PyObject *args)
+{
+    PyObject *lists_obj, *weights_obj;
+    Py_ssize_t n_hyp, n_ref, beam;
+    if (!PyArg_ParseTuple(args, "OnnOn:align_stages", &lists_obj, &n_hyp, &n_ref, &weights_obj,
+                          &beam)) {
+        return NULL;
+    }
+    if (n_hyp < 0 || n_ref < 0) {
+        PyErr_SetString(PyExc_ValueError, "segment lengths must not be negative");
+        return NULL;
+    }
+    PyObject *lists = PySequence_Fast(lists_obj, "stage_lists: expected a sequence of lists");
+    if (lists == NULL) {
+        return NULL;
+    }
+    PyObject *result = NULL, *by_ref = NULL, *hyp_cov = NULL, *ref_cov = NULL, *call = NULL;
+    int64_t *hc = PyMem_Calloc((size_t)(n_hyp ? n_hyp : 1), sizeof(int64_t));
+    int64_t *rc = PyMem_Calloc((size_t)(n_ref ? n_ref : 1), sizeof(int64_t));
+    if (hc == NULL || rc == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    by_ref = PyList_New(n_ref);
+    if (by_ref == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t j = 0; j < n_ref; j++) {
+        PyObject *empty = PyList_New(0);
+        if (empty == NULL) {
+            goto done;
+        }
+        PyList_SET_ITEM(by_ref, j, empty);
+    }
+    const Py_ssize_t n_lists = PySequence_Fast_GET_SIZE(lists);
+    for (Py_ssize_t s = 0; s < n_lists; s++) {
+        PyObject *lst = PySequence_Fast_GET_ITEM(lists, s);
+        if (!PyList_Check(lst)) {
+            PyErr_SetString(PyExc_TypeError, "stage_lists: expected lists of matches");
+            goto done;
+        }
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lst); k++) {
+            PyObject *m = PyList_GET_ITEM(lst, k);
+            if (!PyTuple_Check(m) || PyTuple_GET_SIZE(m) != 5) {
+                PyErr_SetString(PyExc_TypeError, "stage_lists: expected Match tuples");
+                goto done;
+            }
+            int64_t ref_start, ref_len, hyp_start, hyp_len;
+            if (read_int(PyTuple_GET_ITEM(m, 0), &ref_start) < 0 ||
+                read_int(PyTuple_GET_ITEM(m, 1), &ref_len) < 0 ||
+                read_int(PyTuple_GET_ITEM(m, 2), &hyp_start) < 0 ||
+                read_int(PyTuple_GET_ITEM(m, 3), &hyp_len) < 0) {
+                goto done;
+            }
+            if (ref_start < 0 || ref_len < 1 || ref_start + ref_len > n_ref || hyp_start < 0 ||
+                hyp_len < 1 || hyp_start + hyp_len > n_hyp) {
+                PyErr_SetString(PyExc_ValueError, "a candidate's span lies outside its segments");
+                goto done;
+            }
+            if (PyList_Append(PyList_GET_ITEM(by_ref, ref_start), m) < 0) {
+                goto done;
+            }
+            for (int64_t j = ref_start; j < ref_start + ref_len; j++) {
+                rc[j]++;
+            }
+            for (int64_t i = hyp_start; i < hyp_start + hyp_len; i++) {
+                hc[i]++;
+            }
+        }
+    }
+    hyp_cov = PyList_New(n_hyp);
+    ref_cov = PyList_New(n_ref);
+    if (hyp_cov == NULL || ref_cov == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n_hyp; i++) {
+        PyObject *v = PyLong_FromLongLong(hc[i]);
+        if (v == NULL) {
+            goto done;
+        }
+        PyList_SET_ITEM(hyp_cov, i, v);
+    }
+    for (Py_ssize_t j = 0; j < n_ref; j++) {
+        PyObject *v = PyLong_FromLongLong(rc[j]);
+        if (v == NULL) {
+            goto done;
+        }
+        PyList_SET_ITEM(ref_cov, j, v);
+    }
+    call = Py_BuildValue("(OOOOn)", by_ref, hyp_cov, ref_cov, weights_obj, beam);
+    if (call == NULL) {
+        goto done;
+    }
+    result = beam_align_c(self, call);
+done:
+    Py_XDECREF(call);
+    Py_XDECREF(hyp_cov);
+    Py_XDECREF(ref_cov);
+    Py_XDECREF(by_ref);
+    Py_DECREF(lists);
+    PyMem_Free(hc);
+    PyMem_Free(rc);
+    return result;
+}
+
 static PyMethodDef beam_methods[] = {
+    {"align_stages", align_stages_c, METH_VARARGS,
+     "align_stages(stage_lists, n_hyp, n_ref, aligner_weights, beam) -> list\n\n"
+     "align() on the store built by appending each stage's candidate list in order."},
+    {"paraphrase_root", paraphrase_root_c, METH_VARARGS,
+     "paraphrase_root(first_child, token) -> bytes\n\n"
+     "Direct lookup table of the paraphrase trie root's children (uint32 per token id)."},
     {"align", beam_align_c, METH_VARARGS,
      "align(by_ref, hyp_coverage, ref_coverage, aligner_weights, beam) -> list\n\n"
      "The METEOR 1.5 beam search over a candidate store's lists; returns the chosen matches\n"
@@ -1098,8 +1412,9 @@ static PyMethodDef beam_methods[] = {
      "One-word candidates whose packed sorted int64 sets intersect and whose ids differ."},
     {"paraphrase", paraphrase_c, METH_VARARGS,
      "paraphrase(first_child, token, record_start, record_b, hyp_ids, ref_ids, stage,\n"
-     "           match_type) -> list\n\n"
-     "Paraphrase candidates from a paraphrase index, in METEOR 1.5's order."},
+     "           match_type, root=None) -> list\n\n"
+     "Paraphrase candidates from a paraphrase index, in METEOR 1.5's order; root is an\n"
+     "optional paraphrase_root() table of the same index."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -34,6 +34,7 @@ __all__ = [
     "beam_align",
     "beam_align_compiled",
     "beam_align_python",
+    "beam_align_stages",
     "compiled_kernels",
     "fixed_matches",
 ]
@@ -199,6 +200,18 @@ def _load_compiled() -> Callable[..., list[Match]] | None:
 _compiled_align = _load_compiled()
 
 
+def _load_compiled_stages() -> Callable[..., list[Match]] | None:
+    if _compiled_align is None:
+        return None
+    from meteor_eval.align import _beam  # type: ignore[attr-defined, unused-ignore]
+
+    function: Callable[..., list[Match]] | None = getattr(_beam, "align_stages", None)
+    return function
+
+
+_compiled_align_stages = _load_compiled_stages()
+
+
 def compiled_kernels(*names: str) -> Any | None:
     """The compiled extension module, if it is used and provides every function in ``names``.
 
@@ -263,3 +276,34 @@ def beam_align(
             store.by_ref, store.hyp_coverage, store.ref_coverage, aligner_weights, beam
         )
     return beam_align_python(store, aligner_weights, beam=beam)
+
+
+def beam_align_stages(
+    stage_lists: Sequence[list[Match]],
+    hyp_len: int,
+    ref_len: int,
+    aligner_weights: Sequence[float],
+    *,
+    beam: int = DEFAULT_BEAM,
+) -> list[Match]:
+    """:func:`beam_align` on the store built by appending each stage's candidates in order.
+
+    With the compiled extension the store is built inside it (no :class:`CandidateStore`
+    object); otherwise this builds one and runs :func:`beam_align`. Same result either way.
+
+    Args:
+        stage_lists: One list of candidates per stage, each in its matcher's order.
+        hyp_len: Number of hypothesis tokens.
+        ref_len: Number of reference tokens.
+        aligner_weights: Objective weight per stage.
+        beam: Beam size.
+
+    Returns:
+        The chosen matches, ordered by reference position.
+    """
+    if COMPILED and _compiled_align_stages is not None:
+        return _compiled_align_stages(stage_lists, hyp_len, ref_len, aligner_weights, beam)
+    store = CandidateStore(hyp_len, ref_len)
+    for candidates in stage_lists:
+        store.extend(candidates)
+    return beam_align(store, aligner_weights, beam=beam)

@@ -37,6 +37,8 @@ _WALK_CACHE_SIZE = 256
 
 # The compiled generator (same candidates, same order), when the extension is built.
 _KERNELS = compiled_kernels("paraphrase")
+# Whether the extension can build the root lookup table (older builds cannot; same results).
+_ROOT_TABLE = _KERNELS is not None and hasattr(_KERNELS, "paraphrase_root")
 
 
 class ParaphraseMatcher:
@@ -52,6 +54,10 @@ class ParaphraseMatcher:
         self._table = table
         # A hypothesis is matched against each of its references; walk it only once.
         self._walk_cache: dict[tuple[str, ...], tuple[_Walks, _Occurrences]] = {}
+        # Direct table of the trie root's children for the compiled walk, built on first use:
+        # it replaces a binary search over the root's vocabulary-sized child list at every start
+        # position (about 15% of the generator's time on xray; same candidates).
+        self._root: bytes | None = None
 
     def _walks(self, tokens: tuple[str, ...]) -> tuple[_Walks, _Occurrences]:
         cached = self._walk_cache.get(tokens)
@@ -81,13 +87,16 @@ class ParaphraseMatcher:
             return []
         if _KERNELS is not None:
             table = self._table
-            found: list[Match] = _KERNELS.paraphrase(
-                *table.index_arrays(),
-                table.token_ids(hyp.tokens),
-                table.token_ids(ref.tokens),
-                stage,
-                Match,
-            )
+            arrays = table.index_arrays()
+            hyp_ids = table.token_ids(hyp.tokens)
+            ref_ids = table.token_ids(ref.tokens)
+            if not _ROOT_TABLE:
+                found: list[Match] = _KERNELS.paraphrase(*arrays, hyp_ids, ref_ids, stage, Match)
+                return found
+            root = self._root
+            if root is None:
+                root = self._root = _KERNELS.paraphrase_root(arrays[0], arrays[1])
+            found = _KERNELS.paraphrase(*arrays, hyp_ids, ref_ids, stage, Match, root)
             return found
         return self.candidates_python(hyp, ref, stage)
 

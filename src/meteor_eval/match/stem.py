@@ -39,7 +39,7 @@ class StemMatcher:
         """Identity of each token's stem (cached per word type)."""
         cache = self._cache
         try:
-            return tuple([cache[token] for token in tokens])
+            return tuple(map(cache.__getitem__, tokens))
         except KeyError:
             pass
         if len(cache) >= _CACHE_MAX_WORDS:

@@ -41,7 +41,7 @@ class SynonymMatcher:
     def _packed_sets(self, tokens: tuple[str, ...]) -> list[bytes]:
         packed = self._packed
         try:
-            return [packed[token] for token in tokens]
+            return list(map(packed.__getitem__, tokens))
         except KeyError:
             pass
         if len(packed) >= _CACHE_MAX_WORDS:

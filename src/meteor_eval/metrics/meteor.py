@@ -38,9 +38,10 @@ from pathlib import Path
 from typing import Literal, get_args
 
 from meteor_eval.align import exhaustive
+from meteor_eval.align import search as _search
 from meteor_eval.align.alignment import Alignment, count_chunks
 from meteor_eval.align.greedy import greedy_align
-from meteor_eval.align.search import DEFAULT_BEAM, beam_align
+from meteor_eval.align.search import DEFAULT_BEAM, beam_align, beam_align_stages
 from meteor_eval.errors import ConfigError, InputError
 from meteor_eval.javafmt import java_double
 from meteor_eval.match.base import (
@@ -388,6 +389,58 @@ class MeteorScore(Score):
     segments: tuple[MeteorScore, ...] = ()
 
 
+def _word_stats(
+    matches: Sequence[Match],
+    hyp_function: Sequence[bool],
+    ref_function: Sequence[bool],
+    n_stages: int,
+) -> tuple[MeteorStats, int]:
+    """:func:`stats_from_alignment` and :func:`count_chunks` in one pass, for word units.
+
+    ``matches`` must be an aligner's output: sorted by reference position and non-overlapping,
+    so a match continues the open chunk exactly when it starts in the reference where the
+    previous one ended and in the hypothesis where the previous one ended.
+    """
+    counts = [0] * (4 * n_stages)
+    hyp_matched = 0
+    ref_matched = 0
+    chunks = 0
+    ref_end = -1
+    hyp_end = -1
+    for ref_start, ref_len, hyp_start, hyp_len, stage in matches:
+        if ref_start != ref_end or hyp_start != hyp_end:
+            chunks += 1
+        ref_end = ref_start + ref_len
+        hyp_end = hyp_start + hyp_len
+        hyp_matched += hyp_len
+        ref_matched += ref_len
+        base = 4 * stage
+        if hyp_len == 1:
+            counts[base + 2 if hyp_function[hyp_start] else base] += 1
+        else:
+            for i in range(hyp_start, hyp_end):
+                counts[base + 2 if hyp_function[i] else base] += 1
+        if ref_len == 1:
+            counts[base + 3 if ref_function[ref_start] else base + 1] += 1
+        else:
+            for j in range(ref_start, ref_end):
+                counts[base + 3 if ref_function[j] else base + 1] += 1
+    stages = tuple(
+        (counts[b], counts[b + 1], counts[b + 2], counts[b + 3]) for b in range(0, 4 * n_stages, 4)
+    )
+    stats = MeteorStats(
+        len(hyp_function),
+        len(ref_function),
+        sum(hyp_function),
+        sum(ref_function),
+        stages,
+        chunks,
+        hyp_matched,
+        ref_matched,
+    )
+    return stats, chunks
+
+
 def _finite(value: float) -> float:
     return 0.0 if math.isnan(value) or math.isinf(value) else value
 
@@ -553,8 +606,14 @@ class Meteor:
         if flags is None:
             if len(cache) >= 200_000:
                 cache.clear()
-            is_fn = self._is_function
-            flags = tuple([is_fn(t) for t in tokens])
+            known = self._function_cache
+            try:
+                flags = tuple(map(known.__getitem__, tokens))
+            except KeyError:
+                for token in tokens:
+                    if token not in known:
+                        self._is_function(token)
+                flags = tuple(map(known.__getitem__, tokens))
             cache[tokens] = flags
         return flags
 
@@ -607,12 +666,21 @@ class Meteor:
         return self._align_paper2005(hyp, ref)
 
     def _align_meteor15(self, hyp: Segment, ref: Segment) -> list[Match]:
-        store = CandidateStore(len(hyp), len(ref))
         identical = hyp.ids == ref.ids
+        stage_lists = []
         for stage, matcher in enumerate(self._matchers):
-            store.extend(matcher.candidates(hyp, ref, stage))
+            stage_lists.append(matcher.candidates(hyp, ref, stage))
             if identical:  # spec 3.5: only the first module runs for identical sentences
                 break
+        if beam_align is _search.beam_align:
+            # The library's aligner: the compiled one builds the candidate store itself.
+            return beam_align_stages(
+                stage_lists, len(hyp), len(ref), self._aligner_weights, beam=self.config.beam
+            )
+        # An aligner substituted for ``beam_align`` (tests compare implementations this way).
+        store = CandidateStore(len(hyp), len(ref))
+        for candidates in stage_lists:
+            store.extend(candidates)
         return beam_align(store, self._aligner_weights, beam=self.config.beam)
 
     def _align_paper2005(self, hyp: Segment, ref: Segment) -> list[Match]:
@@ -628,21 +696,24 @@ class Meteor:
     def pair_stats(self, hyp: Segment, ref: Segment) -> tuple[MeteorStats, list[Match], int]:
         """Statistics, matches and chunks of one hypothesis against one reference."""
         matches = self.align(hyp, ref)
+        if not self.config.characters:
+            stats, chunks = _word_stats(
+                matches,
+                self._function_flags(hyp.tokens),
+                self._function_flags(ref.tokens),
+                len(self.config.modules),
+            )
+            return stats, matches, chunks
+        # Character mode: lengths and matches count UTF-16 code units.
         chunks = count_chunks(matches, len(ref))
-        sizes: dict[str, list[int] | None] = {"hyp": None, "ref": None}
-        if self.config.characters:
-            sizes = {
-                "hyp": [utf16_len(t) for t in hyp.tokens],
-                "ref": [utf16_len(t) for t in ref.tokens],
-            }
         stats = stats_from_alignment(
             matches,
             chunks,
             self._function_flags(hyp.tokens),
             self._function_flags(ref.tokens),
             len(self.config.modules),
-            hyp_sizes=sizes["hyp"],
-            ref_sizes=sizes["ref"],
+            hyp_sizes=[utf16_len(t) for t in hyp.tokens],
+            ref_sizes=[utf16_len(t) for t in ref.tokens],
         )
         return stats, matches, chunks
 
@@ -655,31 +726,60 @@ class Meteor:
             TypeError: ``references`` is a bare string.
             InputError: there is no reference.
         """
-        if isinstance(references, str):
-            raise TypeError("references: expected a sequence of reference strings, got a str")
-        if not isinstance(hypothesis, str):
-            raise TypeError(f"hypothesis: expected a str, got {type(hypothesis).__name__}")
-        if len(references) == 0:
-            raise InputError("references: at least one reference is required")
+        _check_segment(hypothesis, references)
         if self._nltk is not None:
             return self._nltk_segment_stats(self._nltk, hypothesis, references)
         hyp = self.segment(hypothesis)
+        stats, k, ref, matches, chunks = self._best_reference(hyp, references)
+        alignment = Alignment(hyp.tokens, ref.tokens, tuple(matches), self.config.modules, chunks)
+        return stats, k, alignment
+
+    def _best_reference(
+        self, hyp: Segment, references: Sequence[str]
+    ) -> tuple[MeteorStats, int, Segment, list[Match], int]:
+        """Statistics, index, segment, matches and chunks of the best reference (spec 5.4).
+
+        ``references`` holds at least one entry (checked by the callers).
+        """
         best_score = -1.0
         best: tuple[MeteorStats, int, Segment, list[Match], int] | None = None
+        several = len(references) > 1
         for k, text in enumerate(references):
             if not isinstance(text, str):
                 raise TypeError(f"references[{k}]: expected a str, got {type(text).__name__}")
             ref = self._reference(text)
             stats, matches, chunks = self.pair_stats(hyp, ref)
             # With one reference there is nothing to compare: skip the formula.
-            score = score_from_stats(stats, self.config).score if len(references) > 1 else 0.0
+            score = score_from_stats(stats, self.config).score if several else 0.0
             if score > best_score:
                 best_score = score
                 best = (stats, k, ref, matches, chunks)
         assert best is not None  # at least one reference, and every score is >= 0 > -1
-        stats, k, ref, matches, chunks = best
-        alignment = Alignment(hyp.tokens, ref.tokens, tuple(matches), self.config.modules, chunks)
-        return stats, k, alignment
+        return best
+
+    def _corpus_stats(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+    ) -> tuple[list[MeteorStats], set[str]]:
+        """Each segment's statistics and the set of reference counts, without building a
+        :class:`MeteorScore` per segment (the corpus score needs only the statistics).
+
+        Checks and errors are those of :meth:`segment_stats`.
+        """
+        if self._nltk is not None:
+            records = [
+                self.segment_stats(h, refs)[0]
+                for h, refs in zip(hypotheses, references, strict=True)
+            ]
+            return records, {str(len(refs)) for refs in references}
+        records = []
+        n_refs: set[str] = set()
+        segment = self.segment
+        best_reference = self._best_reference
+        for hypothesis, refs in zip(hypotheses, references, strict=True):
+            _check_segment(hypothesis, refs)
+            records.append(best_reference(segment(hypothesis), refs)[0])
+            n_refs.add(str(len(refs)))
+        return records, n_refs
 
     def _nltk_segment_stats(
         self, scorer: NltkMeteor, hypothesis: str, references: Sequence[str]
@@ -765,6 +865,16 @@ class Meteor:
 
     def score_stats(self, stats: MeteorStats, *, n_refs: int | str = 1) -> MeteorScore:
         """Score a statistics record (one segment or a pooled sum)."""
+        return self._make_score(stats, n_refs, None, None)
+
+    def _make_score(
+        self,
+        stats: MeteorStats,
+        n_refs: int | str,
+        alignment: Alignment | None,
+        reference_index: int | None,
+    ) -> MeteorScore:
+        """:meth:`score_stats` with the sentence fields set at once (no copy per segment)."""
         c = score_from_stats(stats, self.config)
         return MeteorScore(
             c.score,
@@ -777,6 +887,8 @@ class Meteor:
             chunks=stats.chunks,
             matches=(stats.hyp_matched, stats.ref_matched),
             stats=stats,
+            alignment=alignment,
+            reference_index=reference_index,
         )
 
     def sentence_score(
@@ -789,11 +901,13 @@ class Meteor:
             references: One or more references for it.
             alignment: Attach the chosen alignment to the result.
         """
-        stats, k, align = self.segment_stats(hypothesis, references)
-        result = self.score_stats(stats, n_refs=len(references))
-        return dataclasses.replace(
-            result, alignment=align if alignment else None, reference_index=k
-        )
+        if alignment or self._nltk is not None:
+            stats, k, align = self.segment_stats(hypothesis, references)
+            return self._make_score(stats, len(references), align if alignment else None, k)
+        # No alignment requested: the same statistics without building an Alignment.
+        _check_segment(hypothesis, references)
+        stats, k = self._best_reference(self.segment(hypothesis), references)[:2]
+        return self._make_score(stats, len(references), None, k)
 
     def corpus_score(
         self,
@@ -816,11 +930,25 @@ class Meteor:
             InputError: the numbers of hypotheses and reference groups differ.
         """
         _check_corpus(hypotheses, references)
-        seg_scores = [
-            self.sentence_score(h, refs, alignment=alignments)
-            for h, refs in zip(hypotheses, references, strict=True)
-        ]
-        return self.combine(seg_scores, keep_segments=segments or alignments)
+        if segments or alignments:
+            seg_scores = [
+                self.sentence_score(h, refs, alignment=alignments)
+                for h, refs in zip(hypotheses, references, strict=True)
+            ]
+            return self.combine(seg_scores, keep_segments=True)
+        # Only the statistics are needed: no per-segment score objects or alignments.
+        records, n_refs_set = self._corpus_stats(hypotheses, references)
+        n_refs = next(iter(n_refs_set)) if len(n_refs_set) == 1 else "var"
+        result = self.score_stats(pool_stats(records, self.config), n_refs=n_refs)
+        if self.config.aggregate == "mean":
+            config = self.config
+            mean = (
+                math.fsum(score_from_stats(r, config).score for r in records) / len(records)
+                if records
+                else 0.0
+            )
+            result = dataclasses.replace(result, score=mean)
+        return result
 
     def combine(
         self, seg_scores: Iterable[MeteorScore], *, keep_segments: bool = False
@@ -846,6 +974,16 @@ def pool_stats(records: Iterable[MeteorStats], config: MeteorConfig) -> MeteorSt
     for record in records:
         total = total.merge(record, skip_perfect_chunks=skip)
     return total
+
+
+def _check_segment(hypothesis: str, references: Sequence[str]) -> None:
+    """The argument checks of :meth:`Meteor.segment_stats` (same errors, same order)."""
+    if isinstance(references, str):
+        raise TypeError("references: expected a sequence of reference strings, got a str")
+    if not isinstance(hypothesis, str):
+        raise TypeError(f"hypothesis: expected a str, got {type(hypothesis).__name__}")
+    if len(references) == 0:
+        raise InputError("references: at least one reference is required")
 
 
 def _check_corpus(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> None:

@@ -66,19 +66,20 @@ _SPACES_RE: Final = re.compile(f"[{_SPACES}]+")
 _UNICODE_SPACE_RE: Final = re.compile(f"[{_SPACES[1:]}]")
 
 # English apostrophes: split contractions to the right (don't -> don 't).
+# Each rule is (pattern, text put between its two groups): the jar's replacement "$1 ' $2" etc.
 _EN_APOSTROPHE_RULES: Final = (
-    (re.compile(f"([^{_ALPHA}])'([^{_ALPHA}])"), r"\1 ' \2"),
-    (re.compile(f"([^{_ALPHA}0-9])'([{_ALPHA}])"), r"\1 ' \2"),
-    (re.compile(f"([{_ALPHA}])'([^{_ALPHA}])"), r"\1 ' \2"),
-    (re.compile(f"([{_ALPHA}])'([{_ALPHA}])"), r"\1 '\2"),
-    (re.compile(r"([0-9])'(s)"), r"\1 '\2"),
+    (re.compile(f"([^{_ALPHA}])'([^{_ALPHA}])"), " ' "),
+    (re.compile(f"([^{_ALPHA}0-9])'([{_ALPHA}])"), " ' "),
+    (re.compile(f"([{_ALPHA}])'([^{_ALPHA}])"), " ' "),
+    (re.compile(f"([{_ALPHA}])'([{_ALPHA}])"), " '"),
+    (re.compile(r"([0-9])'(s)"), " '"),
 )
 # French apostrophes: split elisions to the left (l'homme -> l' homme).
 _FR_APOSTROPHE_RULES: Final = (
-    (re.compile(f"([^{_ALPHA}])'([^{_ALPHA}])"), r"\1 ' \2"),
-    (re.compile(f"([^{_ALPHA}])'([{_ALPHA}])"), r"\1 ' \2"),
-    (re.compile(f"([{_ALPHA}])'([^{_ALPHA}])"), r"\1 ' \2"),
-    (re.compile(f"([{_ALPHA}])'([{_ALPHA}])"), r"\1' \2"),
+    (re.compile(f"([^{_ALPHA}])'([^{_ALPHA}])"), " ' "),
+    (re.compile(f"([^{_ALPHA}])'([{_ALPHA}])"), " ' "),
+    (re.compile(f"([{_ALPHA}])'([^{_ALPHA}])"), " ' "),
+    (re.compile(f"([{_ALPHA}])'([{_ALPHA}])"), "' "),
 )
 
 # Language codes and long names accepted by the jar (case-insensitive) -> long name.
@@ -153,13 +154,35 @@ def normalizer_language(language: str) -> str:
     return long_name
 
 
+# --- Substitution helpers ----------------------------------------------------------------------
+# Python 3.11 expands a replacement template such as r"\1 , \2" in Python code for every match;
+# splitting on the pattern (its groups are kept in the result) and joining is the same text built
+# in C. Both scan left to right for non-overlapping matches, and none of these patterns can match
+# the empty string, so the results are identical.
+
+
+def _sub_spaced(pattern: re.Pattern[str], line: str) -> str:
+    """``pattern.sub(r" \\1 ", line)`` for a pattern whose one group is the whole match."""
+    return " ".join(pattern.split(line))
+
+
+def _sub_pair(pattern: re.Pattern[str], middle: str, line: str) -> str:
+    """``pattern.sub(r"\\1" + middle + r"\\2", line)`` for a pattern ``(a)x(b)``."""
+    parts = pattern.split(line)
+    if len(parts) == 1:
+        return line
+    # parts = [text, a, b, text, a, b, ..., text]: put ``middle`` between each a and b.
+    parts[1::3] = [a + middle for a in parts[1::3]]
+    return "".join(parts)
+
+
 # --- The steps, in the order the jar applies them ---------------------------------------------
 
 
 def _isolate_other_characters(line: str) -> str:
     """Surround every character that is not a letter/digit, Java whitespace or one of
     ``. ' ` , - ‘ ’`` with spaces (each Greek/CJK letter and each emoji becomes a token)."""
-    return _SEP_OTHER_RE.sub(r" \1 ", line)
+    return _sub_spaced(_SEP_OTHER_RE, line)
 
 
 def _protect_dot_runs(line: str) -> str:
@@ -169,7 +192,8 @@ def _protect_dot_runs(line: str) -> str:
     ``DOTMULTI.`` is folded into ``DOTDOTMULTI`` (followed by a space when a non-dot follows)
     until no ``DOTMULTI.`` is left, exactly as the jar loops.
     """
-    line = _MULTI_DOT_RE.sub(r" DOTMULTI\1", line)
+    if ".." in line:  # the pattern needs two dots in a row
+        line = _MULTI_DOT_RE.sub(r" DOTMULTI\1", line)
     while "DOTMULTI." in line:
         line = _MULTI_DOT_FOLLOWED_RE.sub(r"DOTDOTMULTI \1", line)
         line = line.replace("DOTMULTI.", "DOTDOTMULTI")
@@ -183,9 +207,9 @@ def _split_commas(line: str) -> str:
     if _DIGIT_COMMA_RE.search(line) is None:
         # No comma touches a digit, and the first pass only puts spaces next to commas, so the
         # two passes that need a digit beside a comma cannot match.
-        return _COMMA_RES[0].sub(r"\1 , \2", line)
+        return _sub_pair(_COMMA_RES[0], " , ", line)
     for pattern in _COMMA_RES:
-        line = pattern.sub(r"\1 , \2", line)
+        line = _sub_pair(pattern, " , ", line)
     return line
 
 
@@ -207,15 +231,15 @@ def _remove_intra_word_hyphens(line: str) -> str:
     """Replace a hyphen between a letter/digit/dot and a letter/digit by a space."""
     if "-" not in line:
         return line
-    return _INTRA_WORD_DASH_RE.sub(r"\1 \2", line)
+    return _sub_pair(_INTRA_WORD_DASH_RE, " ", line)
 
 
 def _split_apostrophes_english(line: str) -> str:
     """English contractions split to the right (``don't`` -> ``don 't``, ``90's`` -> ``90 's``)."""
     if "'" not in line:
         return line
-    for pattern, replacement in _EN_APOSTROPHE_RULES:
-        line = pattern.sub(replacement, line)
+    for pattern, middle in _EN_APOSTROPHE_RULES:
+        line = _sub_pair(pattern, middle, line)
     return line
 
 
@@ -223,8 +247,8 @@ def _split_apostrophes_french(line: str) -> str:
     """French elisions split to the left: ``l'homme`` -> ``l' homme``."""
     if "'" not in line:
         return line
-    for pattern, replacement in _FR_APOSTROPHE_RULES:
-        line = pattern.sub(replacement, line)
+    for pattern, middle in _FR_APOSTROPHE_RULES:
+        line = _sub_pair(pattern, middle, line)
     return line
 
 
