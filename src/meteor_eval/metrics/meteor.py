@@ -58,6 +58,7 @@ from meteor_eval.match.synonym import SynonymMatcher
 from meteor_eval.metrics.base import Score, Signature, SignatureField, format_number
 from meteor_eval.metrics.meteor_formula import Components, components
 from meteor_eval.metrics.meteor_presets import (
+    NORMALIZATION_LABELS,
     NORMALIZED_LANGUAGES,
     Language,
     resolve_language,
@@ -88,14 +89,6 @@ _FLAVOURS: tuple[str, ...] = get_args(Flavour)
 _NORMALIZATIONS: tuple[str, ...] = get_args(Normalization)
 _AGGREGATES: tuple[str, ...] = get_args(Aggregate)
 _TOKENIZERS: tuple[str, ...] = get_args(Tokenizer)
-
-#: Signature abbreviations of the normalisation levels.
-_NORM_LABELS = {
-    "none": "no_norm",
-    "lower": "lc_only",
-    "norm": "norm",
-    "norm_nopunct": "norm_nopunct",
-}
 
 
 def _check_unit(name: str, value: float, *, upper: float | None = 1.0) -> float:
@@ -350,7 +343,7 @@ class MeteorConfig:
         params = "_".join(java_double(x) for x in (self.alpha, self.beta, self.gamma, self.delta))
         mods = "_".join(MODULE_SHORT_NAMES[m] for m in self.modules)
         weights = "_".join(java_double(w) for w in self.weights)
-        level = _NORM_LABELS[self.normalization]
+        level = NORMALIZATION_LABELS[self.normalization]
         mode = "ch" if self.characters else "wo"
         return f"meteor-1.5-{mode}-{self.lang.short_name}-{level}-{params}-{mods}-{weights}"
 
@@ -1018,7 +1011,7 @@ def _build_signature(config: MeteorConfig, n_refs: str, resources: str) -> Signa
         SignatureField("flavour", "f", config.flavour),
         SignatureField("lang", "l", config.lang.short_name),
         SignatureField("task", "t", config.task),
-        SignatureField("norm", "n", _NORM_LABELS[config.normalization]),
+        SignatureField("norm", "n", NORMALIZATION_LABELS[config.normalization]),
         SignatureField("tok", "tok", _tokenizer_label(config)),
         SignatureField("case", "c", "mixed" if config.normalization == "none" else "lc"),
         SignatureField("modules", "m", "+".join(config.modules)),
