@@ -16,18 +16,31 @@ number of segments, and results come back in input order whatever order the work
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
+from typing import TYPE_CHECKING, TypeVar
 
 from meteor_eval.errors import ConfigError
-from meteor_eval.metrics.meteor import Meteor, MeteorConfig, MeteorScore
+from meteor_eval.metrics.meteor import Meteor, MeteorConfig, MeteorScore, score_from_stats
+from meteor_eval.stats.meteor import MeteorStats
 
-__all__ = ["DEFAULT_CHUNK_SIZE", "corpus_score_stream", "resolve_jobs", "score_segments"]
+if TYPE_CHECKING:
+    import multiprocessing.context
+    from concurrent.futures import Future
+
+__all__ = [
+    "DEFAULT_CHUNK_SIZE",
+    "corpus_score_from_stats",
+    "corpus_score_stream",
+    "resolve_jobs",
+    "score_segments",
+    "segment_stats_stream",
+]
+
+_T = TypeVar("_T")
 
 #: Segments sent to a worker at a time: large enough to amortise pickling, small enough to
 #: keep every worker busy until the end.
@@ -73,6 +86,14 @@ def _score_chunk(chunk: list[Pair], alignment: bool) -> list[MeteorScore]:
     return [scorer.sentence_score(h, refs, alignment=alignment) for h, refs in chunk]
 
 
+def _stats_chunk(chunk: list[Pair]) -> list[tuple[MeteorStats, int]]:
+    scorer = _worker_scorer
+    if scorer is None:  # pragma: no cover - the initializer always runs first
+        raise RuntimeError("worker process was not initialised")
+    stats = scorer.best_stats
+    return [(stats(h, refs), len(refs)) for h, refs in chunk]
+
+
 def _chunks(pairs: Iterable[Pair], size: int) -> Iterator[list[Pair]]:
     iterator = iter(pairs)
     while chunk := list(islice(iterator, size)):
@@ -80,10 +101,26 @@ def _chunks(pairs: Iterable[Pair], size: int) -> Iterator[list[Pair]]:
 
 
 def _context() -> multiprocessing.context.BaseContext:
+    import multiprocessing  # only runs with several jobs: keeps start-up short otherwise
+
     # fork shares the already loaded resources copy-on-write and starts at once; elsewhere
     # (macOS, Windows) each worker imports the package and loads what it needs.
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def _resolve(
+    jobs: int, chunk_size: int, config: MeteorConfig | None, scorer: Meteor | None
+) -> tuple[int, MeteorConfig]:
+    """Checked number of processes and the configuration to score with."""
+    n_jobs = resolve_jobs(jobs)
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise ConfigError(f"chunk_size: {chunk_size!r} is invalid; allowed: an integer >= 1")
+    if scorer is not None and config is not None and scorer.config != config:
+        raise ConfigError("config and scorer.config differ; pass one of them")
+    if config is None:
+        config = scorer.config if scorer is not None else MeteorConfig.preset("meteor15")
+    return n_jobs, config
 
 
 def score_segments(
@@ -114,34 +151,50 @@ def score_segments(
     Raises:
         ConfigError: ``jobs`` or ``chunk_size`` is invalid, or ``config`` and ``scorer`` differ.
     """
-    n_jobs = resolve_jobs(jobs)
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
-        raise ConfigError(f"chunk_size: {chunk_size!r} is invalid; allowed: an integer >= 1")
-    if scorer is not None and config is not None and scorer.config != config:
-        raise ConfigError("config and scorer.config differ; pass one of them")
-    if config is None:
-        config = scorer.config if scorer is not None else MeteorConfig.preset("meteor15")
+    n_jobs, config = _resolve(jobs, chunk_size, config, scorer)
     if n_jobs == 1:
-        return _serial(pairs, scorer or Meteor(config), chunk_size, alignment, progress)
-    return _parallel(pairs, config, n_jobs, chunk_size, alignment, progress)
+        score = (scorer or Meteor(config)).sentence_score
+        return _serial(
+            (score(h, refs, alignment=alignment) for h, refs in pairs), chunk_size, progress
+        )
+    return _parallel(pairs, config, n_jobs, chunk_size, progress, _score_chunk, (alignment,))
+
+
+def segment_stats_stream(
+    pairs: Iterable[Pair],
+    *,
+    config: MeteorConfig | None = None,
+    scorer: Meteor | None = None,
+    jobs: int = 1,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[tuple[MeteorStats, int]]:
+    """Each pair's best-reference statistics and number of references, in input order.
+
+    What a corpus score needs and nothing more: no per-segment score objects or alignments
+    are built (:func:`corpus_score_from_stats` pools the records). Arguments and errors are
+    those of :func:`score_segments`; the records are :meth:`Meteor.best_stats`'s.
+    """
+    n_jobs, config = _resolve(jobs, chunk_size, config, scorer)
+    if n_jobs == 1:
+        stats = (scorer or Meteor(config)).best_stats
+        return _serial(((stats(h, refs), len(refs)) for h, refs in pairs), chunk_size, progress)
+    return _parallel(pairs, config, n_jobs, chunk_size, progress, _stats_chunk, ())
 
 
 def _serial(
-    pairs: Iterable[Pair],
-    scorer: Meteor,
-    chunk_size: int,
-    alignment: bool,
-    progress: Callable[[int], None] | None,
-) -> Iterator[MeteorScore]:
+    results: Iterator[_T], chunk_size: int, progress: Callable[[int], None] | None
+) -> Iterator[_T]:
+    if progress is None:
+        yield from results
+        return
     done = 0
-    score = scorer.sentence_score
-    for hypothesis, references in pairs:
-        yield score(hypothesis, references, alignment=alignment)
+    for result in results:
+        yield result
         done += 1
-        if progress is not None and done % chunk_size == 0:
+        if done % chunk_size == 0:
             progress(done)
-    if progress is not None:
-        progress(done)
+    progress(done)
 
 
 def _parallel(
@@ -149,18 +202,21 @@ def _parallel(
     config: MeteorConfig,
     n_jobs: int,
     chunk_size: int,
-    alignment: bool,
     progress: Callable[[int], None] | None,
-) -> Iterator[MeteorScore]:
+    task: Callable[..., list[_T]],
+    extra: tuple[object, ...],
+) -> Iterator[_T]:
+    from concurrent.futures import ProcessPoolExecutor
+
     done = 0
-    pending: deque[Future[list[MeteorScore]]] = deque()
+    pending: deque[Future[list[_T]]] = deque()
     limit = n_jobs * _IN_FLIGHT_PER_JOB
     with ProcessPoolExecutor(
         max_workers=n_jobs, mp_context=_context(), initializer=_init_worker, initargs=(config,)
     ) as pool:
         try:
             for chunk in _chunks(pairs, chunk_size):
-                pending.append(pool.submit(_score_chunk, chunk, alignment))
+                pending.append(pool.submit(task, chunk, *extra))
                 while len(pending) >= limit or (pending and pending[0].done()):
                     results = pending.popleft().result()
                     yield from results
@@ -236,6 +292,41 @@ def corpus_score_stream(
     n_refs = (next(iter(n_refs_seen)) or "1") if len(n_refs_seen) == 1 else "var"
     result = scorer.score_stats(total, n_refs=str(n_refs))
     if config.aggregate == "mean":
+        import dataclasses
+
+        result = dataclasses.replace(result, score=mean.total() / count if count else 0.0)
+    return result, count
+
+
+def corpus_score_from_stats(
+    scorer: Meteor, records: Iterable[tuple[MeteorStats, int]]
+) -> tuple[MeteorScore, int]:
+    """Corpus score of a stream of ``(statistics, number of references)`` records.
+
+    Equal to :func:`corpus_score_stream` over the same segments' scores (and so to
+    :meth:`Meteor.corpus_score`): the records are pooled in input order, and with
+    ``aggregate="mean"`` each one is scored to average the segment scores exactly.
+
+    Returns:
+        The corpus score (without ``segments``) and the number of segments.
+    """
+    from meteor_eval.metrics.meteor import pool_stats
+
+    config = scorer.config
+    n_refs_seen: set[int] = set()
+    mean = _ExactSum() if config.aggregate == "mean" else None
+    count = 0
+    total = pool_stats((), config)
+    skip = config.zero_penalty_if_perfect
+    for stats, n_refs in records:
+        n_refs_seen.add(n_refs)
+        total = total.merge(stats, skip_perfect_chunks=skip)
+        if mean is not None:
+            mean.add(score_from_stats(stats, config).score)
+        count += 1
+    label = str(next(iter(n_refs_seen))) if len(n_refs_seen) == 1 else "var"
+    result = scorer.score_stats(total, n_refs=label)
+    if mean is not None:
         import dataclasses
 
         result = dataclasses.replace(result, score=mean.total() / count if count else 0.0)

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from meteor_eval.errors import ConfigError
+from meteor_eval.errors import ConfigError, InputError
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
-from meteor_eval.parallel import corpus_score_stream, resolve_jobs, score_segments
+from meteor_eval.parallel import (
+    corpus_score_from_stats,
+    corpus_score_stream,
+    resolve_jobs,
+    score_segments,
+    segment_stats_stream,
+)
 
 CONFIG = MeteorConfig.preset("meteor15", modules=("exact", "stem", "synonym"), normalization="norm")
 
@@ -105,3 +111,52 @@ def test_invalid_options() -> None:
         score_segments([], config=CONFIG, scorer=Meteor(CONFIG.replace(beam=3)))
     assert resolve_jobs(0) >= 1
     assert resolve_jobs(3) == 3
+
+
+@pytest.mark.parametrize("aggregate", ["pooled", "mean"])
+@pytest.mark.parametrize(("jobs", "chunk_size"), [(1, 256), (2, 4)])
+def test_stats_stream_equals_corpus_score(aggregate: str, jobs: int, chunk_size: int) -> None:
+    scorer = Meteor(CONFIG.replace(aggregate=aggregate))
+    direct = scorer.corpus_score(HYPS, REFS)
+    records = list(
+        segment_stats_stream(
+            iter(list(zip(HYPS, REFS, strict=True))),
+            config=scorer.config,
+            jobs=jobs,
+            chunk_size=chunk_size,
+        )
+    )
+    assert [n for _, n in records] == [len(r) for r in REFS]
+    assert [s.to_row() for s, _ in records] == [
+        scorer.sentence_score(h, r).stats.to_row() for h, r in zip(HYPS, REFS, strict=True)
+    ]
+    streamed, count = corpus_score_from_stats(scorer, iter(records))
+    assert count == len(HYPS)
+    assert streamed.score == direct.score
+    assert streamed.stats == direct.stats
+    assert streamed.signature == direct.signature  # nrefs: var (one or two references)
+    if aggregate == "mean":  # the mean of the segment scores, not the pooled score
+        assert streamed.score != scorer.score_stats(direct.stats).score
+
+
+def test_stats_stream_progress_and_empty() -> None:
+    scorer = Meteor(CONFIG)
+    seen: list[int] = []
+    pairs = list(zip(HYPS, REFS, strict=True))
+    list(segment_stats_stream(pairs, scorer=scorer, chunk_size=20, progress=seen.append))
+    assert seen == [20, 40, 42]
+    total, count = corpus_score_from_stats(scorer, segment_stats_stream([], scorer=scorer))
+    assert (count, total.score) == (0, scorer.corpus_score([], []).score)
+    assert total.signature == scorer.corpus_score([], []).signature
+
+
+def test_best_stats_checks_like_segment_stats() -> None:
+    scorer = Meteor(CONFIG)
+    with pytest.raises(TypeError, match="sequence"):
+        scorer.best_stats("a b", "a b")  # type: ignore[arg-type]
+    with pytest.raises(InputError, match="at least one"):
+        scorer.best_stats("a b", [])
+    assert (
+        scorer.best_stats("the cat", ["a dog", "the cat"])
+        == scorer.segment_stats("the cat", ["a dog", "the cat"])[0]
+    )

@@ -291,7 +291,12 @@ def _score_and_print(
     progress: _Progress | None,
     spools: list[IO[str] | None],
 ) -> None:
-    from meteor_eval.parallel import corpus_score_stream, score_segments
+    from meteor_eval.parallel import (
+        corpus_score_from_stats,
+        corpus_score_stream,
+        score_segments,
+        segment_stats_stream,
+    )
 
     stats_spool, align_spool, items_spool = spools
     fmt = args.format
@@ -305,10 +310,18 @@ def _score_and_print(
             items_spool.write(_segment_item(fmt, k + 1, seg) + "\n")
 
     try:
-        scores = score_segments(
-            pairs, scorer=scorer, jobs=jobs, alignment=bool(args.alignments), progress=progress
-        )
-        total, _ = corpus_score_stream(scorer, scores, each=each)
+        if align_spool is None and items_spool is None:
+            # Only the corpus score (and perhaps the statistics rows): no per-segment score
+            # objects are built.
+            records = segment_stats_stream(pairs, scorer=scorer, jobs=jobs, progress=progress)
+            if stats_spool is not None:
+                records = _write_rows(records, stats_spool)
+            total, _ = corpus_score_from_stats(scorer, records)
+        else:
+            scores = score_segments(
+                pairs, scorer=scorer, jobs=jobs, alignment=bool(args.alignments), progress=progress
+            )
+            total, _ = corpus_score_stream(scorer, scores, each=each)
     finally:
         if progress is not None:
             progress.close()
@@ -324,6 +337,15 @@ def _score_and_print(
         short=args.short_signature,
         items=_replay(items_spool),
     )
+
+
+def _write_rows(
+    records: Iterator[tuple[MeteorStats, int]], spool: IO[str]
+) -> Iterator[tuple[MeteorStats, int]]:
+    """Pass the records on, writing each one's statistics row to ``spool`` first."""
+    for record in records:
+        spool.write(_row_text(record[0]) + "\n")
+        yield record
 
 
 def _alignment_record(k: int, seg: MeteorScore) -> str:

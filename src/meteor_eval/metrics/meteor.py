@@ -727,6 +727,19 @@ class Meteor:
         alignment = Alignment(hyp.tokens, ref.tokens, tuple(matches), self.config.modules, chunks)
         return stats, k, alignment
 
+    def best_stats(self, hypothesis: str, references: Sequence[str]) -> MeteorStats:
+        """Statistics of the best reference: :meth:`segment_stats`'s first item, built without
+        the alignment (what pooled corpus scoring needs).
+
+        Raises:
+            TypeError: ``references`` is a bare string.
+            InputError: there is no reference.
+        """
+        _check_segment(hypothesis, references)
+        if self._nltk is not None:
+            return self._nltk_segment_stats(self._nltk, hypothesis, references)[0]
+        return self._best_reference(self.segment(hypothesis), references)[0]
+
     def _best_reference(
         self, hyp: Segment, references: Sequence[str]
     ) -> tuple[MeteorStats, int, Segment, list[Match], int]:
