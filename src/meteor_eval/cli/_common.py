@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 
 from meteor_eval.io import read_segments
@@ -49,7 +48,7 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
 
 def example_path(name: str) -> Path:
     """A file of the bundled example data."""
-    return Path(str(resources.files("meteor_eval").joinpath("examples", name)))
+    return Path(__file__).resolve().parent.parent / "examples" / name
 
 
 def load_inputs(

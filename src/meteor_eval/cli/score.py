@@ -6,7 +6,6 @@ import argparse
 import contextlib
 import json
 import sys
-import tempfile
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -250,6 +249,8 @@ class _Progress:
 
 
 def _spool() -> IO[str]:
+    import tempfile  # only when per-segment output is asked for
+
     return tempfile.TemporaryFile("w+", encoding="utf-8")
 
 

@@ -66,7 +66,6 @@ from meteor_eval.metrics.meteor_presets import (
 )
 from meteor_eval.metrics.nltk_meteor import NltkMeteor, nltk_score_from_stats, stats_from_matches
 from meteor_eval.stats.meteor import MeteorStats, stats_from_alignment
-from meteor_eval.text.nltk_tokenize import nltk_word_tokenize
 from meteor_eval.text.tokenize import java_hash, java_lower, preprocess, utf16_len
 
 __all__ = [
@@ -629,7 +628,12 @@ class Meteor:
         if name == "default" and self._nltk is not None:
             name = "nltk"
         if name != "default":
-            tokens = nltk_word_tokenize(text) if name == "nltk" else text.split()
+            if name == "nltk":
+                from meteor_eval.text.nltk_tokenize import nltk_word_tokenize
+
+                tokens = nltk_word_tokenize(text)
+            else:
+                tokens = text.split()
             if self._nltk is None and self.config.normalization == "lower":
                 return tuple(token.lower() for token in tokens)
             return tuple(tokens)

@@ -58,7 +58,6 @@ import threading
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
@@ -282,7 +281,7 @@ def porter_stemmer() -> Stemmer:
 
 def _vendored_sha256(alg: _Algorithm) -> str:
     """SHA-256 over the vendored files that define an algorithm (its module, then the runtime)."""
-    root = resources.files("meteor_eval.resources._snowball").joinpath(alg.package)
+    root = Path(__file__).resolve().parent / "_snowball" / alg.package
     digest = hashlib.sha256()
     for name in (f"{alg.module}.py", "basestemmer.py", "among.py"):
         digest.update(root.joinpath(name).read_bytes())
