@@ -57,6 +57,9 @@ _COMMA_RES: Final = (
     re.compile(r"([^0-9]),([0-9])"),
 )
 _DIGIT_COMMA_RE: Final = re.compile("[0-9],|,[0-9]")
+# Two commas at most one character apart: a match of the first comma pass may consume the
+# character the next comma needs.
+_CLOSE_COMMAS_RE: Final = re.compile(",.?,", re.DOTALL)
 _SINGLE_QUOTE_RE: Final = re.compile("[`\u2018\u2019]")
 _DOUBLE_QUOTE_RE: Final = re.compile("[\u201c\u201d]|''")
 _INTRA_WORD_DASH_RE: Final = re.compile(f"([{_ALNUM}.])-([{_ALNUM}])")
@@ -207,6 +210,10 @@ def _split_commas(line: str) -> str:
     if _DIGIT_COMMA_RE.search(line) is None:
         # No comma touches a digit, and the first pass only puts spaces next to commas, so the
         # two passes that need a digit beside a comma cannot match.
+        if _CLOSE_COMMAS_RE.search(line) is None and line[0] != "," and line[-1] != ",":
+            # Every comma has a character on each side that no other match consumes: the
+            # first pass pads every comma.
+            return line.replace(",", " , ")
         return _sub_pair(_COMMA_RES[0], " , ", line)
     for pattern in _COMMA_RES:
         line = _sub_pair(pattern, " , ", line)

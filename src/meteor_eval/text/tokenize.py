@@ -369,6 +369,8 @@ def preprocess(text: str, *, language: str, level: NormalizationLevel) -> Tokens
     if level == "lower":
         return tuple(_TOKEN_RE.findall(java_lower(text)))
     if level in ("norm", "norm_nopunct"):
-        normalised = normalize(text, language, keep_punctuation=level == "norm")
-        return tuple(_TOKEN_RE.findall(java_lower(normalised)))
+        normalised = java_lower(normalize(text, language, keep_punctuation=level == "norm"))
+        # The normaliser's output has its tokens separated by single ASCII spaces, no other
+        # delimiter and no space at either end, so splitting on " " is java_split (and faster).
+        return tuple(normalised.split(" ")) if normalised else ()
     raise ConfigError(f"level must be one of {', '.join(_LEVELS)}; got {level!r}")

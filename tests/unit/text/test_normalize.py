@@ -8,13 +8,17 @@ columns of the §8 edge-case table, both produced by meteor-1.5.jar (pycocoevalc
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from meteor_eval.errors import ConfigError
 from meteor_eval.resources.nonbreaking import nonbreaking_prefixes
 from meteor_eval.text import normalize as norm
 from meteor_eval.text.normalize import normalize, normalizer_language
-from meteor_eval.text.tokenize import preprocess
+from meteor_eval.text.tokenize import java_lower, preprocess
 
 # Spec §1.7, "Observed normaliser outputs" (English unless stated, before lower-casing).
 OBSERVED = [
@@ -213,3 +217,38 @@ class TestLanguages:
     def test_unsupported_language_message(self) -> None:
         with pytest.raises(ConfigError, match="Pre-process the input files"):
             normalize("x", "pt")
+
+
+# -- Fast paths against the general code they bypass ----------------------------------------
+
+_FAST_PATH_ALPHABET = ",,,..0a Á-'\t\n\x0b\f\r\u00a0\u2000\u3000Σ\u0130!\U0001f600"
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.text(alphabet=_FAST_PATH_ALPHABET, max_size=30))
+def test_comma_fast_path_equals_the_three_passes(text: str) -> None:
+    line = f" {text} "
+    expected = line
+    for pattern in norm._COMMA_RES:
+        expected = norm._sub_pair(pattern, " , ", expected)
+    assert norm._split_commas(line) == expected
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.text(alphabet=_FAST_PATH_ALPHABET, max_size=30),
+    st.sampled_from(["en", "fr", "cz", "de"]),
+    st.sampled_from(["norm", "norm_nopunct"]),
+)
+def test_normalised_tokens_split_like_java(text: str, language: str, level: str) -> None:
+    keep = level == "norm"
+    lowered = java_lower(normalize(text, language, keep_punctuation=keep))
+    expected = tuple(re.findall("[^ \t\n\r\f]+", lowered))  # StringTokenizer's delimiters
+    assert preprocess(text, language=language, level=level) == expected  # type: ignore[arg-type]
+
+
+def test_comma_fast_path_examples() -> None:
+    # Commas two apart: the first pass consumes the character the second comma needs.
+    assert norm._split_commas(" a,b,c ") == " a , b,c "
+    assert norm._split_commas(" a,bc,d ") == " a , bc , d "
+    assert norm._split_commas(" a,,b ") == " a , ,b "
