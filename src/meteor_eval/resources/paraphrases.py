@@ -57,13 +57,13 @@ import functools
 import gzip
 import hashlib
 import importlib.util
+import itertools
 import logging
 import mmap
 import os
 import re
 import struct
 import sys
-import tempfile
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -375,6 +375,10 @@ def _layout(vocab_bytes: int, nodes: int, records: int) -> list[tuple[int, int]]
     return out
 
 
+# Endless default argument for ``dict.get`` in ``map`` (an unknown token has id -1).
+_MISSING_IDS: Final = itertools.repeat(-1)
+
+
 def _sample_crc(body: bytes | memoryview | mmap.mmap, start: int, end: int) -> int:
     """CRC32 of :data:`_SAMPLE_BLOCKS` evenly spaced blocks of ``body[start:end]`` (all of it if
     small)."""
@@ -452,6 +456,8 @@ def build_index(table: Path, key: bytes | None = None) -> tuple[bytes, bytearray
 def _write_atomically(target: Path, chunks: Sequence[bytes | bytearray]) -> None:
     """Write ``chunks`` to ``target`` via a synced temporary file in the same folder."""
     target.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # only when an index is written
+
     handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed explicitly before the rename
         dir=target.parent, prefix=f".{target.name}.", suffix=".tmp", delete=False
     )
@@ -586,8 +592,7 @@ class ParaphraseTable:
 
     def token_ids(self, tokens: Sequence[str]) -> list[int]:
         """:meth:`token_id` of every token."""
-        get = self._vocab.get
-        return [get(token, -1) for token in tokens]
+        return list(map(self._vocab.get, tokens, _MISSING_IDS))
 
     def walk(self, ids: Sequence[int], start: int) -> list[tuple[int, int]]:
         """Follow the trie along ``ids[start:]``.
