@@ -19,6 +19,28 @@ _KERNELS = compiled_kernels("equal_keys")
 _CACHE_MAX_WORDS = 1 << 18
 
 
+class _StemIdCache(dict[str, int]):
+    """Word -> identity of its stem, computing missing words on lookup.
+
+    ``map(cache.__getitem__, tokens)`` then costs one C-level lookup per known word; only new
+    words run Python code. The cache is emptied when it reaches ``_CACHE_MAX_WORDS``.
+    """
+
+    __slots__ = ("_identity", "_stem")
+
+    def __init__(self, stem: Callable[[str], str], identity: Callable[[str], int]) -> None:
+        super().__init__()
+        self._stem = stem
+        self._identity = identity
+
+    def __missing__(self, token: str) -> int:
+        key = self._identity(self._stem(token))
+        if len(self) >= _CACHE_MAX_WORDS:
+            self.clear()
+        self[token] = key
+        return key
+
+
 class StemMatcher:
     """One-word candidates whose stems are identical while the words themselves differ.
 
@@ -33,25 +55,11 @@ class StemMatcher:
     def __init__(self, stem: Callable[[str], str], identity: Callable[[str], int]) -> None:
         self._stem = stem
         self._identity = identity
-        self._cache: dict[str, int] = {}
+        self._cache = _StemIdCache(stem, identity)
 
     def stem_ids(self, tokens: tuple[str, ...]) -> tuple[int, ...]:
         """Identity of each token's stem (cached per word type)."""
-        cache = self._cache
-        try:
-            return tuple(map(cache.__getitem__, tokens))
-        except KeyError:
-            pass
-        if len(cache) >= _CACHE_MAX_WORDS:
-            cache.clear()
-        out = []
-        for token in tokens:
-            key = cache.get(token)
-            if key is None:
-                key = self._identity(self._stem(token))
-                cache[token] = key
-            out.append(key)
-        return tuple(out)
+        return tuple(map(self._cache.__getitem__, tokens))
 
     def candidates(self, hyp: Segment, ref: Segment, stage: int) -> list[Match]:
         """Pairs with equal stems and different words, reference order then hypothesis order."""

@@ -381,6 +381,24 @@ class MeteorScore(Score):
     segments: tuple[MeteorScore, ...] = ()
 
 
+class _FunctionFlags(dict[str, bool]):
+    """Token -> whether it is a function word (compared lower-cased, as the jar does),
+    computed on first lookup so that known tokens cost one C-level lookup each."""
+
+    __slots__ = ("_words",)
+
+    def __init__(self, words: frozenset[str]) -> None:
+        super().__init__()
+        self._words = words
+
+    def __missing__(self, token: str) -> bool:
+        flag = java_lower(token) in self._words
+        if len(self) >= 200_000:
+            self.clear()
+        self[token] = flag
+        return flag
+
+
 def _word_stats(
     matches: Sequence[Match],
     hyp_function: Sequence[bool],
@@ -513,8 +531,7 @@ class Meteor:
         )
         self._aligner_weights = tuple(1.0 if m == "exact" else 0.5 for m in self.config.modules)
         self._function_words: frozenset[str] = self._load_function_words()
-        self._function_cache: dict[str, bool] = {}
-        self._flags_cache: dict[tuple[str, ...], tuple[bool, ...]] = {}
+        self._function_cache = _FunctionFlags(self._function_words)
         self._ref_cache: dict[str, Segment] = {}
         self._nltk_ref_cache: dict[str, tuple[str, ...]] = {}
         self._signature_cache: dict[str, Signature] = {}
@@ -591,30 +608,8 @@ class Meteor:
         return frozenset(function_words("english"))
 
     def _function_flags(self, tokens: tuple[str, ...]) -> tuple[bool, ...]:
-        """Function-word flag of every token, cached per token sequence (a hypothesis meets each
-        of its references; a reference recurs across systems)."""
-        cache = self._flags_cache
-        flags = cache.get(tokens)
-        if flags is None:
-            if len(cache) >= 200_000:
-                cache.clear()
-            known = self._function_cache
-            try:
-                flags = tuple(map(known.__getitem__, tokens))
-            except KeyError:
-                for token in tokens:
-                    if token not in known:
-                        self._is_function(token)
-                flags = tuple(map(known.__getitem__, tokens))
-            cache[tokens] = flags
-        return flags
-
-    def _is_function(self, token: str) -> bool:
-        cached = self._function_cache.get(token)
-        if cached is None:
-            cached = java_lower(token) in self._function_words
-            self._function_cache[token] = cached
-        return cached
+        """Function-word flag of every token (cached per word type)."""
+        return tuple(map(self._function_cache.__getitem__, tokens))
 
     # -- pipeline ----------------------------------------------------------------------------
 
