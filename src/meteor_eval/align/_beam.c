@@ -11,12 +11,17 @@
  *     itself as the skip successor; the parent's distance grows by each acceptable candidate's
  *     offset after that candidate's copy is made.
  *
- * Paths live in flat int64 pools with a fixed stride: a small header followed by two bit sets
- * (used hypothesis and reference positions). Chosen matches form linked lists in a node pool
- * shared by all paths, so taking a candidate copies one stride and adds one node.
+ * The reference sorts every successor of a step and keeps the first `beam`. Here each
+ * successor is first described by a small record (its rank, its parent, the candidate it adds)
+ * and offered to a bounded max-heap of the `beam` best records seen so far; successors are
+ * offered in generation order, so a later one enters only when its rank is strictly better
+ * than the worst kept one, which is exactly how a stable sort breaks ties. Only the winners are
+ * then materialised (their parent's bit sets copied, the new match's spans set), in sorted
+ * order. A path is a small header plus two bit sets (used hypothesis and reference positions);
+ * chosen matches form linked lists in a node pool shared by all paths.
  *
  * align(by_ref, hyp_coverage, ref_coverage, weights, beam) returns the chosen Match objects (the
- * store's own objects) in reference order.
+ * store's own objects) in reference order; align_stages() does the same from per-stage lists.
  *
  * The module also holds the candidate generators of the matching stages (equal_keys for exact and
  * stem matching, sets_intersect for synonyms, paraphrase for paraphrase tables); each produces
@@ -31,39 +36,54 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Header words of a path. */
-enum { H_NEG_W, H_CHUNKS, H_DIST, H_IDX, H_LAST_END, H_CHAIN, H_SIZE };
+/* A span of positions as bit-set words: words w0..w1, partial masks m0 (first) and m1 (last). */
+typedef struct {
+    Py_ssize_t w0, w1;
+    uint64_t m0, m1;
+} Span;
 
 typedef struct {
     int64_t ref_start, ref_len, hyp_start, hyp_len;
+    int64_t stage;
     int64_t gain;   /* floor(hyp_len * a) + floor(ref_len * a) */
     int64_t offset; /* |ref_start - hyp_start| */
-    PyObject *obj;  /* borrowed: the store keeps it alive */
+    Span hyp, ref;  /* in the path's bit words: hypothesis words first, then reference words */
+    PyObject *obj;  /* borrowed: the caller's lists keep it alive */
 } Cand;
 
-/* A path's rank packed for sorting: hi = (NEG_W + 2^31) << 32 | CHUNKS, lo = DIST << 32 |
- * index. Unsigned comparison of (hi, lo) is the rank order with ties broken by position, so
- * any sort of these keys is the stable sort by rank. */
+/* A materialised path. Rank fields first: (neg_w, chunks, dist) ascending is best first. */
 typedef struct {
-    uint64_t hi, lo;
-} RankKey;
+    int64_t neg_w, chunks, dist;
+    int64_t idx;      /* next reference position to decide */
+    int64_t last_end; /* end of the open chunk in the hypothesis, or -1 */
+    int64_t chain;    /* last chosen (non-fixed) match node, or -1 */
+} Head;
+
+/* A successor before materialisation; its generation order is its index in the step's array. */
+typedef struct {
+    int64_t neg_w, chunks, dist;
+    int64_t idx, last_end;
+    int32_t parent; /* index of the parent path */
+    int32_t cand;   /* candidate added, or -1 (skip, fixed match or pass-through) */
+} Succ;
 
 typedef struct {
     Cand *cands;
+    Py_ssize_t n_cands;
     Py_ssize_t *first; /* candidates of reference position j: cands[first[j] .. first[j+1]) */
+    int64_t *hyp_cov, *ref_cov;
+    double *weight;
+    Py_ssize_t n_weights;
     Py_ssize_t *fixed_at;
-    int64_t *cur;
-    int64_t *next;
-    Py_ssize_t next_cap;
-    Py_ssize_t *order;
-    Py_ssize_t *tmp;
-    RankKey *keys;
-    RankKey *keys_tmp;
-    Py_ssize_t order_cap;
+    Py_ssize_t *assigned;
+    Head *cur_head, *new_head;
+    uint64_t *cur_bits, *new_bits;
+    Succ *succ;     /* the successors of one step, in generation order */
+    uint64_t *keys; /* their packed ranks, or their indices in rank order */
+    uint64_t *tmp;
     int32_t *node_cand;
     int32_t *node_parent;
     Py_ssize_t nodes, node_cap;
-    Py_ssize_t *assigned;
 } Work;
 
 static void
@@ -71,35 +91,48 @@ work_free(Work *w)
 {
     PyMem_Free(w->cands);
     PyMem_Free(w->first);
+    PyMem_Free(w->hyp_cov);
+    PyMem_Free(w->ref_cov);
+    PyMem_Free(w->weight);
     PyMem_Free(w->fixed_at);
-    PyMem_Free(w->cur);
-    PyMem_Free(w->next);
-    PyMem_Free(w->order);
-    PyMem_Free(w->tmp);
+    PyMem_Free(w->assigned);
+    PyMem_Free(w->cur_head);
+    PyMem_Free(w->new_head);
+    PyMem_Free(w->cur_bits);
+    PyMem_Free(w->new_bits);
+    PyMem_Free(w->succ);
     PyMem_Free(w->keys);
-    PyMem_Free(w->keys_tmp);
+    PyMem_Free(w->tmp);
     PyMem_Free(w->node_cand);
     PyMem_Free(w->node_parent);
-    PyMem_Free(w->assigned);
+}
+
+static Span
+make_span(int64_t start, int64_t len, Py_ssize_t base)
+{
+    Span s;
+    const int64_t last = start + len - 1;
+    s.w0 = base + (Py_ssize_t)(start >> 6);
+    s.w1 = base + (Py_ssize_t)(last >> 6);
+    s.m0 = ~(uint64_t)0 << (start & 63);
+    s.m1 = ~(uint64_t)0 >> (63 - (last & 63));
+    if (s.w0 == s.w1) {
+        s.m0 &= s.m1;
+    }
+    return s;
 }
 
 static inline int
-bit_get(const int64_t *bits, int64_t pos)
+span_free(const uint64_t *bits, const Span *s)
 {
-    return (int)((((uint64_t)bits[pos >> 6]) >> (pos & 63)) & 1u);
-}
-
-static inline void
-bit_set(int64_t *bits, int64_t pos)
-{
-    bits[pos >> 6] = (int64_t)(((uint64_t)bits[pos >> 6]) | ((uint64_t)1 << (pos & 63)));
-}
-
-static inline int
-span_free(const int64_t *bits, int64_t start, int64_t len)
-{
-    for (int64_t k = start; k < start + len; k++) {
-        if (bit_get(bits, k)) {
+    if (s->w0 == s->w1) {
+        return (bits[s->w0] & s->m0) == 0;
+    }
+    if ((bits[s->w0] & s->m0) || (bits[s->w1] & s->m1)) {
+        return 0;
+    }
+    for (Py_ssize_t k = s->w0 + 1; k < s->w1; k++) {
+        if (bits[k]) {
             return 0;
         }
     }
@@ -107,210 +140,165 @@ span_free(const int64_t *bits, int64_t start, int64_t len)
 }
 
 static inline void
-span_set(int64_t *bits, int64_t start, int64_t len)
+span_set(uint64_t *bits, const Span *s)
 {
-    for (int64_t k = start; k < start + len; k++) {
-        bit_set(bits, k);
+    bits[s->w0] |= s->m0;
+    if (s->w0 != s->w1) {
+        for (Py_ssize_t k = s->w0 + 1; k < s->w1; k++) {
+            bits[k] = ~(uint64_t)0;
+        }
+        bits[s->w1] |= s->m1;
     }
 }
 
-/* -1, 0, 1 as path a ranks before, with, after path b (spec 4.3). */
+/* Whether successor a ranks strictly before b (spec 4.3). */
 static inline int
-rank_cmp(const int64_t *a, const int64_t *b)
+rank_less(const Succ *a, const Succ *b)
 {
-    for (int k = H_NEG_W; k <= H_DIST; k++) {
-        if (a[k] < b[k]) {
-            return -1;
-        }
-        if (a[k] > b[k]) {
-            return 1;
-        }
+    if (a->neg_w != b->neg_w) {
+        return a->neg_w < b->neg_w;
     }
-    return 0;
+    if (a->chunks != b->chunks) {
+        return a->chunks < b->chunks;
+    }
+    return a->dist < b->dist;
 }
 
-/* Stable merge sort of path indices 0..n-1 of pool by rank; result in order[0..n). */
+static inline void
+swap_keys(uint64_t *a, uint64_t *b)
+{
+    const uint64_t t = *a;
+    *a = *b;
+    *b = t;
+}
+
 static void
-stable_sort(const int64_t *pool, Py_ssize_t stride, Py_ssize_t n, Py_ssize_t *order,
-            Py_ssize_t *tmp)
+insertion_sort_keys(uint64_t *keys, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 1; i < n; i++) {
+        const uint64_t v = keys[i];
+        Py_ssize_t j = i;
+        while (j > 0 && keys[j - 1] > v) {
+            keys[j] = keys[j - 1];
+            j--;
+        }
+        keys[j] = v;
+    }
+}
+
+static void
+sift_keys(uint64_t *keys, Py_ssize_t n, Py_ssize_t at)
+{
+    const uint64_t v = keys[at];
+    for (;;) {
+        Py_ssize_t child = 2 * at + 1;
+        if (child >= n) {
+            break;
+        }
+        if (child + 1 < n && keys[child] < keys[child + 1]) {
+            child++;
+        }
+        if (v >= keys[child]) {
+            break;
+        }
+        keys[at] = keys[child];
+        at = child;
+    }
+    keys[at] = v;
+}
+
+/* Heap sort: the guaranteed O(n log n) fallback of partial_sort_keys(). */
+static void
+heap_sort_keys(uint64_t *keys, Py_ssize_t n)
+{
+    for (Py_ssize_t at = n / 2 - 1; at >= 0; at--) {
+        sift_keys(keys, n, at);
+    }
+    for (Py_ssize_t end = n - 1; end > 0; end--) {
+        swap_keys(&keys[0], &keys[end]);
+        sift_keys(keys, end, 0);
+    }
+}
+
+/* Put the k smallest of the distinct keys[0..n) first, in ascending order (the rest in any
+ * order): quicksort that only recurses into parts overlapping the first k, with insertion sort
+ * for short parts and heap sort when the partitions degenerate. */
+static void
+partial_sort_keys(uint64_t *keys, Py_ssize_t n, Py_ssize_t k, int depth)
+{
+    while (n > 16) {
+        if (depth-- == 0) {
+            heap_sort_keys(keys, n);
+            return;
+        }
+        /* Median of three as pivot, moved to keys[n - 1]. */
+        const Py_ssize_t mid = n / 2;
+        if (keys[mid] < keys[0]) {
+            swap_keys(&keys[mid], &keys[0]);
+        }
+        if (keys[n - 1] < keys[0]) {
+            swap_keys(&keys[n - 1], &keys[0]);
+        }
+        if (keys[mid] < keys[n - 1]) {
+            swap_keys(&keys[mid], &keys[n - 1]);
+        }
+        const uint64_t pivot = keys[n - 1];
+        Py_ssize_t store = 0;
+        for (Py_ssize_t i = 0; i < n - 1; i++) {
+            if (keys[i] < pivot) {
+                swap_keys(&keys[i], &keys[store]);
+                store++;
+            }
+        }
+        swap_keys(&keys[store], &keys[n - 1]);
+        /* keys[0..store) < pivot = keys[store] < keys[store + 1..n) */
+        if (store + 1 < k) {
+            partial_sort_keys(keys + store + 1, n - store - 1, k - store - 1, depth);
+        }
+        n = store;
+        if (k > n) {
+            k = n;
+        }
+    }
+    insertion_sort_keys(keys, n);
+}
+
+/* Stable merge sort of the indices of succ[0..n) by rank into order; tmp has room for n. For
+ * ranks too wide to pack into one 64-bit key. */
+static void
+merge_sort_succ(const Succ *succ, Py_ssize_t n, uint64_t *order, uint64_t *tmp)
 {
     for (Py_ssize_t i = 0; i < n; i++) {
-        order[i] = i;
+        order[i] = (uint64_t)i;
     }
-    /* Insertion sort on small runs, then bottom-up merges; both keep ties in input order. */
-    const Py_ssize_t run = 8;
-    for (Py_ssize_t lo = 0; lo < n; lo += run) {
-        Py_ssize_t hi = lo + run < n ? lo + run : n;
-        for (Py_ssize_t i = lo + 1; i < hi; i++) {
-            Py_ssize_t v = order[i];
-            Py_ssize_t j = i;
-            while (j > lo && rank_cmp(pool + order[j - 1] * stride, pool + v * stride) > 0) {
-                order[j] = order[j - 1];
-                j--;
-            }
-            order[j] = v;
-        }
-    }
-    Py_ssize_t *src = order, *dst = tmp;
-    for (Py_ssize_t width = run; width < n; width *= 2) {
+    uint64_t *src = order, *dst = tmp;
+    for (Py_ssize_t width = 1; width < n; width *= 2) {
         for (Py_ssize_t lo = 0; lo < n; lo += 2 * width) {
-            Py_ssize_t mid = lo + width < n ? lo + width : n;
-            Py_ssize_t hi = lo + 2 * width < n ? lo + 2 * width : n;
-            Py_ssize_t i = lo, j = mid, k = lo;
+            const Py_ssize_t mid = lo + width < n ? lo + width : n;
+            const Py_ssize_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            Py_ssize_t i = lo, j = mid, o = lo;
             while (i < mid && j < hi) {
-                if (rank_cmp(pool + src[j] * stride, pool + src[i] * stride) < 0) {
-                    dst[k++] = src[j++];
+                if (rank_less(&succ[src[j]], &succ[src[i]])) {
+                    dst[o++] = src[j++];
                 }
                 else {
-                    dst[k++] = src[i++];
+                    dst[o++] = src[i++];
                 }
             }
             while (i < mid) {
-                dst[k++] = src[i++];
+                dst[o++] = src[i++];
             }
             while (j < hi) {
-                dst[k++] = src[j++];
+                dst[o++] = src[j++];
             }
         }
-        Py_ssize_t *swap = src;
+        uint64_t *swap = src;
         src = dst;
         dst = swap;
     }
     if (src != order) {
-        memcpy(order, src, (size_t)n * sizeof(Py_ssize_t));
+        memcpy(order, src, (size_t)n * sizeof(uint64_t));
     }
-}
-
-static int
-ensure_order(Work *w, Py_ssize_t n)
-{
-    if (n <= w->order_cap) {
-        return 0;
-    }
-    Py_ssize_t cap = n * 2;
-    Py_ssize_t *order = PyMem_Realloc(w->order, (size_t)cap * sizeof(Py_ssize_t));
-    if (order == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    w->order = order;
-    Py_ssize_t *tmp = PyMem_Realloc(w->tmp, (size_t)cap * sizeof(Py_ssize_t));
-    if (tmp == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    w->tmp = tmp;
-    RankKey *keys = PyMem_Realloc(w->keys, (size_t)cap * sizeof(RankKey));
-    if (keys == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    w->keys = keys;
-    RankKey *keys_tmp = PyMem_Realloc(w->keys_tmp, (size_t)cap * sizeof(RankKey));
-    if (keys_tmp == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    w->keys_tmp = keys_tmp;
-    w->order_cap = cap;
-    return 0;
-}
-
-static inline int
-key_less(const RankKey *a, const RankKey *b)
-{
-    return a->hi < b->hi || (a->hi == b->hi && a->lo < b->lo);
-}
-
-/* stable_sort() for paths whose rank fields fit the packed key (always, short of segments of
- * billions of words): the keys are contiguous and compared without indirection. Returns 0
- * (nothing written) when a value does not fit, so that the caller uses stable_sort(). */
-static int
-packed_sort(const int64_t *pool, Py_ssize_t stride, Py_ssize_t n, Py_ssize_t *order,
-            RankKey *keys, RankKey *tmp)
-{
-    if (n > (Py_ssize_t)UINT32_MAX) {
-        return 0;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        const int64_t *p = pool + i * stride;
-        const int64_t neg_w = p[H_NEG_W], chunks = p[H_CHUNKS], dist = p[H_DIST];
-        if (neg_w < INT32_MIN || neg_w > INT32_MAX || chunks < 0 || chunks > (int64_t)UINT32_MAX ||
-            dist < 0 || dist > (int64_t)UINT32_MAX) {
-            return 0;
-        }
-        keys[i].hi = ((uint64_t)(neg_w - (int64_t)INT32_MIN) << 32) | (uint64_t)chunks;
-        keys[i].lo = ((uint64_t)dist << 32) | (uint64_t)i;
-    }
-    /* Insertion sort on runs of 8, then bottom-up merges (keys are distinct). */
-    const Py_ssize_t run = 8;
-    for (Py_ssize_t lo = 0; lo < n; lo += run) {
-        Py_ssize_t hi = lo + run < n ? lo + run : n;
-        for (Py_ssize_t i = lo + 1; i < hi; i++) {
-            const RankKey v = keys[i];
-            Py_ssize_t j = i;
-            while (j > lo && key_less(&v, &keys[j - 1])) {
-                keys[j] = keys[j - 1];
-                j--;
-            }
-            keys[j] = v;
-        }
-    }
-    RankKey *src = keys, *dst = tmp;
-    for (Py_ssize_t width = run; width < n; width *= 2) {
-        for (Py_ssize_t lo = 0; lo < n; lo += 2 * width) {
-            Py_ssize_t mid = lo + width < n ? lo + width : n;
-            Py_ssize_t hi = lo + 2 * width < n ? lo + 2 * width : n;
-            Py_ssize_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) {
-                if (key_less(&src[j], &src[i])) {
-                    dst[k++] = src[j++];
-                }
-                else {
-                    dst[k++] = src[i++];
-                }
-            }
-            while (i < mid) {
-                dst[k++] = src[i++];
-            }
-            while (j < hi) {
-                dst[k++] = src[j++];
-            }
-        }
-        RankKey *swap = src;
-        src = dst;
-        dst = swap;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        order[i] = (Py_ssize_t)(src[i].lo & 0xFFFFFFFFu);
-    }
-    return 1;
-}
-
-/* Indices 0..n-1 of pool in stable rank order (spec 4.3). */
-static void
-rank_order(Work *w, const int64_t *pool, Py_ssize_t stride, Py_ssize_t n)
-{
-    if (!packed_sort(pool, stride, n, w->order, w->keys, w->keys_tmp)) {
-        stable_sort(pool, stride, n, w->order, w->tmp);
-    }
-}
-
-static int
-ensure_next(Work *w, Py_ssize_t paths, Py_ssize_t stride)
-{
-    if (paths <= w->next_cap) {
-        return 0;
-    }
-    Py_ssize_t cap = paths * 2;
-    int64_t *next = PyMem_Realloc(w->next, (size_t)(cap * stride) * sizeof(int64_t));
-    if (next == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    w->next = next;
-    w->next_cap = cap;
-    return 0;
 }
 
 static int
@@ -381,6 +369,525 @@ read_coverage(PyObject *seq, Py_ssize_t *n)
     return out;
 }
 
+/* The aligner weights as doubles, into w. */
+static int
+read_weights(Work *w, PyObject *weights_obj)
+{
+    PyObject *weights = PySequence_Fast(weights_obj, "aligner_weights: expected a sequence of numbers");
+    if (weights == NULL) {
+        return -1;
+    }
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(weights);
+    w->weight = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(double));
+    if (w->weight == NULL) {
+        Py_DECREF(weights);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        w->weight[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(weights, k));
+        if (w->weight[k] == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(weights);
+            return -1;
+        }
+    }
+    w->n_weights = n;
+    Py_DECREF(weights);
+    return 0;
+}
+
+/* The five fields of a Match tuple into c (no range checks); -1 with an exception set. */
+static int
+read_match(PyObject *m, Cand *c, const char *what)
+{
+    if (!PyTuple_Check(m) || PyTuple_GET_SIZE(m) != 5) {
+        PyErr_Format(PyExc_TypeError, "%s: expected Match tuples", what);
+        return -1;
+    }
+    if (read_int(PyTuple_GET_ITEM(m, 0), &c->ref_start) < 0 ||
+        read_int(PyTuple_GET_ITEM(m, 1), &c->ref_len) < 0 ||
+        read_int(PyTuple_GET_ITEM(m, 2), &c->hyp_start) < 0 ||
+        read_int(PyTuple_GET_ITEM(m, 3), &c->hyp_len) < 0 ||
+        read_int(PyTuple_GET_ITEM(m, 4), &c->stage) < 0) {
+        return -1;
+    }
+    c->obj = m;
+    return 0;
+}
+
+static inline int
+span_inside(const Cand *c, Py_ssize_t n_hyp, Py_ssize_t n_ref)
+{
+    return c->ref_start >= 0 && c->ref_len >= 1 && c->ref_start + c->ref_len <= n_ref &&
+           c->hyp_start >= 0 && c->hyp_len >= 1 && c->hyp_start + c->hyp_len <= n_hyp;
+}
+
+/* Objective gain, offset and bit-set spans of a candidate read by read_match(). */
+static int
+prepare_cand(const Work *w, Cand *c, Py_ssize_t wh)
+{
+    if (c->stage < 0 || c->stage >= w->n_weights) {
+        PyErr_SetString(PyExc_IndexError, "aligner_weights: no weight for a stage");
+        return -1;
+    }
+    const double a = w->weight[c->stage];
+    /* Python's int() and C's cast both truncate toward zero. */
+    c->gain = (int64_t)((double)c->hyp_len * a) + (int64_t)((double)c->ref_len * a);
+    c->offset = c->ref_start > c->hyp_start ? c->ref_start - c->hyp_start
+                                            : c->hyp_start - c->ref_start;
+    c->hyp = make_span(c->hyp_start, c->hyp_len, 0);
+    c->ref = make_span(c->ref_start, c->ref_len, wh);
+    return 0;
+}
+
+static int
+alloc_positions(Work *w, Py_ssize_t n_ref)
+{
+    const size_t n = (size_t)(n_ref ? n_ref : 1);
+    w->first = PyMem_Malloc((n + 1) * sizeof(Py_ssize_t));
+    w->fixed_at = PyMem_Malloc(n * sizeof(Py_ssize_t));
+    w->assigned = PyMem_Malloc(n * sizeof(Py_ssize_t));
+    if (w->first == NULL || w->fixed_at == NULL || w->assigned == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* Flatten a store's candidate lists (by_ref[j]: candidates whose reference span starts at j). */
+static int
+load_by_ref(Work *w, PyObject *by_ref, Py_ssize_t n_hyp, Py_ssize_t n_ref)
+{
+    const Py_ssize_t wh = (n_hyp + 63) / 64;
+    Py_ssize_t n_cands = 0;
+    for (Py_ssize_t j = 0; j < n_ref; j++) {
+        PyObject *lst = PySequence_Fast_GET_ITEM(by_ref, j);
+        if (!PyList_Check(lst)) {
+            PyErr_SetString(PyExc_TypeError, "by_ref: expected lists of matches");
+            return -1;
+        }
+        n_cands += PyList_GET_SIZE(lst);
+    }
+    w->cands = PyMem_Malloc((size_t)(n_cands ? n_cands : 1) * sizeof(Cand));
+    if (w->cands == NULL || alloc_positions(w, n_ref) < 0) {
+        if (!PyErr_Occurred()) {
+            PyErr_NoMemory();
+        }
+        return -1;
+    }
+    Py_ssize_t at = 0;
+    for (Py_ssize_t j = 0; j < n_ref; j++) {
+        PyObject *lst = PySequence_Fast_GET_ITEM(by_ref, j);
+        w->first[j] = at;
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lst); k++) {
+            Cand *c = &w->cands[at];
+            if (read_match(PyList_GET_ITEM(lst, k), c, "by_ref") < 0) {
+                return -1;
+            }
+            if (c->ref_start != j || !span_inside(c, n_hyp, n_ref)) {
+                PyErr_SetString(PyExc_ValueError, "a candidate's span lies outside its segments");
+                return -1;
+            }
+            if (prepare_cand(w, c, wh) < 0) {
+                return -1;
+            }
+            at++;
+        }
+    }
+    w->first[n_ref] = at;
+    w->n_cands = at;
+    return 0;
+}
+
+/* Flatten per-stage candidate lists into the store appending them in order would build: a
+ * stable bucket pass by reference start, so each position keeps stage order, then each stage's
+ * own order. Both coverage counts are taken here. */
+static int
+load_stage_lists(Work *w, PyObject *lists, Py_ssize_t n_hyp, Py_ssize_t n_ref)
+{
+    const Py_ssize_t wh = (n_hyp + 63) / 64;
+    const Py_ssize_t n_lists = PySequence_Fast_GET_SIZE(lists);
+    Py_ssize_t n_cands = 0;
+    for (Py_ssize_t s = 0; s < n_lists; s++) {
+        PyObject *lst = PySequence_Fast_GET_ITEM(lists, s);
+        if (!PyList_Check(lst)) {
+            PyErr_SetString(PyExc_TypeError, "stage_lists: expected lists of matches");
+            return -1;
+        }
+        n_cands += PyList_GET_SIZE(lst);
+    }
+    w->hyp_cov = PyMem_Calloc((size_t)(n_hyp ? n_hyp : 1), sizeof(int64_t));
+    w->ref_cov = PyMem_Calloc((size_t)(n_ref ? n_ref : 1), sizeof(int64_t));
+    w->cands = PyMem_Malloc((size_t)(n_cands ? n_cands : 1) * sizeof(Cand));
+    Cand *raw = PyMem_Malloc((size_t)(n_cands ? n_cands : 1) * sizeof(Cand));
+    if (w->hyp_cov == NULL || w->ref_cov == NULL || w->cands == NULL || raw == NULL ||
+        alloc_positions(w, n_ref) < 0) {
+        PyMem_Free(raw);
+        if (!PyErr_Occurred()) {
+            PyErr_NoMemory();
+        }
+        return -1;
+    }
+    /* first[j + 1] counts the candidates starting at j, then becomes a prefix sum. */
+    memset(w->first, 0, (size_t)(n_ref + 1) * sizeof(Py_ssize_t));
+    Py_ssize_t at = 0;
+    for (Py_ssize_t s = 0; s < n_lists; s++) {
+        PyObject *lst = PySequence_Fast_GET_ITEM(lists, s);
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lst); k++) {
+            Cand *c = &raw[at];
+            if (read_match(PyList_GET_ITEM(lst, k), c, "stage_lists") < 0) {
+                PyMem_Free(raw);
+                return -1;
+            }
+            if (!span_inside(c, n_hyp, n_ref)) {
+                PyErr_SetString(PyExc_ValueError, "a candidate's span lies outside its segments");
+                PyMem_Free(raw);
+                return -1;
+            }
+            w->first[c->ref_start + 1]++;
+            for (int64_t j = c->ref_start; j < c->ref_start + c->ref_len; j++) {
+                w->ref_cov[j]++;
+            }
+            for (int64_t i = c->hyp_start; i < c->hyp_start + c->hyp_len; i++) {
+                w->hyp_cov[i]++;
+            }
+            at++;
+        }
+    }
+    for (Py_ssize_t j = 0; j < n_ref; j++) {
+        w->first[j + 1] += w->first[j];
+        w->assigned[j] = w->first[j]; /* next free slot of position j, for the bucket pass */
+    }
+    for (Py_ssize_t k = 0; k < n_cands; k++) {
+        Cand *c = &w->cands[w->assigned[raw[k].ref_start]++];
+        *c = raw[k];
+        if (prepare_cand(w, c, wh) < 0) {
+            PyMem_Free(raw);
+            return -1;
+        }
+    }
+    PyMem_Free(raw);
+    w->n_cands = n_cands;
+    return 0;
+}
+
+/* Bits needed to write 0..x. */
+static inline int
+bit_width(uint64_t x)
+{
+    int n = 0;
+    while (x) {
+        n++;
+        x >>= 1;
+    }
+    return n;
+}
+
+static inline uint64_t
+shifted(uint64_t v, int by)
+{
+    return by < 64 ? v << by : 0;
+}
+
+/* How successor ranks pack into one 64-bit key (rank fields, then generation order), so that
+ * the stable sort becomes a sort of distinct integers. */
+typedef struct {
+    int packed; /* 0: the ranks are too wide, sort with rank_less() instead */
+    int64_t bias;
+    int sh_w, sh_c, sh_d;
+} Packing;
+
+/* Packing for every path of a search: bounds of each rank field over all paths. */
+static Packing
+packing_for(const Work *w, Py_ssize_t n_ref, Py_ssize_t most_succ)
+{
+    Packing pk = {0, 0, 0, 0, 0};
+    /* neg_w lies in [-(sum of positive gains), sum of negative gains]; dist is at most the sum
+     * of all offsets (each candidate's offset counts at most once along a path); chunks at most
+     * one per position plus the final one. */
+    const uint64_t limit = (uint64_t)1 << 62;
+    uint64_t gain_pos = 0, gain_neg = 0, offsets = 0;
+    for (Py_ssize_t k = 0; k < w->n_cands; k++) {
+        const Cand *c = &w->cands[k];
+        if (c->gain < INT64_MIN / 2 || c->gain > INT64_MAX / 2 || c->offset > INT64_MAX / 2) {
+            return pk;
+        }
+        const uint64_t g = (uint64_t)(c->gain < 0 ? -c->gain : c->gain);
+        if (c->gain >= 0) {
+            gain_pos += g;
+        }
+        else {
+            gain_neg += g;
+        }
+        offsets += (uint64_t)c->offset;
+        if (gain_pos > limit || gain_neg > limit || offsets > limit) {
+            return pk;
+        }
+    }
+    const int bg = bit_width((uint64_t)(most_succ > 0 ? most_succ - 1 : 0));
+    const int bd = bit_width(offsets);
+    const int bc = bit_width((uint64_t)n_ref + 1);
+    const int bw = bit_width(gain_pos + gain_neg);
+    if (bg + bd + bc + bw > 64) {
+        return pk;
+    }
+    pk.packed = 1;
+    pk.bias = (int64_t)gain_pos;
+    pk.sh_d = bg;
+    pk.sh_c = bg + bd;
+    pk.sh_w = bg + bd + bc;
+    return pk;
+}
+
+/* Leave in w->keys[0..k) the indices of the k best of succ[0..n) in the stable sort's order. */
+static void
+select_best(Work *w, const Packing *pk, Py_ssize_t n, Py_ssize_t k)
+{
+    const Succ *succ = w->succ;
+    uint64_t *keys = w->keys;
+    if (!pk->packed) {
+        merge_sort_succ(succ, n, keys, w->tmp);
+        return;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const Succ *s = &succ[i];
+        keys[i] = shifted((uint64_t)(s->neg_w + pk->bias), pk->sh_w) |
+                  shifted((uint64_t)s->chunks, pk->sh_c) | shifted((uint64_t)s->dist, pk->sh_d) |
+                  (uint64_t)i;
+    }
+    partial_sort_keys(keys, n, k, 2 * bit_width((uint64_t)n) + 2);
+    const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        keys[i] &= index_mask;
+    }
+}
+
+/* Materialise the successors w->succ[w->keys[0..k)] from the current paths into
+ * new_head/new_bits, in that order. */
+static int
+materialise(Work *w, Py_ssize_t k, Py_ssize_t bw)
+{
+    for (Py_ssize_t i = 0; i < k; i++) {
+        const Succ *s = &w->succ[w->keys[i]];
+        const Head *parent = &w->cur_head[s->parent];
+        Head *h = &w->new_head[i];
+        uint64_t *bits = w->new_bits + i * bw;
+        memcpy(bits, w->cur_bits + (Py_ssize_t)s->parent * bw, (size_t)bw * sizeof(uint64_t));
+        h->neg_w = s->neg_w;
+        h->chunks = s->chunks;
+        h->dist = s->dist;
+        h->idx = s->idx;
+        h->last_end = s->last_end;
+        h->chain = parent->chain;
+        if (s->cand >= 0) {
+            const Cand *m = &w->cands[s->cand];
+            span_set(bits, &m->hyp);
+            span_set(bits, &m->ref);
+            if (add_node(w, s->cand, parent->chain, &h->chain) < 0) {
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The beam search proper over the loaded store; fills w->assigned (candidate per position). */
+static int
+search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
+{
+    /* Fixed matches (spec 4.1). */
+    Py_ssize_t n_fixed = 0;
+    for (Py_ssize_t j = 0; j < n_ref; j++) {
+        w->fixed_at[j] = -1;
+        w->assigned[j] = -1;
+        if (w->first[j + 1] - w->first[j] != 1) {
+            continue;
+        }
+        const Cand *c = &w->cands[w->first[j]];
+        int ok = 1;
+        for (int64_t r = c->ref_start; ok && r < c->ref_start + c->ref_len; r++) {
+            ok = w->ref_cov[r] == 1;
+        }
+        for (int64_t h = c->hyp_start; ok && h < c->hyp_start + c->hyp_len; h++) {
+            ok = w->hyp_cov[h] == 1;
+        }
+        if (ok) {
+            w->fixed_at[j] = w->first[j];
+            n_fixed++;
+        }
+    }
+    if (n_fixed != w->n_cands) {
+        const Py_ssize_t wh = (n_hyp + 63) / 64, wr = (n_ref + 63) / 64, bw = wh + wr;
+        /* The most paths any step keeps (min(beam, product of (candidates + 1))) and the most
+         * successors any step generates (paths kept times (candidates + 1)). */
+        Py_ssize_t cap = 1, most = 1, most_succ = 1;
+        for (Py_ssize_t j = 0; j < n_ref; j++) {
+            const Py_ssize_t fan = w->first[j + 1] - w->first[j] + 1;
+            if (cap > INT32_MAX / fan) {
+                PyErr_SetString(PyExc_OverflowError, "beam search: too many partial alignments");
+                return -1;
+            }
+            most_succ = cap * fan > most_succ ? cap * fan : most_succ;
+            cap = cap * fan > beam ? beam : cap * fan;
+            most = cap > most ? cap : most;
+        }
+        w->cur_head = PyMem_Malloc((size_t)most * sizeof(Head));
+        w->new_head = PyMem_Malloc((size_t)most * sizeof(Head));
+        w->cur_bits = PyMem_Calloc((size_t)(most * bw), sizeof(uint64_t));
+        w->new_bits = PyMem_Malloc((size_t)(most * bw) * sizeof(uint64_t));
+        w->succ = PyMem_Malloc((size_t)most_succ * sizeof(Succ));
+        w->keys = PyMem_Malloc((size_t)most_succ * sizeof(uint64_t));
+        w->tmp = PyMem_Malloc((size_t)most_succ * sizeof(uint64_t));
+        if (w->cur_head == NULL || w->new_head == NULL || w->cur_bits == NULL ||
+            w->new_bits == NULL || w->succ == NULL || w->keys == NULL || w->tmp == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        const Packing pk = packing_for(w, n_ref, most_succ);
+        const Head start = {0, 0, 0, 0, -1, -1};
+        w->cur_head[0] = start;
+        for (Py_ssize_t j = 0; j < n_ref; j++) {
+            if (w->fixed_at[j] >= 0) {
+                const Cand *c = &w->cands[w->fixed_at[j]];
+                span_set(w->cur_bits, &c->hyp);
+                span_set(w->cur_bits, &c->ref);
+            }
+        }
+        Py_ssize_t kept = 1;
+        for (Py_ssize_t c = 0; c < n_ref; c++) {
+            const Py_ssize_t lo = w->first[c], hi = w->first[c + 1];
+            const Py_ssize_t ref_word = wh + (c >> 6);
+            const uint64_t ref_bit = (uint64_t)1 << (c & 63);
+            Succ *succ = w->succ;
+            Py_ssize_t n = 0;
+            for (Py_ssize_t p = 0; p < kept; p++) {
+                const Head *h = &w->cur_head[p];
+                const uint64_t *bits = w->cur_bits + p * bw;
+                if (bits[ref_word] & ref_bit) {
+                    Succ *s = &succ[n];
+                    if (c < h->idx) { /* inside a match chosen earlier: pass through */
+                        s->neg_w = h->neg_w;
+                        s->chunks = h->chunks;
+                        s->dist = h->dist;
+                        s->idx = h->idx;
+                        s->last_end = h->last_end;
+                    }
+                    else {
+                        const Py_ssize_t f = w->fixed_at[c];
+                        if (f < 0) { /* unreachable with consistent fixed matches */
+                            continue;
+                        }
+                        const Cand *m = &w->cands[f];
+                        s->neg_w = h->neg_w - m->gain;
+                        s->chunks =
+                            h->chunks + (h->last_end != -1 && m->hyp_start != h->last_end);
+                        s->dist = h->dist + m->offset;
+                        s->idx = m->ref_start + m->ref_len;
+                        s->last_end = m->hyp_start + m->hyp_len;
+                    }
+                    s->parent = (int32_t)p;
+                    s->cand = -1;
+                    n++;
+                    continue;
+                }
+                const int64_t last_end = h->last_end;
+                int64_t dist = h->dist;
+                for (Py_ssize_t k = lo; k < hi; k++) {
+                    const Cand *m = &w->cands[k];
+                    if (!span_free(bits, &m->hyp) || !span_free(bits, &m->ref)) {
+                        continue;
+                    }
+                    Succ *s = &succ[n++];
+                    s->neg_w = h->neg_w - m->gain;
+                    s->chunks = h->chunks + (last_end != -1 && m->hyp_start != last_end);
+                    s->dist = dist;
+                    s->idx = m->ref_start + m->ref_len;
+                    s->last_end = m->hyp_start + m->hyp_len;
+                    s->parent = (int32_t)p;
+                    s->cand = (int32_t)k;
+                    dist += m->offset;
+                }
+                Succ *s = &succ[n++];
+                s->neg_w = h->neg_w;
+                s->chunks = h->chunks + (last_end != -1);
+                s->dist = dist;
+                s->idx = h->idx + 1;
+                s->last_end = -1;
+                s->parent = (int32_t)p;
+                s->cand = -1;
+            }
+            Py_ssize_t k;
+            if (n == 0) { /* the jar warns and carries on with the best path */
+                w->new_head[0] = w->cur_head[0];
+                memcpy(w->new_bits, w->cur_bits, (size_t)bw * sizeof(uint64_t));
+                k = 1;
+            }
+            else {
+                k = n < beam ? n : beam;
+                select_best(w, &pk, n, k);
+                if (materialise(w, k, bw) < 0) {
+                    return -1;
+                }
+            }
+            Head *th = w->cur_head;
+            w->cur_head = w->new_head;
+            w->new_head = th;
+            uint64_t *tb = w->cur_bits;
+            w->cur_bits = w->new_bits;
+            w->new_bits = tb;
+            kept = k;
+        }
+        /* After the last position: close open chunks, then the best path (first among equals
+         * in the current order, which is the stable sort's). */
+        Py_ssize_t best = 0;
+        for (Py_ssize_t p = 0; p < kept; p++) {
+            Head *h = &w->cur_head[p];
+            if (h->last_end != -1) {
+                h->chunks += 1;
+            }
+            const Head *b = &w->cur_head[best];
+            if (h->neg_w < b->neg_w ||
+                (h->neg_w == b->neg_w &&
+                 (h->chunks < b->chunks || (h->chunks == b->chunks && h->dist < b->dist)))) {
+                best = p;
+            }
+        }
+        for (int64_t node = w->cur_head[best].chain; node != -1; node = w->node_parent[node]) {
+            const Py_ssize_t k = w->node_cand[node];
+            w->assigned[w->cands[k].ref_start] = k;
+        }
+    }
+    for (Py_ssize_t j = 0; j < n_ref; j++) {
+        if (w->fixed_at[j] >= 0) {
+            w->assigned[j] = w->fixed_at[j];
+        }
+    }
+    return 0;
+}
+
+/* The chosen Match objects in reference order (new list). */
+static PyObject *
+chosen_list(const Work *w, Py_ssize_t n_ref)
+{
+    Py_ssize_t n = 0;
+    for (Py_ssize_t j = 0; j < n_ref; j++) {
+        n += w->assigned[j] >= 0;
+    }
+    PyObject *result = PyList_New(n);
+    if (result == NULL) {
+        return NULL;
+    }
+    Py_ssize_t at = 0;
+    for (Py_ssize_t j = 0; j < n_ref; j++) {
+        if (w->assigned[j] >= 0) {
+            PyObject *m = w->cands[w->assigned[j]].obj;
+            Py_INCREF(m);
+            PyList_SET_ITEM(result, at++, m);
+        }
+    }
+    return result;
+}
+
 static PyObject *
 beam_align_c(PyObject *self, PyObject *args)
 {
@@ -394,275 +901,37 @@ beam_align_c(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "beam: must be at least 1");
         return NULL;
     }
-
     Work w;
     memset(&w, 0, sizeof(w));
     PyObject *result = NULL;
-    PyObject *by_ref = NULL;
-    PyObject *weights = NULL;
-    int64_t *hyp_cov = NULL, *ref_cov = NULL;
-    double *weight = NULL;
     Py_ssize_t n_hyp = 0, n_ref_cov = 0;
-
-    by_ref = PySequence_Fast(by_ref_obj, "by_ref: expected a sequence of candidate lists");
+    PyObject *by_ref = PySequence_Fast(by_ref_obj, "by_ref: expected a sequence of candidate lists");
     if (by_ref == NULL) {
-        goto done;
+        return NULL;
     }
     const Py_ssize_t n_ref = PySequence_Fast_GET_SIZE(by_ref);
-    hyp_cov = read_coverage(hyp_cov_obj, &n_hyp);
-    if (hyp_cov == NULL) {
+    w.hyp_cov = read_coverage(hyp_cov_obj, &n_hyp);
+    if (w.hyp_cov == NULL) {
         goto done;
     }
-    ref_cov = read_coverage(ref_cov_obj, &n_ref_cov);
-    if (ref_cov == NULL) {
+    w.ref_cov = read_coverage(ref_cov_obj, &n_ref_cov);
+    if (w.ref_cov == NULL) {
         goto done;
     }
     if (n_ref_cov != n_ref) {
         PyErr_SetString(PyExc_ValueError, "ref_coverage and by_ref differ in length");
         goto done;
     }
-    weights = PySequence_Fast(weights_obj, "aligner_weights: expected a sequence of numbers");
-    if (weights == NULL) {
+    if (read_weights(&w, weights_obj) < 0 || load_by_ref(&w, by_ref, n_hyp, n_ref) < 0 ||
+        search(&w, n_hyp, n_ref, beam) < 0) {
         goto done;
     }
-    const Py_ssize_t n_weights = PySequence_Fast_GET_SIZE(weights);
-    weight = PyMem_Malloc((size_t)(n_weights ? n_weights : 1) * sizeof(double));
-    if (weight == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (Py_ssize_t k = 0; k < n_weights; k++) {
-        weight[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(weights, k));
-        if (weight[k] == -1.0 && PyErr_Occurred()) {
-            goto done;
-        }
-    }
-
-    /* Flatten the candidates, position by position. */
-    Py_ssize_t n_cands = 0;
-    for (Py_ssize_t j = 0; j < n_ref; j++) {
-        PyObject *lst = PySequence_Fast_GET_ITEM(by_ref, j);
-        if (!PyList_Check(lst)) {
-            PyErr_SetString(PyExc_TypeError, "by_ref: expected lists of matches");
-            goto done;
-        }
-        n_cands += PyList_GET_SIZE(lst);
-    }
-    w.cands = PyMem_Malloc((size_t)(n_cands ? n_cands : 1) * sizeof(Cand));
-    w.first = PyMem_Malloc((size_t)(n_ref + 1) * sizeof(Py_ssize_t));
-    w.fixed_at = PyMem_Malloc((size_t)(n_ref ? n_ref : 1) * sizeof(Py_ssize_t));
-    w.assigned = PyMem_Malloc((size_t)(n_ref ? n_ref : 1) * sizeof(Py_ssize_t));
-    if (w.cands == NULL || w.first == NULL || w.fixed_at == NULL || w.assigned == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    Py_ssize_t at = 0;
-    for (Py_ssize_t j = 0; j < n_ref; j++) {
-        PyObject *lst = PySequence_Fast_GET_ITEM(by_ref, j);
-        w.first[j] = at;
-        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lst); k++) {
-            PyObject *m = PyList_GET_ITEM(lst, k);
-            if (!PyTuple_Check(m) || PyTuple_GET_SIZE(m) != 5) {
-                PyErr_SetString(PyExc_TypeError, "by_ref: expected Match tuples");
-                goto done;
-            }
-            Cand *c = &w.cands[at];
-            int64_t stage;
-            if (read_int(PyTuple_GET_ITEM(m, 0), &c->ref_start) < 0 ||
-                read_int(PyTuple_GET_ITEM(m, 1), &c->ref_len) < 0 ||
-                read_int(PyTuple_GET_ITEM(m, 2), &c->hyp_start) < 0 ||
-                read_int(PyTuple_GET_ITEM(m, 3), &c->hyp_len) < 0 ||
-                read_int(PyTuple_GET_ITEM(m, 4), &stage) < 0) {
-                goto done;
-            }
-            if (c->ref_start != j || c->ref_len < 1 || c->ref_start + c->ref_len > n_ref ||
-                c->hyp_start < 0 || c->hyp_len < 1 || c->hyp_start + c->hyp_len > n_hyp) {
-                PyErr_SetString(PyExc_ValueError, "a candidate's span lies outside its segments");
-                goto done;
-            }
-            if (stage < 0 || stage >= n_weights) {
-                PyErr_SetString(PyExc_IndexError, "aligner_weights: no weight for a stage");
-                goto done;
-            }
-            const double a = weight[stage];
-            /* Python's int() and C's cast both truncate toward zero. */
-            c->gain = (int64_t)((double)c->hyp_len * a) + (int64_t)((double)c->ref_len * a);
-            c->offset = c->ref_start > c->hyp_start ? c->ref_start - c->hyp_start
-                                                    : c->hyp_start - c->ref_start;
-            c->obj = m;
-            at++;
-        }
-    }
-    w.first[n_ref] = at;
-
-    /* Fixed matches (spec 4.1). */
-    Py_ssize_t n_fixed = 0;
-    for (Py_ssize_t j = 0; j < n_ref; j++) {
-        w.fixed_at[j] = -1;
-        w.assigned[j] = -1;
-        if (w.first[j + 1] - w.first[j] != 1) {
-            continue;
-        }
-        const Cand *c = &w.cands[w.first[j]];
-        int ok = 1;
-        for (int64_t r = c->ref_start; ok && r < c->ref_start + c->ref_len; r++) {
-            ok = ref_cov[r] == 1;
-        }
-        for (int64_t h = c->hyp_start; ok && h < c->hyp_start + c->hyp_len; h++) {
-            ok = hyp_cov[h] == 1;
-        }
-        if (ok) {
-            w.fixed_at[j] = w.first[j];
-            n_fixed++;
-        }
-    }
-
-    if (n_fixed != n_cands) {
-        const Py_ssize_t wh = (n_hyp + 63) / 64, wr = (n_ref + 63) / 64;
-        const Py_ssize_t stride = H_SIZE + wh + wr;
-        const Py_ssize_t bytes = stride * (Py_ssize_t)sizeof(int64_t);
-        w.cur = PyMem_Malloc((size_t)(beam * bytes));
-        if (w.cur == NULL || ensure_next(&w, 16, stride) < 0 || ensure_order(&w, 16) < 0) {
-            if (!PyErr_Occurred()) {
-                PyErr_NoMemory();
-            }
-            goto done;
-        }
-        int64_t *init = w.next;
-        memset(init, 0, (size_t)bytes);
-        init[H_LAST_END] = -1;
-        init[H_CHAIN] = -1;
-        for (Py_ssize_t j = 0; j < n_ref; j++) {
-            if (w.fixed_at[j] >= 0) {
-                const Cand *c = &w.cands[w.fixed_at[j]];
-                span_set(init + H_SIZE, c->hyp_start, c->hyp_len);
-                span_set(init + H_SIZE + wh, c->ref_start, c->ref_len);
-            }
-        }
-        Py_ssize_t next_n = 1;
-        for (Py_ssize_t c = 0; c <= n_ref; c++) {
-            if (ensure_order(&w, next_n) < 0) {
-                goto done;
-            }
-            rank_order(&w, w.next, stride, next_n);
-            const Py_ssize_t kept = next_n < beam ? next_n : beam;
-            for (Py_ssize_t p = 0; p < kept; p++) {
-                memcpy(w.cur + p * stride, w.next + w.order[p] * stride, (size_t)bytes);
-            }
-            next_n = 0;
-            if (c == n_ref) {
-                for (Py_ssize_t p = 0; p < kept; p++) {
-                    int64_t *path = w.cur + p * stride;
-                    if (path[H_LAST_END] != -1) {
-                        path[H_CHUNKS] += 1;
-                    }
-                    memcpy(w.next + next_n * stride, path, (size_t)bytes);
-                    next_n++;
-                }
-                break;
-            }
-            const Py_ssize_t lo = w.first[c], hi = w.first[c + 1];
-            if (ensure_next(&w, kept * (hi - lo + 1), stride) < 0) {
-                goto done;
-            }
-            for (Py_ssize_t p = 0; p < kept; p++) {
-                int64_t *path = w.cur + p * stride;
-                int64_t *hyp_bits = path + H_SIZE;
-                int64_t *ref_bits = path + H_SIZE + wh;
-                if (bit_get(ref_bits, c)) {
-                    if (c < path[H_IDX]) {
-                        memcpy(w.next + next_n * stride, path, (size_t)bytes);
-                        next_n++;
-                        continue;
-                    }
-                    const Py_ssize_t f = w.fixed_at[c];
-                    if (f < 0) { /* unreachable with consistent fixed matches */
-                        continue;
-                    }
-                    const Cand *m = &w.cands[f];
-                    path[H_NEG_W] -= m->gain;
-                    if (path[H_LAST_END] != -1 && m->hyp_start != path[H_LAST_END]) {
-                        path[H_CHUNKS] += 1;
-                    }
-                    path[H_IDX] = m->ref_start + m->ref_len;
-                    path[H_LAST_END] = m->hyp_start + m->hyp_len;
-                    path[H_DIST] += m->offset;
-                    memcpy(w.next + next_n * stride, path, (size_t)bytes);
-                    next_n++;
-                    continue;
-                }
-                const int64_t last_end = path[H_LAST_END];
-                for (Py_ssize_t k = lo; k < hi; k++) {
-                    const Cand *m = &w.cands[k];
-                    if (!span_free(hyp_bits, m->hyp_start, m->hyp_len) ||
-                        !span_free(ref_bits, m->ref_start, m->ref_len)) {
-                        continue;
-                    }
-                    int64_t *q = w.next + next_n * stride;
-                    memcpy(q, path, (size_t)bytes);
-                    next_n++;
-                    q[H_NEG_W] -= m->gain;
-                    if (last_end != -1 && m->hyp_start != last_end) {
-                        q[H_CHUNKS] += 1;
-                    }
-                    if (add_node(&w, k, path[H_CHAIN], &q[H_CHAIN]) < 0) {
-                        goto done;
-                    }
-                    span_set(q + H_SIZE, m->hyp_start, m->hyp_len);
-                    span_set(q + H_SIZE + wh, m->ref_start, m->ref_len);
-                    q[H_IDX] = m->ref_start + m->ref_len;
-                    q[H_LAST_END] = m->hyp_start + m->hyp_len;
-                    path[H_DIST] += m->offset;
-                }
-                if (last_end != -1) {
-                    path[H_CHUNKS] += 1;
-                    path[H_LAST_END] = -1;
-                }
-                path[H_IDX] += 1;
-                memcpy(w.next + next_n * stride, path, (size_t)bytes);
-                next_n++;
-            }
-            if (next_n == 0) { /* the jar warns and carries on with the best path */
-                memcpy(w.next, w.cur, (size_t)bytes);
-                next_n = 1;
-            }
-        }
-        if (ensure_order(&w, next_n) < 0) {
-            goto done;
-        }
-        rank_order(&w, w.next, stride, next_n);
-        const int64_t *best = w.next + w.order[0] * stride;
-        for (int64_t node = best[H_CHAIN]; node != -1; node = w.node_parent[node]) {
-            const Py_ssize_t k = w.node_cand[node];
-            w.assigned[w.cands[k].ref_start] = k;
-        }
-    }
-    for (Py_ssize_t j = 0; j < n_ref; j++) {
-        if (w.fixed_at[j] >= 0) {
-            w.assigned[j] = w.fixed_at[j];
-        }
-    }
-    result = PyList_New(0);
-    if (result == NULL) {
-        goto done;
-    }
-    for (Py_ssize_t j = 0; j < n_ref; j++) {
-        if (w.assigned[j] >= 0 && PyList_Append(result, w.cands[w.assigned[j]].obj) < 0) {
-            Py_CLEAR(result);
-            goto done;
-        }
-    }
-
+    result = chosen_list(&w, n_ref);
 done:
     work_free(&w);
-    PyMem_Free(hyp_cov);
-    PyMem_Free(ref_cov);
-    PyMem_Free(weight);
-    Py_XDECREF(weights);
-    Py_XDECREF(by_ref);
+    Py_DECREF(by_ref);
     return result;
 }
-
 
 /* ---------------------------------------------------------------------------------------------
  * Candidate generation kernels. Each returns a new list of Match objects (instances of the
@@ -917,7 +1186,7 @@ done:
     return out;
 }
 
-/* One trie position reached from a start: (node, start, depth), sortable by (node, start). */
+/* One trie position reached from a start: (node, start, depth). */
 typedef struct {
     uint32_t node;
     int32_t start;
@@ -934,126 +1203,280 @@ typedef struct {
     Py_ssize_t root_len;
 } Trie;
 
-static int
-step_cmp(const void *pa, const void *pb)
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(address) __builtin_prefetch(address)
+#else
+#define PREFETCH(address) ((void)0)
+#endif
+
+/* First position in token[lo..hi) whose value is >= word (hi when none), hi > lo. Branch-free
+ * halving with both possible next probes prefetched: the child lists of common words span
+ * dozens of cache lines of the memory-mapped index, and this overlaps their misses. */
+static inline Py_ssize_t
+lower_bound_u32(const uint32_t *token, Py_ssize_t lo, Py_ssize_t hi, uint32_t word)
 {
-    const Step *a = pa, *b = pb;
-    if (a->node != b->node) {
-        return a->node < b->node ? -1 : 1;
+    const uint32_t *base = token + lo;
+    Py_ssize_t n = hi - lo;
+    while (n > 1) {
+        const Py_ssize_t half = n / 2;
+        PREFETCH(base + half / 2);
+        PREFETCH(base + half + half / 2);
+        base = base[half] < word ? base + half : base;
+        n -= half;
     }
-    return (a->start > b->start) - (a->start < b->start);
+    return (base - token) + (*base < word);
 }
 
+/* A walk from one start that is still going: its start, its node, the next position. */
+typedef struct {
+    const uint32_t *base; /* remaining search range of the current child lookup */
+    const uint32_t *end;  /* end of the child list */
+    Py_ssize_t n;
+    uint32_t word;
+    uint32_t node;
+    int32_t start;
+    int32_t pos;
+} Walker;
+
 /* Walk the trie from every start of ids; steps in start order, shallow first. Returns the
- * number of steps written to *out (a new array) or -1 with an exception set. */
+ * number of steps written to *out (a new array) or -1 with an exception set.
+ *
+ * The walks advance together, one depth at a time, and their child lookups (binary searches
+ * over the memory-mapped index, mostly cache misses) run in lockstep, one halving step of each
+ * in turn with the next probe prefetched, so that the misses of independent walks overlap. */
 static Py_ssize_t
 walk_all(const Trie *t, const int64_t *ids, Py_ssize_t n, Step **out)
 {
     Py_ssize_t cap = n * 4 + 4, count = 0;
     Step *steps = PyMem_Malloc((size_t)cap * sizeof(Step));
-    if (steps == NULL) {
+    Walker *walkers = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(Walker));
+    Py_ssize_t *per_start = PyMem_Calloc((size_t)(n + 1), sizeof(Py_ssize_t));
+    Step *sorted = NULL;
+    if (steps == NULL || walkers == NULL || per_start == NULL) {
         PyErr_NoMemory();
-        return -1;
+        goto fail;
     }
+    Py_ssize_t active = 0;
     for (Py_ssize_t s = 0; s < n; s++) {
-        uint32_t node = 0;
-        for (Py_ssize_t p = s; p < n; p++) {
-            const int64_t word = ids[p];
+        if (t->root != NULL && ids[s] >= 0 && ids[s] < t->root_len) {
+            PREFETCH(&t->root[ids[s]]);
+        }
+        walkers[active].node = 0;
+        walkers[active].start = (int32_t)s;
+        walkers[active].pos = (int32_t)s;
+        active++;
+    }
+    while (active > 0) {
+        /* Start this depth's lookups; walks that cannot go on are dropped. */
+        Py_ssize_t searching = 0;
+        for (Py_ssize_t k = 0; k < active; k++) {
+            Walker *wk = &walkers[k];
+            const int64_t word = ids[wk->pos];
             if (word < 0 || word > UINT32_MAX) {
-                break;
+                continue;
             }
-            if (node == 0 && t->root != NULL) {
+            Walker next = *wk;
+            next.word = (uint32_t)word;
+            if (wk->node == 0 && t->root != NULL) {
                 if (word >= t->root_len || t->root[word] == UINT32_MAX) {
-                    break;
+                    continue;
                 }
                 const uint32_t child = t->root[word];
                 if (child < t->first_child[0] || child >= t->first_child[1]) {
-                    PyMem_Free(steps);
                     PyErr_SetString(PyExc_ValueError, "paraphrase index: stale root table");
-                    return -1;
+                    goto fail;
                 }
-                node = child;
-                goto found;
+                next.base = t->token + child;
+                next.end = NULL; /* found: no search, no read of the token array */
+                next.n = 1;
             }
-            Py_ssize_t lo = t->first_child[node], hi = t->first_child[node + 1];
-            if (lo > hi || hi > t->nodes) {
-                PyMem_Free(steps);
-                PyErr_SetString(PyExc_ValueError, "paraphrase index: corrupt trie");
-                return -1;
-            }
-            while (lo < hi) { /* first child whose token is >= word */
-                const Py_ssize_t mid = lo + (hi - lo) / 2;
-                if (t->token[mid] < (uint32_t)word) {
-                    lo = mid + 1;
+            else {
+                const Py_ssize_t lo = t->first_child[wk->node], hi = t->first_child[wk->node + 1];
+                if (lo > hi || hi > t->nodes) {
+                    PyErr_SetString(PyExc_ValueError, "paraphrase index: corrupt trie");
+                    goto fail;
                 }
-                else {
-                    hi = mid;
+                if (lo == hi) {
+                    continue;
+                }
+                next.base = t->token + lo;
+                next.end = t->token + hi;
+                next.n = hi - lo;
+                PREFETCH(next.base + next.n / 2);
+            }
+            walkers[searching++] = next;
+        }
+        /* Lockstep binary searches: base ends just before the first token >= word, or at it. */
+        for (int busy = 1; busy;) {
+            busy = 0;
+            for (Py_ssize_t k = 0; k < searching; k++) {
+                Walker *wk = &walkers[k];
+                if (wk->n > 1) {
+                    const Py_ssize_t half = wk->n / 2;
+                    wk->base = wk->base[half] < wk->word ? wk->base + half : wk->base;
+                    wk->n -= half;
+                    PREFETCH(wk->base + wk->n / 2);
+                    busy = 1;
                 }
             }
-            if (lo == (Py_ssize_t)t->first_child[node + 1] || t->token[lo] != (uint32_t)word) {
-                break;
+        }
+        /* Record the steps found; walks that reached the end of ids stop. */
+        active = 0;
+        for (Py_ssize_t k = 0; k < searching; k++) {
+            Walker wk = walkers[k];
+            const uint32_t *found = wk.base;
+            if (wk.end != NULL) {
+                found += *wk.base < wk.word;
+                if (found == wk.end || *found != wk.word) {
+                    continue;
+                }
             }
-            node = (uint32_t)lo;
-        found:
+            const uint32_t node = (uint32_t)(found - t->token);
+            PREFETCH(&t->record_start[node]);
+            PREFETCH(&t->first_child[node]);
             if (count == cap) {
                 cap *= 2;
                 Step *grown = PyMem_Realloc(steps, (size_t)cap * sizeof(Step));
                 if (grown == NULL) {
-                    PyMem_Free(steps);
                     PyErr_NoMemory();
-                    return -1;
+                    goto fail;
                 }
                 steps = grown;
             }
             steps[count].node = node;
-            steps[count].start = (int32_t)s;
-            steps[count].depth = (int32_t)(p - s + 1);
+            steps[count].start = wk.start;
+            steps[count].depth = wk.pos - wk.start + 1;
             count++;
+            per_start[wk.start + 1]++;
+            if (wk.pos + 1 < n) {
+                wk.node = node;
+                wk.pos++;
+                walkers[active++] = wk;
+            }
         }
     }
-    *out = steps;
+    /* Depth-major to start-major order: a start's steps come out shallow first. */
+    sorted = PyMem_Malloc((size_t)(count ? count : 1) * sizeof(Step));
+    if (sorted == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    for (Py_ssize_t s = 0; s < n; s++) {
+        per_start[s + 1] += per_start[s];
+    }
+    for (Py_ssize_t k = 0; k < count; k++) {
+        sorted[per_start[steps[k].start] + steps[k].depth - 1] = steps[k];
+    }
+    PyMem_Free(steps);
+    PyMem_Free(walkers);
+    PyMem_Free(per_start);
+    *out = sorted;
     return count;
+fail:
+    PyMem_Free(steps);
+    PyMem_Free(walkers);
+    PyMem_Free(per_start);
+    PyMem_Free(sorted);
+    return -1;
 }
 
-/* Index of the first entry of sorted[0..n) with the given node, or n. */
-static Py_ssize_t
-find_node(const Step *sorted, Py_ssize_t n, uint32_t node)
-{
-    Py_ssize_t lo = 0, hi = n;
-    while (lo < hi) {
-        const Py_ssize_t mid = lo + (hi - lo) / 2;
-        if (sorted[mid].node < node) {
-            lo = mid + 1;
-        }
-        else {
-            hi = mid;
-        }
-    }
-    return (lo < n && sorted[lo].node == node) ? lo : n;
-}
+/* The trie nodes one side reaches, as an open-addressing hash table: each distinct node with
+ * its steps chained in start order (steps are generated in start order). Replaces sorting the
+ * steps and a binary search per record. */
+typedef struct {
+    uint32_t node;
+    int32_t head; /* first step of the node, -1 for an empty slot */
+    int32_t tail;
+} Slot;
 
-/* A 4096-bit filter of trie nodes: most phrase-B nodes of a record list are absent from the
- * other sentence, and one bit test rejects them without a binary search. */
-#define FILTER_WORDS 64
+typedef struct {
+    Slot *slots;
+    uint32_t mask;
+    int32_t *next; /* next step of the same node, or -1 */
+} Occurrences;
 
 static inline uint32_t
-filter_slot(uint32_t node)
+node_hash(uint32_t node)
 {
-    return (uint32_t)((node * 2654435761u) >> 20) & (FILTER_WORDS * 64 - 1);
+    return node * 2654435761u;
+}
+
+static int
+occurrences_build(Occurrences *o, const Step *steps, Py_ssize_t n)
+{
+    if (n > INT32_MAX / 4) {
+        PyErr_SetString(PyExc_OverflowError, "paraphrase: too many phrases");
+        return -1;
+    }
+    uint32_t size = 16;
+    while ((Py_ssize_t)size < 2 * n) {
+        size *= 2;
+    }
+    o->mask = size - 1;
+    o->slots = PyMem_Malloc((size_t)size * sizeof(Slot));
+    o->next = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(int32_t));
+    if (o->slots == NULL || o->next == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (uint32_t k = 0; k < size; k++) {
+        o->slots[k].head = -1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const uint32_t node = steps[k].node;
+        uint32_t at = node_hash(node) & o->mask;
+        while (o->slots[at].head >= 0 && o->slots[at].node != node) {
+            at = (at + 1) & o->mask;
+        }
+        Slot *slot = &o->slots[at];
+        o->next[k] = -1;
+        if (slot->head < 0) {
+            slot->node = node;
+            slot->head = (int32_t)k;
+        }
+        else {
+            o->next[slot->tail] = (int32_t)k;
+        }
+        slot->tail = (int32_t)k;
+    }
+    return 0;
+}
+
+/* First step of node, or -1. */
+static inline int32_t
+occurrences_find(const Occurrences *o, uint32_t node)
+{
+    uint32_t at = node_hash(node) & o->mask;
+    for (;;) {
+        const Slot *slot = &o->slots[at];
+        if (slot->head < 0) {
+            return -1;
+        }
+        if (slot->node == node) {
+            return slot->head;
+        }
+        at = (at + 1) & o->mask;
+    }
 }
 
 /* One pass: side A walks, side B occurrences; a_is_ref says which side is the reference. */
 static int
-paraphrase_pass(const Trie *t, const Step *a_steps, Py_ssize_t na, const Step *b_sorted,
-                Py_ssize_t nb, int a_is_ref, PyObject *out, PyTypeObject *type, PyObject *stage)
+paraphrase_pass(const Trie *t, const Step *a_steps, Py_ssize_t na, const Step *b_steps,
+                const Occurrences *b_found, int a_is_ref, PyObject *out, PyTypeObject *type,
+                PyObject *stage)
 {
-    uint64_t filter[FILTER_WORDS];
-    memset(filter, 0, sizeof(filter));
-    for (Py_ssize_t k = 0; k < nb; k++) {
-        const uint32_t slot = filter_slot(b_sorted[k].node);
-        filter[slot >> 6] |= (uint64_t)1 << (slot & 63);
-    }
     for (Py_ssize_t k = 0; k < na; k++) {
+        /* Two-stage prefetch: the record list bounds of a later step, then the record list of
+         * a nearer one (whose bounds were fetched earlier). */
+        if (k + 8 < na) {
+            PREFETCH(&t->record_start[a_steps[k + 8].node]);
+        }
+        if (k + 4 < na) {
+            const uint32_t ahead = t->record_start[a_steps[k + 4].node];
+            if (ahead < t->records) {
+                PREFETCH(&t->record_b[ahead]);
+            }
+        }
         const uint32_t node = a_steps[k].node;
         const Py_ssize_t r0 = t->record_start[node], r1 = t->record_start[node + 1];
         if (r0 >= r1) {
@@ -1064,14 +1487,9 @@ paraphrase_pass(const Trie *t, const Step *a_steps, Py_ssize_t na, const Step *b
             return -1;
         }
         for (Py_ssize_t r = r0; r < r1; r++) {
-            const uint32_t b_node = t->record_b[r];
-            const uint32_t slot = filter_slot(b_node);
-            if (!((filter[slot >> 6] >> (slot & 63)) & 1u)) {
-                continue;
-            }
-            Py_ssize_t at = find_node(b_sorted, nb, b_node);
-            for (; at < nb && b_sorted[at].node == b_node; at++) {
-                const Step *b = &b_sorted[at];
+            for (int32_t at = occurrences_find(b_found, t->record_b[r]); at >= 0;
+                 at = b_found->next[at]) {
+                const Step *b = &b_steps[at];
                 int rc = a_is_ref ? append_match(out, type, a_steps[k].start, a_steps[k].depth,
                                                  b->start, b->depth, stage)
                                   : append_match(out, type, b->start, b->depth,
@@ -1123,7 +1541,8 @@ paraphrase_c(PyObject *self, PyObject *args)
     }
     Py_buffer fc = {0}, tok = {0}, rs = {0}, rb = {0}, root = {0};
     int64_t *hids = NULL, *rids = NULL;
-    Step *hsteps = NULL, *rsteps = NULL, *hsorted = NULL, *rsorted = NULL;
+    Step *hsteps = NULL, *rsteps = NULL;
+    Occurrences hfound = {NULL, 0, NULL}, rfound = {NULL, 0, NULL};
     PyObject *out = NULL;
     Py_ssize_t nh = 0, nr = 0;
     if (get_u32_buffer(fc_obj, &fc, "first_child") < 0 ||
@@ -1160,6 +1579,10 @@ paraphrase_c(PyObject *self, PyObject *args)
     if (rids == NULL) {
         goto done;
     }
+    if (nh > INT32_MAX / 4 || nr > INT32_MAX / 4) {
+        PyErr_SetString(PyExc_OverflowError, "paraphrase: segment too long");
+        goto done;
+    }
     out = PyList_New(0);
     if (out == NULL || nh == 0 || nr == 0) {
         goto done;
@@ -1174,17 +1597,9 @@ paraphrase_c(PyObject *self, PyObject *args)
         Py_CLEAR(out);
         goto done;
     }
-    hsorted = PyMem_Malloc((size_t)(hn ? hn : 1) * sizeof(Step));
-    rsorted = PyMem_Malloc((size_t)(rn ? rn : 1) * sizeof(Step));
-    if (hsorted == NULL || rsorted == NULL) {
-        PyErr_NoMemory();
-        Py_CLEAR(out);
+    if (hn == 0 || rn == 0) {
         goto done;
     }
-    memcpy(hsorted, hsteps, (size_t)hn * sizeof(Step));
-    memcpy(rsorted, rsteps, (size_t)rn * sizeof(Step));
-    qsort(hsorted, (size_t)hn, sizeof(Step), step_cmp);
-    qsort(rsorted, (size_t)rn, sizeof(Step), step_cmp);
     for (Py_ssize_t k = 0; k < hn + rn; k++) {
         const uint32_t node = k < hn ? hsteps[k].node : rsteps[k - hn].node;
         if (node >= t.nodes) {
@@ -1193,8 +1608,12 @@ paraphrase_c(PyObject *self, PyObject *args)
             goto done;
         }
     }
-    if (paraphrase_pass(&t, rsteps, rn, hsorted, hn, 1, out, (PyTypeObject *)type, stage) < 0 ||
-        paraphrase_pass(&t, hsteps, hn, rsorted, rn, 0, out, (PyTypeObject *)type, stage) < 0) {
+    if (occurrences_build(&hfound, hsteps, hn) < 0 ||
+        occurrences_build(&rfound, rsteps, rn) < 0 ||
+        paraphrase_pass(&t, rsteps, rn, hsteps, &hfound, 1, out, (PyTypeObject *)type, stage) <
+            0 ||
+        paraphrase_pass(&t, hsteps, hn, rsteps, &rfound, 0, out, (PyTypeObject *)type, stage) <
+            0) {
         Py_CLEAR(out);
         goto done;
     }
@@ -1218,8 +1637,10 @@ done:
     PyMem_Free(rids);
     PyMem_Free(hsteps);
     PyMem_Free(rsteps);
-    PyMem_Free(hsorted);
-    PyMem_Free(rsorted);
+    PyMem_Free(hfound.slots);
+    PyMem_Free(hfound.next);
+    PyMem_Free(rfound.slots);
+    PyMem_Free(rfound.next);
     return out;
 }
 
@@ -1285,7 +1706,7 @@ done:
  * align() on the candidate store that appending each stage's list in order would build: the
  * lists are distributed to their reference positions (a stable bucket pass, so each position
  * keeps stage order, then each stage's own order) and both coverage counts are taken here, so
- * the caller builds no store.
+ * the caller builds no store and no intermediate Python object is made.
  */
 static PyObject *
 align_stages_c(PyObject *self, PyObject *args)
@@ -1300,96 +1721,25 @@ align_stages_c(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "segment lengths must not be negative");
         return NULL;
     }
+    if (beam < 1) {
+        PyErr_SetString(PyExc_ValueError, "beam: must be at least 1");
+        return NULL;
+    }
     PyObject *lists = PySequence_Fast(lists_obj, "stage_lists: expected a sequence of lists");
     if (lists == NULL) {
         return NULL;
     }
-    PyObject *result = NULL, *by_ref = NULL, *hyp_cov = NULL, *ref_cov = NULL, *call = NULL;
-    int64_t *hc = PyMem_Calloc((size_t)(n_hyp ? n_hyp : 1), sizeof(int64_t));
-    int64_t *rc = PyMem_Calloc((size_t)(n_ref ? n_ref : 1), sizeof(int64_t));
-    if (hc == NULL || rc == NULL) {
-        PyErr_NoMemory();
+    Work w;
+    memset(&w, 0, sizeof(w));
+    PyObject *result = NULL;
+    if (read_weights(&w, weights_obj) < 0 || load_stage_lists(&w, lists, n_hyp, n_ref) < 0 ||
+        search(&w, n_hyp, n_ref, beam) < 0) {
         goto done;
     }
-    by_ref = PyList_New(n_ref);
-    if (by_ref == NULL) {
-        goto done;
-    }
-    for (Py_ssize_t j = 0; j < n_ref; j++) {
-        PyObject *empty = PyList_New(0);
-        if (empty == NULL) {
-            goto done;
-        }
-        PyList_SET_ITEM(by_ref, j, empty);
-    }
-    const Py_ssize_t n_lists = PySequence_Fast_GET_SIZE(lists);
-    for (Py_ssize_t s = 0; s < n_lists; s++) {
-        PyObject *lst = PySequence_Fast_GET_ITEM(lists, s);
-        if (!PyList_Check(lst)) {
-            PyErr_SetString(PyExc_TypeError, "stage_lists: expected lists of matches");
-            goto done;
-        }
-        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lst); k++) {
-            PyObject *m = PyList_GET_ITEM(lst, k);
-            if (!PyTuple_Check(m) || PyTuple_GET_SIZE(m) != 5) {
-                PyErr_SetString(PyExc_TypeError, "stage_lists: expected Match tuples");
-                goto done;
-            }
-            int64_t ref_start, ref_len, hyp_start, hyp_len;
-            if (read_int(PyTuple_GET_ITEM(m, 0), &ref_start) < 0 ||
-                read_int(PyTuple_GET_ITEM(m, 1), &ref_len) < 0 ||
-                read_int(PyTuple_GET_ITEM(m, 2), &hyp_start) < 0 ||
-                read_int(PyTuple_GET_ITEM(m, 3), &hyp_len) < 0) {
-                goto done;
-            }
-            if (ref_start < 0 || ref_len < 1 || ref_start + ref_len > n_ref || hyp_start < 0 ||
-                hyp_len < 1 || hyp_start + hyp_len > n_hyp) {
-                PyErr_SetString(PyExc_ValueError, "a candidate's span lies outside its segments");
-                goto done;
-            }
-            if (PyList_Append(PyList_GET_ITEM(by_ref, ref_start), m) < 0) {
-                goto done;
-            }
-            for (int64_t j = ref_start; j < ref_start + ref_len; j++) {
-                rc[j]++;
-            }
-            for (int64_t i = hyp_start; i < hyp_start + hyp_len; i++) {
-                hc[i]++;
-            }
-        }
-    }
-    hyp_cov = PyList_New(n_hyp);
-    ref_cov = PyList_New(n_ref);
-    if (hyp_cov == NULL || ref_cov == NULL) {
-        goto done;
-    }
-    for (Py_ssize_t i = 0; i < n_hyp; i++) {
-        PyObject *v = PyLong_FromLongLong(hc[i]);
-        if (v == NULL) {
-            goto done;
-        }
-        PyList_SET_ITEM(hyp_cov, i, v);
-    }
-    for (Py_ssize_t j = 0; j < n_ref; j++) {
-        PyObject *v = PyLong_FromLongLong(rc[j]);
-        if (v == NULL) {
-            goto done;
-        }
-        PyList_SET_ITEM(ref_cov, j, v);
-    }
-    call = Py_BuildValue("(OOOOn)", by_ref, hyp_cov, ref_cov, weights_obj, beam);
-    if (call == NULL) {
-        goto done;
-    }
-    result = beam_align_c(self, call);
+    result = chosen_list(&w, n_ref);
 done:
-    Py_XDECREF(call);
-    Py_XDECREF(hyp_cov);
-    Py_XDECREF(ref_cov);
-    Py_XDECREF(by_ref);
+    work_free(&w);
     Py_DECREF(lists);
-    PyMem_Free(hc);
-    PyMem_Free(rc);
     return result;
 }
 

@@ -24,8 +24,10 @@ from meteor_eval.match.base import CandidateStore, Match
 from meteor_eval.metrics import meteor as meteor_module
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
 
+_beam = search.compiled_kernels("align_stages")
+
 pytestmark = pytest.mark.skipif(
-    search._compiled_align is None,
+    search._compiled_align is None or _beam is None,
     reason="the compiled beam search is not built (no C compiler at install time)",
 )
 
@@ -85,6 +87,81 @@ def test_random_stores_with_other_weights() -> None:
         store = _random_store(rng, rng.randint(1, 20), rng.randint(1, 20), 0.6)
         weights = tuple(rng.choice((0.0, 0.25, 0.5, 0.6, 1.0, 1.5)) for _ in range(4))
         _check(store, weights, rng.choice((1, 5, 40)))
+
+
+def _check_stages(store: CandidateStore, weights: tuple[float, ...], beam: int) -> None:
+    """``align_stages`` on the store's candidates dealt into per-stage lists, against Python."""
+    n_hyp, n_ref = len(store.hyp_coverage), len(store.by_ref)
+    rng = random.Random(n_hyp * 1000 + n_ref)
+    stages: list[list[Match]] = [[], [], []]
+    for cands in store.by_ref:
+        for m in cands:
+            stages[rng.randrange(3)].append(m)
+    rng.shuffle(stages[1])  # a stage's own order need not follow the reference
+    rebuilt = CandidateStore(n_hyp, n_ref)
+    for lst in stages:
+        rebuilt.extend(lst)
+    want = beam_align_python(rebuilt, weights, beam=beam)
+    got = _beam.align_stages(stages, n_hyp, n_ref, weights, beam)
+    assert got == want
+    assert all(a is b for a, b in zip(got, want, strict=True))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_ties_straddling_the_beam_cut(seed: int) -> None:
+    """Zero weights and diagonal spans: most paths tie, and the cut keeps the earliest ones."""
+    rng = random.Random(500 + seed)
+    for _ in range(300):
+        n = rng.randint(1, 16)
+        store = CandidateStore(n, n)
+        for j in range(n):
+            for _ in range(rng.randint(0, 4)):
+                i = min(n - 1, max(0, j + rng.choice((0, 0, -1, 1))))
+                store.add(Match(j, 1, i, 1, rng.randrange(4)))
+        weights = rng.choice(((0.0, 0.0, 0.0, 0.0), (1.0, 0.0, 0.0, 0.0), JAR_WEIGHTS))
+        beam = rng.choice((1, 2, 3, 4, 5, 7))
+        _check(store, weights, beam)
+        _check_stages(store, weights, beam)
+
+
+def test_wide_ranks_use_the_unpacked_order() -> None:
+    """Gains too large to pack into one 64-bit key, and negative gains, keep the same order."""
+    rng = random.Random(91)
+    for _ in range(200):
+        store = _random_store(rng, rng.randint(1, 30), rng.randint(1, 30), 0.6)
+        huge = tuple(rng.choice((1e17, 3e17, 1.0, 0.0)) for _ in range(4))
+        _check(store, huge, rng.choice((1, 3, 40)))
+        negative = tuple(rng.choice((-1.0, -0.5, 0.5, 1.0)) for _ in range(4))
+        _check(store, negative, rng.choice((1, 3, 40)))
+
+
+def test_beams_wider_than_every_step() -> None:
+    """A beam that never fills keeps every path, in the stable order."""
+    rng = random.Random(33)
+    for _ in range(100):
+        store = _random_store(rng, rng.randint(1, 10), rng.randint(1, 10), 0.5)
+        for beam in (10_000, 2**40):
+            _check(store, JAR_WEIGHTS, beam)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_align_stages_matches_the_python_store(seed: int) -> None:
+    rng = random.Random(700 + seed)
+    for _ in range(300):
+        store = _random_store(rng, rng.randint(0, 20), rng.randint(0, 20), 0.6)
+        _check_stages(store, JAR_WEIGHTS, rng.choice((1, 2, 3, 40)))
+
+
+def test_align_stages_rejects_invalid_input() -> None:
+    with pytest.raises(ValueError, match="outside"):
+        _beam.align_stages([[Match(0, 1, 3, 1, 0)]], 2, 2, JAR_WEIGHTS, 40)
+    with pytest.raises(IndexError):
+        _beam.align_stages([[Match(0, 1, 0, 1, 7)], [Match(0, 1, 1, 1, 0)]], 2, 2, (1.0,), 40)
+    with pytest.raises(TypeError):
+        _beam.align_stages([[(0, 1, 0)]], 2, 2, JAR_WEIGHTS, 40)
+    with pytest.raises(ValueError, match="beam"):
+        _beam.align_stages([], 2, 2, JAR_WEIGHTS, 0)
+    assert _beam.align_stages([], 0, 0, JAR_WEIGHTS, 40) == []
 
 
 def test_fixed_only_and_empty_stores() -> None:

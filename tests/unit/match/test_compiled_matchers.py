@@ -121,3 +121,39 @@ def test_real_sentences_all_stages() -> None:
         same(ExactMatcher().candidates(hyp, ref, 0), exact_candidates_python(hyp, ref, 0))
         same(stem.candidates(hyp, ref, 1), stem.candidates_python(hyp, ref, 1))
         same(synonym.candidates(hyp, ref, 2), synonym.candidates_python(hyp, ref, 2))
+
+
+def test_paraphrase_long_sentences_with_and_without_root_table(tmp_path: Path) -> None:
+    """Long walks (phrases of up to five words), unknown words and shared prefixes.
+
+    The compiled walk advances every start position together and searches child lists in
+    lockstep; the order of its candidates must still be the reference's, with or without the
+    root lookup table.
+    """
+    rng = random.Random(8)
+    words = VOCAB[:6]
+
+    def phrase() -> str:
+        return " ".join(rng.choice(words) for _ in range(rng.randint(1, 5)))
+
+    records = [(phrase(), phrase()) for _ in range(400)]
+    body = "".join(f"0.1\n{a}\n{b}\n" for a, b in records)
+    path = tmp_path / "paraphrase-yy.gz"
+    path.write_bytes(gzip.compress(body.encode("utf-8")))
+    table = open_index(path, "yy", directory=tmp_path / "cache")
+    matcher = ParaphraseMatcher(table)
+    kernels = compiled_kernels("paraphrase", "paraphrase_root")
+    assert kernels is not None
+    arrays = table.index_arrays()
+    root = kernels.paraphrase_root(arrays[0], arrays[1])
+    vocab = [*words, "unknown"]  # not in the table: id -1 stops the walks
+    total = 0
+    for _ in range(150):
+        hyp = Segment(tuple(rng.choice(vocab) for _ in range(rng.randint(1, 70))), ())
+        ref = Segment(tuple(rng.choice(vocab) for _ in range(rng.randint(1, 70))), ())
+        expected = matcher.candidates_python(hyp, ref, 3)
+        hyp_ids, ref_ids = table.token_ids(hyp.tokens), table.token_ids(ref.tokens)
+        same(kernels.paraphrase(*arrays, hyp_ids, ref_ids, 3, Match, root), expected)
+        same(kernels.paraphrase(*arrays, hyp_ids, ref_ids, 3, Match), expected)
+        total += len(expected)
+    assert total > 10_000
