@@ -147,6 +147,23 @@ def test_word_statistics_match_the_reference_functions() -> None:
         stats, chunks = meteor_module._word_stats(chosen, hyp_fn, ref_fn, 4)
         assert chunks == count_chunks(chosen, n_ref)
         assert stats == stats_from_alignment(chosen, chunks, hyp_fn, ref_fn, 4)
+        assert meteor_module._word_stats_python(chosen, hyp_fn, ref_fn, 4) == (stats, chunks)
+
+
+@pytest.mark.skipif(compiled_kernels("word_stats") is None, reason="compiled extension not built")
+def test_compiled_word_statistics_check_their_input() -> None:
+    kernel = compiled_kernels("word_stats")
+    assert kernel.word_stats([], (), (), 0) == (0, 0, 0, 0, 0, 0, 0)
+    # Stage 2 (index 1): hyp 1 is a function word; ref 0 a function word, ref 1 content.
+    head = (2, 2, 1, 1, 1, 1, 2)
+    got = kernel.word_stats([Match(0, 2, 1, 1, 1)], [0, 1], (True, False), 2)
+    assert got == (*head, 0, 0, 0, 0, 0, 1, 1, 1)
+    with pytest.raises(ValueError, match="outside"):
+        kernel.word_stats([Match(0, 1, 2, 1, 0)], (False, False), (False,), 1)
+    with pytest.raises(IndexError, match="stage"):
+        kernel.word_stats([Match(0, 1, 0, 1, 1)], (False,), (False,), 1)
+    with pytest.raises(TypeError, match="Match"):
+        kernel.word_stats([(0, 1, 0)], (False,), (False,), 1)
 
 
 HYPS = [

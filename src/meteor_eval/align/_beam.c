@@ -1743,7 +1743,145 @@ done:
     return result;
 }
 
+/*
+ * word_stats(matches, hyp_flags, ref_flags, n_stages) -> tuple
+ *
+ * The statistics of an aligner's chosen matches for word units, in one pass: matches are
+ * (ref_start, ref_len, hyp_start, hyp_len, stage) tuples sorted by reference position and not
+ * overlapping, so a match continues the open chunk exactly when it starts where the previous
+ * one ended on both sides. hyp_flags / ref_flags hold each token's function-word flag (any
+ * objects, tested for truth). Returns (hyp_length, ref_length, hyp_function, ref_function,
+ * chunks, hyp_matched, ref_matched) followed by 4 * n_stages counts: per stage hypothesis
+ * content, reference content, hypothesis function and reference function words matched.
+ */
+static int
+read_flags(PyObject *seq, unsigned char **out, Py_ssize_t *n, Py_ssize_t *count)
+{
+    PyObject *fast = PySequence_Fast(seq, "flags: expected a sequence");
+    if (fast == NULL) {
+        return -1;
+    }
+    const Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    unsigned char *flags = PyMem_Malloc((size_t)(len ? len : 1));
+    if (flags == NULL) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_ssize_t total = 0;
+    for (Py_ssize_t k = 0; k < len; k++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(fast, k);
+        int truth = item == Py_True ? 1 : item == Py_False ? 0 : PyObject_IsTrue(item);
+        if (truth < 0) {
+            PyMem_Free(flags);
+            Py_DECREF(fast);
+            return -1;
+        }
+        flags[k] = (unsigned char)truth;
+        total += truth;
+    }
+    Py_DECREF(fast);
+    *out = flags;
+    *n = len;
+    *count = total;
+    return 0;
+}
+
+static PyObject *
+word_stats_c(PyObject *self, PyObject *args)
+{
+    PyObject *matches_obj, *hf_obj, *rf_obj;
+    Py_ssize_t n_stages;
+    if (!PyArg_ParseTuple(args, "OOOn:word_stats", &matches_obj, &hf_obj, &rf_obj, &n_stages)) {
+        return NULL;
+    }
+    if (n_stages < 0 || n_stages > 1024) {
+        PyErr_SetString(PyExc_ValueError, "n_stages: expected 0 to 1024");
+        return NULL;
+    }
+    PyObject *result = NULL, *matches = NULL;
+    unsigned char *hf = NULL, *rf = NULL;
+    int64_t *counts = NULL;
+    Py_ssize_t nh = 0, nr = 0, hyp_function = 0, ref_function = 0;
+    if (read_flags(hf_obj, &hf, &nh, &hyp_function) < 0 ||
+        read_flags(rf_obj, &rf, &nr, &ref_function) < 0) {
+        goto done;
+    }
+    matches = PySequence_Fast(matches_obj, "matches: expected a sequence of Match tuples");
+    if (matches == NULL) {
+        goto done;
+    }
+    counts = PyMem_Calloc((size_t)(4 * n_stages + 1), sizeof(int64_t));
+    if (counts == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int64_t chunks = 0, hyp_matched = 0, ref_matched = 0, ref_end = -1, hyp_end = -1;
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(matches);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *m = PySequence_Fast_GET_ITEM(matches, k);
+        if (!PyTuple_Check(m) || PyTuple_GET_SIZE(m) != 5) {
+            PyErr_SetString(PyExc_TypeError, "matches: expected Match tuples");
+            goto done;
+        }
+        int64_t v[5];
+        for (int f = 0; f < 5; f++) {
+            if (read_int(PyTuple_GET_ITEM(m, f), &v[f]) < 0) {
+                goto done;
+            }
+        }
+        const int64_t ref_start = v[0], ref_len = v[1], hyp_start = v[2], hyp_len = v[3];
+        const int64_t stage = v[4];
+        if (ref_start < 0 || ref_len < 1 || ref_start + ref_len > nr || hyp_start < 0 ||
+            hyp_len < 1 || hyp_start + hyp_len > nh) {
+            PyErr_SetString(PyExc_ValueError, "a match's span lies outside its segments");
+            goto done;
+        }
+        if (stage < 0 || stage >= n_stages) {
+            PyErr_SetString(PyExc_IndexError, "a match's stage is not below n_stages");
+            goto done;
+        }
+        if (ref_start != ref_end || hyp_start != hyp_end) {
+            chunks++;
+        }
+        ref_end = ref_start + ref_len;
+        hyp_end = hyp_start + hyp_len;
+        hyp_matched += hyp_len;
+        ref_matched += ref_len;
+        int64_t *c = counts + 4 * stage;
+        for (int64_t i = hyp_start; i < hyp_end; i++) {
+            c[hf[i] ? 2 : 0]++;
+        }
+        for (int64_t j = ref_start; j < ref_end; j++) {
+            c[rf[j] ? 3 : 1]++;
+        }
+    }
+    result = PyTuple_New(7 + 4 * n_stages);
+    if (result == NULL) {
+        goto done;
+    }
+    const int64_t head[7] = {nh, nr, hyp_function, ref_function, chunks, hyp_matched, ref_matched};
+    for (Py_ssize_t k = 0; k < 7 + 4 * n_stages; k++) {
+        PyObject *value = PyLong_FromLongLong(k < 7 ? head[k] : counts[k - 7]);
+        if (value == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyTuple_SET_ITEM(result, k, value);
+    }
+done:
+    Py_XDECREF(matches);
+    PyMem_Free(hf);
+    PyMem_Free(rf);
+    PyMem_Free(counts);
+    return result;
+}
+
 static PyMethodDef beam_methods[] = {
+    {"word_stats", word_stats_c, METH_VARARGS,
+     "word_stats(matches, hyp_flags, ref_flags, n_stages) -> tuple\n\n"
+     "(hyp_length, ref_length, hyp_function, ref_function, chunks, hyp_matched, ref_matched)\n"
+     "then 4 counts per stage, for an aligner's sorted, non-overlapping word matches."},
     {"align_stages", align_stages_c, METH_VARARGS,
      "align_stages(stage_lists, n_hyp, n_ref, aligner_weights, beam) -> list\n\n"
      "align() on the store built by appending each stage's candidate list in order."},

@@ -399,7 +399,25 @@ class _FunctionFlags(dict[str, bool]):
         return flag
 
 
+_STATS_KERNEL = _search.compiled_kernels("word_stats")
+
+
 def _word_stats(
+    matches: Sequence[Match],
+    hyp_function: Sequence[bool],
+    ref_function: Sequence[bool],
+    n_stages: int,
+) -> tuple[MeteorStats, int]:
+    """:func:`_word_stats_python` through the compiled kernel when it is built."""
+    if _STATS_KERNEL is None:
+        return _word_stats_python(matches, hyp_function, ref_function, n_stages)
+    row = _STATS_KERNEL.word_stats(matches, hyp_function, ref_function, n_stages)
+    stages = tuple(row[b : b + 4] for b in range(7, 7 + 4 * n_stages, 4))
+    stats = MeteorStats(row[0], row[1], row[2], row[3], stages, row[4], row[5], row[6])
+    return stats, row[4]
+
+
+def _word_stats_python(
     matches: Sequence[Match],
     hyp_function: Sequence[bool],
     ref_function: Sequence[bool],
