@@ -1088,6 +1088,22 @@ done:
     return out;
 }
 
+/* Index of the lowest set bit of a non-zero word. */
+static inline int
+lowest_bit(uint64_t word)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(word);
+#else
+    int n = 0;
+    while (!(word & 1u)) {
+        word >>= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
 /*
  * sets_intersect(hyp_sets, ref_sets, hyp_ids, ref_ids, stage, match_type) -> list
  *
@@ -1107,7 +1123,9 @@ sets_intersect_c(PyObject *self, PyObject *args)
         return NULL;
     }
     PyObject *out = NULL, *hs = NULL, *rs = NULL;
-    int64_t *hid = NULL, *rid = NULL;
+    int64_t *hid = NULL, *rid = NULL, *keys = NULL;
+    Py_ssize_t *slot_set = NULL;
+    uint64_t *bits = NULL;
     Py_ssize_t n3 = 0, n4 = 0;
     hs = PySequence_Fast(hs_obj, "hyp_sets: expected a sequence of bytes");
     if (hs == NULL) {
@@ -1137,10 +1155,55 @@ sets_intersect_c(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "sets and identities differ in length");
         goto done;
     }
+    /* Every hypothesis value goes into a hash table whose slots hold the bit set of the
+     * hypothesis positions having it; a reference word's hits are the union of its values' bit
+     * sets, read in ascending position order (the order of the pairwise merge this replaces). */
+    Py_ssize_t total = 0;
+    for (Py_ssize_t i = 0; i < nh; i++) {
+        total += PyBytes_GET_SIZE(PySequence_Fast_GET_ITEM(hs, i)) / (Py_ssize_t)sizeof(int64_t);
+    }
     out = PyList_New(0);
-    if (out == NULL) {
+    if (out == NULL || total == 0) {
         goto done;
     }
+    const Py_ssize_t words = (nh + 63) / 64;
+    Py_ssize_t cap = 16;
+    while (cap < 2 * total) {
+        cap *= 2;
+    }
+    keys = PyMem_Malloc((size_t)cap * sizeof(int64_t));
+    slot_set = PyMem_Malloc((size_t)cap * sizeof(Py_ssize_t));
+    bits = PyMem_Calloc((size_t)(total * words + words), sizeof(uint64_t));
+    if (keys == NULL || slot_set == NULL || bits == NULL) {
+        Py_CLEAR(out);
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < cap; k++) {
+        slot_set[k] = -1;
+    }
+    Py_ssize_t n_sets = 0;
+    const uint64_t mask = (uint64_t)cap - 1;
+    for (Py_ssize_t i = 0; i < nh; i++) {
+        PyObject *hb = PySequence_Fast_GET_ITEM(hs, i);
+        const Py_ssize_t hn = PyBytes_GET_SIZE(hb) / (Py_ssize_t)sizeof(int64_t);
+        const char *hbase = PyBytes_AS_STRING(hb);
+        for (Py_ssize_t a = 0; a < hn; a++) {
+            int64_t x;
+            memcpy(&x, hbase + a * (Py_ssize_t)sizeof(int64_t), sizeof(int64_t));
+            uint64_t h = ((uint64_t)x * UINT64_C(0x9E3779B97F4A7C15)) >> 17;
+            while (slot_set[h & mask] >= 0 && keys[h & mask] != x) {
+                h++;
+            }
+            const uint64_t slot = h & mask;
+            if (slot_set[slot] < 0) {
+                keys[slot] = x;
+                slot_set[slot] = n_sets++;
+            }
+            bits[slot_set[slot] * words + (i >> 6)] |= (uint64_t)1 << (i & 63);
+        }
+    }
+    uint64_t *hits = bits + total * words; /* scratch: one more bit set */
     for (Py_ssize_t j = 0; j < nr; j++) {
         PyObject *rb = PySequence_Fast_GET_ITEM(rs, j);
         const Py_ssize_t rn = PyBytes_GET_SIZE(rb) / (Py_ssize_t)sizeof(int64_t);
@@ -1148,37 +1211,47 @@ sets_intersect_c(PyObject *self, PyObject *args)
             continue;
         }
         const char *rbase = PyBytes_AS_STRING(rb);
-        for (Py_ssize_t i = 0; i < nh; i++) {
-            if (hid[i] == rid[j]) {
+        int any = 0;
+        memset(hits, 0, (size_t)words * sizeof(uint64_t));
+        for (Py_ssize_t a = 0; a < rn; a++) {
+            int64_t x;
+            memcpy(&x, rbase + a * (Py_ssize_t)sizeof(int64_t), sizeof(int64_t));
+            uint64_t h = ((uint64_t)x * UINT64_C(0x9E3779B97F4A7C15)) >> 17;
+            while (slot_set[h & mask] >= 0 && keys[h & mask] != x) {
+                h++;
+            }
+            const Py_ssize_t set = slot_set[h & mask];
+            if (set < 0) {
                 continue;
             }
-            PyObject *hb = PySequence_Fast_GET_ITEM(hs, i);
-            const Py_ssize_t hn = PyBytes_GET_SIZE(hb) / (Py_ssize_t)sizeof(int64_t);
-            const char *hbase = PyBytes_AS_STRING(hb);
-            Py_ssize_t a = 0, b = 0;
-            int hit = 0;
-            while (a < rn && b < hn) {
-                int64_t x, y;
-                memcpy(&x, rbase + a * (Py_ssize_t)sizeof(int64_t), sizeof(int64_t));
-                memcpy(&y, hbase + b * (Py_ssize_t)sizeof(int64_t), sizeof(int64_t));
-                if (x == y) {
-                    hit = 1;
-                    break;
-                }
-                if (x < y) {
-                    a++;
-                }
-                else {
-                    b++;
-                }
+            const uint64_t *src = bits + set * words;
+            for (Py_ssize_t w = 0; w < words; w++) {
+                hits[w] |= src[w];
             }
-            if (hit && append_match(out, (PyTypeObject *)type, j, 1, i, 1, stage) < 0) {
-                Py_CLEAR(out);
-                goto done;
+            any = 1;
+        }
+        if (!any) {
+            continue;
+        }
+        for (Py_ssize_t w = 0; w < words; w++) {
+            uint64_t word = hits[w];
+            while (word) {
+                const Py_ssize_t i = w * 64 + (Py_ssize_t)lowest_bit(word);
+                word &= word - 1;
+                if (hid[i] == rid[j]) {
+                    continue;
+                }
+                if (append_match(out, (PyTypeObject *)type, j, 1, i, 1, stage) < 0) {
+                    Py_CLEAR(out);
+                    goto done;
+                }
             }
         }
     }
 done:
+    PyMem_Free(keys);
+    PyMem_Free(slot_set);
+    PyMem_Free(bits);
     Py_XDECREF(hs);
     Py_XDECREF(rs);
     PyMem_Free(hid);

@@ -71,6 +71,23 @@ def test_synonym_matches_python() -> None:
         same(matcher.candidates(hyp, ref, 2), matcher.candidates_python(hyp, ref, 2))
 
 
+def test_synonym_matches_python_on_long_segments() -> None:
+    # Hypotheses longer than 64 and 128 words (the compiled generator keeps one bit per
+    # hypothesis position), dense sets, hash-colliding identities and empty sets.
+    rng = random.Random(5)
+    vocab = [f"v{k}" for k in range(60)] + ["Aa", "BB"]
+    sets = {word: frozenset(rng.sample(range(500), rng.randint(0, 6))) for word in vocab}
+    sets["Aa"] = sets["BB"] = frozenset({7, 8})
+    matcher = SynonymMatcher(sets.__getitem__)
+    for length in (1, 63, 64, 65, 127, 128, 129, 200):
+        for _ in range(5):
+            hyp_tokens = tuple(rng.choice(vocab) for _ in range(length))
+            ref_tokens = tuple(rng.choice(vocab) for _ in range(rng.randint(0, 90)))
+            hyp = Segment(hyp_tokens, tuple(java_hash(t) for t in hyp_tokens))
+            ref = Segment(ref_tokens, tuple(java_hash(t) for t in ref_tokens))
+            same(matcher.candidates(hyp, ref, 2), matcher.candidates_python(hyp, ref, 2))
+
+
 def test_synonym_identifiers_beyond_64_bits_fall_back_to_python() -> None:
     sets = {"a": frozenset({2**70}), "b": frozenset({2**70, 1})}
     matcher = SynonymMatcher(sets.__getitem__)
