@@ -25,15 +25,18 @@ written with ``mtime=0`` and no file name, so a rerun on the same inputs gives t
     ``pos<TAB>inflected form<TAB>base base ...``. Duplicate forms are kept (the official
     METEOR build unions them, NLTK keeps the last line).
 ``meteor-synsets.bin.gz``
-    The METEOR 1.5 view's word -> synset-offset table derived from ``index.tsv.gz`` in a compact
-    binary form that loads in milliseconds (``meteor_eval.resources.synonyms.build_meteor_binary``
-    documents the layout); gzip'd deterministically like the others. It records the SHA-256 of the
-    ``index.tsv.gz`` it was derived from; the library ignores it if that no longer matches.
+    The METEOR 1.5 view derived from ``index.tsv.gz`` and ``exceptions.tsv.gz``: each word's
+    synset offsets and each word's or inflected form's complete synonym set, as sorted int64
+    values behind a CRC-32 key table, so that it loads in milliseconds and a first lookup is a
+    slice (``meteor_eval.resources.synonyms.build_meteor_binary`` documents the layout); gzip'd
+    deterministically like the others. It records a checksum of both sources; the library
+    ignores it if that no longer matches.
 ``nltk-wordnet.bin.gz``
-    The NLTK view (lemma -> part of speech -> offsets, synset -> type and lemma names) derived
-    from ``index.tsv.gz`` and ``synsets.tsv.gz`` in a compact binary form decoded per lookup
+    The NLTK view (lemma -> part of speech -> synsets, synset -> type and lemma names, and the
+    exception lists) derived from ``index.tsv.gz``, ``synsets.tsv.gz`` and ``exceptions.tsv.gz``
+    in a compact binary form read through a CRC-32 key table and decoded per lookup
     (``meteor_eval.resources.synonyms.build_nltk_binary`` documents the layout). It records a
-    checksum of both sources and is ignored when they no longer match.
+    checksum of the three sources and is ignored when they no longer match.
 ``manifest.json``
     Source package and version, SHA-256 of every input and output, counts, and the offset
     correction described below.
@@ -227,12 +230,15 @@ def build(wordnet_dir: Path, out_dir: Path) -> dict[str, object]:
         blob = gzip_bytes("".join(rows))
         (out_dir / file_name).write_bytes(blob)
         outputs[file_name] = _sha256(blob)
-        if file_name == "index.tsv.gz":
-            derived = build_meteor_binary(blob)
-            (out_dir / METEOR_BINARY_FILE).write_bytes(derived)
-            outputs[METEOR_BINARY_FILE] = _sha256(derived)
+    sources = {
+        name: (out_dir / name).read_bytes()
+        for name in ("index.tsv.gz", "synsets.tsv.gz", "exceptions.tsv.gz")
+    }
+    meteor_view = build_meteor_binary(sources["index.tsv.gz"], sources["exceptions.tsv.gz"])
+    (out_dir / METEOR_BINARY_FILE).write_bytes(meteor_view)
+    outputs[METEOR_BINARY_FILE] = _sha256(meteor_view)
     nltk_view = build_nltk_binary(
-        (out_dir / "index.tsv.gz").read_bytes(), (out_dir / "synsets.tsv.gz").read_bytes()
+        sources["index.tsv.gz"], sources["synsets.tsv.gz"], sources["exceptions.tsv.gz"]
     )
     (out_dir / NLTK_BINARY_FILE).write_bytes(nltk_view)
     outputs[NLTK_BINARY_FILE] = _sha256(nltk_view)

@@ -6,13 +6,15 @@ there per word type.
 
 With the compiled extension, each word type's set is packed once into sorted native 64-bit
 integers and the extension tests every (reference, hypothesis) pair by a merge of the two sorted
-arrays; the candidates and their order are those of the pure-Python code.
+arrays; the candidates and their order are those of the pure-Python code. A synonym view that
+stores its sets in that form already (:meth:`MeteorWordNet.packed_synonym_sets
+<meteor_eval.resources.synonyms.MeteorWordNet.packed_synonym_sets>`) supplies them directly.
 """
 
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Set
+from collections.abc import Callable, Sequence, Set
 
 from meteor_eval.align.search import compiled_kernels
 from meteor_eval.match.base import Match, Segment
@@ -29,16 +31,33 @@ class SynonymMatcher:
 
     Args:
         synonym_set: Maps a token to its set of synset identifiers (empty if unknown).
+        packed_sets: Maps a token sequence to each token's set as ascending native int64 values
+            packed into bytes (what the compiled kernel reads). ``None`` takes the
+            ``packed_synonym_sets`` method of the object ``synonym_set`` is bound to, when it has
+            one (as :class:`~meteor_eval.resources.synonyms.MeteorWordNet` does), else packs the
+            sets of ``synonym_set`` here.
     """
 
     name = "synonym"
 
-    def __init__(self, synonym_set: Callable[[str], Set[int]]) -> None:
+    def __init__(
+        self,
+        synonym_set: Callable[[str], Set[int]],
+        *,
+        packed_sets: Callable[[Sequence[str]], list[bytes]] | None = None,
+    ) -> None:
         self._synonym_set = synonym_set
         self._packed: dict[str, bytes] = {}
         self._compiled = _KERNELS is not None
+        if packed_sets is None:
+            packed_sets = getattr(
+                getattr(synonym_set, "__self__", None), "packed_synonym_sets", None
+            )
+        self._packed_sets: Callable[[Sequence[str]], list[bytes]] = (
+            packed_sets if callable(packed_sets) else self._pack_here
+        )
 
-    def _packed_sets(self, tokens: tuple[str, ...]) -> list[bytes]:
+    def _pack_here(self, tokens: Sequence[str]) -> list[bytes]:
         packed = self._packed
         try:
             return list(map(packed.__getitem__, tokens))

@@ -34,7 +34,7 @@ References:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Final, Protocol
+from typing import Final, Protocol, TypeVar
 
 from meteor_eval.align.greedy import count_chunks, greedy_align
 from meteor_eval.errors import InputError
@@ -57,6 +57,28 @@ DEFAULT_GAMMA: Final = 0.5
 
 # Per-word caches start afresh past this many entries (bounded memory on endless vocabularies).
 _CACHE_LIMIT: Final = 1 << 20
+
+_V = TypeVar("_V")
+
+
+class _WordCache(dict[str, _V]):
+    """Word -> value, computed on first lookup by ``compute``; starts afresh when full.
+
+    Looking a word up by ``cache[word]`` (or passing ``cache.__getitem__`` as a callable) costs
+    one C-level dict lookup once the word is known.
+    """
+
+    __slots__ = ("_compute",)
+
+    def __init__(self, compute: Callable[[str], _V]) -> None:
+        super().__init__()
+        self._compute = compute
+
+    def __missing__(self, word: str) -> _V:
+        if len(self) >= _CACHE_LIMIT:
+            self.clear()
+        found = self[word] = self._compute(word)
+        return found
 
 
 class StemmerLike(Protocol):
@@ -189,47 +211,41 @@ class NltkMeteor:
         self.alpha = alpha
         self.beta = beta
         self.gamma = gamma
-        self._stem_cache: dict[str, str] = {}
-        self._synonym_cache: dict[str, frozenset[str]] = {}
+        self._stem_cache = _WordCache(stemmer.stem)
+        self._synonym_cache = _WordCache(self._compute_synonyms)
 
     def stem(self, word: str) -> str:
         """The stemmer's result for ``word``, cached."""
-        cache = self._stem_cache
-        found = cache.get(word)
-        if found is None:
-            if len(cache) >= _CACHE_LIMIT:
-                cache.clear()
-            found = self._stemmer.stem(word)
-            cache[word] = found
-        return found
+        return self._stem_cache[word]
 
     def synonyms(self, word: str) -> frozenset[str]:
         """NLTK's synonym set of ``word``: single-word lemma names of its synsets, plus itself."""
-        cache = self._synonym_cache
-        found = cache.get(word)
-        if found is None:
-            if len(cache) >= _CACHE_LIMIT:
-                cache.clear()
-            names: Iterable[str]
-            if self._wordnet is None:
-                from meteor_eval.resources.synonyms import nltk_wordnet
+        return self._synonym_cache[word]
 
-                names = nltk_wordnet().lemma_names(word)
-            else:
-                names = (
-                    lemma.name()
-                    for synset in self._wordnet.synsets(word)  # type: ignore[attr-defined]
-                    for lemma in synset.lemmas()
-                )
-            found = frozenset([name for name in names if "_" not in name] + [word])
-            cache[word] = found
-        return found
+    def _compute_synonyms(self, word: str) -> frozenset[str]:
+        names: Iterable[str]
+        if self._wordnet is None:
+            from meteor_eval.resources.synonyms import nltk_wordnet
+
+            names = nltk_wordnet().lemma_names(word)
+        else:
+            names = (
+                lemma.name()
+                for synset in self._wordnet.synsets(word)  # type: ignore[attr-defined]
+                for lemma in synset.lemmas()
+            )
+        return frozenset([name for name in names if "_" not in name] + [word])
 
     def align(
         self, hyp_words: Sequence[str], ref_words: Sequence[str]
     ) -> list[tuple[int, int, int]]:
         """NLTK's matches between two *preprocessed* token lists (see :func:`greedy_align`)."""
-        return greedy_align(hyp_words, ref_words, stem=self.stem, synonyms=self.synonyms)
+        return greedy_align(
+            hyp_words,
+            ref_words,
+            stem=self._stem_cache.__getitem__,
+            synonyms=self._synonym_cache.__getitem__,
+        )
 
     def pair_stats(self, hyp_words: Sequence[str], ref_words: Sequence[str]) -> MeteorStats:
         """Statistics of two *preprocessed* token lists."""

@@ -33,8 +33,10 @@ import functools
 import gzip
 import hashlib
 import io
+import itertools
 import struct
 import sys
+import zlib
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -63,36 +65,43 @@ __all__ = [
 #: Files of the shipped resource, under ``data/wordnet/``.
 WORDNET_FILES: Final = ("index.tsv.gz", "synsets.tsv.gz", "exceptions.tsv.gz")
 
-#: The METEOR view's word -> synset table in a compact binary form derived from ``index.tsv.gz``
-#: (by ``scripts/build_wordnet.py`` via :func:`build_meteor_binary`), so that it loads in a few
-#: milliseconds instead of parsing the text index. Not part of the resource's identity (it holds
-#: nothing that ``index.tsv.gz`` does not); it records the SHA-256 of the index it came from and
-#: is ignored (the text index is parsed) when that does not match.
+#: The METEOR view in a compact binary form derived from ``index.tsv.gz`` and
+#: ``exceptions.tsv.gz`` (by ``scripts/build_wordnet.py`` via :func:`build_meteor_binary`): each
+#: word's synsets and each word's or inflected form's complete synonym set S(t), as sorted int64
+#: values behind a CRC-32 key table. It loads in a few milliseconds without building a dict, and
+#: a first lookup is a slice. Not part of the resource's identity (it holds nothing that the text
+#: files do not); it records a checksum of its sources and is ignored (the text index is parsed)
+#: when that does not match.
 METEOR_BINARY_FILE: Final = "meteor-synsets.bin.gz"
 
-#: The NLTK view (lemma -> part of speech -> offsets, synset -> type and lemma names) in a compact
-#: binary form derived from ``index.tsv.gz`` and ``synsets.tsv.gz`` (by
-#: ``scripts/build_wordnet.py`` via :func:`build_nltk_binary`). Loading it is a decompression and
-#: a split of the lemma list; entries are decoded when looked up. Like
-#: :data:`METEOR_BINARY_FILE` it is not part of the resource's identity and is ignored when the
-#: checksum of its sources it records does not match the shipped text files.
+#: The NLTK view (lemma -> part of speech -> synsets, synset -> type and lemma names, and the
+#: exception lists) in a compact binary form derived from ``index.tsv.gz``, ``synsets.tsv.gz``
+#: and ``exceptions.tsv.gz`` (by ``scripts/build_wordnet.py`` via :func:`build_nltk_binary`).
+#: Loading it is a decompression; lemmas are found through a CRC-32 key table and entries are
+#: decoded when looked up. Like :data:`METEOR_BINARY_FILE` it is not part of the resource's
+#: identity and is ignored when the checksum of its sources it records does not match.
 NLTK_BINARY_FILE: Final = "nltk-wordnet.bin.gz"
 
-# magic, format version, lemmas, index offsets, bytes of the lemma list, synsets, bytes of the
-# lemma names, SHA-256 over the SHA-256 digests of index.tsv.gz and synsets.tsv.gz
-_NLTK_HEADER: Final = struct.Struct("<8sIIIIII32s")
+# magic, format version, lemmas, entries, bytes of the lemma keys, log2 of the key table
+# slots, synsets of each file part of speech (n v a r), bytes of the lemma names, bytes of the
+# exception text, SHA-256 over the SHA-256 digests of index, synsets and exceptions files
+_NLTK_HEADER: Final = struct.Struct("<8s11I32s")
 _NLTK_MAGIC: Final = b"MEWNNLTK"
-_NLTK_VERSION: Final = 1
-# Parts of speech of a lemma's index entry in the binary form, in slot order.
+_NLTK_VERSION: Final = 2
+# Parts of speech of a lemma's index entry, as the Mapping view reports them.
 _NLTK_SLOTS: Final = ("n", "v", "a", "s", "r")
-_NLTK_SLOT_OF: Final = {pos: slot for slot, pos in enumerate(_NLTK_SLOTS)}
-# Synset keys: file part of speech code << 32 | offset.
+# File part of speech -> its rank in the synset numbering (and in the key order n v a r).
 _NLTK_FILE_POS: Final = {"n": 0, "v": 1, "a": 2, "r": 3}
+# Part of speech -> its bit in a lemma's mask (a satellite entry rides on the adjective one).
+_NLTK_POS_BIT: Final = {"n": 1, "v": 2, "a": 4, "s": 4, "r": 8}
+_ALL_POS_BITS: Final = 15
+_SATELLITE: Final = ord("s")
 
-# magic, format version, words, offsets, bytes of the word list, SHA-256 of index.tsv.gz
-_BINARY_HEADER: Final = struct.Struct("<8sIIII32s")
+# magic, format version, keys, listed words, int64 values in the pool, bytes of the keys, log2
+# of the key table slots, SHA-256 over the SHA-256 digests of index.tsv.gz and exceptions.tsv.gz
+_BINARY_HEADER: Final = struct.Struct("<8s6I32s")
 _BINARY_MAGIC: Final = b"MEWNSYN\0"
-_BINARY_VERSION: Final = 1
+_BINARY_VERSION: Final = 2
 
 #: A WordNet part of speech as NLTK spells it (``s`` = adjective satellite).
 WordNetPos = Literal["n", "v", "a", "s", "r"]
@@ -155,6 +164,21 @@ NLTK_SUBSTITUTIONS: Final[Mapping[str, tuple[tuple[str, str], ...]]] = MappingPr
     }
 )
 
+
+def _nltk_rules_by_last_char() -> dict[str, tuple[tuple[str, int, str, int], ...]]:
+    """NLTK's substitutions of n, v and a merged: (suffix, length, replacement, pos bits)."""
+    bits: dict[tuple[str, str], int] = {}
+    for pos in ("n", "v", "a"):
+        for suffix, replacement in NLTK_SUBSTITUTIONS[pos]:
+            bits[suffix, replacement] = bits.get((suffix, replacement), 0) | _NLTK_POS_BIT[pos]
+    grouped: dict[str, list[tuple[str, int, str, int]]] = {}
+    for (suffix, replacement), found in bits.items():
+        grouped.setdefault(suffix[-1], []).append((suffix, len(suffix), replacement, found))
+    return {last: tuple(group) for last, group in grouped.items()}
+
+
+_NLTK_RULES_BY_LAST: Final = _nltk_rules_by_last_char()
+
 # NLTK's POS_LIST: the parts of speech ``synsets(word)`` walks when no pos is given.
 _NLTK_POS_ORDER: Final = ("n", "v", "a", "r")
 _EMPTY_OFFSETS: Final[frozenset[int]] = frozenset()
@@ -199,6 +223,132 @@ def _utf16_length_at_most_2(token: str) -> bool:
     return len(token) + sum(1 for char in token if ord(char) > 0xFFFF) <= 2
 
 
+def _rules_by_last_char(
+    rules: Iterable[tuple[str, str]],
+) -> dict[str, tuple[tuple[str, int, str], ...]]:
+    """Suffix rules grouped by the suffix's last character, order kept, repeats dropped.
+
+    A word can only match rules whose suffix ends in its own last character, so grouping skips
+    the other rules without changing which rule is first to match; a repeated rule yields the
+    same candidate as its first occurrence and is dropped.
+    """
+    grouped: dict[str, list[tuple[str, int, str]]] = {}
+    seen: set[tuple[str, str]] = set()
+    for suffix, replacement in rules:
+        if (suffix, replacement) not in seen:
+            seen.add((suffix, replacement))
+            grouped.setdefault(suffix[-1], []).append((suffix, len(suffix), replacement))
+    return {last: tuple(group) for last, group in grouped.items()}
+
+
+_METEOR_RULES_BY_LAST: Final = _rules_by_last_char(METEOR_MORPH_RULES)
+
+
+def _hash_bits(count: int, *, sparse: bool) -> int:
+    """log2 of the slot count of a key table holding ``count`` keys.
+
+    ``sparse`` keeps the load factor at most 1/3, else at most 0.6. A sparse table keeps probe
+    sequences short, above all for words that are not keys (most lookups of morphological
+    candidates miss), at the price of a larger file to decompress at load.
+    """
+    bits = 4
+    while (1 << bits) < 3 * count if sparse else 3 * (1 << bits) < 5 * count:
+        bits += 1
+    return bits
+
+
+def _build_key_table(
+    keys: Sequence[bytes], *, sparse: bool
+) -> tuple[bytes, array[int], array[int], int]:
+    """The concatenated keys, their starts, and an open-addressing table over them.
+
+    Slot ``zlib.crc32(key) & mask`` (then the following slots, wrapping) holds ``index + 1`` of
+    the key; 0 marks an empty slot. Keys are inserted in the given order, so the table is
+    deterministic.
+    """
+    bits = _hash_bits(len(keys), sparse=sparse)
+    mask = (1 << bits) - 1
+    table = array("I", bytes(4 << bits))
+    starts = array("I", [0])
+    total = 0
+    for number, key in enumerate(keys, 1):
+        total += len(key)
+        starts.append(total)
+        slot = zlib.crc32(key) & mask
+        while table[slot]:
+            slot = (slot + 1) & mask
+        table[slot] = number
+    return b"".join(keys), starts, table, bits
+
+
+class _KeyTable:
+    """Exact string -> index lookup over a shipped key table, without building a dict.
+
+    Loading costs nothing beyond reading the arrays; a lookup encodes the word, hashes it with
+    CRC-32 and compares the stored key bytes of the slots it probes (about one).
+
+    Attributes:
+        blob: The keys' UTF-8 bytes, concatenated.
+        starts: ``keys + 1`` starts of the keys in ``blob``.
+        table: The slots, ``index + 1`` of a key or 0 (see :func:`_build_key_table`).
+    """
+
+    __slots__ = ("_mask", "blob", "starts", "table")
+
+    def __init__(self, blob: bytes, starts: Sequence[int], table: Sequence[int]) -> None:
+        self.blob = blob
+        self.starts = starts
+        self.table = table
+        self._mask = len(table) - 1
+
+    def find(self, word: str) -> int:
+        """The index of ``word`` among the keys, ``-1`` when it is not one."""
+        try:
+            data = word.encode("utf-8")
+        except UnicodeEncodeError:  # lone surrogates: never a key
+            return -1
+        table = self.table
+        mask = self._mask
+        slot = zlib.crc32(data) & mask
+        number = table[slot]
+        while number:
+            starts = self.starts
+            if self.blob[starts[number - 1] : starts[number]] == data:
+                return number - 1
+            slot = (slot + 1) & mask
+            number = table[slot]
+        return -1
+
+    def key(self, index: int) -> str:
+        """The key at ``index``."""
+        return self.blob[self.starts[index] : self.starts[index + 1]].decode("utf-8")
+
+    def __len__(self) -> int:
+        return len(self.starts) - 1
+
+
+def _uint32s(data: memoryview) -> Sequence[int]:
+    """The little-endian uint32 values of ``data``: a zero-copy view on little-endian machines."""
+    if sys.byteorder == "little" and array("I").itemsize == 4:
+        return data.cast("I")
+    values = array("I", bytes(data))
+    if sys.byteorder != "little":
+        values.byteswap()
+    return values
+
+
+def _valid_key_table(blob: bytes, starts: Sequence[int], table: Sequence[int]) -> bool:
+    """Cheap structural checks of a loaded key table (sizes and bounds, not every key)."""
+    count = len(starts) - 1
+    return (
+        count >= 0
+        and len(table) >= 2
+        and len(table) & (len(table) - 1) == 0
+        and starts[0] == 0
+        and starts[-1] == len(blob)
+    )
+
+
 class MeteorWordNet:
     """The METEOR 1.5 jar's view of WordNet: words -> integer synset sets, plus exceptions.
 
@@ -213,7 +363,7 @@ class MeteorWordNet:
         ('church', 'class', '')
     """
 
-    __slots__ = ("_exceptions", "_synonym_set", "_synsets")
+    __slots__ = ("_exceptions", "_packed", "_synonym_set", "_synsets")
 
     _synsets: Mapping[str, tuple[int, ...]]
 
@@ -229,6 +379,7 @@ class MeteorWordNet:
         self._synsets = synsets if isinstance(synsets, _SynsetTable) else dict(synsets)
         self._exceptions = dict(exceptions)
         self._synonym_set = functools.lru_cache(maxsize=_CACHE_SIZE)(self._compute_synonym_set)
+        self._packed: dict[str, bytes] = {}
 
     def __reduce__(self) -> tuple[object, tuple[()]]:
         return (meteor_wordnet, ())
@@ -263,9 +414,9 @@ class MeteorWordNet:
         if token.endswith("ss") or _utf16_length_at_most_2(token):
             return token
         table = self._synsets
-        for suffix, replacement in METEOR_MORPH_RULES:
+        for suffix, size, replacement in _METEOR_RULES_BY_LAST.get(token[-1], ()):
             if token.endswith(suffix):
-                candidate = token[: len(token) - len(suffix)] + replacement
+                candidate = token[: len(token) - size] + replacement
                 if candidate in table:
                     return candidate
         return ""
@@ -283,8 +434,54 @@ class MeteorWordNet:
         """
         return self._synonym_set(token)
 
+    def packed_synonym_set(self, token: str) -> bytes:
+        """:meth:`synonym_set` as ascending native int64 values packed into bytes, cached.
+
+        This is the form the compiled synonym kernel intersects. The shipped table stores each
+        key's set in this form, so a first lookup is a slice of it.
+
+        Raises:
+            OverflowError: an identifier does not fit a signed 64-bit integer (custom tables).
+
+        Example:
+            >>> from array import array
+            >>> wn = meteor_wordnet()
+            >>> list(array("q", wn.packed_synonym_set("cats"))) == sorted(wn.synonym_set("cats"))
+            True
+        """
+        return self.packed_synonym_sets((token,))[0]
+
+    def packed_synonym_sets(self, tokens: Sequence[str]) -> list[bytes]:
+        """:meth:`packed_synonym_set` of every token, in order (one call per segment).
+
+        Raises:
+            OverflowError: an identifier does not fit a signed 64-bit integer (custom tables).
+        """
+        packed = self._packed
+        try:
+            return list(map(packed.__getitem__, tokens))
+        except KeyError:
+            pass
+        if len(packed) >= _CACHE_SIZE:
+            packed.clear()
+        table = self._synsets
+        if isinstance(table, _SynsetTable):
+            return table.packed_sets(tokens, packed)
+        get = packed.get
+        out = []
+        synonym_set = self._synonym_set
+        for token in tokens:
+            found = get(token)
+            if found is None:
+                found = packed[token] = array("q", sorted(synonym_set(token))).tobytes()
+            out.append(found)
+        return out
+
     def _compute_synonym_set(self, token: str) -> frozenset[int]:
         table = self._synsets
+        if isinstance(table, _SynsetTable):
+            values = table.synonym_values(token)
+            return frozenset(values) if values else _EMPTY_OFFSETS
         offsets = list(table.get(token, ()))
         bases = self._exceptions.get(token)
         if bases is not None:
@@ -303,121 +500,279 @@ def _merged_synsets(rows: Iterable[list[str]]) -> dict[str, tuple[int, ...]]:
     return {word: tuple(sorted(set(offsets))) for word, offsets in merged.items()}
 
 
-def build_meteor_binary(index_gz: bytes) -> bytes:
-    """The gzip'd content of :data:`METEOR_BINARY_FILE` for the given ``index.tsv.gz`` bytes.
+def _meteor_exceptions(rows: Iterable[list[str]]) -> dict[str, tuple[str, ...]]:
+    """The jar's inflected form -> sorted distinct bases (all parts of speech) from rows."""
+    bases: dict[str, set[str]] = {}
+    for _pos, form, listed in rows:
+        bases.setdefault(form, set()).update(listed.split())
+    return {form: tuple(sorted(found)) for form, found in bases.items()}
 
-    Layout after the header (little-endian): the words sorted by code point and joined by ``\n``
-    (UTF-8), zero-padded to 4 bytes; ``words + 1`` uint32 starts into the offsets; the uint32
-    synset offsets of each word, ascending. Deterministic: the same index gives the same bytes.
 
-    Raises:
-        ResourceError: the index is corrupt or an offset does not fit 32 bits.
-    """
-    try:
-        text = gzip.decompress(index_gz).decode("utf-8")
-    except (OSError, EOFError, UnicodeDecodeError) as error:
-        raise ResourceError(f"WordNet index is corrupt ({error})") from error
-    synsets = _merged_synsets(line.split("\t") for line in text.splitlines())
-    words = sorted(synsets)
-    starts = array("I", [0])
-    offsets = array("I")
-    try:
-        for word in words:
-            offsets.extend(synsets[word])
-            starts.append(len(offsets))
-    except OverflowError as error:
-        raise ResourceError("WordNet index: a synset offset does not fit 32 bits") from error
-    blob = "\n".join(words).encode("utf-8")
-    if sys.byteorder != "little":
-        starts.byteswap()
-        offsets.byteswap()
-    header = _BINARY_HEADER.pack(
-        _BINARY_MAGIC,
-        _BINARY_VERSION,
-        len(words),
-        len(offsets),
-        len(blob),
-        hashlib.sha256(index_gz).digest(),
-    )
-    body = header + blob + bytes(-len(blob) % 4) + starts.tobytes() + offsets.tobytes()
+def _tsv_rows(data: bytes, what: str) -> list[list[str]]:
+    return [line.split("\t") for line in _gunzip_text(data, what).splitlines()]
+
+
+def _pair_digest(first: bytes, second: bytes) -> bytes:
+    return hashlib.sha256(hashlib.sha256(first).digest() + hashlib.sha256(second).digest()).digest()
+
+
+def _gzip_deterministic(body: bytes) -> bytes:
     buffer = io.BytesIO()
     with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=0, compresslevel=9) as gz:
         gz.write(body)
     return buffer.getvalue()
 
 
-class _SynsetTable(Mapping[str, tuple[int, ...]]):
-    """Word -> synset offsets over the binary form: a sorted word list searched by bisection.
+def build_meteor_binary(index_gz: bytes, exceptions_gz: bytes) -> bytes:
+    """The gzip'd content of :data:`METEOR_BINARY_FILE` for the shipped index and exceptions.
 
-    Nothing is decoded per word until it is looked up, which makes loading cheap (the METEOR
-    view needs a few thousand of the 147,306 words in a typical run).
+    Keys are the listed words and the inflected forms of the exception lists, sorted by code
+    point. Layout after the header (little-endian), sections zero-padded to 4 bytes (the last
+    uint32 section to 8): the keys' UTF-8 bytes concatenated; ``keys + 1`` uint32 starts into
+    them; the key table (``2 ** bits`` uint32 slots, see :func:`_build_key_table`); ``keys + 1``
+    uint32 starts into the value pool; ``keys`` uint32 ends of each key's own synsets; the pool
+    of int64 synset offsets. A key's segment of the pool holds its own synsets (ascending), then,
+    when S(key) differs from them, S(key) itself (ascending). Deterministic: same inputs, same
+    bytes.
+
+    Raises:
+        ResourceError: an input is corrupt or a value does not fit its field.
+    """
+    synsets = _merged_synsets(_tsv_rows(index_gz, "index"))
+    exceptions = _meteor_exceptions(_tsv_rows(exceptions_gz, "exception list"))
+    reference = MeteorWordNet(synsets, exceptions)
+    keys = sorted(synsets.keys() | exceptions.keys())
+    starts = array("I", [0])
+    own_ends = array("I")
+    pool = array("q")
+    try:
+        for key in keys:
+            own = synsets.get(key, ())
+            pool.extend(own)
+            own_ends.append(len(pool))
+            full = sorted(reference.synonym_set(key))
+            if full != list(own):
+                pool.extend(full)
+            starts.append(len(pool))
+    except OverflowError as error:
+        raise ResourceError(f"WordNet: value out of range for the binary form ({error})") from error
+    blob, key_starts, table, bits = _build_key_table(
+        [key.encode("utf-8") for key in keys], sparse=True
+    )
+    if sys.byteorder != "little":
+        for each in (key_starts, table, starts, own_ends, pool):
+            each.byteswap()
+    header = _BINARY_HEADER.pack(
+        _BINARY_MAGIC,
+        _BINARY_VERSION,
+        len(keys),
+        len(synsets),
+        len(pool),
+        len(blob),
+        bits,
+        _pair_digest(index_gz, exceptions_gz),
+    )
+    body = bytearray(header)
+    body += _pad4(blob)
+    for each in (key_starts, table, starts, own_ends):
+        body += each.tobytes()
+    body += bytes(-len(body) % 8)
+    body += pool.tobytes()
+    return _gzip_deterministic(bytes(body))
+
+
+def _packed_sets_function(
+    keys: _KeyTable, starts: array[int], own_ends: array[int], pool_bytes: bytes
+) -> Callable[[Sequence[str], dict[str, bytes]], list[bytes]]:
+    """The first-sight hot path: packed S(t) of many tokens, lookups inlined, results cached.
+
+    The returned function maps ``(tokens, cache)`` to the packed S(t) of each token, taking
+    what ``cache`` holds and storing there what it computes. A key's S(t) is its stored slice;
+    any other token takes the own synsets of its :meth:`MeteorWordNet.morph` base, which is
+    empty when the token ends in ``ss`` or is short (then the token is its own base, and it is
+    not listed). ``starts`` and ``own_ends`` count int64 values of ``pool_bytes``.
+    """
+    blob = keys.blob
+    table = keys.table
+    mask = len(table) - 1
+    crc32 = zlib.crc32
+    rules = _METEOR_RULES_BY_LAST
+    short = _utf16_length_at_most_2
+    empty = b""
+    # Indexed by slot value (key index + 1): key bytes [key_lo, key_hi); in int64 values, own
+    # synsets [own_lo, own_hi), then S(t) up to full_hi when it differs from the own synsets.
+    key_lo = array("I", [0])
+    key_lo.extend(keys.starts)
+    key_hi = keys.starts
+    own_lo = array("I", [0]) + starts
+    own_hi = array("I", [0]) + own_ends
+    full_hi = starts
+
+    def packed_sets(tokens: Sequence[str], cache: dict[str, bytes]) -> list[bytes]:
+        get = cache.get
+        out = []
+        for token in tokens:
+            found = get(token)
+            if found is None:
+                found = empty
+                try:
+                    data = token.encode("utf-8")
+                except UnicodeEncodeError:  # lone surrogates: neither it nor a base is listed
+                    data = empty
+                slot = crc32(data) & mask
+                number = table[slot]
+                while number:
+                    if blob[key_lo[number] : key_hi[number]] == data:
+                        start = own_hi[number]
+                        end = full_hi[number]
+                        if start == end:
+                            start = own_lo[number]
+                        found = pool_bytes[8 * start : 8 * end]
+                        break
+                    slot = (slot + 1) & mask
+                    number = table[slot]
+                else:
+                    if data and not (token.endswith("ss") or short(token)):
+                        for suffix, size, replacement in rules.get(token[-1], ()):
+                            if not token.endswith(suffix):
+                                continue
+                            data = (token[: len(token) - size] + replacement).encode("utf-8")
+                            slot = crc32(data) & mask
+                            number = table[slot]
+                            while number:
+                                if blob[key_lo[number] : key_hi[number]] == data:
+                                    break
+                                slot = (slot + 1) & mask
+                                number = table[slot]
+                            if number:
+                                start = own_lo[number]
+                                end = own_hi[number]
+                                if start < end:  # a listed word, not only an inflected form
+                                    found = pool_bytes[8 * start : 8 * end]
+                                    break
+                cache[token] = found
+            out.append(found)
+        return out
+
+    return packed_sets
+
+
+class _SynsetTable(Mapping[str, tuple[int, ...]]):
+    """Word -> synset offsets over the binary form, plus each key's precomputed S(t).
+
+    Nothing is decoded per word until it is looked up, and no dict is built, which makes
+    loading cheap (the METEOR view needs a few thousand of the 147,306 words in a typical run).
+    S(t) of a key (a listed word or an inflected form of the exception lists) is a stored slice;
+    for any other token it is the own synsets of its :meth:`MeteorWordNet.morph` base.
     """
 
-    __slots__ = ("_offsets", "_starts", "_words")
+    __slots__ = ("_keys", "_own_ends", "_pool", "_starts", "_words", "packed_sets")
 
-    def __init__(self, words: list[str], starts: array[int], offsets: array[int]) -> None:
-        self._words = words
+    def __init__(
+        self,
+        keys: _KeyTable,
+        starts: array[int],
+        own_ends: array[int],
+        pool: array[int],
+        word_count: int,
+    ) -> None:
+        self._keys = keys
         self._starts = starts
-        self._offsets = offsets
+        self._own_ends = own_ends
+        self._pool = pool
+        self._words = word_count
+        #: (tokens, cache) -> packed S(t) of each token (see :func:`_packed_sets_function`).
+        self.packed_sets = _packed_sets_function(keys, starts, own_ends, pool.tobytes())
 
-    def _position(self, word: object) -> int:
-        words = self._words
-        if not isinstance(word, str):
-            return -1
-        at = bisect.bisect_left(words, word)
-        return at if at < len(words) and words[at] == word else -1
+    def _own(self, word: object) -> tuple[int, int]:
+        """Pool range of the own synsets of ``word`` (empty when it is not a listed word)."""
+        at = self._keys.find(word) if isinstance(word, str) else -1
+        if at < 0:
+            return 0, 0
+        return self._starts[at], self._own_ends[at]
+
+    def synonym_values(self, token: str) -> array[int]:
+        """S(token) in ascending order."""
+        values = array("q")
+        values.frombytes(self.packed_sets((token,), {})[0])
+        return values
 
     def __getitem__(self, word: str) -> tuple[int, ...]:
-        at = self._position(word)
-        if at < 0:
+        start, end = self._own(word)
+        if start == end:
             raise KeyError(word)
-        return tuple(self._offsets[self._starts[at] : self._starts[at + 1]])
+        return tuple(self._pool[start:end])
 
     def get(self, word: str, default: object = None) -> tuple[int, ...] | object:  # type: ignore[override]
-        at = self._position(word)
-        if at < 0:
+        start, end = self._own(word)
+        if start == end:
             return default
-        return tuple(self._offsets[self._starts[at] : self._starts[at + 1]])
+        return tuple(self._pool[start:end])
 
     def __contains__(self, word: object) -> bool:
-        return self._position(word) >= 0
+        start, end = self._own(word)
+        return start < end
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._words)
+        keys = self._keys
+        starts = self._starts
+        own_ends = self._own_ends
+        return (keys.key(at) for at in range(len(keys)) if starts[at] < own_ends[at])
 
     def __len__(self) -> int:
-        return len(self._words)
+        return self._words
 
 
-def _load_meteor_binary(index_gz: bytes) -> _SynsetTable | None:
+def _load_meteor_binary(index_gz: bytes, exceptions_gz: bytes) -> _SynsetTable | None:
     """The shipped binary table, or ``None`` when it is absent, corrupt or stale."""
     try:
         raw = gzip.decompress(data_file("wordnet", METEOR_BINARY_FILE).read_bytes())
-    except (ResourceError, OSError, EOFError):
+    except (ResourceError, OSError, EOFError, zlib.error):
         return None
     if len(raw) < _BINARY_HEADER.size:
         return None
-    magic, version, count, total, blob_size, source = _BINARY_HEADER.unpack_from(raw, 0)
+    magic, version, count, words, total, blob_size, bits, source = _BINARY_HEADER.unpack_from(
+        raw, 0
+    )
     if (
         magic != _BINARY_MAGIC
         or version != _BINARY_VERSION
-        or source != hashlib.sha256(index_gz).digest()
+        or bits > 30
+        or source != _pair_digest(index_gz, exceptions_gz)
     ):
         return None
-    start = _BINARY_HEADER.size
-    starts_at = start + blob_size + (-blob_size % 4)
-    offsets_at = starts_at + 4 * (count + 1)
-    if len(raw) != offsets_at + 4 * total:
-        return None
-    words = raw[start : start + blob_size].decode("utf-8").split("\n") if count else []
-    starts = array("I", raw[starts_at:offsets_at])
-    offsets = array("I", raw[offsets_at:])
+    at = _BINARY_HEADER.size
+    blob = raw[at : at + blob_size]
+    at += blob_size + (-blob_size % 4)
+    sections: list[array[int]] = []
+    for size in (count + 1, 1 << bits, count + 1, count):
+        sections.append(array("I", raw[at : at + 4 * size]))
+        at += 4 * size
+    at += -at % 8
+    pool = array("q", raw[at:])
     if sys.byteorder != "little":
-        starts.byteswap()
-        offsets.byteswap()
-    if len(words) != count or starts[0] != 0 or starts[-1] != total:
+        for each in (*sections, pool):
+            each.byteswap()
+    key_starts, table, starts, own_ends = sections
+    if (
+        len(pool) != total
+        or len(own_ends) != count
+        or len(starts) != count + 1
+        or len(blob) != blob_size
+        or not _valid_key_table(blob, key_starts, table)
+        or starts[0] != 0
+        or starts[-1] != total
+    ):
         return None
-    return _SynsetTable(words, starts, offsets)
+    return _SynsetTable(_KeyTable(blob, key_starts, table), starts, own_ends, pool, words)
+
+
+def _read_source(name: str) -> bytes:
+    path = data_file("wordnet", name)
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise ResourceError(f"WordNet data file {path} is unreadable ({error})") from error
 
 
 @cached_loader
@@ -425,20 +780,14 @@ def meteor_wordnet() -> MeteorWordNet:
     """The shared METEOR 1.5 view of the shipped WordNet 3.0 (loaded on first call).
 
     Reads the compact binary table (:data:`METEOR_BINARY_FILE`) when it matches the shipped
-    index, else parses the text index (same content, slower).
+    index and exception lists, else parses the text index (same content, slower).
     """
-    index_path = data_file("wordnet", "index.tsv.gz")
-    try:
-        index_gz = index_path.read_bytes()
-    except OSError as error:
-        raise ResourceError(f"WordNet data file {index_path} is unreadable ({error})") from error
-    synsets: Mapping[str, tuple[int, ...]] | None = _load_meteor_binary(index_gz)
+    index_gz = _read_source("index.tsv.gz")
+    exceptions_gz = _read_source("exceptions.tsv.gz")
+    exceptions = _meteor_exceptions(_tsv_rows(exceptions_gz, "exception list"))
+    synsets: Mapping[str, tuple[int, ...]] | None = _load_meteor_binary(index_gz, exceptions_gz)
     if synsets is None:
-        synsets = _merged_synsets(_read_rows("index.tsv.gz"))
-    bases: dict[str, set[str]] = {}
-    for _pos, form, listed in _read_rows("exceptions.tsv.gz"):
-        bases.setdefault(form, set()).update(listed.split())
-    exceptions = {form: tuple(sorted(found)) for form, found in bases.items()}
+        synsets = _merged_synsets(_tsv_rows(index_gz, "index"))
     return MeteorWordNet(synsets, exceptions)
 
 
@@ -455,7 +804,15 @@ class NltkWordNet:
         ['Canis_familiaris', 'andiron', 'blackguard']
     """
 
-    __slots__ = ("_exceptions", "_index", "_lemma_names", "_offsets", "_synsets")
+    __slots__ = (
+        "_binary",
+        "_exception_forms",
+        "_exceptions",
+        "_index",
+        "_lemma_names",
+        "_offsets",
+        "_synsets",
+    )
 
     def __init__(
         self,
@@ -474,6 +831,7 @@ class NltkWordNet:
         self._synsets = synsets
         self._exceptions = exceptions
         self._offsets: Callable[[str, str], Sequence[int] | None]
+        self._binary = index if isinstance(index, _NltkIndex) else None
         if isinstance(index, _NltkIndex):
             self._offsets = index.offsets
         else:
@@ -483,6 +841,13 @@ class NltkWordNet:
                 return None if entry is None else entry.get(pos)
 
             self._offsets = offsets
+        # Inflected form -> ((part-of-speech bit, bases), ...) over the parts of speech that
+        # lemma_names walks, for the fast path over the binary form.
+        forms: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+        for pos in _NLTK_POS_ORDER:
+            for form, bases in exceptions.get(pos, {}).items():
+                forms.setdefault(form, []).append((_NLTK_POS_BIT[pos], bases))
+        self._exception_forms = {form: tuple(found) for form, found in forms.items()}
         self._lemma_names = functools.lru_cache(maxsize=_CACHE_SIZE)(self._compute_lemma_names)
 
     def __reduce__(self) -> tuple[object, tuple[()]]:
@@ -555,6 +920,8 @@ class NltkWordNet:
         return self._lemma_names(word)
 
     def _compute_lemma_names(self, word: str) -> frozenset[str]:
+        if self._binary is not None:
+            return self._binary.lemma_names(word.lower(), self._exception_forms)
         # What synsets(word) finds, without building its list: the parts of speech walked are
         # n, v, a, r, each the file of its own synsets.
         names: set[str] = set()
@@ -594,16 +961,20 @@ def _nltk_tables(
     return index, synsets
 
 
-def _nltk_source_digest(index_gz: bytes, synsets_gz: bytes) -> bytes:
-    return hashlib.sha256(
-        hashlib.sha256(index_gz).digest() + hashlib.sha256(synsets_gz).digest()
-    ).digest()
+def _nltk_exceptions(text: str) -> dict[str, dict[str, tuple[str, ...]]]:
+    """pos -> inflected form -> bases, NLTK's way (a later line for a form replaces it)."""
+    exceptions: dict[str, dict[str, tuple[str, ...]]] = {pos: {} for pos in _NLTK_POS_ORDER}
+    for line in text.splitlines():
+        pos, form, bases = line.split("\t")
+        exceptions[pos][form] = tuple(bases.split())
+    exceptions["s"] = exceptions["a"]
+    return exceptions
 
 
 def _gunzip_text(data: bytes, what: str) -> str:
     try:
         return gzip.decompress(data).decode("utf-8")
-    except (OSError, EOFError, UnicodeDecodeError) as error:
+    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as error:
         raise ResourceError(f"WordNet {what} is corrupt ({error})") from error
 
 
@@ -611,225 +982,406 @@ def _pad4(data: bytes) -> bytes:
     return data + bytes(-len(data) % 4)
 
 
-def build_nltk_binary(index_gz: bytes, synsets_gz: bytes) -> bytes:
-    """The gzip'd content of :data:`NLTK_BINARY_FILE` for the shipped ``index``/``synsets`` files.
+def build_nltk_binary(index_gz: bytes, synsets_gz: bytes, exceptions_gz: bytes) -> bytes:
+    """The gzip'd content of :data:`NLTK_BINARY_FILE` for the three shipped text files.
 
-    Layout after the header (little-endian), each section zero-padded to 4 bytes: the lemmas
-    sorted by code point, joined by ``\n`` (UTF-8); one byte per lemma with a bit per part of
-    speech present (``n v a s r``, bit 0 first); ``5 * lemmas + 1`` uint32 starts into the
-    offsets (one slot per lemma and part of speech); the uint32 offsets in index order; the
-    synsets sorted by key ``file pos code << 32 | offset`` (``n v a r`` = 0 to 3) as uint64; one
-    ASCII type byte per synset; ``synsets + 1`` uint32 starts into the names; the lemma names
-    of each synset joined by spaces (UTF-8). Deterministic: same inputs, same bytes.
+    Synsets are numbered in the order of their key (file part of speech ``n v a r``, then
+    offset); the header gives the count of each part of speech. Layout after the header
+    (little-endian), each section zero-padded to 4 bytes: the lemmas' UTF-8 bytes concatenated
+    (sorted by code point); ``lemmas + 1`` uint32 starts into them; the key table (``2 ** bits``
+    uint32 slots, see :func:`_build_key_table`); one byte per lemma with a bit per part of
+    speech present (``n v a r``, bit 0 first; an adjective lemma also has its ``s`` entry);
+    ``lemmas + 1`` uint32 starts into the entries; the entries, uint32 synset numbers grouped by
+    part of speech in ``n v a r`` order and in index order within each; the uint32 offset of
+    each synset; one ASCII type byte per synset; ``synsets + 1`` uint32 starts into the names;
+    the lemma names of each synset joined by spaces (UTF-8); the exception lists' text (UTF-8,
+    as shipped). Deterministic: same inputs, same bytes.
 
     Raises:
-        ResourceError: an input is corrupt or an offset does not fit 32 bits.
+        ResourceError: an input is corrupt or a value does not fit its field.
     """
     index, synsets = _nltk_tables(
         _gunzip_text(index_gz, "index"), _gunzip_text(synsets_gz, "synset list")
     )
-    lemmas = sorted(index)
-    masks = bytearray()
-    starts = array("I", [0])
-    offsets = array("I")
-    keys = array("Q")
+    exceptions_text = _gunzip_text(exceptions_gz, "exception list")
+    ordered = sorted(synsets, key=lambda k: (_NLTK_FILE_POS[k[0]], k[1]))
+    number = {key: at for at, key in enumerate(ordered)}
+    per_pos = [0, 0, 0, 0]
+    synset_offsets = array("I")
     types = bytearray()
     name_starts = array("I", [0])
     names = bytearray()
+    lemmas = sorted(index)
+    masks = bytearray()
+    entry_starts = array("I", [0])
+    entries = array("I")
     try:
-        for lemma in lemmas:
-            entry = index[lemma]
-            mask = 0
-            for bit, pos in enumerate(_NLTK_SLOTS):
-                found = entry.get(pos)
-                if found is not None:
-                    mask |= 1 << bit
-                    offsets.extend(found)
-                starts.append(len(offsets))
-            masks.append(mask)
-        for file_pos, offset in sorted(synsets, key=lambda k: (_NLTK_FILE_POS[k[0]], k[1])):
+        for file_pos, offset in ordered:
             ss_type, lemma_names = synsets[file_pos, offset]
-            keys.append(_NLTK_FILE_POS[file_pos] << 32 | offset)
+            per_pos[_NLTK_FILE_POS[file_pos]] += 1
+            synset_offsets.append(offset)
             types.extend(ss_type.encode("ascii"))
             names.extend(" ".join(lemma_names).encode("utf-8"))
             name_starts.append(len(names))
-    except (OverflowError, ValueError) as error:
+        for lemma in lemmas:
+            entry = index[lemma]
+            mask = 0
+            for pos in _NLTK_POS_ORDER:
+                found = entry.get(pos)
+                if found is not None:
+                    mask |= _NLTK_POS_BIT[pos]
+                    entries.extend(number[pos, offset] for offset in found)
+            entry_starts.append(len(entries))
+            masks.append(mask)
+    except (OverflowError, ValueError, KeyError) as error:
         raise ResourceError(f"WordNet: value out of range for the binary form ({error})") from error
-    arrays = (starts, offsets, keys, name_starts)
+    blob, lemma_starts, table, bits = _build_key_table(
+        [lemma.encode("utf-8") for lemma in lemmas], sparse=False
+    )
+    arrays = (lemma_starts, table, entry_starts, entries, synset_offsets, name_starts)
     if sys.byteorder != "little":
         for each in arrays:
             each.byteswap()
-    blob = "\n".join(lemmas).encode("utf-8")
+    exceptions_blob = exceptions_text.encode("utf-8")
     header = _NLTK_HEADER.pack(
         _NLTK_MAGIC,
         _NLTK_VERSION,
         len(lemmas),
-        len(offsets),
+        len(entries),
         len(blob),
-        len(keys),
+        bits,
+        *per_pos,
         len(names),
-        _nltk_source_digest(index_gz, synsets_gz),
+        len(exceptions_blob),
+        _nltk_source_digest(index_gz, synsets_gz, exceptions_gz),
     )
     body = b"".join(
         (
             header,
             _pad4(blob),
+            lemma_starts.tobytes(),
+            table.tobytes(),
             _pad4(bytes(masks)),
-            starts.tobytes(),
-            offsets.tobytes(),
-            keys.tobytes(),
+            entry_starts.tobytes(),
+            entries.tobytes(),
+            synset_offsets.tobytes(),
             _pad4(bytes(types)),
             name_starts.tobytes(),
-            bytes(names),
+            _pad4(bytes(names)),
+            exceptions_blob,
         )
     )
-    buffer = io.BytesIO()
-    with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=0, compresslevel=9) as gz:
-        gz.write(body)
-    return buffer.getvalue()
+    return _gzip_deterministic(body)
+
+
+def _nltk_source_digest(index_gz: bytes, synsets_gz: bytes, exceptions_gz: bytes) -> bytes:
+    return hashlib.sha256(
+        b"".join(hashlib.sha256(data).digest() for data in (index_gz, synsets_gz, exceptions_gz))
+    ).digest()
+
+
+class _NltkData:
+    """The decoded sections of the binary NLTK view (arrays and byte strings, no dicts)."""
+
+    __slots__ = (
+        "bounds",
+        "entries",
+        "entry_starts",
+        "keys",
+        "masks",
+        "name_starts",
+        "names",
+        "synset_offsets",
+        "types",
+    )
+
+    def __init__(
+        self,
+        keys: _KeyTable,
+        masks: Sequence[int],
+        entry_starts: Sequence[int],
+        entries: Sequence[int],
+        bounds: tuple[int, int, int, int, int],
+        synset_offsets: Sequence[int],
+        types: Sequence[int],
+        name_starts: Sequence[int],
+        names: bytes,
+    ) -> None:
+        self.keys = keys
+        self.masks = masks
+        self.entry_starts = entry_starts
+        self.entries = entries
+        self.bounds = bounds
+        self.synset_offsets = synset_offsets
+        self.types = types
+        self.name_starts = name_starts
+        self.names = names
 
 
 class _NltkIndex(Mapping[str, Mapping[str, tuple[int, ...]]]):
     """Lemma -> part of speech -> offsets over the binary form, decoded per lookup."""
 
-    __slots__ = ("_masks", "_offsets", "_position", "_starts", "_words")
+    __slots__ = ("_data", "_name_cache")
 
-    def __init__(self, words: list[str], masks: bytes, starts: array[int], offsets: array[int]):
-        self._words = words
-        self._position = dict(zip(words, range(len(words)), strict=True))
-        self._masks = masks
-        self._starts = starts
-        self._offsets = offsets
+    def __init__(self, data: _NltkData) -> None:
+        self._data = data
+        self._name_cache: dict[int, list[str]] = {}
+
+    def _numbers(self, at: int, pos: str) -> Sequence[int] | None:
+        """Synset numbers of lemma ``at`` as ``pos`` in index order, ``None`` if absent."""
+        data = self._data
+        bit = _NLTK_POS_BIT[pos]
+        if not data.masks[at] & bit:
+            return None
+        found = data.entries[data.entry_starts[at] : data.entry_starts[at + 1]]
+        if data.masks[at] == bit:
+            return found
+        slot = _NLTK_FILE_POS["a" if pos == "s" else pos]
+        low, high = data.bounds[slot], data.bounds[slot + 1]
+        return array("I", [number for number in found if low <= number < high])
+
+    def _offsets_at(self, at: int, pos: str) -> tuple[int, ...] | None:
+        numbers = self._numbers(at, pos)
+        if numbers is None:
+            return None
+        data = self._data
+        offsets = data.synset_offsets
+        if pos == "s":
+            types = data.types
+            return tuple(offsets[number] for number in numbers if types[number] == _SATELLITE)
+        return tuple(offsets[number] for number in numbers)
 
     def _entry(self, at: int) -> dict[str, tuple[int, ...]]:
-        mask = self._masks[at]
-        starts = self._starts
-        offsets = self._offsets
-        base = 5 * at
-        return {
-            pos: tuple(offsets[starts[base + slot] : starts[base + slot + 1]])
-            for slot, pos in enumerate(_NLTK_SLOTS)
-            if mask >> slot & 1
-        }
+        entry: dict[str, tuple[int, ...]] = {}
+        for pos in _NLTK_SLOTS:
+            found = self._offsets_at(at, pos)
+            if found is not None:
+                entry[pos] = found
+        return entry
 
     def __getitem__(self, word: str) -> dict[str, tuple[int, ...]]:
-        return self._entry(self._position[word])
+        at = self._data.keys.find(word) if isinstance(word, str) else -1
+        if at < 0:
+            raise KeyError(word)
+        return self._entry(at)
 
     def offsets(self, word: str, pos: str) -> Sequence[int] | None:
         """The offsets listed for ``word`` as ``pos``, ``None`` when it has no such entry."""
-        at = self._position.get(word)
-        if at is None:
-            return None
-        slot = _NLTK_SLOT_OF[pos]
-        if not self._masks[at] >> slot & 1:
-            return None
-        base = 5 * at + slot
-        return self._offsets[self._starts[base] : self._starts[base + 1]]
+        at = self._data.keys.find(word)
+        return None if at < 0 else self._offsets_at(at, pos)
 
     def get(self, word: str, default: object = None) -> dict[str, tuple[int, ...]] | object:  # type: ignore[override]
-        at = self._position.get(word)
-        return default if at is None else self._entry(at)
+        at = self._data.keys.find(word) if isinstance(word, str) else -1
+        return default if at < 0 else self._entry(at)
 
     def __contains__(self, word: object) -> bool:
-        return word in self._position
+        return isinstance(word, str) and self._data.keys.find(word) >= 0
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._words)
+        keys = self._data.keys
+        return (keys.key(at) for at in range(len(keys)))
 
     def __len__(self) -> int:
-        return len(self._words)
+        return len(self._data.keys)
+
+    def lemma_names(
+        self, lemma: str, exception_forms: Mapping[str, tuple[tuple[int, tuple[str, ...]], ...]]
+    ) -> frozenset[str]:
+        """NltkWordNet.lemma_names of a lower-cased word, computed over the binary arrays.
+
+        Collects the synset numbers of every (morphy form, part of speech) pair that NLTK's
+        ``synsets(lemma)`` walks (n, v, a, r), then the names of those synsets. The lemma itself
+        is a form for every part of speech it has; the other forms come from the exception
+        lists or else from the suffix substitutions, each valid only for its own parts of speech.
+        """
+        data = self._data
+        find = data.keys.find
+        entry_starts = data.entry_starts
+        entries = data.entries
+        at = find(lemma)
+        numbers: list[int] = (
+            [] if at < 0 else list(entries[entry_starts[at] : entry_starts[at + 1]])
+        )
+        listed = exception_forms.get(lemma)
+        if listed is None:
+            rules = _NLTK_RULES_BY_LAST.get(lemma[-1:])
+            if rules is not None:
+                # Candidate form -> parts of speech (bits) it is a morphy candidate for.
+                candidates: dict[str, int] = {}
+                for suffix, size, replacement, bits in rules:
+                    if lemma.endswith(suffix):
+                        form = lemma[: len(lemma) - size] + replacement
+                        candidates[form] = candidates.get(form, 0) | bits
+                self._add_numbers(candidates, numbers)
+        else:
+            candidates = {}
+            substituted = _ALL_POS_BITS
+            for bit, bases in listed:
+                substituted &= ~bit
+                for base in bases:
+                    candidates[base] = candidates.get(base, 0) | bit
+            for suffix, size, replacement, bits in _NLTK_RULES_BY_LAST.get(lemma[-1:], ()):
+                bits &= substituted
+                if bits and lemma.endswith(suffix):
+                    form = lemma[: len(lemma) - size] + replacement
+                    candidates[form] = candidates.get(form, 0) | bits
+            self._add_numbers(candidates, numbers)
+        if not numbers:
+            return _EMPTY_NAMES
+        names: set[str] = set()
+        cache = self._name_cache
+        name_starts = data.name_starts
+        blob = data.names
+        for number in numbers:
+            listed_names = cache.get(number)
+            if listed_names is None:
+                text = blob[name_starts[number] : name_starts[number + 1]].decode("utf-8")
+                listed_names = cache[number] = text.split(" ")
+            names.update(listed_names)
+        return frozenset(names)
+
+    def _add_numbers(self, candidates: Mapping[str, int], numbers: list[int]) -> None:
+        """Append the synset numbers of each listed candidate form for its parts of speech."""
+        data = self._data
+        find = data.keys.find
+        masks = data.masks
+        entry_starts = data.entry_starts
+        entries = data.entries
+        for form, bits in candidates.items():
+            at = find(form)
+            if at < 0:
+                continue
+            mask = masks[at]
+            wanted = mask & bits
+            if not wanted:
+                continue
+            found = entries[entry_starts[at] : entry_starts[at + 1]]
+            if wanted == mask:
+                numbers.extend(found)
+            else:
+                bounds = data.bounds
+                for slot in range(4):
+                    if wanted >> slot & 1:
+                        low, high = bounds[slot], bounds[slot + 1]
+                        numbers.extend(number for number in found if low <= number < high)
 
 
 class _NltkSynsets(Mapping[tuple[str, int], tuple[str, tuple[str, ...]]]):
     """(file pos, offset) -> (synset type, lemma names) over the binary form, by bisection."""
 
-    __slots__ = ("_keys", "_name_starts", "_names", "_types")
+    __slots__ = ("_data",)
 
-    def __init__(self, keys: array[int], types: bytes, name_starts: array[int], names: bytes):
-        self._keys = keys
-        self._types = types
-        self._name_starts = name_starts
-        self._names = names
+    def __init__(self, data: _NltkData) -> None:
+        self._data = data
 
     def _at(self, key: object) -> int:
         if not isinstance(key, tuple) or len(key) != 2:
             return -1
         pos, offset = key
-        code = _NLTK_FILE_POS.get(pos) if isinstance(pos, str) else None
-        if code is None or not isinstance(offset, int) or not 0 <= offset < 1 << 32:
+        slot = _NLTK_FILE_POS.get(pos) if isinstance(pos, str) else None
+        if slot is None or not isinstance(offset, int):
             return -1
-        wanted = code << 32 | offset
-        keys = self._keys
-        at = bisect.bisect_left(keys, wanted)
-        return at if at < len(keys) and keys[at] == wanted else -1
+        data = self._data
+        low, high = data.bounds[slot], data.bounds[slot + 1]
+        at = bisect.bisect_left(data.synset_offsets, offset, low, high)
+        return at if at < high and data.synset_offsets[at] == offset else -1
 
     def __getitem__(self, key: tuple[str, int]) -> tuple[str, tuple[str, ...]]:
         at = self._at(key)
         if at < 0:
             raise KeyError(key)
-        text = self._names[self._name_starts[at] : self._name_starts[at + 1]].decode("utf-8")
-        return chr(self._types[at]), tuple(text.split(" "))
+        data = self._data
+        text = data.names[data.name_starts[at] : data.name_starts[at + 1]].decode("utf-8")
+        return chr(data.types[at]), tuple(text.split(" "))
 
     def __contains__(self, key: object) -> bool:
         return self._at(key) >= 0
 
     def __iter__(self) -> Iterator[tuple[str, int]]:
-        pos_names = {code: pos for pos, code in _NLTK_FILE_POS.items()}
-        return ((pos_names[key >> 32], key & 0xFFFFFFFF) for key in self._keys)
+        data = self._data
+        for slot, pos in enumerate(_NLTK_POS_ORDER):
+            for at in range(data.bounds[slot], data.bounds[slot + 1]):
+                yield pos, data.synset_offsets[at]
 
     def __len__(self) -> int:
-        return len(self._keys)
+        return self._data.bounds[4]
 
 
-def _load_nltk_binary(index_gz: bytes, synsets_gz: bytes) -> tuple[_NltkIndex, _NltkSynsets] | None:
-    """The shipped binary NLTK view, or ``None`` when it is absent, corrupt or stale."""
+def _load_nltk_binary(
+    index_gz: bytes, synsets_gz: bytes, exceptions_gz: bytes
+) -> tuple[_NltkIndex, _NltkSynsets, str] | None:
+    """The shipped binary NLTK view and exception text, or ``None`` if absent, corrupt or stale."""
     try:
         raw = gzip.decompress(data_file("wordnet", NLTK_BINARY_FILE).read_bytes())
-    except (ResourceError, OSError, EOFError):
+    except (ResourceError, OSError, EOFError, zlib.error):
         return None
     if len(raw) < _NLTK_HEADER.size:
         return None
-    magic, version, count, total, blob_size, n_synsets, names_size, source = (
+    (magic, version, count, total, blob_size, bits, *per_pos, names_size, exc_size, source) = (
         _NLTK_HEADER.unpack_from(raw, 0)
     )
     if (
         magic != _NLTK_MAGIC
         or version != _NLTK_VERSION
-        or source != _nltk_source_digest(index_gz, synsets_gz)
+        or bits > 30
+        or source != _nltk_source_digest(index_gz, synsets_gz, exceptions_gz)
     ):
         return None
+    n_synsets = sum(per_pos)
     at = _NLTK_HEADER.size
-    sections: list[bytes] = []
+    view = memoryview(raw)
+    sections: list[memoryview] = []
     for size in (
         blob_size,
+        4 * (count + 1),
+        4 << bits,
         count,
-        4 * (5 * count + 1),
+        4 * (count + 1),
         4 * total,
-        8 * n_synsets,
+        4 * n_synsets,
         n_synsets,
         4 * (n_synsets + 1),
+        names_size,
     ):
-        sections.append(raw[at : at + size])
+        sections.append(view[at : at + size])
         at += size + (-size % 4)
-    names = raw[at:]
-    if len(names) != names_size:
+    exceptions_raw = raw[at:]
+    if len(exceptions_raw) != exc_size or at > len(raw):
         return None
-    blob, masks, starts_raw, offsets_raw, keys_raw, types, name_starts_raw = sections
-    words = blob.decode("utf-8").split("\n") if count else []
-    starts, offsets = array("I", starts_raw), array("I", offsets_raw)
-    keys, name_starts = array("Q", keys_raw), array("I", name_starts_raw)
-    if sys.byteorder != "little":
-        for each in (starts, offsets, keys, name_starts):
-            each.byteswap()
+    blob = bytes(sections[0])
+    masks, types = sections[3], sections[7]
+    names = bytes(sections[9])
+    lemma_starts, table, entry_starts, entries, synset_offsets, name_starts = (
+        _uint32s(sections[k]) for k in (1, 2, 4, 5, 6, 8)
+    )
     if (
-        len(words) != count
-        or len(starts) != 5 * count + 1
-        or starts[-1] != total
+        not _valid_key_table(blob, lemma_starts, table)
+        or len(lemma_starts) != count + 1
+        or len(entry_starts) != count + 1
+        or entry_starts[-1] != total
+        or len(synset_offsets) != n_synsets
         or len(name_starts) != n_synsets + 1
         or name_starts[-1] != names_size
+        or len(names) != names_size
     ):
         return None
-    return _NltkIndex(words, masks, starts, offsets), _NltkSynsets(keys, types, name_starts, names)
+    bounds = (0, *itertools.accumulate(per_pos))
+    try:
+        exceptions_text = exceptions_raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    data = _NltkData(
+        _KeyTable(blob, lemma_starts, table),
+        masks,
+        entry_starts,
+        entries,
+        (bounds[0], bounds[1], bounds[2], bounds[3], bounds[4]),
+        synset_offsets,
+        types,
+        name_starts,
+        names,
+    )
+    return _NltkIndex(data), _NltkSynsets(data), exceptions_text
 
 
 @cached_loader
@@ -839,28 +1391,20 @@ def nltk_wordnet() -> NltkWordNet:
     Reads the compact binary form (:data:`NLTK_BINARY_FILE`) when it matches the shipped text
     files, else parses them (same content, slower).
     """
-    raw: dict[str, bytes] = {}
-    for name in ("index.tsv.gz", "synsets.tsv.gz"):
-        path = data_file("wordnet", name)
-        try:
-            raw[name] = path.read_bytes()
-        except OSError as error:
-            raise ResourceError(f"WordNet data file {path} is unreadable ({error})") from error
-    index_gz, synsets_gz = raw["index.tsv.gz"], raw["synsets.tsv.gz"]
-    loaded = _load_nltk_binary(index_gz, synsets_gz)
+    index_gz = _read_source("index.tsv.gz")
+    synsets_gz = _read_source("synsets.tsv.gz")
+    exceptions_gz = _read_source("exceptions.tsv.gz")
+    loaded = _load_nltk_binary(index_gz, synsets_gz, exceptions_gz)
     index: Mapping[str, Mapping[str, tuple[int, ...]]]
     synsets: Mapping[tuple[str, int], tuple[str, tuple[str, ...]]]
     if loaded is not None:
-        index, synsets = loaded
+        index, synsets, exceptions_text = loaded
     else:
         index, synsets = _nltk_tables(
             _gunzip_text(index_gz, "index"), _gunzip_text(synsets_gz, "synset list")
         )
-    exceptions: dict[str, dict[str, tuple[str, ...]]] = {pos: {} for pos in _NLTK_POS_ORDER}
-    for pos, form, bases in _read_rows("exceptions.tsv.gz"):
-        exceptions[pos][form] = tuple(bases.split())  # a later line replaces an earlier one
-    exceptions["s"] = exceptions["a"]
-    return NltkWordNet(index, synsets, exceptions)
+        exceptions_text = _gunzip_text(exceptions_gz, "exception list")
+    return NltkWordNet(index, synsets, _nltk_exceptions(exceptions_text))
 
 
 class _DirectoryWordNet(MeteorWordNet):

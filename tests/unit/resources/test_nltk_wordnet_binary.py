@@ -1,9 +1,9 @@
 """The compact binary NLTK view of WordNet holds exactly what the shipped text files hold.
 
-``data/wordnet/nltk-wordnet.bin.gz`` is derived from ``index.tsv.gz`` and ``synsets.tsv.gz`` by
-``scripts/build_wordnet.py`` (``build_nltk_binary``). These tests rebuild it, compare every lemma
-entry and synset with a parse of the text files, and check that a stale or damaged binary file is
-ignored (the text files are parsed instead).
+``data/wordnet/nltk-wordnet.bin.gz`` is derived from ``index.tsv.gz``, ``synsets.tsv.gz`` and
+``exceptions.tsv.gz`` by ``scripts/build_wordnet.py`` (``build_nltk_binary``). These tests rebuild
+it, compare every lemma entry and synset with a parse of the text files, and check that a stale or
+damaged binary file is ignored (the text files are parsed instead).
 """
 
 from __future__ import annotations
@@ -23,21 +23,25 @@ from meteor_eval.resources.synonyms import (
 
 
 @pytest.fixture(scope="module")
-def sources() -> tuple[bytes, bytes]:
+def sources() -> tuple[bytes, bytes, bytes]:
     return (
         data_file("wordnet", "index.tsv.gz").read_bytes(),
         data_file("wordnet", "synsets.tsv.gz").read_bytes(),
+        data_file("wordnet", "exceptions.tsv.gz").read_bytes(),
     )
 
 
-def test_shipped_binary_is_the_build_of_the_shipped_text(sources: tuple[bytes, bytes]) -> None:
+def test_shipped_binary_is_the_build_of_the_shipped_text(
+    sources: tuple[bytes, bytes, bytes],
+) -> None:
     assert build_nltk_binary(*sources) == data_file("wordnet", NLTK_BINARY_FILE).read_bytes()
 
 
-def test_binary_view_equals_the_text_tables(sources: tuple[bytes, bytes]) -> None:
+def test_binary_view_equals_the_text_tables(sources: tuple[bytes, bytes, bytes]) -> None:
     loaded = synonyms._load_nltk_binary(*sources)
     assert loaded is not None
-    index, synset_table = loaded
+    index, synset_table, exceptions_text = loaded
+    assert exceptions_text == gzip.decompress(sources[2]).decode()
     text_index, text_synsets = synonyms._nltk_tables(
         gzip.decompress(sources[0]).decode(), gzip.decompress(sources[1]).decode()
     )
@@ -52,22 +56,24 @@ def test_binary_view_equals_the_text_tables(sources: tuple[bytes, bytes]) -> Non
     assert index.offsets("dog", "n") is not None and index.offsets("dog", "r") is None
 
 
-def test_adjective_lemmas_have_a_satellite_entry(sources: tuple[bytes, bytes]) -> None:
+def test_adjective_lemmas_have_a_satellite_entry(sources: tuple[bytes, bytes, bytes]) -> None:
     loaded = synonyms._load_nltk_binary(*sources)
     assert loaded is not None
-    index, _ = loaded
+    index, _, _ = loaded
     assert "s" in index["big"] and "s" in index["abaxial"]
     assert index["abaxial"]["s"] == ()  # present but empty, as NLTK 3.10 has it
 
 
-def test_stale_binary_is_ignored(sources: tuple[bytes, bytes]) -> None:
-    index_gz, synsets_gz = sources
+def test_stale_binary_is_ignored(sources: tuple[bytes, bytes, bytes]) -> None:
+    index_gz, synsets_gz, exceptions_gz = sources
     changed = gzip.compress(gzip.decompress(index_gz) + b"n\tzzzz\t1\n", mtime=0)
-    assert synonyms._load_nltk_binary(changed, synsets_gz) is None
+    assert synonyms._load_nltk_binary(changed, synsets_gz, exceptions_gz) is None
+    changed = gzip.compress(gzip.decompress(exceptions_gz) + b"n\tzzzz\tz\n", mtime=0)
+    assert synonyms._load_nltk_binary(index_gz, synsets_gz, changed) is None
 
 
 def test_damaged_binary_is_ignored(
-    sources: tuple[bytes, bytes], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sources: tuple[bytes, bytes, bytes], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     good = gzip.decompress(data_file("wordnet", NLTK_BINARY_FILE).read_bytes())
     damaged = tmp_path / NLTK_BINARY_FILE

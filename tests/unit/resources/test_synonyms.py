@@ -161,23 +161,29 @@ def test_spec_identifies_the_shipped_files() -> None:
 
 
 def test_binary_meteor_view_is_current_and_equals_the_text_index() -> None:
-    # The shipped compact table is what build_meteor_binary derives from the shipped index
-    # (deterministic), and reading it gives the same word -> synsets table as parsing the text.
+    # The shipped compact table is what build_meteor_binary derives from the shipped index and
+    # exception lists (deterministic), and reading it gives the same word -> synsets table as
+    # parsing the text.
     from meteor_eval.resources import synonyms
 
     index_gz = data_file("wordnet", "index.tsv.gz").read_bytes()
+    exceptions_gz = data_file("wordnet", "exceptions.tsv.gz").read_bytes()
     shipped = data_file("wordnet", synonyms.METEOR_BINARY_FILE).read_bytes()
-    assert synonyms.build_meteor_binary(index_gz) == shipped
-    table = synonyms._load_meteor_binary(index_gz)
+    assert synonyms.build_meteor_binary(index_gz, exceptions_gz) == shipped
+    table = synonyms._load_meteor_binary(index_gz, exceptions_gz)
     assert table is not None
     parsed = synonyms._merged_synsets(synonyms._read_rows("index.tsv.gz"))
     assert len(table) == len(parsed) == 147306
     assert dict(table.items()) == parsed
     assert table.get("not-a-wordnet-word") is None
     assert "dog" in table and 3 not in table
+    assert "went" not in table  # an inflected form is a key of the binary form, not a word
 
 
 def test_stale_binary_view_is_ignored() -> None:
     from meteor_eval.resources import synonyms
 
-    assert synonyms._load_meteor_binary(b"some other index") is None
+    exceptions_gz = data_file("wordnet", "exceptions.tsv.gz").read_bytes()
+    assert synonyms._load_meteor_binary(b"some other index", exceptions_gz) is None
+    index_gz = data_file("wordnet", "index.tsv.gz").read_bytes()
+    assert synonyms._load_meteor_binary(index_gz, b"other exceptions") is None

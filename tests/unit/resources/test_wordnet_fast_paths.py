@@ -1,0 +1,230 @@
+"""The fast first-sight paths over the binary WordNet views give the plain algorithm's results.
+
+The shipped binary forms answer a first lookup from precomputed slices (METEOR view: packed
+S(t) per key) or from arrays behind a CRC-32 key table (NLTK view: lemma names). The reference
+here is the same view built from plain dicts parsed from the text files, which runs the spec's
+algorithm step by step (exception list or suffix rules, then a union of synset sets). Every key
+of the tables, inflected variants of them and random strings are compared.
+"""
+
+from __future__ import annotations
+
+import gzip
+from array import array
+from collections.abc import Callable, Iterator, Sequence
+from typing import get_args
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from meteor_eval.match.base import Segment
+from meteor_eval.match.synonym import SynonymMatcher
+from meteor_eval.metrics import nltk_meteor
+from meteor_eval.metrics.nltk_meteor import NltkMeteor
+from meteor_eval.resources import synonyms
+from meteor_eval.resources.registry import data_file
+from meteor_eval.resources.synonyms import (
+    MeteorWordNet,
+    NltkWordNet,
+    WordNetPos,
+    meteor_wordnet,
+    nltk_wordnet,
+)
+
+# Endings that exercise every suffix rule of both views (and some that match none).
+_ENDINGS = ("s", "es", "ies", "ses", "ves", "xes", "ches", "men", "ed", "ing", "er", "est", "ful")
+
+
+def _source(name: str) -> bytes:
+    return data_file("wordnet", name).read_bytes()
+
+
+@pytest.fixture(scope="module")
+def plain_meteor() -> MeteorWordNet:
+    """The METEOR view over dicts parsed from the text files (the step-by-step algorithm)."""
+    index_rows = synonyms._tsv_rows(_source("index.tsv.gz"), "index")
+    exception_rows = synonyms._tsv_rows(_source("exceptions.tsv.gz"), "exception list")
+    return MeteorWordNet(
+        synonyms._merged_synsets(index_rows), synonyms._meteor_exceptions(exception_rows)
+    )
+
+
+@pytest.fixture(scope="module")
+def plain_nltk() -> NltkWordNet:
+    """The NLTK view over dicts parsed from the text files (the step-by-step algorithm)."""
+    index, synset_table = synonyms._nltk_tables(
+        gzip.decompress(_source("index.tsv.gz")).decode(),
+        gzip.decompress(_source("synsets.tsv.gz")).decode(),
+    )
+    exceptions = synonyms._nltk_exceptions(gzip.decompress(_source("exceptions.tsv.gz")).decode())
+    return NltkWordNet(index, synset_table, exceptions)
+
+
+def _packed(values: frozenset[int]) -> bytes:
+    return array("q", sorted(values)).tobytes()
+
+
+def _variants(words: list[str], step: int) -> Iterator[str]:
+    yield from words
+    for word in words[::step]:
+        for ending in _ENDINGS:
+            yield word + ending
+        yield word.upper()
+        yield word[:-1]
+
+
+def test_meteor_view_loads_the_binary_form() -> None:
+    assert isinstance(meteor_wordnet()._synsets, synonyms._SynsetTable)
+
+
+def test_meteor_packed_sets_equal_the_plain_algorithm_on_the_vocabulary(
+    plain_meteor: MeteorWordNet,
+) -> None:
+    fast = meteor_wordnet()
+    words = sorted({*plain_meteor.words(), *plain_meteor.exceptions})
+    assert len(words) > 150_000
+    tokens = list(_variants(words, 7))
+    got = MeteorWordNet.packed_synonym_sets(fast, tokens)
+    assert got == [_packed(plain_meteor.synonym_set(token)) for token in tokens]
+
+
+def test_meteor_sets_equal_the_plain_algorithm_on_samples(plain_meteor: MeteorWordNet) -> None:
+    fast = meteor_wordnet()
+    for token in ["went", "axes", "geese", "cats", "churches", "handful", "class", "", "a"]:
+        assert fast.synonym_set(token) == plain_meteor.synonym_set(token)
+        assert fast.packed_synonym_set(token) == _packed(plain_meteor.synonym_set(token))
+        assert fast.morph(token) == plain_meteor.morph(token)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.text(alphabet="abcdefghilmnorstuvwxyz-_.'", max_size=9),
+            st.sampled_from(["go", "run", "child", "box", "bus", "cry", "fly", "big", "wolf"]),
+            st.text(max_size=4),  # anything, including lone surrogates and non-BMP characters
+        ).flatmap(lambda stem: st.sampled_from(("", *_ENDINGS)).map(lambda end: stem + end)),
+        max_size=12,
+    )
+)
+def test_meteor_packed_sets_property(plain_meteor: MeteorWordNet, tokens: list[str]) -> None:
+    fast = meteor_wordnet()
+    expected = [_packed(plain_meteor.synonym_set(token)) for token in tokens]
+    assert fast.packed_synonym_sets(tokens) == expected
+    assert [fast.synonym_set(token) for token in tokens] == [
+        plain_meteor.synonym_set(token) for token in tokens
+    ]
+
+
+def test_meteor_packed_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    index_gz, exceptions_gz = _source("index.tsv.gz"), _source("exceptions.tsv.gz")
+    table = synonyms._load_meteor_binary(index_gz, exceptions_gz)
+    assert table is not None
+    view = MeteorWordNet(table, {})
+    monkeypatch.setattr(synonyms, "_CACHE_SIZE", 3)
+    view.packed_synonym_sets(["dog", "cat", "cow"])
+    view.packed_synonym_sets(["dogs", "cats"])
+    assert set(view._packed) == {"dogs", "cats"}
+    assert view.packed_synonym_set("dogs") == _packed(meteor_wordnet().synonym_set("dogs"))
+
+
+def test_plain_view_packs_its_own_sets() -> None:
+    view = MeteorWordNet({"big": (7, 3), "large": (3,)}, {"bigger": ("big",)})
+    assert view.packed_synonym_sets(["bigger", "large", "x"]) == [
+        array("q", [3, 7]).tobytes(),
+        array("q", [3]).tobytes(),
+        b"",
+    ]
+    with pytest.raises(OverflowError):
+        MeteorWordNet({"huge": (1 << 70,)}, {}).packed_synonym_set("huge")
+
+
+_IDS: dict[str, int] = {}
+
+
+def _segment(tokens: tuple[str, ...]) -> Segment:
+    return Segment(tokens, tuple(_IDS.setdefault(token, len(_IDS)) for token in tokens))
+
+
+def test_synonym_matcher_takes_packed_sets_from_the_view() -> None:
+    wordnet = meteor_wordnet()
+    calls: list[tuple[str, ...]] = []
+
+    def packed_sets(tokens: Sequence[str]) -> list[bytes]:
+        calls.append(tuple(tokens))
+        return wordnet.packed_synonym_sets(tokens)
+
+    by_view = SynonymMatcher(wordnet.synonym_set)
+    assert by_view._packed_sets == wordnet.packed_synonym_sets
+    explicit = SynonymMatcher(wordnet.synonym_set, packed_sets=packed_sets)
+    plain = SynonymMatcher(lambda token: wordnet.synonym_set(token))
+    hyp = _segment(("the", "big", "dogs", "went", "home"))
+    ref = _segment(("a", "large", "dog", "goes", "house"))
+    expected = plain.candidates_python(hyp, ref, 2)
+    assert expected  # big~large, went~goes, home~house
+    for matcher in (by_view, explicit, plain):
+        assert matcher.candidates(hyp, ref, 2) == expected
+    if explicit._compiled:
+        assert calls
+
+
+def test_nltk_view_loads_the_binary_form() -> None:
+    assert isinstance(nltk_wordnet()._index, synonyms._NltkIndex)
+
+
+def test_nltk_lemma_names_equal_the_plain_algorithm_on_the_vocabulary(
+    plain_nltk: NltkWordNet,
+) -> None:
+    fast = nltk_wordnet()
+    words = sorted({*plain_nltk._index, *plain_nltk._exception_forms})
+    assert len(words) > 150_000
+    compute: Callable[[str], frozenset[str]] = fast._compute_lemma_names
+    reference: Callable[[str], frozenset[str]] = plain_nltk._compute_lemma_names
+    mismatches = [word for word in _variants(words, 11) if compute(word) != reference(word)]
+    assert mismatches == []
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.one_of(
+        st.text(alphabet="abcdefghilmnorstuvwxyzABC-_.'", max_size=9),
+        st.sampled_from(["go", "run", "child", "box", "bus", "cry", "fly", "big", "wolf", "ax"]),
+        st.text(max_size=4),
+    ).flatmap(lambda stem: st.sampled_from(("", *_ENDINGS)).map(lambda end: stem + end))
+)
+def test_nltk_lemma_names_property(plain_nltk: NltkWordNet, word: str) -> None:
+    fast = nltk_wordnet()
+    assert fast.lemma_names(word) == plain_nltk.lemma_names(word)
+    assert fast.synsets(word) == plain_nltk.synsets(word)
+    assert fast.morphy(word) == plain_nltk.morphy(word)
+
+
+def test_nltk_mapping_views_agree_on_pos_lookups(plain_nltk: NltkWordNet) -> None:
+    fast = nltk_wordnet()
+    for word in ["big", "abaxial", "dog", "run", "well", "better", "no such lemma"]:
+        for pos in get_args(WordNetPos):
+            assert fast._offsets(word, pos) == plain_nltk._offsets(word, pos)
+            assert fast.synsets(word, pos) == plain_nltk.synsets(word, pos)
+
+
+def test_nltk_meteor_caches_compute_once_and_stay_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[str] = []
+
+    class Stemmer:
+        def stem(self, word: str) -> str:
+            calls.append(word)
+            return word.rstrip("s")
+
+    scorer = NltkMeteor(stemmer=Stemmer())
+    assert scorer.stem("cats") == "cat" and scorer.stem("cats") == "cat"
+    assert calls == ["cats"]
+    assert scorer.synonyms("big") >= {"big", "large"}
+    assert scorer.synonyms("big") is scorer.synonyms("big")
+    monkeypatch.setattr(nltk_meteor, "_CACHE_LIMIT", 2)
+    for word in ("dogs", "cows", "hens"):
+        scorer.stem(word)
+    assert len(scorer._stem_cache) <= 2
+    assert scorer.stem("dogs") == "dog"
