@@ -43,7 +43,11 @@ if os.environ.get("METEOR_EVAL_NO_EXTENSION") != "1":
     extensions.append(
         Extension(
             "meteor_eval.align._beam",
-            sources=["src/meteor_eval/align/_beam.c", "src/meteor_eval/align/_text.c"],
+            sources=[
+                "src/meteor_eval/align/_beam.c",
+                "src/meteor_eval/align/_text.c",
+                "src/meteor_eval/align/_normalize.c",
+            ],
             optional=True,
         )
     )

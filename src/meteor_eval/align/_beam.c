@@ -1983,14 +1983,17 @@ static struct PyModuleDef beam_module = {
     PyModuleDef_HEAD_INIT, "_beam", "Compiled METEOR 1.5 beam search and candidate generators.", -1, beam_methods,
 };
 
-/* Per-word text kernels (Snowball English stemmer, Java string hash), defined in _text.c. */
+/* Per-word text kernels (Snowball English stemmer, Java string hash), defined in _text.c, and
+ * the -norm normaliser, defined in _normalize.c. */
 extern PyMethodDef meteor_text_methods[];
+extern PyMethodDef meteor_normalize_methods[];
 
 PyMODINIT_FUNC
 PyInit__beam(void)
 {
     PyObject *module = PyModule_Create(&beam_module);
-    if (module != NULL && PyModule_AddFunctions(module, meteor_text_methods) < 0) {
+    if (module != NULL && (PyModule_AddFunctions(module, meteor_text_methods) < 0 ||
+                           PyModule_AddFunctions(module, meteor_normalize_methods) < 0)) {
         Py_DECREF(module);
         return NULL;
     }

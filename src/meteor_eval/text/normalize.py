@@ -24,6 +24,7 @@ the jar's source is unreachable there and is not provided.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Mapping
 from typing import Final
@@ -31,7 +32,7 @@ from typing import Final
 from meteor_eval.errors import ConfigError
 from meteor_eval.resources.nonbreaking import nonbreaking_prefixes
 
-__all__ = ["NORMALIZED_LANGUAGES", "normalize", "normalizer_language"]
+__all__ = ["NORMALIZED_LANGUAGES", "normalize", "normalize_python", "normalizer_language"]
 
 # --- Character classes (spec J9: explicit, never Python's Unicode-aware shorthands) -----------
 
@@ -332,6 +333,30 @@ def _collapse_spaces(line: str) -> str:
     return line.strip(_TRIM_CHARS)
 
 
+# Apostrophe rule of each language for the compiled normaliser: 0 English, 1 French, 2 the
+# rest (every apostrophe its own token).
+_KERNEL_MODES: Final[Mapping[str, int]] = {"english": 0, "french": 1}
+
+
+def _compiled_normalizer() -> Callable[[str, int, bool, dict[str, bool]], str] | None:
+    """``_beam.normalize_line`` when the extension is built and not disabled."""
+    if os.environ.get("METEOR_EVAL_PURE_PYTHON") == "1":
+        return None
+    try:
+        from meteor_eval.align import _beam  # type: ignore[attr-defined, unused-ignore]
+    except ImportError:
+        return None
+    function: Callable[[str, int, bool, dict[str, bool]], str] | None = getattr(
+        _beam, "normalize_line", None
+    )
+    return function
+
+
+_normalize_line = _compiled_normalizer()
+# Nonbreaking prefixes as plain dictionaries, for the compiled normaliser (one per language).
+_prefix_dicts: dict[str, dict[str, bool]] = {}
+
+
 def normalize(text: str, language: str, *, keep_punctuation: bool = True) -> str:
     """Normalise one segment exactly as METEOR 1.5 does with ``-norm`` (spec §1.7).
 
@@ -355,6 +380,18 @@ def normalize(text: str, language: str, *, keep_punctuation: bool = True) -> str
         >>> normalize("l'homme d'affaires", "fr")
         "l' homme d' affaires"
     """
+    long_name = normalizer_language(language)
+    if _normalize_line is not None:
+        prefixes = _prefix_dicts.get(long_name)
+        if prefixes is None:
+            prefixes = _prefix_dicts[long_name] = dict(nonbreaking_prefixes(long_name))
+        return _normalize_line(text, _KERNEL_MODES.get(long_name, 2), keep_punctuation, prefixes)
+    return normalize_python(text, long_name, keep_punctuation=keep_punctuation)
+
+
+def normalize_python(text: str, language: str, *, keep_punctuation: bool = True) -> str:
+    """:func:`normalize` in pure Python: the reference for the compiled normaliser, and the
+    code that runs when the extension is not built (same arguments, same result)."""
     long_name = normalizer_language(language)
     line = f" {text} "
     line = _isolate_other_characters(line)

@@ -1,0 +1,608 @@
+/*
+ * Compiled METEOR 1.5 normaliser (spec section 1.7) of meteor_eval.align._beam:
+ *
+ *   normalize_line(text, mode, keep_punctuation, prefixes) -> str
+ *
+ * mode selects the apostrophe step: 0 English, 1 French, 2 every apostrophe its own token
+ * (Czech, Spanish, German, Russian). prefixes is the language's nonbreaking-prefix dictionary
+ * (prefix -> True when the prefix is only nonbreaking before a number).
+ *
+ * This is text/normalize.py's normalize() step for step, on code points: every regular
+ * expression there is a scan of one to three single characters from explicit classes, and each
+ * substitution here scans left to right, consuming what it matches, exactly as Python's re.sub
+ * does for those patterns. The Python code stays the reference and the fallback; tests compare
+ * both on random text over the characters every step looks at and on the jar's golden outputs.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <string.h>
+
+typedef struct {
+    Py_UCS4 *p;
+    Py_ssize_t len, cap;
+} Buf;
+
+static int
+buf_reserve(Buf *b, Py_ssize_t extra)
+{
+    if (b->len + extra <= b->cap) {
+        return 0;
+    }
+    Py_ssize_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + extra) {
+        cap *= 2;
+    }
+    Py_UCS4 *p = PyMem_Realloc(b->p, (size_t)cap * sizeof(Py_UCS4));
+    if (p == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    b->p = p;
+    b->cap = cap;
+    return 0;
+}
+
+static inline int
+buf_put(Buf *b, Py_UCS4 c)
+{
+    if (b->len == b->cap && buf_reserve(b, 1) < 0) {
+        return -1;
+    }
+    b->p[b->len++] = c;
+    return 0;
+}
+
+static int
+buf_put_ascii(Buf *b, const char *s)
+{
+    const Py_ssize_t n = (Py_ssize_t)strlen(s);
+    if (buf_reserve(b, n) < 0) {
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        b->p[b->len++] = (Py_UCS4)(unsigned char)s[k];
+    }
+    return 0;
+}
+
+static int
+buf_put_span(Buf *b, const Py_UCS4 *s, Py_ssize_t n)
+{
+    if (buf_reserve(b, n) < 0) {
+        return -1;
+    }
+    memcpy(b->p + b->len, s, (size_t)n * sizeof(Py_UCS4));
+    b->len += n;
+    return 0;
+}
+
+/* ---- Character classes (normalize.py's _ALPHA, _ALNUM, _JAVA_WS, _SPACES) ---------------- */
+
+static inline int
+is_alpha(Py_UCS4 c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == 0x160 || c == 0x17D ||
+           c == 0x161 || c == 0x17E || c == 0x178 || (c >= 0xC0 && c <= 0xD6) ||
+           (c >= 0xD8 && c <= 0xF6) || (c >= 0xF8 && c <= 0x17E) || (c >= 0x400 && c <= 0x4FF) ||
+           (c >= 0x500 && c <= 0x527) || (c >= 0xA640 && c <= 0xA66E) ||
+           (c >= 0xA67E && c <= 0xA697) || (c >= 0x1D00 && c <= 0x1D7F);
+}
+
+static inline int
+is_digit(Py_UCS4 c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static inline int
+is_alnum(Py_UCS4 c)
+{
+    return is_digit(c) || is_alpha(c);
+}
+
+static inline int
+is_java_ws(Py_UCS4 c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
+}
+
+/* java_split's delimiters (StringTokenizer's defaults). */
+static inline int
+is_delim(Py_UCS4 c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
+static inline int
+is_unicode_space(Py_UCS4 c)
+{
+    return (c >= 0x2000 && c <= 0x200A) || c == 0x202F || c == 0x205F || c == 0x3000 ||
+           c == 0xA0;
+}
+
+/* ---- Generic scans ------------------------------------------------------------------------ */
+
+typedef int (*CharClass)(Py_UCS4);
+
+static int cls_alpha(Py_UCS4 c) { return is_alpha(c); }
+static int cls_not_alpha(Py_UCS4 c) { return !is_alpha(c); }
+static int cls_not_alnum(Py_UCS4 c) { return !is_alnum(c); }
+static int cls_digit(Py_UCS4 c) { return is_digit(c); }
+static int cls_not_digit(Py_UCS4 c) { return !is_digit(c); }
+static int cls_alnum_or_dot(Py_UCS4 c) { return c == '.' || is_alnum(c); }
+static int cls_alnum(Py_UCS4 c) { return is_alnum(c); }
+static int cls_small_s(Py_UCS4 c) { return c == 's'; }
+
+static int
+contains(const Buf *b, Py_UCS4 c)
+{
+    for (Py_ssize_t k = 0; k < b->len; k++) {
+        if (b->p[k] == c) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static Py_ssize_t
+find_ascii(const Buf *b, const char *s, Py_ssize_t from)
+{
+    const Py_ssize_t n = (Py_ssize_t)strlen(s);
+    for (Py_ssize_t k = from; k + n <= b->len; k++) {
+        Py_ssize_t m = 0;
+        while (m < n && b->p[k + m] == (Py_UCS4)(unsigned char)s[m]) {
+            m++;
+        }
+        if (m == n) {
+            return k;
+        }
+    }
+    return -1;
+}
+
+/* re.sub of "(A)x(B)" by "\1" + middle + "\2": scan left to right, consuming each match. */
+static int
+sub_pair(const Buf *in, Buf *out, CharClass a, Py_UCS4 x, CharClass b, const char *middle)
+{
+    out->len = 0;
+    const Py_UCS4 *p = in->p;
+    const Py_ssize_t n = in->len;
+    Py_ssize_t s = 0;
+    while (s < n) {
+        if (s + 2 < n && p[s + 1] == x && a(p[s]) && b(p[s + 2])) {
+            if (buf_put(out, p[s]) < 0 || buf_put_ascii(out, middle) < 0 ||
+                buf_put(out, p[s + 2]) < 0) {
+                return -1;
+            }
+            s += 3;
+        }
+        else {
+            if (buf_put(out, p[s]) < 0) {
+                return -1;
+            }
+            s++;
+        }
+    }
+    return 0;
+}
+
+/* str.replace(needle, repl) for ASCII needle and replacement. */
+static int
+replace_ascii(const Buf *in, Buf *out, const char *needle, const char *repl)
+{
+    out->len = 0;
+    const Py_ssize_t nn = (Py_ssize_t)strlen(needle);
+    Py_ssize_t s = 0;
+    for (;;) {
+        Py_ssize_t at = find_ascii(in, needle, s);
+        if (at < 0) {
+            break;
+        }
+        if (buf_put_span(out, in->p + s, at - s) < 0 || buf_put_ascii(out, repl) < 0) {
+            return -1;
+        }
+        s = at + nn;
+    }
+    return buf_put_span(out, in->p + s, in->len - s);
+}
+
+static void
+swap(Buf *a, Buf *b)
+{
+    Buf t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* ---- The steps ---------------------------------------------------------------------------- */
+
+static int
+isolate_other(const Buf *in, Buf *out)
+{
+    out->len = 0;
+    for (Py_ssize_t k = 0; k < in->len; k++) {
+        const Py_UCS4 c = in->p[k];
+        const int keep = is_alnum(c) || is_java_ws(c) || c == '.' || c == '\'' || c == '`' ||
+                         c == ',' || c == '-' || c == 0x2018 || c == 0x2019;
+        if (keep) {
+            if (buf_put(out, c) < 0) {
+                return -1;
+            }
+        }
+        else if (buf_put(out, ' ') < 0 || buf_put(out, c) < 0 || buf_put(out, ' ') < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* _protect_dot_runs: "\.(\.+)" -> " DOTMULTI\1", then the DOTMULTI folding loop. */
+static int
+protect_dot_runs(Buf *line, Buf *tmp)
+{
+    if (find_ascii(line, "..", 0) >= 0) {
+        tmp->len = 0;
+        Py_ssize_t s = 0;
+        while (s < line->len) {
+            if (line->p[s] == '.' && s + 1 < line->len && line->p[s + 1] == '.') {
+                Py_ssize_t e = s + 1;
+                while (e < line->len && line->p[e] == '.') {
+                    e++;
+                }
+                if (buf_put_ascii(tmp, " DOTMULTI") < 0 ||
+                    buf_put_span(tmp, line->p + s + 1, e - s - 1) < 0) {
+                    return -1;
+                }
+                s = e;
+            }
+            else {
+                if (buf_put(tmp, line->p[s]) < 0) {
+                    return -1;
+                }
+                s++;
+            }
+        }
+        swap(line, tmp);
+    }
+    while (find_ascii(line, "DOTMULTI.", 0) >= 0) {
+        /* "DOTMULTI\.([^.])" -> "DOTDOTMULTI \1" */
+        tmp->len = 0;
+        Py_ssize_t s = 0;
+        for (;;) {
+            Py_ssize_t at = find_ascii(line, "DOTMULTI.", s);
+            while (at >= 0 && !(at + 9 < line->len && line->p[at + 9] != '.')) {
+                at = find_ascii(line, "DOTMULTI.", at + 1);
+            }
+            if (at < 0) {
+                break;
+            }
+            if (buf_put_span(tmp, line->p + s, at - s) < 0 ||
+                buf_put_ascii(tmp, "DOTDOTMULTI ") < 0 || buf_put(tmp, line->p[at + 9]) < 0) {
+                return -1;
+            }
+            s = at + 10;
+        }
+        if (buf_put_span(tmp, line->p + s, line->len - s) < 0) {
+            return -1;
+        }
+        swap(line, tmp);
+        if (replace_ascii(line, tmp, "DOTMULTI.", "DOTDOTMULTI") < 0) {
+            return -1;
+        }
+        swap(line, tmp);
+    }
+    return 0;
+}
+
+static int
+normalize_quotes(Buf *line, Buf *tmp)
+{
+    int doubles = 0;
+    for (Py_ssize_t k = 0; k < line->len; k++) {
+        Py_UCS4 c = line->p[k];
+        if (c == '`' || c == 0x2018 || c == 0x2019) {
+            line->p[k] = '\'';
+        }
+        else if (c == 0x201C || c == 0x201D) {
+            doubles = 1;
+        }
+    }
+    if (!doubles && find_ascii(line, "''", 0) < 0) {
+        return 0;
+    }
+    tmp->len = 0;
+    Py_ssize_t s = 0;
+    while (s < line->len) {
+        const Py_UCS4 c = line->p[s];
+        if (c == 0x201C || c == 0x201D) {
+            if (buf_put_ascii(tmp, " \" ") < 0) {
+                return -1;
+            }
+            s++;
+        }
+        else if (c == '\'' && s + 1 < line->len && line->p[s + 1] == '\'') {
+            if (buf_put_ascii(tmp, " \" ") < 0) {
+                return -1;
+            }
+            s += 2;
+        }
+        else {
+            if (buf_put(tmp, c) < 0) {
+                return -1;
+            }
+            s++;
+        }
+    }
+    swap(line, tmp);
+    return 0;
+}
+
+static int
+normalize_dashes(Buf *line, Buf *tmp)
+{
+    for (Py_ssize_t k = 0; k < line->len; k++) {
+        if (line->p[k] == 0x2013) {
+            line->p[k] = '-';
+        }
+    }
+    if (find_ascii(line, "--", 0) < 0) {
+        return 0;
+    }
+    if (replace_ascii(line, tmp, "--", "-") < 0) {
+        return -1;
+    }
+    swap(line, tmp);
+    return 0;
+}
+
+static int
+pair_step(Buf *line, Buf *tmp, CharClass a, Py_UCS4 x, CharClass b, const char *middle)
+{
+    if (sub_pair(line, tmp, a, x, b, middle) < 0) {
+        return -1;
+    }
+    swap(line, tmp);
+    return 0;
+}
+
+static int
+split_apostrophes(Buf *line, Buf *tmp, int mode)
+{
+    if (!contains(line, '\'')) {
+        return 0;
+    }
+    if (mode == 0) {
+        return pair_step(line, tmp, cls_not_alpha, '\'', cls_not_alpha, " ' ") < 0 ||
+                       pair_step(line, tmp, cls_not_alnum, '\'', cls_alpha, " ' ") < 0 ||
+                       pair_step(line, tmp, cls_alpha, '\'', cls_not_alpha, " ' ") < 0 ||
+                       pair_step(line, tmp, cls_alpha, '\'', cls_alpha, " '") < 0 ||
+                       pair_step(line, tmp, cls_digit, '\'', cls_small_s, " '") < 0
+                   ? -1
+                   : 0;
+    }
+    if (mode == 1) {
+        return pair_step(line, tmp, cls_not_alpha, '\'', cls_not_alpha, " ' ") < 0 ||
+                       pair_step(line, tmp, cls_not_alpha, '\'', cls_alpha, " ' ") < 0 ||
+                       pair_step(line, tmp, cls_alpha, '\'', cls_not_alpha, " ' ") < 0 ||
+                       pair_step(line, tmp, cls_alpha, '\'', cls_alpha, "' ") < 0
+                   ? -1
+                   : 0;
+    }
+    if (replace_ascii(line, tmp, "'", " ' ") < 0) {
+        return -1;
+    }
+    swap(line, tmp);
+    return 0;
+}
+
+/* prefixes.get(word[start:end]): 1 true, 0 false, -1 absent, -2 error. */
+static int
+prefix_lookup(PyObject *prefixes, const Py_UCS4 *p, Py_ssize_t n)
+{
+    PyObject *key = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, p, n);
+    if (key == NULL) {
+        return -2;
+    }
+    PyObject *value = PyDict_GetItemWithError(prefixes, key);
+    Py_DECREF(key);
+    if (value == NULL) {
+        return PyErr_Occurred() ? -2 : -1;
+    }
+    const int truth = PyObject_IsTrue(value);
+    return truth < 0 ? -2 : truth;
+}
+
+/* _split_sentence_dots: tokens joined by single spaces (plus one after the last). */
+static int
+split_sentence_dots(const Buf *in, Buf *out, PyObject *prefixes)
+{
+    out->len = 0;
+    const Py_UCS4 *p = in->p;
+    const Py_ssize_t n = in->len;
+    const int dots = contains(in, '.');
+    Py_ssize_t s = 0;
+    while (s < n && is_delim(p[s])) {
+        s++;
+    }
+    while (s < n) {
+        Py_ssize_t e = s;
+        while (e < n && !is_delim(p[e])) {
+            e++;
+        }
+        /* The word is p[s:e]; the next one starts at t (t == n: none). */
+        Py_ssize_t t = e;
+        while (t < n && is_delim(p[t])) {
+            t++;
+        }
+        const Py_ssize_t len = e - s;
+        int done = 0;
+        if (dots && len >= 2 && p[e - 1] == '.') {
+            int pre_dot = 0, pre_alpha = 0;
+            for (Py_ssize_t k = s; k < e - 1; k++) {
+                pre_dot |= p[k] == '.';
+                pre_alpha |= is_alpha(p[k]);
+            }
+            if (pre_dot && pre_alpha) {
+                for (Py_ssize_t k = s; k < e; k++) {
+                    if (p[k] != '.' && buf_put(out, p[k]) < 0) {
+                        return -1;
+                    }
+                }
+                done = 1;
+            }
+            else {
+                const int numeric_only = prefix_lookup(prefixes, p + s, len - 1);
+                if (numeric_only == -2) {
+                    return -1;
+                }
+                const Py_UCS4 next = t < n ? p[t] : 0;
+                const int stays = numeric_only == 0 || (t < n && next >= 'a' && next <= 'z') ||
+                                  (numeric_only == 1 && t < n && next >= '0' && next <= '9');
+                if (!stays) {
+                    if (buf_put_span(out, p + s, len - 1) < 0 || buf_put_ascii(out, " .") < 0) {
+                        return -1;
+                    }
+                    done = 1;
+                }
+            }
+        }
+        if (!done && buf_put_span(out, p + s, len) < 0) {
+            return -1;
+        }
+        if (buf_put(out, ' ') < 0) {
+            return -1;
+        }
+        s = t;
+    }
+    return 0;
+}
+
+static int
+restore_dot_runs(Buf *line, Buf *tmp)
+{
+    if (find_ascii(line, "DOTMULTI", 0) < 0) {
+        return 0;
+    }
+    while (find_ascii(line, "DOTDOTMULTI", 0) >= 0) {
+        if (replace_ascii(line, tmp, "DOTDOTMULTI", "DOTMULTI.") < 0) {
+            return -1;
+        }
+        swap(line, tmp);
+    }
+    if (replace_ascii(line, tmp, "DOTMULTI", ".") < 0) {
+        return -1;
+    }
+    swap(line, tmp);
+    return 0;
+}
+
+/* Collapse runs of spaces (ASCII or the Unicode ones) to one ASCII space, in place. */
+static void
+collapse_spaces(Buf *line)
+{
+    Py_ssize_t w = 0;
+    int in_run = 0;
+    for (Py_ssize_t k = 0; k < line->len; k++) {
+        const Py_UCS4 c = line->p[k];
+        if (c == ' ' || is_unicode_space(c)) {
+            if (!in_run) {
+                line->p[w++] = ' ';
+            }
+            in_run = 1;
+        }
+        else {
+            line->p[w++] = c;
+            in_run = 0;
+        }
+    }
+    line->len = w;
+}
+
+static PyObject *
+normalize_line_c(PyObject *self, PyObject *args)
+{
+    PyObject *text, *prefixes;
+    int mode, keep_punctuation;
+    if (!PyArg_ParseTuple(args, "UipO!:normalize_line", &text, &mode, &keep_punctuation,
+                          &PyDict_Type, &prefixes)) {
+        return NULL;
+    }
+    if (mode < 0 || mode > 2) {
+        PyErr_SetString(PyExc_ValueError, "mode: expected 0 (English), 1 (French) or 2");
+        return NULL;
+    }
+    Buf line = {NULL, 0, 0}, tmp = {NULL, 0, 0};
+    PyObject *result = NULL;
+    const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    if (buf_reserve(&line, n + 2) < 0 || buf_reserve(&tmp, 2 * n + 16) < 0) {
+        goto done;
+    }
+    line.p[0] = ' ';
+    if (PyUnicode_AsUCS4(text, line.p + 1, n, 0) == NULL) {
+        goto done;
+    }
+    line.p[n + 1] = ' ';
+    line.len = n + 2;
+
+    if (isolate_other(&line, &tmp) < 0) {
+        goto done;
+    }
+    swap(&line, &tmp);
+    if (protect_dot_runs(&line, &tmp) < 0) {
+        goto done;
+    }
+    if (contains(&line, ',')) {
+        if (pair_step(&line, &tmp, cls_not_digit, ',', cls_not_digit, " , ") < 0 ||
+            pair_step(&line, &tmp, cls_digit, ',', cls_not_digit, " , ") < 0 ||
+            pair_step(&line, &tmp, cls_not_digit, ',', cls_digit, " , ") < 0) {
+            goto done;
+        }
+    }
+    if (normalize_quotes(&line, &tmp) < 0 || normalize_dashes(&line, &tmp) < 0) {
+        goto done;
+    }
+    if (contains(&line, '-') &&
+        pair_step(&line, &tmp, cls_alnum_or_dot, '-', cls_alnum, " ") < 0) {
+        goto done;
+    }
+    if (split_apostrophes(&line, &tmp, mode) < 0) {
+        goto done;
+    }
+    if (split_sentence_dots(&line, &tmp, prefixes) < 0) {
+        goto done;
+    }
+    swap(&line, &tmp);
+    if (restore_dot_runs(&line, &tmp) < 0) {
+        goto done;
+    }
+    if (!keep_punctuation) {
+        for (Py_ssize_t k = 0; k < line.len; k++) {
+            if (!is_alnum(line.p[k])) {
+                line.p[k] = ' ';
+            }
+        }
+    }
+    collapse_spaces(&line);
+    /* String.trim: every code point <= U+0020 at either end. */
+    Py_ssize_t start = 0, end = line.len;
+    while (start < end && line.p[start] <= 0x20) {
+        start++;
+    }
+    while (end > start && line.p[end - 1] <= 0x20) {
+        end--;
+    }
+    result = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, line.p + start, end - start);
+done:
+    PyMem_Free(line.p);
+    PyMem_Free(tmp.p);
+    return result;
+}
+
+PyMethodDef meteor_normalize_methods[] = {
+    {"normalize_line", normalize_line_c, METH_VARARGS,
+     "normalize_line(text, mode, keep_punctuation, prefixes) -> str\n\n"
+     "METEOR 1.5's -norm normaliser (mode 0 English, 1 French, 2 other apostrophe rule)."},
+    {NULL, NULL, 0, NULL},
+};
