@@ -1019,6 +1019,64 @@ read_int64s(PyObject *seq, Py_ssize_t *n, const char *what)
     return out;
 }
 
+/* Where a generator writes its candidates: Match objects appended to a Python list, or raw
+ * candidates appended to a C array (the fused pair kernel). */
+typedef struct {
+    PyObject *list; /* Python mode when not NULL */
+    PyTypeObject *type;
+    PyObject *stage_obj;
+    Cand *raw; /* C mode */
+    Py_ssize_t n, cap;
+    int64_t stage;
+} Emit;
+
+static int
+emit(Emit *e, Py_ssize_t ref_start, Py_ssize_t ref_len, Py_ssize_t hyp_start, Py_ssize_t hyp_len)
+{
+    if (e->list != NULL) {
+        return append_match(e->list, e->type, ref_start, ref_len, hyp_start, hyp_len,
+                            e->stage_obj);
+    }
+    if (e->n == e->cap) {
+        const Py_ssize_t cap = e->cap ? 2 * e->cap : 64;
+        Cand *raw = PyMem_Realloc(e->raw, (size_t)cap * sizeof(Cand));
+        if (raw == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        e->raw = raw;
+        e->cap = cap;
+    }
+    Cand *c = &e->raw[e->n++];
+    c->ref_start = ref_start;
+    c->ref_len = ref_len;
+    c->hyp_start = hyp_start;
+    c->hyp_len = hyp_len;
+    c->stage = e->stage;
+    c->obj = NULL;
+    return 0;
+}
+
+/* Candidates (j, 1, i, 1) for every reference j ascending and hypothesis i ascending with
+ * hk[i] == rk[j], leaving out pairs of equal identities when `different` is set. */
+static int
+equal_keys_core(Emit *e, const int64_t *hk, Py_ssize_t nh, const int64_t *rk, Py_ssize_t nr,
+                const int64_t *hid, const int64_t *rid, int different)
+{
+    for (Py_ssize_t j = 0; j < nr; j++) {
+        const int64_t key = rk[j];
+        for (Py_ssize_t i = 0; i < nh; i++) {
+            if (hk[i] != key || (different && hid[i] == rid[j])) {
+                continue;
+            }
+            if (emit(e, j, 1, i, 1) < 0) {
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
 /*
  * equal_keys(hyp_keys, ref_keys, hyp_ids, ref_ids, stage, match_type, different) -> list
  *
@@ -1068,17 +1126,9 @@ equal_keys_c(PyObject *self, PyObject *args)
     if (out == NULL) {
         goto done;
     }
-    for (Py_ssize_t j = 0; j < nr; j++) {
-        const int64_t key = rk[j];
-        for (Py_ssize_t i = 0; i < nh; i++) {
-            if (hk[i] != key || (different && hid[i] == rid[j])) {
-                continue;
-            }
-            if (append_match(out, (PyTypeObject *)type, j, 1, i, 1, stage) < 0) {
-                Py_CLEAR(out);
-                goto done;
-            }
-        }
+    Emit e = {out, (PyTypeObject *)type, stage, NULL, 0, 0, 0};
+    if (equal_keys_core(&e, hk, nh, rk, nr, hid, rid, different) < 0) {
+        Py_CLEAR(out);
     }
 done:
     PyMem_Free(hk);
@@ -1104,78 +1154,47 @@ lowest_bit(uint64_t word)
 #endif
 }
 
-/*
- * sets_intersect(hyp_sets, ref_sets, hyp_ids, ref_ids, stage, match_type) -> list
- *
- * hyp_sets[i] and ref_sets[j] are bytes holding sorted, duplicate-free native int64 values
- * (synset identifiers). Candidates (j, 1, i, 1, stage) for every reference j ascending and
- * hypothesis i ascending whose sets share a value and whose identities differ.
- */
-static PyObject *
-sets_intersect_c(PyObject *self, PyObject *args)
+/* One word's synonym set: n native int64 values at base (not necessarily aligned). */
+typedef struct {
+    const char *base;
+    Py_ssize_t n;
+} Packed;
+
+static inline int64_t
+packed_at(const Packed *p, Py_ssize_t k)
 {
-    PyObject *hs_obj, *rs_obj, *hi_obj, *ri_obj, *stage, *type;
-    if (!PyArg_ParseTuple(args, "OOOOOO:sets_intersect", &hs_obj, &rs_obj, &hi_obj, &ri_obj,
-                          &stage, &type)) {
-        return NULL;
-    }
-    if (check_match_type(type) < 0) {
-        return NULL;
-    }
-    PyObject *out = NULL, *hs = NULL, *rs = NULL;
-    int64_t *hid = NULL, *rid = NULL, *keys = NULL;
-    Py_ssize_t *slot_set = NULL;
-    uint64_t *bits = NULL;
-    Py_ssize_t n3 = 0, n4 = 0;
-    hs = PySequence_Fast(hs_obj, "hyp_sets: expected a sequence of bytes");
-    if (hs == NULL) {
-        goto done;
-    }
-    rs = PySequence_Fast(rs_obj, "ref_sets: expected a sequence of bytes");
-    if (rs == NULL) {
-        goto done;
-    }
-    const Py_ssize_t nh = PySequence_Fast_GET_SIZE(hs), nr = PySequence_Fast_GET_SIZE(rs);
-    for (Py_ssize_t k = 0; k < nh + nr; k++) {
-        PyObject *b = k < nh ? PySequence_Fast_GET_ITEM(hs, k) : PySequence_Fast_GET_ITEM(rs, k - nh);
-        if (!PyBytes_Check(b) || PyBytes_GET_SIZE(b) % (Py_ssize_t)sizeof(int64_t) != 0) {
-            PyErr_SetString(PyExc_TypeError, "sets: expected bytes of packed int64 values");
-            goto done;
-        }
-    }
-    hid = read_int64s(hi_obj, &n3, "hyp_ids: expected a sequence of ints");
-    if (hid == NULL) {
-        goto done;
-    }
-    rid = read_int64s(ri_obj, &n4, "ref_ids: expected a sequence of ints");
-    if (rid == NULL) {
-        goto done;
-    }
-    if (n3 != nh || n4 != nr) {
-        PyErr_SetString(PyExc_ValueError, "sets and identities differ in length");
-        goto done;
-    }
-    /* Every hypothesis value goes into a hash table whose slots hold the bit set of the
-     * hypothesis positions having it; a reference word's hits are the union of its values' bit
-     * sets, read in ascending position order (the order of the pairwise merge this replaces). */
+    int64_t x;
+    memcpy(&x, p->base + k * (Py_ssize_t)sizeof(int64_t), sizeof(int64_t));
+    return x;
+}
+
+/* Candidates (j, 1, i, 1) for every reference j ascending and hypothesis i ascending whose sets
+ * share a value and whose identities differ.
+ *
+ * Every hypothesis value goes into a hash table whose slots hold the bit set of the hypothesis
+ * positions having it; a reference word's hits are the union of its values' bit sets, read in
+ * ascending position order (the order of a pairwise merge). */
+static int
+sets_core(Emit *e, const Packed *hs, Py_ssize_t nh, const Packed *rs, Py_ssize_t nr,
+          const int64_t *hid, const int64_t *rid)
+{
     Py_ssize_t total = 0;
     for (Py_ssize_t i = 0; i < nh; i++) {
-        total += PyBytes_GET_SIZE(PySequence_Fast_GET_ITEM(hs, i)) / (Py_ssize_t)sizeof(int64_t);
+        total += hs[i].n;
     }
-    out = PyList_New(0);
-    if (out == NULL || total == 0) {
-        goto done;
+    if (total == 0) {
+        return 0;
     }
+    int rc = -1;
     const Py_ssize_t words = (nh + 63) / 64;
     Py_ssize_t cap = 16;
     while (cap < 2 * total) {
         cap *= 2;
     }
-    keys = PyMem_Malloc((size_t)cap * sizeof(int64_t));
-    slot_set = PyMem_Malloc((size_t)cap * sizeof(Py_ssize_t));
-    bits = PyMem_Calloc((size_t)(total * words + words), sizeof(uint64_t));
+    int64_t *keys = PyMem_Malloc((size_t)cap * sizeof(int64_t));
+    Py_ssize_t *slot_set = PyMem_Malloc((size_t)cap * sizeof(Py_ssize_t));
+    uint64_t *bits = PyMem_Calloc((size_t)(total * words + words), sizeof(uint64_t));
     if (keys == NULL || slot_set == NULL || bits == NULL) {
-        Py_CLEAR(out);
         PyErr_NoMemory();
         goto done;
     }
@@ -1185,12 +1204,8 @@ sets_intersect_c(PyObject *self, PyObject *args)
     Py_ssize_t n_sets = 0;
     const uint64_t mask = (uint64_t)cap - 1;
     for (Py_ssize_t i = 0; i < nh; i++) {
-        PyObject *hb = PySequence_Fast_GET_ITEM(hs, i);
-        const Py_ssize_t hn = PyBytes_GET_SIZE(hb) / (Py_ssize_t)sizeof(int64_t);
-        const char *hbase = PyBytes_AS_STRING(hb);
-        for (Py_ssize_t a = 0; a < hn; a++) {
-            int64_t x;
-            memcpy(&x, hbase + a * (Py_ssize_t)sizeof(int64_t), sizeof(int64_t));
+        for (Py_ssize_t a = 0; a < hs[i].n; a++) {
+            const int64_t x = packed_at(&hs[i], a);
             uint64_t h = ((uint64_t)x * UINT64_C(0x9E3779B97F4A7C15)) >> 17;
             while (slot_set[h & mask] >= 0 && keys[h & mask] != x) {
                 h++;
@@ -1205,17 +1220,13 @@ sets_intersect_c(PyObject *self, PyObject *args)
     }
     uint64_t *hits = bits + total * words; /* scratch: one more bit set */
     for (Py_ssize_t j = 0; j < nr; j++) {
-        PyObject *rb = PySequence_Fast_GET_ITEM(rs, j);
-        const Py_ssize_t rn = PyBytes_GET_SIZE(rb) / (Py_ssize_t)sizeof(int64_t);
-        if (rn == 0) {
+        if (rs[j].n == 0) {
             continue;
         }
-        const char *rbase = PyBytes_AS_STRING(rb);
         int any = 0;
         memset(hits, 0, (size_t)words * sizeof(uint64_t));
-        for (Py_ssize_t a = 0; a < rn; a++) {
-            int64_t x;
-            memcpy(&x, rbase + a * (Py_ssize_t)sizeof(int64_t), sizeof(int64_t));
+        for (Py_ssize_t a = 0; a < rs[j].n; a++) {
+            const int64_t x = packed_at(&rs[j], a);
             uint64_t h = ((uint64_t)x * UINT64_C(0x9E3779B97F4A7C15)) >> 17;
             while (slot_set[h & mask] >= 0 && keys[h & mask] != x) {
                 h++;
@@ -1238,20 +1249,87 @@ sets_intersect_c(PyObject *self, PyObject *args)
             while (word) {
                 const Py_ssize_t i = w * 64 + (Py_ssize_t)lowest_bit(word);
                 word &= word - 1;
-                if (hid[i] == rid[j]) {
-                    continue;
-                }
-                if (append_match(out, (PyTypeObject *)type, j, 1, i, 1, stage) < 0) {
-                    Py_CLEAR(out);
+                if (hid[i] != rid[j] && emit(e, j, 1, i, 1) < 0) {
                     goto done;
                 }
             }
         }
     }
+    rc = 0;
 done:
     PyMem_Free(keys);
     PyMem_Free(slot_set);
     PyMem_Free(bits);
+    return rc;
+}
+
+/*
+ * sets_intersect(hyp_sets, ref_sets, hyp_ids, ref_ids, stage, match_type) -> list
+ *
+ * hyp_sets[i] and ref_sets[j] are bytes holding sorted, duplicate-free native int64 values
+ * (synset identifiers). Candidates (j, 1, i, 1, stage) for every reference j ascending and
+ * hypothesis i ascending whose sets share a value and whose identities differ.
+ */
+static PyObject *
+sets_intersect_c(PyObject *self, PyObject *args)
+{
+    PyObject *hs_obj, *rs_obj, *hi_obj, *ri_obj, *stage, *type;
+    if (!PyArg_ParseTuple(args, "OOOOOO:sets_intersect", &hs_obj, &rs_obj, &hi_obj, &ri_obj,
+                          &stage, &type)) {
+        return NULL;
+    }
+    if (check_match_type(type) < 0) {
+        return NULL;
+    }
+    PyObject *out = NULL, *hs = NULL, *rs = NULL;
+    int64_t *hid = NULL, *rid = NULL;
+    Packed *sets = NULL;
+    Py_ssize_t n3 = 0, n4 = 0;
+    hs = PySequence_Fast(hs_obj, "hyp_sets: expected a sequence of bytes");
+    if (hs == NULL) {
+        goto done;
+    }
+    rs = PySequence_Fast(rs_obj, "ref_sets: expected a sequence of bytes");
+    if (rs == NULL) {
+        goto done;
+    }
+    const Py_ssize_t nh = PySequence_Fast_GET_SIZE(hs), nr = PySequence_Fast_GET_SIZE(rs);
+    sets = PyMem_Malloc((size_t)(nh + nr + 1) * sizeof(Packed));
+    if (sets == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < nh + nr; k++) {
+        PyObject *b = k < nh ? PySequence_Fast_GET_ITEM(hs, k) : PySequence_Fast_GET_ITEM(rs, k - nh);
+        if (!PyBytes_Check(b) || PyBytes_GET_SIZE(b) % (Py_ssize_t)sizeof(int64_t) != 0) {
+            PyErr_SetString(PyExc_TypeError, "sets: expected bytes of packed int64 values");
+            goto done;
+        }
+        sets[k].base = PyBytes_AS_STRING(b);
+        sets[k].n = PyBytes_GET_SIZE(b) / (Py_ssize_t)sizeof(int64_t);
+    }
+    hid = read_int64s(hi_obj, &n3, "hyp_ids: expected a sequence of ints");
+    if (hid == NULL) {
+        goto done;
+    }
+    rid = read_int64s(ri_obj, &n4, "ref_ids: expected a sequence of ints");
+    if (rid == NULL) {
+        goto done;
+    }
+    if (n3 != nh || n4 != nr) {
+        PyErr_SetString(PyExc_ValueError, "sets and identities differ in length");
+        goto done;
+    }
+    out = PyList_New(0);
+    if (out == NULL) {
+        goto done;
+    }
+    Emit e = {out, (PyTypeObject *)type, stage, NULL, 0, 0, 0};
+    if (sets_core(&e, sets, nh, sets + nh, nr, hid, rid) < 0) {
+        Py_CLEAR(out);
+    }
+done:
+    PyMem_Free(sets);
     Py_XDECREF(hs);
     Py_XDECREF(rs);
     PyMem_Free(hid);
@@ -1535,8 +1613,7 @@ occurrences_find(const Occurrences *o, uint32_t node)
 /* One pass: side A walks, side B occurrences; a_is_ref says which side is the reference. */
 static int
 paraphrase_pass(const Trie *t, const Step *a_steps, Py_ssize_t na, const Step *b_steps,
-                const Occurrences *b_found, int a_is_ref, PyObject *out, PyTypeObject *type,
-                PyObject *stage)
+                const Occurrences *b_found, int a_is_ref, Emit *e)
 {
     for (Py_ssize_t k = 0; k < na; k++) {
         /* Two-stage prefetch: the record list bounds of a later step, then the record list of
@@ -1563,10 +1640,10 @@ paraphrase_pass(const Trie *t, const Step *a_steps, Py_ssize_t na, const Step *b
             for (int32_t at = occurrences_find(b_found, t->record_b[r]); at >= 0;
                  at = b_found->next[at]) {
                 const Step *b = &b_steps[at];
-                int rc = a_is_ref ? append_match(out, type, a_steps[k].start, a_steps[k].depth,
-                                                 b->start, b->depth, stage)
-                                  : append_match(out, type, b->start, b->depth,
-                                                 a_steps[k].start, a_steps[k].depth, stage);
+                int rc = a_is_ref ? emit(e, a_steps[k].start, a_steps[k].depth, b->start,
+                                         b->depth)
+                                  : emit(e, b->start, b->depth, a_steps[k].start,
+                                         a_steps[k].depth);
                 if (rc < 0) {
                     return -1;
                 }
@@ -1574,6 +1651,59 @@ paraphrase_pass(const Trie *t, const Step *a_steps, Py_ssize_t na, const Step *b
         }
     }
     return 0;
+}
+
+/* The paraphrase candidates of two segments of table token ids (-1: unknown), in the
+ * matcher's order: pass 1 with the reference walking (A in the reference, B in the hypothesis),
+ * then pass 2 the other way round. */
+static int
+paraphrase_core(Emit *e, const Trie *t, const int64_t *hids, Py_ssize_t nh, const int64_t *rids,
+                Py_ssize_t nr)
+{
+    if (nh == 0 || nr == 0) {
+        return 0;
+    }
+    if (nh > INT32_MAX / 4 || nr > INT32_MAX / 4) {
+        PyErr_SetString(PyExc_OverflowError, "paraphrase: segment too long");
+        return -1;
+    }
+    int rc = -1;
+    Step *hsteps = NULL, *rsteps = NULL;
+    Occurrences hfound = {NULL, 0, NULL}, rfound = {NULL, 0, NULL};
+    const Py_ssize_t hn = walk_all(t, hids, nh, &hsteps);
+    if (hn < 0) {
+        goto done;
+    }
+    const Py_ssize_t rn = walk_all(t, rids, nr, &rsteps);
+    if (rn < 0) {
+        goto done;
+    }
+    if (hn == 0 || rn == 0) {
+        rc = 0;
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < hn + rn; k++) {
+        const uint32_t node = k < hn ? hsteps[k].node : rsteps[k - hn].node;
+        if (node >= t->nodes) {
+            PyErr_SetString(PyExc_ValueError, "paraphrase index: corrupt trie");
+            goto done;
+        }
+    }
+    if (occurrences_build(&hfound, hsteps, hn) < 0 ||
+        occurrences_build(&rfound, rsteps, rn) < 0 ||
+        paraphrase_pass(t, rsteps, rn, hsteps, &hfound, 1, e) < 0 ||
+        paraphrase_pass(t, hsteps, hn, rsteps, &rfound, 0, e) < 0) {
+        goto done;
+    }
+    rc = 0;
+done:
+    PyMem_Free(hsteps);
+    PyMem_Free(rsteps);
+    PyMem_Free(hfound.slots);
+    PyMem_Free(hfound.next);
+    PyMem_Free(rfound.slots);
+    PyMem_Free(rfound.next);
+    return rc;
 }
 
 static int
@@ -1589,6 +1719,51 @@ get_u32_buffer(PyObject *obj, Py_buffer *view, const char *what)
         return -1;
     }
     return 0;
+}
+
+/* The trie of a paraphrase index from its four uint32 buffers and an optional root table
+ * (None or a paraphrase_root() result); views[0..4] must start zeroed and are released by
+ * trie_close() whatever happens. */
+static int
+trie_open(Trie *t, Py_buffer views[5], PyObject *fc_obj, PyObject *tok_obj, PyObject *rs_obj,
+          PyObject *rb_obj, PyObject *root_obj)
+{
+    if (get_u32_buffer(fc_obj, &views[0], "first_child") < 0 ||
+        get_u32_buffer(tok_obj, &views[1], "token") < 0 ||
+        get_u32_buffer(rs_obj, &views[2], "record_start") < 0 ||
+        get_u32_buffer(rb_obj, &views[3], "record_b") < 0) {
+        return -1;
+    }
+    t->first_child = views[0].buf;
+    t->token = views[1].buf;
+    t->record_start = views[2].buf;
+    t->record_b = views[3].buf;
+    t->nodes = views[1].len / 4;
+    t->records = views[3].len / 4;
+    t->root = NULL;
+    t->root_len = 0;
+    if (root_obj != Py_None) {
+        if (get_u32_buffer(root_obj, &views[4], "root") < 0) {
+            return -1;
+        }
+        t->root = views[4].buf;
+        t->root_len = views[4].len / 4;
+    }
+    if (views[0].len / 4 != t->nodes + 1 || views[2].len / 4 != t->nodes + 1 || t->nodes < 1) {
+        PyErr_SetString(PyExc_ValueError, "paraphrase index: section sizes disagree");
+        return -1;
+    }
+    return 0;
+}
+
+static void
+trie_close(Py_buffer views[5])
+{
+    for (int k = 0; k < 5; k++) {
+        if (views[k].obj) {
+            PyBuffer_Release(&views[k]);
+        }
+    }
 }
 
 /*
@@ -1612,36 +1787,13 @@ paraphrase_c(PyObject *self, PyObject *args)
     if (check_match_type(type) < 0) {
         return NULL;
     }
-    Py_buffer fc = {0}, tok = {0}, rs = {0}, rb = {0}, root = {0};
+    Py_buffer views[5];
+    memset(views, 0, sizeof(views));
+    Trie t;
     int64_t *hids = NULL, *rids = NULL;
-    Step *hsteps = NULL, *rsteps = NULL;
-    Occurrences hfound = {NULL, 0, NULL}, rfound = {NULL, 0, NULL};
     PyObject *out = NULL;
     Py_ssize_t nh = 0, nr = 0;
-    if (get_u32_buffer(fc_obj, &fc, "first_child") < 0 ||
-        get_u32_buffer(tok_obj, &tok, "token") < 0 ||
-        get_u32_buffer(rs_obj, &rs, "record_start") < 0 ||
-        get_u32_buffer(rb_obj, &rb, "record_b") < 0) {
-        goto done;
-    }
-    Trie t;
-    t.first_child = fc.buf;
-    t.token = tok.buf;
-    t.record_start = rs.buf;
-    t.record_b = rb.buf;
-    t.nodes = tok.len / 4;
-    t.records = rb.len / 4;
-    t.root = NULL;
-    t.root_len = 0;
-    if (root_obj != Py_None) {
-        if (get_u32_buffer(root_obj, &root, "root") < 0) {
-            goto done;
-        }
-        t.root = root.buf;
-        t.root_len = root.len / 4;
-    }
-    if (fc.len / 4 != t.nodes + 1 || rs.len / 4 != t.nodes + 1 || t.nodes < 1) {
-        PyErr_SetString(PyExc_ValueError, "paraphrase index: section sizes disagree");
+    if (trie_open(&t, views, fc_obj, tok_obj, rs_obj, rb_obj, root_obj) < 0) {
         goto done;
     }
     hids = read_int64s(h_obj, &nh, "hyp_ids: expected a sequence of ints");
@@ -1652,68 +1804,18 @@ paraphrase_c(PyObject *self, PyObject *args)
     if (rids == NULL) {
         goto done;
     }
-    if (nh > INT32_MAX / 4 || nr > INT32_MAX / 4) {
-        PyErr_SetString(PyExc_OverflowError, "paraphrase: segment too long");
-        goto done;
-    }
     out = PyList_New(0);
-    if (out == NULL || nh == 0 || nr == 0) {
+    if (out == NULL) {
         goto done;
     }
-    const Py_ssize_t hn = walk_all(&t, hids, nh, &hsteps);
-    if (hn < 0) {
+    Emit e = {out, (PyTypeObject *)type, stage, NULL, 0, 0, 0};
+    if (paraphrase_core(&e, &t, hids, nh, rids, nr) < 0) {
         Py_CLEAR(out);
-        goto done;
-    }
-    const Py_ssize_t rn = walk_all(&t, rids, nr, &rsteps);
-    if (rn < 0) {
-        Py_CLEAR(out);
-        goto done;
-    }
-    if (hn == 0 || rn == 0) {
-        goto done;
-    }
-    for (Py_ssize_t k = 0; k < hn + rn; k++) {
-        const uint32_t node = k < hn ? hsteps[k].node : rsteps[k - hn].node;
-        if (node >= t.nodes) {
-            PyErr_SetString(PyExc_ValueError, "paraphrase index: corrupt trie");
-            Py_CLEAR(out);
-            goto done;
-        }
-    }
-    if (occurrences_build(&hfound, hsteps, hn) < 0 ||
-        occurrences_build(&rfound, rsteps, rn) < 0 ||
-        paraphrase_pass(&t, rsteps, rn, hsteps, &hfound, 1, out, (PyTypeObject *)type, stage) <
-            0 ||
-        paraphrase_pass(&t, hsteps, hn, rsteps, &rfound, 0, out, (PyTypeObject *)type, stage) <
-            0) {
-        Py_CLEAR(out);
-        goto done;
     }
 done:
-    if (fc.obj) {
-        PyBuffer_Release(&fc);
-    }
-    if (tok.obj) {
-        PyBuffer_Release(&tok);
-    }
-    if (rs.obj) {
-        PyBuffer_Release(&rs);
-    }
-    if (rb.obj) {
-        PyBuffer_Release(&rb);
-    }
-    if (root.obj) {
-        PyBuffer_Release(&root);
-    }
+    trie_close(views);
     PyMem_Free(hids);
     PyMem_Free(rids);
-    PyMem_Free(hsteps);
-    PyMem_Free(rsteps);
-    PyMem_Free(hfound.slots);
-    PyMem_Free(hfound.next);
-    PyMem_Free(rfound.slots);
-    PyMem_Free(rfound.next);
     return out;
 }
 
