@@ -499,30 +499,18 @@ load_by_ref(Work *w, PyObject *by_ref, Py_ssize_t n_hyp, Py_ssize_t n_ref)
     return 0;
 }
 
-/* Flatten per-stage candidate lists into the store appending them in order would build: a
- * stable bucket pass by reference start, so each position keeps stage order, then each stage's
- * own order. Both coverage counts are taken here. */
+/* The store that appending raw[0..n_cands) (candidates in stage-list order, spans already
+ * checked) would build: a stable bucket pass by reference start, so each position keeps stage
+ * order, then each stage's own order. Both coverage counts are taken here. */
 static int
-load_stage_lists(Work *w, PyObject *lists, Py_ssize_t n_hyp, Py_ssize_t n_ref)
+load_raw(Work *w, Cand *raw, Py_ssize_t n_cands, Py_ssize_t n_hyp, Py_ssize_t n_ref)
 {
     const Py_ssize_t wh = (n_hyp + 63) / 64;
-    const Py_ssize_t n_lists = PySequence_Fast_GET_SIZE(lists);
-    Py_ssize_t n_cands = 0;
-    for (Py_ssize_t s = 0; s < n_lists; s++) {
-        PyObject *lst = PySequence_Fast_GET_ITEM(lists, s);
-        if (!PyList_Check(lst)) {
-            PyErr_SetString(PyExc_TypeError, "stage_lists: expected lists of matches");
-            return -1;
-        }
-        n_cands += PyList_GET_SIZE(lst);
-    }
     w->hyp_cov = PyMem_Calloc((size_t)(n_hyp ? n_hyp : 1), sizeof(int64_t));
     w->ref_cov = PyMem_Calloc((size_t)(n_ref ? n_ref : 1), sizeof(int64_t));
     w->cands = PyMem_Malloc((size_t)(n_cands ? n_cands : 1) * sizeof(Cand));
-    Cand *raw = PyMem_Malloc((size_t)(n_cands ? n_cands : 1) * sizeof(Cand));
-    if (w->hyp_cov == NULL || w->ref_cov == NULL || w->cands == NULL || raw == NULL ||
+    if (w->hyp_cov == NULL || w->ref_cov == NULL || w->cands == NULL ||
         alloc_positions(w, n_ref) < 0) {
-        PyMem_Free(raw);
         if (!PyErr_Occurred()) {
             PyErr_NoMemory();
         }
@@ -530,28 +518,14 @@ load_stage_lists(Work *w, PyObject *lists, Py_ssize_t n_hyp, Py_ssize_t n_ref)
     }
     /* first[j + 1] counts the candidates starting at j, then becomes a prefix sum. */
     memset(w->first, 0, (size_t)(n_ref + 1) * sizeof(Py_ssize_t));
-    Py_ssize_t at = 0;
-    for (Py_ssize_t s = 0; s < n_lists; s++) {
-        PyObject *lst = PySequence_Fast_GET_ITEM(lists, s);
-        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lst); k++) {
-            Cand *c = &raw[at];
-            if (read_match(PyList_GET_ITEM(lst, k), c, "stage_lists") < 0) {
-                PyMem_Free(raw);
-                return -1;
-            }
-            if (!span_inside(c, n_hyp, n_ref)) {
-                PyErr_SetString(PyExc_ValueError, "a candidate's span lies outside its segments");
-                PyMem_Free(raw);
-                return -1;
-            }
-            w->first[c->ref_start + 1]++;
-            for (int64_t j = c->ref_start; j < c->ref_start + c->ref_len; j++) {
-                w->ref_cov[j]++;
-            }
-            for (int64_t i = c->hyp_start; i < c->hyp_start + c->hyp_len; i++) {
-                w->hyp_cov[i]++;
-            }
-            at++;
+    for (Py_ssize_t k = 0; k < n_cands; k++) {
+        const Cand *c = &raw[k];
+        w->first[c->ref_start + 1]++;
+        for (int64_t j = c->ref_start; j < c->ref_start + c->ref_len; j++) {
+            w->ref_cov[j]++;
+        }
+        for (int64_t i = c->hyp_start; i < c->hyp_start + c->hyp_len; i++) {
+            w->hyp_cov[i]++;
         }
     }
     for (Py_ssize_t j = 0; j < n_ref; j++) {
@@ -562,13 +536,51 @@ load_stage_lists(Work *w, PyObject *lists, Py_ssize_t n_hyp, Py_ssize_t n_ref)
         Cand *c = &w->cands[w->assigned[raw[k].ref_start]++];
         *c = raw[k];
         if (prepare_cand(w, c, wh) < 0) {
-            PyMem_Free(raw);
             return -1;
         }
     }
-    PyMem_Free(raw);
     w->n_cands = n_cands;
     return 0;
+}
+
+/* load_raw() of per-stage lists of Match tuples. */
+static int
+load_stage_lists(Work *w, PyObject *lists, Py_ssize_t n_hyp, Py_ssize_t n_ref)
+{
+    const Py_ssize_t n_lists = PySequence_Fast_GET_SIZE(lists);
+    Py_ssize_t n_cands = 0;
+    for (Py_ssize_t s = 0; s < n_lists; s++) {
+        PyObject *lst = PySequence_Fast_GET_ITEM(lists, s);
+        if (!PyList_Check(lst)) {
+            PyErr_SetString(PyExc_TypeError, "stage_lists: expected lists of matches");
+            return -1;
+        }
+        n_cands += PyList_GET_SIZE(lst);
+    }
+    Cand *raw = PyMem_Malloc((size_t)(n_cands ? n_cands : 1) * sizeof(Cand));
+    if (raw == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_ssize_t at = 0;
+    for (Py_ssize_t s = 0; s < n_lists; s++) {
+        PyObject *lst = PySequence_Fast_GET_ITEM(lists, s);
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lst); k++) {
+            Cand *c = &raw[at++];
+            if (read_match(PyList_GET_ITEM(lst, k), c, "stage_lists") < 0) {
+                PyMem_Free(raw);
+                return -1;
+            }
+            if (!span_inside(c, n_hyp, n_ref)) {
+                PyErr_SetString(PyExc_ValueError, "a candidate's span lies outside its segments");
+                PyMem_Free(raw);
+                return -1;
+            }
+        }
+    }
+    const int rc = load_raw(w, raw, n_cands, n_hyp, n_ref);
+    PyMem_Free(raw);
+    return rc;
 }
 
 /* Bits needed to write 0..x. */
@@ -1962,6 +1974,67 @@ read_flags(PyObject *seq, unsigned char **out, Py_ssize_t *n, Py_ssize_t *count)
     return 0;
 }
 
+/* Statistics of chosen[0..n) (sorted by reference position, not overlapping, stages checked):
+ * head = (hyp_length, ref_length, hyp_function, ref_function, chunks, hyp_matched,
+ * ref_matched) and counts[4 * stage + k] per stage (hyp content, ref content, hyp function,
+ * ref function). counts must be zeroed. */
+static void
+stats_core(const Cand *chosen, Py_ssize_t n, const unsigned char *hf, Py_ssize_t nh,
+           const unsigned char *rf, Py_ssize_t nr, int64_t head[7], int64_t *counts)
+{
+    int64_t hyp_function = 0, ref_function = 0;
+    for (Py_ssize_t i = 0; i < nh; i++) {
+        hyp_function += hf[i] != 0;
+    }
+    for (Py_ssize_t j = 0; j < nr; j++) {
+        ref_function += rf[j] != 0;
+    }
+    int64_t chunks = 0, hyp_matched = 0, ref_matched = 0, ref_end = -1, hyp_end = -1;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const Cand *m = &chosen[k];
+        if (m->ref_start != ref_end || m->hyp_start != hyp_end) {
+            chunks++;
+        }
+        ref_end = m->ref_start + m->ref_len;
+        hyp_end = m->hyp_start + m->hyp_len;
+        hyp_matched += m->hyp_len;
+        ref_matched += m->ref_len;
+        int64_t *c = counts + 4 * m->stage;
+        for (int64_t i = m->hyp_start; i < hyp_end; i++) {
+            c[hf[i] ? 2 : 0]++;
+        }
+        for (int64_t j = m->ref_start; j < ref_end; j++) {
+            c[rf[j] ? 3 : 1]++;
+        }
+    }
+    head[0] = nh;
+    head[1] = nr;
+    head[2] = hyp_function;
+    head[3] = ref_function;
+    head[4] = chunks;
+    head[5] = hyp_matched;
+    head[6] = ref_matched;
+}
+
+/* (head..., counts...) as a new tuple of ints. */
+static PyObject *
+stats_tuple(const int64_t head[7], const int64_t *counts, Py_ssize_t n_stages)
+{
+    PyObject *result = PyTuple_New(7 + 4 * n_stages);
+    if (result == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < 7 + 4 * n_stages; k++) {
+        PyObject *value = PyLong_FromLongLong(k < 7 ? head[k] : counts[k - 7]);
+        if (value == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(result, k, value);
+    }
+    return result;
+}
+
 static PyObject *
 word_stats_c(PyObject *self, PyObject *args)
 {
@@ -1977,6 +2050,7 @@ word_stats_c(PyObject *self, PyObject *args)
     PyObject *result = NULL, *matches = NULL;
     unsigned char *hf = NULL, *rf = NULL;
     int64_t *counts = NULL;
+    Cand *chosen = NULL;
     Py_ssize_t nh = 0, nr = 0, hyp_function = 0, ref_function = 0;
     if (read_flags(hf_obj, &hf, &nh, &hyp_function) < 0 ||
         read_flags(rf_obj, &rf, &nr, &ref_function) < 0) {
@@ -1986,73 +2060,321 @@ word_stats_c(PyObject *self, PyObject *args)
     if (matches == NULL) {
         goto done;
     }
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(matches);
     counts = PyMem_Calloc((size_t)(4 * n_stages + 1), sizeof(int64_t));
-    if (counts == NULL) {
+    chosen = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(Cand));
+    if (counts == NULL || chosen == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    int64_t chunks = 0, hyp_matched = 0, ref_matched = 0, ref_end = -1, hyp_end = -1;
-    const Py_ssize_t n = PySequence_Fast_GET_SIZE(matches);
     for (Py_ssize_t k = 0; k < n; k++) {
-        PyObject *m = PySequence_Fast_GET_ITEM(matches, k);
-        if (!PyTuple_Check(m) || PyTuple_GET_SIZE(m) != 5) {
-            PyErr_SetString(PyExc_TypeError, "matches: expected Match tuples");
+        Cand *c = &chosen[k];
+        if (read_match(PySequence_Fast_GET_ITEM(matches, k), c, "matches") < 0) {
             goto done;
         }
-        int64_t v[5];
-        for (int f = 0; f < 5; f++) {
-            if (read_int(PyTuple_GET_ITEM(m, f), &v[f]) < 0) {
-                goto done;
-            }
-        }
-        const int64_t ref_start = v[0], ref_len = v[1], hyp_start = v[2], hyp_len = v[3];
-        const int64_t stage = v[4];
-        if (ref_start < 0 || ref_len < 1 || ref_start + ref_len > nr || hyp_start < 0 ||
-            hyp_len < 1 || hyp_start + hyp_len > nh) {
+        if (!span_inside(c, nh, nr)) {
             PyErr_SetString(PyExc_ValueError, "a match's span lies outside its segments");
             goto done;
         }
-        if (stage < 0 || stage >= n_stages) {
+        if (c->stage < 0 || c->stage >= n_stages) {
             PyErr_SetString(PyExc_IndexError, "a match's stage is not below n_stages");
             goto done;
         }
-        if (ref_start != ref_end || hyp_start != hyp_end) {
-            chunks++;
-        }
-        ref_end = ref_start + ref_len;
-        hyp_end = hyp_start + hyp_len;
-        hyp_matched += hyp_len;
-        ref_matched += ref_len;
-        int64_t *c = counts + 4 * stage;
-        for (int64_t i = hyp_start; i < hyp_end; i++) {
-            c[hf[i] ? 2 : 0]++;
-        }
-        for (int64_t j = ref_start; j < ref_end; j++) {
-            c[rf[j] ? 3 : 1]++;
-        }
     }
-    result = PyTuple_New(7 + 4 * n_stages);
-    if (result == NULL) {
-        goto done;
-    }
-    const int64_t head[7] = {nh, nr, hyp_function, ref_function, chunks, hyp_matched, ref_matched};
-    for (Py_ssize_t k = 0; k < 7 + 4 * n_stages; k++) {
-        PyObject *value = PyLong_FromLongLong(k < 7 ? head[k] : counts[k - 7]);
-        if (value == NULL) {
-            Py_CLEAR(result);
-            goto done;
-        }
-        PyTuple_SET_ITEM(result, k, value);
-    }
+    int64_t head[7];
+    stats_core(chosen, n, hf, nh, rf, nr, head, counts);
+    result = stats_tuple(head, counts, n_stages);
 done:
     Py_XDECREF(matches);
     PyMem_Free(hf);
     PyMem_Free(rf);
     PyMem_Free(counts);
+    PyMem_Free(chosen);
+    return result;
+}
+
+/* A buffer of fixed-size items: its length in items, or -1 with an exception set. */
+static Py_ssize_t
+get_items(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) < 0) {
+        return -1;
+    }
+    if (view->len % itemsize != 0) {
+        PyErr_Format(PyExc_ValueError, "%s: expected packed %zd-byte values", what, itemsize);
+        PyBuffer_Release(view);
+        view->obj = NULL;
+        return -1;
+    }
+    return view->len / itemsize;
+}
+
+enum { KIND_EXACT, KIND_STEM, KIND_SYNONYM, KIND_PARAPHRASE };
+
+/*
+ * meteor15_pair(kinds, hyp, ref, hashes, stems, paraphrase_ids, functions, synonym_starts,
+ *               synonym_pool, trie, aligner_weights, beam, match_type) -> (row, matches)
+ *
+ * One METEOR 1.5 hypothesis/reference pair from start to statistics, without Python objects
+ * in between: kinds[k] is the module of stage k (0 exact, 1 stem, 2 synonym, 3 paraphrase);
+ * hyp and ref are int32 word-type ids indexing the per-type tables: hashes (int32 Java hash,
+ * the word identity), stems (int32 stem identity), paraphrase_ids (int32 table token id, -1
+ * unknown), functions (uint8 function-word flag) and the packed synonym sets
+ * synonym_pool[synonym_starts[v] .. synonym_starts[v + 1]) (int64, sorted). Tables a
+ * configuration does not use may be None. trie is (first_child, token, record_start, record_b,
+ * root or None) of the paraphrase index, or None.
+ *
+ * Candidates are generated stage by stage in the matchers' orders (only the first stage runs
+ * when both segments have the same identities, spec 3.5), aligned by the beam search, and
+ * counted as word_stats() does. row is word_stats()'s tuple; matches is the list of chosen
+ * match_type objects when match_type is given, else None.
+ */
+static PyObject *
+meteor15_pair_c(PyObject *self, PyObject *args)
+{
+    PyObject *kinds_obj, *hyp_obj, *ref_obj, *hash_obj, *stem_obj, *para_obj, *func_obj;
+    PyObject *start_obj, *pool_obj, *trie_obj, *weights_obj, *type;
+    Py_ssize_t beam;
+    if (!PyArg_ParseTuple(args, "O!OOOOOOOOOOnO:meteor15_pair", &PyBytes_Type, &kinds_obj,
+                          &hyp_obj, &ref_obj, &hash_obj, &stem_obj, &para_obj, &func_obj,
+                          &start_obj, &pool_obj, &trie_obj, &weights_obj, &beam, &type)) {
+        return NULL;
+    }
+    if (beam < 1) {
+        PyErr_SetString(PyExc_ValueError, "beam: must be at least 1");
+        return NULL;
+    }
+    if (type != Py_None && check_match_type(type) < 0) {
+        return NULL;
+    }
+    const unsigned char *kinds = (const unsigned char *)PyBytes_AS_STRING(kinds_obj);
+    const Py_ssize_t n_stages = PyBytes_GET_SIZE(kinds_obj);
+    Py_buffer hv = {0}, rv = {0}, hashv = {0}, stemv = {0}, parav = {0}, funcv = {0};
+    Py_buffer startv = {0}, poolv = {0};
+    Py_buffer trie_views[5];
+    memset(trie_views, 0, sizeof(trie_views));
+    Work w;
+    memset(&w, 0, sizeof(w));
+    Emit e = {NULL, NULL, NULL, NULL, 0, 0, 0};
+    int64_t *side = NULL, *counts = NULL;
+    unsigned char *flags = NULL;
+    Packed *sets = NULL;
+    Cand *chosen = NULL;
+    PyObject *row = NULL, *matches = NULL, *result = NULL;
+
+    const Py_ssize_t nh = get_items(hyp_obj, &hv, 4, "hyp");
+    const Py_ssize_t nr = nh < 0 ? -1 : get_items(ref_obj, &rv, 4, "ref");
+    const Py_ssize_t n_types = nr < 0 ? -1 : get_items(hash_obj, &hashv, 4, "hashes");
+    if (n_types < 0 || get_items(func_obj, &funcv, 1, "functions") < 0) {
+        goto done;
+    }
+    if (funcv.len < n_types) {
+        PyErr_SetString(PyExc_ValueError, "functions: shorter than hashes");
+        goto done;
+    }
+    const int32_t *hyp = hv.buf, *ref = rv.buf, *hashes = hashv.buf;
+    for (Py_ssize_t k = 0; k < nh + nr; k++) {
+        const int32_t v = k < nh ? hyp[k] : ref[k - nh];
+        if (v < 0 || v >= n_types) {
+            PyErr_SetString(PyExc_ValueError, "a word-type id is outside the tables");
+            goto done;
+        }
+    }
+    const int32_t *stems = NULL, *para = NULL;
+    const int64_t *starts = NULL;
+    Py_ssize_t pool_len = 0;
+    for (Py_ssize_t s = 0; s < n_stages; s++) {
+        if (kinds[s] == KIND_STEM && stems == NULL) {
+            if (stem_obj == Py_None || get_items(stem_obj, &stemv, 4, "stems") < n_types) {
+                if (!PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_ValueError, "stems: missing or shorter than hashes");
+                }
+                goto done;
+            }
+            stems = stemv.buf;
+        }
+        else if (kinds[s] == KIND_PARAPHRASE && para == NULL) {
+            if (para_obj == Py_None || trie_obj == Py_None ||
+                get_items(para_obj, &parav, 4, "paraphrase_ids") < n_types) {
+                if (!PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_ValueError,
+                                    "paraphrase_ids or trie: missing or shorter than hashes");
+                }
+                goto done;
+            }
+            para = parav.buf;
+        }
+        else if (kinds[s] == KIND_SYNONYM && starts == NULL) {
+            if (start_obj == Py_None || pool_obj == Py_None ||
+                get_items(start_obj, &startv, 8, "synonym_starts") < n_types + 1 ||
+                (pool_len = get_items(pool_obj, &poolv, 8, "synonym_pool")) < 0) {
+                if (!PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_ValueError, "synonym tables: missing or too short");
+                }
+                goto done;
+            }
+            starts = startv.buf;
+        }
+        else if (kinds[s] > KIND_PARAPHRASE) {
+            PyErr_SetString(PyExc_ValueError, "kinds: expected values 0 to 3");
+            goto done;
+        }
+    }
+    Trie t;
+    if (para != NULL) {
+        PyObject *parts = PySequence_Fast(trie_obj, "trie: expected a 5-tuple");
+        if (parts == NULL) {
+            goto done;
+        }
+        if (PySequence_Fast_GET_SIZE(parts) != 5) {
+            PyErr_SetString(PyExc_ValueError, "trie: expected a 5-tuple");
+            Py_DECREF(parts);
+            goto done;
+        }
+        PyObject **items = PySequence_Fast_ITEMS(parts);
+        const int rc = trie_open(&t, trie_views, items[0], items[1], items[2], items[3], items[4]);
+        Py_DECREF(parts);
+        if (rc < 0) {
+            goto done;
+        }
+    }
+    /* Per-side int64 keys: identities, then stems or paraphrase ids as a stage needs them. */
+    side = PyMem_Malloc((size_t)(4 * (nh + nr) + 1) * sizeof(int64_t));
+    flags = PyMem_Malloc((size_t)(nh + nr + 1));
+    sets = PyMem_Malloc((size_t)(nh + nr + 1) * sizeof(Packed));
+    counts = PyMem_Calloc((size_t)(4 * n_stages + 1), sizeof(int64_t));
+    if (side == NULL || flags == NULL || sets == NULL || counts == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int64_t *hid = side, *rid = side + nh, *hkey = side + nh + nr, *rkey = hkey + nh;
+    const unsigned char *functions = funcv.buf;
+    int identical = nh == nr;
+    for (Py_ssize_t i = 0; i < nh; i++) {
+        hid[i] = hashes[hyp[i]];
+        flags[i] = functions[hyp[i]];
+    }
+    for (Py_ssize_t j = 0; j < nr; j++) {
+        rid[j] = hashes[ref[j]];
+        flags[nh + j] = functions[ref[j]];
+        identical = identical && rid[j] == hid[j];
+    }
+    for (Py_ssize_t s = 0; s < n_stages; s++) {
+        e.stage = s;
+        int rc = 0;
+        switch (kinds[s]) {
+        case KIND_EXACT:
+            rc = equal_keys_core(&e, hid, nh, rid, nr, hid, rid, 0);
+            break;
+        case KIND_STEM:
+            for (Py_ssize_t k = 0; k < nh + nr; k++) {
+                hkey[k] = stems[k < nh ? hyp[k] : ref[k - nh]];
+            }
+            rc = equal_keys_core(&e, hkey, nh, rkey, nr, hid, rid, 1);
+            break;
+        case KIND_SYNONYM:
+            for (Py_ssize_t k = 0; k < nh + nr; k++) {
+                const int32_t v = k < nh ? hyp[k] : ref[k - nh];
+                const int64_t a = starts[v], b = starts[v + 1];
+                if (a < 0 || b < a || b > pool_len) {
+                    PyErr_SetString(PyExc_ValueError, "synonym_starts: outside the pool");
+                    goto done;
+                }
+                sets[k].base = (const char *)poolv.buf + a * (int64_t)sizeof(int64_t);
+                sets[k].n = (Py_ssize_t)(b - a);
+            }
+            rc = sets_core(&e, sets, nh, sets + nh, nr, hid, rid);
+            break;
+        default: /* KIND_PARAPHRASE */
+            for (Py_ssize_t k = 0; k < nh + nr; k++) {
+                hkey[k] = para[k < nh ? hyp[k] : ref[k - nh]];
+            }
+            rc = paraphrase_core(&e, &t, hkey, nh, rkey, nr);
+            break;
+        }
+        if (rc < 0) {
+            goto done;
+        }
+        if (identical) { /* spec 3.5: only the first module for identical segments */
+            break;
+        }
+    }
+    if (read_weights(&w, weights_obj) < 0 || load_raw(&w, e.raw, e.n, nh, nr) < 0 ||
+        search(&w, nh, nr, beam) < 0) {
+        goto done;
+    }
+    Py_ssize_t n_chosen = 0;
+    chosen = PyMem_Malloc((size_t)(nr + 1) * sizeof(Cand));
+    if (chosen == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t j = 0; j < nr; j++) {
+        if (w.assigned[j] >= 0) {
+            chosen[n_chosen++] = w.cands[w.assigned[j]];
+        }
+    }
+    for (Py_ssize_t k = 0; k < n_chosen; k++) {
+        if (chosen[k].stage >= n_stages) {
+            PyErr_SetString(PyExc_IndexError, "a match's stage is not below n_stages");
+            goto done;
+        }
+    }
+    int64_t head[7];
+    stats_core(chosen, n_chosen, flags, nh, flags + nh, nr, head, counts);
+    row = stats_tuple(head, counts, n_stages);
+    if (row == NULL) {
+        goto done;
+    }
+    if (type != Py_None) {
+        matches = PyList_New(n_chosen);
+        if (matches == NULL) {
+            goto done;
+        }
+        for (Py_ssize_t k = 0; k < n_chosen; k++) {
+            PyObject *stage = PyLong_FromLongLong(chosen[k].stage);
+            if (stage == NULL) {
+                goto done;
+            }
+            PyObject *m = new_match((PyTypeObject *)type, chosen[k].ref_start, chosen[k].ref_len,
+                                    chosen[k].hyp_start, chosen[k].hyp_len, stage);
+            Py_DECREF(stage);
+            if (m == NULL) {
+                goto done;
+            }
+            PyList_SET_ITEM(matches, k, m);
+        }
+    }
+    else {
+        matches = Py_NewRef(Py_None);
+    }
+    result = PyTuple_Pack(2, row, matches);
+done:
+    Py_XDECREF(row);
+    Py_XDECREF(matches);
+    work_free(&w);
+    PyMem_Free(e.raw);
+    PyMem_Free(side);
+    PyMem_Free(flags);
+    PyMem_Free(sets);
+    PyMem_Free(counts);
+    PyMem_Free(chosen);
+    trie_close(trie_views);
+    Py_buffer *views[] = {&hv, &rv, &hashv, &stemv, &parav, &funcv, &startv, &poolv};
+    for (size_t k = 0; k < sizeof(views) / sizeof(views[0]); k++) {
+        if (views[k]->obj) {
+            PyBuffer_Release(views[k]);
+        }
+    }
     return result;
 }
 
 static PyMethodDef beam_methods[] = {
+    {"meteor15_pair", meteor15_pair_c, METH_VARARGS,
+     "meteor15_pair(kinds, hyp, ref, hashes, stems, paraphrase_ids, functions, synonym_starts,\n"
+     "              synonym_pool, trie, aligner_weights, beam, match_type) -> (row, matches)\n\n"
+     "Candidates of every stage, beam search and word statistics of one pair of word-type id\n"
+     "arrays, in one call (row as word_stats() returns it)."},
     {"word_stats", word_stats_c, METH_VARARGS,
      "word_stats(matches, hyp_flags, ref_flags, n_stages) -> tuple\n\n"
      "(hyp_length, ref_length, hyp_function, ref_function, chunks, hyp_matched, ref_matched)\n"

@@ -13,8 +13,9 @@ duplicates are kept (they change coverage and beam contents), and nothing is eve
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
 __all__ = [
@@ -59,10 +60,14 @@ class Segment:
         tokens: The words after normalisation and tokenisation.
         ids: One integer identity per token. For METEOR 1.5 this is Java's ``String.hashCode``
             (spec J1), so that hash collisions behave as in the jar.
+        interned: Set by scorers that intern word types for the compiled pair kernel.
     """
 
     tokens: tuple[str, ...]
     ids: tuple[int, ...]
+    #: ``(word types, ids)``: the interning table the segment was built with and the dense id
+    #: of each token in it (see :mod:`meteor_eval.match.word_types`), or ``None``.
+    interned: tuple[object, array[int]] | None = field(default=None, compare=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.tokens)

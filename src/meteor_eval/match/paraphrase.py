@@ -59,6 +59,26 @@ class ParaphraseMatcher:
         # position (about 15% of the generator's time on xray; same candidates).
         self._root: bytes | None = None
 
+    def token_id(self, token: str) -> int:
+        """The table's id of ``token`` (``-1`` when the table never uses it)."""
+        return self._table.token_id(token)
+
+    def compiled_trie(self) -> tuple[object, object, object, object, bytes | None]:
+        """The index arrays and root table the compiled kernels read (see ``_beam``).
+
+        Raises:
+            RuntimeError: the compiled extension is not available.
+        """
+        if _KERNELS is None:
+            raise RuntimeError("the compiled extension is not available")
+        arrays = self._table.index_arrays()
+        if not _ROOT_TABLE:
+            return (*arrays, None)
+        root = self._root
+        if root is None:
+            root = self._root = _KERNELS.paraphrase_root(arrays[0], arrays[1])
+        return (*arrays, root)
+
     def _walks(self, tokens: tuple[str, ...]) -> tuple[_Walks, _Occurrences]:
         cached = self._walk_cache.get(tokens)
         if cached is not None:

@@ -57,6 +57,10 @@ class StemMatcher:
         self._identity = identity
         self._cache = _StemIdCache(stem, identity)
 
+    def stem_id(self, token: str) -> int:
+        """Identity of the stem of one token (cached per word type)."""
+        return self._cache[token]
+
     def stem_ids(self, tokens: tuple[str, ...]) -> tuple[int, ...]:
         """Identity of each token's stem (cached per word type)."""
         return tuple(map(self._cache.__getitem__, tokens))

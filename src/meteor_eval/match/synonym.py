@@ -57,6 +57,14 @@ class SynonymMatcher:
             packed_sets if callable(packed_sets) else self._pack_here
         )
 
+    def packed_set(self, token: str) -> bytes:
+        """The synonym set of one token as ascending native int64 values packed into bytes.
+
+        Raises:
+            OverflowError: an identifier does not fit a signed 64-bit integer.
+        """
+        return self._packed_sets((token,))[0]
+
     def _pack_here(self, tokens: Sequence[str]) -> list[bytes]:
         packed = self._packed
         try:

@@ -35,7 +35,7 @@ import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from meteor_eval.align import exhaustive
 from meteor_eval.align import search as _search
@@ -55,6 +55,7 @@ from meteor_eval.match.base import (
 from meteor_eval.match.exact import ExactMatcher
 from meteor_eval.match.stem import StemMatcher
 from meteor_eval.match.synonym import SynonymMatcher
+from meteor_eval.match.word_types import WordTypes
 from meteor_eval.metrics.base import Score, Signature, SignatureField, format_number
 from meteor_eval.metrics.meteor_formula import Components, components
 from meteor_eval.metrics.meteor_presets import (
@@ -400,6 +401,10 @@ class _FunctionFlags(dict[str, bool]):
 
 
 _STATS_KERNEL = _search.compiled_kernels("word_stats")
+# The whole METEOR 1.5 pair (candidates, beam search, statistics) in one compiled call.
+_PAIR_KERNEL: Any = _search.compiled_kernels("meteor15_pair", "paraphrase_root")
+# Module kind codes of ``meteor15_pair`` by matcher class (see _beam.c).
+_PAIR_KINDS: dict[type, int] = {ExactMatcher: 0, StemMatcher: 1, SynonymMatcher: 2}
 
 
 def _word_stats(
@@ -553,6 +558,90 @@ class Meteor:
         self._ref_cache: dict[str, Segment] = {}
         self._nltk_ref_cache: dict[str, tuple[str, ...]] = {}
         self._signature_cache: dict[str, Signature] = {}
+        self._pair_kinds = self._compiled_pair_kinds()
+        self._word_types: WordTypes | None = None
+        self._trie: tuple[object, ...] | None = None
+        if self._pair_kinds is not None:
+            self._new_word_types()
+
+    # -- the compiled pair path --------------------------------------------------------------
+
+    def _compiled_pair_kinds(self) -> bytes | None:
+        """The module kinds of ``_beam.meteor15_pair`` for this configuration, or ``None`` when
+        the compiled pair path does not apply (another flavour, character mode, custom or
+        unknown matchers, or no extension)."""
+        if _PAIR_KERNEL is None or not self._jar or self.config.characters:
+            return None
+        kinds = []
+        for matcher in self._matchers:
+            kind = _PAIR_KINDS.get(type(matcher))
+            if kind is None and matcher.name == "paraphrase":
+                from meteor_eval.match.paraphrase import ParaphraseMatcher
+
+                kind = 3 if type(matcher) is ParaphraseMatcher else None
+            if kind is None:
+                return None
+            kinds.append(kind)
+        return bytes(kinds)
+
+    def _new_word_types(self) -> None:
+        """Start an empty word-type table (and forget the references interned with the old)."""
+        stem = paraphrase = synonyms = None
+        for matcher in self._matchers:
+            if isinstance(matcher, StemMatcher):
+                stem = matcher.stem_id
+            elif isinstance(matcher, SynonymMatcher):
+                synonyms = matcher.packed_set
+            elif matcher.name == "paraphrase":
+                from meteor_eval.match.paraphrase import ParaphraseMatcher
+
+                if isinstance(matcher, ParaphraseMatcher):
+                    paraphrase = matcher.token_id
+                    self._trie = matcher.compiled_trie()
+        self._word_types = WordTypes(
+            identity=java_hash,
+            function=self._function_cache.__getitem__,
+            stem=stem,
+            paraphrase=paraphrase,
+            synonyms=synonyms,
+        )
+        self._ref_cache.clear()
+
+    def _compiled_pair(
+        self, hyp: Segment, ref: Segment, want_matches: bool
+    ) -> tuple[MeteorStats, list[Match], int] | None:
+        """:meth:`pair_stats` through ``_beam.meteor15_pair``, or ``None`` when the segments
+        were not interned with the current word-type table (or an aligner is substituted)."""
+        types = self._word_types
+        if (
+            types is None
+            or hyp.interned is None
+            or ref.interned is None
+            or hyp.interned[0] is not types
+            or ref.interned[0] is not types
+            or beam_align is not _search.beam_align
+        ):
+            return None
+        kinds = self._pair_kinds
+        assert kinds is not None
+        row, matches = _PAIR_KERNEL.meteor15_pair(
+            kinds,
+            hyp.interned[1],
+            ref.interned[1],
+            types.hashes,
+            types.stems,
+            types.paraphrase_ids,
+            types.functions,
+            types.synonym_starts,
+            types.synonym_pool,
+            self._trie,
+            self._aligner_weights,
+            self.config.beam,
+            Match if want_matches else None,
+        )
+        stages = tuple(row[b : b + 4] for b in range(7, len(row), 4))
+        stats = MeteorStats(row[0], row[1], row[2], row[3], stages, row[4], row[5], row[6])
+        return stats, matches if matches is not None else [], row[4]
 
     # -- resources ---------------------------------------------------------------------------
 
@@ -657,7 +746,21 @@ class Meteor:
     def segment(self, text: str) -> Segment:
         """Preprocessed tokens of a text with their word identities."""
         tokens = self.tokenize(text)
-        return Segment(tokens, tuple(map(self._identity, tokens)))
+        types = self._word_types
+        if types is None:
+            return Segment(tokens, tuple(map(self._identity, tokens)))
+        if types.full:  # bound memory: segments interned with the old table use the general path
+            self._new_word_types()
+            types = self._word_types
+            assert types is not None
+        try:
+            interned = types.intern(tokens)
+        except OverflowError:
+            # A synonym identifier beyond 64 bits (a custom table): the general path handles it.
+            self._word_types = None
+            self._ref_cache.clear()
+            return Segment(tokens, tuple(map(self._identity, tokens)))
+        return Segment(tokens, tuple(map(types.hashes.__getitem__, interned)), (types, interned))
 
     def _reference(self, text: str) -> Segment:
         cache = self._ref_cache
@@ -703,8 +806,18 @@ class Meteor:
         matches.sort()
         return matches
 
-    def pair_stats(self, hyp: Segment, ref: Segment) -> tuple[MeteorStats, list[Match], int]:
-        """Statistics, matches and chunks of one hypothesis against one reference."""
+    def pair_stats(
+        self, hyp: Segment, ref: Segment, *, want_matches: bool = True
+    ) -> tuple[MeteorStats, list[Match], int]:
+        """Statistics, matches and chunks of one hypothesis against one reference.
+
+        With ``want_matches=False`` the returned match list may be empty (only the statistics
+        and chunks are needed).
+        """
+        if self._pair_kinds is not None:
+            done = self._compiled_pair(hyp, ref, want_matches)
+            if done is not None:
+                return done
         matches = self.align(hyp, ref)
         if not self.config.characters:
             stats, chunks = _word_stats(
@@ -755,14 +868,15 @@ class Meteor:
         _check_segment(hypothesis, references)
         if self._nltk is not None:
             return self._nltk_segment_stats(self._nltk, hypothesis, references)[0]
-        return self._best_reference(self.segment(hypothesis), references)[0]
+        return self._best_reference(self.segment(hypothesis), references, want_matches=False)[0]
 
     def _best_reference(
-        self, hyp: Segment, references: Sequence[str]
+        self, hyp: Segment, references: Sequence[str], *, want_matches: bool = True
     ) -> tuple[MeteorStats, int, Segment, list[Match], int]:
         """Statistics, index, segment, matches and chunks of the best reference (spec 5.4).
 
-        ``references`` holds at least one entry (checked by the callers).
+        ``references`` holds at least one entry (checked by the callers). Without
+        ``want_matches`` the match list may be empty.
         """
         best_score = -1.0
         best: tuple[MeteorStats, int, Segment, list[Match], int] | None = None
@@ -771,7 +885,7 @@ class Meteor:
             if not isinstance(text, str):
                 raise TypeError(f"references[{k}]: expected a str, got {type(text).__name__}")
             ref = self._reference(text)
-            stats, matches, chunks = self.pair_stats(hyp, ref)
+            stats, matches, chunks = self.pair_stats(hyp, ref, want_matches=want_matches)
             # With one reference there is nothing to compare: skip the formula.
             score = score_from_stats(stats, self.config).score if several else 0.0
             if score > best_score:
@@ -800,7 +914,7 @@ class Meteor:
         best_reference = self._best_reference
         for hypothesis, refs in zip(hypotheses, references, strict=True):
             _check_segment(hypothesis, refs)
-            records.append(best_reference(segment(hypothesis), refs)[0])
+            records.append(best_reference(segment(hypothesis), refs, want_matches=False)[0])
             n_refs.add(str(len(refs)))
         return records, n_refs
 
@@ -929,7 +1043,9 @@ class Meteor:
             return self._make_score(stats, len(references), align if alignment else None, k)
         # No alignment requested: the same statistics without building an Alignment.
         _check_segment(hypothesis, references)
-        stats, k = self._best_reference(self.segment(hypothesis), references)[:2]
+        stats, k = self._best_reference(self.segment(hypothesis), references, want_matches=False)[
+            :2
+        ]
         return self._make_score(stats, len(references), None, k)
 
     def corpus_score(

@@ -1,0 +1,236 @@
+"""The compiled METEOR 1.5 pair path (``_beam.meteor15_pair`` over interned word types) against
+the general path (one matcher call per stage, the stage aligner, the statistics in Python).
+
+Both must give the same statistics, chunks, chosen matches and best reference for every module
+order, beam and input shape: random sentences over a small vocabulary rich in stems, WordNet
+synonyms, paraphrase phrases and Java-hash collisions ("Aa"/"BB"), identical segments, empty
+segments, segments longer than 64 words, and a word-type table that fills up mid-corpus.
+"""
+
+from __future__ import annotations
+
+import gzip
+import random
+from array import array
+from pathlib import Path
+
+import pytest
+
+from meteor_eval.match.base import Match
+from meteor_eval.match.word_types import WordTypes
+from meteor_eval.metrics import meteor as meteor_module
+from meteor_eval.metrics.meteor import Meteor, MeteorConfig
+
+pytestmark = pytest.mark.skipif(
+    meteor_module._PAIR_KERNEL is None, reason="compiled extension not built"
+)
+
+VOCAB = [
+    *"the a of in to . , ' -".split(),
+    *"cat cats dog dogs big large great small little house home houses".split(),
+    *"go went going run running ran car cars auto automobile quick fast".split(),
+    "Aa",
+    "BB",  # same Java hash as "Aa"
+]
+PHRASES = ["big house", "large home", "the car", "a automobile", "go", "went", "run fast"]
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> str:
+    rng = random.Random(3)
+    words = VOCAB[9:]
+    body = [f"0.5\n{a}\n{b}\n" for a in PHRASES for b in PHRASES if a != b]
+    for _ in range(120):
+        a = " ".join(rng.choice(words) for _ in range(rng.randint(1, 3)))
+        b = " ".join(rng.choice(words) for _ in range(rng.randint(1, 3)))
+        body.append(f"0.1\n{a}\n{b}\n")
+    path = tmp_path_factory.mktemp("table") / "paraphrase-en.gz"
+    path.write_bytes(gzip.compress("".join(body).encode("utf-8")))
+    return str(path)
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("METEOR_EVAL_CACHE", str(tmp_path / "cache"))
+
+
+def scorers(config: MeteorConfig, monkeypatch: pytest.MonkeyPatch) -> tuple[Meteor, Meteor]:
+    """(compiled pair path, general path) for the same configuration."""
+    fused = Meteor(config)
+    assert fused._pair_kinds is not None
+    with monkeypatch.context() as patch:
+        patch.setattr(meteor_module, "_PAIR_KERNEL", None)
+        general = Meteor(config)
+    assert general._pair_kinds is None
+    return fused, general
+
+
+def sentence(rng: random.Random, length: int) -> str:
+    return " ".join(rng.choice(VOCAB) for _ in range(length))
+
+
+def same_everywhere(fused: Meteor, general: Meteor, hyp: str, refs: list[str]) -> None:
+    a = fused.sentence_score(hyp, refs, alignment=True)
+    b = general.sentence_score(hyp, refs, alignment=True)
+    assert a.stats == b.stats
+    assert a.reference_index == b.reference_index
+    assert a.alignment is not None and b.alignment is not None
+    assert a.alignment.matches == b.alignment.matches
+    assert all(type(m) is Match for m in a.alignment.matches)
+    assert a.score == b.score
+    assert fused.best_stats(hyp, refs) == b.stats
+
+
+MODULES = [
+    ("exact",),
+    ("exact", "stem"),
+    ("stem", "exact"),
+    ("synonym",),
+    ("exact", "stem", "synonym", "paraphrase"),
+    ("paraphrase", "synonym", "exact"),
+]
+
+
+@pytest.mark.parametrize("modules", MODULES, ids="+".join)
+@pytest.mark.parametrize("beam", [1, 3, 40])
+def test_random_pairs_equal_the_general_path(
+    modules: tuple[str, ...], beam: int, table: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = MeteorConfig.preset(
+        "meteor15", normalization="norm", modules=modules, beam=beam, paraphrase_table=table
+    )
+    fused, general = scorers(config, monkeypatch)
+    rng = random.Random(hash((modules, beam)) & 0xFFFF)
+    for _ in range(60):
+        hyp = sentence(rng, rng.randint(0, 18))
+        refs = [sentence(rng, rng.randint(0, 18)) for _ in range(rng.randint(1, 3))]
+        same_everywhere(fused, general, hyp, refs)
+
+
+@pytest.mark.parametrize(
+    "modules", [("exact", "stem", "synonym", "paraphrase"), ("paraphrase", "synonym", "exact")]
+)
+def test_identical_long_and_empty_segments(
+    modules: tuple[str, ...], table: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = MeteorConfig.preset(
+        "meteor15", normalization="lower", modules=modules, paraphrase_table=table
+    )
+    fused, general = scorers(config, monkeypatch)
+    # With paraphrase first, identical segments are matched by paraphrases alone (spec 3.5).
+    identical = fused.sentence_score("big house large home", ["big house large home"])
+    assert identical.stats.stages[0] != (0, 0, 0, 0)
+    assert sum(identical.stats.stages[1]) == sum(identical.stats.stages[2]) == 0
+    rng = random.Random(9)
+    long_hyp = sentence(rng, 150)
+    cases = [
+        ("the big house", ["the big house"]),  # identical: only the first module runs
+        ("Aa cat", ["BB cat"]),  # equal identities by hash: identical for METEOR 1.5
+        ("", ["the cat"]),
+        ("the cat", [""]),
+        ("", [""]),
+        (long_hyp, [sentence(rng, 130), long_hyp]),
+        (sentence(rng, 70), [sentence(rng, 65)]),
+    ]
+    for hyp, refs in cases:
+        same_everywhere(fused, general, hyp, refs)
+    hyps = [sentence(rng, rng.randint(0, 90)) for _ in range(40)]
+    refs_list = [[sentence(rng, rng.randint(0, 90))] for _ in range(40)]
+    assert fused.corpus_score(hyps, refs_list) == general.corpus_score(hyps, refs_list)
+
+
+def test_a_full_word_type_table_starts_over(table: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = MeteorConfig.preset("meteor15", normalization="norm", paraphrase_table=table)
+    fused, general = scorers(config, monkeypatch)
+    assert fused._word_types is not None
+    fused._word_types.limit = 7
+    first = fused._word_types
+    rng = random.Random(4)
+    for _ in range(50):
+        hyp = sentence(rng, rng.randint(1, 12))
+        refs = [sentence(rng, rng.randint(1, 12))]
+        same_everywhere(fused, general, hyp, refs)
+    assert fused._word_types is not first  # replaced at least once, results unchanged
+
+
+def test_oversized_synonym_identifiers_fall_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    config = MeteorConfig.preset("meteor15", normalization="norm", modules=("exact", "synonym"))
+    fused, general = scorers(config, monkeypatch)
+    types = fused._word_types
+    assert types is not None
+
+    def too_wide(token: str) -> bytes:
+        raise OverflowError("identifier beyond 64 bits")
+
+    types._synonyms = too_wide
+    before = len(types)
+    same_everywhere(fused, general, "the big cat", ["a large cat"])
+    assert len(types) == before  # nothing half-appended
+    assert fused._word_types is None  # the general path from now on
+    same_everywhere(fused, general, "the big cat", ["a large cat"])
+
+
+def test_word_types_tables() -> None:
+    packed = {"x": array("q", [7, 9]).tobytes(), "y": b""}
+    types = WordTypes(
+        identity=len,
+        function=lambda t: t == "y",
+        stem=lambda t: -len(t),
+        paraphrase=lambda t: 5 if t == "x" else -1,
+        synonyms=packed.__getitem__,
+        limit=2,
+    )
+    assert list(types.intern(("x", "y", "x"))) == [0, 1, 0]
+    assert list(types.hashes) == [1, 1]
+    assert list(types.stems or ()) == [-1, -1]
+    assert list(types.paraphrase_ids or ()) == [5, -1]
+    assert bytes(types.functions) == b"\x00\x01"
+    assert list(types.synonym_starts or ()) == [0, 2, 2]
+    assert list(types.synonym_pool or ()) == [7, 9]
+    assert types.full
+
+
+def test_kernel_rejects_bad_input() -> None:
+    kernel = meteor_module._PAIR_KERNEL
+
+    ids = array("i", [0, 1])
+    hashes = array("i", [10, 11])
+    flags = bytearray(2)
+    weights = (1.0,)
+
+    def call(**changes: object) -> tuple[tuple[int, ...], list[Match] | None]:
+        args: dict[str, object] = {
+            "kinds": b"\x00",
+            "hyp": ids,
+            "ref": ids,
+            "hashes": hashes,
+            "stems": None,
+            "para": None,
+            "functions": flags,
+            "starts": None,
+            "pool": None,
+            "trie": None,
+            "weights": weights,
+            "beam": 3,
+            "type": Match,
+        }
+        args.update(changes)
+        result: tuple[tuple[int, ...], list[Match] | None] = kernel.meteor15_pair(*args.values())
+        return result
+
+    row, matches = call()
+    assert row == (2, 2, 0, 0, 1, 2, 2, 2, 2, 0, 0)
+    assert matches == [Match(0, 1, 0, 1, 0), Match(1, 1, 1, 1, 0)]
+    assert call(type=None)[1] is None
+    with pytest.raises(ValueError, match="outside the tables"):
+        call(hyp=array("i", [0, 2]))
+    with pytest.raises(ValueError, match="stems"):
+        call(kinds=b"\x01")
+    with pytest.raises(ValueError, match="kinds"):
+        call(kinds=b"\x07")
+    with pytest.raises(ValueError, match="beam"):
+        call(beam=0)
+    with pytest.raises(ValueError, match="functions"):
+        call(functions=bytearray(1))
+    with pytest.raises(IndexError, match="weight"):
+        call(weights=())
