@@ -71,7 +71,7 @@ from pathlib import Path
 from typing import Final, Literal
 
 from meteor_eval.errors import ResourceError
-from meteor_eval.resources.registry import ResourceSpec
+from meteor_eval.resources.registry import ResourceSpec, cache_dir, write_atomically
 
 __all__ = [
     "FORMAT_VERSION",
@@ -183,17 +183,6 @@ def table_key(path: Path) -> bytes:
     except OSError as exc:
         raise ResourceError(f"cannot read paraphrase table {path}: {exc}") from exc
     return digest.digest()
-
-
-def cache_dir() -> Path:
-    """Folder for built indexes: ``$METEOR_EVAL_CACHE``, ``$XDG_CACHE_HOME/meteor-eval`` or
-    ``~/.cache/meteor-eval``."""
-    explicit = os.environ.get("METEOR_EVAL_CACHE")
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".cache"
-    return base / "meteor-eval"
 
 
 def index_path_for(key: bytes, directory: Path | None = None) -> Path:
@@ -451,37 +440,6 @@ def build_index(table: Path, key: bytes | None = None) -> tuple[bytes, bytearray
     content_key = table_key(table) if key is None else key
     built = _finish(*_parse_table(table))
     return _serialize(built, content_key)
-
-
-def _write_atomically(target: Path, chunks: Sequence[bytes | bytearray]) -> None:
-    """Write ``chunks`` to ``target`` via a synced temporary file in the same folder."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    import tempfile  # only when an index is written
-
-    handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed explicitly before the rename
-        dir=target.parent, prefix=f".{target.name}.", suffix=".tmp", delete=False
-    )
-    temp = Path(handle.name)
-    try:
-        with handle:
-            for chunk in chunks:
-                handle.write(chunk)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, target)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
-    try:  # make the rename itself durable; not possible everywhere (e.g. Windows)
-        folder = os.open(target.parent, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(folder)
-    except OSError:
-        pass
-    finally:
-        os.close(folder)
 
 
 # -- reading -----------------------------------------------------------------------------------
@@ -749,7 +707,7 @@ def open_index(
     logger.info("building the paraphrase index of %s (once per table) in %s", table, target)
     header, body = build_index(table, key)
     try:
-        _write_atomically(target, (header, body))
+        write_atomically(target, (header, body))
     except OSError as exc:
         logger.warning(
             "cannot write the paraphrase index to %s (%s); keeping it in memory for this run",

@@ -8,9 +8,12 @@ first use and then shares the same read-only object with every scorer in the pro
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gzip
 import hashlib
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ParamSpec, TypeVar
@@ -80,3 +83,77 @@ def file_sha256(path: Path) -> str:
 def cached_loader(func: Callable[P, R]) -> Callable[P, R]:
     """Load a resource on first call and share the result afterwards (per argument tuple)."""
     return functools.cache(func)  # type: ignore[return-value]
+
+
+def cache_dir() -> Path:
+    """Folder for files derived from resources (paraphrase indexes, unpacked data):
+    ``$METEOR_EVAL_CACHE``, ``$XDG_CACHE_HOME/meteor-eval`` or ``~/.cache/meteor-eval``."""
+    explicit = os.environ.get("METEOR_EVAL_CACHE")
+    if explicit:
+        return Path(explicit)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".cache"
+    return base / "meteor-eval"
+
+
+def write_atomically(target: Path, chunks: Sequence[bytes | bytearray]) -> None:
+    """Write ``chunks`` to ``target`` via a synced temporary file in the same folder, so that
+    an interrupted write never leaves a partial file in place."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # only when a file is written
+
+    handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed explicitly before the rename
+        dir=target.parent, prefix=f".{target.name}.", suffix=".tmp", delete=False
+    )
+    temp = Path(handle.name)
+    try:
+        with handle:
+            for chunk in chunks:
+                handle.write(chunk)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, target)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    try:  # make the rename itself durable; not possible everywhere (e.g. Windows)
+        folder = os.open(target.parent, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(folder)
+    except OSError:
+        pass
+    finally:
+        os.close(folder)
+
+
+def unpacked_file(source: Path, *, refresh: bool = False) -> bytes:
+    """The decompressed content of a gzip-compressed shipped data file.
+
+    The package ships its larger binary tables compressed; decompressing one costs 25 to 40 ms
+    at every start-up, so the result is kept in :func:`cache_dir` (``data/`` inside it), keyed
+    by the shipped file's name, size and modification time, and read from there afterwards (a
+    few milliseconds). Callers validate the content as they would the shipped file; on a
+    mismatch they call again with ``refresh=True`` to decompress and rewrite the copy. Copies
+    of other versions of the same file are removed. When the cache cannot be written, the file
+    is decompressed every time.
+
+    Raises:
+        OSError, EOFError, zlib.error: the shipped file cannot be read or decompressed.
+    """
+    stat = source.stat()
+    name = source.name.removesuffix(".gz")
+    target = cache_dir() / "data" / f"{name}.{stat.st_size}-{stat.st_mtime_ns}"
+    if not refresh:
+        try:
+            return target.read_bytes()
+        except OSError:
+            pass
+    raw = gzip.decompress(source.read_bytes())
+    with contextlib.suppress(OSError):
+        write_atomically(target, (raw,))
+        for stale in target.parent.glob(f"{name}.*-*"):  # copies of earlier versions
+            if stale.name != target.name:
+                stale.unlink(missing_ok=True)
+    return raw

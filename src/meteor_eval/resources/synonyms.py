@@ -44,7 +44,13 @@ from types import MappingProxyType
 from typing import Final, Literal
 
 from meteor_eval.errors import ResourceError
-from meteor_eval.resources.registry import ResourceSpec, cached_loader, data_file, file_sha256
+from meteor_eval.resources.registry import (
+    ResourceSpec,
+    cached_loader,
+    data_file,
+    file_sha256,
+    unpacked_file,
+)
 
 __all__ = [
     "METEOR_BINARY_FILE",
@@ -724,11 +730,24 @@ class _SynsetTable(Mapping[str, tuple[int, ...]]):
 
 
 def _load_meteor_binary(index_gz: bytes, exceptions_gz: bytes) -> _SynsetTable | None:
-    """The shipped binary table, or ``None`` when it is absent, corrupt or stale."""
-    try:
-        raw = gzip.decompress(data_file("wordnet", METEOR_BINARY_FILE).read_bytes())
-    except (ResourceError, OSError, EOFError, zlib.error):
-        return None
+    """The shipped binary table, or ``None`` when it is absent, corrupt or stale.
+
+    The table is read from its unpacked copy in the cache (see :func:`unpacked_file`); a copy
+    that does not validate is unpacked again once before giving up.
+    """
+    for refresh in (False, True):
+        try:
+            raw = unpacked_file(data_file("wordnet", METEOR_BINARY_FILE), refresh=refresh)
+        except (ResourceError, OSError, EOFError, zlib.error):
+            return None
+        table = _parse_meteor_binary(raw, index_gz, exceptions_gz)
+        if table is not None:
+            return table
+    return None
+
+
+def _parse_meteor_binary(raw: bytes, index_gz: bytes, exceptions_gz: bytes) -> _SynsetTable | None:
+    """The table held by the unpacked binary ``raw``, or ``None`` when corrupt or stale."""
     if len(raw) < _BINARY_HEADER.size:
         return None
     magic, version, count, words, total, blob_size, bits, source = _BINARY_HEADER.unpack_from(
@@ -1310,11 +1329,25 @@ class _NltkSynsets(Mapping[tuple[str, int], tuple[str, tuple[str, ...]]]):
 def _load_nltk_binary(
     index_gz: bytes, synsets_gz: bytes, exceptions_gz: bytes
 ) -> tuple[_NltkIndex, _NltkSynsets, str] | None:
-    """The shipped binary NLTK view and exception text, or ``None`` if absent, corrupt or stale."""
-    try:
-        raw = gzip.decompress(data_file("wordnet", NLTK_BINARY_FILE).read_bytes())
-    except (ResourceError, OSError, EOFError, zlib.error):
-        return None
+    """The shipped binary NLTK view and exception text, or ``None`` if absent, corrupt or stale.
+
+    Read from the unpacked copy in the cache, unpacked again once if that does not validate.
+    """
+    for refresh in (False, True):
+        try:
+            raw = unpacked_file(data_file("wordnet", NLTK_BINARY_FILE), refresh=refresh)
+        except (ResourceError, OSError, EOFError, zlib.error):
+            return None
+        loaded = _parse_nltk_binary(raw, index_gz, synsets_gz, exceptions_gz)
+        if loaded is not None:
+            return loaded
+    return None
+
+
+def _parse_nltk_binary(
+    raw: bytes, index_gz: bytes, synsets_gz: bytes, exceptions_gz: bytes
+) -> tuple[_NltkIndex, _NltkSynsets, str] | None:
+    """The NLTK view held by the unpacked binary ``raw``, or ``None`` if corrupt or stale."""
     if len(raw) < _NLTK_HEADER.size:
         return None
     (magic, version, count, total, blob_size, bits, *per_pos, names_size, exc_size, source) = (

@@ -84,6 +84,7 @@ def test_damaged_binary_is_ignored(
         return damaged if parts[-1] == NLTK_BINARY_FILE else real(*parts)
 
     monkeypatch.setattr(synonyms, "data_file", fake)
+    monkeypatch.setenv("METEOR_EVAL_CACHE", str(tmp_path / "cache"))
     assert synonyms._load_nltk_binary(*sources) is None
     damaged.write_bytes(b"not gzip")
     assert synonyms._load_nltk_binary(*sources) is None

@@ -1,0 +1,71 @@
+"""Unpacked copies of the compressed shipped tables (``registry.unpacked_file``)."""
+
+from __future__ import annotations
+
+import gzip
+import os
+from pathlib import Path
+
+import pytest
+
+from meteor_eval.resources.registry import cache_dir, unpacked_file, write_atomically
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("METEOR_EVAL_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache" / "data"
+
+
+def test_first_use_unpacks_then_reads_the_copy(tmp_path: Path, cache: Path) -> None:
+    source = tmp_path / "table.bin.gz"
+    source.write_bytes(gzip.compress(b"content"))
+    assert unpacked_file(source) == b"content"
+    (copy,) = cache.iterdir()
+    assert copy.name.startswith("table.bin.") and copy.read_bytes() == b"content"
+    copy.write_bytes(b"edited")  # the copy is what a second use reads
+    assert unpacked_file(source) == b"edited"
+    assert unpacked_file(source, refresh=True) == b"content"  # a caller's validation failed
+    assert copy.read_bytes() == b"content"
+
+
+def test_a_new_version_replaces_the_old_copy(tmp_path: Path, cache: Path) -> None:
+    source = tmp_path / "table.bin.gz"
+    source.write_bytes(gzip.compress(b"one"))
+    os.utime(source, ns=(1_000_000_000, 1_000_000_000))
+    assert unpacked_file(source) == b"one"
+    source.write_bytes(gzip.compress(b"second"))
+    os.utime(source, ns=(2_000_000_000, 2_000_000_000))
+    assert unpacked_file(source) == b"second"
+    assert [p.read_bytes() for p in cache.iterdir()] == [b"second"]
+
+
+def test_without_a_writable_cache_it_unpacks_every_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("METEOR_EVAL_CACHE", str(blocker))
+    source = tmp_path / "table.bin.gz"
+    source.write_bytes(gzip.compress(b"content"))
+    assert unpacked_file(source) == b"content"
+    assert unpacked_file(source) == b"content"
+
+
+def test_errors_of_the_shipped_file_propagate(tmp_path: Path, cache: Path) -> None:
+    source = tmp_path / "table.bin.gz"
+    source.write_bytes(b"not gzip")
+    with pytest.raises(gzip.BadGzipFile, match="Not a gzipped file"):
+        unpacked_file(source)
+    with pytest.raises(FileNotFoundError, match="missing"):
+        unpacked_file(tmp_path / "missing.gz")
+
+
+def test_cache_dir_and_atomic_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("METEOR_EVAL_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache_dir() == tmp_path / "xdg" / "meteor-eval"
+    target = tmp_path / "deep" / "out.bin"
+    write_atomically(target, (b"ab", bytearray(b"cd")))
+    assert target.read_bytes() == b"abcd"
+    assert [p.name for p in target.parent.iterdir()] == ["out.bin"]  # no temporary left
