@@ -24,13 +24,26 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Collection, Mapping, Sequence
 
-__all__ = ["EXACT", "STEM", "SYNONYM", "GreedyMatch", "count_chunks", "greedy_align"]
+from meteor_eval.align.search import compiled_kernels
+
+__all__ = [
+    "EXACT",
+    "STEM",
+    "SYNONYM",
+    "GreedyMatch",
+    "count_chunks",
+    "greedy_align",
+    "greedy_align_python",
+]
 
 #: Stage numbers of :data:`GreedyMatch`.
 EXACT, STEM, SYNONYM = 0, 1, 2
 
 #: One match: (hypothesis index, reference index, stage).
 GreedyMatch = tuple[int, int, int]
+
+# The compiled alignment (same matches), when the extension is built and not disabled.
+_KERNEL = compiled_kernels("greedy_align")
 
 
 def _positions(
@@ -81,6 +94,9 @@ def greedy_align(
 ) -> list[GreedyMatch]:
     """NLTK's alignment of two preprocessed token lists.
 
+    Runs the compiled kernel when the extension is built (same matches; it calls ``stem`` and
+    ``synonyms`` for the same words), else :func:`greedy_align_python`.
+
     Args:
         hyp_words: Hypothesis tokens after NLTK's ``preprocess`` (lower-cased by default).
         ref_words: Reference tokens, likewise.
@@ -95,6 +111,37 @@ def greedy_align(
         >>> def strip_s(word: str) -> str:
         ...     return word.rstrip("s")
         >>> greedy_align(["the", "cats", "sat"], ["a", "cat", "sat", "the"], stem=strip_s)
+        [(0, 3, 0), (1, 1, 1), (2, 2, 0)]
+    """
+    if _KERNEL is not None:
+        found: list[GreedyMatch] = _KERNEL.greedy_align(hyp_words, ref_words, stem, synonyms)
+        return found
+    return greedy_align_python(hyp_words, ref_words, stem=stem, synonyms=synonyms)
+
+
+def greedy_align_python(
+    hyp_words: Sequence[str],
+    ref_words: Sequence[str],
+    *,
+    stem: Callable[[str], str] | None = None,
+    synonyms: Callable[[str], Collection[str]] | None = None,
+) -> list[GreedyMatch]:
+    """:func:`greedy_align` in pure Python: the reference for the compiled kernel.
+
+    Args:
+        hyp_words: Hypothesis tokens after NLTK's ``preprocess`` (lower-cased by default).
+        ref_words: Reference tokens, likewise.
+        stem: The stemmer of stage 2 (``None`` skips stages 2 and 3).
+        synonyms: Word -> its synonym names *including the word itself* (``None`` skips
+            stage 3). It receives stems, as in NLTK.
+
+    Returns:
+        ``(hypothesis index, reference index, stage)`` triples ordered by hypothesis index.
+
+    Example:
+        >>> def strip_s(word: str) -> str:
+        ...     return word.rstrip("s")
+        >>> greedy_align_python(["the", "cats", "sat"], ["a", "cat", "sat", "the"], stem=strip_s)
         [(0, 3, 0), (1, 1, 1), (2, 2, 0)]
     """
     matches: list[GreedyMatch] = []
