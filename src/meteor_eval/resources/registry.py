@@ -12,11 +12,12 @@ import contextlib
 import functools
 import gzip
 import hashlib
+import mmap
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ParamSpec, TypeVar
+from typing import Literal, ParamSpec, TypeVar, overload
 
 from meteor_eval.errors import ResourceError
 
@@ -128,16 +129,26 @@ def write_atomically(target: Path, chunks: Sequence[bytes | bytearray]) -> None:
         os.close(folder)
 
 
-def unpacked_file(source: Path, *, refresh: bool = False) -> bytes:
+@overload
+def unpacked_file(source: Path, *, refresh: bool = ..., mapped: Literal[False] = ...) -> bytes: ...
+
+
+@overload
+def unpacked_file(source: Path, *, refresh: bool = ..., mapped: bool) -> bytes | mmap.mmap: ...
+
+
+def unpacked_file(
+    source: Path, *, refresh: bool = False, mapped: bool = False
+) -> bytes | mmap.mmap:
     """The decompressed content of a gzip-compressed shipped data file.
 
     The package ships its larger binary tables compressed; decompressing one costs 25 to 40 ms
     at every start-up, so the result is kept in :func:`cache_dir` (``data/`` inside it), keyed
-    by the shipped file's name, size and modification time, and read from there afterwards (a
-    few milliseconds). Callers validate the content as they would the shipped file; on a
-    mismatch they call again with ``refresh=True`` to decompress and rewrite the copy. Copies
-    of other versions of the same file are removed. When the cache cannot be written, the file
-    is decompressed every time.
+    by the shipped file's name, size and modification time, and read from there afterwards.
+    With ``mapped`` the copy is memory-mapped read-only (nothing is read until used). Callers
+    validate the content as they would the shipped file; on a mismatch they call again with
+    ``refresh=True`` to decompress and rewrite the copy. Copies of other versions of the same
+    file are removed. When the cache cannot be written, the file is decompressed every time.
 
     Raises:
         OSError, EOFError, zlib.error: the shipped file cannot be read or decompressed.
@@ -147,8 +158,8 @@ def unpacked_file(source: Path, *, refresh: bool = False) -> bytes:
     target = cache_dir() / "data" / f"{name}.{stat.st_size}-{stat.st_mtime_ns}"
     if not refresh:
         try:
-            return target.read_bytes()
-        except OSError:
+            return _map(target) if mapped else target.read_bytes()
+        except (OSError, ValueError):
             pass
     raw = gzip.decompress(source.read_bytes())
     with contextlib.suppress(OSError):
@@ -157,3 +168,9 @@ def unpacked_file(source: Path, *, refresh: bool = False) -> bytes:
             if stale.name != target.name:
                 stale.unlink(missing_ok=True)
     return raw
+
+
+def _map(path: Path) -> mmap.mmap:
+    """A read-only memory map of a whole file (ValueError when it is empty)."""
+    with path.open("rb") as handle:
+        return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)

@@ -34,6 +34,7 @@ import gzip
 import hashlib
 import io
 import itertools
+import mmap
 import struct
 import sys
 import zlib
@@ -369,21 +370,30 @@ class MeteorWordNet:
         ('church', 'class', '')
     """
 
-    __slots__ = ("_exceptions", "_packed", "_synonym_set", "_synsets")
+    __slots__ = ("_exception_table", "_exceptions_loader", "_packed", "_synonym_set", "_synsets")
 
     _synsets: Mapping[str, tuple[int, ...]]
 
     def __init__(
-        self, synsets: Mapping[str, tuple[int, ...]], exceptions: Mapping[str, tuple[str, ...]]
+        self,
+        synsets: Mapping[str, tuple[int, ...]],
+        exceptions: Mapping[str, tuple[str, ...]] | Callable[[], Mapping[str, tuple[str, ...]]],
     ) -> None:
         """Wrap the two tables; use :func:`meteor_wordnet` for the shipped data.
 
         Args:
             synsets: Word -> its synset offsets (all parts of speech).
-            exceptions: Inflected form -> its base forms.
+            exceptions: Inflected form -> its base forms, or a function returning them on
+                first use (the binary table already folds the exceptions into its synonym
+                sets, so the lists are parsed only if asked for).
         """
         self._synsets = synsets if isinstance(synsets, _SynsetTable) else dict(synsets)
-        self._exceptions = dict(exceptions)
+        self._exception_table: dict[str, tuple[str, ...]] | None = None
+        self._exceptions_loader: Callable[[], Mapping[str, tuple[str, ...]]] | None = None
+        if callable(exceptions):
+            self._exceptions_loader = exceptions
+        else:
+            self._exception_table = dict(exceptions)
         self._synonym_set = functools.lru_cache(maxsize=_CACHE_SIZE)(self._compute_synonym_set)
         self._packed: dict[str, bytes] = {}
 
@@ -400,6 +410,14 @@ class MeteorWordNet:
     def words(self) -> Iterable[str]:
         """Every word of the table (lower case, multiword entries joined by ``_``)."""
         return self._synsets.keys()
+
+    @property
+    def _exceptions(self) -> dict[str, tuple[str, ...]]:
+        table = self._exception_table
+        if table is None:
+            assert self._exceptions_loader is not None
+            table = self._exception_table = dict(self._exceptions_loader())
+        return table
 
     @property
     def exceptions(self) -> Mapping[str, tuple[str, ...]]:
@@ -587,8 +605,22 @@ def build_meteor_binary(index_gz: bytes, exceptions_gz: bytes) -> bytes:
     return _gzip_deterministic(bytes(body))
 
 
+def _shifted(values: Sequence[int]) -> array[int]:
+    """``[0, *values]`` as uint32 (copied in one block from an in-place section)."""
+    out = array("I", [0])
+    if isinstance(values, memoryview):
+        out.frombytes(values.cast("B"))
+    else:
+        out.extend(values)
+    return out
+
+
 def _packed_sets_function(
-    keys: _KeyTable, starts: array[int], own_ends: array[int], pool_bytes: bytes
+    keys: _KeyTable,
+    starts: Sequence[int],
+    own_ends: Sequence[int],
+    pool_bytes: bytes | mmap.mmap,
+    base: int = 0,
 ) -> Callable[[Sequence[str], dict[str, bytes]], list[bytes]]:
     """The first-sight hot path: packed S(t) of many tokens, lookups inlined, results cached.
 
@@ -596,7 +628,8 @@ def _packed_sets_function(
     what ``cache`` holds and storing there what it computes. A key's S(t) is its stored slice;
     any other token takes the own synsets of its :meth:`MeteorWordNet.morph` base, which is
     empty when the token ends in ``ss`` or is short (then the token is its own base, and it is
-    not listed). ``starts`` and ``own_ends`` count int64 values of ``pool_bytes``.
+    not listed). ``starts`` and ``own_ends`` count int64 values of ``pool_bytes`` from byte
+    ``base`` on.
     """
     blob = keys.blob
     table = keys.table
@@ -607,11 +640,10 @@ def _packed_sets_function(
     empty = b""
     # Indexed by slot value (key index + 1): key bytes [key_lo, key_hi); in int64 values, own
     # synsets [own_lo, own_hi), then S(t) up to full_hi when it differs from the own synsets.
-    key_lo = array("I", [0])
-    key_lo.extend(keys.starts)
+    key_lo = _shifted(keys.starts)
     key_hi = keys.starts
-    own_lo = array("I", [0]) + starts
-    own_hi = array("I", [0]) + own_ends
+    own_lo = _shifted(starts)
+    own_hi = _shifted(own_ends)
     full_hi = starts
 
     def packed_sets(tokens: Sequence[str], cache: dict[str, bytes]) -> list[bytes]:
@@ -633,7 +665,7 @@ def _packed_sets_function(
                         end = full_hi[number]
                         if start == end:
                             start = own_lo[number]
-                        found = pool_bytes[8 * start : 8 * end]
+                        found = pool_bytes[base + 8 * start : base + 8 * end]
                         break
                     slot = (slot + 1) & mask
                     number = table[slot]
@@ -654,7 +686,7 @@ def _packed_sets_function(
                                 start = own_lo[number]
                                 end = own_hi[number]
                                 if start < end:  # a listed word, not only an inflected form
-                                    found = pool_bytes[8 * start : 8 * end]
+                                    found = pool_bytes[base + 8 * start : base + 8 * end]
                                     break
                 cache[token] = found
             out.append(found)
@@ -677,18 +709,26 @@ class _SynsetTable(Mapping[str, tuple[int, ...]]):
     def __init__(
         self,
         keys: _KeyTable,
-        starts: array[int],
-        own_ends: array[int],
-        pool: array[int],
+        starts: Sequence[int],
+        own_ends: Sequence[int],
+        pool: Sequence[int],
         word_count: int,
+        pool_bytes: tuple[bytes | mmap.mmap, int] | None = None,
     ) -> None:
+        """Wrap the loaded sections.
+
+        ``pool_bytes`` is ``(buffer, byte offset)`` of the pool as native int64 values, when
+        the caller has it (the loaded file itself); otherwise the pool is packed here.
+        """
         self._keys = keys
         self._starts = starts
         self._own_ends = own_ends
         self._pool = pool
         self._words = word_count
+        if pool_bytes is None:
+            pool_bytes = (array("q", pool).tobytes(), 0)
         #: (tokens, cache) -> packed S(t) of each token (see :func:`_packed_sets_function`).
-        self.packed_sets = _packed_sets_function(keys, starts, own_ends, pool.tobytes())
+        self.packed_sets = _packed_sets_function(keys, starts, own_ends, *pool_bytes)
 
     def _own(self, word: object) -> tuple[int, int]:
         """Pool range of the own synsets of ``word`` (empty when it is not a listed word)."""
@@ -737,7 +777,9 @@ def _load_meteor_binary(index_gz: bytes, exceptions_gz: bytes) -> _SynsetTable |
     """
     for refresh in (False, True):
         try:
-            raw = unpacked_file(data_file("wordnet", METEOR_BINARY_FILE), refresh=refresh)
+            raw = unpacked_file(
+                data_file("wordnet", METEOR_BINARY_FILE), refresh=refresh, mapped=True
+            )
         except (ResourceError, OSError, EOFError, zlib.error):
             return None
         table = _parse_meteor_binary(raw, index_gz, exceptions_gz)
@@ -746,8 +788,14 @@ def _load_meteor_binary(index_gz: bytes, exceptions_gz: bytes) -> _SynsetTable |
     return None
 
 
-def _parse_meteor_binary(raw: bytes, index_gz: bytes, exceptions_gz: bytes) -> _SynsetTable | None:
-    """The table held by the unpacked binary ``raw``, or ``None`` when corrupt or stale."""
+def _parse_meteor_binary(
+    raw: bytes | mmap.mmap, index_gz: bytes, exceptions_gz: bytes
+) -> _SynsetTable | None:
+    """The table held by the unpacked binary ``raw``, or ``None`` when corrupt or stale.
+
+    On little-endian machines the sections are read in place (``memoryview`` casts over
+    ``raw``, usually a memory map): nothing but the key bytes is copied.
+    """
     if len(raw) < _BINARY_HEADER.size:
         return None
     magic, version, count, words, total, blob_size, bits, source = _BINARY_HEADER.unpack_from(
@@ -763,15 +811,20 @@ def _parse_meteor_binary(raw: bytes, index_gz: bytes, exceptions_gz: bytes) -> _
     at = _BINARY_HEADER.size
     blob = raw[at : at + blob_size]
     at += blob_size + (-blob_size % 4)
-    sections: list[array[int]] = []
+    view = memoryview(raw)
+    sections: list[Sequence[int]] = []
     for size in (count + 1, 1 << bits, count + 1, count):
-        sections.append(array("I", raw[at : at + 4 * size]))
+        sections.append(_u32_section(view, at, size))
         at += 4 * size
     at += -at % 8
-    pool = array("q", raw[at:])
-    if sys.byteorder != "little":
-        for each in (*sections, pool):
-            each.byteswap()
+    if (len(raw) - at) % 8:
+        return None
+    pool: Sequence[int]
+    if sys.byteorder == "little":
+        pool = view[at:].cast("q")
+    else:
+        pool = array("q", view[at:])
+        pool.byteswap()
     key_starts, table, starts, own_ends = sections
     if (
         len(pool) != total
@@ -783,7 +836,26 @@ def _parse_meteor_binary(raw: bytes, index_gz: bytes, exceptions_gz: bytes) -> _
         or starts[-1] != total
     ):
         return None
-    return _SynsetTable(_KeyTable(blob, key_starts, table), starts, own_ends, pool, words)
+    return _SynsetTable(
+        _KeyTable(blob, key_starts, table),
+        starts,
+        own_ends,
+        pool,
+        words,
+        (raw, at) if sys.byteorder == "little" else None,
+    )
+
+
+def _u32_section(view: memoryview, at: int, size: int) -> Sequence[int]:
+    """``size`` little-endian uint32 values at byte ``at`` (in place when native)."""
+    part = view[at : at + 4 * size]
+    if len(part) != 4 * size:
+        return array("I")
+    if sys.byteorder == "little":
+        return part.cast("I")
+    values = array("I", part)
+    values.byteswap()
+    return values
 
 
 def _read_source(name: str) -> bytes:
@@ -803,10 +875,14 @@ def meteor_wordnet() -> MeteorWordNet:
     """
     index_gz = _read_source("index.tsv.gz")
     exceptions_gz = _read_source("exceptions.tsv.gz")
-    exceptions = _meteor_exceptions(_tsv_rows(exceptions_gz, "exception list"))
+
+    def exceptions() -> dict[str, tuple[str, ...]]:
+        return _meteor_exceptions(_tsv_rows(exceptions_gz, "exception list"))
+
     synsets: Mapping[str, tuple[int, ...]] | None = _load_meteor_binary(index_gz, exceptions_gz)
     if synsets is None:
         synsets = _merged_synsets(_tsv_rows(index_gz, "index"))
+        return MeteorWordNet(synsets, exceptions())  # also checks the lists now
     return MeteorWordNet(synsets, exceptions)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import mmap
 import os
 from pathlib import Path
 
@@ -69,3 +70,16 @@ def test_cache_dir_and_atomic_write(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     write_atomically(target, (b"ab", bytearray(b"cd")))
     assert target.read_bytes() == b"abcd"
     assert [p.name for p in target.parent.iterdir()] == ["out.bin"]  # no temporary left
+
+
+def test_mapped_copies(tmp_path: Path, cache: Path) -> None:
+    source = tmp_path / "table.bin.gz"
+    source.write_bytes(gzip.compress(b"0123456789"))
+    assert unpacked_file(source, mapped=True) == b"0123456789"  # first use: the bytes
+    mapped = unpacked_file(source, mapped=True)
+    assert isinstance(mapped, mmap.mmap)
+    assert mapped[2:5] == b"234" and len(mapped) == 10
+    (copy,) = cache.iterdir()
+    copy.write_bytes(b"")  # an empty copy cannot be mapped: unpacked again
+    assert unpacked_file(source, mapped=True) == b"0123456789"
+    assert copy.read_bytes() == b"0123456789"
