@@ -57,13 +57,13 @@ class SynonymMatcher:
             packed_sets if callable(packed_sets) else self._pack_here
         )
 
-    def packed_set(self, token: str) -> bytes:
-        """The synonym set of one token as ascending native int64 values packed into bytes.
+    def packed_sets(self, tokens: Sequence[str]) -> list[bytes]:
+        """The synonym set of each token as ascending native int64 values packed into bytes.
 
         Raises:
             OverflowError: an identifier does not fit a signed 64-bit integer.
         """
-        return self._packed_sets((token,))[0]
+        return self._packed_sets(tokens)
 
     def _pack_here(self, tokens: Sequence[str]) -> list[bytes]:
         packed = self._packed

@@ -14,7 +14,7 @@ see the same stems, synonym sets and paraphrase ids); the tables only cache them
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 __all__ = ["WordTypes"]
 
@@ -31,14 +31,16 @@ class WordTypes(dict[str, int]):
         function: Token -> whether it is a function word.
         stem: Token -> its stem's identity (signed 32-bit), or ``None`` without a stem stage.
         paraphrase: Token -> its paraphrase-table id (``-1`` unknown), or ``None``.
-        synonyms: Token -> its synonym set as ascending native int64 values packed into bytes,
-            or ``None``.
+        synonyms: Tokens -> the synonym set of each as ascending native int64 values packed
+            into bytes (one call for all the new word types of a segment), or ``None``.
         limit: Number of word types after which :attr:`full` turns true.
 
     Example:
         >>> types = WordTypes(identity=len, function=lambda t: t == "the")
-        >>> [types[t] for t in ("the", "cat", "the")], list(types.hashes), bytes(types.functions)
-        ([0, 1, 0], [3, 3], b'\\x01\\x00')
+        >>> list(types.intern(("the", "cat")))
+        [0, 1]
+        >>> [types[t] for t in ("the", "cat", "the", "hat")], list(types.hashes)
+        ([0, 1, 0, 2], [3, 3, 3])
     """
 
     __slots__ = (
@@ -63,7 +65,7 @@ class WordTypes(dict[str, int]):
         function: Callable[[str], bool],
         stem: Callable[[str], int] | None = None,
         paraphrase: Callable[[str], int] | None = None,
-        synonyms: Callable[[str], bytes] | None = None,
+        synonyms: Callable[[Sequence[str]], list[bytes]] | None = None,
         limit: int = 1 << 20,
     ) -> None:
         super().__init__()
@@ -91,26 +93,42 @@ class WordTypes(dict[str, int]):
         return len(self) >= self.limit
 
     def __missing__(self, token: str) -> int:
-        # Compute everything before appending anything, so that an exception (e.g. a synonym
-        # identifier beyond 64 bits) leaves the tables consistent.
-        identity = self._identity(token)
-        function = self._function(token)
-        stem = self._stem(token) if self._stem is not None else 0
-        paraphrase = self._paraphrase(token) if self._paraphrase is not None else 0
-        synonyms = self._synonyms(token) if self._synonyms is not None else b""
-        type_id = len(self)
-        self.hashes.append(identity)
-        self.functions.append(1 if function else 0)
-        if self.stems is not None:
-            self.stems.append(stem)
-        if self.paraphrase_ids is not None:
-            self.paraphrase_ids.append(paraphrase)
-        if self.synonym_pool is not None and self.synonym_starts is not None:
-            self.synonym_pool.frombytes(synonyms)
-            self.synonym_starts.append(len(self.synonym_pool))
-        self[token] = type_id
-        return type_id
+        self.add((token,))
+        return self[token]
+
+    def add(self, tokens: Sequence[str]) -> None:
+        """Intern the new, distinct ``tokens`` (none may be interned already).
+
+        Every property is computed before anything is appended, so that an exception (e.g. a
+        synonym identifier beyond 64 bits) leaves the tables as they were.
+        """
+        identities = list(map(self._identity, tokens))
+        functions = bytes(1 if flag else 0 for flag in map(self._function, tokens))
+        stems = list(map(self._stem, tokens)) if self._stem is not None else None
+        paraphrase = self._paraphrase
+        paraphrases = list(map(paraphrase, tokens)) if paraphrase is not None else None
+        synonyms = self._synonyms(tokens) if self._synonyms is not None else None
+        first = len(self)
+        self.hashes.extend(identities)
+        self.functions += functions
+        if self.stems is not None and stems is not None:
+            self.stems.extend(stems)
+        if self.paraphrase_ids is not None and paraphrases is not None:
+            self.paraphrase_ids.extend(paraphrases)
+        if self.synonym_pool is not None and self.synonym_starts is not None and synonyms:
+            pool = self.synonym_pool
+            ends = self.synonym_starts
+            for packed in synonyms:
+                pool.frombytes(packed)
+                ends.append(len(pool))
+        self.update(zip(tokens, range(first, first + len(tokens)), strict=True))
 
     def intern(self, tokens: tuple[str, ...]) -> array[int]:
-        """The ids of ``tokens`` as an ``array("i")``."""
+        """The ids of ``tokens`` as an ``array("i")``, interning new word types first (their
+        properties computed in one batch per segment)."""
+        found = list(map(self.get, tokens))
+        if None not in found:
+            return array("i", found)  # type: ignore[arg-type]  # no None: every token known
+        new = (t for t, v in zip(tokens, found, strict=True) if v is None)
+        self.add(list(dict.fromkeys(new)))
         return array("i", map(self.__getitem__, tokens))

@@ -591,7 +591,7 @@ class Meteor:
             if isinstance(matcher, StemMatcher):
                 stem = matcher.stem_id
             elif isinstance(matcher, SynonymMatcher):
-                synonyms = matcher.packed_set
+                synonyms = matcher.packed_sets
             elif matcher.name == "paraphrase":
                 from meteor_eval.match.paraphrase import ParaphraseMatcher
 

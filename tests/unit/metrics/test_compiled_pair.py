@@ -12,6 +12,7 @@ from __future__ import annotations
 import gzip
 import random
 from array import array
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -159,7 +160,7 @@ def test_oversized_synonym_identifiers_fall_back(monkeypatch: pytest.MonkeyPatch
     types = fused._word_types
     assert types is not None
 
-    def too_wide(token: str) -> bytes:
+    def too_wide(tokens: Sequence[str]) -> list[bytes]:
         raise OverflowError("identifier beyond 64 bits")
 
     types._synonyms = too_wide
@@ -172,15 +173,23 @@ def test_oversized_synonym_identifiers_fall_back(monkeypatch: pytest.MonkeyPatch
 
 def test_word_types_tables() -> None:
     packed = {"x": array("q", [7, 9]).tobytes(), "y": b""}
+    asked: list[list[str]] = []
+
+    def synonyms(tokens: Sequence[str]) -> list[bytes]:
+        asked.append(list(tokens))
+        return [packed[t] for t in tokens]
+
     types = WordTypes(
         identity=len,
         function=lambda t: t == "y",
         stem=lambda t: -len(t),
         paraphrase=lambda t: 5 if t == "x" else -1,
-        synonyms=packed.__getitem__,
+        synonyms=synonyms,
         limit=2,
     )
     assert list(types.intern(("x", "y", "x"))) == [0, 1, 0]
+    assert asked == [["x", "y"]]  # one batch per segment, each new type once
+    assert list(types.intern(("y", "x"))) == [1, 0] and len(asked) == 1
     assert list(types.hashes) == [1, 1]
     assert list(types.stems or ()) == [-1, -1]
     assert list(types.paraphrase_ids or ()) == [5, -1]
