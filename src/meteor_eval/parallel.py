@@ -90,8 +90,8 @@ def _stats_chunk(chunk: list[Pair]) -> list[tuple[MeteorStats, int]]:
     scorer = _worker_scorer
     if scorer is None:  # pragma: no cover - the initializer always runs first
         raise RuntimeError("worker process was not initialised")
-    stats = scorer.best_stats
-    return [(stats(h, refs), len(refs)) for h, refs in chunk]
+    records = scorer.best_stats_many(chunk)
+    return [(stats, len(refs)) for stats, (_, refs) in zip(records, chunk, strict=True)]
 
 
 def _chunks(pairs: Iterable[Pair], size: int) -> Iterator[list[Pair]]:
@@ -177,9 +177,20 @@ def segment_stats_stream(
     """
     n_jobs, config = _resolve(jobs, chunk_size, config, scorer)
     if n_jobs == 1:
-        stats = (scorer or Meteor(config)).best_stats
-        return _serial(((stats(h, refs), len(refs)) for h, refs in pairs), chunk_size, progress)
+        many = (scorer or Meteor(config)).best_stats_many
+        return _serial(_stats_in_chunks(pairs, many, chunk_size), chunk_size, progress)
     return _parallel(pairs, config, n_jobs, chunk_size, progress, _stats_chunk, ())
+
+
+def _stats_in_chunks(
+    pairs: Iterable[Pair],
+    many: Callable[[Sequence[Pair]], list[MeteorStats]],
+    chunk_size: int,
+) -> Iterator[tuple[MeteorStats, int]]:
+    """Records of ``pairs`` scored a chunk at a time (new word types interned per chunk)."""
+    for chunk in _chunks(pairs, min(chunk_size, 256)):
+        for stats, (_, refs) in zip(many(chunk), chunk, strict=True):
+            yield stats, len(refs)
 
 
 def _serial(

@@ -30,6 +30,7 @@ References:
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import warnings
 from collections.abc import Callable, Iterable, Sequence
@@ -400,6 +401,10 @@ class _FunctionFlags(dict[str, bool]):
         return flag
 
 
+#: Pairs scored together by :meth:`Meteor.corpus_score` (their new word types are interned in
+#: one batch).
+_BATCH = 256
+
 _STATS_KERNEL = _search.compiled_kernels("word_stats")
 # The whole METEOR 1.5 pair (candidates, beam search, statistics) in one compiled call.
 _PAIR_KERNEL: Any = _search.compiled_kernels("meteor15_pair", "paraphrase_root")
@@ -745,7 +750,10 @@ class Meteor:
 
     def segment(self, text: str) -> Segment:
         """Preprocessed tokens of a text with their word identities."""
-        tokens = self.tokenize(text)
+        return self._segment_of(self.tokenize(text))
+
+    def _segment_of(self, tokens: tuple[str, ...]) -> Segment:
+        """The segment of preprocessed tokens (interned when the compiled pair path is on)."""
         types = self._word_types
         if types is None:
             return Segment(tokens, tuple(map(self._identity, tokens)))
@@ -870,6 +878,47 @@ class Meteor:
             return self._nltk_segment_stats(self._nltk, hypothesis, references)[0]
         return self._best_reference(self.segment(hypothesis), references, want_matches=False)[0]
 
+    def best_stats_many(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> list[MeteorStats]:
+        """:meth:`best_stats` of each ``(hypothesis, references)`` pair, in order.
+
+        The same statistics and errors (the first faulty pair raises, before any is scored).
+        With the compiled pair path, the new word types of all the pairs are interned in one
+        batch, which is cheaper than one batch per segment when many words are new.
+        """
+        types = self._word_types
+        if types is None or len(pairs) < 2:
+            return [self.best_stats(h, refs) for h, refs in pairs]
+        for hypothesis, references in pairs:
+            _check_segment(hypothesis, references)
+            for k, text in enumerate(references):
+                if not isinstance(text, str):
+                    raise TypeError(f"references[{k}]: expected a str, got {type(text).__name__}")
+        tokenize = self.tokenize
+        hyp_tokens = [tokenize(h) for h, _ in pairs]
+        cache = self._ref_cache
+        new_refs = {t: tokenize(t) for _, refs in pairs for t in refs if t not in cache}
+        if types.full:
+            self._new_word_types()
+            types = self._word_types
+            assert types is not None
+        words = itertools.chain.from_iterable(itertools.chain(hyp_tokens, new_refs.values()))
+        try:
+            types.add(list(dict.fromkeys(w for w in words if w not in types)))
+        except OverflowError:  # see segment(): the general path from now on
+            self._word_types = None
+            self._ref_cache.clear()
+            return [self.best_stats(h, refs) for h, refs in pairs]
+        if len(cache) + len(new_refs) > 200_000:
+            cache.clear()
+        segment_of = self._segment_of
+        for text, tokens in new_refs.items():
+            cache[text] = segment_of(tokens)
+        best = self._best_reference
+        return [
+            best(segment_of(tokens), refs, want_matches=False)[0]
+            for tokens, (_, refs) in zip(hyp_tokens, pairs, strict=True)
+        ]
+
     def _best_reference(
         self, hyp: Segment, references: Sequence[str], *, want_matches: bool = True
     ) -> tuple[MeteorStats, int, Segment, list[Match], int]:
@@ -902,21 +951,11 @@ class Meteor:
 
         Checks and errors are those of :meth:`segment_stats`.
         """
-        if self._nltk is not None:
-            records = [
-                self.segment_stats(h, refs)[0]
-                for h, refs in zip(hypotheses, references, strict=True)
-            ]
-            return records, {str(len(refs)) for refs in references}
-        records = []
-        n_refs: set[str] = set()
-        segment = self.segment
-        best_reference = self._best_reference
-        for hypothesis, refs in zip(hypotheses, references, strict=True):
-            _check_segment(hypothesis, refs)
-            records.append(best_reference(segment(hypothesis), refs, want_matches=False)[0])
-            n_refs.add(str(len(refs)))
-        return records, n_refs
+        pairs = list(zip(hypotheses, references, strict=True))
+        records: list[MeteorStats] = []
+        for start in range(0, len(pairs), _BATCH):
+            records.extend(self.best_stats_many(pairs[start : start + _BATCH]))
+        return records, {str(len(refs)) for refs in references}
 
     def _nltk_segment_stats(
         self, scorer: NltkMeteor, hypothesis: str, references: Sequence[str]

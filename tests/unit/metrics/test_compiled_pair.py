@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from meteor_eval.errors import InputError
 from meteor_eval.match.base import Match
 from meteor_eval.match.word_types import WordTypes
 from meteor_eval.metrics import meteor as meteor_module
@@ -243,3 +244,48 @@ def test_kernel_rejects_bad_input() -> None:
         call(functions=bytearray(1))
     with pytest.raises(IndexError, match="weight"):
         call(weights=())
+
+
+def test_batches_equal_single_pairs(table: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = MeteorConfig.preset("meteor15", normalization="norm", paraphrase_table=table)
+    fused, general = scorers(config, monkeypatch)
+    rng = random.Random(12)
+    shared_refs = [sentence(rng, 10) for _ in range(5)]  # references recur across pairs
+    pairs = [
+        (sentence(rng, rng.randint(0, 15)), rng.sample(shared_refs, rng.randint(1, 3)))
+        for _ in range(80)
+    ]
+    expected = [general.best_stats(h, refs) for h, refs in pairs]
+    assert fused.best_stats_many(pairs) == expected
+    assert fused.best_stats_many(pairs) == expected  # everything known now
+    assert fused._word_types is not None
+    fused._word_types.limit = len(fused._word_types) + 3  # the table fills up mid-batch
+    more = [(sentence(rng, 12) + " zebra", [sentence(rng, 12) + " yak"]) for _ in range(30)]
+    assert fused.best_stats_many(more) == [general.best_stats(h, r) for h, r in more]
+    assert fused.best_stats_many(more[:1]) == [general.best_stats(*more[0])]
+
+
+def test_batches_raise_the_first_pairs_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    config = MeteorConfig.preset("meteor15", normalization="norm", modules=("exact",))
+    fused, _ = scorers(config, monkeypatch)
+    good = ("a b", ["a b"])
+    with pytest.raises(TypeError, match=r"references\[1\]: expected a str"):
+        fused.best_stats_many([good, ("a", ["b", 3]), ("x", [])])  # type: ignore[list-item]
+    with pytest.raises(InputError, match="at least one reference"):
+        fused.best_stats_many([good, ("x", []), ("a", ["b", 3])])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="sequence of reference strings"):
+        fused.best_stats_many([good, ("x", "y")])
+
+
+def test_batches_fall_back_on_oversized_identifiers(monkeypatch: pytest.MonkeyPatch) -> None:
+    config = MeteorConfig.preset("meteor15", normalization="norm", modules=("exact", "synonym"))
+    fused, general = scorers(config, monkeypatch)
+    assert fused._word_types is not None
+
+    def too_wide(tokens: Sequence[str]) -> list[bytes]:
+        raise OverflowError("identifier beyond 64 bits")
+
+    fused._word_types._synonyms = too_wide
+    pairs = [("the big cat", ["a large cat"]), ("dogs run", ["a dog ran"])]
+    assert fused.best_stats_many(pairs) == [general.best_stats(h, r) for h, r in pairs]
+    assert fused._word_types is None
