@@ -189,26 +189,34 @@ def best_of(label: str, cmd: list[str], repeat: int, n: int, parse: object) -> R
 
 
 def nltk_runs(args: argparse.Namespace, name: str, hyp: Path, ref: Path, n: int) -> list[Run]:
-    """Our nltk flavour (``meteor_eval.compat.nltk``) and, when installed, NLTK itself."""
+    """Our nltk flavour (``meteor_eval.compat.nltk``) and, when installed, NLTK itself, timed
+    alternately (``--repeat`` rounds, the fastest run of each kept)."""
     script = [sys.executable, "-c", _NLTK_SCRIPT, str(hyp), str(ref)]
     ours_cmd = [*script, "meteor_eval.compat.nltk"]
-    ours = best_of("nltk flavour (ours)", ours_cmd, args.repeat, n, float)
-    runs = [ours]
+    theirs_cmd: list[str] | None = [*script, "nltk.translate.meteor_score"]
     if importlib.util.find_spec("nltk") is None:
         print(f"{name}: NLTK not installed", file=sys.stderr)
-        return runs
-    cmd = [*script, "nltk.translate.meteor_score"]
-    if args.nltk_data:
-        cmd.append(str(args.nltk_data))
-    try:
-        theirs = best_of("nltk (NLTK)", cmd, args.repeat, n, float)
-    except RuntimeError as exc:
-        reason = [line for line in str(exc).splitlines() if line.strip()] or ["failed"]
-        print(f"{name}: NLTK skipped ({reason[-1].strip()})", file=sys.stderr)
-        return runs
+        theirs_cmd = None
+    elif args.nltk_data:
+        theirs_cmd = [*script, "nltk.translate.meteor_score", str(args.nltk_data)]
+    best: dict[str, Run] = {}
+    for _ in range(args.repeat):
+        keep_best(best, best_of("nltk flavour (ours)", ours_cmd, 1, n, float))
+        if theirs_cmd is None:
+            continue
+        try:
+            keep_best(best, best_of("nltk (NLTK)", theirs_cmd, 1, n, float))
+        except RuntimeError as exc:
+            reason = [line for line in str(exc).splitlines() if line.strip()] or ["failed"]
+            print(f"{name}: NLTK skipped ({reason[-1].strip()})", file=sys.stderr)
+            theirs_cmd = None
+    ours = best["nltk flavour (ours)"]
+    theirs = best.get("nltk (NLTK)")
+    if theirs is None:
+        return [ours]
     if theirs.score != ours.score:
         raise SystemExit(f"{name}: nltk sums differ: ours {ours.score!r}, NLTK {theirs.score!r}")
-    return [*runs, theirs]
+    return [ours, theirs]
 
 
 def nltk_data_dir(tmp: Path) -> Path | None:

@@ -72,6 +72,10 @@ def read_segments(
     return [h for h, _ in pairs], [r for _, r in pairs]
 
 
+# Bytes of lines read and decoded at a time.
+_BLOCK_BYTES = 1 << 16
+
+
 def _open_binary(name: str) -> IO[bytes]:
     label = _display(name)
     if name == "-":
@@ -87,36 +91,70 @@ def _open_binary(name: str) -> IO[bytes]:
 
 
 def _iter_open(name: str, handle: IO[bytes], errors: EncodingErrors) -> Iterator[str]:
+    """The lines of an open file, decoded a block of lines at a time.
+
+    A newline byte is never part of a multi-byte UTF-8 sequence, so decoding a block and then
+    splitting it at newlines gives the lines that decoding each line would (with
+    ``errors="replace"`` too). Blocks with an invalid byte (in strict mode) or a carriage return
+    go line by line, for the exact line number of the error or the warnings.
+    """
     label = _display(name)
     try:
-        for k, raw in enumerate(handle):
-            if k == 0 and raw.startswith(_BOM):
-                warnings.warn(f"{label}:1: dropped a UTF-8 byte-order mark", stacklevel=3)
-                raw = raw[len(_BOM) :]
-                if not raw:  # the file holds nothing but the mark
-                    return
-            if raw.endswith(b"\n"):
-                raw = raw[:-1]
+        number = 0  # lines read so far
+        first = True
+        while True:
+            block = handle.readlines(_BLOCK_BYTES)
+            if not block:
+                return
+            if first:
+                first = False
+                if block[0].startswith(_BOM):
+                    warnings.warn(f"{label}:1: dropped a UTF-8 byte-order mark", stacklevel=3)
+                    block[0] = block[0][len(_BOM) :]
+                    if not block[0] and len(block) == 1:  # nothing but the mark
+                        return
             try:
-                line = raw.decode("utf-8", errors=errors)
-            except UnicodeDecodeError as exc:
-                raise InputError(
-                    f"{label}:{k + 1}: invalid UTF-8 (byte 0x{raw[exc.start]:02x}); fix the file "
-                    "or use --encoding-errors replace to turn bad bytes into U+FFFD as the METEOR "
-                    "jar does"
-                ) from None
-            if line.endswith("\r"):
-                line = line[:-1]
-            if "\r" in line:
-                warnings.warn(
-                    f"{label}:{k + 1}: a carriage return inside the line is read as a space",
-                    stacklevel=3,
-                )
-                line = line.replace("\r", " ")
-            yield line
+                text = b"".join(block).decode("utf-8", errors=errors)
+            except UnicodeDecodeError:
+                text = None
+            if text is None or "\r" in text:
+                yield from _slow_lines(label, block, number, errors)
+            else:
+                lines = text.split("\n")
+                if text.endswith("\n"):
+                    lines.pop()
+                yield from lines
+            number += len(block)
     finally:
         if handle is not sys.stdin.buffer:
             handle.close()
+
+
+def _slow_lines(
+    label: str, block: list[bytes], number: int, errors: EncodingErrors
+) -> Iterator[str]:
+    """Lines of ``block`` (whose first line is line ``number + 1``) one at a time, with the
+    exact line of an invalid byte and the carriage-return rules."""
+    for k, raw in enumerate(block, start=number):
+        if raw.endswith(b"\n"):
+            raw = raw[:-1]
+        try:
+            line = raw.decode("utf-8", errors=errors)
+        except UnicodeDecodeError as exc:
+            raise InputError(
+                f"{label}:{k + 1}: invalid UTF-8 (byte 0x{raw[exc.start]:02x}); fix the file "
+                "or use --encoding-errors replace to turn bad bytes into U+FFFD as the METEOR "
+                "jar does"
+            ) from None
+        if line.endswith("\r"):
+            line = line[:-1]
+        if "\r" in line:
+            warnings.warn(
+                f"{label}:{k + 1}: a carriage return inside the line is read as a space",
+                stacklevel=4,
+            )
+            line = line.replace("\r", " ")
+        yield line
 
 
 def iter_lines(name: str, *, errors: EncodingErrors = "strict") -> Iterator[str]:

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import warnings
 from pathlib import Path
+from unittest import mock
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from meteor_eval import io as io_module
 from meteor_eval.errors import InputError
 from meteor_eval.io import count_lines, iter_lines, iter_segments, read_lines, read_segments
 
@@ -83,3 +87,67 @@ def test_missing_file_is_reported_before_the_first_pair(tmp_path: Path) -> None:
         iter_segments(str(path), [str(tmp_path / "missing")])
     with pytest.raises(InputError, match="one file only"):
         iter_segments("-", ["-"])
+
+
+def _reference_lines(data: bytes, errors: str) -> tuple[list[str], list[str]]:
+    """The line rules applied one line at a time (the behaviour the block reader must keep):
+    lines and warnings."""
+    lines: list[str] = []
+    notes: list[str] = []
+    if not data:
+        return lines, notes
+    for k, raw in enumerate(data.split(b"\n")[: -1 if data.endswith(b"\n") else None]):
+        if k == 0 and raw.startswith(b"\xef\xbb\xbf"):
+            notes.append("f:1: dropped a UTF-8 byte-order mark")
+            raw = raw[3:]
+            if not raw and data == b"\xef\xbb\xbf":
+                return [], notes
+        line = raw.decode("utf-8", errors=errors)
+        if line.endswith("\r"):
+            line = line[:-1]
+        if "\r" in line:
+            notes.append(f"f:{k + 1}: a carriage return inside the line is read as a space")
+            line = line.replace("\r", " ")
+        lines.append(line)
+    return lines, notes
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"a", b"\xc3\xa9", b"\xe2\x82", b"\xff", b"\r", b" ", b"\n"])))
+def test_block_reader_equals_line_rules(
+    tmp_path_factory: pytest.TempPathFactory, parts: list[bytes]
+) -> None:
+    data = b"".join(parts)
+    path = tmp_path_factory.mktemp("io") / "f"
+    path.write_bytes(data)
+    expected, notes = _reference_lines(data, "replace")
+    for block_bytes in (1 << 16, 3):  # one block, and blocks of a line or two
+        with (
+            warnings.catch_warnings(record=True) as seen,
+            mock.patch.object(io_module, "_BLOCK_BYTES", block_bytes),
+        ):
+            warnings.simplefilter("always")
+            got = list(iter_lines(str(path), errors="replace"))
+        assert got == expected
+        assert [str(w.message).replace(str(path), "f") for w in seen] == notes
+
+
+def test_errors_name_the_line_across_blocks(tmp_path: Path) -> None:
+    path = tmp_path / "big.txt"
+    lines = [f"line {k} caf\u00e9" for k in range(70_000)]
+    data = bytearray("\n".join(lines).encode("utf-8") + b"\n")
+    at = data.index(b"line 65432 ")
+    data[at] = 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(InputError, match=r"big\.txt:65433: invalid UTF-8 \(byte 0xff\)"):
+        list(iter_lines(str(path)))
+    got = list(iter_lines(str(path), errors="replace"))
+    assert len(got) == 70_000 and got[65432] == "\ufffdine 65432 caf\u00e9"
+    assert got[:3] == lines[:3] and got[-1] == lines[-1]
+    data[at] = ord("l")
+    (tmp_path / "cr.txt").write_bytes(bytes(data).replace(b"line 50000 ", b"line\r50000 "))
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        got = list(iter_lines(str(tmp_path / "cr.txt")))
+    assert got[50000] == "line 50000 caf\u00e9" and len(got) == 70_000
+    assert [str(w.message).split(": ", 1)[0][-5:] for w in seen] == ["50001"]

@@ -523,7 +523,7 @@ class ParaphraseTable:
         if len(words) != vocab_count:
             raise _CorruptIndexError("vocabulary size")
         self._words = words
-        self._vocab = {word: index for index, word in enumerate(words)}
+        self._vocab = dict(zip(words, range(len(words)), strict=True))
         self._first_child = u32(1)
         self._token = u32(2)
         self._parent = u32(3)
