@@ -35,6 +35,7 @@ __all__ = [
     "DEFAULT_CHUNK_SIZE",
     "corpus_score_from_stats",
     "corpus_score_stream",
+    "pooled_corpus_score",
     "resolve_jobs",
     "score_segments",
     "segment_stats_stream",
@@ -92,6 +93,21 @@ def _stats_chunk(chunk: list[Pair]) -> list[tuple[MeteorStats, int]]:
         raise RuntimeError("worker process was not initialised")
     records = scorer.best_stats_many(chunk)
     return [(stats, len(refs)) for stats, (_, refs) in zip(records, chunk, strict=True)]
+
+
+def _pool_chunk(chunk: list[Pair]) -> list[tuple[MeteorStats, frozenset[int], int]]:
+    scorer = _worker_scorer
+    if scorer is None:  # pragma: no cover - the initializer always runs first
+        raise RuntimeError("worker process was not initialised")
+    return [_pooled(scorer, chunk)]
+
+
+def _pooled(scorer: Meteor, chunk: Sequence[Pair]) -> tuple[MeteorStats, frozenset[int], int]:
+    """The chunk's records pooled from zero, its reference counts and its size."""
+    from meteor_eval.metrics.meteor import pool_stats
+
+    partial = pool_stats(scorer.best_stats_many(chunk), scorer.config)
+    return partial, frozenset(len(refs) for _, refs in chunk), len(chunk)
 
 
 def _chunks(pairs: Iterable[Pair], size: int) -> Iterator[list[Pair]]:
@@ -216,6 +232,7 @@ def _parallel(
     progress: Callable[[int], None] | None,
     task: Callable[..., list[_T]],
     extra: tuple[object, ...],
+    segments: Callable[[list[_T]], int] = len,
 ) -> Iterator[_T]:
     from concurrent.futures import ProcessPoolExecutor
 
@@ -231,13 +248,13 @@ def _parallel(
                 while len(pending) >= limit or (pending and pending[0].done()):
                     results = pending.popleft().result()
                     yield from results
-                    done += len(results)
+                    done += segments(results)
                     if progress is not None:
                         progress(done)
             while pending:
                 results = pending.popleft().result()
                 yield from results
-                done += len(results)
+                done += segments(results)
                 if progress is not None:
                     progress(done)
         finally:
@@ -342,3 +359,73 @@ def corpus_score_from_stats(
 
         result = dataclasses.replace(result, score=mean.total() / count if count else 0.0)
     return result, count
+
+
+def pooled_corpus_score(
+    pairs: Iterable[Pair],
+    *,
+    config: MeteorConfig | None = None,
+    scorer: Meteor | None = None,
+    jobs: int = 1,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[MeteorScore, int]:
+    """Corpus score of a stream of pairs, equal to :func:`corpus_score_from_stats` over
+    :func:`segment_stats_stream`, with the statistics pooled a chunk at a time where the chunk
+    is scored (in the workers with several jobs: only one record per chunk comes back).
+
+    Exact: no running total of the pooling is perfect (the chunks it counts come from
+    imperfect records only, so it has either not exactly one chunk or an unmatched word), so
+    the perfect-segment rule never applies to a total and chunk totals add plainly. With
+    ``aggregate="mean"`` every segment's score is needed and the records are pooled one by one
+    instead.
+
+    Returns:
+        The corpus score (without ``segments``) and the number of segments.
+
+    Raises:
+        ConfigError: as :func:`score_segments`.
+    """
+    n_jobs, config = _resolve(jobs, chunk_size, config, scorer)
+    if scorer is None:
+        scorer = Meteor(config)
+    if config.aggregate == "mean":
+        records = segment_stats_stream(
+            pairs, scorer=scorer, jobs=n_jobs, chunk_size=chunk_size, progress=progress
+        )
+        return corpus_score_from_stats(scorer, records)
+    from meteor_eval.metrics.meteor import pool_stats
+
+    parts: Iterator[tuple[MeteorStats, frozenset[int], int]]
+    if n_jobs == 1:
+        scored = (_pooled(scorer, chunk) for chunk in _chunks(pairs, min(chunk_size, 256)))
+        parts = scored if progress is None else _counted(scored, progress)
+    else:
+        parts = _parallel(
+            pairs, config, n_jobs, chunk_size, progress, _pool_chunk, (), _segments_pooled
+        )
+    total = pool_stats((), config)
+    n_refs_seen: set[int] = set()
+    count = 0
+    for partial, n_refs, size in parts:
+        total = total.merge(partial, skip_perfect_chunks=False)
+        n_refs_seen |= n_refs
+        count += size
+    label = str(next(iter(n_refs_seen))) if len(n_refs_seen) == 1 else "var"
+    return scorer.score_stats(total, n_refs=label), count
+
+
+def _segments_pooled(results: list[tuple[MeteorStats, frozenset[int], int]]) -> int:
+    return sum(size for _, _, size in results)
+
+
+def _counted(
+    parts: Iterator[tuple[MeteorStats, frozenset[int], int]], progress: Callable[[int], None]
+) -> Iterator[tuple[MeteorStats, frozenset[int], int]]:
+    """Pass the chunk totals on, reporting the segments finished after each chunk."""
+    done = 0
+    for part in parts:
+        yield part
+        done += part[2]
+        progress(done)
+    progress(done)

@@ -9,6 +9,7 @@ from meteor_eval.metrics.meteor import Meteor, MeteorConfig
 from meteor_eval.parallel import (
     corpus_score_from_stats,
     corpus_score_stream,
+    pooled_corpus_score,
     resolve_jobs,
     score_segments,
     segment_stats_stream,
@@ -160,3 +161,37 @@ def test_best_stats_checks_like_segment_stats() -> None:
         scorer.best_stats("the cat", ["a dog", "the cat"])
         == scorer.segment_stats("the cat", ["a dog", "the cat"])[0]
     )
+
+
+@pytest.mark.parametrize("aggregate", ["pooled", "mean"])
+@pytest.mark.parametrize(("jobs", "chunk_size"), [(1, 256), (1, 3), (2, 4)])
+def test_pooled_corpus_score_equals_corpus_score(
+    aggregate: str, jobs: int, chunk_size: int
+) -> None:
+    scorer = Meteor(CONFIG.replace(aggregate=aggregate))
+    # Perfect segments (their chunks are left out), empty ones and imperfect ones, mixed.
+    hyps = [*HYPS, "the cat sat", "", "the cat sat"]
+    refs = [*REFS, ["the cat sat"], [""], ["the cat sat"]]
+    direct = scorer.corpus_score(hyps, refs)
+    seen: list[int] = []
+    pooled, count = pooled_corpus_score(
+        iter(list(zip(hyps, refs, strict=True))),
+        scorer=scorer if jobs == 1 else None,
+        config=None if jobs == 1 else scorer.config,
+        jobs=jobs,
+        chunk_size=chunk_size,
+        progress=seen.append,
+    )
+    assert count == len(hyps)
+    assert pooled.score == direct.score
+    assert pooled.stats == direct.stats
+    assert pooled.signature == direct.signature
+    assert seen[-1] == len(hyps) and seen == sorted(seen)
+
+
+def test_pooled_corpus_score_of_nothing() -> None:
+    scorer = Meteor(CONFIG)
+    pooled, count = pooled_corpus_score([], scorer=scorer)
+    assert count == 0
+    assert pooled.score == scorer.corpus_score([], []).score == 0.0
+    assert pooled.signature == scorer.corpus_score([], []).signature

@@ -295,6 +295,7 @@ def _score_and_print(
     from meteor_eval.parallel import (
         corpus_score_from_stats,
         corpus_score_stream,
+        pooled_corpus_score,
         score_segments,
         segment_stats_stream,
     )
@@ -311,13 +312,13 @@ def _score_and_print(
             items_spool.write(_segment_item(fmt, k + 1, seg) + "\n")
 
     try:
-        if align_spool is None and items_spool is None:
-            # Only the corpus score (and perhaps the statistics rows): no per-segment score
-            # objects are built.
+        if align_spool is None and items_spool is None and stats_spool is None:
+            # Only the corpus score: statistics pooled a chunk at a time where it is scored.
+            total, _ = pooled_corpus_score(pairs, scorer=scorer, jobs=jobs, progress=progress)
+        elif align_spool is None and items_spool is None and stats_spool is not None:
+            # The corpus score and the statistics rows: no per-segment score objects.
             records = segment_stats_stream(pairs, scorer=scorer, jobs=jobs, progress=progress)
-            if stats_spool is not None:
-                records = _write_rows(records, stats_spool)
-            total, _ = corpus_score_from_stats(scorer, records)
+            total, _ = corpus_score_from_stats(scorer, _write_rows(records, stats_spool))
         else:
             scores = score_segments(
                 pairs, scorer=scorer, jobs=jobs, alignment=bool(args.alignments), progress=progress
