@@ -1411,7 +1411,9 @@ def _load_nltk_binary(
     """
     for refresh in (False, True):
         try:
-            raw = unpacked_file(data_file("wordnet", NLTK_BINARY_FILE), refresh=refresh)
+            raw = unpacked_file(
+                data_file("wordnet", NLTK_BINARY_FILE), refresh=refresh, mapped=True
+            )
         except (ResourceError, OSError, EOFError, zlib.error):
             return None
         loaded = _parse_nltk_binary(raw, index_gz, synsets_gz, exceptions_gz)
@@ -1421,7 +1423,7 @@ def _load_nltk_binary(
 
 
 def _parse_nltk_binary(
-    raw: bytes, index_gz: bytes, synsets_gz: bytes, exceptions_gz: bytes
+    raw: bytes | mmap.mmap, index_gz: bytes, synsets_gz: bytes, exceptions_gz: bytes
 ) -> tuple[_NltkIndex, _NltkSynsets, str] | None:
     """The NLTK view held by the unpacked binary ``raw``, or ``None`` if corrupt or stale."""
     if len(raw) < _NLTK_HEADER.size:
