@@ -27,7 +27,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Mapping
-from typing import Final
+from typing import Any, Final, cast
 
 from meteor_eval.errors import ConfigError
 from meteor_eval.resources.nonbreaking import nonbreaking_prefixes
@@ -48,42 +48,69 @@ _SPACES: Final = " \u2000-\u200a\u202f\u205f\u3000\u00a0"
 # Characters the trim at the end removes (String.trim: every code point <= U+0020).
 _TRIM_CHARS: Final = "".join(chr(code) for code in range(0x21))
 
-_ALPHA_RE: Final = re.compile(f"[{_ALPHA}]")
-_SEP_OTHER_RE: Final = re.compile(f"([^{_ALNUM}{_JAVA_WS}.'`,\\-\u2018\u2019])")
-_MULTI_DOT_RE: Final = re.compile(r"\.(\.+)")
-_MULTI_DOT_FOLLOWED_RE: Final = re.compile(r"DOTMULTI\.([^.])")
+
+class _LazyPattern:
+    """A regular expression compiled on first use.
+
+    The compiled normaliser does not need the pure-Python steps' patterns, whose large
+    character classes take several milliseconds to compile at every start-up; they are
+    compiled when the Python normaliser first runs. Attribute access is the pattern's.
+    """
+
+    __slots__ = ("_args", "_pattern")
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self._args = (pattern, flags)
+        self._pattern: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        compiled = self._pattern
+        if compiled is None:
+            compiled = self._pattern = re.compile(*self._args)
+        return getattr(compiled, name)
+
+
+def _lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """:class:`_LazyPattern`, typed as the pattern it stands for."""
+    return cast("re.Pattern[str]", _LazyPattern(pattern, flags))
+
+
+_ALPHA_RE: Final = _lazy(f"[{_ALPHA}]")
+_SEP_OTHER_RE: Final = _lazy(f"([^{_ALNUM}{_JAVA_WS}.'`,\\-\u2018\u2019])")
+_MULTI_DOT_RE: Final = _lazy(r"\.(\.+)")
+_MULTI_DOT_FOLLOWED_RE: Final = _lazy(r"DOTMULTI\.([^.])")
 _COMMA_RES: Final = (
-    re.compile(r"([^0-9]),([^0-9])"),
-    re.compile(r"([0-9]),([^0-9])"),
-    re.compile(r"([^0-9]),([0-9])"),
+    _lazy(r"([^0-9]),([^0-9])"),
+    _lazy(r"([0-9]),([^0-9])"),
+    _lazy(r"([^0-9]),([0-9])"),
 )
-_DIGIT_COMMA_RE: Final = re.compile("[0-9],|,[0-9]")
+_DIGIT_COMMA_RE: Final = _lazy("[0-9],|,[0-9]")
 # Two commas at most one character apart: a match of the first comma pass may consume the
 # character the next comma needs.
-_CLOSE_COMMAS_RE: Final = re.compile(",.?,", re.DOTALL)
-_SINGLE_QUOTE_RE: Final = re.compile("[`\u2018\u2019]")
-_DOUBLE_QUOTE_RE: Final = re.compile("[\u201c\u201d]|''")
-_INTRA_WORD_DASH_RE: Final = re.compile(f"([{_ALNUM}.])-([{_ALNUM}])")
-_TOKEN_RE: Final = re.compile("[^ \t\n\r\f]+")
-_NON_ALNUM_RE: Final = re.compile(f"[^{_ALNUM}]")
-_SPACES_RE: Final = re.compile(f"[{_SPACES}]+")
-_UNICODE_SPACE_RE: Final = re.compile(f"[{_SPACES[1:]}]")
+_CLOSE_COMMAS_RE: Final = _lazy(",.?,", re.DOTALL)
+_SINGLE_QUOTE_RE: Final = _lazy("[`\u2018\u2019]")
+_DOUBLE_QUOTE_RE: Final = _lazy("[\u201c\u201d]|''")
+_INTRA_WORD_DASH_RE: Final = _lazy(f"([{_ALNUM}.])-([{_ALNUM}])")
+_TOKEN_RE: Final = _lazy("[^ \t\n\r\f]+")
+_NON_ALNUM_RE: Final = _lazy(f"[^{_ALNUM}]")
+_SPACES_RE: Final = _lazy(f"[{_SPACES}]+")
+_UNICODE_SPACE_RE: Final = _lazy(f"[{_SPACES[1:]}]")
 
 # English apostrophes: split contractions to the right (don't -> don 't).
 # Each rule is (pattern, text put between its two groups): the jar's replacement "$1 ' $2" etc.
 _EN_APOSTROPHE_RULES: Final = (
-    (re.compile(f"([^{_ALPHA}])'([^{_ALPHA}])"), " ' "),
-    (re.compile(f"([^{_ALPHA}0-9])'([{_ALPHA}])"), " ' "),
-    (re.compile(f"([{_ALPHA}])'([^{_ALPHA}])"), " ' "),
-    (re.compile(f"([{_ALPHA}])'([{_ALPHA}])"), " '"),
-    (re.compile(r"([0-9])'(s)"), " '"),
+    (_lazy(f"([^{_ALPHA}])'([^{_ALPHA}])"), " ' "),
+    (_lazy(f"([^{_ALPHA}0-9])'([{_ALPHA}])"), " ' "),
+    (_lazy(f"([{_ALPHA}])'([^{_ALPHA}])"), " ' "),
+    (_lazy(f"([{_ALPHA}])'([{_ALPHA}])"), " '"),
+    (_lazy(r"([0-9])'(s)"), " '"),
 )
 # French apostrophes: split elisions to the left (l'homme -> l' homme).
 _FR_APOSTROPHE_RULES: Final = (
-    (re.compile(f"([^{_ALPHA}])'([^{_ALPHA}])"), " ' "),
-    (re.compile(f"([^{_ALPHA}])'([{_ALPHA}])"), " ' "),
-    (re.compile(f"([{_ALPHA}])'([^{_ALPHA}])"), " ' "),
-    (re.compile(f"([{_ALPHA}])'([{_ALPHA}])"), "' "),
+    (_lazy(f"([^{_ALPHA}])'([^{_ALPHA}])"), " ' "),
+    (_lazy(f"([^{_ALPHA}])'([{_ALPHA}])"), " ' "),
+    (_lazy(f"([{_ALPHA}])'([^{_ALPHA}])"), " ' "),
+    (_lazy(f"([{_ALPHA}])'([{_ALPHA}])"), "' "),
 )
 
 # Language codes and long names accepted by the jar (case-insensitive) -> long name.
