@@ -104,9 +104,7 @@ def _pool_chunk(chunk: list[Pair]) -> list[tuple[MeteorStats, frozenset[int], in
 
 def _pooled(scorer: Meteor, chunk: Sequence[Pair]) -> tuple[MeteorStats, frozenset[int], int]:
     """The chunk's records pooled from zero, its reference counts and its size."""
-    from meteor_eval.metrics.meteor import pool_stats
-
-    partial = pool_stats(scorer.best_stats_many(chunk), scorer.config)
+    partial = scorer.pooled_stats_many(chunk)
     return partial, frozenset(len(refs) for _, refs in chunk), len(chunk)
 
 

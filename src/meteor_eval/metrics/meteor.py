@@ -32,11 +32,12 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+import operator
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, Literal, cast, get_args
 
 from meteor_eval.align import exhaustive
 from meteor_eval.align import search as _search
@@ -885,9 +886,91 @@ class Meteor:
         With the compiled pair path, the new word types of all the pairs are interned in one
         batch, which is cheaper than one batch per segment when many words are new.
         """
-        types = self._word_types
-        if types is None or len(pairs) < 2:
+        hyps = self._interned_batch(pairs) if len(pairs) >= 2 else None
+        if hyps is None:
             return [self.best_stats(h, refs) for h, refs in pairs]
+        best = self._best_reference
+        return [
+            best(hyp, refs, want_matches=False)[0]
+            for hyp, (_, refs) in zip(hyps, pairs, strict=True)
+        ]
+
+    def pooled_stats_many(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> MeteorStats:
+        """``pool_stats(best_stats_many(pairs))``: the pairs' statistics pooled in order.
+
+        When every pair has one reference and the compiled pair path applies, the kernel's rows
+        are summed directly (no statistics record or Python call per stage for each pair).
+        """
+        config = self.config
+        hyps = None
+        if (
+            _PAIR_KERNEL is not None
+            and beam_align is _search.beam_align
+            and all(len(refs) == 1 for _, refs in pairs)
+        ):
+            hyps = self._interned_batch(pairs)
+        if hyps is None:
+            return pool_stats(self.best_stats_many(pairs), config)
+        types = self._word_types
+        assert types is not None and self._pair_kinds is not None
+        kernel = _PAIR_KERNEL.meteor15_pair
+        fixed = (
+            types.hashes,
+            types.stems,
+            types.paraphrase_ids,
+            types.functions,
+            types.synonym_starts,
+            types.synonym_pool,
+            self._trie,
+            self._aligner_weights,
+            config.beam,
+            None,
+        )
+        kinds = self._pair_kinds
+        reference = self._reference
+        skip = config.zero_penalty_if_perfect
+        total: list[int] = [0] * (7 + 4 * len(config.modules))
+        for hyp, (_, refs) in zip(hyps, pairs, strict=True):
+            ref = reference(refs[0])
+            if (
+                hyp.interned is None
+                or ref.interned is None
+                or hyp.interned[0] is not types
+                or ref.interned[0] is not types
+            ):  # interned with another table (it filled up): the general path
+                stats = self.pair_stats(hyp, ref, want_matches=False)[0]
+                row = (
+                    stats.hyp_length,
+                    stats.ref_length,
+                    stats.hyp_function,
+                    stats.ref_function,
+                    stats.chunks,
+                    stats.hyp_matched,
+                    stats.ref_matched,
+                    *itertools.chain.from_iterable(stats.stages),
+                )
+            else:
+                row = kernel(kinds, hyp.interned[1], ref.interned[1], *fixed)[0]
+            if skip and row[4] == 1 and row[5] == row[0] and row[6] == row[1]:
+                # A perfect segment adds no chunks (word mode: matched words = stage sums).
+                row = (*row[:4], 0, *row[5:])
+            total = list(map(operator.add, total, row))
+        stages = cast(
+            "tuple[tuple[int, int, int, int], ...]",
+            tuple(tuple(total[b : b + 4]) for b in range(7, len(total), 4)),
+        )
+        return MeteorStats(
+            total[0], total[1], total[2], total[3], stages, total[4], total[5], total[6]
+        )
+
+    def _interned_batch(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> list[Segment] | None:
+        """The hypotheses' segments, after checking every pair (errors as in :meth:`best_stats`)
+        and interning the new word types of all hypotheses and references in one batch; the
+        references are put in the reference cache. ``None`` when the compiled pair path is
+        off (or turns off here: a synonym identifier beyond 64 bits)."""
+        types = self._word_types
+        if types is None:
+            return None
         for hypothesis, references in pairs:
             _check_segment(hypothesis, references)
             for k, text in enumerate(references):
@@ -907,17 +990,13 @@ class Meteor:
         except OverflowError:  # see segment(): the general path from now on
             self._word_types = None
             self._ref_cache.clear()
-            return [self.best_stats(h, refs) for h, refs in pairs]
+            return None
         if len(cache) + len(new_refs) > 200_000:
             cache.clear()
         segment_of = self._segment_of
         for text, tokens in new_refs.items():
             cache[text] = segment_of(tokens)
-        best = self._best_reference
-        return [
-            best(segment_of(tokens), refs, want_matches=False)[0]
-            for tokens, (_, refs) in zip(hyp_tokens, pairs, strict=True)
-        ]
+        return [segment_of(tokens) for tokens in hyp_tokens]
 
     def _best_reference(
         self, hyp: Segment, references: Sequence[str], *, want_matches: bool = True

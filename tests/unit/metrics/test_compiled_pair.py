@@ -21,7 +21,7 @@ from meteor_eval.errors import InputError
 from meteor_eval.match.base import Match
 from meteor_eval.match.word_types import WordTypes
 from meteor_eval.metrics import meteor as meteor_module
-from meteor_eval.metrics.meteor import Meteor, MeteorConfig
+from meteor_eval.metrics.meteor import Meteor, MeteorConfig, pool_stats
 
 pytestmark = pytest.mark.skipif(
     meteor_module._PAIR_KERNEL is None, reason="compiled extension not built"
@@ -289,3 +289,30 @@ def test_batches_fall_back_on_oversized_identifiers(monkeypatch: pytest.MonkeyPa
     pairs = [("the big cat", ["a large cat"]), ("dogs run", ["a dog ran"])]
     assert fused.best_stats_many(pairs) == [general.best_stats(h, r) for h, r in pairs]
     assert fused._word_types is None
+
+
+def test_pooled_batches_equal_pooled_records(table: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = MeteorConfig.preset("meteor15", normalization="norm", paraphrase_table=table)
+    fused, general = scorers(config, monkeypatch)
+    rng = random.Random(21)
+    pairs = [
+        (sentence(rng, rng.randint(0, 12)), [sentence(rng, rng.randint(0, 12))]) for _ in range(60)
+    ]
+    pairs += [("the big house", ["the big house"])] * 3  # perfect: their chunks are left out
+    pairs += [("", [""]), ("a cat", ["a cat ."])]
+    rng.shuffle(pairs)
+    expected = pool_stats([general.best_stats(h, r) for h, r in pairs], config)
+    assert fused.pooled_stats_many(pairs) == expected
+    assert fused.pooled_stats_many(pairs) == expected  # references cached, types known
+    several = [*pairs[:5], ("the big house", ["a large home", "the big house"])]
+    expected = pool_stats([general.best_stats(h, r) for h, r in several], config)
+    assert fused.pooled_stats_many(several) == expected  # several references: per record
+    assert fused._word_types is not None
+    fused._word_types.limit = len(fused._word_types) + 2  # fills up inside the batch
+    more = [(sentence(rng, 9) + " ox", [sentence(rng, 9) + " emu"]) for _ in range(20)]
+    expected = pool_stats([general.best_stats(h, r) for h, r in more], config)
+    assert fused.pooled_stats_many(more) == expected
+    plain = MeteorConfig.preset("paper2005")  # another flavour: pooled records
+    assert Meteor(plain).pooled_stats_many(pairs) == pool_stats(
+        Meteor(plain).best_stats_many(pairs), plain
+    )
