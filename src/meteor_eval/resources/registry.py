@@ -164,10 +164,18 @@ def unpacked_file(
     raw = gzip.decompress(source.read_bytes())
     with contextlib.suppress(OSError):
         write_atomically(target, (raw,))
-        for stale in target.parent.glob(f"{name}.*-*"):  # copies of earlier versions
-            if stale.name != target.name:
-                stale.unlink(missing_ok=True)
+        # Keep the newest copies of this file only (several installations may share the
+        # cache, so not just the one written now).
+        copies = sorted(
+            target.parent.glob(f"{name}.*-*"), key=lambda p: p.stat().st_mtime_ns, reverse=True
+        )
+        for stale in copies[_UNPACKED_COPIES:]:
+            stale.unlink(missing_ok=True)
     return raw
+
+
+# Unpacked copies of one shipped file kept in the cache (the most recently written ones).
+_UNPACKED_COPIES = 3
 
 
 def _map(path: Path) -> mmap.mmap:

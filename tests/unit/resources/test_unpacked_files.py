@@ -30,15 +30,14 @@ def test_first_use_unpacks_then_reads_the_copy(tmp_path: Path, cache: Path) -> N
     assert copy.read_bytes() == b"content"
 
 
-def test_a_new_version_replaces_the_old_copy(tmp_path: Path, cache: Path) -> None:
+def test_only_the_newest_copies_are_kept(tmp_path: Path, cache: Path) -> None:
     source = tmp_path / "table.bin.gz"
-    source.write_bytes(gzip.compress(b"one"))
-    os.utime(source, ns=(1_000_000_000, 1_000_000_000))
-    assert unpacked_file(source) == b"one"
-    source.write_bytes(gzip.compress(b"second"))
-    os.utime(source, ns=(2_000_000_000, 2_000_000_000))
-    assert unpacked_file(source) == b"second"
-    assert [p.read_bytes() for p in cache.iterdir()] == [b"second"]
+    for version in range(1, 6):
+        source.write_bytes(gzip.compress(b"v%d" % version))
+        os.utime(source, ns=(version * 10**9, version * 10**9))
+        assert unpacked_file(source) == b"v%d" % version
+    kept = sorted(p.read_bytes() for p in cache.iterdir())
+    assert kept == [b"v3", b"v4", b"v5"]
 
 
 def test_without_a_writable_cache_it_unpacks_every_time(
