@@ -105,7 +105,7 @@ class WordTypes(dict[str, int]):
         synonym identifier beyond 64 bits) leaves the tables as they were.
         """
         identities = list(map(self._identity, tokens))
-        functions = bytes(1 if flag else 0 for flag in map(self._function, tokens))
+        functions = bytes(map(bool, map(self._function, tokens)))  # True/False -> 1/0
         stems = list(map(self._stem, tokens)) if self._stem is not None else None
         paraphrase = self._paraphrase
         paraphrases = list(map(paraphrase, tokens)) if paraphrase is not None else None

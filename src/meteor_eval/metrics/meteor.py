@@ -34,6 +34,7 @@ import itertools
 import math
 import operator
 import warnings
+from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -984,16 +985,25 @@ class Meteor:
             self._new_word_types()
             types = self._word_types
             assert types is not None
-        words = itertools.chain.from_iterable(itertools.chain(hyp_tokens, new_refs.values()))
+        words = dict.fromkeys(
+            itertools.chain.from_iterable(itertools.chain(hyp_tokens, new_refs.values()))
+        )
         try:
-            types.add(list(dict.fromkeys(w for w in words if w not in types)))
+            types.add([w for w in words if w not in types])
         except OverflowError:  # see segment(): the general path from now on
             self._word_types = None
             self._ref_cache.clear()
             return None
         if len(cache) + len(new_refs) > 200_000:
             cache.clear()
-        segment_of = self._segment_of
+        # Every word is known now: the segments are built without segment()'s checks.
+        known = types.__getitem__
+        hashes = types.hashes
+
+        def segment_of(tokens: tuple[str, ...]) -> Segment:
+            interned = array("i", map(known, tokens))
+            return Segment(tokens, tuple(map(hashes.__getitem__, interned)), (types, interned))
+
         for text, tokens in new_refs.items():
             cache[text] = segment_of(tokens)
         return [segment_of(tokens) for tokens in hyp_tokens]
