@@ -18,13 +18,12 @@ from __future__ import annotations
 import argparse
 import compileall
 import json
-import os
 import random
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from bench_meteor import _env, _timed  # same folder: run as a script from the repository root
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src"
@@ -53,23 +52,11 @@ def run(hyp: Path, ref: Path, jobs: int) -> dict[str, float]:
     """One scoring process: wall and CPU seconds, peak RSS (MB) and the score."""
     cmd = [sys.executable, "-m", "meteor_eval", "score", "--hyp", str(hyp), "--ref", str(ref)]
     cmd += ["--lang", "en", "--norm", "--no-progress", "--format", "json", "--jobs", str(jobs)]
-    env = dict(os.environ, PYTHONPATH=str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    start = time.perf_counter()
-    with tempfile.TemporaryFile() as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, env=env)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - start
-        if os.waitstatus_to_exitcode(status) != 0:
-            assert proc.stderr is not None
-            raise SystemExit(f"scoring failed: {proc.stderr.read().decode()[-2000:]}")
-        out.seek(0)
-        score = float(json.loads(out.read())["score"])
-    return {
-        "wall": wall,
-        "cpu": usage.ru_utime + usage.ru_stime,  # the process and its waited-for workers
-        "rss_mb": usage.ru_maxrss / 1024,  # the largest of them: the main process here
-        "score": score,
-    }
+    try:
+        out, wall, cpu, rss_mb = _timed(cmd, env=_env())  # CPU: the process and its workers
+    except RuntimeError as error:
+        raise SystemExit(f"scoring failed: {error}") from None
+    return {"wall": wall, "cpu": cpu, "rss_mb": rss_mb, "score": float(json.loads(out)["score"])}
 
 
 def main() -> None:

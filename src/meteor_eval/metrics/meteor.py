@@ -38,7 +38,7 @@ from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, cast, get_args
+from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 
 from meteor_eval.align import exhaustive
 from meteor_eval.align import search as _search
@@ -72,6 +72,8 @@ from meteor_eval.metrics.nltk_meteor import NltkMeteor, nltk_score_from_stats, s
 from meteor_eval.stats.meteor import MeteorStats, stats_from_alignment
 from meteor_eval.text.tokenize import java_hash, java_lower, preprocess, utf16_len
 
+if TYPE_CHECKING:
+    from meteor_eval.match.paraphrase import ParaphraseMatcher
 __all__ = [
     "Flavour",
     "Meteor",
@@ -556,6 +558,8 @@ class Meteor:
             )
         self._intern: dict[str, int] = {}
         self._identity: Callable[[str], int] = java_hash if self._jar else self._intern_id
+        # The paraphrase matcher built for this configuration (see _paraphrase_matcher).
+        self._paraphrase: ParaphraseMatcher | None = None
         self._matchers: list[Matcher] = (
             [] if self._nltk is not None else [self._make_matcher(m) for m in self.config.modules]
         )
@@ -581,11 +585,7 @@ class Meteor:
             return None
         kinds = []
         for matcher in self._matchers:
-            kind = _PAIR_KINDS.get(type(matcher))
-            if kind is None and matcher.name == "paraphrase":
-                from meteor_eval.match.paraphrase import ParaphraseMatcher
-
-                kind = 3 if type(matcher) is ParaphraseMatcher else None
+            kind = 3 if matcher is self._paraphrase else _PAIR_KINDS.get(type(matcher))
             if kind is None:
                 return None
             kinds.append(kind)
@@ -599,12 +599,9 @@ class Meteor:
                 stem = matcher.stem_id
             elif isinstance(matcher, SynonymMatcher):
                 synonyms = matcher.packed_sets
-            elif matcher.name == "paraphrase":
-                from meteor_eval.match.paraphrase import ParaphraseMatcher
-
-                if isinstance(matcher, ParaphraseMatcher):
-                    paraphrase = matcher.token_id
-                    self._trie = matcher.compiled_trie()
+            elif matcher is self._paraphrase:
+                paraphrase = self._paraphrase.token_id
+                self._trie = self._paraphrase.compiled_trie()
         self._word_types = WordTypes(
             identity=java_hash,
             function=self._function_cache.__getitem__,
@@ -707,8 +704,8 @@ class Meteor:
             ) from None
         table = paraphrase_table(self.config.lang.short_name, self.config.paraphrase_table)
         self._paraphrase_spec = table.spec
-        matcher: Matcher = ParaphraseMatcher(table)
-        return matcher
+        self._paraphrase = ParaphraseMatcher(table)
+        return self._paraphrase
 
     def _load_function_words(self) -> frozenset[str]:
         if self.config.flavour != "meteor15":
