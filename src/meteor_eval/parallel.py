@@ -80,25 +80,26 @@ def _init_worker(config: MeteorConfig) -> None:
         _worker_scorer = Meteor(config)
 
 
-def _score_chunk(chunk: list[Pair], alignment: bool) -> list[MeteorScore]:
-    scorer = _worker_scorer
-    if scorer is None:  # pragma: no cover - the initializer always runs first
+def _worker() -> Meteor:
+    """This worker process's scorer (built by the pool's initializer)."""
+    if _worker_scorer is None:  # pragma: no cover - the initializer always runs first
         raise RuntimeError("worker process was not initialised")
+    return _worker_scorer
+
+
+def _score_chunk(chunk: list[Pair], alignment: bool) -> list[MeteorScore]:
+    scorer = _worker()
     return [scorer.sentence_score(h, refs, alignment=alignment) for h, refs in chunk]
 
 
 def _stats_chunk(chunk: list[Pair]) -> list[tuple[MeteorStats, int]]:
-    scorer = _worker_scorer
-    if scorer is None:  # pragma: no cover - the initializer always runs first
-        raise RuntimeError("worker process was not initialised")
+    scorer = _worker()
     records = scorer.best_stats_many(chunk)
     return [(stats, len(refs)) for stats, (_, refs) in zip(records, chunk, strict=True)]
 
 
 def _pool_chunk(chunk: list[Pair]) -> list[tuple[MeteorStats, frozenset[int], int]]:
-    scorer = _worker_scorer
-    if scorer is None:  # pragma: no cover - the initializer always runs first
-        raise RuntimeError("worker process was not initialised")
+    scorer = _worker()
     return [_pooled(scorer, chunk)]
 
 
