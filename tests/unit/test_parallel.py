@@ -1,4 +1,4 @@
-"""Ordered multi-process scoring and streamed pooling (``meteor_eval.parallel``)."""
+"""Ordered multi-process scoring and streamed pooling (``meteor_eval.parallel``), METEOR."""
 
 from __future__ import annotations
 
@@ -7,12 +7,10 @@ import pytest
 from meteor_eval.errors import ConfigError, InputError
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
 from meteor_eval.parallel import (
-    corpus_score_from_stats,
-    corpus_score_stream,
-    pooled_corpus_score,
+    corpus_result,
     resolve_jobs,
-    score_segments,
-    segment_stats_stream,
+    segment_results,
+    segment_rows,
 )
 
 CONFIG = MeteorConfig.preset("meteor15", modules=("exact", "stem", "synonym"), normalization="norm")
@@ -51,14 +49,14 @@ def test_results_in_input_order(
     pairs = iter(list(zip(HYPS, REFS, strict=True)))  # a one-shot iterator, as a stream is
     got = [
         (s.score, s.stats.to_row(), s.reference_index)
-        for s in score_segments(pairs, config=CONFIG, jobs=jobs, chunk_size=chunk_size)
+        for s in segment_results(Meteor(CONFIG), pairs, jobs=jobs, chunk_size=chunk_size)
     ]
     assert got == expected
 
 
 def test_alignments_come_back_from_workers() -> None:
     pairs = [("the cat the dog", ["the dog the cat"])] * 3
-    scores = list(score_segments(pairs, config=CONFIG, jobs=2, chunk_size=1, alignment=True))
+    scores = list(segment_results(Meteor(CONFIG), pairs, jobs=2, chunk_size=1, alignment=True))
     for score in scores:
         assert score.alignment is not None
         assert [(m.ref_start, m.hyp_start) for m in score.alignment.matches] == [
@@ -72,44 +70,43 @@ def test_alignments_come_back_from_workers() -> None:
 def test_progress_reports_finished_counts() -> None:
     seen: list[int] = []
     pairs = list(zip(HYPS, REFS, strict=True))
-    list(score_segments(pairs, config=CONFIG, jobs=2, chunk_size=10, progress=seen.append))
+    scorer = Meteor(CONFIG)
+    list(segment_results(scorer, pairs, jobs=2, chunk_size=10, progress=seen.append))
     assert seen == [10, 20, 30, 40, 42]
     seen.clear()
-    list(score_segments(pairs, config=CONFIG, jobs=1, chunk_size=20, progress=seen.append))
+    list(segment_results(scorer, pairs, jobs=1, chunk_size=20, progress=seen.append))
     assert seen == [20, 40, 42]
 
 
 @pytest.mark.parametrize("aggregate", ["pooled", "mean"])
-def test_streamed_corpus_score_equals_combine(aggregate: str) -> None:
+def test_segment_results_pool_to_combine(aggregate: str) -> None:
     scorer = Meteor(CONFIG.replace(aggregate=aggregate))
     direct = scorer.corpus_score(HYPS, REFS)
-    seen: list[int] = []
-    streamed, count = corpus_score_stream(
-        scorer,
-        score_segments(zip(HYPS, REFS, strict=True), scorer=scorer),
-        each=lambda k, _seg: seen.append(k),
-    )
-    assert count == len(HYPS)
-    assert seen == list(range(len(HYPS)))
-    assert streamed.score == direct.score
-    assert streamed.stats == direct.stats
-    assert streamed.signature == direct.signature  # nrefs: var, as combine says
+    segments = list(segment_results(scorer, zip(HYPS, REFS, strict=True)))
+    assert len(segments) == len(HYPS)
+    combined = scorer.combine(segments)
+    rows = scorer.score_rows([s.stats.to_row() for s in segments], (len(r) for r in REFS))
+    for streamed in (combined, rows):
+        assert streamed.score == direct.score
+        assert streamed.stats == direct.stats
+        assert streamed.signature == direct.signature  # nrefs: var, as combine says
 
 
 def test_empty_stream() -> None:
     scorer = Meteor(CONFIG)
-    streamed, count = corpus_score_stream(scorer, score_segments([], scorer=scorer, jobs=2))
+    streamed, count = corpus_result(scorer, [], jobs=2)
     assert count == 0
     assert streamed.score == scorer.combine([]).score == 0.0
+    assert list(segment_results(scorer, [], jobs=2)) == []
 
 
 def test_invalid_options() -> None:
     with pytest.raises(ConfigError, match="jobs"):
         resolve_jobs(-1)
     with pytest.raises(ConfigError, match="chunk_size"):
-        list(score_segments([], config=CONFIG, chunk_size=0))
-    with pytest.raises(ConfigError, match="differ"):
-        score_segments([], config=CONFIG, scorer=Meteor(CONFIG.replace(beam=3)))
+        list(segment_results(Meteor(CONFIG), [], chunk_size=0))
+    with pytest.raises(TypeError, match="unknown option"):
+        list(segment_results(Meteor(CONFIG), [("a", ["a"])], colour=True))
     assert resolve_jobs(0) >= 1
     assert resolve_jobs(3) == 3
 
@@ -120,19 +117,18 @@ def test_stats_stream_equals_corpus_score(aggregate: str, jobs: int, chunk_size:
     scorer = Meteor(CONFIG.replace(aggregate=aggregate))
     direct = scorer.corpus_score(HYPS, REFS)
     records = list(
-        segment_stats_stream(
+        segment_rows(
+            scorer,
             iter(list(zip(HYPS, REFS, strict=True))),
-            config=scorer.config,
             jobs=jobs,
             chunk_size=chunk_size,
         )
     )
     assert [n for _, n in records] == [len(r) for r in REFS]
-    assert [s.to_row() for s, _ in records] == [
+    assert [row for row, _ in records] == [
         scorer.sentence_score(h, r).stats.to_row() for h, r in zip(HYPS, REFS, strict=True)
     ]
-    streamed, count = corpus_score_from_stats(scorer, iter(records))
-    assert count == len(HYPS)
+    streamed = scorer.score_rows([row for row, _ in records], (n for _, n in records))
     assert streamed.score == direct.score
     assert streamed.stats == direct.stats
     assert streamed.signature == direct.signature  # nrefs: var (one or two references)
@@ -144,10 +140,11 @@ def test_stats_stream_progress_and_empty() -> None:
     scorer = Meteor(CONFIG)
     seen: list[int] = []
     pairs = list(zip(HYPS, REFS, strict=True))
-    list(segment_stats_stream(pairs, scorer=scorer, chunk_size=20, progress=seen.append))
+    list(segment_rows(scorer, pairs, chunk_size=20, progress=seen.append))
     assert seen == [20, 40, 42]
-    total, count = corpus_score_from_stats(scorer, segment_stats_stream([], scorer=scorer))
-    assert (count, total.score) == (0, scorer.corpus_score([], []).score)
+    assert list(segment_rows(scorer, [])) == []
+    total = scorer.score_rows([], [])
+    assert total.score == scorer.corpus_score([], []).score
     assert total.signature == scorer.corpus_score([], []).signature
 
 
@@ -174,10 +171,9 @@ def test_pooled_corpus_score_equals_corpus_score(
     refs = [*REFS, ["the cat sat"], [""], ["the cat sat"]]
     direct = scorer.corpus_score(hyps, refs)
     seen: list[int] = []
-    pooled, count = pooled_corpus_score(
+    pooled, count = corpus_result(
+        scorer,
         iter(list(zip(hyps, refs, strict=True))),
-        scorer=scorer if jobs == 1 else None,
-        config=None if jobs == 1 else scorer.config,
         jobs=jobs,
         chunk_size=chunk_size,
         progress=seen.append,
@@ -191,7 +187,7 @@ def test_pooled_corpus_score_equals_corpus_score(
 
 def test_pooled_corpus_score_of_nothing() -> None:
     scorer = Meteor(CONFIG)
-    pooled, count = pooled_corpus_score([], scorer=scorer)
+    pooled, count = corpus_result(scorer, [])
     assert count == 0
     assert pooled.score == scorer.corpus_score([], []).score == 0.0
     assert pooled.signature == scorer.corpus_score([], []).signature

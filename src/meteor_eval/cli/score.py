@@ -7,7 +7,7 @@ import contextlib
 import json
 import sys
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO
 
@@ -20,6 +20,7 @@ from meteor_eval.cli._common import (
 from meteor_eval.errors import InputError
 from meteor_eval.javafmt import java_double
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig, MeteorScore, Normalization
+from meteor_eval.metrics.protocol import Row, Total
 from meteor_eval.stats.meteor import MeteorStats
 
 __all__ = ["register", "run"]
@@ -292,13 +293,7 @@ def _score_and_print(
     progress: _Progress | None,
     spools: list[IO[str] | None],
 ) -> None:
-    from meteor_eval.parallel import (
-        corpus_score_from_stats,
-        corpus_score_stream,
-        pooled_corpus_score,
-        score_segments,
-        segment_stats_stream,
-    )
+    from meteor_eval.parallel import corpus_result, segment_results, segment_rows
 
     stats_spool, align_spool, items_spool = spools
     fmt = args.format
@@ -314,16 +309,16 @@ def _score_and_print(
     try:
         if align_spool is None and items_spool is None and stats_spool is None:
             # Only the corpus score: statistics pooled a chunk at a time where it is scored.
-            total, _ = pooled_corpus_score(pairs, scorer=scorer, jobs=jobs, progress=progress)
+            total, _ = corpus_result(scorer, pairs, jobs=jobs, progress=progress)
         elif align_spool is None and items_spool is None and stats_spool is not None:
             # The corpus score and the statistics rows: no per-segment score objects.
-            records = segment_stats_stream(pairs, scorer=scorer, jobs=jobs, progress=progress)
-            total, _ = corpus_score_from_stats(scorer, _write_rows(records, stats_spool))
+            records = segment_rows(scorer, pairs, jobs=jobs, progress=progress)
+            total = scorer.result(_fold_rows(scorer, records, stats_spool))
         else:
-            scores = score_segments(
-                pairs, scorer=scorer, jobs=jobs, alignment=bool(args.alignments), progress=progress
+            results = segment_results(
+                scorer, pairs, jobs=jobs, alignment=bool(args.alignments), progress=progress
             )
-            total, _ = corpus_score_stream(scorer, scores, each=each)
+            total = scorer.result(_fold_results(scorer, results, each))
     finally:
         if progress is not None:
             progress.close()
@@ -341,13 +336,26 @@ def _score_and_print(
     )
 
 
-def _write_rows(
-    records: Iterator[tuple[MeteorStats, int]], spool: IO[str]
-) -> Iterator[tuple[MeteorStats, int]]:
-    """Pass the records on, writing each one's statistics row to ``spool`` first."""
-    for record in records:
-        spool.write(_row_text(record[0]) + "\n")
-        yield record
+def _fold_rows(scorer: Meteor, records: Iterator[tuple[Row, int]], spool: IO[str]) -> Total:
+    """The total of streamed statistics rows, each written to ``spool`` first."""
+    total = scorer.new_total()
+    for row, n_refs in records:
+        spool.write(" ".join(java_double(float(x)) for x in row) + "\n")
+        scorer.add_rows(total, (row,))
+        total.nrefs.add(n_refs)
+    return total
+
+
+def _fold_results(
+    scorer: Meteor, results: Iterator[MeteorScore], each: Callable[[int, MeteorScore], None]
+) -> Total:
+    """The total of streamed segment scores, each one shown to ``each`` first."""
+    total = scorer.new_total()
+    for k, seg in enumerate(results):
+        each(k, seg)
+        scorer.add_rows(total, (seg.stats.to_row(),))
+        total.nrefs.add(int(seg.signature.get("nrefs") or 1))
+    return total
 
 
 def _alignment_record(k: int, seg: MeteorScore) -> str:

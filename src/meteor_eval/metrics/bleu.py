@@ -37,7 +37,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, get_args
 
-from meteor_eval.metrics.base import Score, Signature, SignatureField, check_corpus, check_segment
+from meteor_eval.metrics.base import Score, Signature, SignatureField, check_segment
+from meteor_eval.metrics.protocol import Metric, Pair, Row
 from meteor_eval.stats.bleu import BleuReference, BleuStats, bleu_segment_stats, prepare_reference
 from meteor_eval.text.bleu_tokenizers import BLEU_TOKENIZERS, BleuTokenizerName, get_bleu_tokenizer
 
@@ -213,13 +214,12 @@ def score_from_stats(
     return score, tuple(precisions), bp
 
 
-def _nrefs(counts: set[int]) -> str:
-    return str(next(iter(counts))) if len(counts) == 1 else "var"
-
-
-class Bleu:
+class Bleu(Metric[BleuScore]):
     """BLEU with a fixed configuration; the functions :func:`corpus_bleu` and
     :func:`sentence_bleu` wrap it.
+
+    A :class:`~meteor_eval.metrics.protocol.Metric`: a segment's statistics row is
+    ``sys_len, ref_len, counts[1..N], totals[1..N]`` (sacrebleu's order); rows merge by sums.
 
     Args:
         config: The settings (default: sacrebleu's defaults).
@@ -231,7 +231,8 @@ class Bleu:
         100.0
     """
 
-    __slots__ = ("_tokenizer", "config")
+    name = "bleu"
+    config: BleuConfig
 
     def __init__(self, config: BleuConfig | None = None) -> None:
         if config is None:
@@ -266,13 +267,38 @@ class Bleu:
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
     ) -> list[BleuStats]:
         """One statistics record per segment."""
-        check_corpus(hypotheses, references)
-        out = []
+        return [BleuStats.from_row(row) for row in self.corpus_rows(hypotheses, references)]
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """``sys_len, ref_len, counts_1..N, totals_1..N``."""
+        order = range(1, self.config.max_ngram_order + 1)
+        return (
+            "sys_len",
+            "ref_len",
+            *(f"counts_{n}" for n in order),
+            *(f"totals_{n}" for n in order),
+        )
+
+    def segment_rows(self, pairs: Sequence[Pair]) -> list[Row]:
+        """Statistics rows of ``(hypothesis, references)`` pairs (sacrebleu's order)."""
         order = self.config.max_ngram_order
-        for index, (hyp, refs) in enumerate(zip(hypotheses, references, strict=True)):
+        out: list[Row] = []
+        for index, (hyp, refs) in enumerate(pairs):
             check_segment(index, hyp, refs)
-            out.append(bleu_segment_stats(self.tokenize(hyp), self.prepare_references(refs), order))
+            stats = bleu_segment_stats(self.tokenize(hyp), self.prepare_references(refs), order)
+            out.append(stats.to_row())
         return out
+
+    def score_total(
+        self, total: Row, *, nrefs: str = "1", rows: Sequence[Row] | None = None
+    ) -> BleuScore:
+        """BLEU of merged statistics."""
+        return self.score_stats(BleuStats.from_row(total), nrefs=nrefs)
+
+    def values(self, score: BleuScore) -> dict[str, float]:
+        """``{"bleu": score}`` (0-100)."""
+        return {"bleu": score.score}
 
     def signature(self, nrefs: str = "1") -> Signature:
         """The reproducibility signature, in sacrebleu's field order."""
@@ -311,26 +337,16 @@ class Bleu:
             TypeError: A bare string where a sequence is expected.
             InputError: Different numbers of hypotheses and reference groups.
         """
-        rows = self.corpus_stats(hypotheses, references)
-        total = BleuStats.zero(self.config.max_ngram_order)
-        for row in rows:
-            total = total + row
-        return self.score_stats(total, nrefs=_nrefs({len(refs) for refs in references}))
-
-    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BleuScore:
-        """BLEU of one hypothesis against its references (with this config's effective order)."""
-        return self.score_stats(
-            self.segment_stats(hypothesis, references), nrefs=str(len(references))
-        )
+        rows = self.corpus_rows(hypotheses, references)
+        return self.score_rows(rows, (len(refs) for refs in references))
 
     def sentence_scores(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
     ) -> list[BleuScore]:
         """One sentence score per segment."""
-        rows = self.corpus_stats(hypotheses, references)
+        rows = self.corpus_rows(hypotheses, references)
         return [
-            self.score_stats(row, nrefs=str(len(refs)))
-            for row, refs in zip(rows, references, strict=True)
+            self.segment_result(row, len(refs)) for row, refs in zip(rows, references, strict=True)
         ]
 
     def with_options(self, **changes: object) -> Bleu:

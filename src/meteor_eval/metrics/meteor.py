@@ -69,7 +69,8 @@ from meteor_eval.metrics.meteor_presets import (
     task_settings,
 )
 from meteor_eval.metrics.nltk_meteor import NltkMeteor, nltk_score_from_stats, stats_from_matches
-from meteor_eval.stats.meteor import MeteorStats, stats_from_alignment
+from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
+from meteor_eval.stats.meteor import ROW_COLUMNS, MeteorStats, stats_from_alignment
 from meteor_eval.text.tokenize import java_hash, java_lower, preprocess, utf16_len
 
 if TYPE_CHECKING:
@@ -523,8 +524,12 @@ def _keep(token: str) -> str:
     return token
 
 
-class Meteor:
+class Meteor(Metric["MeteorScore"]):
     """A METEOR scorer: holds the configuration, the loaded resources and caches.
+
+    A :class:`~meteor_eval.metrics.protocol.Metric`: a segment's statistics row is the jar's
+    23 numbers (:meth:`MeteorStats.to_row`); rows merge by sums, except that with METEOR 1.5's
+    rule a perfect segment adds no chunks (spec 5.5).
 
     One instance can score any number of systems; preprocessed references and per-word results
     (stems, synonym sets, function-word flags) are cached. Resources load on first use.
@@ -1229,6 +1234,108 @@ class Meteor:
         if keep_segments:
             result = dataclasses.replace(result, segments=tuple(scores))
         return result
+
+    # -- the metric protocol -------------------------------------------------------------
+
+    name = "meteor"
+    config: MeteorConfig
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The 23 numbers of the jar's statistics line (see :mod:`meteor_eval.stats.meteor`)."""
+        return ROW_COLUMNS
+
+    def segment_rows(self, pairs: Sequence[Pair]) -> list[Row]:
+        """The best reference's statistics row of each pair (:meth:`best_stats_many`)."""
+        return [stats.to_row() for stats in self.best_stats_many(pairs)]
+
+    def keeps_rows(self) -> bool:
+        """``aggregate="mean"`` averages the segments' scores, so it needs every row."""
+        return self.config.aggregate == "mean"
+
+    def merge(self, total: Row, row: Row) -> Row:
+        """Sum, except that a perfect segment's chunks are not added (METEOR 1.5's rule)."""
+        if self.config.zero_penalty_if_perfect and _perfect_row(row):
+            row = (*row[:20], 0, *row[21:])
+        return tuple(map(operator.add, total, row))
+
+    def pooled_rows(self, pairs: Sequence[Pair]) -> Total:
+        """The pooled total of a batch, from :meth:`pooled_stats_many` where the rows are not
+        needed (no statistics record per pair on the compiled path)."""
+        if self.keeps_rows():
+            return super().pooled_rows(pairs)
+        total = self.new_total()
+        total.row = self.pooled_stats_many(pairs).to_row()
+        total.count = len(pairs)
+        total.nrefs = {len(refs) for _, refs in pairs}
+        return total
+
+    def stats_of_row(self, row: Row) -> MeteorStats:
+        """A statistics row as a record with this configuration's number of stages."""
+        stats = MeteorStats.from_row(row)
+        n = len(self.config.modules)
+        if n < len(stats.stages):
+            stats = dataclasses.replace(stats, stages=stats.stages[:n])
+        return stats
+
+    def score_total(
+        self, total: Row, *, nrefs: str = "1", rows: Sequence[Row] | None = None
+    ) -> MeteorScore:
+        """The score of merged statistics; with ``aggregate="mean"`` and ``rows``, the score is
+        the exact mean of the segments' scores (the other fields stay those of the total)."""
+        result = self.score_stats(self.stats_of_row(total), n_refs=nrefs)
+        if rows is not None and self.config.aggregate == "mean":
+            config = self.config
+            stats_of = self.stats_of_row
+            mean = (
+                math.fsum(score_from_stats(stats_of(r), config).score for r in rows) / len(rows)
+                if rows
+                else 0.0
+            )
+            result = dataclasses.replace(result, score=mean)
+        return result
+
+    def segment_results(
+        self, pairs: Sequence[Pair], *, alignment: bool = False, **options: Any
+    ) -> list[MeteorScore]:
+        """:meth:`sentence_score` of each pair (``alignment``: attach each one's alignment)."""
+        if options:
+            return super().segment_results(pairs, **options)
+        return [self.sentence_score(h, refs, alignment=alignment) for h, refs in pairs]
+
+    def values(self, score: MeteorScore) -> dict[str, float]:
+        """``{"meteor": score}``."""
+        return {"meteor": score.score}
+
+    def sample_matrix(self, rows: Sequence[Row]) -> Any:
+        """Merged rows, or with ``aggregate="mean"`` each segment's score and a count of 1, so
+        that a resampled total is scored as its corpus score is made."""
+        if self.config.aggregate != "mean":
+            return super().sample_matrix(rows)
+        import numpy as np
+
+        config = self.config
+        scores = [score_from_stats(self.stats_of_row(r), config).score for r in rows]
+        return np.column_stack([np.asarray(scores, dtype=np.float64), np.ones(len(rows))])
+
+    def sample_values(self, totals: Any) -> Any:
+        """Headline score of each resampled total (see :meth:`sample_matrix`)."""
+        if self.config.aggregate != "mean":
+            return super().sample_values(totals)
+        import numpy as np
+
+        with np.errstate(invalid="ignore", divide="ignore"):
+            means = np.where(totals[:, 1] > 0, totals[:, 0] / totals[:, 1], 0.0)
+        return {"meteor": means}
+
+
+def _perfect_row(row: Row) -> bool:
+    """A statistics row with one chunk and every unit of both sides matched (spec 5.2)."""
+    if row[20] != 1:
+        return False
+    hyp = row[4] + row[6] + row[8] + row[10] + row[12] + row[14] + row[16] + row[18]
+    ref = row[5] + row[7] + row[9] + row[11] + row[13] + row[15] + row[17] + row[19]
+    return hyp == row[0] and ref == row[1]
 
 
 def pool_stats(records: Iterable[MeteorStats], config: MeteorConfig) -> MeteorStats:

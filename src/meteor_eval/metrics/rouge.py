@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from meteor_eval.metrics.base import Score, Signature, SignatureField, check_corpus, check_segment
+from meteor_eval.metrics.protocol import Metric, Pair, Row
 from meteor_eval.stats.corpus import bootstrap_interval
 from meteor_eval.stats.rouge import (
     RougeStats,
@@ -241,8 +242,18 @@ class _Text:
         return tuple(t for s in self.sentences155 for t in s)
 
 
-class Rouge:
+#: Numbers of one variant's statistics (:meth:`RougeStats.to_row`).
+_VARIANT_COLUMNS = ("hits", "hyp_count", "ref_count", "precision", "recall", "fmeasure", "segments")
+_WIDTH = len(_VARIANT_COLUMNS)
+
+
+class Rouge(Metric[dict[str, RougeScore]]):
     """ROUGE with a fixed configuration; :func:`corpus_rouge` and :func:`sentence_rouge` wrap it.
+
+    A :class:`~meteor_eval.metrics.protocol.Metric` whose row holds, for each variant in
+    ``config.types``, the seven numbers of :class:`~meteor_eval.stats.rouge.RougeStats`. Rows
+    hold floats, so they are merged one by one in input order (the sums are those of a plain
+    loop, as before).
 
     Example:
         >>> r = Rouge(RougeConfig(types=("rouge1",)))
@@ -251,7 +262,9 @@ class Rouge:
         0.6
     """
 
-    __slots__ = ("config",)
+    name = "rouge"
+    exact = False
+    config: RougeConfig
 
     def __init__(self, config: RougeConfig | None = None) -> None:
         if config is None:
@@ -337,8 +350,83 @@ class Rouge:
             out.append(self.segment_stats(hyp, refs))
         return out
 
-    def signature(self, variant: str, nrefs: str = "1", *, bootstrap: bool = False) -> Signature:
-        """The reproducibility signature of one variant."""
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """``<variant>_<number>`` for each variant and each of the seven numbers."""
+        return tuple(f"{v}_{c}" for v in self.config.types for c in _VARIANT_COLUMNS)
+
+    def segment_rows(self, pairs: Sequence[Pair]) -> list[Row]:
+        """Each pair's statistics, the variants' rows joined in ``config.types`` order."""
+        out: list[Row] = []
+        types = self.config.types
+        for index, (hypothesis, references) in enumerate(pairs):
+            check_segment(index, hypothesis, references)
+            hyp = self._split(hypothesis)
+            refs = [self._split(ref) for ref in references]
+            row: tuple[float, ...] = ()
+            for variant in types:
+                row += self._variant_stats(variant, hyp, refs).to_row()
+            out.append(row)
+        return out
+
+    def zero(self) -> Row:
+        """Zero counts and sums (floats) and no segment, for each variant."""
+        return RougeStats.zero().to_row() * len(self.config.types)
+
+    def keeps_rows(self) -> bool:
+        """The bootstrap interval needs every segment's row."""
+        return bool(self.config.n_bootstrap > 0)
+
+    def _variant_records(self, row: Row) -> dict[str, RougeStats]:
+        return {
+            variant: RougeStats.from_row(row[k * _WIDTH : (k + 1) * _WIDTH])
+            for k, variant in enumerate(self.config.types)
+        }
+
+    def score_total(
+        self, total: Row, *, nrefs: str = "1", rows: Sequence[Row] | None = None
+    ) -> dict[str, RougeScore]:
+        """Per variant, the score of merged statistics (``rows`` enable the bootstrap)."""
+        per_row = [self._variant_records(row) for row in rows] if rows else None
+        return {
+            variant: self.score_stats(
+                variant,
+                stats,
+                nrefs=nrefs,
+                rows=[records[variant] for records in per_row] if per_row else None,
+            )
+            for variant, stats in self._variant_records(total).items()
+        }
+
+    def values(self, score: dict[str, RougeScore]) -> dict[str, float]:
+        """The F-measure of each variant, by variant name."""
+        return {variant: result.fmeasure for variant, result in score.items()}
+
+    def signature(self, nrefs: str = "1", /) -> Signature:
+        """The signature of the whole configuration: every variant's settings in one line
+        (each variant's own score carries :meth:`variant_signature`)."""
+        config = self.config
+        types = config.types
+        fields = [
+            SignatureField("types", "ty", "+".join(types)),
+            SignatureField("nrefs", "#", nrefs),
+            SignatureField("stem", "st", "porter" if config.use_stemmer else "no"),
+            SignatureField("refs", "r", config.multi_ref),
+            SignatureField("agg", "a", config.aggregate),
+        ]
+        if {"rougeLsum", "rougeW"} & set(types):
+            sep = config.sentence_separator
+            fields.append(SignatureField("sent", "sn", "newline" if sep is None else sep))
+        if "rougeW" in types:
+            fields.append(SignatureField("weight", "w", repr(float(config.weight))))
+        if {"rougeS", "rougeSU"} & set(types):
+            fields.append(SignatureField("skip", "sk", str(config.skip_distance)))
+        return Signature("rouge", tuple(fields))
+
+    def variant_signature(
+        self, variant: str, nrefs: str = "1", *, bootstrap: bool = False
+    ) -> Signature:
+        """The reproducibility signature of one variant's score."""
         config = self.config
         fields = [
             SignatureField("nrefs", "#", nrefs),
@@ -390,7 +478,7 @@ class Rouge:
             intervals = [Interval(low, high) for low, high in found]
         return RougeScore(
             fmeasure,
-            self.signature(variant, nrefs, bootstrap=use_bootstrap),
+            self.variant_signature(variant, nrefs, bootstrap=use_bootstrap),
             variant,
             precision,
             recall,
@@ -407,22 +495,8 @@ class Rouge:
             TypeError: A bare string where a sequence is expected.
             InputError: Different numbers of hypotheses and reference groups.
         """
-        rows = self.corpus_stats(hypotheses, references)
-        counts = {len(refs) for refs in references}
-        nrefs = str(next(iter(counts))) if len(counts) == 1 else "var"
-        out = {}
-        for variant in self.config.types:
-            per_segment = [row[variant] for row in rows]
-            total = RougeStats.zero()
-            for record in per_segment:
-                total = total + record
-            out[variant] = self.score_stats(variant, total, nrefs=nrefs, rows=per_segment)
-        return out
-
-    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> dict[str, RougeScore]:
-        """ROUGE of one hypothesis against its references, per variant."""
-        stats = self.segment_stats(hypothesis, references)
-        return {v: self.score_stats(v, s, nrefs=str(len(references))) for v, s in stats.items()}
+        rows = self.corpus_rows(hypotheses, references)
+        return self.score_rows(rows, (len(refs) for refs in references))
 
     def sentence_scores(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]

@@ -29,10 +29,26 @@ from dataclasses import dataclass
 from meteor_eval.errors import InputError
 from meteor_eval.match.base import Match
 
-__all__ = ["ROW_LENGTH", "MeteorStats", "StageCounts", "stats_from_alignment"]
+__all__ = ["ROW_COLUMNS", "ROW_LENGTH", "MeteorStats", "StageCounts", "stats_from_alignment"]
+
+#: Names of the numbers of a statistics row, in the jar's order.
+ROW_COLUMNS: tuple[str, ...] = (
+    "hyp_length",
+    "ref_length",
+    "hyp_function",
+    "ref_function",
+    *(
+        f"stage{k}_{side}"
+        for k in range(1, 5)
+        for side in ("hyp_content", "ref_content", "hyp_function", "ref_function")
+    ),
+    "chunks",
+    "hyp_matched",
+    "ref_matched",
+)
 
 #: Number of numbers in a statistics row.
-ROW_LENGTH = 23
+ROW_LENGTH = len(ROW_COLUMNS)
 
 #: Matches of one stage: (hyp content, ref content, hyp function, ref function).
 StageCounts = tuple[int, int, int, int]

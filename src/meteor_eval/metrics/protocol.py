@@ -1,0 +1,265 @@
+"""The metric protocol: segment -> statistics row -> merge -> score, written once.
+
+Every metric (METEOR in each flavour, BLEU, ROUGE) says four things and nothing more:
+
+1. **Statistics of a segment** (:meth:`Metric.segment_rows`): a fixed-width row of numbers per
+   ``(hypothesis, references)`` pair, named by :attr:`Metric.columns`. The row is all a score
+   needs: corpus scores, statistics files, resampling and parallel workers never see the text.
+2. **Merge** (:meth:`Metric.merge`): how a row joins a running total. Element-wise sum unless
+   the metric has its own rule (METEOR: a perfect segment adds no chunks). :attr:`Metric.exact`
+   says whether totals of any grouping add up to the same total (integer statistics); when it
+   is false the rows are folded one by one in input order, so floating-point sums stay
+   bit-identical whatever the number of processes.
+3. **Score** (:meth:`Metric.score_total`): the metric's result object from a total (and, for
+   metrics whose corpus score needs each segment, from the rows), plus :meth:`Metric.values`,
+   the headline numbers of a result by name (``{"meteor": ...}``, ``{"rouge1": ..., ...}``).
+4. **Signature** (:meth:`Metric.signature`): every setting that determines the score.
+
+On top of that the base class writes once what every metric shares: sentence and corpus scores,
+the reference-count label of signatures, the total of a stream of rows, and the resampling
+interface (:meth:`Metric.sample_matrix`, :meth:`Metric.sample_values`) that significance tests
+use to score thousands of resampled corpora without touching the text again.
+:mod:`meteor_eval.parallel` runs any metric over streams and processes through this protocol.
+
+Models: sacrebleu's ``Metric`` (statistics, then a formula, then a signature) and torchmetrics'
+update/merge/compute on one statistics path.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+from meteor_eval.metrics.base import Signature, check_corpus, check_segment
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["Metric", "Pair", "Row", "Total", "nrefs_label"]
+
+#: One segment: a hypothesis and its references.
+Pair = tuple[str, Sequence[str]]
+#: A statistics row: fixed width, integers for METEOR and BLEU, floats for ROUGE.
+Row = tuple[float, ...]
+
+ScoreT = TypeVar("ScoreT")
+
+
+def nrefs_label(counts: Iterable[int]) -> str:
+    """The ``nrefs`` value of a signature: the number of references of every segment, or
+    ``var`` when it varies (or there is no segment).
+
+    Example:
+        >>> nrefs_label([2, 2, 2]), nrefs_label([1, 2]), nrefs_label([])
+        ('2', 'var', 'var')
+    """
+    seen = set(counts)
+    return str(next(iter(seen))) if len(seen) == 1 else "var"
+
+
+class Total:
+    """A running total of rows: the merged statistics, the segment count, the reference counts
+    seen, and (when the metric needs them) the rows themselves, in input order.
+
+    Totals of consecutive parts of a stream merge with :meth:`merge_total` (in order).
+    """
+
+    __slots__ = ("count", "nrefs", "row", "rows")
+
+    def __init__(self, row: Row, *, keep_rows: bool) -> None:
+        self.row = row
+        self.count = 0
+        self.nrefs: set[int] = set()
+        self.rows: list[Row] | None = [] if keep_rows else None
+
+    def merge_total(self, metric: Metric[Any], other: Total) -> None:
+        """Add ``other``, the total of the segments that follow this one's."""
+        self.row = metric.merge_totals(self.row, other.row)
+        self.count += other.count
+        self.nrefs |= other.nrefs
+        if self.rows is not None:
+            if other.rows is None:
+                raise ValueError("cannot merge a total without rows into one that keeps rows")
+            self.rows.extend(other.rows)
+
+
+class Metric(ABC, Generic[ScoreT]):
+    """Base of every metric: segment -> statistics row -> merge -> score (module docstring).
+
+    A metric is built from one picklable, frozen ``config``; ``type(metric)(metric.config)``
+    builds an equal metric in another process (what :mod:`meteor_eval.parallel` does).
+    """
+
+    #: Metric family name used in outputs (``"meteor"``, ``"bleu"``, ``"rouge"``).
+    name: ClassVar[str]
+    #: Totals of any grouping of rows are equal (integer statistics): workers may pre-merge.
+    exact: ClassVar[bool] = True
+
+    config: Any
+
+    # -- 1. statistics of segments ---------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def columns(self) -> tuple[str, ...]:
+        """Names of the numbers of a statistics row, in order."""
+
+    @abstractmethod
+    def segment_rows(self, pairs: Sequence[Pair]) -> list[Row]:
+        """The statistics row of each ``(hypothesis, references)`` pair, in order.
+
+        A batch, so that a metric can share work between the segments (METEOR interns the new
+        words of the whole batch at once). Checks the pairs and raises as ``sentence_score``.
+        """
+
+    # -- 2. merge ---------------------------------------------------------------------------
+
+    def keeps_rows(self) -> bool:
+        """True when the corpus score needs every segment's row (a mean of segment scores,
+        a bootstrap), not just the merged total."""
+        return False
+
+    def zero(self) -> Row:
+        """The total of no segment."""
+        return (0,) * len(self.columns)
+
+    def merge(self, total: Row, row: Row) -> Row:
+        """``total`` with one more segment's ``row`` (element-wise sum unless overridden)."""
+        return tuple(a + b for a, b in zip(total, row, strict=True))
+
+    def merge_totals(self, first: Row, second: Row) -> Row:
+        """The total of two consecutive parts of a stream (sums; only used when :attr:`exact`
+        or when ``second`` is a single row's merge from :meth:`zero`)."""
+        return tuple(a + b for a, b in zip(first, second, strict=True))
+
+    def pooled_rows(self, pairs: Sequence[Pair]) -> Total:
+        """The :class:`Total` of a batch of pairs (a metric may compute it without building
+        each row, as METEOR's compiled path does)."""
+        total = self.new_total()
+        self.add_rows(total, self.segment_rows(pairs))
+        total.nrefs.update(len(refs) for _, refs in pairs)
+        return total
+
+    def new_total(self) -> Total:
+        """An empty running total for this metric."""
+        return Total(self.zero(), keep_rows=self.keeps_rows())
+
+    def add_rows(self, total: Total, rows: Iterable[Row]) -> None:
+        """Merge ``rows`` into ``total``, in order (the caller records their reference counts
+        in ``total.nrefs``)."""
+        merge = self.merge
+        acc = total.row
+        kept = total.rows
+        count = 0
+        for row in rows:
+            acc = merge(acc, row)
+            count += 1
+            if kept is not None:
+                kept.append(row)
+        total.row = acc
+        total.count += count
+
+    # -- 3. score ---------------------------------------------------------------------------
+
+    @abstractmethod
+    def score_total(
+        self, total: Row, *, nrefs: str = "1", rows: Sequence[Row] | None = None
+    ) -> ScoreT:
+        """The result for merged statistics ``total`` (``rows``: every segment's row, given
+        when :meth:`keeps_rows` is true)."""
+
+    @abstractmethod
+    def values(self, score: ScoreT) -> dict[str, float]:
+        """The headline numbers of a result, by name (e.g. ``{"bleu": 34.2}``)."""
+
+    @abstractmethod
+    def signature(self, nrefs: str = "1", /) -> Signature:
+        """Every setting that determines the score, for ``nrefs`` references per segment."""
+
+    def result(self, total: Total) -> ScoreT:
+        """The corpus result of a running total."""
+        return self.score_total(total.row, nrefs=nrefs_label(total.nrefs), rows=total.rows)
+
+    # -- written once -------------------------------------------------------------------------
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> ScoreT:
+        """The score of one hypothesis against its references."""
+        check_segment(0, hypothesis, references)
+        (row,) = self.segment_rows([(hypothesis, references)])
+        return self.segment_result(row, len(references))
+
+    def segment_result(self, row: Row, n_refs: int) -> ScoreT:
+        """The result of one segment's statistics row (a row is the total of its segment)."""
+        return self.score_total(row, nrefs=str(n_refs))
+
+    def corpus_rows(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+    ) -> list[Row]:
+        """One statistics row per segment (after checking every segment)."""
+        check_corpus(hypotheses, references)
+        pairs: list[Pair] = []
+        for index, (hyp, refs) in enumerate(zip(hypotheses, references, strict=True)):
+            check_segment(index, hyp, refs)
+            pairs.append((hyp, refs))
+        return self.segment_rows(pairs)
+
+    def total_of(self, rows: Iterable[Row], nrefs: Iterable[int]) -> Total:
+        """The running total of ``rows`` (with the segments' numbers of references)."""
+        total = self.new_total()
+        self.add_rows(total, rows)
+        total.nrefs.update(nrefs)
+        return total
+
+    def score_rows(self, rows: Sequence[Row], nrefs: Iterable[int]) -> ScoreT:
+        """The corpus result of statistics rows, e.g. read back from a statistics file."""
+        return self.result(self.total_of(rows, nrefs))
+
+    def segment_results(self, pairs: Sequence[Pair], **options: Any) -> list[ScoreT]:
+        """The result of each pair, in order. ``options`` are metric-specific (METEOR:
+        ``alignment``); the base takes none.
+
+        Raises:
+            TypeError: an option this metric does not have.
+        """
+        if options:
+            raise TypeError(f"{self.name}: unknown option(s) {', '.join(sorted(options))}")
+        rows = self.segment_rows(pairs)
+        return [
+            self.segment_result(row, len(refs)) for row, (_, refs) in zip(rows, pairs, strict=True)
+        ]
+
+    # -- resampling (significance tests) ------------------------------------------------------
+
+    def sample_matrix(self, rows: Sequence[Row]) -> npt.NDArray[np.float64]:
+        """Per segment, what it adds to a resampled corpus total: a ``(segments, k)`` matrix
+        ``M`` such that a sample that takes segment ``i`` ``w[i]`` times has the total
+        ``w @ M``, scored by :meth:`sample_values`. By default the rows as they are merged
+        (every metric here merges by sums after its per-row rule)."""
+        import numpy as np
+
+        zero = self.zero()
+        merged = [self.merge(zero, row) for row in rows]
+        return np.asarray(merged, dtype=np.float64).reshape(len(rows), len(zero))
+
+    def sample_values(self, totals: npt.NDArray[np.float64]) -> dict[str, npt.NDArray[np.float64]]:
+        """Headline numbers of each resampled total (one row of ``totals`` per sample)."""
+        import numpy as np
+
+        names: list[str] | None = None
+        out: list[list[float]] = []
+        for total in totals:
+            values = self.values(self.score_total(self._row_of(total)))
+            if names is None:
+                names = list(values)
+            out.append([values[name] for name in names])
+        if names is None:
+            return {}
+        array = np.asarray(out, dtype=np.float64)
+        return {name: array[:, k] for k, name in enumerate(names)}
+
+    def _row_of(self, total: npt.NDArray[np.float64]) -> Row:
+        """A resampled total as a statistics row (integral numbers back to ``int``)."""
+        return tuple(int(x) if self.exact and math.isfinite(x) else float(x) for x in total)
