@@ -30,9 +30,12 @@ def test_bleu_json_with_segments(tmp_path: Path) -> None:
     done = _run(tmp_path, "bleu", "--format", "json", "--sentence-level")
     assert done.returncode == 0, done.stderr
     payload = json.loads(done.stdout)
-    assert payload["score"] == pytest.approx(35.979535642857684, abs=1e-9)
-    assert payload["signature"].startswith("bleu|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|")
-    assert [s["score"] for s in payload["segments"]] == pytest.approx(
+    (system,) = payload["systems"]
+    assert system["bleu"]["score"] == pytest.approx(35.979535642857684, abs=1e-9)
+    assert payload["signature"]["bleu"].startswith(
+        "bleu|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|"
+    )
+    assert [s["bleu"]["score"] for s in system["segments"]] == pytest.approx(
         [50.81327481546149, 17.593148699905946], abs=1e-9
     )
 
@@ -43,9 +46,15 @@ def test_rouge_json_keyed_by_variant(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     payload = json.loads(done.stdout)
-    assert set(payload) == {"rouge1", "rougeSU"}
-    assert payload["rouge1"]["segments"][0] == {"precision": 0.6, "recall": 0.6, "fmeasure": 0.6}
-    assert payload["rouge1"]["precision"] == pytest.approx(0.8)
+    (system,) = payload["systems"]
+    assert set(system) == {"name", "rouge1", "rougeSU", "segments"}
+    assert system["segments"][0]["rouge1"] == {
+        "score": 0.6,
+        "precision": 0.6,
+        "recall": 0.6,
+        "fmeasure": 0.6,
+    }
+    assert system["rouge1"]["precision"] == pytest.approx(0.8)
 
 
 def test_rouge_rejects_unknown_variant(tmp_path: Path) -> None:
@@ -55,9 +64,10 @@ def test_rouge_rejects_unknown_variant(tmp_path: Path) -> None:
 
 
 def test_compare_prints_every_metric(tmp_path: Path) -> None:
-    done = _run(tmp_path, "compare", "--format", "tsv")
+    types = "rouge1,rouge2,rougeL,rougeLsum,rougeW,rougeS,rougeSU"
+    done = _run(tmp_path, "compare", "--format", "json", "--types", types)
     assert done.returncode == 0, done.stderr
-    names = [line.split("\t")[0] for line in done.stdout.splitlines()]
-    assert names == [
+    (system,) = json.loads(done.stdout)["systems"]
+    assert list(system)[1:] == [
         "meteor", "bleu", "rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW", "rougeS", "rougeSU",
     ]  # fmt: skip

@@ -63,7 +63,8 @@ def test_jobs_give_identical_output(
     two = _outputs([*args, "--jobs", "2"], tmp_path, capsys, "2")
     assert one == two
     assert one[0] == 0
-    assert len(one[3].splitlines()) == 200
+    assert len(one[3].splitlines()) == 201  # the header, then one row per segment
+    assert one[3].startswith("#meteor-eval-stats ")
     assert len(one[4].splitlines()) == 200
 
 

@@ -62,12 +62,16 @@ def test_json_sentence_level_shape(
     args = ["score", "--hyp", hyp, "--ref", ref, "--modules", "exact,stem,synonym", "--norm"]
     assert main([*args, "--format", "json", "--sentence-level"]) == 0
     payload = json.loads(capsys.readouterr().out)
-    assert set(payload) >= {"score", "signature", "stats", "segments"}
-    assert len(payload["stats"]) == 23
-    assert [len(s["stats"]) for s in payload["segments"]] == [23, 23]
-    assert payload["segments"][0]["score"] == 1.0
+    assert set(payload) == {"signature", "systems"}
+    (system,) = payload["systems"]
+    corpus = system["meteor"]
+    segments = [s["meteor"] for s in system["segments"]]
+    assert payload["signature"]["meteor"].startswith("meteor|flavour:meteor15|")
+    assert len(corpus["stats"]) == 23
+    assert [len(s["stats"]) for s in segments] == [23, 23]
+    assert segments[0]["score"] == 1.0
     # pooled: the perfect first segment adds no chunk; the second has 6 words in 3 chunks
-    assert payload["stats"][20] == payload["segments"][1]["stats"][20]
+    assert corpus["stats"][20] == segments[1]["stats"][20] == corpus["chunks"] == 3
 
 
 def test_seed_example_through_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -75,7 +79,7 @@ def test_seed_example_through_the_cli(tmp_path: Path, capsys: pytest.CaptureFixt
     ref = _write(tmp_path / "r", "We danced with joy under the starry night.\n")
     args = ["score", "--hyp", hyp, "--ref", ref, "--flavour", "paper2005", "--modules", "exact"]
     assert main([*args, "--beta", "1", "--no-punct", "--format", "json"]) == 0
-    assert json.loads(capsys.readouterr().out)["score"] == 0.75
+    assert json.loads(capsys.readouterr().out)["systems"][0]["meteor"]["score"] == 0.75
 
 
 def test_tsv_output(pair: tuple[str, str], capsys: pytest.CaptureFixture[str]) -> None:
@@ -98,9 +102,10 @@ def test_tsv_output(pair: tuple[str, str], capsys: pytest.CaptureFixture[str]) -
         == 0
     )
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split("\t")[:2] == ["segment", "score"]
-    assert [line.split("\t")[0] for line in lines[1:4]] == ["1", "2", "corpus"]
-    assert lines[4].startswith("# meteor|")
+    header = lines[0].split("\t")
+    assert header[:3] == ["system", "segment", "meteor"]
+    assert [line.split("\t")[:2] for line in lines[1:]] == [[hyp, "0"], [hyp, "1"]]
+    assert [float(line.split("\t")[2]) for line in lines[1:]][0] == 1.0
 
 
 def test_line_count_mismatch_is_a_one_line_error(tmp_path: Path) -> None:
@@ -153,7 +158,11 @@ def test_stdin_hypotheses(pair: tuple[str, str]) -> None:
     from_file = _run(
         ["score", "--hyp", pair[0], "--ref", ref, "--modules", "exact", "--format", "json"]
     )
-    assert json.loads(result.stdout) == json.loads(from_file.stdout)
+    from_stdin = json.loads(result.stdout)
+    expected = json.loads(from_file.stdout)
+    assert from_stdin["systems"][0].pop("name") == "-"
+    assert expected["systems"][0].pop("name") == pair[0]
+    assert from_stdin == expected
 
 
 def test_bom_and_lone_cr_are_warned_about(tmp_path: Path) -> None:
@@ -177,7 +186,8 @@ def test_bom_and_lone_cr_are_warned_about(tmp_path: Path) -> None:
     err = result.stderr.decode()
     assert "hyp.txt:1: dropped a UTF-8 byte-order mark" in err
     assert "hyp.txt:2: a carriage return inside the line is read as a space" in err
-    assert [s["score"] for s in json.loads(result.stdout)["segments"]] == [1.0, 1.0]
+    segments = json.loads(result.stdout)["systems"][0]["segments"]
+    assert [s["meteor"]["score"] for s in segments] == [1.0, 1.0]
 
 
 def test_invalid_option_value_is_a_usage_error(pair: tuple[str, str]) -> None:
@@ -207,9 +217,9 @@ def test_empty_lines_score_zero_not_nan(tmp_path: Path, capsys: pytest.CaptureFi
         )
         == 0
     )
-    payload = json.loads(capsys.readouterr().out)
-    assert [s["score"] for s in payload["segments"]] == [0.0, 0.0, 0.0]
-    assert payload["score"] == 0.0
+    (system,) = json.loads(capsys.readouterr().out)["systems"]
+    assert [s["meteor"]["score"] for s in system["segments"]] == [0.0, 0.0, 0.0]
+    assert system["meteor"]["score"] == 0.0
 
 
 def test_stats_round_trip(
@@ -220,9 +230,13 @@ def test_stats_round_trip(
     base = ["score", "--modules", "exact,stem,synonym", "--format", "json"]
     assert main([*base, "--hyp", hyp, "--ref", ref, "--stats", stats]) == 0
     direct = json.loads(capsys.readouterr().out)
-    assert Path(stats).read_text().splitlines()[0].split()[0] == "6.0"
+    lines = Path(stats).read_text().splitlines()
+    assert lines[0].startswith("#meteor-eval-stats {")
+    assert lines[1].split()[0] == "6.0"
     assert main([*base, "--from-stats", stats]) == 0
-    assert json.loads(capsys.readouterr().out)["score"] == direct["score"]
+    again = json.loads(capsys.readouterr().out)
+    assert again["systems"][0]["meteor"] == direct["systems"][0]["meteor"]
+    assert again["signature"] == direct["signature"]
 
 
 def test_example_data_runs(capsys: pytest.CaptureFixture[str]) -> None:
@@ -235,7 +249,7 @@ def test_character_mode(pair: tuple[str, str], capsys: pytest.CaptureFixture[str
     hyp, ref = pair
     args = ["score", "--hyp", hyp, "--ref", ref, "--modules", "exact", "--format", "json"]
     assert main([*args, "--characters", "--sentence-level"]) == 0
-    stats = json.loads(capsys.readouterr().out)["segments"][0]["stats"]
+    stats = json.loads(capsys.readouterr().out)["systems"][0]["segments"][0]["meteor"]["stats"]
     # "the cat sat on the mat": 17 characters, of which "the", "on", "the" are function words (8)
     assert stats[:4] == [17, 17, 8, 8]
     assert stats[21:] == [6, 6]  # matched words stay word counts
@@ -248,4 +262,5 @@ def test_function_word_file(
     words = _write(tmp_path / "fw.txt", "cat\nmat\n")
     args = ["score", "--hyp", hyp, "--ref", ref, "--modules", "exact", "--format", "json"]
     assert main([*args, "--function-words", words, "--sentence-level"]) == 0
-    assert json.loads(capsys.readouterr().out)["segments"][0]["stats"][2:4] == [2, 2]
+    segments = json.loads(capsys.readouterr().out)["systems"][0]["segments"]
+    assert segments[0]["meteor"]["stats"][2:4] == [2, 2]

@@ -73,6 +73,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = arguments[0].replace("-", "_") if arguments else None
     parser = build_parser(command if command in _COMMANDS else None)
     args = parser.parse_args(arguments)
+    if command in _COMMANDS and command != "jar_compat":
+        from meteor_eval.cli.options import explicit_dests
+
+        args.explicit = explicit_dests(build_parser(command), arguments)
     warnings.showwarning = _show_warning
     warnings.simplefilter("always")
     try:

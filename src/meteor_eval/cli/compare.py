@@ -1,16 +1,26 @@
-"""``meteor-eval compare``: METEOR, BLEU and ROUGE for the same data in one table."""
+"""``meteor-eval compare``: METEOR, BLEU and ROUGE of one or more systems in one table.
+
+Each metric takes the options of its own command (``score``, ``bleu``, ``rouge``) with the same
+defaults, so its number here is the number that command prints. ``--metrics`` chooses the
+metrics; ``--paired-bs``/``--paired-ar`` test every system against the baseline.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
-from meteor_eval.cli._common import load_inputs
-from meteor_eval.cli.bleu import add_io_arguments
-from meteor_eval.cli.rouge import add_rouge_arguments, config_from_args
-from meteor_eval.metrics.bleu import Bleu
-from meteor_eval.metrics.rouge import Rouge
+from meteor_eval.cli._common import add_output_options, add_run_options, add_stats_options
+from meteor_eval.cli._systems import add_input_options
+from meteor_eval.cli.options import (
+    METRICS,
+    add_bleu_options,
+    add_meteor_options,
+    add_rouge_options,
+    add_significance_options,
+    split_list,
+)
+from meteor_eval.errors import ConfigError
 
 __all__ = ["register", "run"]
 
@@ -18,43 +28,57 @@ __all__ = ["register", "run"]
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add the ``compare`` subcommand."""
     parser = subparsers.add_parser(
-        "compare", help="METEOR, BLEU and ROUGE side by side", description=__doc__.split("\n")[0]
+        "compare",
+        help="METEOR, BLEU and ROUGE side by side, with significance",
+        description=__doc__.split("\n")[0],
     )
-    add_io_arguments(parser)
-    add_rouge_arguments(parser)
-    parser.set_defaults(func=run, types="rouge1,rouge2,rougeL,rougeLsum,rougeW,rougeS,rougeSU")
+    add_input_options(parser)
+    parser.add_argument(
+        "--metrics",
+        default=",".join(METRICS),
+        help=f"comma-separated metrics to compute (default: {','.join(METRICS)})",
+    )
+    add_meteor_options(parser)
+    add_bleu_options(parser)
+    add_rouge_options(parser, in_compare=True)
+    add_output_options(parser)
+    add_significance_options(parser)
+    add_stats_options(parser, write=False)
+    add_run_options(parser)
+    parser.set_defaults(func=run)
 
 
-def _meteor_row(hypotheses: list[str], references: list[list[str]]) -> tuple[str, float, str]:
-    try:
-        from meteor_eval.metrics.meteor import Meteor, MeteorConfig
-    except ImportError:  # pragma: no cover - METEOR not built into this installation
-        return "meteor", float("nan"), "unavailable"
-    config = MeteorConfig.preset("meteor15", modules=("exact", "stem", "synonym"))
-    score = Meteor(config).corpus_score(hypotheses, references)
-    return "meteor", float(score.score), score.signature.format()
+def _metric_names(args: argparse.Namespace) -> list[str]:
+    names = list(dict.fromkeys(split_list(args.metrics)))
+    unknown = [n for n in names if n not in METRICS]
+    if unknown or not names:
+        raise ConfigError(
+            f"--metrics: {', '.join(unknown) or 'nothing'} is not a metric; allowed: "
+            f"{', '.join(METRICS)}"
+        )
+    return names
 
 
 def run(args: argparse.Namespace) -> int:
-    """Score with every metric and print one table; returns the exit code."""
-    hypotheses, references = load_inputs(args)
-    rows: list[tuple[str, float, str]] = [_meteor_row(hypotheses, references)]
-    bleu = Bleu().corpus_score(hypotheses, references)
-    rows.append(("bleu", bleu.score, bleu.signature.format(short=args.short)))
-    for variant, score in (
-        Rouge(config_from_args(args)).corpus_score(hypotheses, references).items()
-    ):
-        rows.append((variant, score.fmeasure, score.signature.format(short=args.short)))
-    if args.format == "json":
-        payload: dict[str, Any] = {
-            name: {"score": value, "signature": signature} for name, value, signature in rows
-        }
-        print(json.dumps(payload))
-    elif args.format == "tsv":
-        for name, value, signature in rows:
-            print(f"{name}\t{value!r}\t{signature}")
-    else:
-        width = max(len(name) for name, _, _ in rows)
-        for name, value, signature in rows:
-            print(f"{name:<{width}}  {value:10.4f}  {signature}")
-    return 0
+    """Score with the chosen metrics and print one table; returns the exit code."""
+    from meteor_eval.cli._run import run_from_stats, run_systems
+    from meteor_eval.cli.options import bleu_config, explicit_overrides, meteor_config, rouge_config
+
+    names = _metric_names(args)
+    if args.from_stats:
+        return run_from_stats(args, explicit_overrides(args, args.explicit, METRICS))
+    metrics: list[Any] = []
+    for name in names:
+        if name == "meteor":
+            from meteor_eval.metrics.meteor import Meteor
+
+            metrics.append(Meteor(meteor_config(args)))
+        elif name == "bleu":
+            from meteor_eval.metrics.bleu import Bleu
+
+            metrics.append(Bleu(bleu_config(args)))
+        else:
+            from meteor_eval.metrics.rouge import Rouge
+
+            metrics.append(Rouge(rouge_config(args)))
+    return run_systems(args, metrics)

@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from meteor_eval.metrics.base import Score, Signature, SignatureField, check_segment
 from meteor_eval.metrics.protocol import Metric, Pair, Row
@@ -233,6 +233,12 @@ class Bleu(Metric[BleuScore]):
 
     name = "bleu"
     config: BleuConfig
+    score_fields = frozenset({"smooth_method", "smooth_value", "effective_order"})
+
+    @classmethod
+    def config_type(cls) -> type[BleuConfig]:
+        """:class:`BleuConfig`."""
+        return BleuConfig
 
     def __init__(self, config: BleuConfig | None = None) -> None:
         if config is None:
@@ -299,6 +305,19 @@ class Bleu(Metric[BleuScore]):
     def values(self, score: BleuScore) -> dict[str, float]:
         """``{"bleu": score}`` (0-100)."""
         return {"bleu": score.score}
+
+    def report(self, score: BleuScore) -> dict[str, dict[str, Any]]:
+        """BLEU with its precisions, brevity penalty, length ratio and lengths."""
+        return {
+            "bleu": {
+                "score": score.score,
+                "precisions": list(score.precisions),
+                "bp": score.bp,
+                "ratio": score.ratio,
+                "sys_len": score.sys_len,
+                "ref_len": score.ref_len,
+            }
+        }
 
     def signature(self, nrefs: str = "1") -> Signature:
         """The reproducibility signature, in sacrebleu's field order."""

@@ -1239,6 +1239,12 @@ class Meteor(Metric["MeteorScore"]):
 
     name = "meteor"
     config: MeteorConfig
+    score_fields = frozenset({"alpha", "beta", "gamma", "delta", "weights", "aggregate"})
+
+    @classmethod
+    def config_type(cls) -> type[MeteorConfig]:
+        """:class:`MeteorConfig`."""
+        return MeteorConfig
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -1306,6 +1312,30 @@ class Meteor(Metric["MeteorScore"]):
     def values(self, score: MeteorScore) -> dict[str, float]:
         """``{"meteor": score}``."""
         return {"meteor": score.score}
+
+    def report(self, score: MeteorScore) -> dict[str, dict[str, Any]]:
+        """METEOR with precision, recall, Fmean, fragmentation, penalty, chunks, the matches
+        of each module (hypothesis and reference side) and the lengths."""
+        stats = score.stats
+        matches = {
+            module: [counts[0] + counts[2], counts[1] + counts[3]]
+            for module, counts in zip(self.config.modules, stats.stages, strict=False)
+        }
+        return {
+            "meteor": {
+                "score": score.score,
+                "precision": score.precision,
+                "recall": score.recall,
+                "fmean": score.fmean,
+                "fragmentation": score.fragmentation,
+                "penalty": score.penalty,
+                "chunks": score.chunks,
+                "matches": matches,
+                "hyp_length": stats.hyp_length,
+                "ref_length": stats.ref_length,
+                "stats": list(stats.to_row()),
+            }
+        }
 
     def sample_matrix(self, rows: Sequence[Row]) -> Any:
         """Merged rows, or with ``aggregate="mean"`` each segment's score and a count of 1, so

@@ -97,8 +97,20 @@ class Metric(ABC, Generic[ScoreT]):
     name: ClassVar[str]
     #: Totals of any grouping of rows are equal (integer statistics): workers may pre-merge.
     exact: ClassVar[bool] = True
+    #: Configuration fields that change only the formula, not the statistics: stored
+    #: statistics may be re-scored with other values of these (and of no other field).
+    score_fields: ClassVar[frozenset[str]] = frozenset()
 
     config: Any
+
+    @abstractmethod
+    def __init__(self, config: Any = None) -> None:
+        """Build the metric from its configuration (``None``: the defaults)."""
+
+    @classmethod
+    @abstractmethod
+    def config_type(cls) -> type[Any]:
+        """The configuration class this metric is built from."""
 
     # -- 1. statistics of segments ---------------------------------------------------------
 
@@ -174,6 +186,11 @@ class Metric(ABC, Generic[ScoreT]):
     @abstractmethod
     def values(self, score: ScoreT) -> dict[str, float]:
         """The headline numbers of a result, by name (e.g. ``{"bleu": 34.2}``)."""
+
+    def report(self, score: ScoreT) -> dict[str, dict[str, Any]]:
+        """Per headline number, the number (``"score"``) and the components that explain it,
+        for outputs: ``{"bleu": {"score": 34.2, "bp": 1.0, ...}}``. By default the score only."""
+        return {name: {"score": value} for name, value in self.values(score).items()}
 
     @abstractmethod
     def signature(self, nrefs: str = "1", /) -> Signature:

@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from meteor_eval.metrics.base import Score, Signature, SignatureField, check_corpus, check_segment
 from meteor_eval.metrics.protocol import Metric, Pair, Row
@@ -265,6 +265,12 @@ class Rouge(Metric[dict[str, RougeScore]]):
     name = "rouge"
     exact = False
     config: RougeConfig
+    score_fields = frozenset({"aggregate", "n_bootstrap", "seed", "confidence"})
+
+    @classmethod
+    def config_type(cls) -> type[RougeConfig]:
+        """:class:`RougeConfig`."""
+        return RougeConfig
 
     def __init__(self, config: RougeConfig | None = None) -> None:
         if config is None:
@@ -401,6 +407,18 @@ class Rouge(Metric[dict[str, RougeScore]]):
     def values(self, score: dict[str, RougeScore]) -> dict[str, float]:
         """The F-measure of each variant, by variant name."""
         return {variant: result.fmeasure for variant, result in score.items()}
+
+    def report(self, score: dict[str, RougeScore]) -> dict[str, dict[str, Any]]:
+        """Per variant, its F-measure as the score, with precision, recall and F-measure."""
+        return {
+            variant: {
+                "score": result.fmeasure,
+                "precision": result.precision,
+                "recall": result.recall,
+                "fmeasure": result.fmeasure,
+            }
+            for variant, result in score.items()
+        }
 
     def signature(self, nrefs: str = "1", /) -> Signature:
         """The signature of the whole configuration: every variant's settings in one line

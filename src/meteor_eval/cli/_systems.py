@@ -1,0 +1,196 @@
+"""The systems a command scores: hypothesis files (``--hyp`` repeated or ``--hyp a b c``),
+the bundled example, or a table (``--input`` with ``--hyp-field``/``--ref-field``).
+
+Every system is read against the same references and gets a name (its file name as given, its
+field name, or ``--names``). Nothing is dropped: two systems with the same name, a ``--names``
+list of another length, or options that do not go together stop with a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from meteor_eval.errors import ConfigError
+from meteor_eval.metrics.protocol import Pair
+
+__all__ = ["SystemsInput", "add_input_options", "example_path", "load_systems"]
+
+
+def add_input_options(parser: argparse.ArgumentParser) -> None:
+    """``--hyp`` (repeatable, several files each), ``--ref``, ``--names``, ``--input`` and its
+    fields, ``--example``, ``--encoding-errors``."""
+    group = parser.add_argument_group("input")
+    group.add_argument(
+        "--hyp",
+        "-i",
+        metavar="FILE",
+        nargs="+",
+        action="extend",
+        default=[],
+        help="hypotheses, one segment a line ('-' for stdin); several files (or --hyp repeated) "
+        "score several systems against the same references",
+    )
+    group.add_argument(
+        "--ref",
+        "-r",
+        metavar="FILE",
+        action="append",
+        default=[],
+        help="references, one segment a line; repeat for several references per segment",
+    )
+    group.add_argument(
+        "--names",
+        metavar="A,B,...",
+        help="system names, one per hypothesis file or field (default: the file or field names)",
+    )
+    group.add_argument(
+        "--input",
+        metavar="FILE",
+        help="a table (.jsonl, .csv, .tsv, .parquet) holding hypotheses and references",
+    )
+    group.add_argument(
+        "--hyp-field",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help="--input: a field holding one system's hypotheses (repeat for several systems)",
+    )
+    group.add_argument(
+        "--ref-field",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help="--input: a field holding references (a list counts as several); repeatable",
+    )
+    group.add_argument(
+        "--example",
+        action="store_true",
+        help="score the example data shipped with meteor-eval instead of --hyp/--ref",
+    )
+    group.add_argument(
+        "--encoding-errors",
+        choices=("strict", "replace"),
+        default="strict",
+        help="invalid UTF-8: stop with an error (strict) or replace bad bytes with U+FFFD",
+    )
+
+
+def example_path(name: str) -> Path:
+    """A file of the bundled example data."""
+    return Path(__file__).resolve().parent.parent / "examples" / name
+
+
+@dataclass
+class SystemsInput:
+    """The systems to score and how to read each one's segments.
+
+    Attributes:
+        names: One name per system, in the order given.
+        sources: Per system, the hypothesis file (``None`` for in-memory systems).
+        pairs: ``pairs(k)`` streams system ``k``'s ``(hypothesis, references)`` pairs (it may
+            be called several times, once per metric).
+    """
+
+    names: list[str]
+    sources: list[str | None]
+    pairs: Callable[[int], Iterator[Pair]]
+
+
+def _usage(command: str, message: str) -> SystemExit:
+    sys.stderr.write(f"meteor-eval {command}: error: {message}\n")
+    return SystemExit(2)
+
+
+def _names(args: argparse.Namespace, default: Sequence[str]) -> list[str]:
+    if args.names is None:
+        names = list(default)
+    else:
+        names = [part.strip() for part in args.names.split(",")]
+        if len(names) != len(default) or not all(names):
+            raise _usage(
+                args.command,
+                f"--names gives {len(names)} names for {len(default)} systems "
+                f"({', '.join(default)})",
+            )
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise _usage(
+            args.command,
+            f"two systems are named {duplicates[0]!r}; give each system once (or use --names)",
+        )
+    return names
+
+
+def _from_files(args: argparse.Namespace, hyps: list[str], refs: list[str]) -> SystemsInput:
+    from meteor_eval.io import iter_segments, read_segments
+
+    if hyps.count("-") > 1:
+        raise _usage(args.command, "standard input ('-') can be given as --hyp only once")
+    errors = args.encoding_errors
+    buffered: dict[int, list[Pair]] = {}
+    for k, hyp in enumerate(hyps):
+        if hyp == "-" or "-" in refs:
+            # Standard input can be read once: keep it for every pass.
+            hyp_lines, ref_groups = read_segments(hyp, refs, errors=errors)
+            buffered[k] = list(zip(hyp_lines, ref_groups, strict=True))
+
+    def pairs(k: int) -> Iterator[Pair]:
+        if k in buffered:
+            return iter(buffered[k])
+        return iter_segments(hyps[k], refs, errors=errors)
+
+    return SystemsInput(_names(args, hyps), list(hyps), pairs)
+
+
+def _from_table(args: argparse.Namespace) -> SystemsInput:
+    from meteor_eval.tables import read_table
+
+    if args.hyp or args.ref or args.example:
+        raise _usage(args.command, "--input cannot be combined with --hyp, --ref or --example")
+    if not args.hyp_field or not args.ref_field:
+        raise _usage(args.command, "--input needs at least one --hyp-field and one --ref-field")
+    table = read_table(args.input, hyp_fields=args.hyp_field, ref_fields=args.ref_field)
+    references = table.references
+    columns = [table.hypotheses[name] for name in table.names]
+
+    def pairs(k: int) -> Iterator[Pair]:
+        return iter(list(zip(columns[k], references, strict=True)))
+
+    return SystemsInput(_names(args, list(table.names)), [None] * len(columns), pairs)
+
+
+def load_systems(args: argparse.Namespace) -> SystemsInput:
+    """The systems named by the input options.
+
+    Raises:
+        SystemExit: a usage error (status 2), reported on stderr.
+    """
+    if args.input is not None:
+        return _from_table(args)
+    if args.hyp_field or args.ref_field:
+        raise _usage(args.command, "--hyp-field/--ref-field need --input FILE")
+    if args.example:
+        if args.hyp or args.ref:
+            raise _usage(args.command, "--example cannot be combined with --hyp/--ref")
+        hyp = str(example_path("hypotheses.txt"))
+        refs = [str(example_path("references.txt")), str(example_path("references2.txt"))]
+        return _from_files(args, [hyp], refs)
+    if not args.hyp or not args.ref:
+        raise _usage(
+            args.command, "--hyp FILE and at least one --ref FILE are required (or --example)"
+        )
+    return _from_files(args, list(args.hyp), list(args.ref))
+
+
+def check_no_text_input(args: argparse.Namespace) -> None:
+    """``--from-stats`` replaces the text inputs: refuse them alongside it."""
+    if args.hyp or args.ref or args.example or args.input or args.names:
+        if args.names:
+            return
+        raise ConfigError(
+            "--from-stats takes the statistics instead of --hyp/--ref/--example/--input"
+        )

@@ -1,0 +1,365 @@
+"""Every metric's command-line options, defined once and used by every command.
+
+``score`` takes the METEOR options, ``bleu`` the BLEU options, ``rouge`` the ROUGE options and
+``compare`` all three, with the same names, defaults and meaning, so a metric gives the same
+number whichever command computed it. Two names would clash in ``compare``: ROUGE's
+``--aggregate`` is also ``--rouge-aggregate`` (the only spelling in ``compare``, where
+``--aggregate`` is METEOR's), and ``--seed`` is shared by ROUGE's bootstrap and the
+significance tests. Each ``*_config`` function turns the parsed options into the metric's
+configuration; a value that the configuration refuses is a usage error (exit status 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TypeVar
+
+from meteor_eval.errors import ConfigError
+
+if TYPE_CHECKING:
+    from meteor_eval.metrics.bleu import BleuConfig
+    from meteor_eval.metrics.meteor import MeteorConfig
+    from meteor_eval.metrics.rouge import RougeConfig
+
+__all__ = [
+    "METRICS",
+    "add_bleu_options",
+    "add_meteor_options",
+    "add_rouge_options",
+    "add_significance_options",
+    "bleu_config",
+    "meteor_config",
+    "rouge_config",
+    "split_list",
+]
+
+_C = TypeVar("_C")
+
+#: The metric families, in the order ``compare`` prints them.
+METRICS = ("meteor", "bleu", "rouge")
+
+
+def split_list(text: str) -> Sequence[str]:
+    """``"a,b c"`` -> ``["a", "b", "c"]`` (commas or spaces)."""
+    return [part for part in text.replace(",", " ").split() if part]
+
+
+# -- METEOR -----------------------------------------------------------------------------------
+
+
+def add_meteor_options(parser: argparse.ArgumentParser) -> None:
+    """Flavour, language, task, text handling, modules, weights, parameters, resources."""
+    group = parser.add_argument_group("METEOR")
+    group.add_argument(
+        "--flavour", "--flavor", choices=("meteor15", "paper2005", "nltk"), default="meteor15"
+    )
+    group.add_argument("--lang", default="en", help="language code (default en)")
+    group.add_argument(
+        "--tokenizer",
+        choices=("default", "nltk", "whitespace"),
+        default="default",
+        help="paper2005/nltk only: NLTK's word_tokenize or whitespace splitting",
+    )
+    group.add_argument("--task", default="rank", help="METEOR 1.5 task: rank adq hter util li tune")
+    group.add_argument("--norm", action="store_true", help="the jar's -norm: normalise, lower-case")
+    group.add_argument("--lower", action="store_true", help="the jar's -lower: lower-case only")
+    group.add_argument(
+        "--no-punct",
+        action="store_true",
+        help="normalise, lower-case and drop punctuation (the jar's -norm -noPunct)",
+    )
+    group.add_argument("--modules", help="comma-separated stages, e.g. exact,stem,synonym")
+    group.add_argument("--weights", help="comma-separated weight per stage, by position")
+    for name in ("alpha", "beta", "gamma", "delta"):
+        group.add_argument(f"--{name}", type=float, help=f"METEOR parameter {name}")
+    group.add_argument("--beam", type=int, default=40, help="beam size of the aligner (40)")
+    group.add_argument(
+        "--characters",
+        action="store_true",
+        help="character-based precision and recall (the jar's -ch)",
+    )
+    group.add_argument("--function-words", metavar="FILE", help="function words (the jar's -s)")
+    group.add_argument(
+        "--synonym-dir", metavar="DIR", help="<language>.synsets/.exceptions (the jar's -d)"
+    )
+    group.add_argument(
+        "--stem-table", metavar="FILE", help="lookup-table stemmer (needed for --lang ar-bw-red)"
+    )
+    group.add_argument(
+        "--paraphrase-table",
+        metavar="PATH",
+        help="paraphrase table in METEOR 1.5's gzip format (default: found automatically)",
+    )
+    group.add_argument(
+        "--aggregate",
+        choices=("pooled", "mean"),
+        default=None,
+        help="METEOR's corpus score from pooled statistics or the mean of segment scores "
+        "(default: pooled; mean for the nltk flavour)",
+    )
+
+
+def meteor_config(args: argparse.Namespace) -> MeteorConfig:
+    """The METEOR configuration the options describe."""
+    from meteor_eval.metrics.meteor import MeteorConfig, Normalization
+
+    normalization: Normalization | None
+    if args.no_punct:
+        normalization = "norm_nopunct"
+    elif args.norm:
+        normalization = "norm"
+    elif args.lower:
+        normalization = "lower"
+    else:
+        normalization = None
+    modules = split_list(args.modules) if args.modules else None
+    weights = None
+    if args.weights:
+        try:
+            weights = [float(w) for w in split_list(args.weights)]
+        except ValueError:
+            raise ConfigError(f"--weights: {args.weights!r} is not a list of numbers") from None
+    return MeteorConfig.preset(
+        args.flavour,
+        language=args.lang,
+        task=args.task,
+        normalization=normalization,
+        modules=modules,
+        weights=weights,
+        alpha=args.alpha,
+        beta=args.beta,
+        gamma=args.gamma,
+        delta=args.delta,
+        beam=args.beam,
+        aggregate=args.aggregate,
+        paraphrase_table=args.paraphrase_table,
+        tokenizer=args.tokenizer,
+        characters=args.characters,
+        function_words_file=args.function_words,
+        synonym_dir=args.synonym_dir,
+        stem_table=args.stem_table,
+    )
+
+
+# -- BLEU -------------------------------------------------------------------------------------
+
+
+def add_bleu_options(parser: argparse.ArgumentParser) -> None:
+    """sacrebleu's BLEU options, with its names and defaults."""
+    from meteor_eval.metrics.bleu import SMOOTH_METHODS
+    from meteor_eval.text.bleu_tokenizers import BLEU_TOKENIZERS
+
+    group = parser.add_argument_group("BLEU")
+    group.add_argument("--tokenize", "-tok", choices=BLEU_TOKENIZERS, default="13a")
+    group.add_argument("--smooth-method", "-s", choices=SMOOTH_METHODS, default="exp")
+    group.add_argument("--smooth-value", "-sv", type=float, default=None)
+    group.add_argument("--lowercase", "-lc", action="store_true", help="BLEU on lower-cased text")
+    group.add_argument(
+        "--effective-order", action="store_true", help="BLEU: effective order for corpus scores"
+    )
+    group.add_argument("--max-ngram-order", type=int, default=4, help="BLEU's n-gram order")
+
+
+def bleu_config(args: argparse.Namespace) -> BleuConfig:
+    """The BLEU configuration the options describe."""
+    from meteor_eval.metrics.bleu import BleuConfig
+
+    return _checked(
+        BleuConfig,
+        tokenize=args.tokenize,
+        smooth_method=args.smooth_method,
+        smooth_value=args.smooth_value,
+        lowercase=args.lowercase,
+        effective_order=args.effective_order,
+        max_ngram_order=args.max_ngram_order,
+    )
+
+
+# -- ROUGE ------------------------------------------------------------------------------------
+
+
+def add_rouge_options(parser: argparse.ArgumentParser, *, in_compare: bool = False) -> None:
+    """ROUGE variants and settings (``in_compare``: ``--aggregate`` is METEOR's there)."""
+    group = parser.add_argument_group("ROUGE")
+    group.add_argument(
+        "--types",
+        default="rouge1,rouge2,rougeL",
+        help="comma-separated ROUGE variants: rougeN, rougeL, rougeLsum, rougeW, rougeS, rougeSU",
+    )
+    group.add_argument("--stemmer", action="store_true", help="Porter stemming (rouge-score's)")
+    group.add_argument("--multi-ref", choices=("best", "average"), default="best")
+    names = ("--rouge-aggregate",) if in_compare else ("--aggregate", "--rouge-aggregate")
+    group.add_argument(
+        *names,
+        dest="rouge_aggregate",
+        choices=("mean", "pooled"),
+        default="mean",
+        help="ROUGE's corpus score: mean of segment scores or pooled counts",
+    )
+    group.add_argument("--weight", type=float, default=1.2, help="ROUGE-W weight")
+    group.add_argument("--skip-distance", type=int, default=4, help="ROUGE-S/SU gap (-1: any)")
+    group.add_argument(
+        "--sentence-separator", default=None, help="splits a line into sentences, e.g. '<n>'"
+    )
+    group.add_argument(
+        "--bootstrap",
+        type=int,
+        default=0,
+        metavar="N",
+        help="ROUGE: N bootstrap resamples for intervals of P, R and F (rouge-score's style)",
+    )
+
+
+def rouge_config(args: argparse.Namespace) -> RougeConfig:
+    """The ROUGE configuration the options describe."""
+    from meteor_eval.metrics.rouge import RougeConfig
+
+    return _checked(
+        RougeConfig,
+        types=tuple(t.strip() for t in args.types.split(",") if t.strip()),
+        use_stemmer=args.stemmer,
+        multi_ref=args.multi_ref,
+        aggregate=args.rouge_aggregate,
+        weight=args.weight,
+        skip_distance=args.skip_distance,
+        sentence_separator=args.sentence_separator,
+        n_bootstrap=args.bootstrap,
+        seed=args.seed,
+    )
+
+
+def _checked(factory: Callable[..., _C], **options: object) -> _C:
+    """``factory(**options)``, with a refused value turned into a usage error."""
+    try:
+        return factory(**options)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(str(exc)) from None
+
+
+# -- significance -----------------------------------------------------------------------------
+
+
+def add_significance_options(parser: argparse.ArgumentParser) -> None:
+    """Confidence intervals and paired tests against a baseline system."""
+    group = parser.add_argument_group("significance")
+    test = group.add_mutually_exclusive_group()
+    test.add_argument(
+        "--paired-bs",
+        action="store_true",
+        help="paired bootstrap resampling against the baseline (Koehn 2004), with intervals",
+    )
+    test.add_argument(
+        "--paired-ar",
+        action="store_true",
+        help="paired approximate randomisation against the baseline (Riezler and Maxwell 2005)",
+    )
+    test.add_argument(
+        "--ci",
+        action="store_true",
+        help="95%% confidence interval of each system's score (bootstrap), no paired test",
+    )
+    group.add_argument(
+        "--n-samples",
+        type=int,
+        default=None,
+        metavar="N",
+        help="resamples (default 1000; 10000 for --paired-ar)",
+    )
+    group.add_argument("--seed", type=int, default=12345, help="random seed (default 12345)")
+    group.add_argument(
+        "--confidence", type=float, default=0.95, help="interval coverage (default 0.95)"
+    )
+    group.add_argument(
+        "--baseline", metavar="NAME", help="the system the others are tested against (the first)"
+    )
+
+
+# -- options given on the command line, for re-scoring statistics -----------------------------
+
+#: Per metric: option destination -> the configuration fields it sets.
+_FIELDS_OF_OPTION: dict[str, dict[str, tuple[str, ...]]] = {
+    "meteor": {
+        "flavour": ("flavour",),
+        "lang": ("language",),
+        "task": ("task", "alpha", "beta", "gamma", "delta", "weights"),
+        "norm": ("normalization",),
+        "lower": ("normalization",),
+        "no_punct": ("normalization",),
+        "modules": ("modules",),
+        "weights": ("weights",),
+        "alpha": ("alpha",),
+        "beta": ("beta",),
+        "gamma": ("gamma",),
+        "delta": ("delta",),
+        "beam": ("beam",),
+        "characters": ("characters",),
+        "function_words": ("function_words_file",),
+        "synonym_dir": ("synonym_dir",),
+        "stem_table": ("stem_table",),
+        "paraphrase_table": ("paraphrase_table",),
+        "aggregate": ("aggregate",),
+        "tokenizer": ("tokenizer",),
+    },
+    "bleu": {
+        name: (name,)
+        for name in (
+            "tokenize",
+            "smooth_method",
+            "smooth_value",
+            "lowercase",
+            "effective_order",
+            "max_ngram_order",
+        )
+    },
+    "rouge": {
+        "types": ("types",),
+        "stemmer": ("use_stemmer",),
+        "multi_ref": ("multi_ref",),
+        "rouge_aggregate": ("aggregate",),
+        "weight": ("weight",),
+        "skip_distance": ("skip_distance",),
+        "sentence_separator": ("sentence_separator",),
+        "bootstrap": ("n_bootstrap",),
+    },
+}
+
+_CONFIG_OF = {"meteor": meteor_config, "bleu": bleu_config, "rouge": rouge_config}
+
+
+def explicit_overrides(
+    args: argparse.Namespace, explicit: set[str], metrics: Sequence[str]
+) -> dict[str, dict[str, object]]:
+    """Per metric, the configuration fields set by options given on the command line (not
+    left at their defaults), with the values those options give."""
+    out: dict[str, dict[str, object]] = {}
+    for metric in metrics:
+        fields = sorted(
+            {
+                f
+                for dest, names in _FIELDS_OF_OPTION[metric].items()
+                if dest in explicit
+                for f in names
+            }
+        )
+        if not fields:
+            out[metric] = {}
+            continue
+        config = _CONFIG_OF[metric](args)
+        out[metric] = {f: getattr(config, f) for f in fields}
+    return out
+
+
+def explicit_dests(parser: argparse.ArgumentParser, arguments: Sequence[str]) -> set[str]:
+    """Destinations of the options given in ``arguments`` (parsing them again with every
+    default suppressed, so only what was typed remains)."""
+
+    def suppress(p: argparse.ArgumentParser) -> None:
+        for action in p._actions:
+            action.default = argparse.SUPPRESS
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    suppress(sub)
+
+    suppress(parser)
+    return set(vars(parser.parse_args(list(arguments))))

@@ -1,0 +1,231 @@
+"""Statistics files that carry their configuration: written by ``--stats``, read by
+``--from-stats``.
+
+A statistics file holds one segment's statistics row per line (for METEOR the jar's 23 numbers,
+formatted as its ``-ssOut`` writes them), after one header line::
+
+    #meteor-eval-stats {"format": 1, "metric": "meteor", "config": {...}, "signature": "...",
+                        "nrefs": "2", "columns": [...], "segments": 2489, "system": "sys.txt"}
+
+(one line of JSON in the file). The header says everything needed to re-score the rows exactly
+as they were scored: the metric, its full configuration, the signature and the reference count.
+Re-scoring takes the configuration from the header, so the signature printed is the original
+one; options that would change the statistics themselves (another flavour, normalisation,
+modules, tokeniser...) contradict the file and are refused, while options that only change the
+formula (METEOR's parameters and weights, BLEU's smoothing, the aggregation) may be set and are
+then part of the new signature (:data:`meteor_eval.metrics.protocol.Metric.score_fields`).
+
+A file without the header (for example one written by the jar's ``-ssOut``) is refused: its
+configuration is unknown, and guessing it silently is how wrong scores are published.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from meteor_eval.errors import ConfigError, InputError
+from meteor_eval.metrics.protocol import Metric, Row
+
+__all__ = [
+    "HEADER_PREFIX",
+    "StatsFile",
+    "metric_from_header",
+    "read_stats",
+    "stats_header",
+    "write_row",
+]
+
+#: How the header line starts.
+HEADER_PREFIX = "#meteor-eval-stats "
+_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class StatsFile:
+    """A statistics file read back: its header and its rows.
+
+    Attributes:
+        path: Where it was read from.
+        metric: Metric family (``"meteor"``, ``"bleu"``, ``"rouge"``).
+        config: The configuration's fields, as written.
+        signature: The signature the statistics were scored with.
+        nrefs: The reference-count label of that signature.
+        system: Name of the system the statistics belong to.
+        rows: One statistics row per segment.
+    """
+
+    path: str
+    metric: str
+    config: dict[str, Any]
+    signature: str
+    nrefs: str
+    system: str
+    rows: list[Row]
+
+
+def _config_dict(metric: Metric[Any]) -> dict[str, Any]:
+    return {
+        field.name: getattr(metric.config, field.name)
+        for field in dataclasses.fields(metric.config)
+    }
+
+
+def stats_header(metric: Metric[Any], *, nrefs: str, segments: int, system: str) -> str:
+    """The header line (without line break) of a statistics file of ``metric``."""
+    header = {
+        "format": _FORMAT,
+        "metric": metric.name,
+        "config": _config_dict(metric),
+        "signature": metric.signature(nrefs).format(),
+        "nrefs": nrefs,
+        "columns": list(metric.columns),
+        "segments": segments,
+        "system": system,
+    }
+    return HEADER_PREFIX + json.dumps(header, ensure_ascii=False)
+
+
+def _number(value: float) -> str:
+    """A row number as the jar's ``-ssOut`` prints it for integers (``3.0``), else ``repr``."""
+    if float(value).is_integer() and math.isfinite(value):
+        return f"{float(value)!r}"
+    return repr(float(value))
+
+
+def write_row(out: IO[str], row: Row) -> None:
+    """Write one statistics row as a line of space-separated numbers."""
+    out.write(" ".join(_number(x) for x in row) + "\n")
+
+
+def _parse_header(path: str, line: str) -> dict[str, Any]:
+    if not line.startswith(HEADER_PREFIX):
+        raise InputError(
+            f"{path}:1: not a meteor-eval statistics file (no '{HEADER_PREFIX.strip()}' header); "
+            "write statistics with --stats to record how they were made"
+        )
+    try:
+        header = json.loads(line[len(HEADER_PREFIX) :])
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}:1: the statistics header is not valid JSON ({exc.msg})") from None
+    required = ("format", "metric", "config", "signature", "nrefs", "columns", "segments")
+    missing = [key for key in required if key not in (header if isinstance(header, dict) else {})]
+    if not isinstance(header, dict) or missing:
+        raise InputError(f"{path}:1: the statistics header lacks {', '.join(missing) or 'fields'}")
+    if header["format"] != _FORMAT:
+        raise InputError(
+            f"{path}:1: statistics format {header['format']!r}; this version reads {_FORMAT}"
+        )
+    return header
+
+
+def _parse_row(path: str, number: int, line: str, width: int, integral: bool) -> Row:
+    parts = line.split()
+    if len(parts) != width:
+        raise InputError(f"{path}:{number}: {len(parts)} numbers, the header's metric has {width}")
+    try:
+        values = [float(part) for part in parts]
+    except ValueError:
+        raise InputError(f"{path}:{number}: not a number in {line.strip()!r}") from None
+    if not all(math.isfinite(v) for v in values):
+        raise InputError(f"{path}:{number}: a statistics row holds only finite numbers")
+    if integral:
+        if not all(v.is_integer() for v in values):
+            raise InputError(f"{path}:{number}: this metric's statistics are whole numbers")
+        return tuple(int(v) for v in values)
+    return tuple(values)
+
+
+def read_stats(path: str) -> StatsFile:
+    """Read a statistics file written by ``--stats``.
+
+    Raises:
+        InputError: the file is missing, has no valid header, a row has the wrong number of
+            numbers or a bad number, or the row count differs from the header's (each error
+            names the file and line).
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{path}: file not found") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text ({exc.reason})") from None
+    lines = text.splitlines()
+    if not lines:
+        raise InputError(f"{path}: empty file (expected a statistics header)")
+    header = _parse_header(path, lines[0])
+    width = len(header["columns"])
+    integral = header["metric"] in ("meteor", "bleu")
+    rows = [_parse_row(path, k, line, width, integral) for k, line in enumerate(lines[1:], start=2)]
+    if len(rows) != header["segments"]:
+        raise InputError(
+            f"{path}: {len(rows)} statistics rows, the header says {header['segments']}"
+        )
+    return StatsFile(
+        path=path,
+        metric=str(header["metric"]),
+        config=dict(header["config"]),
+        signature=str(header["signature"]),
+        nrefs=str(header["nrefs"]),
+        system=str(header.get("system") or Path(path).name),
+        rows=rows,
+    )
+
+
+def _as_config_value(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+def metric_from_header(stats: StatsFile, overrides: dict[str, Any] | None = None) -> Metric[Any]:
+    """The metric that made ``stats``, with ``overrides`` of fields that only change the score.
+
+    Raises:
+        ConfigError: an override changes a field that determines the statistics (named, with
+            both values), or the header's configuration is not valid for this version.
+    """
+    from meteor_eval.metrics.registry import metric_class
+
+    cls = metric_class(stats.metric)
+    fields = {key: _as_config_value(value) for key, value in stats.config.items()}
+    for key, value in (overrides or {}).items():
+        if key not in fields:
+            raise ConfigError(f"{stats.path}: {stats.metric} has no setting {key!r}")
+        if _as_config_value(value) == fields[key]:
+            continue
+        if key not in cls.score_fields:
+            raise ConfigError(
+                f"{stats.path}: the statistics were made with {key}={fields[key]!r}; "
+                f"{key}={value!r} would need new statistics (re-score the text instead)"
+            )
+        fields[key] = _as_config_value(value)
+    config_type = cls.config_type()
+    try:
+        config = config_type(**fields)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"{stats.path}: invalid configuration in the header ({exc})") from None
+    return cls(config)
+
+
+def check_same_metric(files: Sequence[StatsFile]) -> None:
+    """Refuse statistics files of different metrics or configurations in one comparison."""
+    first = files[0]
+    for other in files[1:]:
+        if (other.metric, other.config) != (first.metric, first.config):
+            raise InputError(
+                f"{other.path}: made with other settings than {first.path} "
+                f"({other.signature} vs {first.signature}); compare like with like"
+            )
+        if len(other.rows) != len(first.rows):
+            raise InputError(
+                f"{other.path}: {len(other.rows)} segments but {first.path} has {len(first.rows)}"
+            )
+
+
+def rows_text(rows: Iterable[Row]) -> str:
+    """Rows as the lines of a statistics file body."""
+    return "".join(" ".join(_number(x) for x in row) + "\n" for row in rows)
