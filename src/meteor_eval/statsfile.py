@@ -185,8 +185,9 @@ def metric_from_header(stats: StatsFile, overrides: dict[str, Any] | None = None
     """The metric that made ``stats``, with ``overrides`` of fields that only change the score.
 
     Raises:
-        ConfigError: an override changes a field that determines the statistics (named, with
-            both values), or the header's configuration is not valid for this version.
+        InputError: an override changes a field that determines the statistics (named, with
+            both values: the file and the options contradict each other).
+        ConfigError: the header's configuration is not valid for this version.
     """
     from meteor_eval.metrics.registry import metric_class
 
@@ -198,7 +199,7 @@ def metric_from_header(stats: StatsFile, overrides: dict[str, Any] | None = None
         if _as_config_value(value) == fields[key]:
             continue
         if key not in cls.score_fields:
-            raise ConfigError(
+            raise InputError(
                 f"{stats.path}: the statistics were made with {key}={fields[key]!r}; "
                 f"{key}={value!r} would need new statistics (re-score the text instead)"
             )

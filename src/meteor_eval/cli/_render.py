@@ -58,9 +58,8 @@ def _single_text(comparison: dict[str, Any]) -> str:
             variants = [key for key in system if key.startswith("rouge")]
             for variant in variants:
                 for k, seg in enumerate(segments, 1):
-                    lines.append(
-                        f"{variant} segment {k} {_rouge_line(variant, seg[variant])[len(variant) + 1 :]}"
-                    )
+                    line = _rouge_line(variant, seg[variant])[len(variant) + 1 :]
+                    lines.append(f"{variant} segment {k} {line}")
                 lines.append(_rouge_line(variant, system[variant]))
         lines.append(signature)
     return "\n".join(lines) + "\n"

@@ -9,7 +9,6 @@ list of another length, or options that do not go together stop with a usage err
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,9 +99,10 @@ class SystemsInput:
     pairs: Callable[[int], Iterator[Pair]]
 
 
-def _usage(command: str, message: str) -> SystemExit:
-    sys.stderr.write(f"meteor-eval {command}: error: {message}\n")
-    return SystemExit(2)
+def _usage(command: str, message: str) -> ConfigError:
+    """A usage error (exit status 2); ``command`` is named by the caller's error report."""
+    del command
+    return ConfigError(message)
 
 
 def _names(args: argparse.Namespace, default: Sequence[str]) -> list[str]:
@@ -125,7 +125,13 @@ def _names(args: argparse.Namespace, default: Sequence[str]) -> list[str]:
     return names
 
 
-def _from_files(args: argparse.Namespace, hyps: list[str], refs: list[str]) -> SystemsInput:
+def _from_files(
+    args: argparse.Namespace,
+    hyps: list[str],
+    refs: list[str],
+    *,
+    default_names: list[str] | None = None,
+) -> SystemsInput:
     from meteor_eval.io import iter_segments, read_segments
 
     if hyps.count("-") > 1:
@@ -143,7 +149,7 @@ def _from_files(args: argparse.Namespace, hyps: list[str], refs: list[str]) -> S
             return iter(buffered[k])
         return iter_segments(hyps[k], refs, errors=errors)
 
-    return SystemsInput(_names(args, hyps), list(hyps), pairs)
+    return SystemsInput(_names(args, default_names or hyps), list(hyps), pairs)
 
 
 def _from_table(args: argparse.Namespace) -> SystemsInput:
@@ -167,7 +173,7 @@ def load_systems(args: argparse.Namespace) -> SystemsInput:
     """The systems named by the input options.
 
     Raises:
-        SystemExit: a usage error (status 2), reported on stderr.
+        ConfigError: options that do not go together (a usage error, exit status 2).
     """
     if args.input is not None:
         return _from_table(args)
@@ -178,19 +184,9 @@ def load_systems(args: argparse.Namespace) -> SystemsInput:
             raise _usage(args.command, "--example cannot be combined with --hyp/--ref")
         hyp = str(example_path("hypotheses.txt"))
         refs = [str(example_path("references.txt")), str(example_path("references2.txt"))]
-        return _from_files(args, [hyp], refs)
+        return _from_files(args, [hyp], refs, default_names=["example"])
     if not args.hyp or not args.ref:
         raise _usage(
             args.command, "--hyp FILE and at least one --ref FILE are required (or --example)"
         )
     return _from_files(args, list(args.hyp), list(args.ref))
-
-
-def check_no_text_input(args: argparse.Namespace) -> None:
-    """``--from-stats`` replaces the text inputs: refuse them alongside it."""
-    if args.hyp or args.ref or args.example or args.input or args.names:
-        if args.names:
-            return
-        raise ConfigError(
-            "--from-stats takes the statistics instead of --hyp/--ref/--example/--input"
-        )
