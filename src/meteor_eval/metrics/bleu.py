@@ -347,27 +347,6 @@ class Bleu(Metric[BleuScore]):
             stats.ref_len,
         )
 
-    def corpus_score(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
-    ) -> BleuScore:
-        """Corpus BLEU: the score of the summed segment statistics.
-
-        Raises:
-            TypeError: A bare string where a sequence is expected.
-            InputError: Different numbers of hypotheses and reference groups.
-        """
-        rows = self.corpus_rows(hypotheses, references)
-        return self.score_rows(rows, (len(refs) for refs in references))
-
-    def sentence_scores(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
-    ) -> list[BleuScore]:
-        """One sentence score per segment."""
-        rows = self.corpus_rows(hypotheses, references)
-        return [
-            self.segment_result(row, len(refs)) for row, refs in zip(rows, references, strict=True)
-        ]
-
     def with_options(self, **changes: object) -> Bleu:
         """A copy with some settings changed (e.g. ``effective_order=True``)."""
         return Bleu(replace(self.config, **changes))  # type: ignore[arg-type]

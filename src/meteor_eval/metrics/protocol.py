@@ -223,6 +223,28 @@ class Metric(ABC, Generic[ScoreT]):
             pairs.append((hyp, refs))
         return self.segment_rows(pairs)
 
+    def corpus_score(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+    ) -> ScoreT:
+        """The corpus result: every segment's statistics merged in order, then scored.
+
+        Raises:
+            TypeError: a bare string where a sequence is expected.
+            InputError: different numbers of hypotheses and reference groups, or a segment
+                without reference.
+        """
+        rows = self.corpus_rows(hypotheses, references)
+        return self.score_rows(rows, (len(refs) for refs in references))
+
+    def sentence_scores(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+    ) -> list[ScoreT]:
+        """The result of each segment on its own."""
+        rows = self.corpus_rows(hypotheses, references)
+        return [
+            self.segment_result(row, len(refs)) for row, refs in zip(rows, references, strict=True)
+        ]
+
     def total_of(self, rows: Iterable[Row], nrefs: Iterable[int]) -> Total:
         """The running total of ``rows`` (with the segments' numbers of references)."""
         total = self.new_total()

@@ -504,28 +504,6 @@ class Rouge(Metric[dict[str, RougeScore]]):
             *intervals,
         )
 
-    def corpus_score(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
-    ) -> dict[str, RougeScore]:
-        """Corpus ROUGE per variant (mean of segment scores or pooled counts).
-
-        Raises:
-            TypeError: A bare string where a sequence is expected.
-            InputError: Different numbers of hypotheses and reference groups.
-        """
-        rows = self.corpus_rows(hypotheses, references)
-        return self.score_rows(rows, (len(refs) for refs in references))
-
-    def sentence_scores(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
-    ) -> list[dict[str, RougeScore]]:
-        """One ``{variant: score}`` per segment."""
-        rows = self.corpus_stats(hypotheses, references)
-        return [
-            {v: self.score_stats(v, s, nrefs=str(len(refs))) for v, s in row.items()}
-            for row, refs in zip(rows, references, strict=True)
-        ]
-
 
 def corpus_rouge(
     hypotheses: Sequence[str],
