@@ -7,19 +7,34 @@ offsets are the same in both) and the exception lists ``noun.exc``/``verb.exc``.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import pickle
+from pathlib import Path
+from typing import TYPE_CHECKING
 
+import pytest
+from wordnet_build.meteor_binary import build_meteor_binary
+from wordnet_build.text_form import merged_synsets
+
+from meteor_eval.errors import ResourceError
 from meteor_eval.resources.registry import data_file, file_sha256
-from meteor_eval.resources.synonyms import (
+from meteor_eval.resources.wordnet import (
+    METEOR_BINARY_FILE,
     METEOR_MORPH_RULES,
+    NLTK_BINARY_FILE,
     WORDNET_FILES,
     MeteorWordNet,
     meteor_wordnet,
     nltk_wordnet,
     wordnet_spec,
 )
+from meteor_eval.resources.wordnet.meteor import _synset_table, meteor_exceptions
+from meteor_eval.resources.wordnet.shipped import meteor_sections, read_meteor_binary
+
+if TYPE_CHECKING:
+    from wordnet_build.text_form import TextForm
 
 CAT_NOUN = 2121620  # data.noun: "cat true_cat"
 MISTER = 6341340  # data.noun: "Mister Mr Mr."
@@ -144,7 +159,7 @@ def test_nltk_unknown_word_has_no_synsets() -> None:
     assert nltk_wordnet().lemma_names("qwxzv") == frozenset()
 
 
-def test_spec_identifies_the_shipped_files() -> None:
+def test_spec_identifies_the_shipped_files(wordnet_text_form: TextForm) -> None:
     spec = wordnet_spec()
     assert (spec.name, spec.language, spec.version, spec.licence) == (
         "wordnet",
@@ -154,25 +169,31 @@ def test_spec_identifies_the_shipped_files() -> None:
     )
     assert spec.short_id.startswith("wordnet-en-3.0-")
     manifest = json.loads(data_file("wordnet", "manifest.json").read_text(encoding="utf-8"))
-    listed = "".join(f"{name} {manifest['outputs'][name]}\n" for name in WORDNET_FILES)
+    listed = "".join(f"{name} {manifest['text_form'][name]}\n" for name in WORDNET_FILES)
     assert spec.sha256 == hashlib.sha256(listed.encode()).hexdigest()
-    for name in WORDNET_FILES:
+    # The text form is not shipped: the one regenerated from the binary view has those digests.
+    for name, data in wordnet_text_form.files().items():
+        assert hashlib.sha256(data).hexdigest() == manifest["text_form"][name]
+    for name in (METEOR_BINARY_FILE, NLTK_BINARY_FILE):
         assert file_sha256(data_file("wordnet", name)) == manifest["outputs"][name]
 
 
-def test_binary_meteor_view_is_current_and_equals_the_text_index() -> None:
-    # The shipped compact table is what build_meteor_binary derives from the shipped index and
-    # exception lists (deterministic), and reading it gives the same word -> synsets table as
-    # parsing the text.
-    from meteor_eval.resources import synonyms
+def test_only_the_binary_views_ship() -> None:
+    shipped = {path.name for path in data_file("wordnet", "manifest.json").parent.iterdir()}
+    assert shipped == {"LICENSE", "manifest.json", METEOR_BINARY_FILE, NLTK_BINARY_FILE}
 
-    index_gz = data_file("wordnet", "index.tsv.gz").read_bytes()
-    exceptions_gz = data_file("wordnet", "exceptions.tsv.gz").read_bytes()
-    shipped = data_file("wordnet", synonyms.METEOR_BINARY_FILE).read_bytes()
-    assert synonyms.build_meteor_binary(index_gz, exceptions_gz) == shipped
-    table = synonyms._load_meteor_binary(index_gz, exceptions_gz)
-    assert table is not None
-    parsed = synonyms._merged_synsets(synonyms._read_rows("index.tsv.gz"))
+
+def test_binary_meteor_view_is_current_and_equals_the_text_index(
+    wordnet_text_form: TextForm,
+) -> None:
+    # The shipped compact table is what build_meteor_binary derives from the index and
+    # exception lists of the text form (deterministic), and reading it gives the same word ->
+    # synsets table as parsing the text.
+    form = wordnet_text_form
+    shipped = data_file("wordnet", METEOR_BINARY_FILE).read_bytes()
+    assert build_meteor_binary(form.index, form.exceptions) == shipped
+    table = _synset_table(meteor_sections())
+    parsed = merged_synsets(form.text("index.tsv.gz"))
     assert len(table) == len(parsed) == 147306
     assert dict(table.items()) == parsed
     assert table.get("not-a-wordnet-word") is None
@@ -180,10 +201,30 @@ def test_binary_meteor_view_is_current_and_equals_the_text_index() -> None:
     assert "went" not in table  # an inflected form is a key of the binary form, not a word
 
 
-def test_stale_binary_view_is_ignored() -> None:
-    from meteor_eval.resources import synonyms
+def test_exceptions_come_from_the_text_form(wordnet_text_form: TextForm) -> None:
+    expected = meteor_exceptions(wordnet_text_form.text("exceptions.tsv.gz"))
+    assert dict(meteor_wordnet().exceptions) == expected
+    assert len(expected) == 5940
 
-    exceptions_gz = data_file("wordnet", "exceptions.tsv.gz").read_bytes()
-    assert synonyms._load_meteor_binary(b"some other index", exceptions_gz) is None
-    index_gz = data_file("wordnet", "index.tsv.gz").read_bytes()
-    assert synonyms._load_meteor_binary(index_gz, b"other exceptions") is None
+
+def test_old_module_re_exports_the_package() -> None:
+    from meteor_eval.resources import synonyms, wordnet
+
+    assert synonyms.__all__ == wordnet.__all__
+    for name in wordnet.__all__:
+        assert getattr(synonyms, name) is getattr(wordnet, name)
+
+
+def test_stale_binary_view_is_refused(
+    wordnet_text_form: TextForm, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Built from another index or other exception lists than manifest.json describes.
+    monkeypatch.setenv("METEOR_EVAL_CACHE", str(tmp_path / "cache"))
+    form = wordnet_text_form
+    other_index = gzip.compress(form.text("index.tsv.gz").encode() + b"n\tzzzz\t1740\n", mtime=0)
+    other_exceptions = gzip.compress(b"n\tzzzz\tz\n", mtime=0)
+    stale = tmp_path / METEOR_BINARY_FILE
+    for index_gz, exceptions_gz in ((other_index, form.exceptions), (form.index, other_exceptions)):
+        stale.write_bytes(build_meteor_binary(index_gz, exceptions_gz))
+        with pytest.raises(ResourceError, match=f"{stale}.*checksum mismatch"):
+            read_meteor_binary(stale)

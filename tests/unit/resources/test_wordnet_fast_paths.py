@@ -2,62 +2,62 @@
 
 The shipped binary forms answer a first lookup from precomputed slices (METEOR view: packed
 S(t) per key) or from arrays behind a CRC-32 key table (NLTK view: lemma names). The reference
-here is the same view built from plain dicts parsed from the text files, which runs the spec's
-algorithm step by step (exception list or suffix rules, then a union of synset sets). Every key
-of the tables, inflected variants of them and random strings are compared.
+here is the same view built from plain dicts parsed from the text form (regenerated from the
+shipped NLTK view, see ``conftest.py``), which runs the spec's algorithm step by step
+(exception list or suffix rules, then a union of synset sets). Every key of the tables,
+inflected variants of them and random strings are compared.
 """
 
 from __future__ import annotations
 
-import gzip
 from array import array
 from collections.abc import Callable, Iterator, Sequence
-from typing import get_args
+from typing import TYPE_CHECKING, get_args
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from wordnet_build.text_form import merged_synsets, nltk_tables
 
 from meteor_eval.match.base import Segment
 from meteor_eval.match.synonym import SynonymMatcher
 from meteor_eval.metrics import nltk_meteor
 from meteor_eval.metrics.nltk_meteor import NltkMeteor
-from meteor_eval.resources import synonyms
-from meteor_eval.resources.registry import data_file
-from meteor_eval.resources.synonyms import (
+from meteor_eval.resources.wordnet import (
     MeteorWordNet,
     NltkWordNet,
     WordNetPos,
     meteor_wordnet,
     nltk_wordnet,
 )
+from meteor_eval.resources.wordnet import meteor as meteor_module
+from meteor_eval.resources.wordnet.meteor import _synset_table, _SynsetTable, meteor_exceptions
+from meteor_eval.resources.wordnet.nltk import _NltkIndex, nltk_exceptions
+from meteor_eval.resources.wordnet.shipped import meteor_sections
+
+if TYPE_CHECKING:
+    from wordnet_build.text_form import TextForm
 
 # Endings that exercise every suffix rule of both views (and some that match none).
 _ENDINGS = ("s", "es", "ies", "ses", "ves", "xes", "ches", "men", "ed", "ing", "er", "est", "ful")
 
 
-def _source(name: str) -> bytes:
-    return data_file("wordnet", name).read_bytes()
-
-
 @pytest.fixture(scope="module")
-def plain_meteor() -> MeteorWordNet:
-    """The METEOR view over dicts parsed from the text files (the step-by-step algorithm)."""
-    index_rows = synonyms._tsv_rows(_source("index.tsv.gz"), "index")
-    exception_rows = synonyms._tsv_rows(_source("exceptions.tsv.gz"), "exception list")
+def plain_meteor(wordnet_text_form: TextForm) -> MeteorWordNet:
+    """The METEOR view over dicts parsed from the text form (the step-by-step algorithm)."""
     return MeteorWordNet(
-        synonyms._merged_synsets(index_rows), synonyms._meteor_exceptions(exception_rows)
+        merged_synsets(wordnet_text_form.text("index.tsv.gz")),
+        meteor_exceptions(wordnet_text_form.text("exceptions.tsv.gz")),
     )
 
 
 @pytest.fixture(scope="module")
-def plain_nltk() -> NltkWordNet:
-    """The NLTK view over dicts parsed from the text files (the step-by-step algorithm)."""
-    index, synset_table = synonyms._nltk_tables(
-        gzip.decompress(_source("index.tsv.gz")).decode(),
-        gzip.decompress(_source("synsets.tsv.gz")).decode(),
+def plain_nltk(wordnet_text_form: TextForm) -> NltkWordNet:
+    """The NLTK view over dicts parsed from the text form (the step-by-step algorithm)."""
+    index, synset_table = nltk_tables(
+        wordnet_text_form.text("index.tsv.gz"), wordnet_text_form.text("synsets.tsv.gz")
     )
-    exceptions = synonyms._nltk_exceptions(gzip.decompress(_source("exceptions.tsv.gz")).decode())
+    exceptions = nltk_exceptions(wordnet_text_form.text("exceptions.tsv.gz"))
     return NltkWordNet(index, synset_table, exceptions)
 
 
@@ -75,7 +75,7 @@ def _variants(words: list[str], step: int) -> Iterator[str]:
 
 
 def test_meteor_view_loads_the_binary_form() -> None:
-    assert isinstance(meteor_wordnet()._synsets, synonyms._SynsetTable)
+    assert isinstance(meteor_wordnet()._synsets, _SynsetTable)
 
 
 def test_meteor_packed_sets_equal_the_plain_algorithm_on_the_vocabulary(
@@ -118,11 +118,9 @@ def test_meteor_packed_sets_property(plain_meteor: MeteorWordNet, tokens: list[s
 
 
 def test_meteor_packed_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    index_gz, exceptions_gz = _source("index.tsv.gz"), _source("exceptions.tsv.gz")
-    table = synonyms._load_meteor_binary(index_gz, exceptions_gz)
-    assert table is not None
+    table = _synset_table(meteor_sections())
     view = MeteorWordNet(table, {})
-    monkeypatch.setattr(synonyms, "_CACHE_SIZE", 3)
+    monkeypatch.setattr(meteor_module, "_CACHE_SIZE", 3)
     view.packed_synonym_sets(["dog", "cat", "cow"])
     view.packed_synonym_sets(["dogs", "cats"])
     assert set(view._packed) == {"dogs", "cats"}
@@ -170,7 +168,7 @@ def test_synonym_matcher_takes_packed_sets_from_the_view() -> None:
 
 
 def test_nltk_view_loads_the_binary_form() -> None:
-    assert isinstance(nltk_wordnet()._index, synonyms._NltkIndex)
+    assert isinstance(nltk_wordnet()._index, _NltkIndex)
 
 
 def test_nltk_lemma_names_equal_the_plain_algorithm_on_the_vocabulary(
