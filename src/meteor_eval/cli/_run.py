@@ -126,7 +126,7 @@ def plan_from_args(args: argparse.Namespace, n_systems: int) -> Plan:
     return Plan(
         test=test,
         intervals=args.ci or test is not None,
-        sentence_level=args.sentence_level,
+        sentence_level=args.sentence_level or getattr(args, "format", "") == "jsonl",
         alignments=alignments,
         stats=stats,
         jobs=resolve_jobs(getattr(args, "jobs", 1)),
@@ -233,48 +233,27 @@ def _write_side_files(runs: Runs, plan: Plan) -> None:
 
 
 def _significance(runs: Runs, plan: Plan, args: argparse.Namespace) -> dict[str, Any]:
-    """Per system and headline number: interval and p-value (empty without a test)."""
+    """Per metric, the intervals and p-values of every system (empty without a test)."""
     if not plan.intervals:
         return {}
-    from meteor_eval import significance
+    from meteor_eval.significance import paired_tests
 
-    baseline = args.baseline or runs.names[0]
-    if baseline not in runs.names:
+    baseline = args.baseline
+    if baseline is not None and baseline not in runs.names:
         raise ConfigError(f"--baseline: {baseline!r} is not one of {', '.join(runs.names)}")
-    method = plan.test or "bs"
-    n_samples = args.n_samples or (10000 if method == "ar" else 1000)
-    out: dict[str, dict[str, Any]] = {name: {} for name in runs.names}
+    out: dict[str, Any] = {}
     for metric in runs.metrics:
         rows = {name: runs.runs[name][metric.name].rows or [] for name in runs.names}
-        intervals = {
-            name: significance.confidence_interval(
-                metric,
-                rows[name],
-                n_samples=args.n_samples or 1000,
-                seed=args.seed,
-                confidence=args.confidence,
-            )
-            for name in runs.names
-        }
-        pvalues: dict[str, Any] = {}
-        if plan.test is not None:
-            others = {name: rows[name] for name in runs.names if name != baseline}
-            pvalues = significance.paired_test(
-                metric,
-                rows[baseline],
-                others,
-                method=method,
-                n_samples=n_samples,
-                seed=args.seed,
-                confidence=args.confidence,
-            )
-        for name in runs.names:
-            for value, estimate in intervals[name].items():
-                entry = {"ci": [estimate.low, estimate.high], "mean": estimate.mean}
-                if name in pvalues and value in pvalues[name]:
-                    entry["p_value"] = pvalues[name][value].p_value
-                out[name][value] = entry
-    return {"values": out, "baseline": baseline, "method": method, "n_samples": n_samples}
+        out[metric.name] = paired_tests(
+            metric,
+            rows,
+            baseline=baseline,
+            method=plan.test,
+            n_samples=args.n_samples,
+            seed=args.seed,
+            confidence=args.confidence,
+        )
+    return out
 
 
 def build_comparison(runs: Runs, plan: Plan, args: argparse.Namespace) -> dict[str, Any]:
@@ -289,9 +268,15 @@ def build_comparison(runs: Runs, plan: Plan, args: argparse.Namespace) -> dict[s
             run = runs.runs[name][metric.name]
             signature = _signature_of(metric, run)
             signatures.setdefault(metric.name, signature.format(short=short))
+            estimates = tests[metric.name].estimates[name] if tests else {}
             for value, report in metric.report(run.result).items():
-                extra = tests.get("values", {}).get(name, {}).get(value, {})
-                entry[value] = {**report, **{k: v for k, v in extra.items() if k != "mean"}}
+                entry[value] = report
+                estimate = estimates.get(value)
+                if estimate is not None:
+                    report["ci"] = [estimate.low, estimate.high]
+                    report["mean"] = estimate.mean
+                    if estimate.p_value is not None:
+                        report["p_value"] = estimate.p_value
             if plan.sentence_level and run.segments is not None:
                 segments = entry.setdefault("segments", [{} for _ in run.segments])
                 for index, seg in enumerate(run.segments):
@@ -299,12 +284,17 @@ def build_comparison(runs: Runs, plan: Plan, args: argparse.Namespace) -> dict[s
         systems.append(entry)
     payload: dict[str, Any] = {"signature": signatures, "systems": systems}
     if tests:
-        payload["baseline"] = tests["baseline"] if plan.test else None
+        from meteor_eval.significance import significance_signature
+
+        first = next(iter(tests.values()))
+        payload["baseline"] = first.baseline
         payload["test"] = {
-            "name": f"paired-{tests['method']}" if plan.test else "bootstrap-ci",
-            "n_samples": tests["n_samples"] if plan.test else (args.n_samples or 1000),
-            "seed": args.seed,
-            "confidence": args.confidence,
+            "name": f"paired-{first.method}" if first.method else "bootstrap",
+            "n_samples": first.n_samples,
+            "n_confidence": first.n_confidence,
+            "seed": first.seed,
+            "confidence": first.confidence,
+            "signature": significance_signature(first),
         }
     return payload
 
