@@ -22,7 +22,9 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["flatten", "render"]
+from meteor_eval.comparison import flatten
+
+__all__ = ["render"]
 
 
 def _meteor_line(value: dict[str, Any], pooled_mean: bool) -> str:
@@ -167,40 +169,6 @@ def _segment_text(comparison: dict[str, Any], names: list[str]) -> list[str]:
             scores = [repr(system["segments"][index][name]["score"]) for system in systems]
             lines.append("\t".join([str(index), *scores]))
     return lines
-
-
-def flatten(record: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    """A results record as flat columns: a headline number's ``score`` is named after it,
-    other fields ``<name>_<field>``, lists ``_<index>`` (``ci``: ``_low``/``_high``, matches:
-    ``_hyp``/``_ref``).
-
-    Example:
-        >>> record = {"score": 0.5, "ci": [0.4, 0.6], "matches": {"exact": [3, 4]}}
-        >>> flat = flatten({"meteor": record})
-        >>> list(flat.items())[:3]
-        [('meteor', 0.5), ('meteor_ci_low', 0.4), ('meteor_ci_high', 0.6)]
-        >>> flat["meteor_matches_exact_hyp"], flat["meteor_matches_exact_ref"]
-        (3, 4)
-    """
-    out: dict[str, Any] = {}
-    for key, value in record.items():
-        name = f"{prefix}_{key}" if prefix else key
-        if key == "score" and prefix:
-            out[prefix] = value
-        elif isinstance(value, dict):
-            out.update(flatten(value, name))
-        elif isinstance(value, list):
-            if key == "ci":
-                suffixes = ["low", "high"]
-            elif prefix.split("_")[-1] == "matches" or "_matches" in prefix:
-                suffixes = ["hyp", "ref"]
-            else:
-                suffixes = [str(k) for k in range(len(value))]
-            for suffix, item in zip(suffixes, value, strict=True):
-                out[f"{name}_{suffix}"] = item
-        else:
-            out[name] = value
-    return out
 
 
 def _records(comparison: dict[str, Any]) -> Iterator[dict[str, Any]]:

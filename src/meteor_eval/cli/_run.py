@@ -14,31 +14,16 @@ import contextlib
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from meteor_eval.cli._systems import SystemsInput, load_systems
+from meteor_eval.comparison import ComparisonResult as Runs
+from meteor_eval.comparison import SystemRun as MetricRun
 from meteor_eval.errors import ConfigError, InputError
-from meteor_eval.metrics.protocol import Metric, Row, nrefs_label
+from meteor_eval.metrics.protocol import Metric, nrefs_label
 
-__all__ = ["MetricRun", "run_systems"]
-
-
-@dataclass
-class MetricRun:
-    """One metric's results for one system.
-
-    Attributes:
-        result: The corpus result object.
-        rows: Each segment's statistics row (when kept).
-        nrefs: Each segment's number of references (when rows are kept).
-        segments: Each segment's result object (per-segment output).
-    """
-
-    result: Any
-    rows: list[Row] | None = None
-    nrefs: list[int] | None = None
-    segments: list[Any] | None = None
+__all__ = ["run_systems"]
 
 
 @dataclass
@@ -56,15 +41,6 @@ class Plan:
     @property
     def keep_rows(self) -> bool:
         return self.intervals or self.test is not None or bool(self.stats) or self.sentence_level
-
-
-@dataclass
-class Runs:
-    """Every (system, metric) result of a command, in input order."""
-
-    names: list[str]
-    metrics: list[Metric[Any]]
-    runs: dict[str, dict[str, MetricRun]] = field(default_factory=dict)
 
 
 class _Progress:
@@ -232,80 +208,24 @@ def _write_side_files(runs: Runs, plan: Plan) -> None:
                         out.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
-def _significance(runs: Runs, plan: Plan, args: argparse.Namespace) -> dict[str, Any]:
-    """Per metric, the intervals and p-values of every system (empty without a test)."""
-    if not plan.intervals:
-        return {}
-    from meteor_eval.significance import paired_tests
-
-    baseline = args.baseline
-    if baseline is not None and baseline not in runs.names:
-        raise ConfigError(f"--baseline: {baseline!r} is not one of {', '.join(runs.names)}")
-    out: dict[str, Any] = {}
-    for metric in runs.metrics:
-        rows = {name: runs.runs[name][metric.name].rows or [] for name in runs.names}
-        out[metric.name] = paired_tests(
-            metric,
-            rows,
-            baseline=baseline,
+def build_comparison(runs: Runs, plan: Plan, args: argparse.Namespace) -> dict[str, Any]:
+    """The results in the output schema, with the tests the options ask for."""
+    if plan.intervals:
+        if args.baseline is not None and args.baseline not in runs.names:
+            known = ", ".join(runs.names)
+            raise ConfigError(f"--baseline: {args.baseline!r} is not one of {known}")
+        runs.test(
+            baseline=args.baseline,
             method=plan.test,
             n_samples=args.n_samples,
             seed=args.seed,
             confidence=args.confidence,
         )
-    return out
-
-
-def build_comparison(runs: Runs, plan: Plan, args: argparse.Namespace) -> dict[str, Any]:
-    """The results in the output schema (``docs/schema/results.schema.json``)."""
-    tests = _significance(runs, plan, args)
-    short = bool(getattr(args, "short_signature", False))
-    signatures: dict[str, str] = {}
-    systems: list[dict[str, Any]] = []
-    for name in runs.names:
-        entry: dict[str, Any] = {"name": name}
-        for metric in runs.metrics:
-            run = runs.runs[name][metric.name]
-            signature = _signature_of(metric, run)
-            signatures.setdefault(metric.name, signature.format(short=short))
-            estimates = tests[metric.name].estimates[name] if tests else {}
-            for value, report in metric.report(run.result).items():
-                entry[value] = report
-                estimate = estimates.get(value)
-                if estimate is not None:
-                    report["ci"] = [estimate.low, estimate.high]
-                    report["mean"] = estimate.mean
-                    if estimate.p_value is not None:
-                        report["p_value"] = estimate.p_value
-            if plan.sentence_level and run.segments is not None:
-                segments = entry.setdefault("segments", [{} for _ in run.segments])
-                for index, seg in enumerate(run.segments):
-                    segments[index].update(metric.report(seg))
-        systems.append(entry)
-    payload: dict[str, Any] = {"signature": signatures, "systems": systems}
-    if tests:
-        from meteor_eval.significance import significance_signature
-
-        first = next(iter(tests.values()))
-        payload["baseline"] = first.baseline
-        payload["test"] = {
-            "name": f"paired-{first.method}" if first.method else "bootstrap",
-            "n_samples": first.n_samples,
-            "n_confidence": first.n_confidence,
-            "seed": first.seed,
-            "confidence": first.confidence,
-            "signature": significance_signature(first),
-        }
-    return payload
-
-
-def _signature_of(metric: Metric[Any], run: MetricRun) -> Any:
-    signature = getattr(run.result, "signature", None)
-    if signature is None:  # ROUGE: a result per variant; the metric's own signature
-        first = next(iter(run.result.values()))
-        nrefs = first.signature.get("nrefs") or "1"
-        return metric.signature(nrefs)
-    return signature
+    if not plan.sentence_level:
+        for systems in runs.runs.values():
+            for run in systems.values():
+                run.segments = None
+    return runs.to_dict(short_signature=bool(getattr(args, "short_signature", False)))
 
 
 def run_systems(
