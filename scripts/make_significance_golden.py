@@ -1,4 +1,5 @@
-"""Golden values of BLEU significance tests from sacrebleu, for tests/reference/test_significance_vs_sacrebleu.py.
+"""Golden values of BLEU significance tests from sacrebleu (for the test module
+tests/reference/test_significance_vs_sacrebleu.py).
 
 Systems (all against ../shared/data/meteor15/xray-reference, 2,489 segments):
 
