@@ -4,6 +4,7 @@ ROUGE."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import pickle
 from functools import cache
@@ -38,7 +39,9 @@ def _data() -> tuple[list[str], list[list[str]]]:
         refs = (DATA / "xray-reference").read_text(encoding="utf-8").splitlines()[:N]
         other = (DATA / "xray-system2.hyp").read_text(encoding="utf-8").splitlines()[:N]
         # a varying number of references: every third segment has two
-        groups = [[r, o] if k % 3 == 0 else [r] for k, (r, o) in enumerate(zip(refs, other))]
+        groups = [
+            [r, o] if k % 3 == 0 else [r] for k, (r, o) in enumerate(zip(refs, other, strict=True))
+        ]
         return hyps, groups
     hyps = [f"the cat number {k} sat on a mat" for k in range(N)]
     return hyps, [[f"a cat {k} sat on the mat"] for k in range(N)]
@@ -75,7 +78,7 @@ def test_any_split_equals_the_corpus_score(
     expected = whole.metric.corpus_score(hyps, refs)
     bounds = [0, *sorted(cuts), N]
     parts = []
-    for start, end in zip(bounds, bounds[1:], strict=False):
+    for start, end in itertools.pairwise(bounds):
         part = FACTORIES[name]()
         if end > start:
             part.update(hyps[start:end], refs[start:end])
