@@ -212,10 +212,13 @@ class Browser:
             raise BrowserError(f"{expression[:60]}...: {text}")
         return result["result"].get("value")
 
-    def screenshot(self, *, full_page: bool = False) -> bytes:
-        """A PNG of the viewport (or of the whole page)."""
+    def screenshot(self, clip: tuple[float, float, float, float] | None = None) -> bytes:
+        """A PNG of the viewport, or of the page region ``clip`` (x, y, width, height in page
+        coordinates, which may reach beyond the viewport)."""
         params: dict[str, Any] = {"format": "png"}
-        if full_page:
+        if clip is not None:
+            x, y, width, height = clip
+            params["clip"] = {"x": x, "y": y, "width": width, "height": height, "scale": 1}
             params["captureBeyondViewport"] = True
         data = self.call("Page.captureScreenshot", params, session=True)["data"]
         return base64.b64decode(data)

@@ -40,21 +40,27 @@ COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
 _BINS = 20
 
 
-def _new_figure(width: float = 4.2, height: float = 3.0) -> Figure:
+def _new_figure(width: float = 4.2, height: float = 3.0, *, top: float = 0.96) -> Figure:
+    """A figure with fixed margins (a layout engine would cost more than the drawing)."""
     from matplotlib.figure import Figure
 
-    return Figure(figsize=(width, height), dpi=100, layout="constrained")
+    fig = Figure(figsize=(width, height), dpi=100)
+    fig.subplots_adjust(left=0.16, bottom=0.16, right=0.96, top=top)
+    return fig
 
 
 def _histogram(label: str, values: Mapping[str, Sequence[float]]) -> Figure:
     """``values``' distributions on [0, 1] in 20 bins, one outline (and light fill) per system."""
+    import numpy as np
+
     fig = _new_figure()
     ax = fig.add_subplot()
-    edges = [k / _BINS for k in range(_BINS + 1)]
+    edges = np.linspace(0.0, 1.0, _BINS + 1)
     for k, (name, column) in enumerate(values.items()):
         colour = COLOURS[k % len(COLOURS)]
-        ax.hist(column, bins=edges, histtype="stepfilled", alpha=0.25, color=colour)
-        ax.hist(column, bins=edges, histtype="step", linewidth=1.5, color=colour, label=name)
+        counts, _ = np.histogram(np.clip(np.asarray(column, dtype=float), 0.0, 1.0), edges)
+        ax.stairs(counts, edges, fill=True, alpha=0.25, color=colour)
+        ax.stairs(counts, edges, linewidth=1.5, color=colour, label=name)
     ax.set_xlim(0, 1)
     ax.set_xlabel(label)
     ax.set_ylabel("segments")
@@ -65,7 +71,7 @@ def _histogram(label: str, values: Mapping[str, Sequence[float]]) -> Figure:
 
 def _scatter(x_name: str, x: Sequence[float], y_name: str, y: Sequence[float]) -> Figure:
     """Segment scores of ``y_name`` against ``x_name``, with the diagonal."""
-    fig = _new_figure(3.6, 3.6)
+    fig = _new_figure(3.8, 3.8, top=0.92)
     ax = fig.add_subplot()
     ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, zorder=1)
     ax.scatter(x, y, s=6, alpha=0.4, color=COLOURS[0], linewidths=0, zorder=2, rasterized=False)

@@ -141,7 +141,14 @@
   function syncForm() {
     var form = document.getElementById("filters");
     ["q", "smin", "smax", "dmin", "dmax", "lmin", "lmax", "size", "a", "b"].forEach(function (name) {
-      if (form.elements[name]) { form.elements[name].value = state[name]; }
+      var field = form.elements[name];
+      if (!field) { return; }
+      if (field.tagName === "SELECT" && !Array.prototype.some.call(field.options, function (o) {
+        return o.value === String(state[name]);
+      })) {
+        field.add(new Option(String(state[name])));  /* e.g. #size=10 from the address */
+      }
+      field.value = state[name];
     });
     document.querySelectorAll(".sys-a").forEach(function (e) { e.textContent = S[state.a].name; });
     document.querySelectorAll(".sys-b").forEach(function (e) { e.textContent = S[state.b].name; });
