@@ -191,6 +191,15 @@ def test_unreadable_input_is_a_data_error(
     assert list(tmp_path.iterdir()) == []  # no temporary file left behind
 
 
+def test_empty_input_is_a_data_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_text("", encoding="utf-8")
+    out = tmp_path / "r.html"
+    assert main(["report", "--hyp", str(empty), "--ref", str(empty), "-o", str(out)]) == 1
+    assert "nothing to report: the systems have no segment" in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_missing_extra_names_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

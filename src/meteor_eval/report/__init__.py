@@ -12,12 +12,12 @@ paths) are inline. Rendering needs the ``report`` extra (jinja2 and matplotlib):
 
     pip install 'meteor-eval[report]'
 
-Example:
+Examples:
     >>> from meteor_eval.report import make_report
     >>> report = make_report({"A": ["the cat sat on the mat"], "B": ["a cat on the mat"]},
     ...                      [["the cat sat on the mat"]], n_samples=100)
-    >>> [round(system["meteor"]["score"], 4) for system in report.summary["systems"]]
-    [1.0, 0.3309]
+    >>> tuple(round(system["meteor"]["score"], 4) for system in report.summary["systems"])
+    (1.0, 0.3309)
     >>> html = report.html()
     >>> html.startswith("<!DOCTYPE html>") and "http://" not in html.split("<svg", 1)[0]
     True
@@ -133,11 +133,16 @@ def build_report(
         confidence: Interval coverage.
         short_signature: Abbreviated signature keys.
         fields: :class:`Report` fields (``title``, ``sources``, ``references``).
+
+    Raises:
+        InputError: no segment, or systems with different numbers of segments.
     """
     from meteor_eval.comparison import ComparisonResult, SystemRun
     from meteor_eval.report.model import segment_model
 
     names = list(segments)
+    if not any(segments.values()):
+        raise InputError("nothing to report: the systems have no segment")
     runs = ComparisonResult(names, [metric])
     for name, scores in segments.items():
         rows: list[Row] = [seg.stats.to_row() for seg in scores]
