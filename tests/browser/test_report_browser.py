@@ -219,16 +219,15 @@ def test_screenshot_is_not_blank(
     assert browser.errors == []
 
 
-def test_xray_report_lists_all_2489_segments(browser: Browser, tmp_path: Path) -> None:
+def test_xray_report_lists_all_2489_segments(
+    browser: Browser, tmp_path: Path, meteor_data: Path
+) -> None:
     """The two xray systems of ``../shared/data/meteor15`` (skipped when absent)."""
-    from conftest import METEOR_DATA
     from meteor_eval.cli import main
 
-    if not METEOR_DATA.is_dir():
-        pytest.skip("../shared/data/meteor15 is not available")
     out = tmp_path / "xray.html"
-    hyps = [str(METEOR_DATA / f"xray-system{k}.hyp") for k in (1, 2)]
-    args = ["report", "--hyp", *hyps, "--ref", str(METEOR_DATA / "xray-reference")]
+    hyps = [str(meteor_data / f"xray-system{k}.hyp") for k in (1, 2)]
+    args = ["report", "--hyp", *hyps, "--ref", str(meteor_data / "xray-reference")]
     assert main([*args, "-o", str(out), "--no-progress", "--n-samples", "200"]) == 0
     _open(browser, out.as_uri() + "#size=500")
     seen: list[int] = []

@@ -34,7 +34,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="HTML report: scores, distributions, segment table and alignments",
         description="An X-Ray style HTML report of METEOR for one or more systems (one file, "
         "no network needed to view it): corpus scores with bootstrap intervals and paired "
-        "p-values, distributions, a sortable segment table and every segment's alignment.",
+        "p-values, distributions, a sortable segment table and every segment's alignment. "
+        "With two or more systems the paired bootstrap is the default test (--paired-ar for "
+        "approximate randomisation, --ci for intervals only).",
     )
     add_input_options(parser)
     add_meteor_options(parser)
