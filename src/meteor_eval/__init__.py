@@ -21,6 +21,7 @@ from meteor_eval.errors import ConfigError, InputError, MeteorEvalError, Resourc
 
 if TYPE_CHECKING:
     from meteor_eval.align.alignment import Alignment
+    from meteor_eval.comparison import ComparisonResult, compare
     from meteor_eval.metrics.base import Score, Signature
     from meteor_eval.metrics.bleu import Bleu, BleuConfig, BleuScore, corpus_bleu, sentence_bleu
     from meteor_eval.metrics.meteor import (
@@ -43,6 +44,8 @@ if TYPE_CHECKING:
 # Public name -> the module that defines it, imported when the name is first used.
 _LAZY: dict[str, str] = {
     "Alignment": "meteor_eval.align.alignment",
+    "ComparisonResult": "meteor_eval.comparison",
+    "compare": "meteor_eval.comparison",
     "Score": "meteor_eval.metrics.base",
     "Signature": "meteor_eval.metrics.base",
     **dict.fromkeys(
@@ -87,6 +90,7 @@ __all__ = [
     "Bleu",
     "BleuConfig",
     "BleuScore",
+    "ComparisonResult",
     "ConfigError",
     "InputError",
     "Meteor",
@@ -101,6 +105,7 @@ __all__ = [
     "Score",
     "Signature",
     "__version__",
+    "compare",
     "corpus_bleu",
     "corpus_meteor",
     "corpus_rouge",
