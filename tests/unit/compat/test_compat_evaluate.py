@@ -32,7 +32,13 @@ def golden() -> Any:
 class TestLoad:
     @pytest.mark.parametrize("path", ["meteor", "evaluate-metric/meteor", "metrics/meteor/"])
     def test_any_path_ending_in_meteor(self, path: str) -> None:
-        assert evaluate.load(path) is evaluate.load()  # one shared instance
+        loaded = evaluate.load(path)
+        assert isinstance(loaded, EvaluateMeteor)
+        # A new object each time (its own kept segments), sharing the scorer and token cache.
+        other = evaluate.load()
+        assert loaded is not other
+        assert loaded._scorer is other._scorer
+        assert loaded._token_cache is other._token_cache
 
     @pytest.mark.parametrize("path", ["bleu", "meteor/bleu", "meteors"])
     def test_other_metrics_are_refused(self, path: str) -> None:
@@ -45,7 +51,7 @@ class TestLoad:
             return [text]
 
         loaded = evaluate.load("meteor", sentence_splitter=split)
-        assert loaded is not evaluate.load()
+        assert loaded._token_cache is not evaluate.load()._token_cache  # tokens differ
         assert repr(loaded) == "EvaluateMeteor(name='meteor')"
         assert loaded.name == "meteor"
 
@@ -109,6 +115,39 @@ class TestCompute:
             references=[m["references"] for m in multi],
         )
         assert scores == [m["score"] for m in multi]
+
+
+class TestAddAndCompute:
+    def test_kept_segments_then_given_ones_then_cleared(self) -> None:
+        meteor = evaluate.load()
+        meteor.add(prediction="the cat", reference="the cat")
+        meteor.add_batch(predictions=["x"], references=[["y", "z"]])
+        result = meteor.compute(predictions=["a dog"], references=["a dog"])
+        assert result == {"meteor": numpy_mean([0.9375, 0.0, 0.9375])}
+        with pytest.raises(ValueError, match=r"^compute: no segment; call add/add_batch first"):
+            meteor.compute()
+
+    def test_compute_without_arguments_uses_the_kept_segments(self) -> None:
+        meteor = evaluate.load()
+        meteor.add_batch(predictions=["the cat"], references=["the cat"])
+        assert meteor.compute(gamma=0.0) == {"meteor": 1.0}
+
+    @pytest.mark.parametrize(
+        "kwargs", [{"predictions": ["a"]}, {"references": ["a"]}], ids=["predictions", "references"]
+    )
+    def test_compute_needs_both_or_neither(self, kwargs: dict[str, Any]) -> None:
+        message = "compute: give both predictions and references, or neither"
+        with pytest.raises(ValueError, match=f"^{message}$"):
+            evaluate.load().compute(**kwargs)
+
+    def test_add_batch_checks_like_compute(self) -> None:
+        meteor = evaluate.load()
+        with pytest.raises(TypeError, match="not a str"):
+            meteor.add_batch(predictions="a", references=["a"])
+        with pytest.raises(InputError, match="got 1 predictions but 2 references"):
+            meteor.add_batch(predictions=["a"], references=["a", "b"])
+        with pytest.raises(ValueError, match="no segment"):
+            meteor.compute()  # nothing was kept by the failed calls
 
 
 class TestErrors:
