@@ -70,6 +70,10 @@ class TestAnswers:
     def test_score_fields_are_trimmed(self, session: StdioSession) -> None:
         assert session.answer("score |||   the cat\t||| the cat ") == [PERFECT_LINE]
 
+    def test_commands_are_recognised_by_their_first_letters(self, session: StdioSession) -> None:
+        # As the jar answers "SCOREXYZ ||| ..." (golden case stdio-esn).
+        assert session.answer("SCOREXYZ ||| the cat ||| the cat") == [PERFECT_LINE]
+
     def test_eval_scores_each_block_then_their_pool(self, session: StdioSession) -> None:
         assert session.answer(f"EVAL ||| {SEG1} ||| {SEG2}") == [
             "0.423849151345037",
