@@ -472,7 +472,9 @@ class _SgmlRun:
             with open(prefix + "-align.out", "w", encoding="utf-8", newline="\n") as handle:
                 handle.writelines(records)
         except OSError as exc:
-            raise JarConfigError(f"Error: cannot write {prefix}-align.out ({exc})") from None
+            raise JarConfigError(
+                f"Error: cannot write {prefix}-align.out ({exc.strerror or exc})"
+            ) from None
 
 
 def run_sgml(

@@ -279,6 +279,20 @@ class TestRunSgml:
         assert labels == [["s", "A", "d1", "1", "1.0"], ["s", "A", "d1", "3", "NaN"]]
         assert text.endswith("\n\n")
 
+    def test_unwritable_files_are_one_line_errors(self, tmp_path: Path) -> None:
+        (tmp_path / "o-align.out").mkdir()
+        with pytest.raises(JarConfigError) as caught:
+            run(tmp_path, TEST_SGM, REF_SGM, "-writeAlignments")
+        assert (
+            str(caught.value) == f"Error: cannot write {tmp_path / 'o'}-align.out (Is a directory)"
+        )
+        assert (tmp_path / "o-seg.scr").is_file()  # the score files come first
+        (tmp_path / "o-sys.scr").unlink()
+        (tmp_path / "o-sys.scr").mkdir()
+        with pytest.raises(JarConfigError) as caught:
+            run(tmp_path, TEST_SGM, REF_SGM)
+        assert str(caught.value) == f"Error: cannot write {tmp_path / 'o'}-sys.scr (Is a directory)"
+
     @pytest.mark.parametrize(
         ("test", "ref", "message"),
         [
