@@ -12,20 +12,20 @@ This reproduces the official jar's choice exactly, quirks included:
 
 Paths are kept as flat lists and copied only when a candidate is taken.
 
-Two implementations give identical results: the compiled extension ``meteor_eval.align._beam``
-(built by the package's build when a C compiler is available, about 20 times faster) and the
+Two implementations give identical results: the compiled ``beam`` kernel (``_ext/beam.c``,
+built by the package's build when a C compiler is available, about 20 times faster) and the
 pure-Python reference :func:`beam_align_python`. :func:`beam_align` uses the compiled one when it
-is importable, unless the environment variable ``METEOR_EVAL_PURE_PYTHON`` is set to ``1`` when
-this module is first imported.
+is built, unless the environment variable ``METEOR_EVAL_PURE_PYTHON`` is set to ``1`` when this
+module is first imported (see :mod:`meteor_eval._ext`).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Any
 
+from meteor_eval._ext import built_module, compiled_kernels
 from meteor_eval.match.base import CandidateStore, Match
 
 __all__ = [
@@ -188,48 +188,15 @@ def beam_align_python(
     return chosen
 
 
-def _load_compiled() -> Callable[..., list[Match]] | None:
-    try:
-        from meteor_eval.align import _beam  # type: ignore[attr-defined, unused-ignore]
-    except ImportError:
-        return None
-    function: Callable[..., list[Match]] = _beam.align
-    return function
-
-
-_compiled_align = _load_compiled()
-
-
-def _load_compiled_stages() -> Callable[..., list[Match]] | None:
-    if _compiled_align is None:
-        return None
-    from meteor_eval.align import _beam  # type: ignore[attr-defined, unused-ignore]
-
-    function: Callable[..., list[Match]] | None = getattr(_beam, "align_stages", None)
-    return function
-
-
-_compiled_align_stages = _load_compiled_stages()
-
-
-def compiled_kernels(*names: str) -> Any | None:
-    """The compiled extension module, if it is used and provides every function in ``names``.
-
-    The matchers call this once, at import, to pick their compiled candidate generators. It
-    returns ``None`` (so the pure-Python code runs) when the extension is missing, predates those
-    functions, or ``METEOR_EVAL_PURE_PYTHON=1`` is set.
-    """
-    if _compiled_align is None or os.environ.get("METEOR_EVAL_PURE_PYTHON") == "1":
-        return None
-    from meteor_eval.align import _beam  # type: ignore[attr-defined, unused-ignore]
-
-    if not all(hasattr(_beam, name) for name in names):
-        return None
-    return _beam
-
+# The compiled beam search whether or not it is in use: beam_align_compiled() runs it on request
+# (parity tests), beam_align() and beam_align_stages() only when COMPILED.
+_compiled_align: Callable[..., list[Match]] | None = getattr(built_module(), "align", None)
+_compiled_align_stages: Callable[..., list[Match]] | None = getattr(
+    built_module(), "align_stages", None
+)
 
 #: True when :func:`beam_align` runs the compiled extension.
-COMPILED: bool = _compiled_align is not None and os.environ.get("METEOR_EVAL_PURE_PYTHON") != "1"
+COMPILED: bool = compiled_kernels("align") is not None
 
 
 def beam_align_compiled(
@@ -244,7 +211,7 @@ def beam_align_compiled(
         ImportError: the extension was not built (no C compiler when the package was installed).
     """
     if _compiled_align is None:
-        raise ImportError("meteor_eval.align._beam is not built; use beam_align_python")
+        raise ImportError("meteor_eval._ext._kernels is not built; use beam_align_python")
     if beam < 1:
         raise ValueError("beam: must be at least 1")
     return _compiled_align(

@@ -22,7 +22,7 @@ extension the same walks and lookups run in C over the memory-mapped index array
 
 from __future__ import annotations
 
-from meteor_eval.align.search import compiled_kernels
+from meteor_eval._ext import compiled_kernels
 from meteor_eval.match.base import Match, Segment
 from meteor_eval.resources.paraphrases import ParaphraseTable
 
