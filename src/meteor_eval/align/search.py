@@ -68,6 +68,122 @@ def fixed_matches(store: CandidateStore) -> list[Match]:
     return fixed
 
 
+# A candidate prepared once per search: (match, hypothesis mask, reference mask, objective gain,
+# offset, hypothesis start, reference end).
+_Prepared = tuple[Match, int, int, int, int, int, int]
+
+
+def _prepare(m: Match, aligner_weights: Sequence[float]) -> _Prepared:
+    """A candidate's span masks, objective gain and the offset used by the distance.
+
+    The jar's ``W := trunc(W + len * a)`` adds ``floor(len * a)`` for the non-negative values
+    here.
+    """
+    a = aligner_weights[m.stage]
+    gain = int(m.hyp_len * a) + int(m.ref_len * a)
+    return (
+        m,
+        ((1 << m.hyp_len) - 1) << m.hyp_start,
+        ((1 << m.ref_len) - 1) << m.ref_start,
+        gain,
+        abs(m.ref_start - m.hyp_start),
+        m.hyp_start,
+        m.ref_start + m.ref_len,
+    )
+
+
+def _start_path(fixed: Sequence[Match]) -> list[Any]:
+    """The empty path, with the positions of the fixed matches already marked as used."""
+    hyp_mask = 0
+    ref_mask = 0
+    for m in fixed:
+        hyp_mask |= ((1 << m.hyp_len) - 1) << m.hyp_start
+        ref_mask |= ((1 << m.ref_len) - 1) << m.ref_start
+    return [0, 0, 0, None, hyp_mask, ref_mask, 0, -1]
+
+
+def _pass_used_position(path: list[Any], c: int, fixed: _Prepared | None) -> bool:
+    """Move ``path`` past reference position ``c``, already used by one of its matches.
+
+    Inside a match chosen earlier the path passes through unchanged; at a fixed match's start the
+    fixed match is added to its objective, chunks and distance. Returns whether the path goes on
+    (always, unless the fixed matches are inconsistent).
+    """
+    if c < path[_IDX]:
+        return True
+    if fixed is None:  # unreachable with consistent fixed matches
+        return False
+    m = fixed[0]
+    path[_NEG_W] -= fixed[3]
+    if path[_LAST_END] != -1 and m.hyp_start != path[_LAST_END]:
+        path[_CHUNKS] += 1
+    path[_IDX] = fixed[6]
+    path[_LAST_END] = m.hyp_start + m.hyp_len
+    path[_DIST] += fixed[4]
+    return True
+
+
+def _branch(path: list[Any], cands: Sequence[_Prepared], out: list[list[Any]]) -> None:
+    """Append the successors of ``path`` at a free reference position to ``out``, in order.
+
+    First one new path per candidate that fits (its spans are free), then ``path`` itself as the
+    skip successor. The jar's distance quirk: each fitting candidate's offset is charged to the
+    parent *after* its copy is made, so later siblings and the skip path carry it.
+    """
+    p_hyp = path[_HYP]
+    p_ref = path[_REF]
+    last_end = path[_LAST_END]
+    for m, hmask, rmask, gain, offset, hyp_start, ref_end in cands:
+        if p_hyp & hmask or p_ref & rmask:
+            continue
+        chunks = path[_CHUNKS]
+        if last_end != -1 and hyp_start != last_end:
+            chunks += 1
+        out.append(
+            [
+                path[_NEG_W] - gain,
+                chunks,
+                path[_DIST],
+                (m, path[_CHAIN]),
+                p_hyp | hmask,
+                p_ref | rmask,
+                ref_end,
+                hyp_start + m.hyp_len,
+            ]
+        )
+        path[_DIST] += offset
+    if last_end != -1:
+        path[_CHUNKS] += 1
+        path[_LAST_END] = -1
+    path[_IDX] += 1
+    out.append(path)
+
+
+def _successors(
+    current: Sequence[list[Any]], c: int, cands: Sequence[_Prepared], fixed: _Prepared | None
+) -> list[list[Any]]:
+    """Every successor of the kept paths at reference position ``c``, in generation order."""
+    out: list[list[Any]] = []
+    bit = 1 << c
+    for path in current:
+        if not path[_REF] & bit:
+            _branch(path, cands, out)
+        elif _pass_used_position(path, c, fixed):
+            out.append(path)
+    return out
+
+
+def _chosen(fixed: Sequence[Match], best: list[Any]) -> list[Match]:
+    """The fixed matches and the best path's chosen ones, ordered by reference position."""
+    chosen = list(fixed)
+    chain = best[_CHAIN]
+    while chain is not None:
+        chosen.append(chain[0])
+        chain = chain[1]
+    chosen.sort()
+    return chosen
+
+
 def beam_align_python(
     store: CandidateStore,
     aligner_weights: Sequence[float],
@@ -86,106 +202,28 @@ def beam_align_python(
     Returns:
         The chosen matches, ordered by reference position.
     """
-    n_ref = len(store.by_ref)
     fixed = fixed_matches(store)
-    fixed_at: dict[int, Match] = {m.ref_start: m for m in fixed}
-    n_candidates = sum(len(c) for c in store.by_ref)
-    if len(fixed) == n_candidates:
+    if len(fixed) == sum(len(c) for c in store.by_ref):
         # Nothing is ambiguous: every candidate is fixed, so every path ends with all of them.
         return sorted(fixed)
+    by_ref = [[_prepare(m, aligner_weights) for m in cands] for cands in store.by_ref]
+    fixed_info = {m.ref_start: _prepare(m, aligner_weights) for m in fixed}
 
-    hyp_mask = 0
-    ref_mask = 0
-    for m in fixed:
-        hyp_mask |= ((1 << m.hyp_len) - 1) << m.hyp_start
-        ref_mask |= ((1 << m.ref_len) - 1) << m.ref_start
-
-    # Per candidate, once: span masks, the objective gain and the offset used by the distance.
-    # The jar's W := trunc(W + len * a) adds floor(len * a) for the non-negative values here.
-    def prepared(m: Match) -> tuple[Match, int, int, int, int, int, int]:
-        a = aligner_weights[m.stage]
-        gain = int(m.hyp_len * a) + int(m.ref_len * a)
-        return (
-            m,
-            ((1 << m.hyp_len) - 1) << m.hyp_start,
-            ((1 << m.ref_len) - 1) << m.ref_start,
-            gain,
-            abs(m.ref_start - m.hyp_start),
-            m.hyp_start,
-            m.ref_start + m.ref_len,
-        )
-
-    by_ref = [[prepared(m) for m in cands] for cands in store.by_ref]
-    fixed_info = {j: prepared(m) for j, m in fixed_at.items()}
-
-    nxt: list[list[Any]] = [[0, 0, 0, None, hyp_mask, ref_mask, 0, -1]]
-    for c in range(n_ref + 1):
+    nxt: list[list[Any]] = [_start_path(fixed)]
+    for c, cands in enumerate(by_ref):
         nxt.sort(key=_rank)
         current = nxt[:beam]
-        nxt = []
-        if c == n_ref:
-            for path in current:
-                if path[_LAST_END] != -1:
-                    path[_CHUNKS] += 1
-                nxt.append(path)
-            break
-        bit = 1 << c
-        cands = by_ref[c]
-        for path in current:
-            if path[_REF] & bit:
-                if c < path[_IDX]:
-                    nxt.append(path)
-                    continue
-                info = fixed_info.get(c)
-                if info is None:  # unreachable with consistent fixed matches
-                    continue
-                m = info[0]
-                path[_NEG_W] -= info[3]
-                if path[_LAST_END] != -1 and m.hyp_start != path[_LAST_END]:
-                    path[_CHUNKS] += 1
-                path[_IDX] = info[6]
-                path[_LAST_END] = m.hyp_start + m.hyp_len
-                path[_DIST] += info[4]
-                nxt.append(path)
-                continue
-            p_hyp = path[_HYP]
-            p_ref = path[_REF]
-            last_end = path[_LAST_END]
-            for m, hmask, rmask, gain, offset, hyp_start, ref_end in cands:
-                if p_hyp & hmask or p_ref & rmask:
-                    continue
-                chunks = path[_CHUNKS]
-                if last_end != -1 and hyp_start != last_end:
-                    chunks += 1
-                nxt.append(
-                    [
-                        path[_NEG_W] - gain,
-                        chunks,
-                        path[_DIST],
-                        (m, path[_CHAIN]),
-                        p_hyp | hmask,
-                        p_ref | rmask,
-                        ref_end,
-                        hyp_start + m.hyp_len,
-                    ]
-                )
-                path[_DIST] += offset
-            if last_end != -1:
-                path[_CHUNKS] += 1
-                path[_LAST_END] = -1
-            path[_IDX] += 1
-            nxt.append(path)
+        nxt = _successors(current, c, cands, fixed_info.get(c))
         if not nxt:  # the jar warns and carries on with the best path; unreachable in practice
             nxt = [current[0]]
+    # After the last position: one more beam cut, then every open chunk is closed.
     nxt.sort(key=_rank)
-    best = nxt[0]
-    chosen = list(fixed)
-    chain = best[_CHAIN]
-    while chain is not None:
-        chosen.append(chain[0])
-        chain = chain[1]
-    chosen.sort()
-    return chosen
+    final = nxt[:beam]
+    for path in final:
+        if path[_LAST_END] != -1:
+            path[_CHUNKS] += 1
+    final.sort(key=_rank)
+    return _chosen(fixed, final[0])
 
 
 # The compiled beam search whether or not it is in use: beam_align_compiled() runs it on request
