@@ -16,7 +16,7 @@ candidates    ``equal_keys``, ``sets_intersect``          ``match.exact``, ``mat
               (candidates.c), ``paraphrase``,             ``match.synonym``, ``match.paraphrase``
               ``paraphrase_root`` (paraphrase.c)
 beam          ``align``, ``align_stages`` (beam.c)        ``align.search.beam_align_python``
-stats         ``word_stats`` (stats.c)                    ``stats.meteor``'s word statistics
+stats         ``word_stats`` (stats.c)                    the METEOR metric's ``_word_stats_python``
 pair          ``meteor15_pair`` (pair.c)                  the METEOR 1.5 pipeline, step by step
 greedy        ``greedy_align`` (greedy.c)                 ``align.greedy.greedy_align``
 ============  ==========================================  =========================================
