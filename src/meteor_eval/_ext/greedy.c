@@ -203,7 +203,7 @@ done:
 
 PyMethodDef meteor_greedy_methods[] = {
     {"greedy_align", greedy_align_c, METH_VARARGS,
-     "greedy_align(hyp_words, ref_words, stem, synonyms) -> list\\n\\n"
+     "greedy_align(hyp_words, ref_words, stem, synonyms) -> list\n\n"
      "NLTK's staged greedy alignment: (i, j, stage) triples ordered by hypothesis index."},
     {NULL, NULL, 0, NULL},
 };
