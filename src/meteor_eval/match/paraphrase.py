@@ -64,7 +64,7 @@ class ParaphraseMatcher:
         return self._table.token_id(token)
 
     def compiled_trie(self) -> tuple[object, object, object, object, bytes | None]:
-        """The index arrays and root table the compiled kernels read (see ``_beam``).
+        """The index arrays and root table the compiled kernels read (``_ext/paraphrase.c``).
 
         Raises:
             RuntimeError: the compiled extension is not available.
