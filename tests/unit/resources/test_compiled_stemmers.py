@@ -17,6 +17,7 @@ import random
 
 import pytest
 
+from meteor_eval._ext import PURE_PYTHON_VARIABLE, pure_python_forced
 from meteor_eval.resources import nltk_porter
 from meteor_eval.resources._snowball.v2_2_0.english_stemmer import EnglishStemmer
 from meteor_eval.resources.stemmers import compiled_stem_function, get_stemmer
@@ -93,9 +94,10 @@ def test_english_whole_vocabulary() -> None:
 
 
 def test_get_stemmer_uses_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(PURE_PYTHON_VARIABLE, raising=False)
     assert compiled_stem_function("english") is _kernels.snowball_english
     assert compiled_stem_function("german") is None
-    monkeypatch.setenv("METEOR_EVAL_PURE_PYTHON", "1")
+    monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
     assert compiled_stem_function("english") is None
     assert get_stemmer("en")("generously") == "generous"
 
@@ -127,7 +129,9 @@ def test_nltk_porter_hand_cases() -> None:
 
 
 def test_java_hash_equals_python() -> None:
-    assert tokenize.java_hash is _kernels.java_hash
+    # Bound when text.tokenize was imported: the kernel unless pure Python was forced then.
+    in_use = tokenize.java_hash_python if pure_python_forced() else _kernels.java_hash
+    assert tokenize.java_hash is in_use
     words = _random_words(13, 20_000) + list(meteor_wordnet().words())[::20]
     words += ["x" * 1000, "\U0001f600" * 40]
     reference = tokenize.java_hash_python.__wrapped__
