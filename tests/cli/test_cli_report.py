@@ -154,13 +154,17 @@ def test_baseline_comes_first(tmp_path: Path, second_system: str) -> None:
     [
         (["--scheduler", "local"], "no --scheduler"),
         (["--baseline", "nobody"], "--baseline: 'nobody' is not one of"),
+        (["--n-samples", "0"], "--n-samples: 0 is invalid"),
+        (["--confidence", "1.5"], "--confidence: 1.5 is invalid"),
     ],
 )
 def test_refused_options(
     tmp_path: Path, extra: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Refused before any input is read: a missing file would be a data error (exit 1)."""
     out = tmp_path / "r.html"
-    assert main(["report", "--example", "-o", str(out), *extra]) == 2
+    missing = str(tmp_path / "no-such-file.txt")
+    assert main(["report", "--hyp", missing, "--ref", missing, "-o", str(out), *extra]) == 2
     assert message in capsys.readouterr().err
     assert not out.exists()
 

@@ -83,6 +83,11 @@ def _method(args: argparse.Namespace, n_systems: int) -> str | None:
 
 
 def _check_options(args: argparse.Namespace) -> None:
+    """Options the report refuses, checked before anything is scored."""
+    if args.n_samples is not None and args.n_samples < 1:
+        raise ConfigError(f"--n-samples: {args.n_samples} is invalid; allowed: an integer >= 1")
+    if not 0 < args.confidence < 1:
+        raise ConfigError(f"--confidence: {args.confidence} is invalid; allowed: 0 < c < 1")
     if args.scheduler is not None:
         raise ConfigError("the report needs alignments, which are scored locally: no --scheduler")
     if args.plots is not None and Path(args.plots).exists() and not Path(args.plots).is_dir():
@@ -114,6 +119,15 @@ def _segments(
             if progress is not None:
                 progress.close()
     return out
+
+
+def _order(baseline: str | None, names: list[str]) -> list[str]:
+    """The systems in the report's order: the baseline (the others' reference) first."""
+    if baseline is None:
+        return list(names)
+    if baseline not in names:
+        raise ConfigError(f"--baseline: {baseline!r} is not one of {', '.join(names)}")
+    return [baseline, *(n for n in names if n != baseline)]
 
 
 def _short_names(names: list[str]) -> list[str]:
@@ -153,14 +167,7 @@ def run(args: argparse.Namespace) -> int:
     systems = load_systems(args)
     if args.names is None:
         systems.names = _short_names(systems.names)
-    if args.baseline is not None and args.baseline != systems.names[0]:
-        order = [args.baseline, *(n for n in systems.names if n != args.baseline)]
-        if args.baseline not in systems.names:
-            raise ConfigError(
-                f"--baseline: {args.baseline!r} is not one of {', '.join(systems.names)}"
-            )
-    else:
-        order = list(systems.names)
+    order = _order(args.baseline, systems.names)
     jobs = resolve_jobs(args.jobs)
     metric = Meteor(meteor_config(args))
     progress = not args.no_progress and sys.stderr.isatty()
