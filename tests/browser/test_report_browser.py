@@ -202,6 +202,25 @@ def test_row_click_draws_both_alignments(
     assert browser.errors == []
 
 
+def test_enter_on_a_focused_row_opens_it(
+    browser: Browser, report_file: tuple[Path, dict[str, Any]]
+) -> None:
+    path, _ = report_file
+    _open(browser, path.as_uri())
+    browser.evaluate("document.querySelector('tr[data-seg=\"5\"]').focus()")
+    for kind in ("keyDown", "keyUp"):
+        browser.call(
+            "Input.dispatchKeyEvent",
+            {"type": kind, "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13},
+            session=True,
+        )
+    assert browser.evaluate("location.hash") == "#seg=6"
+    assert browser.evaluate("document.getElementById('detail-title').textContent") == (
+        "of segment 6"
+    )
+    assert browser.errors == []
+
+
 def test_screenshot_is_not_blank(
     browser: Browser, report_file: tuple[Path, dict[str, Any]]
 ) -> None:

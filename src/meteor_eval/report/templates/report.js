@@ -101,7 +101,7 @@
     var start = (state.page - 1) * state.size, rows = filtered.slice(start, start + state.size);
     var html = [];
     rows.forEach(function (i) {
-      var cells = "<tr data-seg=\"" + i + "\"" + (String(i + 1) === String(state.seg) ? " class=\"selected\"" : "") + ">";
+      var cells = "<tr tabindex=\"0\" data-seg=\"" + i + "\"" + (String(i + 1) === String(state.seg) ? " class=\"selected\"" : "") + ">";
       COLUMNS.forEach(function (c) {
         var v = c.value(i), cls = "num" + (c.first ? " first" : "");
         if (c.diff) { cls += v > 0 ? " pos" : v < 0 ? " neg" : ""; }
@@ -249,11 +249,16 @@
     if (state.sort !== key && key !== "seg") { dir = "desc"; }
     update({ sort: key, dir: dir, page: 1 });
   });
-  document.querySelector("#segment-table tbody").addEventListener("click", function (event) {
+  function choose(event) {
     var tr = event.target.closest("tr[data-seg]");
     if (!tr) { return; }
     update({ seg: String(+tr.getAttribute("data-seg") + 1) });
     document.getElementById("detail").scrollIntoView();
+  }
+  var tbody = document.querySelector("#segment-table tbody");
+  tbody.addEventListener("click", choose);
+  tbody.addEventListener("keydown", function (event) {  /* rows are focusable: Enter opens */
+    if (event.key === "Enter" || event.key === " ") { event.preventDefault(); choose(event); }
   });
   document.getElementById("filters").addEventListener("input", function (event) {
     var field = event.target, changes = { page: 1 };
