@@ -55,7 +55,7 @@ def test_explain_plain_view_by_hand(capsys: pytest.CaptureFixture[str]) -> None:
     assert lines[0] == "[words]E exact  [words]S stem  (unmarked: unmatched)"
     assert "hypothesis: [the]E [cats]S [sat]E [on]E the [mat]E" in lines
     assert "reference:  [the]E [cat]S [sat]E [on]E a [mat]E" in lines
-    assert "  cats  ~  cat    stem  (hyp 1:1  ref 1:1)" in lines
+    assert "  cats  ~  cat  stem  (hyp 1:1  ref 1:1)" in lines
     assert "  chunks: 2" in lines
     # 6 words a side; function words (English list): the, on, the / the, on, a.
     assert "  words                                         6           6" in lines

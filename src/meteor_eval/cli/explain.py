@@ -208,9 +208,10 @@ def _alignment_lines(e: Explanation, p: _Painter) -> list[str]:
     lines = ["", f"alignment ({len(a.matches)} matches, in reference order):"]
     pairs = a.pairs()
     width = max((len(h) for h, _, _ in pairs), default=0)
+    ref_width = max((len(r) for _, r, _ in pairs), default=0)
     for m, (hyp, ref, module) in zip(a.matches, pairs, strict=True):
         spans = f"hyp {m.hyp_start}:{m.hyp_len}  ref {m.ref_start}:{m.ref_len}"
-        lines.append(f"  {hyp:<{width}}  ~  {ref}    {p.name(module)}  ({spans})")
+        lines.append(f"  {hyp:<{width}}  ~  {ref:<{ref_width}}  {p.name(module)}  ({spans})")
     if not a.matches:
         lines.append("  (no match)")
     return lines
