@@ -86,6 +86,26 @@ def test_explain_score_equals_score_command_on_xray(
     assert _final_score(text) == scores[4]
 
 
+@pytest.mark.parametrize(
+    "opts",
+    [
+        ["--flavour", "paper2005"],
+        ["--flavour", "nltk"],
+        ["--characters"],
+        ["--lower", "--beam", "2"],
+    ],
+)
+def test_explain_score_equals_score_command_in_every_flavour(
+    opts: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    h = _write(tmp_path / "h", "the cats were sitting on the mat .\nThe Dog barked\n")
+    r = _write(tmp_path / "r", "the cat sat on the mat .\na dog was barking loudly\n")
+    scores = _score_segments(capsys, h, r, *opts)
+    for n in (1, 2):
+        text = _explain(capsys, "--hyp", h, "--ref", r, "--segment", str(n), *opts)
+        assert _final_score(text) == scores[n - 1]
+
+
 def test_explain_best_reference_and_parameters(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
