@@ -64,8 +64,18 @@ class TextAligner:
             self.meteor = Meteor(config)
 
     def _stage_matchers(self) -> Sequence[Matcher]:
-        matchers: Sequence[Matcher] = self.meteor._matchers
+        """The scorer's matcher of each stage (held by its pipeline where it has one)."""
+        holder = getattr(self.meteor, "pipeline", self.meteor)
+        name = "matchers" if hasattr(holder, "matchers") else "_matchers"
+        matchers: Sequence[Matcher] = getattr(holder, name)
         return matchers
+
+    def _segment_of(self, tokens: tuple[str, ...]) -> Segment:
+        """The scorer's segment of already preprocessed tokens (with its word identities)."""
+        holder = getattr(self.meteor, "pipeline", self.meteor)
+        name = "segment_of" if hasattr(holder, "segment_of") else "_segment_of"
+        segment: Segment = getattr(holder, name)(tokens)
+        return segment
 
     def align(self, hypothesis: str, reference: str) -> Alignment:
         """The alignment of two texts (each preprocessed as the configuration says)."""
@@ -77,8 +87,9 @@ class TextAligner:
 
     def align_tokens(self, hypothesis: Sequence[str], reference: Sequence[str]) -> Alignment:
         """The alignment of two token sequences, taken as already preprocessed."""
-        segment_of = self.meteor._segment_of
-        return self.align_segments(segment_of(tuple(hypothesis)), segment_of(tuple(reference)))
+        return self.align_segments(
+            self._segment_of(tuple(hypothesis)), self._segment_of(tuple(reference))
+        )
 
     def align_segments(self, hyp: Segment, ref: Segment) -> Alignment:
         """The alignment of two preprocessed segments (METEOR 1.5's aligner, any type)."""
