@@ -70,7 +70,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--colour",
         choices=("auto", "always", "never"),
         default="auto",
-        help="colour the modules' matches (auto: when stdout is a terminal)",
+        help="colour the modules' matches (auto: when stdout is a terminal and NO_COLOR is unset)",
     )
     parser.set_defaults(func=run)
 

@@ -43,7 +43,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add the ``jar-compat`` subcommand."""
     parser = subparsers.add_parser(
         "jar-compat",
-        help="behave exactly like `java -jar meteor-1.5.jar TEST REF [options]`",
+        help="behave exactly like `java -jar meteor-1.5.jar TEST REF [options]` (and like its "
+        "Matcher and Stemmer classes: `jar-compat Matcher ...`, `jar-compat Stemmer LANG`)",
         description=(
             "Run METEOR 1.5 with the jar's own command line and output, byte for byte. "
             "Arguments are those of the jar: TEST REF [-l lang] [-norm] [-sgml] [-stdio] ...; "
