@@ -232,7 +232,10 @@ def nltk_data_dir(tmp: Path) -> Path | None:
 def parse_ours(out: str) -> float:
     import json
 
-    return float(json.loads(out)["score"])
+    data = json.loads(out)
+    if "systems" in data:  # the multi-system layout: one system here
+        return float(data["systems"][0]["meteor"]["score"])
+    return float(data["score"])
 
 
 def parse_jar(out: str) -> float:
