@@ -2614,6 +2614,15 @@ PyMODINIT_FUNC
 PyInit__beam(void)
 {
     PyObject *module = PyModule_Create(&beam_module);
+#ifdef Py_GIL_DISABLED
+    /* Free-threaded CPython: the kernels keep no global state and read only their arguments;
+     * the one shared input, a scorer's word-type tables, is read and grown under the Python
+     * lock WordTypes.lock (docs/threading.md), so the GIL need not be re-enabled on import. */
+    if (module != NULL && PyUnstable_Module_SetGIL(module, Py_MOD_GIL_NOT_USED) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+#endif
     if (module != NULL && (PyModule_AddFunctions(module, meteor_text_methods) < 0 ||
                            PyModule_AddFunctions(module, meteor_normalize_methods) < 0)) {
         Py_DECREF(module);

@@ -562,6 +562,7 @@ class Meteor(Metric["MeteorScore"]):
                 gamma=self.config.gamma,
             )
         self._intern: dict[str, int] = {}
+        self._intern_ids = itertools.count()
         self._identity: Callable[[str], int] = java_hash if self._jar else self._intern_id
         # The paraphrase matcher built for this configuration (see _paraphrase_matcher).
         self._paraphrase: ParaphraseMatcher | None = None
@@ -633,21 +634,22 @@ class Meteor(Metric["MeteorScore"]):
             return None
         kinds = self._pair_kinds
         assert kinds is not None
-        row, matches = _PAIR_KERNEL.meteor15_pair(
-            kinds,
-            hyp.interned[1],
-            ref.interned[1],
-            types.hashes,
-            types.stems,
-            types.paraphrase_ids,
-            types.functions,
-            types.synonym_starts,
-            types.synonym_pool,
-            self._trie,
-            self._aligner_weights,
-            self.config.beam,
-            Match if want_matches else None,
-        )
+        with types.lock:  # no other thread grows the tables while the kernel reads them
+            row, matches = _PAIR_KERNEL.meteor15_pair(
+                kinds,
+                hyp.interned[1],
+                ref.interned[1],
+                types.hashes,
+                types.stems,
+                types.paraphrase_ids,
+                types.functions,
+                types.synonym_starts,
+                types.synonym_pool,
+                self._trie,
+                self._aligner_weights,
+                self.config.beam,
+                Match if want_matches else None,
+            )
         stages = tuple(row[b : b + 4] for b in range(7, len(row), 4))
         stats = MeteorStats(row[0], row[1], row[2], row[3], stages, row[4], row[5], row[6])
         return stats, matches if matches is not None else [], row[4]
@@ -655,11 +657,12 @@ class Meteor(Metric["MeteorScore"]):
     # -- resources ---------------------------------------------------------------------------
 
     def _intern_id(self, token: str) -> int:
+        """A dense id per token for the non-jar flavours. ``setdefault`` and ``next`` are each
+        one atomic step, so threads interning new words at once never share an id."""
         ids = self._intern
         found = ids.get(token)
         if found is None:
-            found = len(ids)
-            ids[token] = found
+            found = ids.setdefault(token, next(self._intern_ids))
         return found
 
     def _make_matcher(self, module: str) -> Matcher:
@@ -772,7 +775,7 @@ class Meteor(Metric["MeteorScore"]):
             self._word_types = None
             self._ref_cache.clear()
             return Segment(tokens, tuple(map(self._identity, tokens)))
-        return Segment(tokens, tuple(map(types.hashes.__getitem__, interned)), (types, interned))
+        return Segment(tokens, types.identities(interned), (types, interned))
 
     def _reference(self, text: str) -> Segment:
         cache = self._ref_cache
@@ -915,8 +918,11 @@ class Meteor(Metric["MeteorScore"]):
         if hyps is None:
             return pool_stats(self.best_stats_many(pairs), config)
         types = self._word_types
-        assert types is not None and self._pair_kinds is not None
+        if types is None:  # dropped meanwhile by another thread (see segment())
+            return pool_stats(self.best_stats_many(pairs), config)
+        assert self._pair_kinds is not None
         kernel = _PAIR_KERNEL.meteor15_pair
+        lock = types.lock
         fixed = (
             types.hashes,
             types.stems,
@@ -953,7 +959,8 @@ class Meteor(Metric["MeteorScore"]):
                     *itertools.chain.from_iterable(stats.stages),
                 )
             else:
-                row = kernel(kinds, hyp.interned[1], ref.interned[1], *fixed)[0]
+                with lock:  # the tables do not grow while the kernel reads them
+                    row = kernel(kinds, hyp.interned[1], ref.interned[1], *fixed)[0]
             if skip and row[4] == 1 and row[5] == row[0] and row[6] == row[1]:
                 # A perfect segment adds no chunks (word mode: matched words = stage sums).
                 row = (*row[:4], 0, *row[5:])
@@ -1000,11 +1007,11 @@ class Meteor(Metric["MeteorScore"]):
             cache.clear()
         # Every word is known now: the segments are built without segment()'s checks.
         known = types.__getitem__
-        hashes = types.hashes
+        identities = types.identities
 
         def segment_of(tokens: tuple[str, ...]) -> Segment:
             interned = array("i", map(known, tokens))
-            return Segment(tokens, tuple(map(hashes.__getitem__, interned)), (types, interned))
+            return Segment(tokens, identities(interned), (types, interned))
 
         for text, tokens in new_refs.items():
             cache[text] = segment_of(tokens)
