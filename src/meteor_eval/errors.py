@@ -8,7 +8,14 @@ resources), so generic handlers keep working.
 
 from __future__ import annotations
 
-__all__ = ["ConfigError", "InputError", "MeteorEvalError", "ResourceError"]
+__all__ = [
+    "ConfigError",
+    "InputError",
+    "MeteorEvalError",
+    "MeteorEvalWarning",
+    "ResourceError",
+    "SearchBudgetWarning",
+]
 
 
 class MeteorEvalError(Exception):
@@ -25,3 +32,13 @@ class ConfigError(MeteorEvalError, ValueError):
 
 class ResourceError(MeteorEvalError, RuntimeError):
     """A linguistic resource (word list, stemmer, WordNet, paraphrases) is missing or corrupt."""
+
+
+class MeteorEvalWarning(UserWarning):
+    """Base class of the warnings meteor-eval issues: the result is given, but something the
+    user can fix or should know about changed it (the CLI prints each as one line)."""
+
+
+class SearchBudgetWarning(MeteorEvalWarning):
+    """paper2005's exact alignment search ran out of its node budget on a segment; the best
+    alignment found so far was kept (see ``meteor_eval.align.exhaustive.SEARCH_BUDGET``)."""

@@ -45,7 +45,7 @@ from meteor_eval.align import search as _search
 from meteor_eval.align.alignment import Alignment, count_chunks
 from meteor_eval.align.greedy import greedy_align
 from meteor_eval.align.search import DEFAULT_BEAM, beam_align, beam_align_stages
-from meteor_eval.errors import ConfigError, InputError
+from meteor_eval.errors import ConfigError, InputError, SearchBudgetWarning
 from meteor_eval.javafmt import java_double
 from meteor_eval.match.base import (
     MODULE_NAMES,
@@ -816,7 +816,9 @@ class Meteor(Metric["MeteorScore"]):
             [(m.hyp_start, m.ref_start) for m in matcher.candidates(hyp, ref, stage)]
             for stage, matcher in enumerate(self._matchers)
         ]
-        chosen = exhaustive.align_stages(stages)
+        chosen, spent = exhaustive.align_stages_bounded(stages, budget=exhaustive.SEARCH_BUDGET)
+        if spent:
+            _warn_budget(hyp, ref, spent)
         matches = [Match(j, 1, i, 1, stage) for stage, pairs in enumerate(chosen) for i, j in pairs]
         matches.sort()
         return matches
@@ -1382,6 +1384,21 @@ def pool_stats(records: Iterable[MeteorStats], config: MeteorConfig) -> MeteorSt
     for record in records:
         total = total.merge(record, skip_perfect_chunks=skip)
     return total
+
+
+def _warn_budget(hyp: Segment, ref: Segment, stages: tuple[int, ...]) -> None:
+    """One :class:`SearchBudgetWarning` naming the segment whose exact search ran out."""
+    start = " ".join(hyp.tokens[:8])
+    more = " ..." if len(hyp.tokens) > 8 else ""
+    warnings.warn(
+        f"paper2005: the exact alignment search ran out of its budget "
+        f'({exhaustive.SEARCH_BUDGET:,} units) on the segment "{start}{more}" '
+        f"({len(hyp.tokens)} hypothesis and {len(ref.tokens)} reference tokens; stage "
+        f"{', '.join(str(k) for k in stages)}); kept the best alignment found so far "
+        "(most matches, possibly more chunks than the optimum)",
+        SearchBudgetWarning,
+        stacklevel=2,
+    )
 
 
 def _check_segment(hypothesis: str, references: Sequence[str]) -> None:
