@@ -82,17 +82,20 @@ Pair = tuple[int, int]
 
 _INF = 1 << 60
 
-#: Work that one stage's exact search may do, in units of one undecided hypothesis position
-#: per search node: expanding a node costs the number of positions its bound scans, so the
-#: budget caps time (one to two seconds in CPython) whatever the line length. The news
-#: sentences of the shared data use at most 5,000 units. Within the budget the result is
-#: exact. A stage that needs more keeps the best alignment found so far: the first complete
-#: one comes from a greedy dive along the smallest bound, and every later one has fewer
-#: crossings (or as many and a smaller assignment vector). If the budget runs out before any
-#: alignment is complete, the stage takes a maximum matching (crossings not minimised).
-#: Either way the number of matches is the maximum; only the crossings, hence the chunks, may
-#: differ from the optimum. See ``docs/limits.md``.
-SEARCH_BUDGET = 5_000_000
+#: Work that one stage's exact search may do. Expanding a search node costs
+#: ``_NODE_COST`` units plus one per hypothesis position and per candidate pair its bound and
+#: matching repair may scan, so the budget caps time (one to two seconds a stage in CPython)
+#: whatever the line length. The news sentences of the shared data use at most 70,000 units.
+#: Within the budget the result is exact. A stage that needs more keeps the best alignment
+#: found so far: the first complete one comes from a greedy dive along the smallest bound, and
+#: every later one has fewer crossings (or as many and a smaller assignment vector). If the
+#: budget runs out before any alignment is complete, the stage takes a maximum matching
+#: (crossings not minimised). Either way the number of matches is the maximum; only the
+#: crossings, hence the chunks, may differ from the optimum. See ``docs/limits.md``.
+SEARCH_BUDGET = 20_000_000
+
+# Fixed cost of a search node (the Python overhead of creating and bounding it), in units.
+_NODE_COST = 64
 
 # A search node: (matches, crossings, chosen-ref mask, dead-ref mask, mate of each hyp, mate of
 # each ref, size of the maximum matching of the undecided part).
@@ -382,6 +385,7 @@ class _Search:
         "mate_h",
         "mate_r",
         "n",
+        "node_cost",
         "radj",
         "ref_mask",
         "ref_pos",
@@ -420,6 +424,13 @@ class _Search:
             static_of[i, j] = _crossings_with(h, r, base)
         # Per hyp: (local ref, crossings of that pair with the pairs already placed).
         self.adj_cost = [[(j, static_of[i, j]) for j in self.adj[i]] for i in range(self.n)]
+        # Budget units of a node at depth i: a fixed cost, the positions, and the candidate
+        # pairs of the hyps after i (what its bound and matching repair scan at most).
+        self.node_cost = [0] * self.n
+        pairs_after = 0
+        for i in range(self.n - 1, -1, -1):
+            self.node_cost[i] = _NODE_COST + self.n + pairs_after
+            pairs_after += len(self.adj[i])
         return static_of
 
     def _components(self, comps: list[list[Pair]], static_of: dict[Pair, int]) -> None:
@@ -483,12 +494,22 @@ class _Search:
         Raises:
             _BudgetSpentError: the budget is spent.
         """
-        self.left -= self.n - i
+        self.left -= self.node_cost[i]
         if self.left < 0:
             raise _BudgetSpentError
         options = self.adj_cost[i]
         if k < len(options):
-            child = self._match_child(i, node, options[k], limit)
+            # The cheap cuts first: a dead ref, a twin out of order, too many crossings.
+            j, static = options[k]
+            if (node[3] >> j) & 1:
+                return None
+            p = self.twin_prev[i]
+            if p >= 0 and self.choice[p] > j:
+                return None
+            new_cross = node[1] + static + (node[2] >> (j + 1)).bit_count()
+            if new_cross >= limit:
+                return None
+            child = self._match_child(i, j, new_cross, node)
         else:
             child = self._skip_child(i, node)
         if child is None or child[6] < self.target - child[0]:
@@ -498,20 +519,9 @@ class _Search:
             return None
         return child, value
 
-    def _match_child(
-        self, i: int, node: _Node, option: tuple[int, int], limit: int
-    ) -> _Node | None:
-        """The node after matching hyp ``i`` with ref ``option[0]``, or None if cut."""
-        j, static = option
-        size, cross, chosen, dead, mh, mr, nu = node
-        if (dead >> j) & 1:
-            return None
-        p = self.twin_prev[i]
-        if p >= 0 and self.choice[p] > j:
-            return None
-        new_cross = cross + static + (chosen >> (j + 1)).bit_count()
-        if new_cross >= limit:
-            return None
+    def _match_child(self, i: int, j: int, new_cross: int, node: _Node) -> _Node:
+        """The node after matching hyp ``i`` with ref ``j`` (``new_cross`` crossings)."""
+        size, _, chosen, dead, mh, mr, nu = node
         c = self.comp_of[i]
         if not self.components[c].block:
             return _child_match(i, j, new_cross, node, self.adj, self.radj, self.lower_twins)
