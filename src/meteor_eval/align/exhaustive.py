@@ -414,8 +414,8 @@ class _Search:
         """Local adjacency lists and each pair's crossings with the pairs already placed."""
         hyp_idx = {h: i for i, h in enumerate(self.hyp_pos)}
         ref_idx = {r: j for j, r in enumerate(self.ref_pos)}
-        self.adj = [[] for _ in range(self.n)]
-        self.radj = [[] for _ in range(self.m)]
+        self.adj: list[list[int]] = [[] for _ in range(self.n)]
+        self.radj: list[list[int]] = [[] for _ in range(self.m)]
         static_of: dict[Pair, int] = {}
         for h, r in edges:  # sorted by (h, r), so adjacency lists come out ascending
             i, j = hyp_idx[h], ref_idx[r]
