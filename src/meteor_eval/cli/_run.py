@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from meteor_eval.cli._systems import SystemsInput, load_systems
-from meteor_eval.errors import ConfigError, InputError
+from meteor_eval.errors import ConfigError, InputError, SegmentTooLongError
 from meteor_eval.metrics.protocol import Metric, Row, nrefs_label
 
 __all__ = ["MetricRun", "run_systems"]
@@ -194,6 +194,8 @@ def score_systems(systems: SystemsInput, metrics: Sequence[Metric[Any]], plan: P
                 runs.runs[name][metric.name] = _score_one(
                     metric, systems.pairs(k), plan, alignment=alignment, progress=progress
                 )
+            except SegmentTooLongError as exc:  # say which input the line is in
+                raise InputError(f"{systems.sources[k] or name}, {exc}") from None
             finally:
                 if progress is not None:
                     progress.close()

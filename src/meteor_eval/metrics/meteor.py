@@ -38,15 +38,16 @@ from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, cast, get_args
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, get_args
 
 from meteor_eval.align import exhaustive
 from meteor_eval.align import search as _search
 from meteor_eval.align.alignment import Alignment, count_chunks
 from meteor_eval.align.greedy import greedy_align
 from meteor_eval.align.search import DEFAULT_BEAM, beam_align, beam_align_stages
-from meteor_eval.errors import ConfigError, InputError, SearchBudgetWarning
+from meteor_eval.errors import ConfigError, InputError, SearchBudgetWarning, SegmentTooLongError
 from meteor_eval.javafmt import java_double
+from meteor_eval.limits import MAX_TOKENS, check_tokens
 from meteor_eval.match.base import (
     MODULE_NAMES,
     MODULE_SHORT_NAMES,
@@ -755,9 +756,16 @@ class Meteor(Metric["MeteorScore"]):
             preprocess(text, language=self.config.language, level=self.config.normalization)
         )
 
-    def segment(self, text: str) -> Segment:
-        """Preprocessed tokens of a text with their word identities."""
-        return self._segment_of(self.tokenize(text))
+    def segment(self, text: str, side: str = "hypothesis") -> Segment:
+        """Preprocessed tokens of a text with their word identities.
+
+        Raises:
+            SegmentTooLongError: more tokens than :data:`meteor_eval.limits.MAX_TOKENS` allows
+                for the flavour (``side`` names the text in the message).
+        """
+        tokens = self.tokenize(text)
+        check_tokens(self.config.flavour, side, len(tokens))
+        return self._segment_of(tokens)
 
     def _segment_of(self, tokens: tuple[str, ...]) -> Segment:
         """The segment of preprocessed tokens (interned when the compiled pair path is on)."""
@@ -783,7 +791,7 @@ class Meteor(Metric["MeteorScore"]):
         if seg is None:
             if len(cache) >= 200_000:
                 cache.clear()
-            seg = self.segment(text)
+            seg = self.segment(text, "reference")
             cache[text] = seg
         return seg
 
@@ -896,7 +904,7 @@ class Meteor(Metric["MeteorScore"]):
         """
         hyps = self._interned_batch(pairs) if len(pairs) >= 2 else None
         if hyps is None:
-            return [self.best_stats(h, refs) for h, refs in pairs]
+            return _each_placed(pairs, self.best_stats)
         best = self._best_reference
         return [
             best(hyp, refs, want_matches=False)[0]
@@ -992,6 +1000,7 @@ class Meteor(Metric["MeteorScore"]):
         hyp_tokens = [tokenize(h) for h, _ in pairs]
         cache = self._ref_cache
         new_refs = {t: tokenize(t) for _, refs in pairs for t in refs if t not in cache}
+        self._check_batch_lengths(pairs, hyp_tokens, new_refs)
         if types.full:
             self._new_word_types()
             types = self._word_types
@@ -1018,6 +1027,27 @@ class Meteor(Metric["MeteorScore"]):
         for text, tokens in new_refs.items():
             cache[text] = segment_of(tokens)
         return [segment_of(tokens) for tokens in hyp_tokens]
+
+    def _check_batch_lengths(
+        self,
+        pairs: Sequence[tuple[str, Sequence[str]]],
+        hyp_tokens: list[tuple[str, ...]],
+        new_refs: dict[str, tuple[str, ...]],
+    ) -> None:
+        """:func:`check_tokens` for a batch, the error placed at its pair."""
+        limit = MAX_TOKENS[self.config.flavour]
+        if all(len(t) <= limit for t in hyp_tokens) and all(
+            len(t) <= limit for t in new_refs.values()
+        ):
+            return
+        for index, ((_, refs), tokens) in enumerate(zip(pairs, hyp_tokens, strict=True)):
+            try:
+                check_tokens(self.config.flavour, "hypothesis", len(tokens))
+                for text in refs:
+                    if text in new_refs:
+                        check_tokens(self.config.flavour, "reference", len(new_refs[text]))
+            except SegmentTooLongError as exc:
+                raise exc.at_index(index) from None
 
     def _best_reference(
         self, hyp: Segment, references: Sequence[str], *, want_matches: bool = True
@@ -1065,7 +1095,9 @@ class Meteor(Metric["MeteorScore"]):
         n_modules = len(self.config.modules)
         stem = scorer.stem if n_modules >= 2 else None
         synonyms = scorer.synonyms if n_modules >= 3 else None
-        hyp = [preprocess(t) for t in self.tokenize(hypothesis)]
+        hyp_tokens = self.tokenize(hypothesis)
+        check_tokens("nltk", "hypothesis", len(hyp_tokens))
+        hyp = [preprocess(t) for t in hyp_tokens]
         best: tuple[float, MeteorStats, int, list[str], list[tuple[int, int, int]]] | None = None
         for k, text in enumerate(references):
             if not isinstance(text, str):
@@ -1075,6 +1107,7 @@ class Meteor(Metric["MeteorScore"]):
                 if len(self._nltk_ref_cache) >= 200_000:
                     self._nltk_ref_cache.clear()
                 tokens = self.tokenize(text)
+                check_tokens("nltk", "reference", len(tokens))
                 self._nltk_ref_cache[text] = tokens
             ref = [preprocess(t) for t in tokens]
             pairs = greedy_align(hyp, ref, stem=stem, synonyms=synonyms)
@@ -1316,7 +1349,11 @@ class Meteor(Metric["MeteorScore"]):
         """:meth:`sentence_score` of each pair (``alignment``: attach each one's alignment)."""
         if options:
             return super().segment_results(pairs, **options)
-        return [self.sentence_score(h, refs, alignment=alignment) for h, refs in pairs]
+
+        def score(hypothesis: str, references: Sequence[str]) -> MeteorScore:
+            return self.sentence_score(hypothesis, references, alignment=alignment)
+
+        return _each_placed(pairs, score)
 
     def values(self, score: MeteorScore) -> dict[str, float]:
         """``{"meteor": score}``."""
@@ -1384,6 +1421,23 @@ def pool_stats(records: Iterable[MeteorStats], config: MeteorConfig) -> MeteorSt
     for record in records:
         total = total.merge(record, skip_perfect_chunks=skip)
     return total
+
+
+_R = TypeVar("_R")
+
+
+def _each_placed(
+    pairs: Sequence[tuple[str, Sequence[str]]], fn: Callable[[str, Sequence[str]], _R]
+) -> list[_R]:
+    """``fn(hypothesis, references)`` of each pair; a too-long segment's error is placed at
+    its pair's index."""
+    out: list[_R] = []
+    for index, (hypothesis, references) in enumerate(pairs):
+        try:
+            out.append(fn(hypothesis, references))
+        except SegmentTooLongError as exc:
+            raise exc.at_index(index) from None
+    return out
 
 
 def _warn_budget(hyp: Segment, ref: Segment, stages: tuple[int, ...]) -> None:
