@@ -10,12 +10,14 @@ from __future__ import annotations
 
 __all__ = [
     "ConfigError",
+    "EmptyInputWarning",
     "InputError",
     "MeteorEvalError",
     "MeteorEvalWarning",
     "ResourceError",
     "SearchBudgetWarning",
     "SegmentTooLongError",
+    "warn_empty",
 ]
 
 
@@ -95,3 +97,18 @@ class MeteorEvalWarning(UserWarning):
 class SearchBudgetWarning(MeteorEvalWarning):
     """paper2005's exact alignment search ran out of its node budget on a segment; the best
     alignment found so far was kept (see ``meteor_eval.align.exhaustive.SEARCH_BUDGET``)."""
+
+
+class EmptyInputWarning(MeteorEvalWarning):
+    """There was no segment to score (an empty file or an empty list); the score is 0.0."""
+
+
+def warn_empty(stacklevel: int = 3) -> None:
+    """Warn that a corpus score was asked of no segment (its documented result is 0.0)."""
+    import warnings
+
+    warnings.warn(
+        "no segments to score (empty input): the score is 0.0",
+        EmptyInputWarning,
+        stacklevel=stacklevel,
+    )

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from meteor_eval.errors import ConfigError, MeteorEvalError, SegmentTooLongError
+from meteor_eval.errors import ConfigError, MeteorEvalError, SegmentTooLongError, warn_empty
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
 
 if TYPE_CHECKING:
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_CHUNK_SIZE",
+    "MAX_JOBS",
     "WorkerError",
     "corpus_result",
     "corpus_total",
@@ -48,6 +49,9 @@ __all__ = [
 
 _T = TypeVar("_T")
 _ScoreT = TypeVar("_ScoreT")
+
+#: Most worker processes a run may ask for (each one is a whole interpreter with its resources).
+MAX_JOBS = 1024
 
 #: Segments sent to a worker at a time: large enough to amortise pickling, small enough to
 #: keep every worker busy until the end.
@@ -72,10 +76,12 @@ def resolve_jobs(jobs: int) -> int:
     """Number of processes for ``jobs`` (0 means one per available CPU).
 
     Raises:
-        ConfigError: ``jobs`` is negative or not an integer.
+        ConfigError: ``jobs`` is not an integer from 0 to :data:`MAX_JOBS`.
     """
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
-        raise ConfigError(f"jobs: {jobs!r} is invalid; allowed: an integer >= 0 (0 = all CPUs)")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 0 <= jobs <= MAX_JOBS:
+        raise ConfigError(
+            f"jobs: {jobs!r} is invalid; allowed: an integer from 0 to {MAX_JOBS:,} (0 = all CPUs)"
+        )
     if jobs == 0:
         return (
             len(os.sched_getaffinity(0))
@@ -328,6 +334,8 @@ def corpus_total(
             assert part.rows is not None
             metric.add_rows(total, part.rows)
             total.nrefs |= part.nrefs
+    if total.count == 0:
+        warn_empty()
     return total
 
 
@@ -360,6 +368,7 @@ def segment_rows(
     Raises:
         ConfigError: ``jobs`` or ``chunk_size`` is invalid.
     """
+    count = 0
     for part in _run_chunks(
         metric,
         pairs,
@@ -370,7 +379,10 @@ def segment_rows(
         size=len,
         progress=progress,
     ):
+        count += len(part)
         yield from part
+    if count == 0:
+        warn_empty()
 
 
 def segment_results(
@@ -388,6 +400,7 @@ def segment_results(
     Raises:
         ConfigError: ``jobs`` or ``chunk_size`` is invalid.
     """
+    count = 0
     for part in _run_chunks(
         metric,
         pairs,
@@ -398,4 +411,7 @@ def segment_results(
         size=len,
         progress=progress,
     ):
+        count += len(part)
         yield from part
+    if count == 0:
+        warn_empty()

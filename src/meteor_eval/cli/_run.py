@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from meteor_eval.cli._common import check_output_paths
 from meteor_eval.cli._systems import SystemsInput, load_systems
 from meteor_eval.errors import ConfigError, InputError, SegmentTooLongError
 from meteor_eval.metrics.protocol import Metric, Row, nrefs_label
@@ -115,6 +116,7 @@ def plan_from_args(args: argparse.Namespace, n_systems: int) -> Plan:
             raise ConfigError(
                 f"{option}: {len(paths)} file(s) for {n_systems} systems; give one per system"
             )
+        check_output_paths(option, paths)
     if args.n_samples is not None and args.n_samples < 1:
         raise ConfigError(f"--n-samples: {args.n_samples} is invalid; allowed: an integer >= 1")
     if not 0 < args.confidence < 1:

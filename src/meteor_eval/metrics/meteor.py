@@ -44,8 +44,14 @@ from meteor_eval.align import exhaustive
 from meteor_eval.align import search as _search
 from meteor_eval.align.alignment import Alignment, count_chunks
 from meteor_eval.align.greedy import greedy_align
-from meteor_eval.align.search import DEFAULT_BEAM, beam_align, beam_align_stages
-from meteor_eval.errors import ConfigError, InputError, SearchBudgetWarning, SegmentTooLongError
+from meteor_eval.align.search import DEFAULT_BEAM, MAX_BEAM, beam_align, beam_align_stages
+from meteor_eval.errors import (
+    ConfigError,
+    InputError,
+    SearchBudgetWarning,
+    SegmentTooLongError,
+    warn_empty,
+)
 from meteor_eval.javafmt import java_double
 from meteor_eval.limits import MAX_TOKENS, check_tokens
 from meteor_eval.match.base import (
@@ -191,8 +197,14 @@ class MeteorConfig:
         _check_unit("beta", self.beta, upper=None)
         _check_unit("gamma", self.gamma)
         _check_unit("delta", self.delta)
-        if isinstance(self.beam, bool) or not isinstance(self.beam, int) or self.beam < 1:
-            raise ConfigError(f"beam: {self.beam!r} is invalid; allowed: an integer >= 1")
+        if (
+            isinstance(self.beam, bool)
+            or not isinstance(self.beam, int)
+            or not 1 <= self.beam <= MAX_BEAM
+        ):
+            raise ConfigError(
+                f"beam: {self.beam!r} is invalid; allowed: an integer from 1 to {MAX_BEAM:,}"
+            )
         if self.aggregate not in _AGGREGATES:
             raise ConfigError(
                 f"aggregate: {self.aggregate!r} is unknown; allowed: {', '.join(_AGGREGATES)}"
@@ -1241,6 +1253,8 @@ class Meteor(Metric["MeteorScore"]):
             InputError: the numbers of hypotheses and reference groups differ.
         """
         _check_corpus(hypotheses, references)
+        if not hypotheses:
+            warn_empty()
         if segments or alignments:
             seg_scores = [
                 self.sentence_score(h, refs, alignment=alignments)
