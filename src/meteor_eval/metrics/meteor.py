@@ -594,6 +594,16 @@ class Meteor(Metric["MeteorScore"]):
         if self._pair_kinds is not None:
             self._new_word_types()
 
+    def __reduce__(self) -> tuple[type[Meteor], tuple[MeteorConfig]]:
+        """Pickle a scorer as its configuration; the copy builds its own resources and caches.
+
+        The live state holds locks, memory-mapped tables and per-process caches that cannot
+        travel (the paraphrase index, the Porter stemmer's per-thread state, the word-type
+        tables); the resources themselves are loaded once per process and shared, so the
+        rebuilt scorer gives the same scores.
+        """
+        return (type(self), (self.config,))
+
     # -- the compiled pair path --------------------------------------------------------------
 
     def _compiled_pair_kinds(self) -> bytes | None:

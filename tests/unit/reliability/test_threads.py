@@ -103,3 +103,24 @@ def test_shared_scorer_batches_match_serial(meteor_data: Path) -> None:
 
         assert _hammer(work) == []
         assert [got[i] for i in range(PAIRS)] == expected
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        MeteorConfig.preset("meteor15", normalization="norm", modules=("exact", "stem", "synonym")),
+        MeteorConfig.preset("paper2005"),
+        MeteorConfig.preset("nltk"),
+    ],
+    ids=["meteor15", "paper2005", "nltk"],
+)
+def test_used_scorer_pickles_and_scores_the_same(config: MeteorConfig) -> None:
+    """A scorer that has scored (locks, tables, caches in place) pickles as its configuration."""
+    import pickle
+
+    scorer = Meteor(config)
+    hyp, refs = "the cats sat on a mat", ["the cat was sitting on the mat"]
+    before = scorer.sentence_score(hyp, refs)
+    copy = pickle.loads(pickle.dumps(scorer))
+    assert copy.config == config
+    assert copy.sentence_score(hyp, refs).score == before.score > 0.2
