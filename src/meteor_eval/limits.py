@@ -22,15 +22,18 @@ from meteor_eval.errors import SegmentTooLongError
 __all__ = ["MAX_TOKENS", "check_tokens"]
 
 #: Most tokens per hypothesis or reference, by what computes on them. METEOR 1.5: 2,000
-#: tokens of one repeated word on both sides give 4 million candidates (1 GB, 7 s); natural
-#: text of that length takes 50 MB. paper2005: 1,000 (its exact search's tables are Python
-#: objects; the search itself has a time budget). nltk: 20,000 (time only: 4 s at 18,000).
-#: ROUGE-L/Lsum/W and ROUGE-S/SU without a skip limit: 4,000 (pure Python tables, seconds).
+#: tokens of one repeated word on both sides give 4 million candidates (1 GB, 9 s); natural
+#: text of that length takes 50 MB. paper2005: 500 (its search builds Python objects per
+#: candidate pair: 1,000 repeated words take 16 s and 500 MB; the search itself has a time
+#: budget). nltk: 10,000 (time only: its greedy matcher compares every pair of positions, 15 s
+#: at 20,000 tokens). ROUGE-L/Lsum/W and ROUGE-S/SU without a skip limit:
+#: 2,000 (pure Python tables: ROUGE-W on 4,000 repeated words takes 19 s and 1.3 GB).
+#: Measured worst cases: ``docs/limits.md``.
 MAX_TOKENS: dict[str, int] = {
     "meteor15": 2_000,
-    "paper2005": 1_000,
-    "nltk": 20_000,
-    "rouge": 4_000,
+    "paper2005": 500,
+    "nltk": 10_000,
+    "rouge": 2_000,
 }
 
 _LABELS = {

@@ -82,7 +82,7 @@ def test_too_long_segment_error_names_its_line(jobs: int) -> None:
 
 
 @pytest.mark.parametrize(
-    ("flavour", "limit"), [("meteor15", 2_000), ("paper2005", 1_000), ("nltk", 20_000)]
+    ("flavour", "limit"), [("meteor15", 2_000), ("paper2005", 500), ("nltk", 10_000)]
 )
 def test_meteor_limits_by_flavour(flavour: str, limit: int) -> None:
     scorer = Meteor(MeteorConfig.preset(flavour))  # type: ignore[arg-type]
@@ -96,7 +96,7 @@ def test_meteor_limits_by_flavour(flavour: str, limit: int) -> None:
 
 
 def test_rouge_limits_only_the_quadratic_variants() -> None:
-    long = " ".join(f"w{k % 50}" for k in range(4_001))
+    long = " ".join(f"w{k % 50}" for k in range(2_001))
     linear = Rouge(RougeConfig(types=("rouge1", "rouge2", "rougeS")))
     assert linear.sentence_score(long, [long])["rouge1"].fmeasure == 1.0
     for variant, label in (
@@ -104,7 +104,7 @@ def test_rouge_limits_only_the_quadratic_variants() -> None:
         ("rougeW", "ROUGE-W"),
         ("rougeLsum", "ROUGE-Lsum"),
     ):
-        with pytest.raises(SegmentTooLongError, match=f"hypothesis has 4,001 tokens; {label} "):
+        with pytest.raises(SegmentTooLongError, match=f"hypothesis has 2,001 tokens; {label} "):
             Rouge(RougeConfig(types=(variant,))).sentence_score(long, ["a b"])
     unlimited = Rouge(RougeConfig(types=("rougeSU",), skip_distance=-1))
     with pytest.raises(SegmentTooLongError, match="ROUGE-SU without a skip limit"):
