@@ -230,12 +230,13 @@ def nltk_data_dir(tmp: Path) -> Path | None:
 
 
 def parse_ours(out: str) -> float:
+    """The corpus score in ``score --format json`` output (the results schema: one system)."""
     import json
 
-    data = json.loads(out)
-    if "systems" in data:  # the multi-system layout: one system here
-        return float(data["systems"][0]["meteor"]["score"])
-    return float(data["score"])
+    result = json.loads(out)
+    if "systems" in result:
+        return float(result["systems"][0]["meteor"]["score"])
+    return float(result["score"])
 
 
 def parse_jar(out: str) -> float:
