@@ -232,7 +232,7 @@ def nltk_data_dir(tmp: Path) -> Path | None:
 def parse_ours(out: str) -> float:
     import json
 
-    return float(json.loads(out)["score"])
+    return float(json.loads(out)["systems"][0]["meteor"]["score"])
 
 
 def parse_jar(out: str) -> float:

@@ -21,8 +21,8 @@ import pytest
 from meteor_eval.align import search
 from meteor_eval.align.search import beam_align_compiled, beam_align_python, fixed_matches
 from meteor_eval.match.base import CandidateStore, Match
-from meteor_eval.metrics import meteor as meteor_module
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
+from meteor_eval.metrics.meteor import pipeline as pipeline_module
 
 _beam = search.compiled_kernels("align_stages")
 
@@ -224,7 +224,7 @@ def test_xray_segments_through_the_pipeline(
         compared += 1
         return expected
 
-    monkeypatch.setattr(meteor_module, "beam_align", both)
+    monkeypatch.setattr(pipeline_module, "beam_align", both)
     config = MeteorConfig.preset(
         "meteor15",
         normalization=normalization,  # type: ignore[arg-type]
