@@ -21,6 +21,8 @@ from meteor_eval.errors import ConfigError, InputError, MeteorEvalError, Resourc
 
 if TYPE_CHECKING:
     from meteor_eval.align.alignment import Alignment
+    from meteor_eval.comparison import ComparisonResult, compare
+    from meteor_eval.mergeable import BleuMetric, MeteorMetric, RougeMetric
     from meteor_eval.metrics.base import Score, Signature
     from meteor_eval.metrics.bleu import Bleu, BleuConfig, BleuScore, corpus_bleu, sentence_bleu
     from meteor_eval.metrics.meteor import (
@@ -43,6 +45,9 @@ if TYPE_CHECKING:
 # Public name -> the module that defines it, imported when the name is first used.
 _LAZY: dict[str, str] = {
     "Alignment": "meteor_eval.align.alignment",
+    "ComparisonResult": "meteor_eval.comparison",
+    "compare": "meteor_eval.comparison",
+    **dict.fromkeys(("BleuMetric", "MeteorMetric", "RougeMetric"), "meteor_eval.mergeable"),
     "Score": "meteor_eval.metrics.base",
     "Signature": "meteor_eval.metrics.base",
     **dict.fromkeys(
@@ -86,21 +91,26 @@ __all__ = [
     "Alignment",
     "Bleu",
     "BleuConfig",
+    "BleuMetric",
     "BleuScore",
+    "ComparisonResult",
     "ConfigError",
     "InputError",
     "Meteor",
     "MeteorConfig",
     "MeteorEvalError",
+    "MeteorMetric",
     "MeteorScore",
     "MeteorStats",
     "ResourceError",
     "Rouge",
     "RougeConfig",
+    "RougeMetric",
     "RougeScore",
     "Score",
     "Signature",
     "__version__",
+    "compare",
     "corpus_bleu",
     "corpus_meteor",
     "corpus_rouge",

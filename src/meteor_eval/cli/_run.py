@@ -14,31 +14,16 @@ import contextlib
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from meteor_eval.cli._systems import SystemsInput, load_systems
+from meteor_eval.comparison import ComparisonResult as Runs
+from meteor_eval.comparison import SystemRun as MetricRun
 from meteor_eval.errors import ConfigError, InputError
-from meteor_eval.metrics.protocol import Metric, Row, nrefs_label
+from meteor_eval.metrics.protocol import Metric, nrefs_label
 
-__all__ = ["MetricRun", "run_systems"]
-
-
-@dataclass
-class MetricRun:
-    """One metric's results for one system.
-
-    Attributes:
-        result: The corpus result object.
-        rows: Each segment's statistics row (when kept).
-        nrefs: Each segment's number of references (when rows are kept).
-        segments: Each segment's result object (per-segment output).
-    """
-
-    result: Any
-    rows: list[Row] | None = None
-    nrefs: list[int] | None = None
-    segments: list[Any] | None = None
+__all__ = ["run_systems"]
 
 
 @dataclass
@@ -56,15 +41,6 @@ class Plan:
     @property
     def keep_rows(self) -> bool:
         return self.intervals or self.test is not None or bool(self.stats) or self.sentence_level
-
-
-@dataclass
-class Runs:
-    """Every (system, metric) result of a command, in input order."""
-
-    names: list[str]
-    metrics: list[Metric[Any]]
-    runs: dict[str, dict[str, MetricRun]] = field(default_factory=dict)
 
 
 class _Progress:
@@ -126,7 +102,7 @@ def plan_from_args(args: argparse.Namespace, n_systems: int) -> Plan:
     return Plan(
         test=test,
         intervals=args.ci or test is not None,
-        sentence_level=args.sentence_level,
+        sentence_level=args.sentence_level or getattr(args, "format", "") == "jsonl",
         alignments=alignments,
         stats=stats,
         jobs=resolve_jobs(getattr(args, "jobs", 1)),
@@ -232,90 +208,24 @@ def _write_side_files(runs: Runs, plan: Plan) -> None:
                         out.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
-def _significance(runs: Runs, plan: Plan, args: argparse.Namespace) -> dict[str, Any]:
-    """Per system and headline number: interval and p-value (empty without a test)."""
-    if not plan.intervals:
-        return {}
-    from meteor_eval import significance
-
-    baseline = args.baseline or runs.names[0]
-    if baseline not in runs.names:
-        raise ConfigError(f"--baseline: {baseline!r} is not one of {', '.join(runs.names)}")
-    method = plan.test or "bs"
-    n_samples = args.n_samples or (10000 if method == "ar" else 1000)
-    out: dict[str, dict[str, Any]] = {name: {} for name in runs.names}
-    for metric in runs.metrics:
-        rows = {name: runs.runs[name][metric.name].rows or [] for name in runs.names}
-        intervals = {
-            name: significance.confidence_interval(
-                metric,
-                rows[name],
-                n_samples=args.n_samples or 1000,
-                seed=args.seed,
-                confidence=args.confidence,
-            )
-            for name in runs.names
-        }
-        pvalues: dict[str, Any] = {}
-        if plan.test is not None:
-            others = {name: rows[name] for name in runs.names if name != baseline}
-            pvalues = significance.paired_test(
-                metric,
-                rows[baseline],
-                others,
-                method=method,
-                n_samples=n_samples,
-                seed=args.seed,
-                confidence=args.confidence,
-            )
-        for name in runs.names:
-            for value, estimate in intervals[name].items():
-                entry = {"ci": [estimate.low, estimate.high], "mean": estimate.mean}
-                if name in pvalues and value in pvalues[name]:
-                    entry["p_value"] = pvalues[name][value].p_value
-                out[name][value] = entry
-    return {"values": out, "baseline": baseline, "method": method, "n_samples": n_samples}
-
-
 def build_comparison(runs: Runs, plan: Plan, args: argparse.Namespace) -> dict[str, Any]:
-    """The results in the output schema (``docs/schema/results.schema.json``)."""
-    tests = _significance(runs, plan, args)
-    short = bool(getattr(args, "short_signature", False))
-    signatures: dict[str, str] = {}
-    systems: list[dict[str, Any]] = []
-    for name in runs.names:
-        entry: dict[str, Any] = {"name": name}
-        for metric in runs.metrics:
-            run = runs.runs[name][metric.name]
-            signature = _signature_of(metric, run)
-            signatures.setdefault(metric.name, signature.format(short=short))
-            for value, report in metric.report(run.result).items():
-                extra = tests.get("values", {}).get(name, {}).get(value, {})
-                entry[value] = {**report, **{k: v for k, v in extra.items() if k != "mean"}}
-            if plan.sentence_level and run.segments is not None:
-                segments = entry.setdefault("segments", [{} for _ in run.segments])
-                for index, seg in enumerate(run.segments):
-                    segments[index].update(metric.report(seg))
-        systems.append(entry)
-    payload: dict[str, Any] = {"signature": signatures, "systems": systems}
-    if tests:
-        payload["baseline"] = tests["baseline"] if plan.test else None
-        payload["test"] = {
-            "name": f"paired-{tests['method']}" if plan.test else "bootstrap-ci",
-            "n_samples": tests["n_samples"] if plan.test else (args.n_samples or 1000),
-            "seed": args.seed,
-            "confidence": args.confidence,
-        }
-    return payload
-
-
-def _signature_of(metric: Metric[Any], run: MetricRun) -> Any:
-    signature = getattr(run.result, "signature", None)
-    if signature is None:  # ROUGE: a result per variant; the metric's own signature
-        first = next(iter(run.result.values()))
-        nrefs = first.signature.get("nrefs") or "1"
-        return metric.signature(nrefs)
-    return signature
+    """The results in the output schema, with the tests the options ask for."""
+    if plan.intervals:
+        if args.baseline is not None and args.baseline not in runs.names:
+            known = ", ".join(runs.names)
+            raise ConfigError(f"--baseline: {args.baseline!r} is not one of {known}")
+        runs.test(
+            baseline=args.baseline,
+            method=plan.test,
+            n_samples=args.n_samples,
+            seed=args.seed,
+            confidence=args.confidence,
+        )
+    if not plan.sentence_level:
+        for systems in runs.runs.values():
+            for run in systems.values():
+                run.segments = None
+    return runs.to_dict(short_signature=bool(getattr(args, "short_signature", False)))
 
 
 def run_systems(

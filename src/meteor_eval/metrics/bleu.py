@@ -319,6 +319,21 @@ class Bleu(Metric[BleuScore]):
             }
         }
 
+    def sample_values(self, totals: Any) -> dict[str, Any]:
+        """BLEU of each resampled total (rows of integral sums), by the exact formula."""
+        import numpy as np
+
+        order = self.config.max_ngram_order
+        config = self.config
+        scores = []
+        for total in totals.tolist():
+            counts = [int(x) for x in total]
+            stats = BleuStats(
+                counts[0], counts[1], tuple(counts[2 : 2 + order]), tuple(counts[2 + order :])
+            )
+            scores.append(score_from_stats(stats, config)[0])
+        return {"bleu": np.asarray(scores, dtype=np.float64)}
+
     def signature(self, nrefs: str = "1") -> Signature:
         """The reproducibility signature, in sacrebleu's field order."""
         config = self.config

@@ -384,10 +384,18 @@ class Meteor(Metric["MeteorScore"]):
         return np.column_stack([np.asarray(scores, dtype=np.float64), np.ones(len(rows))])
 
     def sample_values(self, totals: Any) -> Any:
-        """Headline score of each resampled total (see :meth:`sample_matrix`)."""
-        if self.config.aggregate != "mean":
-            return super().sample_values(totals)
+        """Headline score of each resampled total (see :meth:`sample_matrix`): the exact
+        formula of the corpus score on each pooled total, or the mean of segment scores."""
         import numpy as np
+
+        if self.config.aggregate != "mean":
+            config = self.config
+            stats_of = self.stats_of_row
+            scores = [
+                score_from_stats(stats_of(tuple(int(x) for x in total)), config).score
+                for total in totals.tolist()
+            ]
+            return {"meteor": np.asarray(scores, dtype=np.float64)}
 
         with np.errstate(invalid="ignore", divide="ignore"):
             means = np.where(totals[:, 1] > 0, totals[:, 0] / totals[:, 1], 0.0)

@@ -1,0 +1,198 @@
+"""Structured input: systems and references from one table (JSON lines, CSV, TSV, Parquet, or a
+pandas DataFrame), for ``--input FILE --hyp-field NAME --ref-field NAME`` and the API.
+
+Each record is a segment. Every ``hyp_field`` is a system (its column, in order); the
+``ref_fields`` hold the segment's references: a field with a string is one reference, a field
+with a list (JSON lines, Parquet, DataFrame) is several, and several fields add up. A record
+with a missing field, a value that is not text, or no reference at all is an error naming the
+file, the line (JSON lines, CSV, TSV: the line in the file, header included; Parquet and
+DataFrames: the row from 1) and the field: nothing is dropped or re-paired.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from meteor_eval.errors import InputError
+
+__all__ = ["TABLE_SUFFIXES", "Table", "from_dataframe", "read_table"]
+
+#: File name endings read by :func:`read_table`.
+TABLE_SUFFIXES = (".jsonl", ".ndjson", ".csv", ".tsv", ".parquet")
+
+
+@dataclass(frozen=True)
+class Table:
+    """Systems and references read from a table.
+
+    Attributes:
+        names: The systems, named after their fields, in the order given.
+        hypotheses: Per system, each segment's hypothesis.
+        references: Each segment's references.
+    """
+
+    names: tuple[str, ...]
+    hypotheses: dict[str, list[str]]
+    references: list[list[str]]
+
+
+def _check_fields(hyp_fields: Sequence[str], ref_fields: Sequence[str]) -> None:
+    if not hyp_fields:
+        raise InputError("at least one hypothesis field is required")
+    if not ref_fields:
+        raise InputError("at least one reference field is required")
+    for kind, fields in (("hypothesis", hyp_fields), ("reference", ref_fields)):
+        if len(set(fields)) != len(fields):
+            raise InputError(f"a {kind} field is given twice: {', '.join(fields)}")
+    both = sorted(set(hyp_fields) & set(ref_fields))
+    if both:
+        raise InputError(f"field(s) {', '.join(both)} given as hypothesis and as reference")
+
+
+def _text(value: Any, where: str, field: str) -> str:
+    if isinstance(value, str):
+        return value
+    kind = "missing (null)" if value is None else f"a {type(value).__name__}, not text"
+    raise InputError(f"{where}: field {field!r} is {kind}")
+
+
+def _references(value: Any, where: str, field: str) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if value is None:
+        raise InputError(f"{where}: field {field!r} is missing (null)")
+    if hasattr(value, "tolist"):  # numpy arrays from Parquet or pandas
+        value = value.tolist()
+    if isinstance(value, list | tuple):
+        return [_text(item, where, f"{field}[{k}]") for k, item in enumerate(value)]
+    raise InputError(f"{where}: field {field!r} is a {type(value).__name__}, not text or a list")
+
+
+def _collect(
+    records: Iterable[tuple[str, Mapping[str, Any]]],
+    hyp_fields: Sequence[str],
+    ref_fields: Sequence[str],
+    source: str,
+) -> Table:
+    """A :class:`Table` from ``(where, record)`` pairs, checking every field of every record."""
+    _check_fields(hyp_fields, ref_fields)
+    hypotheses: dict[str, list[str]] = {name: [] for name in hyp_fields}
+    references: list[list[str]] = []
+    for where, record in records:
+        for field in (*hyp_fields, *ref_fields):
+            if field not in record:
+                known = ", ".join(sorted(map(str, record))) or "none"
+                raise InputError(f"{where}: no field {field!r} (fields: {known})")
+        for field in hyp_fields:
+            hypotheses[field].append(_text(record[field], where, field))
+        refs: list[str] = []
+        for field in ref_fields:
+            refs.extend(_references(record[field], where, field))
+        if not refs:
+            raise InputError(f"{where}: no reference ({', '.join(ref_fields)} empty)")
+        references.append(refs)
+    if not references:
+        raise InputError(f"{source}: no segment")
+    return Table(tuple(hyp_fields), hypotheses, references)
+
+
+def _jsonl_records(path: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            where = f"{path}: line {number}"
+            if not line.strip():
+                raise InputError(f"{where}: empty line (every line must be one JSON object)")
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"{where}: not valid JSON ({exc.msg})") from None
+            if not isinstance(record, dict):
+                raise InputError(f"{where}: a JSON {type(record).__name__}, not an object")
+            yield where, record
+
+
+def _delimited_records(path: Path, delimiter: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    with path.open(encoding="utf-8", newline="") as handle:
+        reader = csv.reader(handle, delimiter=delimiter)
+        header = next(reader, None)
+        if header is None:
+            raise InputError(f"{path}: empty file (a header line naming the fields is needed)")
+        if len(set(header)) != len(header):
+            raise InputError(f"{path}: line 1: a field name appears twice in the header")
+        for row in reader:
+            where = f"{path}: line {reader.line_num}"
+            if len(row) != len(header):
+                raise InputError(f"{where}: {len(row)} fields but the header has {len(header)}")
+            yield where, dict(zip(header, row, strict=True))
+
+
+def _parquet_records(path: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise InputError(
+            f"{path}: reading Parquet needs pyarrow (pip install 'meteor-eval[parquet]')"
+        ) from None
+    table = pq.read_table(path)
+    for number, record in enumerate(table.to_pylist(), 1):
+        yield f"{path}: row {number}", record
+
+
+def read_table(path: str | Path, *, hyp_fields: Sequence[str], ref_fields: Sequence[str]) -> Table:
+    """Systems and references from a ``.jsonl``, ``.csv``, ``.tsv`` or ``.parquet`` file.
+
+    Raises:
+        InputError: an unknown file type, an unreadable file, or a bad record (file, line and
+            field named).
+
+    Example:
+        >>> import tempfile, os
+        >>> folder = tempfile.mkdtemp()
+        >>> path = os.path.join(folder, "data.jsonl")
+        >>> with open(path, "w") as f:
+        ...     _ = f.write('{"mt": "a cat", "refs": ["the cat", "a cat"]}\\n')
+        >>> read_table(path, hyp_fields=["mt"], ref_fields=["refs"]).references
+        [['the cat', 'a cat']]
+    """
+    file = Path(path)
+    suffix = file.suffix.lower()
+    if suffix not in TABLE_SUFFIXES:
+        raise InputError(f"{file}: unknown table type {suffix!r}; use {', '.join(TABLE_SUFFIXES)}")
+    if not file.is_file():
+        raise InputError(f"{file}: no such file")
+    try:
+        if suffix in (".jsonl", ".ndjson"):
+            records = _jsonl_records(file)
+        elif suffix == ".parquet":
+            records = _parquet_records(file)
+        else:
+            records = _delimited_records(file, "\t" if suffix == ".tsv" else ",")
+        return _collect(records, hyp_fields, ref_fields, str(file))
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{file}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
+
+
+def from_dataframe(frame: Any, *, hyp_fields: Sequence[str], ref_fields: Sequence[str]) -> Table:
+    """Systems and references from a pandas DataFrame (rows are segments; a reference column
+    may hold lists). pandas is not imported: any object with ``columns`` and ``to_dict``
+    works.
+
+    Raises:
+        InputError: a missing column or a bad value (row from 1 and column named).
+    """
+    columns = [str(c) for c in frame.columns]
+    for field in (*hyp_fields, *ref_fields):
+        if field not in columns:
+            raise InputError(f"DataFrame: no column {field!r} (columns: {', '.join(columns)})")
+    records = frame.to_dict(orient="records")
+    return _collect(
+        ((f"DataFrame: row {k}", record) for k, record in enumerate(records, 1)),
+        hyp_fields,
+        ref_fields,
+        "DataFrame",
+    )
