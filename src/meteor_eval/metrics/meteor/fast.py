@@ -171,16 +171,35 @@ class FastPipeline(Pipeline):
     ) -> tuple[MeteorStats, list[Match], int]:
         """:meth:`Pipeline.pair_stats` through ``meteor15_pair`` when both segments were
         interned with the current table (and no aligner is substituted)."""
-        if self.pair_kinds is None or not self._interned(hyp, ref) or aligner_substituted():
+        # Inline checks rather than helper calls: this runs once per pair and reference.
+        types = self.word_types
+        if (
+            types is None
+            or hyp.interned is None
+            or ref.interned is None
+            or hyp.interned[0] is not types
+            or ref.interned[0] is not types
+            or aligner_substituted()
+        ):
             return super().pair_stats(hyp, ref, want_matches=want_matches)
-        assert hyp.interned is not None and ref.interned is not None
         row, matches = _PAIR_KERNEL.meteor15_pair(
             self.pair_kinds,
             hyp.interned[1],
             ref.interned[1],
-            *self._kernel_arguments(want_matches),
+            types.hashes,
+            types.stems,
+            types.paraphrase_ids,
+            types.functions,
+            types.synonym_starts,
+            types.synonym_pool,
+            self._trie,
+            self.aligner_weights,
+            self.config.beam,
+            Match if want_matches else None,
         )
-        return _stats_of(row), matches if matches is not None else [], row[4]
+        stages = tuple(row[b : b + 4] for b in range(7, len(row), 4))
+        stats = MeteorStats(row[0], row[1], row[2], row[3], stages, row[4], row[5], row[6])
+        return stats, matches if matches is not None else [], row[4]
 
     def best_stats_many(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> list[MeteorStats]:
         """:meth:`Pipeline.best_stats_many`, with the new word types of all the pairs interned

@@ -399,7 +399,8 @@ class Pipeline:
         best: tuple[MeteorStats, int, Segment, list[Match], int] | None = None
         several = len(references) > 1
         for k, text in enumerate(references):
-            check_reference(k, text)
+            if not isinstance(text, str):
+                check_reference(k, text)
             ref = self.reference(text)
             stats, matches, chunks = self.pair_stats(hyp, ref, want_matches=want_matches)
             # With one reference there is nothing to compare: skip the formula.
