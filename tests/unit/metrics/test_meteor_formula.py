@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+import random
 
+import numpy as np
 import pytest
 
 from meteor_eval.metrics.meteor import MeteorConfig
@@ -15,6 +17,7 @@ from meteor_eval.metrics.meteor.formula import (
     nltk_components,
     nltk_fmean,
     score_from_stats,
+    scores_of_totals,
 )
 from meteor_eval.stats.meteor import MeteorStats
 
@@ -84,3 +87,57 @@ def test_empty_statistics_score_zero_never_nan() -> None:
     )
     assert jar.score == 0.0
     assert math.isnan(jar.precision)
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        MeteorConfig.preset("meteor15"),
+        MeteorConfig.preset("meteor15", modules=("exact", "stem"), delta=0.5, beta=3.0),
+        MeteorConfig.preset("paper2005"),
+    ],
+    ids=["meteor15", "meteor15-two-stages", "paper2005"],
+)
+def test_vectorised_scores_are_the_scalar_formula(config: MeteorConfig) -> None:
+    """:func:`scores_of_totals` = :func:`components` within an ulp, with empty, perfect and
+    pooled-size rows (resampled corpora are scored this way)."""
+    rng = random.Random(11)
+    n_stages = len(config.modules)
+    perfect = MeteorStats(6, 6, 0, 0, ((6, 6, 0, 0),) + ((0, 0, 0, 0),) * (n_stages - 1), 1, 6, 6)
+    records = [MeteorStats.zero(n_stages), perfect]
+    for _ in range(1500):
+        stages = []
+        for _ in range(n_stages):
+            content, function = rng.randrange(0, 30), rng.randrange(0, 10)
+            stages.append((content, content, function, function))
+        matched = sum(s[0] + s[2] for s in stages)
+        extra = rng.choice([0, 0, rng.randrange(1, 2000)])
+        chunks = min(matched, rng.randrange(1, 40)) if matched else 0
+        hyp_fn = sum(s[2] for s in stages) + rng.randrange(0, 3)
+        records.append(
+            MeteorStats(
+                matched + extra,
+                matched + extra // 2,
+                hyp_fn,
+                hyp_fn,
+                tuple(stages),
+                chunks,
+                matched,
+                matched,
+            )
+        )
+    rows = np.asarray([r.to_row() for r in records], dtype=float)
+    values = scores_of_totals(rows, config)
+    for record, value in zip(records, values, strict=True):
+        expected = components(
+            record,
+            alpha=config.alpha,
+            beta=config.beta,
+            gamma=config.gamma,
+            delta=config.delta,
+            weights=config.weights,
+            zero_penalty_if_perfect=config.zero_penalty_if_perfect,
+        ).score
+        assert value == pytest.approx(expected, rel=1e-15, abs=1e-300)
+    assert values[0] == 0.0
+    assert values[1] == (1.0 if config.flavour == "meteor15" else pytest.approx(0.9977, abs=1e-4))

@@ -27,7 +27,7 @@ from meteor_eval.match.base import Match, Segment
 from meteor_eval.metrics.base import Score, Signature
 from meteor_eval.metrics.meteor.config import MeteorConfig
 from meteor_eval.metrics.meteor.fast import FastPipeline
-from meteor_eval.metrics.meteor.formula import finite, score_from_stats
+from meteor_eval.metrics.meteor.formula import finite, score_from_stats, scores_of_totals
 from meteor_eval.metrics.meteor.pipeline import check_corpus, perfect_row, pool_stats
 from meteor_eval.metrics.meteor.signature import build_signature, resource_ids
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
@@ -390,6 +390,8 @@ class Meteor(Metric["MeteorScore"]):
 
         if self.config.aggregate != "mean":
             config = self.config
+            if config.flavour != "nltk":
+                return {"meteor": scores_of_totals(totals, config)}
             stats_of = self.stats_of_row
             scores = [
                 score_from_stats(stats_of(tuple(int(x) for x in total)), config).score
