@@ -20,7 +20,7 @@ from array import array
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from meteor_eval.align import search as _search
+from meteor_eval._ext import compiled_kernels
 from meteor_eval.match import registry as matchers
 from meteor_eval.match.base import Match, Segment
 from meteor_eval.match.word_types import WordTypes
@@ -38,7 +38,7 @@ from meteor_eval.text.tokenize import java_hash
 __all__ = ["FastPipeline", "compiled_kinds"]
 
 # The whole METEOR 1.5 pair (candidates, beam search, statistics) in one compiled call.
-_PAIR_KERNEL: Any = _search.compiled_kernels("meteor15_pair", "paraphrase_root")
+_PAIR_KERNEL: Any = compiled_kernels("meteor15_pair", "paraphrase_root")
 
 _STEM, _SYNONYM, _PARAPHRASE = 1, 2, 3
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from meteor_eval._ext import compiled_kernels
 from meteor_eval.align import exhaustive
 from meteor_eval.align import search as _search
 from meteor_eval.align.alignment import Alignment, count_chunks
@@ -49,7 +50,7 @@ __all__ = [
 #: Entries a per-text cache holds before it starts afresh (bounded memory on endless input).
 CACHE_LIMIT = 200_000
 
-_STATS_KERNEL = _search.compiled_kernels("word_stats")
+_STATS_KERNEL = compiled_kernels("word_stats")
 
 
 class _FunctionFlags(dict[str, bool]):
