@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from meteor_eval.align.search import DEFAULT_BEAM
+from meteor_eval.align.search import DEFAULT_BEAM, MAX_BEAM
 from meteor_eval.errors import ConfigError
 from meteor_eval.javafmt import java_double
 from meteor_eval.match import registry as matchers
@@ -100,14 +100,14 @@ def _check_weights(config: MeteorConfig) -> None:
 
 
 def _check_parameters(config: MeteorConfig) -> None:
-    """alpha, gamma and delta in [0, 1], beta finite and >= 0, beam an integer >= 1."""
+    """alpha, gamma and delta in [0, 1], beta finite and >= 0, beam an integer in range."""
     _check_number("alpha", config.alpha)
     _check_number("beta", config.beta, upper=None)
     _check_number("gamma", config.gamma)
     _check_number("delta", config.delta)
     beam = config.beam
-    if isinstance(beam, bool) or not isinstance(beam, int) or beam < 1:
-        raise ConfigError(f"beam: {beam!r} is invalid; allowed: an integer >= 1")
+    if isinstance(beam, bool) or not isinstance(beam, int) or not 1 <= beam <= MAX_BEAM:
+        raise ConfigError(f"beam: {beam!r} is invalid; allowed: an integer from 1 to {MAX_BEAM:,}")
 
 
 def _check_text_handling(config: MeteorConfig) -> None:

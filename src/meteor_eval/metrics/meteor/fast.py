@@ -21,6 +21,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from meteor_eval._ext import compiled_kernels
+from meteor_eval.errors import SegmentTooLongError
+from meteor_eval.limits import MAX_TOKENS, check_tokens
 from meteor_eval.match import registry as matchers
 from meteor_eval.match.base import Match, Segment
 from meteor_eval.match.word_types import WordTypes
@@ -136,7 +138,7 @@ class FastPipeline(Pipeline):
             # A synonym identifier beyond 64 bits (a custom table): the general path handles it.
             self._general_path()
             return super().segment_of(tokens)
-        return Segment(tokens, tuple(map(types.hashes.__getitem__, interned)), (types, interned))
+        return Segment(tokens, types.identities(interned), (types, interned))
 
     def _kernel_arguments(self, want_matches: bool) -> tuple[object, ...]:
         """The arguments of ``meteor15_pair`` after the two segments."""
@@ -182,21 +184,22 @@ class FastPipeline(Pipeline):
             or aligner_substituted()
         ):
             return super().pair_stats(hyp, ref, want_matches=want_matches)
-        row, matches = _PAIR_KERNEL.meteor15_pair(
-            self.pair_kinds,
-            hyp.interned[1],
-            ref.interned[1],
-            types.hashes,
-            types.stems,
-            types.paraphrase_ids,
-            types.functions,
-            types.synonym_starts,
-            types.synonym_pool,
-            self._trie,
-            self.aligner_weights,
-            self.config.beam,
-            Match if want_matches else None,
-        )
+        with types.lock:  # no other thread grows the tables while the kernel reads them
+            row, matches = _PAIR_KERNEL.meteor15_pair(
+                self.pair_kinds,
+                hyp.interned[1],
+                ref.interned[1],
+                types.hashes,
+                types.stems,
+                types.paraphrase_ids,
+                types.functions,
+                types.synonym_starts,
+                types.synonym_pool,
+                self._trie,
+                self.aligner_weights,
+                self.config.beam,
+                Match if want_matches else None,
+            )
         stages = tuple(row[b : b + 4] for b in range(7, len(row), 4))
         stats = MeteorStats(row[0], row[1], row[2], row[3], stages, row[4], row[5], row[6])
         return stats, matches if matches is not None else [], row[4]
@@ -225,8 +228,9 @@ class FastPipeline(Pipeline):
             and all(len(refs) == 1 for _, refs in pairs)
         ):
             hyps = self.interned_batch(pairs)
-        if hyps is None:
+        if hyps is None or self.word_types is None:  # (dropped meanwhile by another thread)
             return super().pooled_stats_many(pairs)
+        lock = self.word_types.lock
         kernel = _PAIR_KERNEL.meteor15_pair
         fixed = self._kernel_arguments(False)
         kinds = self.pair_kinds
@@ -238,7 +242,8 @@ class FastPipeline(Pipeline):
             ref = reference(refs[0])
             if interned(hyp, ref):
                 assert hyp.interned is not None and ref.interned is not None
-                row = kernel(kinds, hyp.interned[1], ref.interned[1], *fixed)[0]
+                with lock:  # the tables do not grow while the kernel reads them
+                    row = kernel(kinds, hyp.interned[1], ref.interned[1], *fixed)[0]
             else:  # interned with another table (it filled up): the general path
                 row = _row_of(self.pair_stats(hyp, ref, want_matches=False)[0])
             if skip and row[4] == 1 and row[5] == row[0] and row[6] == row[1]:
@@ -246,6 +251,27 @@ class FastPipeline(Pipeline):
                 row = (*row[:4], 0, *row[5:])
             total = list(map(operator.add, total, row))
         return _stats_of(total)
+
+    def _check_batch_lengths(
+        self,
+        pairs: Sequence[tuple[str, Sequence[str]]],
+        hyp_tokens: list[tuple[str, ...]],
+        new_refs: dict[str, tuple[str, ...]],
+    ) -> None:
+        """:func:`check_tokens` for a batch, the error placed at its pair."""
+        limit = MAX_TOKENS[self.config.flavour]
+        if all(len(t) <= limit for t in hyp_tokens) and all(
+            len(t) <= limit for t in new_refs.values()
+        ):
+            return
+        for index, ((_, refs), tokens) in enumerate(zip(pairs, hyp_tokens, strict=True)):
+            try:
+                check_tokens(self.config.flavour, "hypothesis", len(tokens))
+                for text in refs:
+                    if text in new_refs:
+                        check_tokens(self.config.flavour, "reference", len(new_refs[text]))
+            except SegmentTooLongError as exc:
+                raise exc.at_index(index) from None
 
     def interned_batch(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> list[Segment] | None:
         """The hypotheses' segments, after checking every pair (errors as in
@@ -264,6 +290,7 @@ class FastPipeline(Pipeline):
         hyp_tokens = [tokenize(h) for h, _ in pairs]
         cache = self.ref_cache
         new_refs = {t: tokenize(t) for _, refs in pairs for t in refs if t not in cache}
+        self._check_batch_lengths(pairs, hyp_tokens, new_refs)
         if types.full:
             self.new_word_types()
             types = self.word_types
@@ -280,11 +307,11 @@ class FastPipeline(Pipeline):
             cache.clear()
         # Every word is known now: the segments are built without segment_of()'s checks.
         known = types.__getitem__
-        hashes = types.hashes
+        identities = types.identities
 
         def segment_of(tokens: tuple[str, ...]) -> Segment:
             ids = array("i", map(known, tokens))
-            return Segment(tokens, tuple(map(hashes.__getitem__, ids)), (types, ids))
+            return Segment(tokens, identities(ids), (types, ids))
 
         for text, tokens in new_refs.items():
             cache[text] = segment_of(tokens)

@@ -18,8 +18,11 @@ flavour in one compiled call per pair, with the same results.
 
 from __future__ import annotations
 
+import itertools
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from meteor_eval._ext import compiled_kernels
 from meteor_eval.align import exhaustive
@@ -27,7 +30,8 @@ from meteor_eval.align import search as _search
 from meteor_eval.align.alignment import Alignment, count_chunks
 from meteor_eval.align.greedy import greedy_align
 from meteor_eval.align.search import beam_align, beam_align_stages
-from meteor_eval.errors import InputError
+from meteor_eval.errors import InputError, SearchBudgetWarning, SegmentTooLongError
+from meteor_eval.limits import check_tokens
 from meteor_eval.match import registry as matchers
 from meteor_eval.match.base import CandidateStore, Match, Matcher, Segment
 from meteor_eval.metrics.meteor.config import MeteorConfig
@@ -230,6 +234,7 @@ class Pipeline:
                 gamma=config.gamma,
             )
         self._intern: dict[str, int] = {}
+        self._intern_ids = itertools.count()
         self.identity: Callable[[str], int] = java_hash if self.jar else self._intern_id
         self.context = matchers.MatcherContext(
             flavour=config.flavour,
@@ -254,11 +259,12 @@ class Pipeline:
     # -- resources and word identities ---------------------------------------------------------
 
     def _intern_id(self, token: str) -> int:
+        """A dense id per token for the non-jar flavours. ``setdefault`` and ``next`` are each
+        one atomic step, so threads interning new words at once never share an id."""
         ids = self._intern
         found = ids.get(token)
         if found is None:
-            found = len(ids)
-            ids[token] = found
+            found = ids.setdefault(token, next(self._intern_ids))
         return found
 
     def _load_function_words(self) -> frozenset[str]:
@@ -301,9 +307,16 @@ class Pipeline:
             preprocess(text, language=self.config.language, level=self.config.normalization)
         )
 
-    def segment(self, text: str) -> Segment:
-        """Preprocessed tokens of a text with their word identities."""
-        return self.segment_of(self.tokenize(text))
+    def segment(self, text: str, side: str = "hypothesis") -> Segment:
+        """Preprocessed tokens of a text with their word identities.
+
+        Raises:
+            SegmentTooLongError: more tokens than :data:`meteor_eval.limits.MAX_TOKENS` allows
+                for the flavour (``side`` names the text in the message).
+        """
+        tokens = self.tokenize(text)
+        check_tokens(self.config.flavour, side, len(tokens))
+        return self.segment_of(tokens)
 
     def segment_of(self, tokens: tuple[str, ...]) -> Segment:
         """The segment of preprocessed tokens."""
@@ -316,7 +329,7 @@ class Pipeline:
         if seg is None:
             if len(cache) >= CACHE_LIMIT:
                 cache.clear()
-            seg = self.segment(text)
+            seg = self.segment(text, "reference")
             cache[text] = seg
         return seg
 
@@ -351,7 +364,9 @@ class Pipeline:
             [(m.hyp_start, m.ref_start) for m in matcher.candidates(hyp, ref, stage)]
             for stage, matcher in enumerate(self.matchers)
         ]
-        chosen = exhaustive.align_stages(stages)
+        chosen, spent = exhaustive.align_stages_bounded(stages, budget=exhaustive.SEARCH_BUDGET)
+        if spent:
+            _warn_budget(hyp, ref, spent)
         matches = [Match(j, 1, i, 1, stage) for stage, pairs in enumerate(chosen) for i, j in pairs]
         matches.sort()
         return matches
@@ -450,7 +465,7 @@ class Pipeline:
 
     def best_stats_many(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> list[MeteorStats]:
         """:meth:`best_stats` of each ``(hypothesis, references)`` pair, in order."""
-        return [self.best_stats(h, refs) for h, refs in pairs]
+        return each_placed(pairs, self.best_stats)
 
     def pooled_stats_many(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> MeteorStats:
         """``pool_stats(best_stats_many(pairs))``: the pairs' statistics pooled in order."""
@@ -464,7 +479,9 @@ class Pipeline:
         n_modules = len(self.config.modules)
         stem = scorer.stem if n_modules >= 2 else None
         synonyms = scorer.synonyms if n_modules >= 3 else None
-        hyp = [preprocess_token(t) for t in self.tokenize(hypothesis)]
+        hyp_tokens = self.tokenize(hypothesis)
+        check_tokens("nltk", "hypothesis", len(hyp_tokens))
+        hyp = [preprocess_token(t) for t in hyp_tokens]
         best: tuple[float, MeteorStats, int, list[str], list[tuple[int, int, int]]] | None = None
         for k, text in enumerate(references):
             check_reference(k, text)
@@ -473,6 +490,7 @@ class Pipeline:
                 if len(self._nltk_ref_cache) >= CACHE_LIMIT:
                     self._nltk_ref_cache.clear()
                 tokens = self.tokenize(text)
+                check_tokens("nltk", "reference", len(tokens))
                 self._nltk_ref_cache[text] = tokens
             ref = [preprocess_token(t) for t in tokens]
             pairs = greedy_align(hyp, ref, stem=stem, synonyms=synonyms)
@@ -485,3 +503,35 @@ class Pipeline:
         matches = tuple(sorted(Match(j, 1, i, 1, stage) for i, j, stage in pairs))
         alignment = Alignment(tuple(hyp), tuple(ref), matches, self.config.modules, stats.chunks)
         return stats, k, alignment
+
+
+_R = TypeVar("_R")
+
+
+def each_placed(
+    pairs: Sequence[tuple[str, Sequence[str]]], fn: Callable[[str, Sequence[str]], _R]
+) -> list[_R]:
+    """``fn(hypothesis, references)`` of each pair; a too-long segment's error is placed at
+    its pair's index."""
+    out: list[_R] = []
+    for index, (hypothesis, references) in enumerate(pairs):
+        try:
+            out.append(fn(hypothesis, references))
+        except SegmentTooLongError as exc:
+            raise exc.at_index(index) from None
+    return out
+
+
+def _warn_budget(hyp: Segment, ref: Segment, stages: tuple[int, ...]) -> None:
+    """One :class:`SearchBudgetWarning` naming the segment whose exact search ran out."""
+    start = " ".join(hyp.tokens[:8])
+    more = " ..." if len(hyp.tokens) > 8 else ""
+    warnings.warn(
+        f"paper2005: the exact alignment search ran out of its budget "
+        f'({exhaustive.SEARCH_BUDGET:,} units) on the segment "{start}{more}" '
+        f"({len(hyp.tokens)} hypothesis and {len(ref.tokens)} reference tokens; stage "
+        f"{', '.join(str(k) for k in stages)}); kept the best alignment found so far "
+        "(most matches, possibly more chunks than the optimum)",
+        SearchBudgetWarning,
+        stacklevel=2,
+    )

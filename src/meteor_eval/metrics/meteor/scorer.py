@@ -23,12 +23,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from meteor_eval.align.alignment import Alignment
+from meteor_eval.errors import warn_empty
 from meteor_eval.match.base import Match, Segment
 from meteor_eval.metrics.base import Score, Signature
 from meteor_eval.metrics.meteor.config import MeteorConfig
 from meteor_eval.metrics.meteor.fast import FastPipeline
 from meteor_eval.metrics.meteor.formula import finite, score_from_stats, scores_of_totals
-from meteor_eval.metrics.meteor.pipeline import check_corpus, perfect_row, pool_stats
+from meteor_eval.metrics.meteor.pipeline import (
+    check_corpus,
+    each_placed,
+    perfect_row,
+    pool_stats,
+)
 from meteor_eval.metrics.meteor.signature import build_signature, resource_ids
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
 from meteor_eval.stats.meteor import ROW_COLUMNS, MeteorStats
@@ -106,15 +112,30 @@ class Meteor(Metric["MeteorScore"]):
         self.pipeline = FastPipeline(self.config)
         self._signature_cache: dict[str, Signature] = {}
 
+    def __reduce__(self) -> tuple[type[Meteor], tuple[MeteorConfig]]:
+        """Pickle a scorer as its configuration; the copy builds its own resources and caches.
+
+        The live state holds locks, memory-mapped tables and per-process caches that cannot
+        travel (the paraphrase index, the Porter stemmer's per-thread state, the word-type
+        tables); the resources themselves are loaded once per process and shared, so the
+        rebuilt scorer gives the same scores.
+        """
+        return (type(self), (self.config,))
+
     # -- text -> statistics (the pipeline's steps) ---------------------------------------------
 
     def tokenize(self, text: str) -> tuple[str, ...]:
         """Preprocess one text as configured: normalise, lower-case, split (spec 1.6)."""
         return self.pipeline.tokenize(text)
 
-    def segment(self, text: str) -> Segment:
-        """Preprocessed tokens of a text with their word identities."""
-        return self.pipeline.segment(text)
+    def segment(self, text: str, side: str = "hypothesis") -> Segment:
+        """Preprocessed tokens of a text with their word identities.
+
+        Raises:
+            SegmentTooLongError: more tokens than :data:`meteor_eval.limits.MAX_TOKENS` allows
+                for the flavour (``side`` names the text in the message).
+        """
+        return self.pipeline.segment(text, side)
 
     def align(self, hyp: Segment, ref: Segment) -> list[Match]:
         """The chosen matches between two preprocessed segments, in reference order."""
@@ -242,6 +263,8 @@ class Meteor(Metric["MeteorScore"]):
             InputError: the numbers of hypotheses and reference groups differ.
         """
         check_corpus(hypotheses, references)
+        if not hypotheses:
+            warn_empty()
         if segments or alignments:
             seg_scores = [
                 self.sentence_score(h, refs, alignment=alignments)
@@ -342,7 +365,11 @@ class Meteor(Metric["MeteorScore"]):
         """:meth:`sentence_score` of each pair (``alignment``: attach each one's alignment)."""
         if options:
             return super().segment_results(pairs, **options)
-        return [self.sentence_score(h, refs, alignment=alignment) for h, refs in pairs]
+
+        def score(hypothesis: str, references: Sequence[str]) -> MeteorScore:
+            return self.sentence_score(hypothesis, references, alignment=alignment)
+
+        return each_placed(pairs, score)
 
     def values(self, score: MeteorScore) -> dict[str, float]:
         """``{"meteor": score}``."""
