@@ -83,7 +83,8 @@ Pair = tuple[int, int]
 #: Work that one stage's exact search may do. Expanding a search node costs ``_NODE_COST``
 #: units (:mod:`meteor_eval.align._exact_search`) plus one per hypothesis position and per
 #: candidate pair its bound and matching repair may scan, so the budget caps time (one to two
-#: seconds a stage in CPython) whatever the line length. The news sentences of the shared data use at most 70,000 units.
+#: seconds a stage in CPython) whatever the line length. The news sentences of the shared
+#: data use at most 70,000 units.
 #: Within the budget the result is exact. A stage that needs more keeps the best alignment
 #: found so far: the first complete one comes from a greedy dive along the smallest bound, and
 #: every later one has fewer crossings (or as many and a smaller assignment vector). If the
