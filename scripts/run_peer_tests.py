@@ -204,9 +204,9 @@ def run_suite(peer: Peer, work: Path, extra: list[str] | None = None) -> Outcome
     tests = [str(_local(peer, path)) for path in peer.tests]
     args = [*tests, "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *(extra or [])]
     code = _ALIAS.format(name=peer.name, target=peer.dropin, args=args)
-    env = dict(os.environ)
+    # A clean pytest environment (not, e.g., the variables of an xdist worker running us).
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "SACREBLEU"))}
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), *filter(None, [env.get("PYTHONPATH")])])
-    env.pop("SACREBLEU_SEED", None)
     done = subprocess.run(
         [sys.executable, "-c", code],
         cwd=work,
@@ -217,7 +217,11 @@ def run_suite(peer: Peer, work: Path, extra: list[str] | None = None) -> Outcome
     )
     output = done.stdout + done.stderr
     outcome = Outcome(peer, returncode=done.returncode, output=output)
-    summary = output.strip().splitlines()[-1] if output.strip() else ""
+    # pytest's last summary line: "3 passed, 1 failed in 2.00s" (warnings may follow it).
+    summaries = re.findall(
+        r"^=*\s*(\d+ (?:passed|failed|errors?|skipped).* in [\d.]+s.*)$", output, re.M
+    )
+    summary = summaries[-1] if summaries else ""
     for count, word in re.findall(r"(\d+) (passed|failed|errors?|skipped)", summary):
         key = {"error": "errors"}.get(word, word)
         setattr(outcome, key, int(count))
