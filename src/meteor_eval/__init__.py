@@ -22,6 +22,7 @@ from meteor_eval.errors import ConfigError, InputError, MeteorEvalError, Resourc
 if TYPE_CHECKING:
     from meteor_eval.align.alignment import Alignment
     from meteor_eval.comparison import ComparisonResult, compare
+    from meteor_eval.mergeable import BleuMetric, MeteorMetric, RougeMetric
     from meteor_eval.metrics.base import Score, Signature
     from meteor_eval.metrics.bleu import Bleu, BleuConfig, BleuScore, corpus_bleu, sentence_bleu
     from meteor_eval.metrics.meteor import (
@@ -46,6 +47,7 @@ _LAZY: dict[str, str] = {
     "Alignment": "meteor_eval.align.alignment",
     "ComparisonResult": "meteor_eval.comparison",
     "compare": "meteor_eval.comparison",
+    **dict.fromkeys(("BleuMetric", "MeteorMetric", "RougeMetric"), "meteor_eval.mergeable"),
     "Score": "meteor_eval.metrics.base",
     "Signature": "meteor_eval.metrics.base",
     **dict.fromkeys(
@@ -89,6 +91,7 @@ __all__ = [
     "Alignment",
     "Bleu",
     "BleuConfig",
+    "BleuMetric",
     "BleuScore",
     "ComparisonResult",
     "ConfigError",
@@ -96,11 +99,13 @@ __all__ = [
     "Meteor",
     "MeteorConfig",
     "MeteorEvalError",
+    "MeteorMetric",
     "MeteorScore",
     "MeteorStats",
     "ResourceError",
     "Rouge",
     "RougeConfig",
+    "RougeMetric",
     "RougeScore",
     "Score",
     "Signature",

@@ -35,6 +35,8 @@ from meteor_eval.metrics.protocol import Metric, Row
 __all__ = [
     "HEADER_PREFIX",
     "StatsFile",
+    "config_fields",
+    "config_from_fields",
     "metric_from_header",
     "read_stats",
     "stats_header",
@@ -69,7 +71,8 @@ class StatsFile:
     rows: list[Row]
 
 
-def _config_dict(metric: Metric[Any]) -> dict[str, Any]:
+def config_fields(metric: Metric[Any]) -> dict[str, Any]:
+    """The metric's configuration as JSON-ready fields (tuples become lists)."""
     return {
         field.name: getattr(metric.config, field.name)
         for field in dataclasses.fields(metric.config)
@@ -81,7 +84,7 @@ def stats_header(metric: Metric[Any], *, nrefs: str, segments: int, system: str)
     header = {
         "format": _FORMAT,
         "metric": metric.name,
-        "config": _config_dict(metric),
+        "config": config_fields(metric),
         "signature": metric.signature(nrefs).format(),
         "nrefs": nrefs,
         "columns": list(metric.columns),
@@ -204,12 +207,28 @@ def metric_from_header(stats: StatsFile, overrides: dict[str, Any] | None = None
                 f"{key}={value!r} would need new statistics (re-score the text instead)"
             )
         fields[key] = _as_config_value(value)
-    config_type = cls.config_type()
     try:
-        config = config_type(**fields)
-    except (TypeError, ValueError) as exc:
-        raise ConfigError(f"{stats.path}: invalid configuration in the header ({exc})") from None
+        _, config = config_from_fields(stats.metric, fields)
+    except ConfigError as exc:
+        raise ConfigError(f"{stats.path}: {exc}") from None
     return cls(config)
+
+
+def config_from_fields(name: str, fields: dict[str, Any]) -> tuple[type[Metric[Any]], Any]:
+    """The metric class of ``name`` and its configuration rebuilt from JSON-ready fields.
+
+    Raises:
+        ConfigError: an unknown metric or an invalid configuration for this version.
+    """
+    from meteor_eval.metrics.registry import metric_class
+
+    cls = metric_class(name)
+    values = {key: _as_config_value(value) for key, value in fields.items()}
+    try:
+        config = cls.config_type()(**values)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"invalid {name} configuration in the header ({exc})") from None
+    return cls, config
 
 
 def check_same_metric(files: Sequence[StatsFile]) -> None:

@@ -241,3 +241,26 @@ def test_from_stats_compares_with_significance(
     )
     assert again["systems"][1]["meteor"] == direct["systems"][1]["meteor"]
     assert again["signature"] == direct["signature"]
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "tsv", "csv"])
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [("score", FAST), ("bleu", []), ("rouge", ["--types", "rouge1,rougeL,rougeSU"])],
+)
+def test_several_systems_equal_each_alone_in_every_format(
+    xray: dict[str, str],
+    capsys: pytest.CaptureFixture[str],
+    fmt: str,
+    command: str,
+    options: list[str],
+) -> None:
+    common = [command, "--ref", xray["ref"], *options, "--sentence-level", "-f", fmt]
+    both = _out(capsys, [*common, "--hyp", xray["sys1"], xray["sys2"]]).splitlines()
+    one = _out(capsys, [*common, "--hyp", xray["sys1"]]).splitlines()
+    two = _out(capsys, [*common, "--hyp", xray["sys2"]]).splitlines()
+    if fmt == "jsonl":
+        assert both == one + two
+    else:
+        assert both == one + two[1:]  # one header line
+    assert len(both) == 2 * N + (fmt != "jsonl")

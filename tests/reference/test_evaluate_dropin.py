@@ -22,6 +22,7 @@ import pytest
 
 from meteor_eval.compat import evaluate
 from meteor_eval.compat.evaluate import numpy_mean
+from meteor_eval.errors import InputError
 from meteor_eval.text.nltk_tokenize import nltk_word_tokenize
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "nltk" / "evaluate.json.gz"
@@ -136,3 +137,31 @@ def test_numpy_mean_is_bit_identical_to_numpy() -> None:
     for n in [*range(1, 300), 1000, 2489, 4978, 20_001]:
         values = [rng.random() * rng.choice((1.0, 1e-3, 1e6)) for _ in range(n)]
         assert numpy_mean(values) == float(np.mean(values)), n
+
+
+def test_add_and_add_batch_then_compute_without_arguments() -> None:
+    """evaluate's accumulation: add / add_batch keep segments, compute() scores them all
+    (with any given to compute itself after them) and clears them."""
+    predictions = ["the cat sat on the mat", "a dog barked", "it is raining", "hello world"]
+    references: list[str | list[str]] = [
+        "the cat was on the mat",
+        ["the dog barked", "a dog barks"],
+        "it rains",
+        "hello there world",
+    ]
+    whole = evaluate.load("meteor").compute(predictions=predictions, references=references)
+    meteor = evaluate.load("meteor")
+    meteor.add(prediction=predictions[0], reference=references[0])
+    meteor.add_batch(predictions=predictions[1:3], references=references[1:3])
+    assert meteor.compute(predictions=predictions[3:], references=references[3:]) == whole
+    with pytest.raises(ValueError, match="no segment"):
+        meteor.compute()  # cleared by the previous compute
+    meteor.add_batch(predictions=predictions, references=references)
+    assert meteor.compute() == whole
+    other = evaluate.load("meteor")
+    other.add(prediction="x", reference="y")
+    assert evaluate.load("meteor")._predictions == []  # each load has its own segments
+    with pytest.raises(ValueError, match="both predictions and references"):
+        other.compute(predictions=["x"])
+    with pytest.raises(InputError):
+        other.add_batch(predictions=["a", "b"], references=["a"])

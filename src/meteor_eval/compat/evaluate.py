@@ -59,8 +59,14 @@ class EvaluateMeteor:
         if sentence_splitter is not None and not callable(sentence_splitter):
             raise TypeError(f"sentence_splitter: expected a callable, got {sentence_splitter!r}")
         self._splitter = sentence_splitter
-        self._scorer = NltkMeteor()
-        self._token_cache: dict[str, list[str]] = {}
+        shared = _CORES.get(0) if sentence_splitter is None else None
+        if shared is None:
+            shared = (NltkMeteor(), {})
+            if sentence_splitter is None:
+                _CORES[0] = shared
+        self._scorer, self._token_cache = shared
+        self._predictions: list[str] = []
+        self._references: list[str | Sequence[str]] = []
 
     def __repr__(self) -> str:
         return "EvaluateMeteor(name='meteor')"
@@ -117,16 +123,41 @@ class EvaluateMeteor:
             )
         return scores
 
+    def add(self, *, prediction: str, reference: str | Sequence[str]) -> None:
+        """Keep one segment for the next :meth:`compute` (evaluate's ``add``)."""
+        self.add_batch(predictions=[prediction], references=[reference])
+
+    def add_batch(
+        self, *, predictions: Sequence[str], references: Sequence[str | Sequence[str]]
+    ) -> None:
+        """Keep segments for the next :meth:`compute` (evaluate's ``add_batch``).
+
+        Raises:
+            TypeError: ``predictions`` or ``references`` is a bare ``str``.
+            InputError: their lengths differ.
+        """
+        if isinstance(predictions, str) or isinstance(references, str):
+            raise TypeError("predictions and references take lists, not a str")
+        if len(predictions) != len(references):
+            raise InputError(
+                f"got {len(predictions)} predictions but {len(references)} references; "
+                "references[i] must hold the reference(s) of predictions[i]"
+            )
+        self._predictions.extend(predictions)
+        self._references.extend(references)
+
     def compute(
         self,
         *,
-        predictions: Sequence[str],
-        references: Sequence[str | Sequence[str]],
+        predictions: Sequence[str] | None = None,
+        references: Sequence[str | Sequence[str]] | None = None,
         alpha: float = 0.9,
         beta: float = 3,
         gamma: float = 0.5,
     ) -> dict[str, float]:
-        """``{"meteor": mean sentence score}``, as ``evaluate``'s ``meteor.compute``.
+        """``{"meteor": mean sentence score}``, as ``evaluate``'s ``meteor.compute``: over the
+        segments kept by :meth:`add`/:meth:`add_batch` and those given here (which are added
+        after them), after which the kept segments are cleared.
 
         Args:
             predictions: One string per segment.
@@ -138,14 +169,30 @@ class EvaluateMeteor:
         Raises:
             TypeError: ``predictions`` or ``references`` is a bare ``str``.
             InputError: their lengths differ, or a segment has no reference.
+            ValueError: only one of ``predictions`` and ``references``, or no segment at all
+                (nothing added and nothing given).
         """
+        if (predictions is None) != (references is None):
+            raise ValueError("compute: give both predictions and references, or neither")
+        if predictions is not None and references is not None:
+            self.add_batch(predictions=predictions, references=references)
+        elif not self._predictions:
+            raise ValueError(
+                "compute: no segment; call add/add_batch first or pass predictions= and references="
+            )
+        kept_predictions, kept_references = self._predictions, self._references
+        self._predictions, self._references = [], []
         scores = self.sentence_scores(
-            predictions=predictions, references=references, alpha=alpha, beta=beta, gamma=gamma
+            predictions=kept_predictions,
+            references=kept_references,
+            alpha=alpha,
+            beta=beta,
+            gamma=gamma,
         )
         return {"meteor": numpy_mean(scores)}
 
 
-_SHARED: dict[int, EvaluateMeteor] = {}
+_CORES: dict[int, tuple[NltkMeteor, dict[str, list[str]]]] = {}
 
 
 def load(
@@ -153,19 +200,15 @@ def load(
     *,
     sentence_splitter: Callable[[str], Iterable[str]] | None = None,
 ) -> EvaluateMeteor:
-    """``evaluate.load("meteor")`` without network access.
+    """``evaluate.load("meteor")`` without network access: a new object (its own kept
+    segments), sharing the scorer and tokens of the others.
 
     Raises:
         ValueError: ``path`` names another metric.
     """
     if path.rstrip("/").rsplit("/", 1)[-1] != "meteor":
         raise ValueError(f"path: only 'meteor' is available here, got {path!r}")
-    if sentence_splitter is not None:
-        return EvaluateMeteor(sentence_splitter=sentence_splitter)
-    shared = _SHARED.get(0)
-    if shared is None:
-        shared = _SHARED[0] = EvaluateMeteor()
-    return shared
+    return EvaluateMeteor(sentence_splitter=sentence_splitter)
 
 
 def compute(
