@@ -13,6 +13,7 @@ packages are never imported, even when installed.
 * rouge-score 0.1.2: ``rouge_score/tokenize_test.py`` and ``tokenizers_test.py``. Its
   ``rouge_scorer_test.py``, ``scoring_test.py`` and ``io_test.py`` read ``testdata/`` files in
   every ``setUp``, which the source distribution does not ship, so they cannot run from it.
+  They import ``absl`` (absl-py, a dependency of rouge-score); without it they are skipped.
 
 Usage::
 
@@ -26,6 +27,7 @@ with a warning), 1 when a test failed, 2 on a usage error.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import re
 import shutil
@@ -49,6 +51,11 @@ class Peer:
     tests: tuple[str, ...]  # paths inside the source distribution
     data: tuple[str, ...] = ()  # other files the tests read, same layout
     pattern: str = "test_*.py"
+    requires: tuple[str, ...] = ()  # modules the test files import besides the peer
+
+    def missing(self) -> list[str]:
+        """The required modules that are not installed."""
+        return [name for name in self.requires if importlib.util.find_spec(name) is None]
 
     @property
     def archive(self) -> str:
@@ -71,6 +78,7 @@ PEERS = (
         "meteor_eval.compat.rouge_score",
         ("rouge_score/tokenize_test.py", "rouge_score/tokenizers_test.py"),
         pattern="*_test.py",
+        requires=("absl",),
     ),
 )
 
@@ -245,6 +253,12 @@ def main(argv: list[str] | None = None) -> int:
     status = 0
     for peer in PEERS:
         if options.peer and peer.name not in options.peer:
+            continue
+        if peer.missing():
+            print(
+                f"warning: {peer.dist} tests skipped: {', '.join(peer.missing())} not installed",
+                file=sys.stderr,
+            )
             continue
         archive = archive_path(peer, cache)
         if not archive.is_file():
