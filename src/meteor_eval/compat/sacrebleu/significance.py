@@ -6,8 +6,10 @@ first (its score and bootstrap interval), then each system with its p-value agai
 resampling is :func:`meteor_eval.significance.paired_tests`, which follows sacrebleu's procedures
 and consumes its random stream the same way (seed ``$SACREBLEU_SEED``, default 12345). Resampled
 corpora are scored from ``float32`` sums like sacrebleu's
-(:class:`~meteor_eval.compat.sacrebleu.metrics.bleu.SacrebleuResampling`), so means, intervals
-and p-values equal sacrebleu's.
+(:class:`~meteor_eval.compat.sacrebleu.metrics.bleu.SacrebleuResampling`) and randomisation
+trials from integer sums with scalar arithmetic
+(:class:`~meteor_eval.compat.sacrebleu.metrics.bleu.SacrebleuTrials`), like sacrebleu's, so
+intervals and p-values equal sacrebleu's to the bit (means to the last bit or so).
 
 One difference, meteor-eval's on purpose: a resampled statistic *equal* to the observed one
 counts as at least as extreme (sacrebleu counts only larger ones). A system identical to the
@@ -29,6 +31,7 @@ from meteor_eval.compat.sacrebleu.metrics.base import Signature
 from meteor_eval.compat.sacrebleu.metrics.bleu import (
     BLEU,
     SacrebleuResampling,
+    SacrebleuTrials,
     sacrebleu_seed,
 )
 from meteor_eval.significance import Estimate, interval_bounds, paired_tests
@@ -158,7 +161,7 @@ class PairedTest:
         else:
             with_ci = self.n_ar_confidence > 0
             trials = paired_tests(
-                metric.native,
+                SacrebleuTrials(metric.native.config),
                 systems,
                 method="ar",
                 n_samples=self.n_samples,

@@ -58,7 +58,14 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["BLEU", "MAX_NGRAM_ORDER", "BLEUScore", "BLEUSignature", "SacrebleuResampling"]
+__all__ = [
+    "BLEU",
+    "MAX_NGRAM_ORDER",
+    "BLEUScore",
+    "BLEUSignature",
+    "SacrebleuResampling",
+    "SacrebleuTrials",
+]
 
 #: Default highest n-gram order.
 MAX_NGRAM_ORDER = 4
@@ -186,33 +193,48 @@ def sacrebleu_seed() -> int | None:
     return None if text.lower() == "none" else int(text)
 
 
+def _scalar_scores(
+    totals: npt.NDArray[np.float64], config: BleuConfig, float32: bool
+) -> npt.NDArray[np.float64]:
+    """BLEU of each total, one at a time with the scalar formula (``float32`` counts or ints)."""
+    import numpy as np
+
+    order = config.max_ngram_order
+    scores = np.empty(len(totals), dtype=np.float64)
+    rows: Any = totals.astype(np.float32) if float32 else totals.astype(np.int64).tolist()
+    for k, row in enumerate(rows):
+        # The scalars flow through the formula as through sacrebleu's compute_bleu.
+        stats = BleuStats(
+            int(row[0]),
+            int(row[1]),
+            cast(tuple[int, ...], tuple(row[2 : 2 + order])),
+            cast(tuple[int, ...], tuple(row[2 + order :])),
+        )
+        scores[k] = _score_from_stats(stats, config)[0]
+    return scores
+
+
 class SacrebleuResampling(Bleu):
-    """meteor-eval's BLEU scoring resampled corpora as sacrebleu does: from ``float32`` sums.
+    """meteor-eval's BLEU scoring bootstrap resamples as sacrebleu does: from ``float32`` sums.
 
     sacrebleu resamples statistics stored as ``float32``, so the precisions of each resampled
     corpus are ``float32`` quotients; scoring with this metric gives its bootstrap means,
-    intervals and paired-bootstrap p-values to the last bit. (Its approximate randomisation
-    trials use integer sums, i.e. the plain :class:`~meteor_eval.metrics.bleu.Bleu`.)
+    intervals and paired-bootstrap p-values to the last bit.
     """
 
     def sample_values(self, totals: npt.NDArray[np.float64]) -> dict[str, npt.NDArray[np.float64]]:
         """BLEU of each resampled total, from ``float32`` statistics."""
-        import numpy as np
+        return {"bleu": _scalar_scores(totals, self.config, float32=True)}
 
-        order = self.config.max_ngram_order
-        config = self.config
-        single = totals.astype(np.float32)
-        scores = np.empty(len(single), dtype=np.float64)
-        for k, row in enumerate(single):
-            # The float32 scalars flow through the formula as through sacrebleu's.
-            stats = BleuStats(
-                int(row[0]),
-                int(row[1]),
-                cast(tuple[int, ...], tuple(row[2 : 2 + order])),
-                cast(tuple[int, ...], tuple(row[2 + order :])),
-            )
-            scores[k] = _score_from_stats(stats, config)[0]
-        return {"bleu": scores}
+
+class SacrebleuTrials(Bleu):
+    """meteor-eval's BLEU scoring approximate-randomisation trials as sacrebleu does: from
+    integer sums with Python's scalar arithmetic (the native metric's vectorised formula agrees
+    to within an ulp; this agrees to the bit, so p-values equal sacrebleu's even at a tie)."""
+
+    def sample_values(self, totals: npt.NDArray[np.float64]) -> dict[str, npt.NDArray[np.float64]]:
+        """BLEU of each trial's total, from integer statistics."""
+        return {"bleu": _scalar_scores(totals, self.config, float32=False)}
 
 
 class BLEU:
