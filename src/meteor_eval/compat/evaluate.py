@@ -38,7 +38,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Final
 
 from meteor_eval.errors import InputError
-from meteor_eval.metrics.nltk_meteor import NltkMeteor, nltk_score_from_stats
+from meteor_eval.metrics.meteor.formula import nltk_score_from_stats
+from meteor_eval.metrics.meteor.nltk import NltkMeteor
 from meteor_eval.stats.corpus import numpy_mean
 from meteor_eval.text.nltk_tokenize import word_tokenize
 
