@@ -54,7 +54,6 @@ from __future__ import annotations
 import array
 import bisect
 import functools
-import gzip
 import hashlib
 import importlib.util
 import itertools
@@ -65,13 +64,15 @@ import re
 import struct
 import sys
 import zlib
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from meteor_eval.errors import ResourceError
 from meteor_eval.resources.registry import ResourceSpec, cache_dir, write_atomically
+
+if TYPE_CHECKING:
+    from meteor_eval.resources._paraphrase_build import BuiltArrays
 
 __all__ = [
     "FORMAT_VERSION",
@@ -194,165 +195,6 @@ def index_path_for(key: bytes, directory: Path | None = None) -> Path:
 # -- building ----------------------------------------------------------------------------------
 
 
-# vocabulary, parent and token of each trie node (creation order), A and B node of each record,
-# number of skipped records
-_Parsed = tuple[
-    dict[str, int],
-    "array.array[int]",
-    "array.array[int]",
-    "array.array[int]",
-    "array.array[int]",
-    int,
-]
-
-
-@dataclass(slots=True)
-class _Built:
-    """The arrays of an index before they are written."""
-
-    vocab: bytes
-    vocab_count: int
-    first_child: array.array[int]
-    token: array.array[int]
-    parent: array.array[int]
-    record_start: array.array[int]
-    record_b: array.array[int]
-    skipped: int
-
-
-def _parse_table(path: Path) -> _Parsed:
-    """Read the table into a creation-ordered trie of all phrases plus the record list."""
-    vocab: dict[str, int] = {}
-    edges: dict[int, int] = {}
-    parent = array.array(_U32, [0])
-    token = array.array(_U32, [0])
-    record_a = array.array(_U32)
-    record_b = array.array(_U32)
-    a_nodes: dict[str, int] = {}
-    split = _TOKEN_RE.findall
-    skipped = 0
-
-    def insert(line: str) -> int:
-        node = 0
-        for word in split(line):
-            word_id = vocab.get(word)
-            if word_id is None:
-                word_id = vocab[word] = len(vocab)
-            key = (node << 32) | word_id
-            child = edges.get(key)
-            if child is None:
-                child = edges[key] = len(parent)
-                parent.append(node)
-                token.append(word_id)
-            node = child
-        return node
-
-    try:
-        # Universal newlines split on \n, \r and \r\n like Java's readLine (spec J5).
-        with gzip.open(path, "rt", encoding="utf-8", errors="replace", newline=None) as lines:
-            number = 0
-            for number, _probability in enumerate(lines, start=1):
-                a_line = next(lines, None)
-                b_line = next(lines, None)
-                if a_line is None or b_line is None:
-                    raise ResourceError(
-                        f"paraphrase table {path} ends inside a record (record {number} is "
-                        "missing its phrase lines)"
-                    )
-                a_node = a_nodes.get(a_line)
-                if a_node is None:
-                    a_node = a_nodes[a_line] = insert(a_line)
-                b_node = insert(b_line)
-                if b_node == 0:
-                    skipped += 1
-                    continue
-                record_a.append(a_node)
-                record_b.append(b_node)
-    except (OSError, EOFError, zlib.error) as exc:
-        raise ResourceError(f"cannot read paraphrase table {path}: {exc}") from exc
-    if skipped:
-        logger.warning(
-            "paraphrase table %s: skipped %d records with an empty phrase B", path, skipped
-        )
-    return vocab, parent, token, record_a, record_b, skipped
-
-
-def _finish(
-    vocab: dict[str, int],
-    parent: array.array[int],
-    token: array.array[int],
-    record_a: array.array[int],
-    record_b: array.array[int],
-    skipped: int,
-) -> _Built:
-    """Renumber the trie breadth-first (children contiguous, sorted by token) and group records."""
-    nodes = len(parent)
-    if nodes >= 1 << 32 or len(record_a) >= 1 << 32:
-        raise ResourceError("paraphrase table too large for index format 1")
-    # Children of every node in creation order (counting sort on the parent).
-    kid_start = array.array(_U32, bytes(4 * (nodes + 1)))
-    for node in range(1, nodes):
-        kid_start[parent[node] + 1] += 1
-    total = 0
-    for node in range(nodes + 1):
-        total += kid_start[node]
-        kid_start[node] = total
-    kids = array.array(_U32, bytes(4 * max(nodes - 1, 0)))
-    cursor = kid_start[:-1]
-    for node in range(1, nodes):
-        owner = parent[node]
-        kids[cursor[owner]] = node
-        cursor[owner] += 1
-    del cursor
-    # Breadth-first numbering.
-    order = array.array(_U32, [0])
-    first_child = array.array(_U32)
-    token_of = token.__getitem__
-    for position in range(nodes):
-        old = order[position]
-        first_child.append(len(order))
-        lo, hi = kid_start[old], kid_start[old + 1]
-        if hi - lo == 1:
-            order.append(kids[lo])
-        elif hi > lo:
-            order.extend(sorted(kids[lo:hi], key=token_of))
-    first_child.append(len(order))
-    del kids, kid_start
-    new_id = array.array(_U32, bytes(4 * nodes))
-    for position in range(nodes):
-        new_id[order[position]] = position
-    new_token = array.array(_U32, (token[old] for old in order))
-    new_parent = array.array(_U32, (new_id[parent[old]] for old in order))
-    new_parent[0] = 0
-    del order
-    # Records grouped by the (new) node of phrase A, file order within a node.
-    records = len(record_a)
-    record_start = array.array(_U32, bytes(4 * (nodes + 1)))
-    for old in record_a:
-        record_start[new_id[old] + 1] += 1
-    total = 0
-    for node in range(nodes + 1):
-        total += record_start[node]
-        record_start[node] = total
-    grouped = array.array(_U32, bytes(4 * records))
-    cursor = record_start[:-1]
-    for index in range(records):
-        a_node = new_id[record_a[index]]
-        grouped[cursor[a_node]] = new_id[record_b[index]]
-        cursor[a_node] += 1
-    words = sorted(vocab, key=vocab.__getitem__)
-    return _Built(
-        vocab="\n".join(words).encode("utf-8", "surrogatepass"),
-        vocab_count=len(words),
-        first_child=first_child,
-        token=new_token,
-        parent=new_parent,
-        record_start=record_start,
-        record_b=grouped,
-        skipped=skipped,
-    )
-
-
 def _layout(vocab_bytes: int, nodes: int, records: int) -> list[tuple[int, int]]:
     """(offset, length) of each body section, relative to the start of the file."""
     sizes = [vocab_bytes, 4 * (nodes + 1), 4 * nodes, 4 * nodes, 4 * (nodes + 1), 4 * records]
@@ -382,25 +224,26 @@ def _sample_crc(body: bytes | memoryview | mmap.mmap, start: int, end: int) -> i
     return crc
 
 
-def _serialize(built: _Built, key: bytes) -> tuple[bytes, bytearray]:
-    """The index file as its header and its body."""
+def _serialize(built: BuiltArrays, key: bytes) -> tuple[bytes, bytearray]:
+    """The index file as its header and its body.
+
+    The body is allocated once and each section is released as soon as it is copied, so that
+    the arrays and the body are not both held in full.
+    """
     nodes = len(built.token)
     records = len(built.record_b)
-    layout = _layout(len(built.vocab), nodes, records)
-    sections: list[bytes | array.array[int]] = [
-        built.vocab,
-        built.first_child,
-        built.token,
-        built.parent,
-        built.record_start,
-        built.record_b,
-    ]
-    body = bytearray()
-    for (offset, size), section in zip(layout, sections, strict=True):
-        body += section if isinstance(section, bytes) else section.tobytes()
-        body += bytes(((size + 7) & ~7) - size)
-        if len(body) + HEADER_SIZE != offset + ((size + 7) & ~7):
+    vocab_size = len(built.vocab)
+    layout = _layout(vocab_size, nodes, records)
+    offset, size = layout[-1]
+    body = bytearray(offset + ((size + 7) & ~7) - HEADER_SIZE)
+    names = ("vocab", "first_child", "token", "parent", "record_start", "record_b")
+    for (offset, size), name in zip(layout, names, strict=True):
+        section = memoryview(getattr(built, name)).cast("B")
+        if len(section) != size:
             raise ResourceError("internal error: index layout mismatch")
+        body[offset - HEADER_SIZE : offset - HEADER_SIZE + size] = section
+        section.release()
+        built.release(name)
     body_view = memoryview(body)
     header = _HEADER.pack(
         _MAGIC,
@@ -411,34 +254,48 @@ def _serialize(built: _Built, key: bytes) -> tuple[bytes, bytearray]:
         nodes,
         records,
         built.skipped,
-        len(built.vocab),
+        vocab_size,
         len(body),
         _sample_crc(body_view, 0, len(body)),
         zlib.crc32(body_view),
     )
+    body_view.release()
     header += struct.pack("<I", zlib.crc32(header))
     header += bytes(HEADER_SIZE - len(header))
     return header, body
 
 
-def build_index(table: Path, key: bytes | None = None) -> tuple[bytes, bytearray]:
+def build_index(
+    table: Path,
+    key: bytes | None = None,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[bytes, bytearray]:
     """Build the index of a table and return its header and body.
 
-    Pure Python (``array`` and ``struct``, no numpy). For the English table (5.27 million records,
-    3.3 million trie nodes) it takes about 1.5 minutes and 570 MB peak memory, once per machine;
-    the index is 75 MB.
+    The table is streamed in blocks and the trie is built with numpy
+    (:mod:`meteor_eval.resources._paraphrase_build`). For the English table (5.27 million
+    records, 3.3 million trie nodes) this takes a few seconds and under 250 MB peak memory,
+    once per machine (``docs/performance.md``); the index is 75 MB.
 
     Args:
         table: The gzip paraphrase table.
         key: Its content key (computed with :func:`table_key` when omitted).
+        progress: Called as the table is read with (compressed bytes read, compressed size).
 
     Raises:
         ResourceError: if the table cannot be read or is malformed.
     """
+    from meteor_eval.resources._paraphrase_build import build_arrays
+
     global build_count
     build_count += 1
     content_key = table_key(table) if key is None else key
-    built = _finish(*_parse_table(table))
+    built = build_arrays(table, progress)
+    if built.skipped:
+        logger.warning(
+            "paraphrase table %s: skipped %d records with an empty phrase B", table, built.skipped
+        )
     return _serialize(built, content_key)
 
 
