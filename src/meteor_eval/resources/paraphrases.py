@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import array
 import bisect
+import contextlib
 import functools
 import hashlib
 import importlib.util
@@ -63,10 +64,11 @@ import os
 import re
 import struct
 import sys
+import time
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Final, Literal, Protocol
 
 from meteor_eval.errors import ResourceError
 from meteor_eval.resources.registry import ResourceSpec, cache_dir, write_atomically
@@ -77,13 +79,21 @@ if TYPE_CHECKING:
 __all__ = [
     "FORMAT_VERSION",
     "HEADER_SIZE",
+    "LOCK_TIMEOUT",
+    "BuildProgress",
     "ParaphraseTable",
+    "build_estimate",
     "build_index",
+    "built_indexes",
     "cache_dir",
+    "check_index_file",
     "find_paraphrase_table",
     "index_path_for",
+    "lock_path_for",
     "open_index",
     "paraphrase_table",
+    "remove_stale_temporaries",
+    "set_build_progress",
     "table_key",
 ]
 
@@ -519,6 +529,35 @@ def _check_header(
     return vocab_count, nodes, records, vocab_bytes
 
 
+def check_index_file(path: Path) -> str | None:
+    """Check a built index completely (header, sizes, structure, CRC32 of the whole body)
+    against the content key in its own header and in its file name.
+
+    Returns:
+        ``None`` if it is sound, else what is wrong.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return f"unreadable ({exc})"
+    if len(data) < _HEADER.size:
+        return "shorter than its header"
+    key = _HEADER.unpack_from(data, 0)[3]
+    if path.name != index_path_for(key, path.parent).name:
+        return "its name does not match the table key in its header"
+    try:
+        ParaphraseTable(data, key=key, path=path, language="?", index_path=path, verify="full")
+    except _CorruptIndexError as problem:
+        return str(problem)
+    return None
+
+
+def built_indexes(directory: Path | None = None) -> list[Path]:
+    """The paraphrase index files of the current format in the cache folder."""
+    folder = cache_dir() if directory is None else directory
+    return sorted(folder.glob(f"paraphrase-*.v{FORMAT_VERSION}.idx"))
+
+
 def _map_file(path: Path) -> mmap.mmap | None:
     try:
         with path.open("rb") as handle:
@@ -529,51 +568,202 @@ def _map_file(path: Path) -> mmap.mmap | None:
         return None
 
 
+class BuildProgress(Protocol):
+    """Receives the progress of one index build (the command line draws a bar with it)."""
+
+    def __call__(self, done: int, total: int) -> None:
+        """Compressed bytes of the table read so far, out of ``total``."""
+
+    def close(self) -> None:
+        """The build is over (finished or failed)."""
+
+
+# Makes a BuildProgress for (table, index path) when a build starts; None shows nothing.
+_progress_factory: Callable[[Path, Path], BuildProgress] | None = None
+
+
+def set_build_progress(factory: Callable[[Path, Path], BuildProgress] | None) -> None:
+    """Show the progress of the index builds of this process (``None``: show nothing).
+
+    ``factory(table, index_path)`` is called when a build starts; the library itself prints
+    nothing (it logs the start of a build on the ``meteor_eval`` logger, at INFO level).
+    """
+    global _progress_factory
+    _progress_factory = factory
+
+
+#: Compressed table bytes indexed per second, measured for the English table on the
+#: development machine (``benchmarks/bench_first_run.py``); only for the announced estimate.
+_BUILD_BYTES_PER_SECOND: Final = 10e6
+#: Seconds to wait for another process building the same index before giving up.
+LOCK_TIMEOUT: Final = 600.0
+_LOCK_POLL: Final = 0.05
+
+
+def build_estimate(table: Path) -> int:
+    """Rough number of seconds the index build of ``table`` takes (at least 1)."""
+    try:
+        size = table.stat().st_size
+    except OSError:
+        return 1
+    return max(1, round(size / _BUILD_BYTES_PER_SECOND))
+
+
+def lock_path_for(index: Path) -> Path:
+    """The lock file that serialises builds of ``index`` between processes."""
+    return index.with_name(index.name + ".lock")
+
+
+@contextlib.contextmanager
+def _build_lock(index: Path, timeout: float) -> Iterator[bool]:
+    """Hold an exclusive ``flock`` on the index's lock file while building it.
+
+    Yields whether the lock is held: ``False`` where locks are unavailable (no ``fcntl``, or a
+    cache folder that cannot be written; the build then goes ahead unlocked, which is safe,
+    since indexes are moved into place atomically, only possibly done twice).
+
+    Raises:
+        ResourceError: if another process holds the lock for longer than ``timeout`` seconds.
+    """
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        yield False
+        return
+    path = lock_path_for(index)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = path.open("a+b")
+    except OSError:
+        yield False
+        return
+    with handle:
+        deadline = time.monotonic() + timeout
+        waiting = False
+        while True:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if not waiting:
+                    logger.info(
+                        "waiting for another process that is building the paraphrase index %s",
+                        index,
+                    )
+                    waiting = True
+                if time.monotonic() >= deadline:
+                    raise ResourceError(
+                        f"gave up after {timeout:.0f} s waiting for another process building "
+                        f"the paraphrase index {index} (it holds the lock {path}); let it "
+                        "finish, or stop it and run again"
+                    ) from None
+                time.sleep(_LOCK_POLL)
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def remove_stale_temporaries(index: Path) -> list[Path]:
+    """Delete the temporary files that interrupted builds of ``index`` left behind.
+
+    Only safe while holding the build lock (no other build of this index is writing one).
+
+    Returns:
+        The files removed.
+    """
+    removed = []
+    for temporary in index.parent.glob(f".{index.name}.*.tmp"):
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+            removed.append(temporary)
+    if removed:
+        logger.info("removed %d temporary file(s) of an interrupted index build", len(removed))
+    return removed
+
+
+def _open_existing(
+    target: Path,
+    table: Path,
+    key: bytes,
+    language: str,
+    verify: Literal["sample", "full"],
+    *,
+    report: bool,
+) -> ParaphraseTable | None:
+    """The index at ``target`` if it is present and sound (``report``: log why it is not)."""
+    mapped = _map_file(target)
+    if mapped is None:
+        return None
+    try:
+        return ParaphraseTable(
+            mapped, key=key, path=table, language=language, index_path=target, verify=verify
+        )
+    except _CorruptIndexError as problem:
+        mapped.close()
+        if report:
+            logger.warning("paraphrase index %s is unusable (%s); rebuilding it", target, problem)
+        return None
+
+
 def open_index(
     table: Path,
     language: str,
     *,
     directory: Path | None = None,
     verify: Literal["sample", "full"] = "sample",
+    progress: BuildProgress | None = None,
+    lock_timeout: float = LOCK_TIMEOUT,
 ) -> ParaphraseTable:
     """Open a table through its cached index, building (or rebuilding) the index if needed.
+
+    A build holds a lock file next to the index: a second process that needs the same index
+    meanwhile waits for it and then opens the finished index instead of building it again.
 
     Args:
         table: The gzip paraphrase table.
         language: Language short name recorded in the spec.
         directory: Cache folder (default :func:`cache_dir`).
         verify: ``"sample"`` checks sampled blocks of the body, ``"full"`` the whole body.
+        progress: Receives the build's progress (default: the one set with
+            :func:`set_build_progress`, if any).
+        lock_timeout: Seconds to wait for another process building the same index.
 
     Returns:
         The opened table.
 
     Raises:
-        ResourceError: if the table cannot be read or is malformed.
+        ResourceError: if the table cannot be read or is malformed, or the wait times out.
     """
     key = table_key(table)
     target = index_path_for(key, directory)
-    mapped = _map_file(target)
-    if mapped is not None:
+    opened = _open_existing(target, table, key, language, verify, report=True)
+    if opened is not None:
+        return opened
+    with _build_lock(target, lock_timeout) as locked:
+        # Another process may have built it while this one waited for the lock.
+        opened = _open_existing(target, table, key, language, verify, report=False)
+        if opened is not None:
+            return opened
+        if locked:
+            remove_stale_temporaries(target)
+        header, body = _build_announced(table, key, target, progress)
         try:
-            return ParaphraseTable(
-                mapped, key=key, path=table, language=language, index_path=target, verify=verify
+            write_atomically(target, (header, body))
+        except OSError as exc:
+            logger.warning(
+                "cannot write the paraphrase index to %s (%s); keeping it in memory for this run",
+                target,
+                exc,
             )
-        except _CorruptIndexError as problem:
-            mapped.close()
-            logger.warning("paraphrase index %s is unusable (%s); rebuilding it", target, problem)
-    logger.info("building the paraphrase index of %s (once per table) in %s", table, target)
-    header, body = build_index(table, key)
-    try:
-        write_atomically(target, (header, body))
-    except OSError as exc:
-        logger.warning(
-            "cannot write the paraphrase index to %s (%s); keeping it in memory for this run",
-            target,
-            exc,
-        )
-        return ParaphraseTable(
-            header + body, key=key, path=table, language=language, index_path=None, verify=verify
-        )
+            return ParaphraseTable(
+                header + body,
+                key=key,
+                path=table,
+                language=language,
+                index_path=None,
+                verify=verify,
+            )
     del header, body
     mapped = _map_file(target)
     if mapped is None:
@@ -585,6 +775,26 @@ def open_index(
     except _CorruptIndexError as problem:
         mapped.close()
         raise ResourceError(f"paraphrase index {target} is unreadable ({problem})") from None
+
+
+def _build_announced(
+    table: Path, key: bytes, target: Path, progress: BuildProgress | None
+) -> tuple[bytes, bytearray]:
+    """:func:`build_index`, announced on the log and reported to ``progress`` (or the factory
+    set with :func:`set_build_progress`)."""
+    logger.info(
+        "building the paraphrase index for %s (once, ~%d s) into %s",
+        table.name,
+        build_estimate(table),
+        target,
+    )
+    if progress is None and _progress_factory is not None:
+        progress = _progress_factory(table, target)
+    try:
+        return build_index(table, key, progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()
 
 
 @functools.cache
