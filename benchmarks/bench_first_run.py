@@ -43,7 +43,9 @@ _BUILD = (
 def _run(command: list[str], env: dict[str, str]) -> tuple[float, float, float]:
     """(wall s, CPU s, peak RSS MB) of one process, which must succeed."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
     process.returncode = os.waitstatus_to_exitcode(status)
