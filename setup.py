@@ -1,18 +1,39 @@
-"""Build of the optional compiled beam search; every other setting lives in pyproject.toml.
+"""Build of the optional compiled kernels; every other setting lives in pyproject.toml.
 
-The extension ``meteor_eval.align._beam`` makes METEOR 1.5 scoring several times faster. It is
-optional: when it cannot be compiled (no C compiler or Python headers) the build prints a warning
-and the package installs without it, using the pure-Python aligner, which gives identical
-results. Set ``METEOR_EVAL_NO_EXTENSION=1`` to skip the extension on purpose.
+The extension ``meteor_eval._ext._kernels`` holds the compiled kernels (the normaliser, the Java
+hash, the stemmers, the candidate generators, the beam search, the word statistics, the fused
+pair kernel and NLTK's greedy alignment), built as one module from the C files of
+``src/meteor_eval/_ext/`` (one file per concern). It makes METEOR scoring several times faster.
+It is optional: when it cannot be compiled (no C compiler or Python headers) the build prints a
+warning and the package installs without it, using the pure-Python twin of every kernel, which
+gives identical results. Set ``METEOR_EVAL_NO_EXTENSION=1`` to skip the extension on purpose.
+The C sources ship in the source distribution, not in wheels.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+
+EXT_DIR = Path("src", "meteor_eval", "_ext")
+# One file per concern (kernels.h lists them); module.c gathers their functions into one module.
+SOURCES = (
+    "module.c",
+    "normalize.c",
+    "hash.c",
+    "stem.c",
+    "match.c",
+    "candidates.c",
+    "paraphrase.c",
+    "beam.c",
+    "stats.c",
+    "pair.c",
+    "greedy.c",
+)
 
 
 class OptionalBuildExt(build_ext):
@@ -33,8 +54,8 @@ class OptionalBuildExt(build_ext):
     @staticmethod
     def _skip(exc: BaseException) -> None:
         sys.stderr.write(
-            f"warning: meteor_eval.align._beam was not compiled ({exc}); "
-            "the pure-Python aligner will be used (same results, slower)\n"
+            f"warning: meteor_eval._ext._kernels was not compiled ({exc}); "
+            "the pure-Python kernels will be used (same results, slower)\n"
         )
 
 
@@ -42,12 +63,9 @@ extensions = []
 if os.environ.get("METEOR_EVAL_NO_EXTENSION") != "1":
     extensions.append(
         Extension(
-            "meteor_eval.align._beam",
-            sources=[
-                "src/meteor_eval/align/_beam.c",
-                "src/meteor_eval/align/_text.c",
-                "src/meteor_eval/align/_normalize.c",
-            ],
+            "meteor_eval._ext._kernels",
+            sources=[(EXT_DIR / name).as_posix() for name in SOURCES],
+            depends=[(EXT_DIR / "kernels.h").as_posix()],
             optional=True,
         )
     )

@@ -3,21 +3,21 @@
 The whole pipeline (``Meteor`` with ``meteor15``, all four modules, ``--norm``) runs once over
 the inputs to record what the two kernels receive:
 
-* ``align_stages``: every call of ``meteor_eval.align._beam.align_stages`` (each stage's
-  candidate list, both segment lengths, the aligner weights and the beam);
-* ``paraphrase``: every call of ``meteor_eval.align._beam.paraphrase`` (table token ids of both
+* ``align_stages``: every call of ``align_stages`` (``_ext/beam.c``: each stage's candidate
+  list, both segment lengths, the aligner weights and the beam);
+* ``paraphrase``: every call of ``paraphrase`` (``_ext/paraphrase.c``: table token ids of both
   segments, the memory-mapped index arrays and the root table).
 
 Each kernel is then timed alone over the recorded calls (best of ``--repeat`` passes, default
 5) and a Markdown table is printed. ``--baseline FILE`` loads another build of the extension
-(for example a copy of the shared library made before a change) and times it on the same calls,
-after checking that both builds return the same results, so the table shows before, after and
-the speed-up.
+(for example a copy of the shared library made before a change, ``_kernels*.so``, or the
+older single-file ``_beam*.so``) and times it on the same calls, after checking that both builds
+return the same results, so the table shows before, after and the speed-up.
 
 Run from the repository root (the package is taken from ``src/``)::
 
     python benchmarks/bench_kernels.py
-    python benchmarks/bench_kernels.py --baseline /tmp/old/_beam.cpython-311-x86_64-linux-gnu.so
+    python benchmarks/bench_kernels.py --baseline /tmp/old/_kernels.cpython-311-x86_64-linux-gnu.so
     python benchmarks/bench_kernels.py --hyp H --ref R --beam 40 --repeat 9
 
 Inputs default to ``../shared/data/meteor15``: ``xray-system1.hyp`` against ``xray-reference``.
@@ -39,12 +39,15 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "meteor15"
 sys.path.insert(0, str(ROOT / "src"))
 
-from meteor_eval.align import _beam  # type: ignore[attr-defined]  # noqa: E402
+from meteor_eval._ext import built_module  # noqa: E402
 from meteor_eval.match import paraphrase as paraphrase_module  # noqa: E402
 from meteor_eval.metrics import meteor as meteor_module  # noqa: E402
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig  # noqa: E402
 
 Call = tuple[Any, ...]
+
+# The compiled module under test (this checkout's build), or None when it is not built.
+_kernels = built_module()
 
 
 class _Recorder:
@@ -71,9 +74,10 @@ def record(hyp_path: Path, ref_path: Path, beam: int) -> dict[str, list[Call]]:
     """Score the inputs once through the real pipeline and return the kernels' calls."""
     from meteor_eval.align import search
 
-    if search._compiled_align_stages is None or paraphrase_module._KERNELS is None:
+    kernels = (_kernels, search._compiled_align_stages, paraphrase_module._KERNELS)
+    if any(kernel is None for kernel in kernels):
         sys.exit("the compiled extension is not built (python setup.py build_ext --inplace)")
-    recorder = _Recorder(_beam, ("align_stages", "paraphrase"))
+    recorder = _Recorder(_kernels, ("align_stages", "paraphrase"))
     saved_stages = search._compiled_align_stages
     saved_kernels = paraphrase_module._KERNELS
     saved_pair = meteor_module._PAIR_KERNEL
@@ -98,9 +102,14 @@ def record(hyp_path: Path, ref_path: Path, beam: int) -> dict[str, list[Call]]:
 
 
 def load_extension(path: Path) -> ModuleType:
-    """Another build of ``_beam`` loaded from ``path`` beside the current one."""
-    loader = importlib.machinery.ExtensionFileLoader("_beam", str(path))
-    spec = importlib.util.spec_from_file_location("_beam", path, loader=loader)
+    """Another build of the extension loaded from ``path`` beside the current one.
+
+    The module's name is the file name's first part (``_kernels``, or ``_beam`` for builds from
+    before the kernels moved to ``_ext/``): it names the initialiser the loader calls.
+    """
+    name = path.name.split(".")[0]
+    loader = importlib.machinery.ExtensionFileLoader(name, str(path))
+    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
     if spec is None:
         sys.exit(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
@@ -141,7 +150,7 @@ def main(argv: list[str] | None = None) -> None:
     baseline = load_extension(args.baseline) if args.baseline else None
     for name, kernel_calls in calls.items():
         if baseline is not None:
-            same_results(name, _beam, baseline, kernel_calls)
+            same_results(name, _kernels, baseline, kernel_calls)
 
     print(f"inputs: {args.hyp.name} / {args.ref.name}, beam {args.beam}, best of {args.repeat}")
     print()
@@ -153,7 +162,7 @@ def main(argv: list[str] | None = None) -> None:
     print(header)
     print(rule)
     for name, kernel_calls in calls.items():
-        now = best_of(getattr(_beam, name), kernel_calls, args.repeat)
+        now = best_of(getattr(_kernels, name), kernel_calls, args.repeat)
         row = (
             f"| {name} | {len(kernel_calls)} | {now * 1e3:.1f} | "
             f"{now / max(1, len(kernel_calls)) * 1e6:.2f} |"

@@ -230,9 +230,13 @@ def nltk_data_dir(tmp: Path) -> Path | None:
 
 
 def parse_ours(out: str) -> float:
+    """The corpus score in ``score --format json`` output (the results schema: one system)."""
     import json
 
-    return float(json.loads(out)["score"])
+    result = json.loads(out)
+    if "systems" in result:
+        return float(result["systems"][0]["meteor"]["score"])
+    return float(result["score"])
 
 
 def parse_jar(out: str) -> float:

@@ -25,7 +25,9 @@ __all__ = [
     "count_lines",
     "iter_lines",
     "iter_segments",
+    "line_offsets",
     "read_lines",
+    "read_range",
     "read_segments",
     "streams_to_segments",
 ]
@@ -74,6 +76,8 @@ def read_segments(
 
 # Bytes of lines read and decoded at a time.
 _BLOCK_BYTES = 1 << 16
+# Bytes read at a time when only line breaks are counted.
+_SCAN_BYTES = 1 << 20
 
 
 def _open_binary(name: str) -> IO[bytes]:
@@ -191,6 +195,87 @@ def count_lines(name: str) -> int | None:
     if last and not last.endswith(b"\n"):
         count += 1
     return count
+
+
+def line_offsets(name: str, every: int) -> tuple[list[int], int]:
+    """Where lines ``0, every, 2 * every, ...`` start (byte offsets) and how many lines the
+    file has (a last line without a line break counts), by one pass over its bytes.
+
+    Cuts a file into ranges of ``every`` lines that :func:`read_range` reads independently (on
+    other machines too), as :func:`iter_lines` would read them.
+
+    Raises:
+        InputError: the file is missing or unreadable.
+    """
+    if every < 1:
+        raise ValueError(f"every: {every!r}; expected an integer >= 1")
+    offsets = [0]
+    count = 0
+    position = 0
+    last = b""
+    with _open_binary(name) as handle:
+        while block := handle.read(_SCAN_BYTES):
+            last = block
+            newlines = block.count(b"\n")
+            index = -1
+            while newlines and count + newlines >= len(offsets) * every:
+                # Find the line break that ends line number len(offsets) * every.
+                need = len(offsets) * every - count
+                for _ in range(need):
+                    index = block.index(b"\n", index + 1)
+                offsets.append(position + index + 1)
+                count += need
+                newlines -= need
+            count += newlines
+            position += len(block)
+    if last and not last.endswith(b"\n") and not _only_bom(name, count, position):
+        count += 1  # a last line without a line break
+    if offsets[-1] == position and len(offsets) > 1:
+        offsets.pop()  # no line starts at the end of the file
+    return offsets, count
+
+
+def _only_bom(name: str, count: int, position: int) -> bool:
+    """True for a file holding nothing but a UTF-8 byte-order mark (no line at all)."""
+    if count or position != len(_BOM):
+        return False
+    with _open_binary(name) as handle:
+        return handle.read() == _BOM
+
+
+def read_range(
+    name: str, start: int, end: int, first_line: int, *, errors: EncodingErrors = "strict"
+) -> list[str]:
+    """The lines in bytes ``[start, end)`` of a file, whose first is line ``first_line + 1``,
+    with the rules, warnings and errors of :func:`iter_lines` (a byte-order mark is dropped
+    only at offset 0).
+
+    Raises:
+        InputError: the file is unreadable, or a line is not valid UTF-8 (file and line named).
+    """
+    label = _display(name)
+    with _open_binary(name) as handle:
+        handle.seek(start)
+        data = handle.read(end - start)
+    if start == 0 and data.startswith(_BOM):
+        warnings.warn(f"{label}:1: dropped a UTF-8 byte-order mark", stacklevel=2)
+        data = data[len(_BOM) :]
+    if not data:
+        return []
+    parts = data.split(b"\n")
+    if data.endswith(b"\n"):
+        parts.pop()
+    try:
+        text = data.decode("utf-8", errors=errors)
+    except UnicodeDecodeError:
+        text = None
+    if text is None or "\r" in text:
+        block = [part + b"\n" for part in parts]
+        return list(_slow_lines(label, block, first_line, errors))
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    return lines
 
 
 def iter_segments(

@@ -358,8 +358,11 @@ def _randomisation(
     for name, matrix in matrices.items():
         if name == base:
             continue
-        first = metric.sample_values(base_kept + swap_f @ matrix)
-        second = metric.sample_values(base_swapped + keep_f @ matrix)
+        swapped_in = swap_f @ matrix
+        # Integer statistics: what is not swapped in stays (exact); floats: their own product.
+        kept = matrix.sum(axis=0) - swapped_in if metric.exact else keep_f @ matrix
+        first = metric.sample_values(base_kept + swapped_in)
+        second = metric.sample_values(base_swapped + kept)
         p = {
             value: _p_value(
                 np.abs(first[value] - second[value]),

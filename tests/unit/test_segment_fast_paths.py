@@ -22,12 +22,9 @@ from pathlib import Path
 
 import pytest
 
+from meteor_eval._ext import compiled_kernels
 from meteor_eval.align.alignment import count_chunks
-from meteor_eval.align.search import (
-    beam_align_python,
-    beam_align_stages,
-    compiled_kernels,
-)
+from meteor_eval.align.search import beam_align_python, beam_align_stages
 from meteor_eval.errors import InputError
 from meteor_eval.match.base import CandidateStore, Match, Segment
 from meteor_eval.match.paraphrase import ParaphraseMatcher

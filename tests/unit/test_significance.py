@@ -129,7 +129,7 @@ def test_bad_requests_are_refused() -> None:
 
 
 @needs_data
-def test_meteor_resampled_scores_equal_corpus_scores_of_the_resample() -> None:
+def test_meteor_resampled_scores_are_corpus_scores_of_the_resample() -> None:
     meteor = _meteor()
     hyps, refs = _xray(120)
     rows = meteor.corpus_rows(hyps, refs)
@@ -137,7 +137,10 @@ def test_meteor_resampled_scores_equal_corpus_scores_of_the_resample() -> None:
     weights = np.stack([np.bincount(d, minlength=len(rows)) for d in draws]).astype(float)
     values = meteor.sample_values(weights @ meteor.sample_matrix(rows))["meteor"]
     for draw, value in zip(draws, values, strict=True):
-        assert value == meteor.score_rows([rows[i] for i in draw], ()).score
+        # The vectorised formula: the scalar formula's operations, within an ulp.
+        assert value == pytest.approx(
+            meteor.score_rows([rows[i] for i in draw], ()).score, rel=1e-15
+        )
 
 
 def test_rouge_resamples_are_means_of_segment_scores() -> None:
@@ -218,3 +221,33 @@ def test_properties_of_paired_tests(hyps: list[str], seed: int) -> None:
     assert p is not None and 0.0 < p <= 1.0
     estimate = first.estimates["x"]["bleu"]
     assert estimate.low <= estimate.mean <= estimate.high
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"smooth_method": "none"},
+        {"smooth_method": "floor", "smooth_value": 0.1},
+        {"smooth_method": "add-k", "smooth_value": 1},
+        {"effective_order": True},
+        {"smooth_method": "none", "effective_order": True},
+    ],
+)
+def test_bleu_resampled_scores_are_the_scalar_formula(options: dict[str, object]) -> None:
+    """Vectorised BLEU = :func:`score_from_stats` within an ulp, for every smoothing, with zero
+    counts, zero totals and short hypotheses."""
+    from meteor_eval.metrics.bleu import BleuConfig, bleu_of_totals, score_from_stats
+    from meteor_eval.stats.bleu import BleuStats
+
+    rng = random.Random(7)
+    config = BleuConfig(**options)  # type: ignore[arg-type]
+    rows = []
+    for _ in range(2000):
+        totals = [rng.choice([0, rng.randrange(0, 40)]) for _ in range(4)]
+        counts = [rng.randrange(0, t + 1) for t in totals]
+        rows.append([rng.randrange(0, 50), rng.randrange(0, 50), *counts, *totals])
+    values = bleu_of_totals(np.asarray(rows, dtype=float), config)
+    for row, value in zip(rows, values, strict=True):
+        stats = BleuStats(row[0], row[1], tuple(row[2:6]), tuple(row[6:10]))
+        assert value == pytest.approx(score_from_stats(stats, config)[0], rel=1e-15, abs=1e-300)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Collection, Mapping, Sequence
 
-from meteor_eval.align.search import compiled_kernels
+from meteor_eval._ext import compiled_kernels
 
 __all__ = [
     "EXACT",

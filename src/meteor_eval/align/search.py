@@ -12,20 +12,21 @@ This reproduces the official jar's choice exactly, quirks included:
 
 Paths are kept as flat lists and copied only when a candidate is taken.
 
-Two implementations give identical results: the compiled extension ``meteor_eval.align._beam``
-(built by the package's build when a C compiler is available, about 20 times faster) and the
+Two implementations give identical results: the compiled ``beam`` kernel (``_ext/beam.c``,
+built by the package's build when a C compiler is available, about 20 times faster) and the
 pure-Python reference :func:`beam_align_python`. :func:`beam_align` uses the compiled one when it
-is importable, unless the environment variable ``METEOR_EVAL_PURE_PYTHON`` is set to ``1`` when
-this module is first imported.
+is built, unless the environment variable ``METEOR_EVAL_PURE_PYTHON`` is set to ``1`` when this
+module is first imported (see :mod:`meteor_eval._ext`).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Any
 
+# compiled_kernels is also re-exported from here, where the METEOR metric asks for its kernels.
+from meteor_eval._ext import built_module, compiled_kernels
 from meteor_eval.match.base import CandidateStore, Match
 
 __all__ = [
@@ -68,6 +69,122 @@ def fixed_matches(store: CandidateStore) -> list[Match]:
     return fixed
 
 
+# A candidate prepared once per search: (match, hypothesis mask, reference mask, objective gain,
+# offset, hypothesis start, reference end).
+_Prepared = tuple[Match, int, int, int, int, int, int]
+
+
+def _prepare(m: Match, aligner_weights: Sequence[float]) -> _Prepared:
+    """A candidate's span masks, objective gain and the offset used by the distance.
+
+    The jar's ``W := trunc(W + len * a)`` adds ``floor(len * a)`` for the non-negative values
+    here.
+    """
+    a = aligner_weights[m.stage]
+    gain = int(m.hyp_len * a) + int(m.ref_len * a)
+    return (
+        m,
+        ((1 << m.hyp_len) - 1) << m.hyp_start,
+        ((1 << m.ref_len) - 1) << m.ref_start,
+        gain,
+        abs(m.ref_start - m.hyp_start),
+        m.hyp_start,
+        m.ref_start + m.ref_len,
+    )
+
+
+def _start_path(fixed: Sequence[Match]) -> list[Any]:
+    """The empty path, with the positions of the fixed matches already marked as used."""
+    hyp_mask = 0
+    ref_mask = 0
+    for m in fixed:
+        hyp_mask |= ((1 << m.hyp_len) - 1) << m.hyp_start
+        ref_mask |= ((1 << m.ref_len) - 1) << m.ref_start
+    return [0, 0, 0, None, hyp_mask, ref_mask, 0, -1]
+
+
+def _pass_used_position(path: list[Any], c: int, fixed: _Prepared | None) -> bool:
+    """Move ``path`` past reference position ``c``, already used by one of its matches.
+
+    Inside a match chosen earlier the path passes through unchanged; at a fixed match's start the
+    fixed match is added to its objective, chunks and distance. Returns whether the path goes on
+    (always, unless the fixed matches are inconsistent).
+    """
+    if c < path[_IDX]:
+        return True
+    if fixed is None:  # unreachable with consistent fixed matches
+        return False
+    m = fixed[0]
+    path[_NEG_W] -= fixed[3]
+    if path[_LAST_END] != -1 and m.hyp_start != path[_LAST_END]:
+        path[_CHUNKS] += 1
+    path[_IDX] = fixed[6]
+    path[_LAST_END] = m.hyp_start + m.hyp_len
+    path[_DIST] += fixed[4]
+    return True
+
+
+def _branch(path: list[Any], cands: Sequence[_Prepared], out: list[list[Any]]) -> None:
+    """Append the successors of ``path`` at a free reference position to ``out``, in order.
+
+    First one new path per candidate that fits (its spans are free), then ``path`` itself as the
+    skip successor. The jar's distance quirk: each fitting candidate's offset is charged to the
+    parent *after* its copy is made, so later siblings and the skip path carry it.
+    """
+    p_hyp = path[_HYP]
+    p_ref = path[_REF]
+    last_end = path[_LAST_END]
+    for m, hmask, rmask, gain, offset, hyp_start, ref_end in cands:
+        if p_hyp & hmask or p_ref & rmask:
+            continue
+        chunks = path[_CHUNKS]
+        if last_end != -1 and hyp_start != last_end:
+            chunks += 1
+        out.append(
+            [
+                path[_NEG_W] - gain,
+                chunks,
+                path[_DIST],
+                (m, path[_CHAIN]),
+                p_hyp | hmask,
+                p_ref | rmask,
+                ref_end,
+                hyp_start + m.hyp_len,
+            ]
+        )
+        path[_DIST] += offset
+    if last_end != -1:
+        path[_CHUNKS] += 1
+        path[_LAST_END] = -1
+    path[_IDX] += 1
+    out.append(path)
+
+
+def _successors(
+    current: Sequence[list[Any]], c: int, cands: Sequence[_Prepared], fixed: _Prepared | None
+) -> list[list[Any]]:
+    """Every successor of the kept paths at reference position ``c``, in generation order."""
+    out: list[list[Any]] = []
+    bit = 1 << c
+    for path in current:
+        if not path[_REF] & bit:
+            _branch(path, cands, out)
+        elif _pass_used_position(path, c, fixed):
+            out.append(path)
+    return out
+
+
+def _chosen(fixed: Sequence[Match], best: list[Any]) -> list[Match]:
+    """The fixed matches and the best path's chosen ones, ordered by reference position."""
+    chosen = list(fixed)
+    chain = best[_CHAIN]
+    while chain is not None:
+        chosen.append(chain[0])
+        chain = chain[1]
+    chosen.sort()
+    return chosen
+
+
 def beam_align_python(
     store: CandidateStore,
     aligner_weights: Sequence[float],
@@ -86,150 +203,39 @@ def beam_align_python(
     Returns:
         The chosen matches, ordered by reference position.
     """
-    n_ref = len(store.by_ref)
     fixed = fixed_matches(store)
-    fixed_at: dict[int, Match] = {m.ref_start: m for m in fixed}
-    n_candidates = sum(len(c) for c in store.by_ref)
-    if len(fixed) == n_candidates:
+    if len(fixed) == sum(len(c) for c in store.by_ref):
         # Nothing is ambiguous: every candidate is fixed, so every path ends with all of them.
         return sorted(fixed)
+    by_ref = [[_prepare(m, aligner_weights) for m in cands] for cands in store.by_ref]
+    fixed_info = {m.ref_start: _prepare(m, aligner_weights) for m in fixed}
 
-    hyp_mask = 0
-    ref_mask = 0
-    for m in fixed:
-        hyp_mask |= ((1 << m.hyp_len) - 1) << m.hyp_start
-        ref_mask |= ((1 << m.ref_len) - 1) << m.ref_start
-
-    # Per candidate, once: span masks, the objective gain and the offset used by the distance.
-    # The jar's W := trunc(W + len * a) adds floor(len * a) for the non-negative values here.
-    def prepared(m: Match) -> tuple[Match, int, int, int, int, int, int]:
-        a = aligner_weights[m.stage]
-        gain = int(m.hyp_len * a) + int(m.ref_len * a)
-        return (
-            m,
-            ((1 << m.hyp_len) - 1) << m.hyp_start,
-            ((1 << m.ref_len) - 1) << m.ref_start,
-            gain,
-            abs(m.ref_start - m.hyp_start),
-            m.hyp_start,
-            m.ref_start + m.ref_len,
-        )
-
-    by_ref = [[prepared(m) for m in cands] for cands in store.by_ref]
-    fixed_info = {j: prepared(m) for j, m in fixed_at.items()}
-
-    nxt: list[list[Any]] = [[0, 0, 0, None, hyp_mask, ref_mask, 0, -1]]
-    for c in range(n_ref + 1):
+    nxt: list[list[Any]] = [_start_path(fixed)]
+    for c, cands in enumerate(by_ref):
         nxt.sort(key=_rank)
         current = nxt[:beam]
-        nxt = []
-        if c == n_ref:
-            for path in current:
-                if path[_LAST_END] != -1:
-                    path[_CHUNKS] += 1
-                nxt.append(path)
-            break
-        bit = 1 << c
-        cands = by_ref[c]
-        for path in current:
-            if path[_REF] & bit:
-                if c < path[_IDX]:
-                    nxt.append(path)
-                    continue
-                info = fixed_info.get(c)
-                if info is None:  # unreachable with consistent fixed matches
-                    continue
-                m = info[0]
-                path[_NEG_W] -= info[3]
-                if path[_LAST_END] != -1 and m.hyp_start != path[_LAST_END]:
-                    path[_CHUNKS] += 1
-                path[_IDX] = info[6]
-                path[_LAST_END] = m.hyp_start + m.hyp_len
-                path[_DIST] += info[4]
-                nxt.append(path)
-                continue
-            p_hyp = path[_HYP]
-            p_ref = path[_REF]
-            last_end = path[_LAST_END]
-            for m, hmask, rmask, gain, offset, hyp_start, ref_end in cands:
-                if p_hyp & hmask or p_ref & rmask:
-                    continue
-                chunks = path[_CHUNKS]
-                if last_end != -1 and hyp_start != last_end:
-                    chunks += 1
-                nxt.append(
-                    [
-                        path[_NEG_W] - gain,
-                        chunks,
-                        path[_DIST],
-                        (m, path[_CHAIN]),
-                        p_hyp | hmask,
-                        p_ref | rmask,
-                        ref_end,
-                        hyp_start + m.hyp_len,
-                    ]
-                )
-                path[_DIST] += offset
-            if last_end != -1:
-                path[_CHUNKS] += 1
-                path[_LAST_END] = -1
-            path[_IDX] += 1
-            nxt.append(path)
+        nxt = _successors(current, c, cands, fixed_info.get(c))
         if not nxt:  # the jar warns and carries on with the best path; unreachable in practice
             nxt = [current[0]]
+    # After the last position: one more beam cut, then every open chunk is closed.
     nxt.sort(key=_rank)
-    best = nxt[0]
-    chosen = list(fixed)
-    chain = best[_CHAIN]
-    while chain is not None:
-        chosen.append(chain[0])
-        chain = chain[1]
-    chosen.sort()
-    return chosen
+    final = nxt[:beam]
+    for path in final:
+        if path[_LAST_END] != -1:
+            path[_CHUNKS] += 1
+    final.sort(key=_rank)
+    return _chosen(fixed, final[0])
 
 
-def _load_compiled() -> Callable[..., list[Match]] | None:
-    try:
-        from meteor_eval.align import _beam  # type: ignore[attr-defined, unused-ignore]
-    except ImportError:
-        return None
-    function: Callable[..., list[Match]] = _beam.align
-    return function
-
-
-_compiled_align = _load_compiled()
-
-
-def _load_compiled_stages() -> Callable[..., list[Match]] | None:
-    if _compiled_align is None:
-        return None
-    from meteor_eval.align import _beam  # type: ignore[attr-defined, unused-ignore]
-
-    function: Callable[..., list[Match]] | None = getattr(_beam, "align_stages", None)
-    return function
-
-
-_compiled_align_stages = _load_compiled_stages()
-
-
-def compiled_kernels(*names: str) -> Any | None:
-    """The compiled extension module, if it is used and provides every function in ``names``.
-
-    The matchers call this once, at import, to pick their compiled candidate generators. It
-    returns ``None`` (so the pure-Python code runs) when the extension is missing, predates those
-    functions, or ``METEOR_EVAL_PURE_PYTHON=1`` is set.
-    """
-    if _compiled_align is None or os.environ.get("METEOR_EVAL_PURE_PYTHON") == "1":
-        return None
-    from meteor_eval.align import _beam  # type: ignore[attr-defined, unused-ignore]
-
-    if not all(hasattr(_beam, name) for name in names):
-        return None
-    return _beam
-
+# The compiled beam search whether or not it is in use: beam_align_compiled() runs it on request
+# (parity tests), beam_align() and beam_align_stages() only when COMPILED.
+_compiled_align: Callable[..., list[Match]] | None = getattr(built_module(), "align", None)
+_compiled_align_stages: Callable[..., list[Match]] | None = getattr(
+    built_module(), "align_stages", None
+)
 
 #: True when :func:`beam_align` runs the compiled extension.
-COMPILED: bool = _compiled_align is not None and os.environ.get("METEOR_EVAL_PURE_PYTHON") != "1"
+COMPILED: bool = compiled_kernels("align") is not None
 
 
 def beam_align_compiled(
@@ -244,7 +250,7 @@ def beam_align_compiled(
         ImportError: the extension was not built (no C compiler when the package was installed).
     """
     if _compiled_align is None:
-        raise ImportError("meteor_eval.align._beam is not built; use beam_align_python")
+        raise ImportError("meteor_eval._ext._kernels is not built; use beam_align_python")
     if beam < 1:
         raise ValueError("beam: must be at least 1")
     return _compiled_align(

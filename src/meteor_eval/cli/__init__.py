@@ -13,7 +13,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 from types import ModuleType
-from typing import TextIO
+from typing import Any, TextIO
 
 from meteor_eval._version import __version__
 from meteor_eval.errors import ConfigError, MeteorEvalError
@@ -35,6 +35,36 @@ def _command_modules(names: Sequence[str] = _COMMANDS) -> list[ModuleType]:
     return modules
 
 
+def _version_text() -> str:
+    """What ``--version`` prints: the version, then which kernels run compiled (two lines)."""
+    from meteor_eval._ext import kernels_summary
+
+    return f"meteor-eval {__version__}\n{kernels_summary()}\n"
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: argparse's own action would join the two lines of :func:`_version_text`."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS) -> None:
+        super().__init__(
+            option_strings,
+            dest=dest,
+            default=argparse.SUPPRESS,
+            nargs=0,
+            help="show the version and which kernels are compiled, then exit",
+        )
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        sys.stdout.write(_version_text())
+        parser.exit()
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser with every available subcommand, or only ``command``'s.
 
@@ -45,7 +75,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         prog="meteor-eval",
         description="METEOR (official 1.5, the 2005 paper) with BLEU and ROUGE, without Java.",
     )
-    parser.add_argument("--version", action="version", version=f"meteor-eval {__version__}")
+    parser.add_argument("--version", action=_VersionAction)
     chatter = parser.add_mutually_exclusive_group()
     chatter.add_argument(
         "-v", "--verbose", action="store_true", help="also print debug messages on stderr"

@@ -32,7 +32,7 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
-    """``--jobs`` and ``--no-progress``."""
+    """``--jobs``, ``--scheduler`` and ``--no-progress``."""
     parser.add_argument(
         "--jobs",
         "-j",
@@ -40,6 +40,13 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         default=1,
         metavar="N",
         help="score in N processes (0 = one per CPU); the results are identical (default 1)",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="score on a Dask cluster: a scheduler address (tcp://host:8786), 'local' or "
+        "'local:N' (a local cluster of N worker processes); same results as --jobs 1 "
+        "(needs meteor-eval[dask])",
     )
     parser.add_argument(
         "--no-progress",

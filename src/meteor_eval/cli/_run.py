@@ -36,6 +36,7 @@ class Plan:
     stats: list[str]
     jobs: int
     progress: bool
+    scheduler: str | None = None
 
     @property
     def keep_rows(self) -> bool:
@@ -98,7 +99,20 @@ def plan_from_args(args: argparse.Namespace, n_systems: int) -> Plan:
         stats=stats,
         jobs=resolve_jobs(getattr(args, "jobs", 1)),
         progress=not getattr(args, "no_progress", False) and sys.stderr.isatty(),
+        scheduler=_scheduler(args, alignments),
     )
+
+
+def _scheduler(args: argparse.Namespace, alignments: list[str]) -> str | None:
+    """``--scheduler``, checked against the options it cannot go with."""
+    scheduler: str | None = getattr(args, "scheduler", None)
+    if scheduler is None:
+        return None
+    if getattr(args, "jobs", 1) != 1:
+        raise ConfigError("--jobs and --scheduler are alternatives; give one")
+    if alignments:
+        raise ConfigError("--alignments is written by local scoring only (not with --scheduler)")
+    return scheduler
 
 
 def _segment_metric(metric: Metric[Any]) -> Metric[Any]:
@@ -143,8 +157,43 @@ def _score_one(
     return run
 
 
+def _score_distributed(systems: SystemsInput, metrics: Sequence[Metric[Any]], plan: Plan) -> Runs:
+    """``--scheduler``: every system and metric on a Dask cluster (files read by the workers
+    where they see them), with the results of local scoring."""
+    from meteor_eval import distributed
+
+    assert plan.scheduler is not None
+    runs = Runs(list(systems.names), list(metrics))
+    client, close = distributed.connect(plan.scheduler)
+    try:
+        for k, name in enumerate(systems.names):
+            runs.runs[name] = {}
+            source = systems.sources[k]
+            files = [source, *systems.ref_sources] if source and systems.ref_sources else None
+            for metric in metrics:
+                where: dict[str, Any] = {"files": files} if files else {"pairs": systems.pairs(k)}
+                errors = systems.errors
+                if not plan.keep_rows:
+                    result = distributed.corpus_result(metric, client, errors=errors, **where)
+                    runs.runs[name][metric.name] = MetricRun(result)
+                    continue
+                records = distributed.segment_rows(metric, client, errors=errors, **where)
+                rows = [row for row, _ in records]
+                nrefs = [n for _, n in records]
+                run = MetricRun(metric.score_rows(rows, nrefs), rows, nrefs)
+                if plan.sentence_level:
+                    seg_metric = _segment_metric(metric)
+                    run.segments = [seg_metric.segment_result(r, n) for r, n in records]
+                runs.runs[name][metric.name] = run
+    finally:
+        close()
+    return runs
+
+
 def score_systems(systems: SystemsInput, metrics: Sequence[Metric[Any]], plan: Plan) -> Runs:
     """Every metric's results for every system, in input order."""
+    if plan.scheduler is not None:
+        return _score_distributed(systems, metrics, plan)
     runs = Runs(list(systems.names), list(metrics))
     for k, name in enumerate(systems.names):
         runs.runs[name] = {}

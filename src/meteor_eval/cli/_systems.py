@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from meteor_eval.errors import ConfigError
+from meteor_eval.io import EncodingErrors
 from meteor_eval.metrics.protocol import Pair
 
 __all__ = ["SystemsInput", "add_input_options", "example_path", "load_systems"]
@@ -92,11 +93,15 @@ class SystemsInput:
         sources: Per system, the hypothesis file (``None`` for in-memory systems).
         pairs: ``pairs(k)`` streams system ``k``'s ``(hypothesis, references)`` pairs (it may
             be called several times, once per metric).
+        ref_sources: The reference files (empty for in-memory systems).
+        errors: How invalid UTF-8 is read (``--encoding-errors``).
     """
 
     names: list[str]
     sources: list[str | None]
     pairs: Callable[[int], Iterator[Pair]]
+    ref_sources: list[str] = field(default_factory=list)
+    errors: EncodingErrors = "strict"
 
 
 def _usage(command: str, message: str) -> ConfigError:
@@ -149,7 +154,14 @@ def _from_files(
             return iter(buffered[k])
         return iter_segments(hyps[k], refs, errors=errors)
 
-    return SystemsInput(_names(args, default_names or hyps), list(hyps), pairs)
+    has_stdin = "-" in hyps or "-" in refs
+    return SystemsInput(
+        _names(args, default_names or hyps),
+        list(hyps),
+        pairs,
+        ref_sources=[] if has_stdin else list(refs),
+        errors=errors,
+    )
 
 
 def _from_table(args: argparse.Namespace) -> SystemsInput:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from meteor_eval.align.search import compiled_kernels
+from meteor_eval._ext import compiled_kernels
 from meteor_eval.match.base import Match, Segment
 
 __all__ = ["ExactMatcher", "positions_by_key"]

@@ -22,7 +22,7 @@ extension the same walks and lookups run in C over the memory-mapped index array
 
 from __future__ import annotations
 
-from meteor_eval.align.search import compiled_kernels
+from meteor_eval._ext import compiled_kernels
 from meteor_eval.match.base import Match, Segment
 from meteor_eval.resources.paraphrases import ParaphraseTable
 
@@ -64,7 +64,7 @@ class ParaphraseMatcher:
         return self._table.token_id(token)
 
     def compiled_trie(self) -> tuple[object, object, object, object, bytes | None]:
-        """The index arrays and root table the compiled kernels read (see ``_beam``).
+        """The index arrays and root table the compiled kernels read (``_ext/paraphrase.c``).
 
         Raises:
             RuntimeError: the compiled extension is not available.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from meteor_eval.align.search import compiled_kernels
+from meteor_eval._ext import compiled_kernels
 from meteor_eval.match.base import Match, Segment
 from meteor_eval.match.exact import positions_by_key
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Sequence, Set
 
-from meteor_eval.align.search import compiled_kernels
+from meteor_eval._ext import compiled_kernels
 from meteor_eval.match.base import Match, Segment
 
 __all__ = ["SynonymMatcher"]

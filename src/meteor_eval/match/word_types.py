@@ -4,8 +4,8 @@ METEOR 1.5 looks at every token through a handful of per-word properties: its id
 ``String.hashCode``), its stem's identity, its paraphrase-table id, whether it is a function word
 and its packed synonym set. :class:`WordTypes` gives each word type a dense id the first time it
 is seen and appends those properties to flat arrays; a segment then becomes one ``array("i")`` of
-ids, and ``_beam.meteor15_pair`` reads the tables directly, so a pair is scored without a Python
-call per token, per stage or per candidate.
+ids, and the compiled ``meteor15_pair`` (``_ext/pair.c``) reads the tables directly, so a pair is
+scored without a Python call per token, per stage or per candidate.
 
 The properties are computed by the same matcher objects the pure-Python path uses (so both paths
 see the same stems, synonym sets and paraphrase ids); the tables only cache them.

@@ -214,6 +214,54 @@ def score_from_stats(
     return score, tuple(precisions), bp
 
 
+def bleu_of_totals(totals: Any, config: BleuConfig) -> Any:
+    """BLEU of many summed statistics rows at once (``totals``: one row per sample, columns as
+    :attr:`Bleu.columns`): :func:`score_from_stats` vectorised, smoothing and effective order
+    included."""
+    import numpy as np
+
+    order = config.max_ngram_order
+    data = np.asarray(totals, dtype=np.float64)
+    sys_len, ref_len = data[:, 0], data[:, 1]
+    correct = data[:, 2 : 2 + order].copy()
+    total = data[:, 2 + order : 2 + 2 * order].copy()
+    method = config.smooth_method
+    value = SMOOTH_DEFAULTS[method] if config.smooth_value is None else config.smooth_value
+    samples = len(data)
+    precisions = np.zeros((samples, order))
+    active = np.ones(samples, dtype=bool)
+    smooth = np.ones(samples)
+    eff = np.full(samples, order)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        bp = np.where(
+            sys_len >= ref_len, 1.0, np.where(sys_len > 0, np.exp(1 - ref_len / sys_len), 0.0)
+        )
+        for n in range(order):
+            if method == "add-k" and n > 0 and value is not None:
+                correct[:, n] += value
+                total[:, n] += value
+            active &= total[:, n] != 0
+            if config.effective_order:
+                eff = np.where(active, n + 1, eff)
+            zero = active & (correct[:, n] == 0)
+            if method == "exp":
+                smooth = np.where(zero, smooth * 2, smooth)
+                precisions[:, n] = np.where(zero, 100.0 / (smooth * total[:, n]), 0.0)
+            elif method == "floor" and value is not None:
+                precisions[:, n] = np.where(zero, 100.0 * value / total[:, n], 0.0)
+            matched = active & (correct[:, n] != 0)
+            precisions[:, n] = np.where(
+                matched, 100.0 * correct[:, n] / total[:, n], precisions[:, n]
+            )
+        logs = np.where(precisions == 0.0, _LOG_ZERO, np.log(precisions))
+        acc = np.zeros(samples)
+        for n in range(order):
+            acc = np.where(n < eff, acc + logs[:, n], acc)
+        score = bp * np.exp(acc / eff)
+    any_match = (data[:, 2 : 2 + order] != 0).any(axis=1)
+    return np.where(any_match, score, 0.0)
+
+
 class Bleu(Metric[BleuScore]):
     """BLEU with a fixed configuration; the functions :func:`corpus_bleu` and
     :func:`sentence_bleu` wrap it.
@@ -320,19 +368,10 @@ class Bleu(Metric[BleuScore]):
         }
 
     def sample_values(self, totals: Any) -> dict[str, Any]:
-        """BLEU of each resampled total (rows of integral sums), by the exact formula."""
-        import numpy as np
-
-        order = self.config.max_ngram_order
-        config = self.config
-        scores = []
-        for total in totals.tolist():
-            counts = [int(x) for x in total]
-            stats = BleuStats(
-                counts[0], counts[1], tuple(counts[2 : 2 + order]), tuple(counts[2 + order :])
-            )
-            scores.append(score_from_stats(stats, config)[0])
-        return {"bleu": np.asarray(scores, dtype=np.float64)}
+        """BLEU of each resampled total (rows of integral sums): :func:`score_from_stats`'s
+        steps on whole columns of totals at once (NumPy; the same operations in the same order,
+        so within an ulp of the scalar formula)."""
+        return {"bleu": bleu_of_totals(totals, self.config)}
 
     def signature(self, nrefs: str = "1") -> Signature:
         """The reproducibility signature, in sacrebleu's field order."""

@@ -23,7 +23,7 @@ Like NLTK we also keep one oddity of its step 1b, which tests the "double conson
 literal suffix ``"*d"`` when the stem does not end in a double consonant (``"a*ded"`` ->
 ``"ad"``); it only affects tokens containing ``*``.
 
-Results are cached per word. When the optional extension ``meteor_eval.align._beam`` is built, the
+Results are cached per word. When the optional extension is built (``meteor_eval._ext``), the
 rule steps run compiled (``nltk_porter_rules``, a C transcription of :func:`_stem_lowered`,
 identical on the whole WordNet vocabulary and on random strings:
 ``tests/unit/resources/test_compiled_stemmers.py``); this module's Python code is the reference
@@ -39,10 +39,10 @@ References:
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Callable
 from typing import Final
 
+from meteor_eval._ext import compiled_function
 from meteor_eval.resources.registry import ResourceSpec, cached_loader
 
 __all__ = ["IRREGULAR_FORMS", "NltkPorterStemmer", "nltk_porter_spec", "nltk_porter_stemmer"]
@@ -296,19 +296,8 @@ def _stem_lowered(word: str) -> str:
     return _step5b(word)
 
 
-def _compiled_rules() -> Callable[[str], str]:
-    """The compiled rule steps when available and allowed, else :func:`_stem_lowered`."""
-    if os.environ.get("METEOR_EVAL_PURE_PYTHON") == "1":
-        return _stem_lowered
-    try:
-        from meteor_eval.align import _beam  # type: ignore[attr-defined, unused-ignore]
-    except ImportError:
-        return _stem_lowered
-    function: Callable[[str], str] = getattr(_beam, "nltk_porter_rules", _stem_lowered)
-    return function
-
-
-_RULES: Final[Callable[[str], str]] = _compiled_rules()
+# The compiled rule steps when available and allowed, else :func:`_stem_lowered`.
+_RULES: Final[Callable[[str], str]] = compiled_function("nltk_porter_rules") or _stem_lowered
 
 
 class NltkPorterStemmer:

@@ -25,10 +25,10 @@ Stemming is applied to the token as it is: it is case-sensitive, and the English
 lower-case. Identity with the jar is checked on the whole WordNet vocabulary and on synthetic word
 lists for every other language (``tests/reference/test_stemmers_vs_jar.py``).
 
-The English stemmer runs compiled when the optional extension ``meteor_eval.align._beam`` is built
-(a C transcription of the same Snowball program, about 80 times faster and identical on every
-input: ``tests/unit/resources/test_compiled_stemmers.py``); the vendored Python engine is the
-reference and the fallback (forced with ``METEOR_EVAL_PURE_PYTHON=1``).
+The English stemmer runs compiled when the optional extension is built (the ``stem`` kernel of
+``meteor_eval._ext``: a C transcription of the same Snowball program, about 80 times faster and
+identical on every input: ``tests/unit/resources/test_compiled_stemmers.py``); the vendored
+Python engine is the reference and the fallback (forced with ``METEOR_EVAL_PURE_PYTHON=1``).
 
 Every stemmer is a plain ``Callable[[str], str]``. Results are cached per word in a dictionary
 shared by all callers in the process, and each thread drives its own Snowball engine (the engines
@@ -61,6 +61,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from meteor_eval._ext import compiled_function
 from meteor_eval.errors import ConfigError, ResourceError
 from meteor_eval.resources.registry import ResourceSpec, cached_loader, file_sha256
 
@@ -208,14 +209,9 @@ def compiled_stem_function(name: str) -> Callable[[str], str] | None:
     Only English (``"english"``) is compiled. ``None`` also when the extension is not built or
     ``METEOR_EVAL_PURE_PYTHON=1`` is set.
     """
-    if name != "english" or os.environ.get("METEOR_EVAL_PURE_PYTHON") == "1":
+    if name != "english":
         return None
-    try:
-        from meteor_eval.align import _beam  # type: ignore[attr-defined, unused-ignore]
-    except ImportError:
-        return None
-    function: Callable[[str], str] | None = getattr(_beam, "snowball_english", None)
-    return function
+    return compiled_function("snowball_english")
 
 
 def _engine_class(alg: _Algorithm) -> Callable[[], Any]:

@@ -24,11 +24,11 @@ the jar's source is unreachable there and is not provided.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Mapping
 from typing import Any, Final, cast
 
+from meteor_eval._ext import compiled_function
 from meteor_eval.errors import ConfigError
 from meteor_eval.resources.nonbreaking import nonbreaking_prefixes
 
@@ -365,21 +365,10 @@ def _collapse_spaces(line: str) -> str:
 _KERNEL_MODES: Final[Mapping[str, int]] = {"english": 0, "french": 1}
 
 
-def _compiled_normalizer() -> Callable[[str, int, bool, dict[str, bool]], str] | None:
-    """``_beam.normalize_line`` when the extension is built and not disabled."""
-    if os.environ.get("METEOR_EVAL_PURE_PYTHON") == "1":
-        return None
-    try:
-        from meteor_eval.align import _beam  # type: ignore[attr-defined, unused-ignore]
-    except ImportError:
-        return None
-    function: Callable[[str, int, bool, dict[str, bool]], str] | None = getattr(
-        _beam, "normalize_line", None
-    )
-    return function
-
-
-_normalize_line = _compiled_normalizer()
+# The compiled normaliser (``_ext/normalize.c``) when the extension is built and not disabled.
+_normalize_line: Callable[[str, int, bool, dict[str, bool]], str] | None = compiled_function(
+    "normalize_line"
+)
 # Nonbreaking prefixes as plain dictionaries, for the compiled normaliser (one per language).
 _prefix_dicts: dict[str, dict[str, bool]] = {}
 

@@ -24,12 +24,12 @@ where lower-casing differs from ``str.lower``.
 from __future__ import annotations
 
 import functools
-import os
 import re
 import unicodedata
 from collections.abc import Callable
 from typing import Final, Literal
 
+from meteor_eval._ext import compiled_function
 from meteor_eval.errors import ConfigError
 from meteor_eval.text.normalize import normalize
 from meteor_eval.types import Tokens
@@ -143,20 +143,9 @@ def java_hash_python(token: str) -> int:
     return value - 0x100000000 if value & 0x80000000 else value
 
 
-def _compiled_java_hash() -> Callable[[str], int]:
-    if os.environ.get("METEOR_EVAL_PURE_PYTHON") == "1":
-        return java_hash_python
-    try:
-        from meteor_eval.align import _beam  # type: ignore[attr-defined, unused-ignore]
-    except ImportError:
-        return java_hash_python
-    function: Callable[[str], int] = getattr(_beam, "java_hash", java_hash_python)
-    return function
-
-
 #: Java ``String.hashCode`` of a string (see :func:`java_hash_python`): the compiled kernel when
 #: available, else the pure-Python function.
-java_hash: Callable[[str], int] = _compiled_java_hash()
+java_hash: Callable[[str], int] = compiled_function("java_hash") or java_hash_python
 
 
 def java_lower(text: str) -> str:

@@ -1,4 +1,4 @@
-"""The compiled beam search (``meteor_eval.align._beam``) against the pure-Python reference.
+"""The compiled beam search (``_ext/beam.c``) against the pure-Python reference.
 
 Both must choose the very same matches (the same objects, in reference order) on every input:
 random ambiguous candidate stores of many shapes (multi-word spans, duplicates, fixed matches,
@@ -18,16 +18,18 @@ from pathlib import Path
 
 import pytest
 
+from meteor_eval._ext import built_module
 from meteor_eval.align import search
 from meteor_eval.align.search import beam_align_compiled, beam_align_python, fixed_matches
 from meteor_eval.match.base import CandidateStore, Match
 from meteor_eval.metrics import meteor as meteor_module
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
 
-_beam = search.compiled_kernels("align_stages")
+# The compiled module even when METEOR_EVAL_PURE_PYTHON=1: these tests compare both on purpose.
+_kernels = built_module()
 
 pytestmark = pytest.mark.skipif(
-    search._compiled_align is None or _beam is None,
+    search._compiled_align is None or _kernels is None,
     reason="the compiled beam search is not built (no C compiler at install time)",
 )
 
@@ -102,7 +104,7 @@ def _check_stages(store: CandidateStore, weights: tuple[float, ...], beam: int) 
     for lst in stages:
         rebuilt.extend(lst)
     want = beam_align_python(rebuilt, weights, beam=beam)
-    got = _beam.align_stages(stages, n_hyp, n_ref, weights, beam)
+    got = _kernels.align_stages(stages, n_hyp, n_ref, weights, beam)
     assert got == want
     assert all(a is b for a, b in zip(got, want, strict=True))
 
@@ -154,14 +156,14 @@ def test_align_stages_matches_the_python_store(seed: int) -> None:
 
 def test_align_stages_rejects_invalid_input() -> None:
     with pytest.raises(ValueError, match="outside"):
-        _beam.align_stages([[Match(0, 1, 3, 1, 0)]], 2, 2, JAR_WEIGHTS, 40)
+        _kernels.align_stages([[Match(0, 1, 3, 1, 0)]], 2, 2, JAR_WEIGHTS, 40)
     with pytest.raises(IndexError):
-        _beam.align_stages([[Match(0, 1, 0, 1, 7)], [Match(0, 1, 1, 1, 0)]], 2, 2, (1.0,), 40)
+        _kernels.align_stages([[Match(0, 1, 0, 1, 7)], [Match(0, 1, 1, 1, 0)]], 2, 2, (1.0,), 40)
     with pytest.raises(TypeError):
-        _beam.align_stages([[(0, 1, 0)]], 2, 2, JAR_WEIGHTS, 40)
+        _kernels.align_stages([[(0, 1, 0)]], 2, 2, JAR_WEIGHTS, 40)
     with pytest.raises(ValueError, match="beam"):
-        _beam.align_stages([], 2, 2, JAR_WEIGHTS, 0)
-    assert _beam.align_stages([], 0, 0, JAR_WEIGHTS, 40) == []
+        _kernels.align_stages([], 2, 2, JAR_WEIGHTS, 0)
+    assert _kernels.align_stages([], 0, 0, JAR_WEIGHTS, 40) == []
 
 
 def test_fixed_only_and_empty_stores() -> None:

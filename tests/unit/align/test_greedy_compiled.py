@@ -1,4 +1,4 @@
-"""The compiled NLTK greedy alignment (``_beam.greedy_align``) against the pure-Python one.
+"""The compiled NLTK greedy alignment (``_ext/greedy.c``) against the pure-Python one.
 
 Same matches, in the same order, on random sentences over a small vocabulary whose words share
 stems and synonyms; the stemmer and the synonym function must be asked about the same words

@@ -1,4 +1,5 @@
-"""The compiled candidate generators (``meteor_eval.align._beam``) against the pure-Python ones.
+"""The compiled candidate generators (``_ext/candidates.c``, ``_ext/paraphrase.c``) against the
+pure-Python ones.
 
 Every matcher keeps its pure-Python code as the reference (``candidates_python`` /
 ``exact_candidates_python``); the compiled path must return the same ``Match`` objects in the same
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from meteor_eval.align.search import compiled_kernels
+from meteor_eval._ext import compiled_kernels
 from meteor_eval.match.base import Match, Segment
 from meteor_eval.match.exact import ExactMatcher, exact_candidates_python
 from meteor_eval.match.paraphrase import ParaphraseMatcher

@@ -1,5 +1,6 @@
-"""The compiled METEOR 1.5 pair path (``_beam.meteor15_pair`` over interned word types) against
-the general path (one matcher call per stage, the stage aligner, the statistics in Python).
+"""The compiled METEOR 1.5 pair path (``meteor15_pair`` of ``_ext/pair.c``, over interned word
+types) against the general path (one matcher call per stage, the stage aligner, the statistics
+in Python).
 
 Both must give the same statistics, chunks, chosen matches and best reference for every module
 order, beam and input shape: random sentences over a small vocabulary rich in stems, WordNet

@@ -1,8 +1,9 @@
 """The compiled per-word kernels equal their pure-Python references on every input tried.
 
-``meteor_eval.align._beam`` carries C transcriptions of the Snowball English stemmer (2.2.0
-revision, the vendored Python engine being the reference), of the rule steps of NLTK's Porter
-stemmer (``resources.nltk_porter._stem_lowered``) and of Java's ``String.hashCode``
+The compiled ``stem`` and ``hash`` kernels (``stem.c`` and ``hash.c`` of ``meteor_eval._ext``) are
+C transcriptions of the Snowball English stemmer (2.2.0 revision, the vendored Python engine
+being the reference), of the rule steps of NLTK's Porter stemmer
+(``resources.nltk_porter._stem_lowered``) and of Java's ``String.hashCode``
 (``text.tokenize.java_hash_python``). They are compared on the whole WordNet vocabulary (as
 listed, upper-cased and capitalised) and on random strings over the letters the rules look at,
 plus apostrophes, ``*``, other scripts, astral characters and lone surrogates. The expected
@@ -16,13 +17,14 @@ import random
 
 import pytest
 
+from meteor_eval._ext import PURE_PYTHON_VARIABLE, pure_python_forced
 from meteor_eval.resources import nltk_porter
 from meteor_eval.resources._snowball.v2_2_0.english_stemmer import EnglishStemmer
 from meteor_eval.resources.stemmers import compiled_stem_function, get_stemmer
 from meteor_eval.resources.synonyms import meteor_wordnet
 from meteor_eval.text import tokenize
 
-_beam = pytest.importorskip("meteor_eval.align._beam")
+_kernels = pytest.importorskip("meteor_eval._ext._kernels")
 
 _LETTERS = "aeiouyYsldgbtnmprcizwxeAEIOU'*"
 
@@ -64,7 +66,7 @@ def _python_english(words: list[str]) -> list[str]:
 
 
 def test_english_hand_cases() -> None:
-    stem = _beam.snowball_english
+    stem = _kernels.snowball_english
     assert [stem(w) for w in ("generously", "added", "Running", "skies", "'youth's'")] == [
         "generous",
         "ad",
@@ -77,24 +79,25 @@ def test_english_hand_cases() -> None:
 
 def test_english_random_strings() -> None:
     words = _random_words(7, 40_000)
-    assert [_beam.snowball_english(w) for w in words] == _python_english(words)
+    assert [_kernels.snowball_english(w) for w in words] == _python_english(words)
 
 
 def test_english_part_of_the_vocabulary() -> None:
     words = _vocabulary(step=5)
-    assert [_beam.snowball_english(w) for w in words] == _python_english(words)
+    assert [_kernels.snowball_english(w) for w in words] == _python_english(words)
 
 
 @pytest.mark.slow
 def test_english_whole_vocabulary() -> None:
     words = _vocabulary()
-    assert [_beam.snowball_english(w) for w in words] == _python_english(words)
+    assert [_kernels.snowball_english(w) for w in words] == _python_english(words)
 
 
 def test_get_stemmer_uses_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert compiled_stem_function("english") is _beam.snowball_english
+    monkeypatch.delenv(PURE_PYTHON_VARIABLE, raising=False)
+    assert compiled_stem_function("english") is _kernels.snowball_english
     assert compiled_stem_function("german") is None
-    monkeypatch.setenv("METEOR_EVAL_PURE_PYTHON", "1")
+    monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
     assert compiled_stem_function("english") is None
     assert get_stemmer("en")("generously") == "generous"
 
@@ -102,13 +105,13 @@ def test_get_stemmer_uses_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_nltk_porter_rules_vocabulary_and_random() -> None:
     words = [w.lower() for w in meteor_wordnet().words()] + _random_words(11, 40_000)
     words = [w.lower() for w in words]
-    assert [_beam.nltk_porter_rules(w) for w in words] == [
+    assert [_kernels.nltk_porter_rules(w) for w in words] == [
         nltk_porter._stem_lowered(w) for w in words
     ]
 
 
 def test_nltk_porter_hand_cases() -> None:
-    rules = _beam.nltk_porter_rules
+    rules = _kernels.nltk_porter_rules
     cases = {
         "caresses": "caress",
         "flies": "fli",
@@ -126,16 +129,18 @@ def test_nltk_porter_hand_cases() -> None:
 
 
 def test_java_hash_equals_python() -> None:
-    assert tokenize.java_hash is _beam.java_hash
+    # Bound when text.tokenize was imported: the kernel unless pure Python was forced then.
+    in_use = tokenize.java_hash_python if pure_python_forced() else _kernels.java_hash
+    assert tokenize.java_hash is in_use
     words = _random_words(13, 20_000) + list(meteor_wordnet().words())[::20]
     words += ["x" * 1000, "\U0001f600" * 40]
     reference = tokenize.java_hash_python.__wrapped__
-    assert [_beam.java_hash(w) for w in words] == [reference(w) for w in words]
-    assert _beam.java_hash("Aa") == _beam.java_hash("BB") == 2112
-    assert _beam.java_hash("\U0001f600") == 1772899
+    assert [_kernels.java_hash(w) for w in words] == [reference(w) for w in words]
+    assert _kernels.java_hash("Aa") == _kernels.java_hash("BB") == 2112
+    assert _kernels.java_hash("\U0001f600") == 1772899
 
 
 def test_kernels_reject_non_strings() -> None:
-    for function in (_beam.snowball_english, _beam.nltk_porter_rules, _beam.java_hash):
+    for function in (_kernels.snowball_english, _kernels.nltk_porter_rules, _kernels.java_hash):
         with pytest.raises(TypeError):
             function(b"word")

@@ -1,4 +1,4 @@
-"""The compiled normaliser (``_beam.normalize_line``) against the pure-Python one.
+"""The compiled normaliser (``_ext/normalize.c``) against the pure-Python one.
 
 ``normalize`` runs the compiled normaliser when the extension is built; ``normalize_python`` is
 the reference (and the fallback). They must agree on every line: here on random text over the

@@ -1,5 +1,5 @@
 /*
- * Compiled METEOR 1.5 normaliser (spec section 1.7) of meteor_eval.align._beam:
+ * Compiled METEOR 1.5 normaliser (spec section 1.7):
  *
  *   normalize_line(text, mode, keep_punctuation, prefixes) -> str
  *
@@ -14,10 +14,7 @@
  * both on random text over the characters every step looks at and on the jar's golden outputs.
  */
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-
-#include <string.h>
+#include "kernels.h"
 
 typedef struct {
     Py_UCS4 *p;

@@ -1,12 +1,11 @@
 /*
- * Compiled per-word text kernels of meteor_eval.align._beam:
+ * Compiled stemmers:
  *
  *   snowball_english(word) -> str   the Snowball English stemmer, 2.2.0 revision, exactly as the
  *                                   vendored pure-Python engine (resources/_snowball/v2_2_0)
  *                                   computes it, code point by code point;
  *   nltk_porter_rules(word) -> str  the rule steps of NLTK's Porter stemmer, exactly as
- *                                   resources/nltk_porter.py's _stem_lowered computes them;
- *   java_hash(word) -> int          Java's String.hashCode over the UTF-16 units of the word.
+ *                                   resources/nltk_porter.py's _stem_lowered computes them.
  *
  * The stemmer is a transcription of the generated Python program onto a small runtime that has
  * the same semantics as the vendored BaseStemmer (cursor, limit, backward limit, bra/ket slice
@@ -15,11 +14,7 @@
  * and the fallback; tests compare both on the whole WordNet vocabulary and on random strings.
  */
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-
-#include <stdint.h>
-#include <string.h>
+#include "kernels.h"
 
 /* ---- Snowball runtime ------------------------------------------------------------------- */
 
@@ -993,42 +988,12 @@ nltk_porter_rules_c(PyObject *self, PyObject *arg)
     return out;
 }
 
-/* ---- Java String.hashCode ------------------------------------------------------------------ */
-
-static PyObject *
-java_hash_c(PyObject *self, PyObject *arg)
-{
-    (void)self;
-    if (!PyUnicode_Check(arg)) {
-        PyErr_SetString(PyExc_TypeError, "java_hash() takes a str");
-        return NULL;
-    }
-    Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
-    int kind = PyUnicode_KIND(arg);
-    const void *data = PyUnicode_DATA(arg);
-    uint32_t h = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
-        if (ch > 0xFFFF) {
-            ch -= 0x10000;
-            h = h * 31u + (uint32_t)(0xD800 + (ch >> 10));
-            h = h * 31u + (uint32_t)(0xDC00 + (ch & 0x3FF));
-        } else {
-            h = h * 31u + (uint32_t)ch;
-        }
-    }
-    return PyLong_FromLong((long)(int32_t)h);
-}
-
-PyMethodDef meteor_text_methods[] = {
+PyMethodDef meteor_stem_methods[] = {
     {"snowball_english", snowball_english_c, METH_O,
      "snowball_english(word) -> str\n\n"
      "The Snowball English stem (2.2.0 revision) of word, as the vendored Python engine gives."},
     {"nltk_porter_rules", nltk_porter_rules_c, METH_O,
      "nltk_porter_rules(word) -> str\n\n"
      "The rule steps of NLTK's Porter stemmer (NLTK_EXTENSIONS) on a lower-cased word."},
-    {"java_hash", java_hash_c, METH_O,
-     "java_hash(word) -> int\n\n"
-     "Java's String.hashCode of word (signed 32-bit, over UTF-16 code units)."},
     {NULL, NULL, 0, NULL},
 };

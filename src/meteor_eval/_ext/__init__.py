@@ -1,0 +1,160 @@
+"""The compiled kernels and the one place that loads them.
+
+The C files of this package (one per concern, listed in ``kernels.h``) are built into one
+optional extension module, ``meteor_eval._ext._kernels``. Every kernel has a pure-Python twin in
+the module that owns its step, which is the reference and the fallback; the compiled one gives
+the same results, faster:
+
+============  ==========================================  =========================================
+kernel        compiled functions (C file)                 pure-Python twin
+============  ==========================================  =========================================
+normalise     ``normalize_line`` (normalize.c)            ``text.normalize.normalize``
+hash          ``java_hash`` (hash.c)                      ``text.tokenize.java_hash_python``
+stem          ``snowball_english``, ``nltk_porter_rules``  ``resources.stemmers`` (vendored
+              (stem.c)                                    Snowball), ``resources.nltk_porter``
+candidates    ``equal_keys``, ``sets_intersect``          ``match.exact``, ``match.stem``,
+              (candidates.c), ``paraphrase``,             ``match.synonym``, ``match.paraphrase``
+              ``paraphrase_root`` (paraphrase.c)
+beam          ``align``, ``align_stages`` (beam.c)        ``align.search.beam_align_python``
+stats         ``word_stats`` (stats.c)                    the METEOR metric's ``_word_stats_python``
+pair          ``meteor15_pair`` (pair.c)                  the METEOR 1.5 pipeline, step by step
+greedy        ``greedy_align`` (greedy.c)                 ``align.greedy.greedy_align``
+============  ==========================================  =========================================
+
+Callers ask this module for a compiled function or for the module once, at import (or, for the
+stemmers, when a stemmer is built), and fall back to their twin when the answer is ``None``:
+when the extension was not built (no C compiler at install time), when it predates a function,
+or when the environment variable ``METEOR_EVAL_PURE_PYTHON`` is ``1`` at that moment.
+:func:`kernel_status` says which kernels are compiled and in use; ``meteor-eval --version``
+prints it (:func:`kernels_summary`). Nothing in this module imports the rest of the package.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable, Mapping
+from types import MappingProxyType, ModuleType
+from typing import Any, Final
+
+__all__ = [
+    "KERNELS",
+    "PURE_PYTHON_VARIABLE",
+    "built_module",
+    "compiled_function",
+    "compiled_kernels",
+    "kernel_status",
+    "kernels_summary",
+    "pure_python_forced",
+]
+
+#: The environment variable that forces every pure-Python twin when it is ``1``.
+PURE_PYTHON_VARIABLE: Final = "METEOR_EVAL_PURE_PYTHON"
+
+#: Each kernel's name and the functions of the compiled module that make it up, in the order of
+#: the data flow (text, tokens, matches, alignment, statistics).
+KERNELS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+    {
+        "normalise": ("normalize_line",),
+        "hash": ("java_hash",),
+        "stem": ("snowball_english", "nltk_porter_rules"),
+        "candidates": ("equal_keys", "sets_intersect", "paraphrase", "paraphrase_root"),
+        "beam": ("align", "align_stages"),
+        "stats": ("word_stats",),
+        "pair": ("meteor15_pair",),
+        "greedy": ("greedy_align",),
+    }
+)
+
+
+def _import_built() -> ModuleType | None:
+    """The compiled module, or ``None`` when it was not built (or cannot load here)."""
+    try:
+        return importlib.import_module("meteor_eval._ext._kernels")
+    except ImportError:
+        return None
+
+
+_BUILT: Final[ModuleType | None] = _import_built()
+
+
+def built_module() -> ModuleType | None:
+    """The compiled module whether or not it is in use, or ``None`` when it was not built.
+
+    Only for code that compares or times the two implementations on purpose (parity tests,
+    benchmarks, :func:`meteor_eval.align.search.beam_align_compiled`); scoring code asks
+    :func:`compiled_kernels` or :func:`compiled_function`, which honour
+    ``METEOR_EVAL_PURE_PYTHON=1``.
+    """
+    return _BUILT
+
+
+def pure_python_forced() -> bool:
+    """Whether ``METEOR_EVAL_PURE_PYTHON=1`` is set now (every caller then uses its twin)."""
+    return os.environ.get(PURE_PYTHON_VARIABLE) == "1"
+
+
+def compiled_kernels(*names: str) -> ModuleType | None:
+    """The compiled module, if it is in use and provides every function in ``names``.
+
+    Returns ``None`` (so the caller's pure-Python twin runs) when the extension is missing,
+    predates one of those functions, or ``METEOR_EVAL_PURE_PYTHON=1`` is set. The environment is
+    read on every call; callers call once, at import.
+
+    Example:
+        >>> kernels = compiled_kernels("equal_keys")
+        >>> kernels is None or callable(kernels.equal_keys)
+        True
+    """
+    if _BUILT is None or pure_python_forced():
+        return None
+    if not all(hasattr(_BUILT, name) for name in names):
+        return None
+    return _BUILT
+
+
+def compiled_function(name: str) -> Callable[..., Any] | None:
+    """The compiled function ``name`` if it is in use, else ``None`` (see :func:`compiled_kernels`).
+
+    Example:
+        >>> java_hash = compiled_function("java_hash")
+        >>> java_hash is None or java_hash("Aa") == 2112
+        True
+    """
+    kernels = compiled_kernels(name)
+    if kernels is None:
+        return None
+    function: Callable[..., Any] = getattr(kernels, name)
+    return function
+
+
+def kernel_status() -> dict[str, bool]:
+    """Each kernel of :data:`KERNELS` and whether it is compiled and in use now.
+
+    Example:
+        >>> list(kernel_status())
+        ['normalise', 'hash', 'stem', 'candidates', 'beam', 'stats', 'pair', 'greedy']
+    """
+    return {kernel: compiled_kernels(*names) is not None for kernel, names in KERNELS.items()}
+
+
+def kernels_summary() -> str:
+    """One line saying which kernels run compiled, as ``meteor-eval --version`` prints it.
+
+    ``kernels: compiled (normalise, hash, ...)`` when every kernel is; ``kernels: pure Python
+    (METEOR_EVAL_PURE_PYTHON=1)`` or ``kernels: pure Python (extension not built)`` when none
+    is; and both lists when a build predates some kernels.
+    """
+    if _BUILT is None:
+        return "kernels: pure Python (extension not built)"
+    if pure_python_forced():
+        return f"kernels: pure Python ({PURE_PYTHON_VARIABLE}=1)"
+    status = kernel_status()
+    compiled = [kernel for kernel, used in status.items() if used]
+    missing = [kernel for kernel, used in status.items() if not used]
+    if not compiled:
+        return "kernels: pure Python (no kernel in this build)"
+    line = f"kernels: compiled ({', '.join(compiled)})"
+    if missing:
+        line += f"; pure Python ({', '.join(missing)}: not in this build)"
+    return line

@@ -1,0 +1,903 @@
+/*
+ * Compiled METEOR 1.5 beam search (spec sections 4.1 to 4.4).
+ *
+ * This is the same algorithm as the pure-Python reference in search.py, step for step, so that
+ * both give identical alignments:
+ *
+ *   - fixed matches: alone at their reference position, covering only coverage-1 words;
+ *   - paths ranked by (minus the integer objective, closed chunks, quirky distance) with a
+ *     stable sort before every beam cut and once more after the last step;
+ *   - successors generated in the same order: copies in candidate-list order, then the parent
+ *     itself as the skip successor; the parent's distance grows by each acceptable candidate's
+ *     offset after that candidate's copy is made.
+ *
+ * The reference sorts every successor of a step and keeps the first `beam`. Here each
+ * successor is first described by a small record (its rank, its parent, the candidate it adds)
+ * and offered to a bounded max-heap of the `beam` best records seen so far; successors are
+ * offered in generation order, so a later one enters only when its rank is strictly better
+ * than the worst kept one, which is exactly how a stable sort breaks ties. Only the winners are
+ * then materialised (their parent's bit sets copied, the new match's spans set), in sorted
+ * order. A path is a small header plus two bit sets (used hypothesis and reference positions);
+ * chosen matches form linked lists in a node pool shared by all paths.
+ *
+ * align(by_ref, hyp_coverage, ref_coverage, weights, beam) returns the chosen Match objects (the
+ * store's own objects) in reference order; align_stages() does the same from per-stage lists.
+ */
+
+#include "kernels.h"
+
+void
+work_free(Work *w)
+{
+    PyMem_Free(w->cands);
+    PyMem_Free(w->first);
+    PyMem_Free(w->hyp_cov);
+    PyMem_Free(w->ref_cov);
+    PyMem_Free(w->weight);
+    PyMem_Free(w->fixed_at);
+    PyMem_Free(w->assigned);
+    PyMem_Free(w->cur_head);
+    PyMem_Free(w->new_head);
+    PyMem_Free(w->cur_bits);
+    PyMem_Free(w->new_bits);
+    PyMem_Free(w->succ);
+    PyMem_Free(w->keys);
+    PyMem_Free(w->tmp);
+    PyMem_Free(w->node_cand);
+    PyMem_Free(w->node_parent);
+}
+
+static Span
+make_span(int64_t start, int64_t len, Py_ssize_t base)
+{
+    Span s;
+    const int64_t last = start + len - 1;
+    s.w0 = base + (Py_ssize_t)(start >> 6);
+    s.w1 = base + (Py_ssize_t)(last >> 6);
+    s.m0 = ~(uint64_t)0 << (start & 63);
+    s.m1 = ~(uint64_t)0 >> (63 - (last & 63));
+    if (s.w0 == s.w1) {
+        s.m0 &= s.m1;
+    }
+    return s;
+}
+
+static inline int
+span_free(const uint64_t *bits, const Span *s)
+{
+    if (s->w0 == s->w1) {
+        return (bits[s->w0] & s->m0) == 0;
+    }
+    if ((bits[s->w0] & s->m0) || (bits[s->w1] & s->m1)) {
+        return 0;
+    }
+    for (Py_ssize_t k = s->w0 + 1; k < s->w1; k++) {
+        if (bits[k]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static inline void
+span_set(uint64_t *bits, const Span *s)
+{
+    bits[s->w0] |= s->m0;
+    if (s->w0 != s->w1) {
+        for (Py_ssize_t k = s->w0 + 1; k < s->w1; k++) {
+            bits[k] = ~(uint64_t)0;
+        }
+        bits[s->w1] |= s->m1;
+    }
+}
+
+/* Whether successor a ranks strictly before b (spec 4.3). */
+static inline int
+rank_less(const Succ *a, const Succ *b)
+{
+    if (a->neg_w != b->neg_w) {
+        return a->neg_w < b->neg_w;
+    }
+    if (a->chunks != b->chunks) {
+        return a->chunks < b->chunks;
+    }
+    return a->dist < b->dist;
+}
+
+static inline void
+swap_keys(uint64_t *a, uint64_t *b)
+{
+    const uint64_t t = *a;
+    *a = *b;
+    *b = t;
+}
+
+static void
+insertion_sort_keys(uint64_t *keys, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 1; i < n; i++) {
+        const uint64_t v = keys[i];
+        Py_ssize_t j = i;
+        while (j > 0 && keys[j - 1] > v) {
+            keys[j] = keys[j - 1];
+            j--;
+        }
+        keys[j] = v;
+    }
+}
+
+static void
+sift_keys(uint64_t *keys, Py_ssize_t n, Py_ssize_t at)
+{
+    const uint64_t v = keys[at];
+    for (;;) {
+        Py_ssize_t child = 2 * at + 1;
+        if (child >= n) {
+            break;
+        }
+        if (child + 1 < n && keys[child] < keys[child + 1]) {
+            child++;
+        }
+        if (v >= keys[child]) {
+            break;
+        }
+        keys[at] = keys[child];
+        at = child;
+    }
+    keys[at] = v;
+}
+
+/* Heap sort: the guaranteed O(n log n) fallback of partial_sort_keys(). */
+static void
+heap_sort_keys(uint64_t *keys, Py_ssize_t n)
+{
+    for (Py_ssize_t at = n / 2 - 1; at >= 0; at--) {
+        sift_keys(keys, n, at);
+    }
+    for (Py_ssize_t end = n - 1; end > 0; end--) {
+        swap_keys(&keys[0], &keys[end]);
+        sift_keys(keys, end, 0);
+    }
+}
+
+/* Put the k smallest of the distinct keys[0..n) first, in ascending order (the rest in any
+ * order): quicksort that only recurses into parts overlapping the first k, with insertion sort
+ * for short parts and heap sort when the partitions degenerate. */
+static void
+partial_sort_keys(uint64_t *keys, Py_ssize_t n, Py_ssize_t k, int depth)
+{
+    while (n > 16) {
+        if (depth-- == 0) {
+            heap_sort_keys(keys, n);
+            return;
+        }
+        /* Median of three as pivot, moved to keys[n - 1]. */
+        const Py_ssize_t mid = n / 2;
+        if (keys[mid] < keys[0]) {
+            swap_keys(&keys[mid], &keys[0]);
+        }
+        if (keys[n - 1] < keys[0]) {
+            swap_keys(&keys[n - 1], &keys[0]);
+        }
+        if (keys[mid] < keys[n - 1]) {
+            swap_keys(&keys[mid], &keys[n - 1]);
+        }
+        const uint64_t pivot = keys[n - 1];
+        Py_ssize_t store = 0;
+        for (Py_ssize_t i = 0; i < n - 1; i++) {
+            if (keys[i] < pivot) {
+                swap_keys(&keys[i], &keys[store]);
+                store++;
+            }
+        }
+        swap_keys(&keys[store], &keys[n - 1]);
+        /* keys[0..store) < pivot = keys[store] < keys[store + 1..n) */
+        if (store + 1 < k) {
+            partial_sort_keys(keys + store + 1, n - store - 1, k - store - 1, depth);
+        }
+        n = store;
+        if (k > n) {
+            k = n;
+        }
+    }
+    insertion_sort_keys(keys, n);
+}
+
+/* Stable merge sort of the indices of succ[0..n) by rank into order; tmp has room for n. For
+ * ranks too wide to pack into one 64-bit key. */
+static void
+merge_sort_succ(const Succ *succ, Py_ssize_t n, uint64_t *order, uint64_t *tmp)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        order[i] = (uint64_t)i;
+    }
+    uint64_t *src = order, *dst = tmp;
+    for (Py_ssize_t width = 1; width < n; width *= 2) {
+        for (Py_ssize_t lo = 0; lo < n; lo += 2 * width) {
+            const Py_ssize_t mid = lo + width < n ? lo + width : n;
+            const Py_ssize_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            Py_ssize_t i = lo, j = mid, o = lo;
+            while (i < mid && j < hi) {
+                if (rank_less(&succ[src[j]], &succ[src[i]])) {
+                    dst[o++] = src[j++];
+                }
+                else {
+                    dst[o++] = src[i++];
+                }
+            }
+            while (i < mid) {
+                dst[o++] = src[i++];
+            }
+            while (j < hi) {
+                dst[o++] = src[j++];
+            }
+        }
+        uint64_t *swap = src;
+        src = dst;
+        dst = swap;
+    }
+    if (src != order) {
+        memcpy(order, src, (size_t)n * sizeof(uint64_t));
+    }
+}
+
+static int
+add_node(Work *w, Py_ssize_t cand, int64_t parent, int64_t *out)
+{
+    if (w->nodes == w->node_cap) {
+        Py_ssize_t cap = w->node_cap ? w->node_cap * 2 : 256;
+        if (cap > INT32_MAX) {
+            PyErr_SetString(PyExc_OverflowError, "beam search: too many partial alignments");
+            return -1;
+        }
+        int32_t *nc = PyMem_Realloc(w->node_cand, (size_t)cap * sizeof(int32_t));
+        if (nc == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        w->node_cand = nc;
+        int32_t *np = PyMem_Realloc(w->node_parent, (size_t)cap * sizeof(int32_t));
+        if (np == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        w->node_parent = np;
+        w->node_cap = cap;
+    }
+    w->node_cand[w->nodes] = (int32_t)cand;
+    w->node_parent[w->nodes] = (int32_t)parent;
+    *out = (int64_t)w->nodes;
+    w->nodes++;
+    return 0;
+}
+
+/* Coverage values of a sequence of ints; returns a new array or NULL. */
+static int64_t *
+read_coverage(PyObject *seq, Py_ssize_t *n)
+{
+    PyObject *fast = PySequence_Fast(seq, "coverage: expected a sequence of ints");
+    if (fast == NULL) {
+        return NULL;
+    }
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    int64_t *out = PyMem_Malloc((size_t)(len ? len : 1) * sizeof(int64_t));
+    if (out == NULL) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < len; k++) {
+        if (read_int(PySequence_Fast_GET_ITEM(fast, k), &out[k]) < 0) {
+            PyMem_Free(out);
+            Py_DECREF(fast);
+            return NULL;
+        }
+    }
+    Py_DECREF(fast);
+    *n = len;
+    return out;
+}
+
+/* The aligner weights as doubles, into w. */
+int
+read_weights(Work *w, PyObject *weights_obj)
+{
+    PyObject *weights = PySequence_Fast(weights_obj, "aligner_weights: expected a sequence of numbers");
+    if (weights == NULL) {
+        return -1;
+    }
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(weights);
+    w->weight = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(double));
+    if (w->weight == NULL) {
+        Py_DECREF(weights);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        w->weight[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(weights, k));
+        if (w->weight[k] == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(weights);
+            return -1;
+        }
+    }
+    w->n_weights = n;
+    Py_DECREF(weights);
+    return 0;
+}
+
+/* Objective gain, offset and bit-set spans of a candidate read by read_match(). */
+static int
+prepare_cand(const Work *w, Cand *c, Py_ssize_t wh)
+{
+    if (c->stage < 0 || c->stage >= w->n_weights) {
+        PyErr_SetString(PyExc_IndexError, "aligner_weights: no weight for a stage");
+        return -1;
+    }
+    const double a = w->weight[c->stage];
+    /* Python's int() and C's cast both truncate toward zero. */
+    c->gain = (int64_t)((double)c->hyp_len * a) + (int64_t)((double)c->ref_len * a);
+    c->offset = c->ref_start > c->hyp_start ? c->ref_start - c->hyp_start
+                                            : c->hyp_start - c->ref_start;
+    c->hyp = make_span(c->hyp_start, c->hyp_len, 0);
+    c->ref = make_span(c->ref_start, c->ref_len, wh);
+    return 0;
+}
+
+static int
+alloc_positions(Work *w, Py_ssize_t n_ref)
+{
+    const size_t n = (size_t)(n_ref ? n_ref : 1);
+    w->first = PyMem_Malloc((n + 1) * sizeof(Py_ssize_t));
+    w->fixed_at = PyMem_Malloc(n * sizeof(Py_ssize_t));
+    w->assigned = PyMem_Malloc(n * sizeof(Py_ssize_t));
+    if (w->first == NULL || w->fixed_at == NULL || w->assigned == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* Flatten a store's candidate lists (by_ref[j]: candidates whose reference span starts at j). */
+static int
+load_by_ref(Work *w, PyObject *by_ref, Py_ssize_t n_hyp, Py_ssize_t n_ref)
+{
+    const Py_ssize_t wh = (n_hyp + 63) / 64;
+    Py_ssize_t n_cands = 0;
+    for (Py_ssize_t j = 0; j < n_ref; j++) {
+        PyObject *lst = PySequence_Fast_GET_ITEM(by_ref, j);
+        if (!PyList_Check(lst)) {
+            PyErr_SetString(PyExc_TypeError, "by_ref: expected lists of matches");
+            return -1;
+        }
+        n_cands += PyList_GET_SIZE(lst);
+    }
+    w->cands = PyMem_Malloc((size_t)(n_cands ? n_cands : 1) * sizeof(Cand));
+    if (w->cands == NULL || alloc_positions(w, n_ref) < 0) {
+        if (!PyErr_Occurred()) {
+            PyErr_NoMemory();
+        }
+        return -1;
+    }
+    Py_ssize_t at = 0;
+    for (Py_ssize_t j = 0; j < n_ref; j++) {
+        PyObject *lst = PySequence_Fast_GET_ITEM(by_ref, j);
+        w->first[j] = at;
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lst); k++) {
+            Cand *c = &w->cands[at];
+            if (read_match(PyList_GET_ITEM(lst, k), c, "by_ref") < 0) {
+                return -1;
+            }
+            if (c->ref_start != j || !span_inside(c, n_hyp, n_ref)) {
+                PyErr_SetString(PyExc_ValueError, "a candidate's span lies outside its segments");
+                return -1;
+            }
+            if (prepare_cand(w, c, wh) < 0) {
+                return -1;
+            }
+            at++;
+        }
+    }
+    w->first[n_ref] = at;
+    w->n_cands = at;
+    return 0;
+}
+
+/* The store that appending raw[0..n_cands) (candidates in stage-list order, spans already
+ * checked) would build: a stable bucket pass by reference start, so each position keeps stage
+ * order, then each stage's own order. Both coverage counts are taken here. */
+int
+load_raw(Work *w, Cand *raw, Py_ssize_t n_cands, Py_ssize_t n_hyp, Py_ssize_t n_ref)
+{
+    const Py_ssize_t wh = (n_hyp + 63) / 64;
+    w->hyp_cov = PyMem_Calloc((size_t)(n_hyp ? n_hyp : 1), sizeof(int64_t));
+    w->ref_cov = PyMem_Calloc((size_t)(n_ref ? n_ref : 1), sizeof(int64_t));
+    w->cands = PyMem_Malloc((size_t)(n_cands ? n_cands : 1) * sizeof(Cand));
+    if (w->hyp_cov == NULL || w->ref_cov == NULL || w->cands == NULL ||
+        alloc_positions(w, n_ref) < 0) {
+        if (!PyErr_Occurred()) {
+            PyErr_NoMemory();
+        }
+        return -1;
+    }
+    /* first[j + 1] counts the candidates starting at j, then becomes a prefix sum. */
+    memset(w->first, 0, (size_t)(n_ref + 1) * sizeof(Py_ssize_t));
+    for (Py_ssize_t k = 0; k < n_cands; k++) {
+        const Cand *c = &raw[k];
+        w->first[c->ref_start + 1]++;
+        for (int64_t j = c->ref_start; j < c->ref_start + c->ref_len; j++) {
+            w->ref_cov[j]++;
+        }
+        for (int64_t i = c->hyp_start; i < c->hyp_start + c->hyp_len; i++) {
+            w->hyp_cov[i]++;
+        }
+    }
+    for (Py_ssize_t j = 0; j < n_ref; j++) {
+        w->first[j + 1] += w->first[j];
+        w->assigned[j] = w->first[j]; /* next free slot of position j, for the bucket pass */
+    }
+    for (Py_ssize_t k = 0; k < n_cands; k++) {
+        Cand *c = &w->cands[w->assigned[raw[k].ref_start]++];
+        *c = raw[k];
+        if (prepare_cand(w, c, wh) < 0) {
+            return -1;
+        }
+    }
+    w->n_cands = n_cands;
+    return 0;
+}
+
+/* load_raw() of per-stage lists of Match tuples. */
+static int
+load_stage_lists(Work *w, PyObject *lists, Py_ssize_t n_hyp, Py_ssize_t n_ref)
+{
+    const Py_ssize_t n_lists = PySequence_Fast_GET_SIZE(lists);
+    Py_ssize_t n_cands = 0;
+    for (Py_ssize_t s = 0; s < n_lists; s++) {
+        PyObject *lst = PySequence_Fast_GET_ITEM(lists, s);
+        if (!PyList_Check(lst)) {
+            PyErr_SetString(PyExc_TypeError, "stage_lists: expected lists of matches");
+            return -1;
+        }
+        n_cands += PyList_GET_SIZE(lst);
+    }
+    Cand *raw = PyMem_Malloc((size_t)(n_cands ? n_cands : 1) * sizeof(Cand));
+    if (raw == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_ssize_t at = 0;
+    for (Py_ssize_t s = 0; s < n_lists; s++) {
+        PyObject *lst = PySequence_Fast_GET_ITEM(lists, s);
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lst); k++) {
+            Cand *c = &raw[at++];
+            if (read_match(PyList_GET_ITEM(lst, k), c, "stage_lists") < 0) {
+                PyMem_Free(raw);
+                return -1;
+            }
+            if (!span_inside(c, n_hyp, n_ref)) {
+                PyErr_SetString(PyExc_ValueError, "a candidate's span lies outside its segments");
+                PyMem_Free(raw);
+                return -1;
+            }
+        }
+    }
+    const int rc = load_raw(w, raw, n_cands, n_hyp, n_ref);
+    PyMem_Free(raw);
+    return rc;
+}
+
+/* Bits needed to write 0..x. */
+static inline int
+bit_width(uint64_t x)
+{
+    int n = 0;
+    while (x) {
+        n++;
+        x >>= 1;
+    }
+    return n;
+}
+
+static inline uint64_t
+shifted(uint64_t v, int by)
+{
+    return by < 64 ? v << by : 0;
+}
+
+/* How successor ranks pack into one 64-bit key (rank fields, then generation order), so that
+ * the stable sort becomes a sort of distinct integers. */
+typedef struct {
+    int packed; /* 0: the ranks are too wide, sort with rank_less() instead */
+    int64_t bias;
+    int sh_w, sh_c, sh_d;
+} Packing;
+
+/* Packing for every path of a search: bounds of each rank field over all paths. */
+static Packing
+packing_for(const Work *w, Py_ssize_t n_ref, Py_ssize_t most_succ)
+{
+    Packing pk = {0, 0, 0, 0, 0};
+    /* neg_w lies in [-(sum of positive gains), sum of negative gains]; dist is at most the sum
+     * of all offsets (each candidate's offset counts at most once along a path); chunks at most
+     * one per position plus the final one. */
+    const uint64_t limit = (uint64_t)1 << 62;
+    uint64_t gain_pos = 0, gain_neg = 0, offsets = 0;
+    for (Py_ssize_t k = 0; k < w->n_cands; k++) {
+        const Cand *c = &w->cands[k];
+        if (c->gain < INT64_MIN / 2 || c->gain > INT64_MAX / 2 || c->offset > INT64_MAX / 2) {
+            return pk;
+        }
+        const uint64_t g = (uint64_t)(c->gain < 0 ? -c->gain : c->gain);
+        if (c->gain >= 0) {
+            gain_pos += g;
+        }
+        else {
+            gain_neg += g;
+        }
+        offsets += (uint64_t)c->offset;
+        if (gain_pos > limit || gain_neg > limit || offsets > limit) {
+            return pk;
+        }
+    }
+    const int bg = bit_width((uint64_t)(most_succ > 0 ? most_succ - 1 : 0));
+    const int bd = bit_width(offsets);
+    const int bc = bit_width((uint64_t)n_ref + 1);
+    const int bw = bit_width(gain_pos + gain_neg);
+    if (bg + bd + bc + bw > 64) {
+        return pk;
+    }
+    pk.packed = 1;
+    pk.bias = (int64_t)gain_pos;
+    pk.sh_d = bg;
+    pk.sh_c = bg + bd;
+    pk.sh_w = bg + bd + bc;
+    return pk;
+}
+
+/* Leave in w->keys[0..k) the indices of the k best of succ[0..n) in the stable sort's order. */
+static void
+select_best(Work *w, const Packing *pk, Py_ssize_t n, Py_ssize_t k)
+{
+    const Succ *succ = w->succ;
+    uint64_t *keys = w->keys;
+    if (!pk->packed) {
+        merge_sort_succ(succ, n, keys, w->tmp);
+        return;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const Succ *s = &succ[i];
+        keys[i] = shifted((uint64_t)(s->neg_w + pk->bias), pk->sh_w) |
+                  shifted((uint64_t)s->chunks, pk->sh_c) | shifted((uint64_t)s->dist, pk->sh_d) |
+                  (uint64_t)i;
+    }
+    partial_sort_keys(keys, n, k, 2 * bit_width((uint64_t)n) + 2);
+    const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        keys[i] &= index_mask;
+    }
+}
+
+/* Materialise the successors w->succ[w->keys[0..k)] from the current paths into
+ * new_head/new_bits, in that order. */
+static int
+materialise(Work *w, Py_ssize_t k, Py_ssize_t bw)
+{
+    for (Py_ssize_t i = 0; i < k; i++) {
+        const Succ *s = &w->succ[w->keys[i]];
+        const Head *parent = &w->cur_head[s->parent];
+        Head *h = &w->new_head[i];
+        uint64_t *bits = w->new_bits + i * bw;
+        memcpy(bits, w->cur_bits + (Py_ssize_t)s->parent * bw, (size_t)bw * sizeof(uint64_t));
+        h->neg_w = s->neg_w;
+        h->chunks = s->chunks;
+        h->dist = s->dist;
+        h->idx = s->idx;
+        h->last_end = s->last_end;
+        h->chain = parent->chain;
+        if (s->cand >= 0) {
+            const Cand *m = &w->cands[s->cand];
+            span_set(bits, &m->hyp);
+            span_set(bits, &m->ref);
+            if (add_node(w, s->cand, parent->chain, &h->chain) < 0) {
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The beam search proper over the loaded store; fills w->assigned (candidate per position). */
+int
+search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
+{
+    /* Fixed matches (spec 4.1). */
+    Py_ssize_t n_fixed = 0;
+    for (Py_ssize_t j = 0; j < n_ref; j++) {
+        w->fixed_at[j] = -1;
+        w->assigned[j] = -1;
+        if (w->first[j + 1] - w->first[j] != 1) {
+            continue;
+        }
+        const Cand *c = &w->cands[w->first[j]];
+        int ok = 1;
+        for (int64_t r = c->ref_start; ok && r < c->ref_start + c->ref_len; r++) {
+            ok = w->ref_cov[r] == 1;
+        }
+        for (int64_t h = c->hyp_start; ok && h < c->hyp_start + c->hyp_len; h++) {
+            ok = w->hyp_cov[h] == 1;
+        }
+        if (ok) {
+            w->fixed_at[j] = w->first[j];
+            n_fixed++;
+        }
+    }
+    if (n_fixed != w->n_cands) {
+        const Py_ssize_t wh = (n_hyp + 63) / 64, wr = (n_ref + 63) / 64, bw = wh + wr;
+        /* The most paths any step keeps (min(beam, product of (candidates + 1))) and the most
+         * successors any step generates (paths kept times (candidates + 1)). */
+        Py_ssize_t cap = 1, most = 1, most_succ = 1;
+        for (Py_ssize_t j = 0; j < n_ref; j++) {
+            const Py_ssize_t fan = w->first[j + 1] - w->first[j] + 1;
+            if (cap > INT32_MAX / fan) {
+                PyErr_SetString(PyExc_OverflowError, "beam search: too many partial alignments");
+                return -1;
+            }
+            most_succ = cap * fan > most_succ ? cap * fan : most_succ;
+            cap = cap * fan > beam ? beam : cap * fan;
+            most = cap > most ? cap : most;
+        }
+        w->cur_head = PyMem_Malloc((size_t)most * sizeof(Head));
+        w->new_head = PyMem_Malloc((size_t)most * sizeof(Head));
+        w->cur_bits = PyMem_Calloc((size_t)(most * bw), sizeof(uint64_t));
+        w->new_bits = PyMem_Malloc((size_t)(most * bw) * sizeof(uint64_t));
+        w->succ = PyMem_Malloc((size_t)most_succ * sizeof(Succ));
+        w->keys = PyMem_Malloc((size_t)most_succ * sizeof(uint64_t));
+        w->tmp = PyMem_Malloc((size_t)most_succ * sizeof(uint64_t));
+        if (w->cur_head == NULL || w->new_head == NULL || w->cur_bits == NULL ||
+            w->new_bits == NULL || w->succ == NULL || w->keys == NULL || w->tmp == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        const Packing pk = packing_for(w, n_ref, most_succ);
+        const Head start = {0, 0, 0, 0, -1, -1};
+        w->cur_head[0] = start;
+        for (Py_ssize_t j = 0; j < n_ref; j++) {
+            if (w->fixed_at[j] >= 0) {
+                const Cand *c = &w->cands[w->fixed_at[j]];
+                span_set(w->cur_bits, &c->hyp);
+                span_set(w->cur_bits, &c->ref);
+            }
+        }
+        Py_ssize_t kept = 1;
+        for (Py_ssize_t c = 0; c < n_ref; c++) {
+            const Py_ssize_t lo = w->first[c], hi = w->first[c + 1];
+            const Py_ssize_t ref_word = wh + (c >> 6);
+            const uint64_t ref_bit = (uint64_t)1 << (c & 63);
+            Succ *succ = w->succ;
+            Py_ssize_t n = 0;
+            for (Py_ssize_t p = 0; p < kept; p++) {
+                const Head *h = &w->cur_head[p];
+                const uint64_t *bits = w->cur_bits + p * bw;
+                if (bits[ref_word] & ref_bit) {
+                    Succ *s = &succ[n];
+                    if (c < h->idx) { /* inside a match chosen earlier: pass through */
+                        s->neg_w = h->neg_w;
+                        s->chunks = h->chunks;
+                        s->dist = h->dist;
+                        s->idx = h->idx;
+                        s->last_end = h->last_end;
+                    }
+                    else {
+                        const Py_ssize_t f = w->fixed_at[c];
+                        if (f < 0) { /* unreachable with consistent fixed matches */
+                            continue;
+                        }
+                        const Cand *m = &w->cands[f];
+                        s->neg_w = h->neg_w - m->gain;
+                        s->chunks =
+                            h->chunks + (h->last_end != -1 && m->hyp_start != h->last_end);
+                        s->dist = h->dist + m->offset;
+                        s->idx = m->ref_start + m->ref_len;
+                        s->last_end = m->hyp_start + m->hyp_len;
+                    }
+                    s->parent = (int32_t)p;
+                    s->cand = -1;
+                    n++;
+                    continue;
+                }
+                const int64_t last_end = h->last_end;
+                int64_t dist = h->dist;
+                for (Py_ssize_t k = lo; k < hi; k++) {
+                    const Cand *m = &w->cands[k];
+                    if (!span_free(bits, &m->hyp) || !span_free(bits, &m->ref)) {
+                        continue;
+                    }
+                    Succ *s = &succ[n++];
+                    s->neg_w = h->neg_w - m->gain;
+                    s->chunks = h->chunks + (last_end != -1 && m->hyp_start != last_end);
+                    s->dist = dist;
+                    s->idx = m->ref_start + m->ref_len;
+                    s->last_end = m->hyp_start + m->hyp_len;
+                    s->parent = (int32_t)p;
+                    s->cand = (int32_t)k;
+                    dist += m->offset;
+                }
+                Succ *s = &succ[n++];
+                s->neg_w = h->neg_w;
+                s->chunks = h->chunks + (last_end != -1);
+                s->dist = dist;
+                s->idx = h->idx + 1;
+                s->last_end = -1;
+                s->parent = (int32_t)p;
+                s->cand = -1;
+            }
+            Py_ssize_t k;
+            if (n == 0) { /* the jar warns and carries on with the best path */
+                w->new_head[0] = w->cur_head[0];
+                memcpy(w->new_bits, w->cur_bits, (size_t)bw * sizeof(uint64_t));
+                k = 1;
+            }
+            else {
+                k = n < beam ? n : beam;
+                select_best(w, &pk, n, k);
+                if (materialise(w, k, bw) < 0) {
+                    return -1;
+                }
+            }
+            Head *th = w->cur_head;
+            w->cur_head = w->new_head;
+            w->new_head = th;
+            uint64_t *tb = w->cur_bits;
+            w->cur_bits = w->new_bits;
+            w->new_bits = tb;
+            kept = k;
+        }
+        /* After the last position: close open chunks, then the best path (first among equals
+         * in the current order, which is the stable sort's). */
+        Py_ssize_t best = 0;
+        for (Py_ssize_t p = 0; p < kept; p++) {
+            Head *h = &w->cur_head[p];
+            if (h->last_end != -1) {
+                h->chunks += 1;
+            }
+            const Head *b = &w->cur_head[best];
+            if (h->neg_w < b->neg_w ||
+                (h->neg_w == b->neg_w &&
+                 (h->chunks < b->chunks || (h->chunks == b->chunks && h->dist < b->dist)))) {
+                best = p;
+            }
+        }
+        for (int64_t node = w->cur_head[best].chain; node != -1; node = w->node_parent[node]) {
+            const Py_ssize_t k = w->node_cand[node];
+            w->assigned[w->cands[k].ref_start] = k;
+        }
+    }
+    for (Py_ssize_t j = 0; j < n_ref; j++) {
+        if (w->fixed_at[j] >= 0) {
+            w->assigned[j] = w->fixed_at[j];
+        }
+    }
+    return 0;
+}
+
+/* The chosen Match objects in reference order (new list). */
+static PyObject *
+chosen_list(const Work *w, Py_ssize_t n_ref)
+{
+    Py_ssize_t n = 0;
+    for (Py_ssize_t j = 0; j < n_ref; j++) {
+        n += w->assigned[j] >= 0;
+    }
+    PyObject *result = PyList_New(n);
+    if (result == NULL) {
+        return NULL;
+    }
+    Py_ssize_t at = 0;
+    for (Py_ssize_t j = 0; j < n_ref; j++) {
+        if (w->assigned[j] >= 0) {
+            PyObject *m = w->cands[w->assigned[j]].obj;
+            Py_INCREF(m);
+            PyList_SET_ITEM(result, at++, m);
+        }
+    }
+    return result;
+}
+
+static PyObject *
+beam_align_c(PyObject *self, PyObject *args)
+{
+    PyObject *by_ref_obj, *hyp_cov_obj, *ref_cov_obj, *weights_obj;
+    Py_ssize_t beam;
+    if (!PyArg_ParseTuple(args, "OOOOn:align", &by_ref_obj, &hyp_cov_obj, &ref_cov_obj,
+                          &weights_obj, &beam)) {
+        return NULL;
+    }
+    if (beam < 1) {
+        PyErr_SetString(PyExc_ValueError, "beam: must be at least 1");
+        return NULL;
+    }
+    Work w;
+    memset(&w, 0, sizeof(w));
+    PyObject *result = NULL;
+    Py_ssize_t n_hyp = 0, n_ref_cov = 0;
+    PyObject *by_ref = PySequence_Fast(by_ref_obj, "by_ref: expected a sequence of candidate lists");
+    if (by_ref == NULL) {
+        return NULL;
+    }
+    const Py_ssize_t n_ref = PySequence_Fast_GET_SIZE(by_ref);
+    w.hyp_cov = read_coverage(hyp_cov_obj, &n_hyp);
+    if (w.hyp_cov == NULL) {
+        goto done;
+    }
+    w.ref_cov = read_coverage(ref_cov_obj, &n_ref_cov);
+    if (w.ref_cov == NULL) {
+        goto done;
+    }
+    if (n_ref_cov != n_ref) {
+        PyErr_SetString(PyExc_ValueError, "ref_coverage and by_ref differ in length");
+        goto done;
+    }
+    if (read_weights(&w, weights_obj) < 0 || load_by_ref(&w, by_ref, n_hyp, n_ref) < 0 ||
+        search(&w, n_hyp, n_ref, beam) < 0) {
+        goto done;
+    }
+    result = chosen_list(&w, n_ref);
+done:
+    work_free(&w);
+    Py_DECREF(by_ref);
+    return result;
+}
+
+/*
+ * align_stages(stage_lists, n_hyp, n_ref, aligner_weights, beam) -> list
+ *
+ * align() on the candidate store that appending each stage's list in order would build: the
+ * lists are distributed to their reference positions (a stable bucket pass, so each position
+ * keeps stage order, then each stage's own order) and both coverage counts are taken here, so
+ * the caller builds no store and no intermediate Python object is made.
+ */
+static PyObject *
+align_stages_c(PyObject *self, PyObject *args)
+{
+    PyObject *lists_obj, *weights_obj;
+    Py_ssize_t n_hyp, n_ref, beam;
+    if (!PyArg_ParseTuple(args, "OnnOn:align_stages", &lists_obj, &n_hyp, &n_ref, &weights_obj,
+                          &beam)) {
+        return NULL;
+    }
+    if (n_hyp < 0 || n_ref < 0) {
+        PyErr_SetString(PyExc_ValueError, "segment lengths must not be negative");
+        return NULL;
+    }
+    if (beam < 1) {
+        PyErr_SetString(PyExc_ValueError, "beam: must be at least 1");
+        return NULL;
+    }
+    PyObject *lists = PySequence_Fast(lists_obj, "stage_lists: expected a sequence of lists");
+    if (lists == NULL) {
+        return NULL;
+    }
+    Work w;
+    memset(&w, 0, sizeof(w));
+    PyObject *result = NULL;
+    if (read_weights(&w, weights_obj) < 0 || load_stage_lists(&w, lists, n_hyp, n_ref) < 0 ||
+        search(&w, n_hyp, n_ref, beam) < 0) {
+        goto done;
+    }
+    result = chosen_list(&w, n_ref);
+done:
+    work_free(&w);
+    Py_DECREF(lists);
+    return result;
+}
+
+PyMethodDef meteor_beam_methods[] = {
+    {"align", beam_align_c, METH_VARARGS,
+     "align(by_ref, hyp_coverage, ref_coverage, aligner_weights, beam) -> list\n\n"
+     "The METEOR 1.5 beam search over a candidate store's lists; returns the chosen matches\n"
+     "in reference order."},
+    {"align_stages", align_stages_c, METH_VARARGS,
+     "align_stages(stage_lists, n_hyp, n_ref, aligner_weights, beam) -> list\n\n"
+     "align() on the store built by appending each stage's candidate list in order."},
+    {NULL, NULL, 0, NULL},
+};

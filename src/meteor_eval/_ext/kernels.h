@@ -1,0 +1,181 @@
+/*
+ * Shared declarations of the compiled kernels, built as one extension module,
+ * meteor_eval._ext._kernels (module.c), from one C file per concern:
+ *
+ *   normalize.c    METEOR 1.5's -norm normaliser (normalize_line)
+ *   hash.c         Java's String.hashCode, the jar's word identity (java_hash)
+ *   stem.c         the Snowball English and NLTK Porter stemmers (snowball_english,
+ *                  nltk_porter_rules)
+ *   match.c        Match tuples read from and made for Python (no kernel of its own)
+ *   candidates.c   one-word candidate generators: equal keys (exact, stem) and intersecting
+ *                  synonym sets (equal_keys, sets_intersect)
+ *   paraphrase.c   paraphrase candidates over the memory-mapped trie (paraphrase,
+ *                  paraphrase_root)
+ *   beam.c         the METEOR 1.5 beam search (align, align_stages)
+ *   stats.c        word statistics of a chosen alignment (word_stats)
+ *   pair.c         one pair from word-type ids to statistics in one call (meteor15_pair)
+ *   greedy.c       NLTK's staged greedy alignment (greedy_align)
+ *
+ * Only what crosses files is declared here: the candidate record and the beam search's
+ * workspace, the Match readers and makers, candidate emission, the paraphrase trie and the
+ * statistics, which pair.c chains without Python objects in between. Every function shared
+ * between files is hidden (KERNEL_API), so the module exports nothing but its initialiser and
+ * no name here can meet a symbol of another library loaded in the process.
+ */
+
+#ifndef METEOR_EVAL_KERNELS_H
+#define METEOR_EVAL_KERNELS_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define KERNEL_API __attribute__((visibility("hidden")))
+#else
+#define KERNEL_API
+#endif
+
+/* ---- Candidates and the beam search (beam.c) ------------------------------------------------ */
+
+/* A span of positions as bit-set words: words w0..w1, partial masks m0 (first) and m1 (last). */
+typedef struct {
+    Py_ssize_t w0, w1;
+    uint64_t m0, m1;
+} Span;
+
+typedef struct {
+    int64_t ref_start, ref_len, hyp_start, hyp_len;
+    int64_t stage;
+    int64_t gain;   /* floor(hyp_len * a) + floor(ref_len * a) */
+    int64_t offset; /* |ref_start - hyp_start| */
+    Span hyp, ref;  /* in the path's bit words: hypothesis words first, then reference words */
+    PyObject *obj;  /* borrowed: the caller's lists keep it alive */
+} Cand;
+
+/* A materialised path. Rank fields first: (neg_w, chunks, dist) ascending is best first. */
+typedef struct {
+    int64_t neg_w, chunks, dist;
+    int64_t idx;      /* next reference position to decide */
+    int64_t last_end; /* end of the open chunk in the hypothesis, or -1 */
+    int64_t chain;    /* last chosen (non-fixed) match node, or -1 */
+} Head;
+
+/* A successor before materialisation; its generation order is its index in the step's array. */
+typedef struct {
+    int64_t neg_w, chunks, dist;
+    int64_t idx, last_end;
+    int32_t parent; /* index of the parent path */
+    int32_t cand;   /* candidate added, or -1 (skip, fixed match or pass-through) */
+} Succ;
+
+typedef struct {
+    Cand *cands;
+    Py_ssize_t n_cands;
+    Py_ssize_t *first; /* candidates of reference position j: cands[first[j] .. first[j+1]) */
+    int64_t *hyp_cov, *ref_cov;
+    double *weight;
+    Py_ssize_t n_weights;
+    Py_ssize_t *fixed_at;
+    Py_ssize_t *assigned;
+    Head *cur_head, *new_head;
+    uint64_t *cur_bits, *new_bits;
+    Succ *succ;     /* the successors of one step, in generation order */
+    uint64_t *keys; /* their packed ranks, or their indices in rank order */
+    uint64_t *tmp;
+    int32_t *node_cand;
+    int32_t *node_parent;
+    Py_ssize_t nodes, node_cap;
+} Work;
+
+KERNEL_API void work_free(Work *w);
+KERNEL_API int read_weights(Work *w, PyObject *weights_obj);
+KERNEL_API int load_raw(Work *w, Cand *raw, Py_ssize_t n_cands, Py_ssize_t n_hyp,
+                        Py_ssize_t n_ref);
+KERNEL_API int search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam);
+
+/* ---- Match tuples in and out (match.c) ------------------------------------------------------ */
+
+static inline int
+span_inside(const Cand *c, Py_ssize_t n_hyp, Py_ssize_t n_ref)
+{
+    return c->ref_start >= 0 && c->ref_len >= 1 && c->ref_start + c->ref_len <= n_ref &&
+           c->hyp_start >= 0 && c->hyp_len >= 1 && c->hyp_start + c->hyp_len <= n_hyp;
+}
+
+KERNEL_API int read_int(PyObject *item, int64_t *out);
+KERNEL_API int64_t *read_int64s(PyObject *seq, Py_ssize_t *n, const char *what);
+KERNEL_API int read_match(PyObject *m, Cand *c, const char *what);
+KERNEL_API PyObject *new_match(PyTypeObject *type, Py_ssize_t ref_start, Py_ssize_t ref_len,
+                               Py_ssize_t hyp_start, Py_ssize_t hyp_len, PyObject *stage);
+KERNEL_API int append_match(PyObject *out, PyTypeObject *type, Py_ssize_t ref_start,
+                            Py_ssize_t ref_len, Py_ssize_t hyp_start, Py_ssize_t hyp_len,
+                            PyObject *stage);
+KERNEL_API int check_match_type(PyObject *type);
+
+/* ---- Candidate generators (candidates.c, paraphrase.c) -------------------------------------- */
+
+/* Where a generator writes its candidates: Match objects appended to a Python list, or raw
+ * candidates appended to a C array (the fused pair kernel). */
+typedef struct {
+    PyObject *list; /* Python mode when not NULL */
+    PyTypeObject *type;
+    PyObject *stage_obj;
+    Cand *raw; /* C mode */
+    Py_ssize_t n, cap;
+    int64_t stage;
+} Emit;
+
+/* One word's synonym set: n native int64 values at base (not necessarily aligned). */
+typedef struct {
+    const char *base;
+    Py_ssize_t n;
+} Packed;
+
+typedef struct {
+    const uint32_t *first_child, *token, *record_start, *record_b;
+    Py_ssize_t nodes, records;
+    /* Optional: root[word] = the root's child for token id word, or UINT32_MAX (see
+     * paraphrase_root). The root has a child for most of the vocabulary, so its binary search
+     * would touch about 15 cache lines scattered over the index for every start position. */
+    const uint32_t *root;
+    Py_ssize_t root_len;
+} Trie;
+
+KERNEL_API int emit(Emit *e, Py_ssize_t ref_start, Py_ssize_t ref_len, Py_ssize_t hyp_start,
+                    Py_ssize_t hyp_len);
+KERNEL_API int equal_keys_core(Emit *e, const int64_t *hk, Py_ssize_t nh, const int64_t *rk,
+                               Py_ssize_t nr, const int64_t *hid, const int64_t *rid,
+                               int different);
+KERNEL_API int sets_core(Emit *e, const Packed *hs, Py_ssize_t nh, const Packed *rs,
+                         Py_ssize_t nr, const int64_t *hid, const int64_t *rid);
+KERNEL_API int paraphrase_core(Emit *e, const Trie *t, const int64_t *hids, Py_ssize_t nh,
+                               const int64_t *rids, Py_ssize_t nr);
+KERNEL_API int trie_open(Trie *t, Py_buffer views[5], PyObject *fc_obj, PyObject *tok_obj,
+                         PyObject *rs_obj, PyObject *rb_obj, PyObject *root_obj);
+KERNEL_API void trie_close(Py_buffer views[5]);
+
+/* ---- Word statistics (stats.c) -------------------------------------------------------------- */
+
+KERNEL_API void stats_core(const Cand *chosen, Py_ssize_t n, const unsigned char *hf,
+                           Py_ssize_t nh, const unsigned char *rf, Py_ssize_t nr,
+                           int64_t head[7], int64_t *counts);
+KERNEL_API PyObject *stats_tuple(const int64_t head[7], const int64_t *counts,
+                                 Py_ssize_t n_stages);
+
+/* ---- Method tables, one per file, gathered into the module by module.c ---------------------- */
+
+extern KERNEL_API PyMethodDef meteor_normalize_methods[];
+extern KERNEL_API PyMethodDef meteor_hash_methods[];
+extern KERNEL_API PyMethodDef meteor_stem_methods[];
+extern KERNEL_API PyMethodDef meteor_candidate_methods[];
+extern KERNEL_API PyMethodDef meteor_paraphrase_methods[];
+extern KERNEL_API PyMethodDef meteor_beam_methods[];
+extern KERNEL_API PyMethodDef meteor_stats_methods[];
+extern KERNEL_API PyMethodDef meteor_pair_methods[];
+extern KERNEL_API PyMethodDef meteor_greedy_methods[];
+
+#endif /* METEOR_EVAL_KERNELS_H */

@@ -1,0 +1,36 @@
+/*
+ * The extension module meteor_eval._ext._kernels: one module object holding the functions of
+ * every kernel. Each C file of this folder keeps its method table beside its code (see
+ * kernels.h for the list); this file only gathers them. meteor_eval._ext (__init__.py) is the one
+ * place that imports the module and says which kernels are compiled.
+ */
+
+#include "kernels.h"
+
+static struct PyModuleDef kernels_module = {
+    PyModuleDef_HEAD_INIT, "_kernels",
+    "Compiled METEOR kernels: normaliser, Java hash, stemmers, candidate generators, beam "
+    "search, word statistics, the fused pair kernel and NLTK's greedy alignment.",
+    -1, NULL,
+};
+
+PyMODINIT_FUNC
+PyInit__kernels(void)
+{
+    PyMethodDef *tables[] = {
+        meteor_normalize_methods, meteor_hash_methods,  meteor_stem_methods,
+        meteor_candidate_methods, meteor_paraphrase_methods, meteor_beam_methods,
+        meteor_stats_methods,     meteor_pair_methods,  meteor_greedy_methods,
+    };
+    PyObject *module = PyModule_Create(&kernels_module);
+    if (module == NULL) {
+        return NULL;
+    }
+    for (size_t k = 0; k < sizeof(tables) / sizeof(tables[0]); k++) {
+        if (PyModule_AddFunctions(module, tables[k]) < 0) {
+            Py_DECREF(module);
+            return NULL;
+        }
+    }
+    return module;
+}

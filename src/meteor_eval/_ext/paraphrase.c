@@ -1,0 +1,550 @@
+/*
+ * Paraphrase candidates of two segments over the memory-mapped paraphrase index (a trie of
+ * table token ids with record lists, see resources/paraphrases.py), in METEOR 1.5's order:
+ *
+ *   paraphrase(...)       the candidates, as the pure-Python matcher in match/paraphrase.py
+ *                         produces them;
+ *   paraphrase_root(...)  a direct lookup table of the trie root's children.
+ */
+
+#include "kernels.h"
+
+/* One trie position reached from a start: (node, start, depth). */
+typedef struct {
+    uint32_t node;
+    int32_t start;
+    int32_t depth;
+} Step;
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(address) __builtin_prefetch(address)
+#else
+#define PREFETCH(address) ((void)0)
+#endif
+
+/* First position in token[lo..hi) whose value is >= word (hi when none), hi > lo. Branch-free
+ * halving with both possible next probes prefetched: the child lists of common words span
+ * dozens of cache lines of the memory-mapped index, and this overlaps their misses. */
+static inline Py_ssize_t
+lower_bound_u32(const uint32_t *token, Py_ssize_t lo, Py_ssize_t hi, uint32_t word)
+{
+    const uint32_t *base = token + lo;
+    Py_ssize_t n = hi - lo;
+    while (n > 1) {
+        const Py_ssize_t half = n / 2;
+        PREFETCH(base + half / 2);
+        PREFETCH(base + half + half / 2);
+        base = base[half] < word ? base + half : base;
+        n -= half;
+    }
+    return (base - token) + (*base < word);
+}
+
+/* A walk from one start that is still going: its start, its node, the next position. */
+typedef struct {
+    const uint32_t *base; /* remaining search range of the current child lookup */
+    const uint32_t *end;  /* end of the child list */
+    Py_ssize_t n;
+    uint32_t word;
+    uint32_t node;
+    int32_t start;
+    int32_t pos;
+} Walker;
+
+/* Walk the trie from every start of ids; steps in start order, shallow first. Returns the
+ * number of steps written to *out (a new array) or -1 with an exception set.
+ *
+ * The walks advance together, one depth at a time, and their child lookups (binary searches
+ * over the memory-mapped index, mostly cache misses) run in lockstep, one halving step of each
+ * in turn with the next probe prefetched, so that the misses of independent walks overlap. */
+static Py_ssize_t
+walk_all(const Trie *t, const int64_t *ids, Py_ssize_t n, Step **out)
+{
+    Py_ssize_t cap = n * 4 + 4, count = 0;
+    Step *steps = PyMem_Malloc((size_t)cap * sizeof(Step));
+    Walker *walkers = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(Walker));
+    Py_ssize_t *per_start = PyMem_Calloc((size_t)(n + 1), sizeof(Py_ssize_t));
+    Step *sorted = NULL;
+    if (steps == NULL || walkers == NULL || per_start == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    Py_ssize_t active = 0;
+    for (Py_ssize_t s = 0; s < n; s++) {
+        if (t->root != NULL && ids[s] >= 0 && ids[s] < t->root_len) {
+            PREFETCH(&t->root[ids[s]]);
+        }
+        walkers[active].node = 0;
+        walkers[active].start = (int32_t)s;
+        walkers[active].pos = (int32_t)s;
+        active++;
+    }
+    while (active > 0) {
+        /* Start this depth's lookups; walks that cannot go on are dropped. */
+        Py_ssize_t searching = 0;
+        for (Py_ssize_t k = 0; k < active; k++) {
+            Walker *wk = &walkers[k];
+            const int64_t word = ids[wk->pos];
+            if (word < 0 || word > UINT32_MAX) {
+                continue;
+            }
+            Walker next = *wk;
+            next.word = (uint32_t)word;
+            if (wk->node == 0 && t->root != NULL) {
+                if (word >= t->root_len || t->root[word] == UINT32_MAX) {
+                    continue;
+                }
+                const uint32_t child = t->root[word];
+                if (child < t->first_child[0] || child >= t->first_child[1]) {
+                    PyErr_SetString(PyExc_ValueError, "paraphrase index: stale root table");
+                    goto fail;
+                }
+                next.base = t->token + child;
+                next.end = NULL; /* found: no search, no read of the token array */
+                next.n = 1;
+            }
+            else {
+                const Py_ssize_t lo = t->first_child[wk->node], hi = t->first_child[wk->node + 1];
+                if (lo > hi || hi > t->nodes) {
+                    PyErr_SetString(PyExc_ValueError, "paraphrase index: corrupt trie");
+                    goto fail;
+                }
+                if (lo == hi) {
+                    continue;
+                }
+                next.base = t->token + lo;
+                next.end = t->token + hi;
+                next.n = hi - lo;
+                PREFETCH(next.base + next.n / 2);
+            }
+            walkers[searching++] = next;
+        }
+        /* Lockstep binary searches: base ends just before the first token >= word, or at it. */
+        for (int busy = 1; busy;) {
+            busy = 0;
+            for (Py_ssize_t k = 0; k < searching; k++) {
+                Walker *wk = &walkers[k];
+                if (wk->n > 1) {
+                    const Py_ssize_t half = wk->n / 2;
+                    wk->base = wk->base[half] < wk->word ? wk->base + half : wk->base;
+                    wk->n -= half;
+                    PREFETCH(wk->base + wk->n / 2);
+                    busy = 1;
+                }
+            }
+        }
+        /* Record the steps found; walks that reached the end of ids stop. */
+        active = 0;
+        for (Py_ssize_t k = 0; k < searching; k++) {
+            Walker wk = walkers[k];
+            const uint32_t *found = wk.base;
+            if (wk.end != NULL) {
+                found += *wk.base < wk.word;
+                if (found == wk.end || *found != wk.word) {
+                    continue;
+                }
+            }
+            const uint32_t node = (uint32_t)(found - t->token);
+            PREFETCH(&t->record_start[node]);
+            PREFETCH(&t->first_child[node]);
+            if (count == cap) {
+                cap *= 2;
+                Step *grown = PyMem_Realloc(steps, (size_t)cap * sizeof(Step));
+                if (grown == NULL) {
+                    PyErr_NoMemory();
+                    goto fail;
+                }
+                steps = grown;
+            }
+            steps[count].node = node;
+            steps[count].start = wk.start;
+            steps[count].depth = wk.pos - wk.start + 1;
+            count++;
+            per_start[wk.start + 1]++;
+            if (wk.pos + 1 < n) {
+                wk.node = node;
+                wk.pos++;
+                walkers[active++] = wk;
+            }
+        }
+    }
+    /* Depth-major to start-major order: a start's steps come out shallow first. */
+    sorted = PyMem_Malloc((size_t)(count ? count : 1) * sizeof(Step));
+    if (sorted == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    for (Py_ssize_t s = 0; s < n; s++) {
+        per_start[s + 1] += per_start[s];
+    }
+    for (Py_ssize_t k = 0; k < count; k++) {
+        sorted[per_start[steps[k].start] + steps[k].depth - 1] = steps[k];
+    }
+    PyMem_Free(steps);
+    PyMem_Free(walkers);
+    PyMem_Free(per_start);
+    *out = sorted;
+    return count;
+fail:
+    PyMem_Free(steps);
+    PyMem_Free(walkers);
+    PyMem_Free(per_start);
+    PyMem_Free(sorted);
+    return -1;
+}
+
+/* The trie nodes one side reaches, as an open-addressing hash table: each distinct node with
+ * its steps chained in start order (steps are generated in start order). Replaces sorting the
+ * steps and a binary search per record. */
+typedef struct {
+    uint32_t node;
+    int32_t head; /* first step of the node, -1 for an empty slot */
+    int32_t tail;
+} Slot;
+
+typedef struct {
+    Slot *slots;
+    uint32_t mask;
+    int32_t *next; /* next step of the same node, or -1 */
+} Occurrences;
+
+static inline uint32_t
+node_hash(uint32_t node)
+{
+    return node * 2654435761u;
+}
+
+static int
+occurrences_build(Occurrences *o, const Step *steps, Py_ssize_t n)
+{
+    if (n > INT32_MAX / 4) {
+        PyErr_SetString(PyExc_OverflowError, "paraphrase: too many phrases");
+        return -1;
+    }
+    uint32_t size = 16;
+    while ((Py_ssize_t)size < 2 * n) {
+        size *= 2;
+    }
+    o->mask = size - 1;
+    o->slots = PyMem_Malloc((size_t)size * sizeof(Slot));
+    o->next = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(int32_t));
+    if (o->slots == NULL || o->next == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (uint32_t k = 0; k < size; k++) {
+        o->slots[k].head = -1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const uint32_t node = steps[k].node;
+        uint32_t at = node_hash(node) & o->mask;
+        while (o->slots[at].head >= 0 && o->slots[at].node != node) {
+            at = (at + 1) & o->mask;
+        }
+        Slot *slot = &o->slots[at];
+        o->next[k] = -1;
+        if (slot->head < 0) {
+            slot->node = node;
+            slot->head = (int32_t)k;
+        }
+        else {
+            o->next[slot->tail] = (int32_t)k;
+        }
+        slot->tail = (int32_t)k;
+    }
+    return 0;
+}
+
+/* First step of node, or -1. */
+static inline int32_t
+occurrences_find(const Occurrences *o, uint32_t node)
+{
+    uint32_t at = node_hash(node) & o->mask;
+    for (;;) {
+        const Slot *slot = &o->slots[at];
+        if (slot->head < 0) {
+            return -1;
+        }
+        if (slot->node == node) {
+            return slot->head;
+        }
+        at = (at + 1) & o->mask;
+    }
+}
+
+/* One pass: side A walks, side B occurrences; a_is_ref says which side is the reference. */
+static int
+paraphrase_pass(const Trie *t, const Step *a_steps, Py_ssize_t na, const Step *b_steps,
+                const Occurrences *b_found, int a_is_ref, Emit *e)
+{
+    for (Py_ssize_t k = 0; k < na; k++) {
+        /* Two-stage prefetch: the record list bounds of a later step, then the record list of
+         * a nearer one (whose bounds were fetched earlier). */
+        if (k + 8 < na) {
+            PREFETCH(&t->record_start[a_steps[k + 8].node]);
+        }
+        if (k + 4 < na) {
+            const uint32_t ahead = t->record_start[a_steps[k + 4].node];
+            if (ahead < t->records) {
+                PREFETCH(&t->record_b[ahead]);
+            }
+        }
+        const uint32_t node = a_steps[k].node;
+        const Py_ssize_t r0 = t->record_start[node], r1 = t->record_start[node + 1];
+        if (r0 >= r1) {
+            continue;
+        }
+        if (r1 > t->records) {
+            PyErr_SetString(PyExc_ValueError, "paraphrase index: corrupt record list");
+            return -1;
+        }
+        for (Py_ssize_t r = r0; r < r1; r++) {
+            for (int32_t at = occurrences_find(b_found, t->record_b[r]); at >= 0;
+                 at = b_found->next[at]) {
+                const Step *b = &b_steps[at];
+                int rc = a_is_ref ? emit(e, a_steps[k].start, a_steps[k].depth, b->start,
+                                         b->depth)
+                                  : emit(e, b->start, b->depth, a_steps[k].start,
+                                         a_steps[k].depth);
+                if (rc < 0) {
+                    return -1;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* The paraphrase candidates of two segments of table token ids (-1: unknown), in the
+ * matcher's order: pass 1 with the reference walking (A in the reference, B in the hypothesis),
+ * then pass 2 the other way round. */
+int
+paraphrase_core(Emit *e, const Trie *t, const int64_t *hids, Py_ssize_t nh, const int64_t *rids,
+                Py_ssize_t nr)
+{
+    if (nh == 0 || nr == 0) {
+        return 0;
+    }
+    if (nh > INT32_MAX / 4 || nr > INT32_MAX / 4) {
+        PyErr_SetString(PyExc_OverflowError, "paraphrase: segment too long");
+        return -1;
+    }
+    int rc = -1;
+    Step *hsteps = NULL, *rsteps = NULL;
+    Occurrences hfound = {NULL, 0, NULL}, rfound = {NULL, 0, NULL};
+    const Py_ssize_t hn = walk_all(t, hids, nh, &hsteps);
+    if (hn < 0) {
+        goto done;
+    }
+    const Py_ssize_t rn = walk_all(t, rids, nr, &rsteps);
+    if (rn < 0) {
+        goto done;
+    }
+    if (hn == 0 || rn == 0) {
+        rc = 0;
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < hn + rn; k++) {
+        const uint32_t node = k < hn ? hsteps[k].node : rsteps[k - hn].node;
+        if (node >= t->nodes) {
+            PyErr_SetString(PyExc_ValueError, "paraphrase index: corrupt trie");
+            goto done;
+        }
+    }
+    if (occurrences_build(&hfound, hsteps, hn) < 0 ||
+        occurrences_build(&rfound, rsteps, rn) < 0 ||
+        paraphrase_pass(t, rsteps, rn, hsteps, &hfound, 1, e) < 0 ||
+        paraphrase_pass(t, hsteps, hn, rsteps, &rfound, 0, e) < 0) {
+        goto done;
+    }
+    rc = 0;
+done:
+    PyMem_Free(hsteps);
+    PyMem_Free(rsteps);
+    PyMem_Free(hfound.slots);
+    PyMem_Free(hfound.next);
+    PyMem_Free(rfound.slots);
+    PyMem_Free(rfound.next);
+    return rc;
+}
+
+static int
+get_u32_buffer(PyObject *obj, Py_buffer *view, const char *what)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) < 0) {
+        return -1;
+    }
+    if (view->len % 4 != 0) {
+        PyErr_Format(PyExc_ValueError, "%s: expected packed unsigned 32-bit values", what);
+        PyBuffer_Release(view);
+        view->obj = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* The trie of a paraphrase index from its four uint32 buffers and an optional root table
+ * (None or a paraphrase_root() result); views[0..4] must start zeroed and are released by
+ * trie_close() whatever happens. */
+int
+trie_open(Trie *t, Py_buffer views[5], PyObject *fc_obj, PyObject *tok_obj, PyObject *rs_obj,
+          PyObject *rb_obj, PyObject *root_obj)
+{
+    if (get_u32_buffer(fc_obj, &views[0], "first_child") < 0 ||
+        get_u32_buffer(tok_obj, &views[1], "token") < 0 ||
+        get_u32_buffer(rs_obj, &views[2], "record_start") < 0 ||
+        get_u32_buffer(rb_obj, &views[3], "record_b") < 0) {
+        return -1;
+    }
+    t->first_child = views[0].buf;
+    t->token = views[1].buf;
+    t->record_start = views[2].buf;
+    t->record_b = views[3].buf;
+    t->nodes = views[1].len / 4;
+    t->records = views[3].len / 4;
+    t->root = NULL;
+    t->root_len = 0;
+    if (root_obj != Py_None) {
+        if (get_u32_buffer(root_obj, &views[4], "root") < 0) {
+            return -1;
+        }
+        t->root = views[4].buf;
+        t->root_len = views[4].len / 4;
+    }
+    if (views[0].len / 4 != t->nodes + 1 || views[2].len / 4 != t->nodes + 1 || t->nodes < 1) {
+        PyErr_SetString(PyExc_ValueError, "paraphrase index: section sizes disagree");
+        return -1;
+    }
+    return 0;
+}
+
+void
+trie_close(Py_buffer views[5])
+{
+    for (int k = 0; k < 5; k++) {
+        if (views[k].obj) {
+            PyBuffer_Release(&views[k]);
+        }
+    }
+}
+
+/*
+ * paraphrase(first_child, token, record_start, record_b, hyp_ids, ref_ids, stage, match_type,
+ *            root=None)
+ *
+ * The paraphrase matcher's candidates (see match/paraphrase.py for the order): the four index
+ * arrays are buffers of native uint32, the ids are table token ids (-1 for unknown words).
+ * root, when given, is paraphrase_root() of the same arrays: the first step of every walk is
+ * then one table read instead of a binary search over the root's children (same result).
+ */
+static PyObject *
+paraphrase_c(PyObject *self, PyObject *args)
+{
+    PyObject *fc_obj, *tok_obj, *rs_obj, *rb_obj, *h_obj, *r_obj, *stage, *type;
+    PyObject *root_obj = Py_None;
+    if (!PyArg_ParseTuple(args, "OOOOOOOO|O:paraphrase", &fc_obj, &tok_obj, &rs_obj, &rb_obj,
+                          &h_obj, &r_obj, &stage, &type, &root_obj)) {
+        return NULL;
+    }
+    if (check_match_type(type) < 0) {
+        return NULL;
+    }
+    Py_buffer views[5];
+    memset(views, 0, sizeof(views));
+    Trie t;
+    int64_t *hids = NULL, *rids = NULL;
+    PyObject *out = NULL;
+    Py_ssize_t nh = 0, nr = 0;
+    if (trie_open(&t, views, fc_obj, tok_obj, rs_obj, rb_obj, root_obj) < 0) {
+        goto done;
+    }
+    hids = read_int64s(h_obj, &nh, "hyp_ids: expected a sequence of ints");
+    if (hids == NULL) {
+        goto done;
+    }
+    rids = read_int64s(r_obj, &nr, "ref_ids: expected a sequence of ints");
+    if (rids == NULL) {
+        goto done;
+    }
+    out = PyList_New(0);
+    if (out == NULL) {
+        goto done;
+    }
+    Emit e = {out, (PyTypeObject *)type, stage, NULL, 0, 0, 0};
+    if (paraphrase_core(&e, &t, hids, nh, rids, nr) < 0) {
+        Py_CLEAR(out);
+    }
+done:
+    trie_close(views);
+    PyMem_Free(hids);
+    PyMem_Free(rids);
+    return out;
+}
+
+/*
+ * paraphrase_root(first_child, token) -> bytes
+ *
+ * Direct lookup table of the trie root's children for paraphrase(): native uint32 entry w is
+ * the root's child whose token is w (the first one, as the binary search finds), or
+ * 0xFFFFFFFF; the table ends after the largest token the root has a child for.
+ */
+static PyObject *
+paraphrase_root_c(PyObject *self, PyObject *args)
+{
+    PyObject *fc_obj, *tok_obj;
+    if (!PyArg_ParseTuple(args, "OO:paraphrase_root", &fc_obj, &tok_obj)) {
+        return NULL;
+    }
+    Py_buffer fc = {0}, tok = {0};
+    PyObject *out = NULL;
+    if (get_u32_buffer(fc_obj, &fc, "first_child") < 0 ||
+        get_u32_buffer(tok_obj, &tok, "token") < 0) {
+        goto done;
+    }
+    const uint32_t *first_child = fc.buf, *token = tok.buf;
+    const Py_ssize_t nodes = tok.len / 4;
+    if (fc.len / 4 != nodes + 1 || nodes < 1 || first_child[0] > first_child[1] ||
+        first_child[1] > (uint32_t)nodes) {
+        PyErr_SetString(PyExc_ValueError, "paraphrase index: corrupt trie");
+        goto done;
+    }
+    const Py_ssize_t lo = first_child[0], hi = first_child[1];
+    uint32_t largest = 0;
+    for (Py_ssize_t k = lo; k < hi; k++) {
+        if (token[k] > largest) {
+            largest = token[k];
+        }
+    }
+    const Py_ssize_t size = hi > lo ? (Py_ssize_t)largest + 1 : 0;
+    out = PyBytes_FromStringAndSize(NULL, size * 4);
+    if (out == NULL) {
+        goto done;
+    }
+    uint32_t *table = (uint32_t *)PyBytes_AS_STRING(out);
+    memset(table, 0xFF, (size_t)size * 4);
+    for (Py_ssize_t k = lo; k < hi; k++) {
+        if (table[token[k]] == UINT32_MAX) {
+            table[token[k]] = (uint32_t)k;
+        }
+    }
+done:
+    if (fc.obj) {
+        PyBuffer_Release(&fc);
+    }
+    if (tok.obj) {
+        PyBuffer_Release(&tok);
+    }
+    return out;
+}
+
+PyMethodDef meteor_paraphrase_methods[] = {
+    {"paraphrase", paraphrase_c, METH_VARARGS,
+     "paraphrase(first_child, token, record_start, record_b, hyp_ids, ref_ids, stage,\n"
+     "           match_type, root=None) -> list\n\n"
+     "Paraphrase candidates from a paraphrase index, in METEOR 1.5's order; root is an\n"
+     "optional paraphrase_root() table of the same index."},
+    {"paraphrase_root", paraphrase_root_c, METH_VARARGS,
+     "paraphrase_root(first_child, token) -> bytes\n\n"
+     "Direct lookup table of the paraphrase trie root's children (uint32 per token id)."},
+    {NULL, NULL, 0, NULL},
+};

@@ -1,0 +1,317 @@
+"""Any metric on a Dask cluster: chunks scored by workers, statistics merged, results identical
+to one process.
+
+The same protocol as :mod:`meteor_eval.parallel` (statistics rows per segment, merged, scored
+once), with ``dask.distributed`` workers instead of local processes:
+
+* **Input.** Files are cut into chunks of ``chunk_size`` lines by byte ranges
+  (:func:`meteor_eval.io.line_offsets`, one pass over the bytes here); a worker that sees the
+  same path (shared storage) reads its ranges itself (:func:`meteor_eval.io.read_range`, with the
+  rules, warnings and errors of the local reader), so the text never travels through the client.
+  Otherwise (``shared_storage=False``, standard input, in-memory pairs) the client reads the
+  chunks and sends them.
+* **Resources** load once per worker process: each worker keeps one metric per configuration
+  (the same cache as the mergeable metric objects).
+* **Merging.** Metrics with integer statistics (``Metric.exact``) return one merged total per
+  chunk, summed pairwise in a tree on the workers (exact in any grouping); the others return
+  their rows, folded here in input order, so floating-point sums equal ``jobs=1``'s. Per-segment
+  rows come back in input order.
+* Warnings a worker raises while reading (a byte-order mark, a carriage return) are re-raised
+  here, once each, naming the file and line as locally.
+
+Dask is an optional extra (``pip install 'meteor-eval[dask]'``), imported only here.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any
+
+from meteor_eval.errors import ConfigError, InputError
+from meteor_eval.io import EncodingErrors
+from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
+
+__all__ = [
+    "DEFAULT_CHUNK_LINES",
+    "FileChunk",
+    "connect",
+    "corpus_result",
+    "corpus_total",
+    "file_chunks",
+    "segment_rows",
+]
+
+#: Segments per chunk: big enough that scheduling costs nothing, small enough to balance.
+DEFAULT_CHUNK_LINES = 4096
+
+
+@dataclass(frozen=True)
+class FileChunk:
+    """Lines ``first_line + 1 ..`` of a hypothesis file and its reference files, by bytes.
+
+    Attributes:
+        first_line: Lines before this chunk (its first line is ``first_line + 1``).
+        ranges: Per file (hypothesis first), ``(path, start, end)`` byte offsets.
+    """
+
+    first_line: int
+    ranges: tuple[tuple[str, int, int], ...]
+
+
+def _import_distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise ConfigError(
+            "the Dask engine needs dask.distributed: pip install 'meteor-eval[dask]'"
+        ) from None
+    return distributed
+
+
+def connect(scheduler: str) -> tuple[Any, Any]:
+    """A Dask client for ``scheduler``: an address (``tcp://host:8786``), ``local`` (one worker
+    process per CPU) or ``local:N`` (N worker processes). Returns ``(client, close)``; call
+    ``close()`` when done (it also stops a local cluster).
+
+    Raises:
+        ConfigError: dask is not installed, or ``local:N`` has a bad N.
+    """
+    distributed = _import_distributed()
+    if scheduler == "local" or scheduler.startswith("local:"):
+        count = scheduler.partition(":")[2]
+        if count and (not count.isdigit() or int(count) < 1):
+            raise ConfigError(f"--scheduler {scheduler}: expected local or local:N with N >= 1")
+        workers = int(count) if count else (os.cpu_count() or 1)
+        cluster = distributed.LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+        )
+        client = distributed.Client(cluster)
+
+        def close_local() -> None:
+            client.close()
+            cluster.close()
+
+        return client, close_local
+    client = distributed.Client(scheduler)
+    return client, client.close
+
+
+def file_chunks(paths: Sequence[str], chunk_lines: int = DEFAULT_CHUNK_LINES) -> list[FileChunk]:
+    """Chunks of ``chunk_lines`` segments of a hypothesis file and its reference files.
+
+    Raises:
+        InputError: a file is unreadable, or the files' line counts differ (both named).
+    """
+    from meteor_eval.io import line_offsets
+
+    scans = [line_offsets(path, chunk_lines) for path in paths]
+    counts = [count for _, count in scans]
+    for path, count in zip(paths[1:], counts[1:], strict=True):
+        if count != counts[0]:
+            raise InputError(
+                f"{paths[0]} has {counts[0]} lines but {path} has {count}; every reference "
+                "file needs one line per hypothesis"
+            )
+    sizes = [os.path.getsize(path) for path in paths]
+    chunks: list[FileChunk] = []
+    n_chunks = len(scans[0][0]) if counts[0] else 0
+    for k in range(n_chunks):
+        ranges = []
+        for path, (offsets, _), size in zip(paths, scans, sizes, strict=True):
+            end = offsets[k + 1] if k + 1 < len(offsets) else size
+            ranges.append((path, offsets[k], end))
+        chunks.append(FileChunk(k * chunk_lines, tuple(ranges)))
+    return chunks
+
+
+def _read_chunk(chunk: FileChunk, errors: EncodingErrors) -> list[Pair]:
+    from meteor_eval.io import read_range
+
+    columns = [
+        read_range(path, start, end, chunk.first_line, errors=errors)
+        for path, start, end in chunk.ranges
+    ]
+    return [(hyp, list(refs)) for hyp, *refs in zip(*columns, strict=True)]
+
+
+def _worker_metric(cls: type[Metric[Any]], config: Any) -> Metric[Any]:
+    from meteor_eval.mergeable import _shared_metric
+
+    return _shared_metric(cls, config)
+
+
+def _score_chunk(
+    cls: type[Metric[Any]],
+    config: Any,
+    job: FileChunk | list[Pair],
+    mode: str,
+    errors: EncodingErrors,
+) -> tuple[Any, list[str]]:
+    """Run on a worker: a chunk's total (``"total"``) or rows (``"rows"``), with the
+    warnings raised while reading it."""
+    metric = _worker_metric(cls, config)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pairs = _read_chunk(job, errors) if isinstance(job, FileChunk) else job
+    notes = [str(w.message) for w in caught]
+    if mode == "rows":
+        rows = metric.segment_rows(pairs)
+        return [(row, len(refs)) for row, (_, refs) in zip(rows, pairs, strict=True)], notes
+    if metric.exact:
+        return metric.pooled_rows(pairs), notes
+    total = Total(metric.zero(), keep_rows=True)
+    metric.add_rows(total, metric.segment_rows(pairs))
+    total.nrefs.update(len(refs) for _, refs in pairs)
+    return total, notes
+
+
+def _merge_pair(cls: type[Metric[Any]], config: Any, first: Any, second: Any) -> Any:
+    """Run on a worker: the total of two consecutive chunk results (notes concatenated)."""
+    metric = _worker_metric(cls, config)
+    total, notes = first
+    other, more = second
+    total.merge_total(metric, other)
+    return total, notes + more
+
+
+def _jobs(
+    client: Any,
+    files: Sequence[str] | None,
+    pairs: Iterable[Pair] | None,
+    chunk_size: int,
+    errors: EncodingErrors,
+    shared_storage: bool,
+) -> Iterator[FileChunk | list[Pair]]:
+    if files is not None:
+        chunks = file_chunks(files, chunk_size)
+        if shared_storage and _workers_see(client, files):
+            yield from chunks
+        else:
+            for chunk in chunks:
+                yield _read_chunk(chunk, errors)
+        return
+    assert pairs is not None
+    iterator = iter(pairs)
+    while batch := list(islice(iterator, chunk_size)):
+        yield batch
+
+
+def _workers_see(client: Any, paths: Sequence[str]) -> bool:
+    """True when every worker can open every path (shared storage)."""
+    absolute = [os.path.abspath(path) for path in paths]
+
+    def visible(paths: list[str]) -> bool:
+        return all(os.access(path, os.R_OK) for path in paths)
+
+    answers = client.run(visible, absolute)
+    return bool(answers) and all(answers.values())
+
+
+def _check(chunk_size: int, files: Sequence[str] | None, pairs: object) -> None:
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise ConfigError(f"chunk_size: {chunk_size!r} is invalid; allowed: an integer >= 1")
+    if (files is None) == (pairs is None):
+        raise ConfigError("give either files (hypothesis, then references) or pairs")
+    if files is not None and any(path == "-" for path in files):
+        raise ConfigError("the Dask engine reads files; standard input ('-') is not supported")
+
+
+def _reraise(notes: Iterable[str]) -> None:
+    for note in dict.fromkeys(notes):
+        warnings.warn(note, stacklevel=3)
+
+
+def corpus_total(
+    metric: Metric[Any],
+    client: Any,
+    *,
+    files: Sequence[str] | None = None,
+    pairs: Iterable[Pair] | None = None,
+    chunk_size: int = DEFAULT_CHUNK_LINES,
+    errors: EncodingErrors = "strict",
+    shared_storage: bool = True,
+) -> Total:
+    """The merged statistics of every segment, scored on the cluster of ``client``.
+
+    Args:
+        metric: Any metric of the protocol (rebuilt on the workers from its configuration).
+        client: A ``dask.distributed.Client``.
+        files: The hypothesis file, then the reference files (one line a segment) ...
+        pairs: ... or ``(hypothesis, references)`` pairs, sent from here.
+        chunk_size: Segments per task.
+        errors: Invalid UTF-8: ``"strict"`` (error naming file and line) or ``"replace"``.
+        shared_storage: Let workers read the files themselves when they see the same paths.
+
+    Raises:
+        InputError: unreadable input or differing line counts.
+    """
+    _check(chunk_size, files, pairs)
+    cls, config = type(metric), metric.config
+    futures = [
+        client.submit(_score_chunk, cls, config, job, "total", errors, pure=False)
+        for job in _jobs(client, files, pairs, chunk_size, errors, shared_storage)
+    ]
+    if not futures:
+        return metric.new_total()
+    if metric.exact:
+        while len(futures) > 1:  # pairwise, in order: a tree of merges on the workers
+            merged = [
+                client.submit(_merge_pair, cls, config, futures[k], futures[k + 1], pure=False)
+                for k in range(0, len(futures) - 1, 2)
+            ]
+            if len(futures) % 2:
+                merged.append(futures[-1])
+            futures = merged
+        total, notes = futures[0].result()
+        _reraise(notes)
+        merged_total: Total = total
+        return merged_total
+    result = metric.new_total()
+    notes_all: list[str] = []
+    for future in futures:
+        part, notes = future.result()
+        notes_all.extend(notes)
+        metric.add_rows(result, part.rows or [])
+        result.nrefs |= part.nrefs
+    _reraise(notes_all)
+    return result
+
+
+def corpus_result(metric: Metric[Any], client: Any, **options: Any) -> Any:
+    """The corpus result of :func:`corpus_total` (same options)."""
+    return metric.result(corpus_total(metric, client, **options))
+
+
+def segment_rows(
+    metric: Metric[Any],
+    client: Any,
+    *,
+    files: Sequence[str] | None = None,
+    pairs: Iterable[Pair] | None = None,
+    chunk_size: int = DEFAULT_CHUNK_LINES,
+    errors: EncodingErrors = "strict",
+    shared_storage: bool = True,
+) -> list[tuple[Row, int]]:
+    """Each segment's statistics row and number of references, in input order (options as
+    :func:`corpus_total`)."""
+    _check(chunk_size, files, pairs)
+    cls, config = type(metric), metric.config
+    futures = [
+        client.submit(_score_chunk, cls, config, job, "rows", errors, pure=False)
+        for job in _jobs(client, files, pairs, chunk_size, errors, shared_storage)
+    ]
+    out: list[tuple[Row, int]] = []
+    notes_all: list[str] = []
+    for future in futures:
+        rows, notes = future.result()
+        out.extend(rows)
+        notes_all.extend(notes)
+    _reraise(notes_all)
+    return out

@@ -1,1 +1,0 @@
-"""integrations layer of meteor-eval."""

@@ -1,0 +1,111 @@
+"""The Dask engine: on a LocalCluster of 2 worker processes every metric gives the score and
+segment list of one local process, bit for bit, reading files by byte ranges on the workers or
+sent from the client."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from meteor_eval.cli import main
+from meteor_eval.errors import InputError
+from meteor_eval.io import read_segments
+from meteor_eval.metrics.bleu import Bleu
+from meteor_eval.metrics.meteor import Meteor, MeteorConfig
+from meteor_eval.metrics.rouge import Rouge, RougeConfig
+
+distributed = pytest.importorskip("distributed")
+
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "meteor15"
+pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data is missing")
+N = 600
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    folder = tmp_path_factory.mktemp("dask")
+    out = []
+    for source in ("xray-system1.hyp", "xray-reference", "xray-system2.hyp"):
+        lines = (DATA / source).read_text(encoding="utf-8").splitlines()[:N]
+        path = folder / source
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        out.append(str(path))
+    return out
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    from meteor_eval.distributed import connect
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        dask_client, close = connect("local:2")
+    try:
+        yield dask_client
+    finally:
+        close()
+
+
+METRICS = {
+    "meteor": lambda: Meteor(
+        MeteorConfig.preset("meteor15", normalization="norm", modules=("exact", "stem"))
+    ),
+    "meteor-mean": lambda: Meteor(MeteorConfig.preset("meteor15", aggregate="mean")),
+    "bleu": Bleu,
+    "rouge": lambda: Rouge(RougeConfig(types=("rouge1", "rougeL", "rougeSU"))),
+}
+
+
+@pytest.mark.parametrize("name", list(METRICS))
+def test_cluster_equals_one_process(client: Any, files: list[str], name: str) -> None:
+    from meteor_eval.distributed import corpus_result, segment_rows
+
+    metric = METRICS[name]()
+    hyps, refs = read_segments(files[0], files[1:])
+    assert corpus_result(metric, client, files=files, chunk_size=97) == metric.corpus_score(
+        hyps, refs
+    )
+    rows = segment_rows(metric, client, files=files, chunk_size=128, shared_storage=False)
+    assert [row for row, _ in rows] == metric.corpus_rows(hyps, refs)
+    assert {n for _, n in rows} == {2}
+    pairs = list(zip(hyps, refs, strict=True))
+    assert corpus_result(metric, client, pairs=pairs, chunk_size=50) == metric.corpus_score(
+        hyps, refs
+    )
+
+
+def test_worker_errors_and_warnings_reach_the_client(client: Any, tmp_path: Path) -> None:
+    from meteor_eval.distributed import corpus_result
+
+    hyp = tmp_path / "hyp.txt"
+    ref = tmp_path / "ref.txt"
+    hyp.write_bytes(b"a b\nc d\re\nf\n")
+    ref.write_bytes(b"a b\nc d e\nf\xff\n")
+    with pytest.raises(InputError, match=r"ref.txt:3: invalid UTF-8"):
+        corpus_result(Bleu(), client, files=[str(hyp), str(ref)], chunk_size=2)
+    ref.write_bytes(b"a b\nc d e\n")
+    with pytest.raises(InputError, match=r"has 3 lines but .*ref\.txt has 2"):
+        corpus_result(Bleu(), client, files=[str(hyp), str(ref)])
+    ref.write_bytes(b"a b\nc d e\nf\n")
+    with pytest.warns(UserWarning, match=r"hyp.txt:2: a carriage return"):
+        corpus_result(Bleu(), client, files=[str(hyp), str(ref)], chunk_size=1)
+
+
+def test_command_line_scheduler_equals_jobs_1(
+    files: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["compare", "--hyp", files[0], files[2], "--ref", files[1], "--modules", "exact"]
+    argv += ["--sentence-level", "-f", "json"]
+    assert main(argv) == 0
+    local = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--scheduler", "local:2"]) == 0
+    assert json.loads(capsys.readouterr().out) == local
+    assert main([*argv, "--scheduler", "local:2", "--jobs", "2"]) == 2
+    assert "--jobs and --scheduler are alternatives" in capsys.readouterr().err
+    assert main([*argv, "--scheduler", "local:x"]) == 2
+    assert "local:N" in capsys.readouterr().err

@@ -1,0 +1,68 @@
+"""Byte ranges of segment files (meteor_eval.io.line_offsets / read_range): reading a file as
+ranges gives exactly the lines, warnings and errors of reading it whole."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from meteor_eval import io as mio
+from meteor_eval.errors import InputError
+
+_line = st.text(alphabet=st.sampled_from(list("ab é\r\u00e9")), max_size=6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    lines=st.lists(_line, max_size=30),
+    final_break=st.booleans(),
+    bom=st.booleans(),
+    every=st.integers(1, 7),
+    scan=st.integers(1, 9),
+)
+def test_ranges_read_as_the_whole_file(
+    tmp_path_factory: pytest.TempPathFactory,
+    lines: list[str],
+    final_break: bool,
+    bom: bool,
+    every: int,
+    scan: int,
+) -> None:
+    text = "\n".join(lines) + ("\n" if final_break and lines else "")
+    path = tmp_path_factory.mktemp("ranges") / "f.txt"
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
+    old = mio._SCAN_BYTES
+    mio._SCAN_BYTES = scan  # several blocks, boundaries anywhere
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = mio.read_lines(str(path))
+            offsets, count = mio.line_offsets(str(path), every)
+            got: list[str] = []
+            size = path.stat().st_size
+            for k, start in enumerate(offsets):
+                end = offsets[k + 1] if k + 1 < len(offsets) else size
+                got += mio.read_range(str(path), start, end, k * every)
+    finally:
+        mio._SCAN_BYTES = old
+    assert count == len(want)
+    assert got == want
+    assert len(offsets) == (count + every - 1) // every or (count == 0 and offsets == [0])
+
+
+def test_errors_and_warnings_name_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "f.txt"
+    path.write_bytes(b"one\ntwo\nth\xffree\nfour\rx\n")
+    offsets, count = mio.line_offsets(str(path), 2)
+    assert (offsets, count) == ([0, 8], 4)
+    with pytest.raises(InputError, match=r"f.txt:3: invalid UTF-8 \(byte 0xff\)"):
+        mio.read_range(str(path), 8, path.stat().st_size, 2)
+    with pytest.warns(UserWarning, match=r"f.txt:4: a carriage return"):
+        lines = mio.read_range(str(path), 8, path.stat().st_size, 2, errors="replace")
+    assert lines == ["th\ufffdree", "four x"]
+    with pytest.raises(ValueError, match="every"):
+        mio.line_offsets(str(path), 0)
