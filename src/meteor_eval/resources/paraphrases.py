@@ -48,7 +48,7 @@ Identity and integrity:
   that index are deleted. (Meteor-eval's cache only; locks are unavailable on Windows, where a
   build may then happen twice, still atomically.)
 * Building is streamed and vectorised (:mod:`meteor_eval.resources._paraphrase_build`): the
-  English table takes about 7 s of CPU time and at most 250 MB (``docs/performance.md``). The
+  English table took 6.6 s of CPU time and 244 MB at its peak (``docs/performance.md``). The
   library announces a build on the ``meteor_eval`` logger and reports its progress to the
   callback set with :func:`set_build_progress`; the command line shows both on stderr.
 
@@ -294,8 +294,8 @@ def build_index(
 
     The table is streamed in blocks and the trie is built with numpy
     (:mod:`meteor_eval.resources._paraphrase_build`). For the English table (5.27 million
-    records, 3.3 million trie nodes) this takes a few seconds and under 250 MB peak memory,
-    once per machine (``docs/performance.md``); the index is 75 MB.
+    records, 3.3 million trie nodes) this took 6.6 s of CPU time and 244 MB peak memory, once
+    per machine (``docs/performance.md``); the index is 75 MB.
 
     Args:
         table: The gzip paraphrase table.
