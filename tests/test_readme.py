@@ -23,3 +23,10 @@ def test_quick_start_has_exactly_two_commands() -> None:
 def test_ci_runs_the_readme_test_command() -> None:
     ci_lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert _quick_start_commands()[1] in ci_lines
+
+
+def test_contributing_set_up_is_the_readme_quick_start() -> None:
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    section = text.split("## Set-up", 1)[1].split("\n## ", 1)[0]
+    for command in _quick_start_commands():
+        assert command in section.splitlines()

@@ -31,7 +31,8 @@ from meteor_eval.jar.output import (
     verbose_value,
 )
 from meteor_eval.javafmt import java_double
-from meteor_eval.metrics.meteor import Meteor, pool_stats, score_from_stats
+from meteor_eval.metrics.meteor import Meteor, MeteorConfig, pool_stats, score_from_stats
+from meteor_eval.metrics.meteor_formula import Components
 from meteor_eval.stats.meteor import MeteorStats
 
 __all__ = ["run_plaintext"]
@@ -48,6 +49,80 @@ def _reference_groups(lines: list[str], ref_count: int) -> list[list[str | None]
         groups.append(group)
         k += max(ref_count, 1)
     return groups
+
+
+def _references(group: list[str | None], k: int, ref_count: int, *, keeps_null: bool) -> list[str]:
+    """The references of segment ``k`` (0-based); a missing one reads ``null`` under ``-norm``.
+
+    Raises:
+        JarConfigError: a missing reference without ``-norm`` (the jar crashes there).
+    """
+    references: list[str] = []
+    for text in group:
+        if text is None:
+            if not keeps_null:
+                raise JarConfigError(
+                    f"Error: the reference file ends inside the group of segment {k + 1}"
+                    f" (-r {ref_count}); the jar crashes here without -norm"
+                )
+            text = "null"
+        references.append(text)
+    return references
+
+
+def _write_segment(
+    options: JarOptions, k: int, stats: MeteorStats, c: Components, *, out: TextIO, err: TextIO
+) -> None:
+    """The line of segment ``k`` (0-based) in the format the options ask for."""
+    if options.ss_out:
+        out.write(stats_line(stats) + "\n")
+    elif options.v_out:
+        out.write(f"Segment {k + 1} score:\t{verbose_value(c)}\n")
+    elif options.quiet:
+        err.write(java_double(c.score) + "\n")
+    else:
+        out.write(f"Segment {k + 1} score:\t{java_double(c.score)}\n")
+
+
+def _open_alignments(options: JarOptions) -> TextIO | None:
+    """``<prefix>-align.out`` opened for writing with ``-writeAlignments``, else ``None``.
+
+    Raises:
+        JarConfigError: the file cannot be created.
+    """
+    if not options.write_alignments:
+        return None
+    path = options.prefix + "-align.out"
+    try:
+        return open(path, "w", encoding="utf-8", newline="\n")
+    except OSError as exc:
+        raise JarConfigError(f"Error: cannot write {path} ({exc.strerror or exc})") from None
+
+
+def _write_system(
+    records: list[MeteorStats], config: MeteorConfig, options: JarOptions, *, out: TextIO
+) -> None:
+    """The system block (``-q``: the bare system score) of the pooled ``records``.
+
+    Raises:
+        JarConfigError: no segment at all (the jar crashes printing the block).
+    """
+    if not records:
+        raise JarConfigError("Error: no segments to score (the jar crashes on empty input)")
+    total = pool_stats(records, config)
+    c = score_from_stats(total, config)
+    if options.quiet:
+        out.write(java_double(c.score) + "\n")
+        return
+    out.write(
+        system_block(
+            total,
+            c,
+            n_weights=len(config.weights),
+            char_based=config.characters,
+            header="\nSystem level statistics:\n",
+        )
+    )
 
 
 def run_plaintext(
@@ -77,58 +152,20 @@ def run_plaintext(
         )
     config = meteor.config
     keeps_null = config.normalization.startswith("norm")
-    align_file = None
-    if options.write_alignments:
-        path = options.prefix + "-align.out"
-        try:
-            align_file = open(path, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
-        except OSError as exc:
-            raise JarConfigError(f"Error: cannot write {path} ({exc.strerror or exc})") from None
+    align_file = _open_alignments(options)
     records: list[MeteorStats] = []
     try:
         for k, hypothesis in enumerate(tests):
-            references: list[str] = []
-            for text in groups[k]:
-                if text is None:
-                    if not keeps_null:
-                        raise JarConfigError(
-                            f"Error: the reference file ends inside the group of segment {k + 1}"
-                            f" (-r {ref_count}); the jar crashes here without -norm"
-                        )
-                    text = "null"
-                references.append(text)
+            references = _references(groups[k], k, ref_count, keeps_null=keeps_null)
             stats, _, alignment = meteor.segment_stats(hypothesis, references)
             c = score_from_stats(stats, config)
-            if options.ss_out:
-                out.write(stats_line(stats) + "\n")
-            elif options.v_out:
-                out.write(f"Segment {k + 1} score:\t{verbose_value(c)}\n")
-            elif options.quiet:
-                err.write(java_double(c.score) + "\n")
-            else:
-                out.write(f"Segment {k + 1} score:\t{java_double(c.score)}\n")
+            _write_segment(options, k, stats, c, out=out, err=err)
             if align_file is not None:
                 align_file.write(alignment_record(str(k + 1), c, alignment))
             records.append(stats)
     finally:
         if align_file is not None:
             align_file.close()
-    if options.ss_out:
-        return 0
-    if not records:
-        raise JarConfigError("Error: no segments to score (the jar crashes on empty input)")
-    total = pool_stats(records, config)
-    c = score_from_stats(total, config)
-    if options.quiet:
-        out.write(java_double(c.score) + "\n")
-    else:
-        out.write(
-            system_block(
-                total,
-                c,
-                n_weights=len(config.weights),
-                char_based=config.characters,
-                header="\nSystem level statistics:\n",
-            )
-        )
+    if not options.ss_out:
+        _write_system(records, config, options, out=out)
     return 0

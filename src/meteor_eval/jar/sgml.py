@@ -141,8 +141,11 @@ def hashset_order(keys: list[str]) -> list[str]:
     return sorted(unique, key=bucket)
 
 
+# [document][segment] -> text, [system][document][segment] -> text, and the whole file(s):
 # [set][system][document][segment] -> text
-SgmlData = JavaHashtable[JavaHashtable[JavaHashtable[JavaHashtable[str]]]]
+DocTable = JavaHashtable[JavaHashtable[str]]
+SystemTable = JavaHashtable[DocTable]
+SgmlData = JavaHashtable[SystemTable]
 
 
 def _unescape(text: str) -> str:
@@ -151,72 +154,99 @@ def _unescape(text: str) -> str:
     return text
 
 
-def parse_sgml(path: str, data: SgmlData) -> None:
-    """Add the sets of one SGML file to ``data`` (spec 1.3).
+class _SgmlReader:
+    """Reads one SGML file line by line, tracking the current set, system and document."""
 
-    Raises:
-        JarConfigError: the jar's I/O errors (missing ``setid``, ``docid`` or system id, a
-            segment that cannot be read) and the cases where it crashes or hangs.
-        InputError: the file cannot be read.
-    """
-    lines = read_jar_lines(path)
-    current_set: JavaHashtable[JavaHashtable[JavaHashtable[str]]] | None = None
-    current_sys: JavaHashtable[JavaHashtable[str]] | None = None
-    current_doc: JavaHashtable[str] | None = None
-    k = 0
-    while k < len(lines):
-        line = lines[k]
-        k += 1
-        if _SET.search(line):
-            found = _SETID.search(line)
-            if found is None:
-                raise JarConfigError(
-                    f"Error: Could not score SGML files: Set ID (setid) required in line: {line}"
-                )
-            set_id = found.group(1)
-            current_set = data.get(set_id)
-            if current_set is None:
-                current_set = JavaHashtable()
-                data.put(set_id, current_set)
-            found = _SYSID.search(line)
-            if found is not None:
-                current_sys = _child(current_set, found.group(2))
-        if _DOC.search(line):
-            found = _SYSID.search(line)
-            if found is not None:
-                if current_set is None:
-                    raise JarConfigError(f"Error: {path}: document header before any set header")
-                current_sys = _child(current_set, found.group(2))
-            elif current_sys is None:
-                raise JarConfigError(
-                    "Error: Could not score SGML files: System ID (sysid or refid) must be"
-                    f" specified in either Set or Doc header: {line}"
-                )
-            found = _DOCID.search(line)
-            if found is None:
-                raise JarConfigError(
-                    f"Error: Could not score SGML files: Doc ID (docid) required in line: {line}"
-                )
-            current_doc = _child(current_sys, found.group(1))
-        seg = _SEG.search(line)
-        if seg is None:
-            continue
-        seg_id = seg.group(1)
+    def __init__(self, path: str, data: SgmlData) -> None:
+        self.path = path
+        self.data = data
+        self.lines = read_jar_lines(path)
+        self.current_set: JavaHashtable[JavaHashtable[JavaHashtable[str]]] | None = None
+        self.current_sys: JavaHashtable[JavaHashtable[str]] | None = None
+        self.current_doc: JavaHashtable[str] | None = None
+
+    def set_header(self, line: str) -> None:
+        """``<tstset|refset setid=... [sysid|refid=...]>``: enter (or create) the set."""
+        found = _SETID.search(line)
+        if found is None:
+            raise JarConfigError(
+                f"Error: Could not score SGML files: Set ID (setid) required in line: {line}"
+            )
+        set_id = found.group(1)
+        current_set = self.data.get(set_id)
+        if current_set is None:
+            current_set = JavaHashtable()
+            self.data.put(set_id, current_set)
+        self.current_set = current_set
+        found = _SYSID.search(line)
+        if found is not None:
+            self.current_sys = _child(current_set, found.group(2))
+
+    def doc_header(self, line: str) -> None:
+        """``<doc [sysid|refid=...] docid=...>``: enter (or create) the system and document."""
+        found = _SYSID.search(line)
+        if found is not None:
+            if self.current_set is None:
+                raise JarConfigError(f"Error: {self.path}: document header before any set header")
+            self.current_sys = _child(self.current_set, found.group(2))
+        elif self.current_sys is None:
+            raise JarConfigError(
+                "Error: Could not score SGML files: System ID (sysid or refid) must be"
+                f" specified in either Set or Doc header: {line}"
+            )
+        found = _DOCID.search(line)
+        if found is None:
+            raise JarConfigError(
+                f"Error: Could not score SGML files: Doc ID (docid) required in line: {line}"
+            )
+        self.current_doc = _child(self.current_sys, found.group(1))
+
+    def segment(self, line: str, seg_id: str, k: int) -> int:
+        """Store the segment opened on ``line``, joining the following lines (from index ``k``)
+        up to its closing tag; returns the index of the line after it."""
         while not _SEG_END.search(line):
-            if k >= len(lines):
+            if k >= len(self.lines):
                 raise JarConfigError(
-                    f"Error: {path}: segment {seg_id} has no closing </seg> tag (the jar hangs)"
+                    f"Error: {self.path}: segment {seg_id} has no closing </seg> tag"
+                    " (the jar hangs)"
                 )
-            line += lines[k]
+            line += self.lines[k]
             k += 1
         found = _TEXT.search(_JAVA_WS.sub(" ", line))
         if found is None:
             raise JarConfigError(
                 f"Error: Could not score SGML files: Couldn't read segment from line: {line}"
             )
-        if current_doc is None:
-            raise JarConfigError(f"Error: {path}: segment {seg_id} before any document header")
-        current_doc.put(seg_id, _unescape(java_trim(found.group(1))))
+        if self.current_doc is None:
+            raise JarConfigError(f"Error: {self.path}: segment {seg_id} before any document header")
+        self.current_doc.put(seg_id, _unescape(java_trim(found.group(1))))
+        return k
+
+
+def parse_sgml(path: str, data: SgmlData) -> None:
+    """Add the sets of one SGML file to ``data`` (spec 1.3).
+
+    A line is read as a set header, then as a document header, then as the start of a segment
+    (one line may be all three, as in the jar).
+
+    Raises:
+        JarConfigError: the jar's I/O errors (missing ``setid``, ``docid`` or system id, a
+            segment that cannot be read) and the cases where it crashes or hangs.
+        InputError: the file cannot be read.
+    """
+    reader = _SgmlReader(path, data)
+    lines = reader.lines
+    k = 0
+    while k < len(lines):
+        line = lines[k]
+        k += 1
+        if _SET.search(line):
+            reader.set_header(line)
+        if _DOC.search(line):
+            reader.doc_header(line)
+        seg = _SEG.search(line)
+        if seg is not None:
+            k = reader.segment(line, seg.group(1), k)
 
 
 def _child(table: JavaHashtable[JavaHashtable[V]], key: str) -> JavaHashtable[V]:
@@ -270,6 +300,183 @@ def _write(path: str, lines: list[str], order: Callable[[str, str], int]) -> Non
         raise JarConfigError(f"Error: cannot write {path} ({exc.strerror or exc})") from None
 
 
+class _SgmlRun:
+    """One SGML scoring run: the score lines it collects and the warnings it prints."""
+
+    def __init__(self, meteor: Meteor, options: JarOptions, *, out: TextIO, err: TextIO) -> None:
+        self.meteor = meteor
+        self.config = meteor.config
+        self.options = options
+        self.out = out
+        self.err = err
+        self.sys_lines: list[str] = []
+        self.doc_lines: list[str] = []
+        self.seg_lines: list[str] = []
+        self.seg_records: dict[str, tuple[Components, Alignment]] = {}
+
+    def value(self, stats: MeteorStats, c: Components) -> str:
+        """A score-file value: the statistics line, the verbose values or the score."""
+        if self.options.ss_out:
+            return stats_line(stats)
+        if self.options.v_out:
+            return verbose_value(c)
+        return java_double(c.score)
+
+    def score_set(self, set_id: str, test_systems: SystemTable, ref_systems: SystemTable) -> None:
+        """Score every test system of one set against the set's reference systems."""
+        ref_docs = list(ref_systems.items())
+        for sys_id, test_docs in test_systems.items():
+            self.score_system(set_id, sys_id, test_docs, ref_docs)
+
+    def score_system(
+        self, set_id: str, sys_id: str, test_docs: DocTable, ref_docs: list[tuple[str, DocTable]]
+    ) -> None:
+        """Score one system document by document; add its line and print its block."""
+        doc_keys = test_docs.keys()
+        for _, docs in ref_docs:
+            doc_keys += docs.keys()
+        system_records: list[MeteorStats] = []
+        for doc_id in hashset_order(doc_keys):
+            system_records.extend(self.score_document(set_id, sys_id, doc_id, test_docs, ref_docs))
+        if not system_records:
+            raise JarConfigError(
+                f"Error: no segment of system [{set_id}][{sys_id}] could be scored"
+                " (the jar crashes here)"
+            )
+        config = self.config
+        total = pool_stats(system_records, config)
+        c = score_from_stats(total, config)
+        self.sys_lines.append(f"{set_id}\t{sys_id}\t{self.value(total, c)}")
+        if not self.options.ss_out:
+            self.out.write(
+                system_block(
+                    total,
+                    c,
+                    n_weights=len(config.weights),
+                    char_based=config.characters,
+                    header=f"[{set_id}][{sys_id}] ",
+                )
+            )
+            self.out.write("\n")
+
+    def _document_references(
+        self, set_id: str, doc_id: str, ref_docs: list[tuple[str, DocTable]]
+    ) -> list[tuple[str, JavaHashtable[str]]]:
+        """The segments of each reference system that has the document (warns for the rest)."""
+        ref_segs: list[tuple[str, JavaHashtable[str]]] = []
+        for ref_id, docs in ref_docs:
+            segs = docs.get(doc_id)
+            if segs is None:
+                self.err.write(
+                    f"Warning: no data for reference [{ref_id}] on document [{set_id}][{doc_id}]\n"
+                )
+                continue
+            ref_segs.append((ref_id, segs))
+        return ref_segs
+
+    def score_document(
+        self,
+        set_id: str,
+        sys_id: str,
+        doc_id: str,
+        test_docs: DocTable,
+        ref_docs: list[tuple[str, DocTable]],
+    ) -> list[MeteorStats]:
+        """Score one document of a system; returns its segments' statistics (none if skipped)."""
+        test_segs = test_docs.get(doc_id)
+        if test_segs is None:
+            self.err.write(
+                f"Warning: no data for system [{sys_id}] on document [{set_id}][{doc_id}]"
+                " - skipping this document\n"
+            )
+            return []
+        ref_segs = self._document_references(set_id, doc_id, ref_docs)
+        if not ref_segs:
+            self.err.write(
+                f"Warning: no usable references for document [{set_id}][{doc_id}]"
+                " - skipping this document\n"
+            )
+            return []
+        seg_keys = test_segs.keys()
+        for _, segs in ref_segs:
+            seg_keys += segs.keys()
+        doc_records: list[MeteorStats] = []
+        for seg_id in hashset_order(seg_keys):
+            label = f"{set_id}\t{sys_id}\t{doc_id}\t{seg_id}"
+            stats = self.score_segment(label, (set_id, sys_id, doc_id, seg_id), test_segs, ref_segs)
+            if stats is not None:
+                doc_records.append(stats)
+        if not doc_records:
+            raise JarConfigError(
+                f"Error: no segment of document [{set_id}][{doc_id}] could be scored"
+                " (the jar crashes here)"
+            )
+        doc_total = pool_stats(doc_records, self.config)
+        self.doc_lines.append(
+            f"{set_id}\t{sys_id}\t{doc_id}\t"
+            f"{self.value(doc_total, score_from_stats(doc_total, self.config))}"
+        )
+        return doc_records
+
+    def score_segment(
+        self,
+        label: str,
+        ids: tuple[str, str, str, str],
+        test_segs: JavaHashtable[str],
+        ref_segs: list[tuple[str, JavaHashtable[str]]],
+    ) -> MeteorStats | None:
+        """Score one segment (``ids``: set, system, document, segment); ``None`` if skipped."""
+        set_id, sys_id, doc_id, seg_id = ids
+        where = f"[{set_id}][{doc_id}][{seg_id}]"
+        hypothesis = test_segs.get(seg_id)
+        if hypothesis is None:
+            self.err.write(
+                f"Warning: no data for system [{sys_id}] on segment {where}"
+                " - scoring empty segment\n"
+            )
+            hypothesis = ""
+        references: list[str] = []
+        for ref_id, segs in ref_segs:
+            text = segs.get(seg_id)
+            if text is None:
+                self.err.write(f"Warning: no data for reference [{ref_id}] on segment {where}\n")
+                continue
+            references.append(text)
+        if not references:
+            self.err.write(
+                f"Warning: no usable references for segment {where} - skipping this segment\n"
+            )
+            return None
+        stats, _, alignment = self.meteor.segment_stats(hypothesis, references)
+        c = score_from_stats(stats, self.config)
+        line = f"{label}\t{self.value(stats, c)}"
+        self.seg_lines.append(line)
+        if self.options.write_alignments:
+            self.seg_records[line] = (c, alignment)
+        return stats
+
+    def write_files(self) -> None:
+        """The three ``.scr`` files, sorted as the jar sorts them, and the alignments."""
+        prefix = self.options.prefix
+        _write(prefix + "-sys.scr", self.sys_lines, _by_prefix)
+        _write(prefix + "-doc.scr", self.doc_lines, _by_prefix)
+        _write(prefix + "-seg.scr", self.seg_lines, _by_segment)
+        if not self.options.write_alignments:
+            return
+        records = []
+        for line in self.seg_lines:
+            c, alignment = self.seg_records[line]
+            label = "\t".join(line.split("\t", 4)[:4])
+            records.append(alignment_record(label, c, alignment))
+        try:
+            with open(prefix + "-align.out", "w", encoding="utf-8", newline="\n") as handle:
+                handle.writelines(records)
+        except OSError as exc:
+            raise JarConfigError(
+                f"Error: cannot write {prefix}-align.out ({exc.strerror or exc})"
+            ) from None
+
+
 def run_sgml(
     meteor: Meteor,
     settings: JarSettings,
@@ -280,141 +487,25 @@ def run_sgml(
 ) -> int:
     """Score two SGML files as the jar does; returns the exit status.
 
+    Sets are visited in ``HashSet`` order of the union of both files' set ids, systems in
+    ``Hashtable`` order, documents and segments in ``HashSet`` order of the union of test and
+    reference ids (module docstring).
+
     Raises:
         JarConfigError: the jar's SGML errors and the crashes listed in the module docstring.
         InputError: a file cannot be read.
     """
-    config = meteor.config
     test_data: SgmlData = JavaHashtable()
     ref_data: SgmlData = JavaHashtable()
     parse_sgml(options.test, test_data)
     parse_sgml(options.reference, ref_data)
-
-    def value(stats: MeteorStats, c: Components) -> str:
-        if options.ss_out:
-            return stats_line(stats)
-        if options.v_out:
-            return verbose_value(c)
-        return java_double(c.score)
-
-    sys_lines: list[str] = []
-    doc_lines: list[str] = []
-    seg_lines: list[str] = []
-    seg_records: dict[str, tuple[Components, Alignment]] = {}
+    run = _SgmlRun(meteor, options, out=out, err=err)
     for set_id in hashset_order(test_data.keys() + ref_data.keys()):
         ref_systems = ref_data.get(set_id)
         test_systems = test_data.get(set_id)
         if ref_systems is None or test_systems is None:
             missing = "reference" if ref_systems is None else "test"
             raise JarConfigError(f"Error: set [{set_id}] is missing from the {missing} file")
-        for sys_id, test_docs in test_systems.items():
-            system_records: list[MeteorStats] = []
-            ref_docs = list(ref_systems.items())
-            doc_keys = test_docs.keys()
-            for _, docs in ref_docs:
-                doc_keys += docs.keys()
-            for doc_id in hashset_order(doc_keys):
-                test_segs = test_docs.get(doc_id)
-                if test_segs is None:
-                    err.write(
-                        f"Warning: no data for system [{sys_id}] on document [{set_id}][{doc_id}]"
-                        " - skipping this document\n"
-                    )
-                    continue
-                ref_segs: list[tuple[str, JavaHashtable[str]]] = []
-                for ref_id, docs in ref_docs:
-                    segs = docs.get(doc_id)
-                    if segs is None:
-                        err.write(
-                            f"Warning: no data for reference [{ref_id}] on document"
-                            f" [{set_id}][{doc_id}]\n"
-                        )
-                        continue
-                    ref_segs.append((ref_id, segs))
-                if not ref_segs:
-                    err.write(
-                        f"Warning: no usable references for document [{set_id}][{doc_id}]"
-                        " - skipping this document\n"
-                    )
-                    continue
-                seg_keys = test_segs.keys()
-                for _, segs in ref_segs:
-                    seg_keys += segs.keys()
-                doc_records: list[MeteorStats] = []
-                for seg_id in hashset_order(seg_keys):
-                    hypothesis = test_segs.get(seg_id)
-                    if hypothesis is None:
-                        err.write(
-                            f"Warning: no data for system [{sys_id}] on segment"
-                            f" [{set_id}][{doc_id}][{seg_id}] - scoring empty segment\n"
-                        )
-                        hypothesis = ""
-                    references: list[str] = []
-                    for ref_id, segs in ref_segs:
-                        text = segs.get(seg_id)
-                        if text is None:
-                            err.write(
-                                f"Warning: no data for reference [{ref_id}] on segment"
-                                f" [{set_id}][{doc_id}][{seg_id}]\n"
-                            )
-                            continue
-                        references.append(text)
-                    if not references:
-                        err.write(
-                            f"Warning: no usable references for segment"
-                            f" [{set_id}][{doc_id}][{seg_id}] - skipping this segment\n"
-                        )
-                        continue
-                    stats, _, alignment = meteor.segment_stats(hypothesis, references)
-                    c = score_from_stats(stats, config)
-                    doc_records.append(stats)
-                    line = f"{set_id}\t{sys_id}\t{doc_id}\t{seg_id}\t{value(stats, c)}"
-                    seg_lines.append(line)
-                    if options.write_alignments:
-                        seg_records[line] = (c, alignment)
-                if not doc_records:
-                    raise JarConfigError(
-                        f"Error: no segment of document [{set_id}][{doc_id}] could be scored"
-                        " (the jar crashes here)"
-                    )
-                doc_total = pool_stats(doc_records, config)
-                doc_lines.append(
-                    f"{set_id}\t{sys_id}\t{doc_id}\t"
-                    f"{value(doc_total, score_from_stats(doc_total, config))}"
-                )
-                system_records.extend(doc_records)
-            if not system_records:
-                raise JarConfigError(
-                    f"Error: no segment of system [{set_id}][{sys_id}] could be scored"
-                    " (the jar crashes here)"
-                )
-            total = pool_stats(system_records, config)
-            c = score_from_stats(total, config)
-            sys_lines.append(f"{set_id}\t{sys_id}\t{value(total, c)}")
-            if not options.ss_out:
-                out.write(
-                    system_block(
-                        total,
-                        c,
-                        n_weights=len(config.weights),
-                        char_based=config.characters,
-                        header=f"[{set_id}][{sys_id}] ",
-                    )
-                )
-                out.write("\n")
-    prefix = options.prefix
-    _write(prefix + "-sys.scr", sys_lines, _by_prefix)
-    _write(prefix + "-doc.scr", doc_lines, _by_prefix)
-    _write(prefix + "-seg.scr", seg_lines, _by_segment)
-    if options.write_alignments:
-        records = []
-        for line in seg_lines:
-            c, alignment = seg_records[line]
-            label = "\t".join(line.split("\t", 4)[:4])
-            records.append(alignment_record(label, c, alignment))
-        try:
-            with open(prefix + "-align.out", "w", encoding="utf-8", newline="\n") as handle:
-                handle.writelines(records)
-        except OSError as exc:
-            raise JarConfigError(f"Error: cannot write {prefix}-align.out ({exc})") from None
+        run.score_set(set_id, test_systems, ref_systems)
+    run.write_files()
     return 0

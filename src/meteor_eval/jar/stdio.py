@@ -1,6 +1,7 @@
 """The jar's stdin/stdout protocol (``-stdio``, spec 1.4), as in the pycocoevalcap jar.
 
-One command per input line, recognised by how the line starts (case-sensitive):
+One command per input line, recognised by how the line starts: in capitals or in lower case
+(``SCORE`` or ``score``; ``Score`` is not a command, and ``SCOREXYZ`` is ``SCORE``):
 
 * ``SCORE ||| ref_1 ||| ... ||| ref_n ||| hypothesis`` -> the 23-number statistics line of the
   best reference;

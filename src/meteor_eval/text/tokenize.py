@@ -265,59 +265,74 @@ def _word_class(char: str) -> str:
     return "O"
 
 
-def _java_final_sigma(text: str, index: int) -> bool:
-    """Whether the capital sigma at ``text[index]`` lower-cases to final sigma in Java."""
-    memo: dict[int, str] = {}
+class _WordScan:
+    """The JDK word segmentation of one text, read around a position (classes memoised).
 
-    def cls(i: int) -> str:
-        found = memo.get(i)
+    A position is inside a word when it is a letter or digit, a format character, a combining
+    mark attached to a letter or digit, or a single mid mark joining two letters or two digits.
+    """
+
+    __slots__ = ("_memo", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._memo: dict[int, str] = {}
+
+    def cls(self, i: int) -> str:
+        """The :func:`_word_class` of ``text[i]``."""
+        found = self._memo.get(i)
         if found is None:
-            found = memo[i] = _word_class(text[i])
+            found = self._memo[i] = _word_class(self._text[i])
         return found
 
-    def core(i: int) -> bool:
-        return cls(i) in ("L", "D")
+    def _core_before(self, i: int) -> int:
+        """The nearest position before ``i`` that is not a combining or format character
+        (-1 if none)."""
+        left = i - 1
+        while left >= 0 and self.cls(left) in ("E", "I"):
+            left -= 1
+        return left
 
-    def joins(i: int) -> bool:
+    def _joins(self, i: int) -> bool:
         # A single mid mark inside a word: letter-mark-letter or digit-mark-digit, looking
         # through combining and format characters.
-        left = i - 1
-        while left >= 0 and cls(left) in ("E", "I"):
-            left -= 1
+        left = self._core_before(i)
         right = i + 1
-        while right < len(text) and cls(right) == "I":
+        while right < len(self._text) and self.cls(right) == "I":
             right += 1
-        if left < 0 or right >= len(text):
+        if left < 0 or right >= len(self._text):
             return False
-        kind = cls(i)
-        pair = (cls(left), cls(right))
+        kind = self.cls(i)
+        pair = (self.cls(left), self.cls(right))
         if kind in ("M", "B") and pair == ("L", "L"):
             return True
         return kind in ("N", "B") and pair == ("D", "D")
 
-    def attached(i: int) -> bool:
-        # A combining mark belongs to the word of the letter/digit before it.
-        left = i - 1
-        while left >= 0 and cls(left) in ("E", "I"):
-            left -= 1
-        return left >= 0 and core(left)
-
-    def in_word(i: int) -> bool:
-        if core(i):
-            return True
-        kind = cls(i)
-        if kind == "I":
+    def in_word(self, i: int) -> bool:
+        """Whether ``text[i]`` continues the word next to it."""
+        kind = self.cls(i)
+        if kind in ("L", "D", "I"):
             return True  # format characters are transparent (and never cased)
         if kind == "E":
-            return attached(i)
-        return joins(i)
+            # A combining mark belongs to the word of the letter/digit before it.
+            left = self._core_before(i)
+            return left >= 0 and self.cls(left) in ("L", "D")
+        return self._joins(i)
 
-    start = index
-    while start > 0 and in_word(start - 1):
-        start -= 1
-    end = index + 1
-    while end < len(text) and in_word(end):
-        end += 1
+    def word_bounds(self, index: int) -> tuple[int, int]:
+        """``(start, end)`` of the word holding ``text[index]`` (end exclusive)."""
+        start = index
+        while start > 0 and self.in_word(start - 1):
+            start -= 1
+        end = index + 1
+        while end < len(self._text) and self.in_word(end):
+            end += 1
+        return start, end
+
+
+def _java_final_sigma(text: str, index: int) -> bool:
+    """Whether the capital sigma at ``text[index]`` lower-cases to final sigma in Java."""
+    start, end = _WordScan(text).word_bounds(index)
     before = any(_java_is_cased(text[i]) for i in range(start, index))
     after = any(_java_is_cased(text[i]) for i in range(index + 1, end))
     return before and not after
