@@ -6,20 +6,21 @@ and trie nodes are numbered breadth-first with the children of a node sorted by 
 by phrase length and then lexicographically by token ids. Nothing depends on the order in which
 nodes are discovered, so the build may discover them in any order, a block at a time:
 
-1. Decompress about 8 MiB of text, cut it at the last line end, translate ``\\r\\n`` and ``\\r``
-   to ``\\n`` (Java's ``readLine``, spec J5) and replace invalid UTF-8 as the text decoder would.
-2. Keep whole three-line records (the rest waits for the next block); collect the distinct
-   phrase lines of the block in first-occurrence order (A before B, record by record).
+1. Decompress 2 MiB of text (the next block in a second thread), cut it at the last line end,
+   translate ``\r\n`` and ``\r`` to ``\n`` (Java's ``readLine``, spec J5).
+2. Keep whole three-line records (the rest waits for the next block); take the first phrase A
+   of each run of equal A lines and every phrase B, in file order (A before B), and replace
+   invalid UTF-8 as the text decoder would.
 3. Map their tokens to ids through one dictionary (C-level ``map``) and, depth by depth, look
-   up ``(parent node, token)`` pairs in one sorted key array per depth (``numpy.unique``,
-   ``searchsorted``, ``insert``), adding the pairs not seen before as new nodes.
+   up ``(parent node, token)`` keys in that depth's sorted key arrays (``numpy.unique``,
+   ``searchsorted``), adding the keys not seen before as new nodes.
 4. Keep each record's phrase-A and phrase-B node (4 bytes each).
 
 At the end, each depth's nodes are sorted by (final parent id, token) to give the breadth-first
-numbering, and records are grouped by their phrase-A node with a stable sort (file order within
-a node). For the English table (5.27 million records) this took 6.6 s of CPU time and 244 MB
-at its peak, against 21.9 s and 587 MB for the former per-token Python loop
-(``benchmarks/bench_first_run.py``, ``docs/performance.md``).
+numbering, and records are grouped by their phrase-A node, file order within a node, by an
+in-place sort of ``A << 32 | record number`` keys. For the English table (5.27 million
+records) this took 6.6 s of CPU time and 244 MB at its peak, against 21.9 s and 587 MB for the
+former per-token Python loop (``benchmarks/bench_first_run.py``, ``docs/performance.md``).
 """
 
 from __future__ import annotations
@@ -114,6 +115,7 @@ class _Records:
         self.count = 0
 
     def extend(self, a_nodes: I64, b_nodes: I64) -> None:
+        """Append the nodes of some records."""
         end = self.count + len(a_nodes)
         if end > len(self.a):
             capacity = max(end, 2 * len(self.a))
