@@ -32,6 +32,7 @@ from meteor_eval.match.base import CandidateStore, Match
 __all__ = [
     "COMPILED",
     "DEFAULT_BEAM",
+    "MAX_BEAM",
     "beam_align",
     "beam_align_compiled",
     "beam_align_python",
@@ -42,6 +43,11 @@ __all__ = [
 
 #: The jar's default beam size (``-x``).
 DEFAULT_BEAM = 40
+
+#: Largest beam a configuration accepts: the search keeps up to this many partial alignments per
+#: reference position (100,000 takes about 50 ms a sentence; far larger ones overflow the
+#: kernel's arrays or memory).
+MAX_BEAM = 100_000
 
 # A path is a flat list; the first three items are its sort key, so ``itemgetter`` can rank it.
 #   NEG_W: minus the integer objective (W_h + W_r; only their sum is ever compared)

@@ -16,10 +16,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from meteor_eval.cli._common import check_output_paths
 from meteor_eval.cli._systems import SystemsInput, load_systems
 from meteor_eval.comparison import ComparisonResult as Runs
 from meteor_eval.comparison import SystemRun as MetricRun
-from meteor_eval.errors import ConfigError, InputError
+from meteor_eval.errors import ConfigError, InputError, SegmentTooLongError
 from meteor_eval.metrics.protocol import Metric, nrefs_label
 
 __all__ = ["run_systems"]
@@ -83,6 +84,7 @@ def plan_from_args(args: argparse.Namespace, n_systems: int) -> Plan:
             raise ConfigError(
                 f"{option}: {len(paths)} file(s) for {n_systems} systems; give one per system"
             )
+        check_output_paths(option, paths)
     if args.n_samples is not None and args.n_samples < 1:
         raise ConfigError(f"--n-samples: {args.n_samples} is invalid; allowed: an integer >= 1")
     if not 0 < args.confidence < 1:
@@ -210,6 +212,8 @@ def score_systems(systems: SystemsInput, metrics: Sequence[Metric[Any]], plan: P
                 runs.runs[name][metric.name] = _score_one(
                     metric, systems.pairs(k), plan, alignment=alignment, progress=progress
                 )
+            except SegmentTooLongError as exc:  # say which input the line is in
+                raise InputError(f"{systems.sources[k] or name}, {exc}") from None
             finally:
                 if progress is not None:
                     progress.close()

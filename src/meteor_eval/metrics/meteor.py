@@ -38,15 +38,22 @@ from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, cast, get_args
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, get_args
 
 from meteor_eval.align import exhaustive
 from meteor_eval.align import search as _search
 from meteor_eval.align.alignment import Alignment, count_chunks
 from meteor_eval.align.greedy import greedy_align
-from meteor_eval.align.search import DEFAULT_BEAM, beam_align, beam_align_stages
-from meteor_eval.errors import ConfigError, InputError
+from meteor_eval.align.search import DEFAULT_BEAM, MAX_BEAM, beam_align, beam_align_stages
+from meteor_eval.errors import (
+    ConfigError,
+    InputError,
+    SearchBudgetWarning,
+    SegmentTooLongError,
+    warn_empty,
+)
 from meteor_eval.javafmt import java_double
+from meteor_eval.limits import MAX_TOKENS, check_tokens
 from meteor_eval.match.base import (
     MODULE_NAMES,
     MODULE_SHORT_NAMES,
@@ -190,8 +197,14 @@ class MeteorConfig:
         _check_unit("beta", self.beta, upper=None)
         _check_unit("gamma", self.gamma)
         _check_unit("delta", self.delta)
-        if isinstance(self.beam, bool) or not isinstance(self.beam, int) or self.beam < 1:
-            raise ConfigError(f"beam: {self.beam!r} is invalid; allowed: an integer >= 1")
+        if (
+            isinstance(self.beam, bool)
+            or not isinstance(self.beam, int)
+            or not 1 <= self.beam <= MAX_BEAM
+        ):
+            raise ConfigError(
+                f"beam: {self.beam!r} is invalid; allowed: an integer from 1 to {MAX_BEAM:,}"
+            )
         if self.aggregate not in _AGGREGATES:
             raise ConfigError(
                 f"aggregate: {self.aggregate!r} is unknown; allowed: {', '.join(_AGGREGATES)}"
@@ -562,6 +575,7 @@ class Meteor(Metric["MeteorScore"]):
                 gamma=self.config.gamma,
             )
         self._intern: dict[str, int] = {}
+        self._intern_ids = itertools.count()
         self._identity: Callable[[str], int] = java_hash if self._jar else self._intern_id
         # The paraphrase matcher built for this configuration (see _paraphrase_matcher).
         self._paraphrase: ParaphraseMatcher | None = None
@@ -579,6 +593,16 @@ class Meteor(Metric["MeteorScore"]):
         self._trie: tuple[object, ...] | None = None
         if self._pair_kinds is not None:
             self._new_word_types()
+
+    def __reduce__(self) -> tuple[type[Meteor], tuple[MeteorConfig]]:
+        """Pickle a scorer as its configuration; the copy builds its own resources and caches.
+
+        The live state holds locks, memory-mapped tables and per-process caches that cannot
+        travel (the paraphrase index, the Porter stemmer's per-thread state, the word-type
+        tables); the resources themselves are loaded once per process and shared, so the
+        rebuilt scorer gives the same scores.
+        """
+        return (type(self), (self.config,))
 
     # -- the compiled pair path --------------------------------------------------------------
 
@@ -633,21 +657,22 @@ class Meteor(Metric["MeteorScore"]):
             return None
         kinds = self._pair_kinds
         assert kinds is not None
-        row, matches = _PAIR_KERNEL.meteor15_pair(
-            kinds,
-            hyp.interned[1],
-            ref.interned[1],
-            types.hashes,
-            types.stems,
-            types.paraphrase_ids,
-            types.functions,
-            types.synonym_starts,
-            types.synonym_pool,
-            self._trie,
-            self._aligner_weights,
-            self.config.beam,
-            Match if want_matches else None,
-        )
+        with types.lock:  # no other thread grows the tables while the kernel reads them
+            row, matches = _PAIR_KERNEL.meteor15_pair(
+                kinds,
+                hyp.interned[1],
+                ref.interned[1],
+                types.hashes,
+                types.stems,
+                types.paraphrase_ids,
+                types.functions,
+                types.synonym_starts,
+                types.synonym_pool,
+                self._trie,
+                self._aligner_weights,
+                self.config.beam,
+                Match if want_matches else None,
+            )
         stages = tuple(row[b : b + 4] for b in range(7, len(row), 4))
         stats = MeteorStats(row[0], row[1], row[2], row[3], stages, row[4], row[5], row[6])
         return stats, matches if matches is not None else [], row[4]
@@ -655,11 +680,12 @@ class Meteor(Metric["MeteorScore"]):
     # -- resources ---------------------------------------------------------------------------
 
     def _intern_id(self, token: str) -> int:
+        """A dense id per token for the non-jar flavours. ``setdefault`` and ``next`` are each
+        one atomic step, so threads interning new words at once never share an id."""
         ids = self._intern
         found = ids.get(token)
         if found is None:
-            found = len(ids)
-            ids[token] = found
+            found = ids.setdefault(token, next(self._intern_ids))
         return found
 
     def _make_matcher(self, module: str) -> Matcher:
@@ -752,9 +778,16 @@ class Meteor(Metric["MeteorScore"]):
             preprocess(text, language=self.config.language, level=self.config.normalization)
         )
 
-    def segment(self, text: str) -> Segment:
-        """Preprocessed tokens of a text with their word identities."""
-        return self._segment_of(self.tokenize(text))
+    def segment(self, text: str, side: str = "hypothesis") -> Segment:
+        """Preprocessed tokens of a text with their word identities.
+
+        Raises:
+            SegmentTooLongError: more tokens than :data:`meteor_eval.limits.MAX_TOKENS` allows
+                for the flavour (``side`` names the text in the message).
+        """
+        tokens = self.tokenize(text)
+        check_tokens(self.config.flavour, side, len(tokens))
+        return self._segment_of(tokens)
 
     def _segment_of(self, tokens: tuple[str, ...]) -> Segment:
         """The segment of preprocessed tokens (interned when the compiled pair path is on)."""
@@ -772,7 +805,7 @@ class Meteor(Metric["MeteorScore"]):
             self._word_types = None
             self._ref_cache.clear()
             return Segment(tokens, tuple(map(self._identity, tokens)))
-        return Segment(tokens, tuple(map(types.hashes.__getitem__, interned)), (types, interned))
+        return Segment(tokens, types.identities(interned), (types, interned))
 
     def _reference(self, text: str) -> Segment:
         cache = self._ref_cache
@@ -780,7 +813,7 @@ class Meteor(Metric["MeteorScore"]):
         if seg is None:
             if len(cache) >= 200_000:
                 cache.clear()
-            seg = self.segment(text)
+            seg = self.segment(text, "reference")
             cache[text] = seg
         return seg
 
@@ -813,7 +846,9 @@ class Meteor(Metric["MeteorScore"]):
             [(m.hyp_start, m.ref_start) for m in matcher.candidates(hyp, ref, stage)]
             for stage, matcher in enumerate(self._matchers)
         ]
-        chosen = exhaustive.align_stages(stages)
+        chosen, spent = exhaustive.align_stages_bounded(stages, budget=exhaustive.SEARCH_BUDGET)
+        if spent:
+            _warn_budget(hyp, ref, spent)
         matches = [Match(j, 1, i, 1, stage) for stage, pairs in enumerate(chosen) for i, j in pairs]
         matches.sort()
         return matches
@@ -891,7 +926,7 @@ class Meteor(Metric["MeteorScore"]):
         """
         hyps = self._interned_batch(pairs) if len(pairs) >= 2 else None
         if hyps is None:
-            return [self.best_stats(h, refs) for h, refs in pairs]
+            return _each_placed(pairs, self.best_stats)
         best = self._best_reference
         return [
             best(hyp, refs, want_matches=False)[0]
@@ -915,8 +950,11 @@ class Meteor(Metric["MeteorScore"]):
         if hyps is None:
             return pool_stats(self.best_stats_many(pairs), config)
         types = self._word_types
-        assert types is not None and self._pair_kinds is not None
+        if types is None:  # dropped meanwhile by another thread (see segment())
+            return pool_stats(self.best_stats_many(pairs), config)
+        assert self._pair_kinds is not None
         kernel = _PAIR_KERNEL.meteor15_pair
+        lock = types.lock
         fixed = (
             types.hashes,
             types.stems,
@@ -953,7 +991,8 @@ class Meteor(Metric["MeteorScore"]):
                     *itertools.chain.from_iterable(stats.stages),
                 )
             else:
-                row = kernel(kinds, hyp.interned[1], ref.interned[1], *fixed)[0]
+                with lock:  # the tables do not grow while the kernel reads them
+                    row = kernel(kinds, hyp.interned[1], ref.interned[1], *fixed)[0]
             if skip and row[4] == 1 and row[5] == row[0] and row[6] == row[1]:
                 # A perfect segment adds no chunks (word mode: matched words = stage sums).
                 row = (*row[:4], 0, *row[5:])
@@ -983,6 +1022,7 @@ class Meteor(Metric["MeteorScore"]):
         hyp_tokens = [tokenize(h) for h, _ in pairs]
         cache = self._ref_cache
         new_refs = {t: tokenize(t) for _, refs in pairs for t in refs if t not in cache}
+        self._check_batch_lengths(pairs, hyp_tokens, new_refs)
         if types.full:
             self._new_word_types()
             types = self._word_types
@@ -1000,15 +1040,36 @@ class Meteor(Metric["MeteorScore"]):
             cache.clear()
         # Every word is known now: the segments are built without segment()'s checks.
         known = types.__getitem__
-        hashes = types.hashes
+        identities = types.identities
 
         def segment_of(tokens: tuple[str, ...]) -> Segment:
             interned = array("i", map(known, tokens))
-            return Segment(tokens, tuple(map(hashes.__getitem__, interned)), (types, interned))
+            return Segment(tokens, identities(interned), (types, interned))
 
         for text, tokens in new_refs.items():
             cache[text] = segment_of(tokens)
         return [segment_of(tokens) for tokens in hyp_tokens]
+
+    def _check_batch_lengths(
+        self,
+        pairs: Sequence[tuple[str, Sequence[str]]],
+        hyp_tokens: list[tuple[str, ...]],
+        new_refs: dict[str, tuple[str, ...]],
+    ) -> None:
+        """:func:`check_tokens` for a batch, the error placed at its pair."""
+        limit = MAX_TOKENS[self.config.flavour]
+        if all(len(t) <= limit for t in hyp_tokens) and all(
+            len(t) <= limit for t in new_refs.values()
+        ):
+            return
+        for index, ((_, refs), tokens) in enumerate(zip(pairs, hyp_tokens, strict=True)):
+            try:
+                check_tokens(self.config.flavour, "hypothesis", len(tokens))
+                for text in refs:
+                    if text in new_refs:
+                        check_tokens(self.config.flavour, "reference", len(new_refs[text]))
+            except SegmentTooLongError as exc:
+                raise exc.at_index(index) from None
 
     def _best_reference(
         self, hyp: Segment, references: Sequence[str], *, want_matches: bool = True
@@ -1056,7 +1117,9 @@ class Meteor(Metric["MeteorScore"]):
         n_modules = len(self.config.modules)
         stem = scorer.stem if n_modules >= 2 else None
         synonyms = scorer.synonyms if n_modules >= 3 else None
-        hyp = [preprocess(t) for t in self.tokenize(hypothesis)]
+        hyp_tokens = self.tokenize(hypothesis)
+        check_tokens("nltk", "hypothesis", len(hyp_tokens))
+        hyp = [preprocess(t) for t in hyp_tokens]
         best: tuple[float, MeteorStats, int, list[str], list[tuple[int, int, int]]] | None = None
         for k, text in enumerate(references):
             if not isinstance(text, str):
@@ -1066,6 +1129,7 @@ class Meteor(Metric["MeteorScore"]):
                 if len(self._nltk_ref_cache) >= 200_000:
                     self._nltk_ref_cache.clear()
                 tokens = self.tokenize(text)
+                check_tokens("nltk", "reference", len(tokens))
                 self._nltk_ref_cache[text] = tokens
             ref = [preprocess(t) for t in tokens]
             pairs = greedy_align(hyp, ref, stem=stem, synonyms=synonyms)
@@ -1199,6 +1263,8 @@ class Meteor(Metric["MeteorScore"]):
             InputError: the numbers of hypotheses and reference groups differ.
         """
         _check_corpus(hypotheses, references)
+        if not hypotheses:
+            warn_empty()
         if segments or alignments:
             seg_scores = [
                 self.sentence_score(h, refs, alignment=alignments)
@@ -1307,7 +1373,11 @@ class Meteor(Metric["MeteorScore"]):
         """:meth:`sentence_score` of each pair (``alignment``: attach each one's alignment)."""
         if options:
             return super().segment_results(pairs, **options)
-        return [self.sentence_score(h, refs, alignment=alignment) for h, refs in pairs]
+
+        def score(hypothesis: str, references: Sequence[str]) -> MeteorScore:
+            return self.sentence_score(hypothesis, references, alignment=alignment)
+
+        return _each_placed(pairs, score)
 
     def values(self, score: MeteorScore) -> dict[str, float]:
         """``{"meteor": score}``."""
@@ -1425,6 +1495,38 @@ def pool_stats(records: Iterable[MeteorStats], config: MeteorConfig) -> MeteorSt
     for record in records:
         total = total.merge(record, skip_perfect_chunks=skip)
     return total
+
+
+_R = TypeVar("_R")
+
+
+def _each_placed(
+    pairs: Sequence[tuple[str, Sequence[str]]], fn: Callable[[str, Sequence[str]], _R]
+) -> list[_R]:
+    """``fn(hypothesis, references)`` of each pair; a too-long segment's error is placed at
+    its pair's index."""
+    out: list[_R] = []
+    for index, (hypothesis, references) in enumerate(pairs):
+        try:
+            out.append(fn(hypothesis, references))
+        except SegmentTooLongError as exc:
+            raise exc.at_index(index) from None
+    return out
+
+
+def _warn_budget(hyp: Segment, ref: Segment, stages: tuple[int, ...]) -> None:
+    """One :class:`SearchBudgetWarning` naming the segment whose exact search ran out."""
+    start = " ".join(hyp.tokens[:8])
+    more = " ..." if len(hyp.tokens) > 8 else ""
+    warnings.warn(
+        f"paper2005: the exact alignment search ran out of its budget "
+        f'({exhaustive.SEARCH_BUDGET:,} units) on the segment "{start}{more}" '
+        f"({len(hyp.tokens)} hypothesis and {len(ref.tokens)} reference tokens; stage "
+        f"{', '.join(str(k) for k in stages)}); kept the best alignment found so far "
+        "(most matches, possibly more chunks than the optimum)",
+        SearchBudgetWarning,
+        stacklevel=2,
+    )
 
 
 def _check_segment(hypothesis: str, references: Sequence[str]) -> None:

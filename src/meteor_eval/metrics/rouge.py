@@ -43,6 +43,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
+from meteor_eval.errors import SegmentTooLongError
+from meteor_eval.limits import check_tokens
 from meteor_eval.metrics.base import Score, Signature, SignatureField, check_corpus, check_segment
 from meteor_eval.metrics.protocol import Metric, Pair, Row
 from meteor_eval.stats.corpus import bootstrap_interval
@@ -306,7 +308,25 @@ class Rouge(Metric[dict[str, RougeScore]]):
             )
         return ngram_pair(hyp.tokens, ref.tokens, int(variant[5:]))
 
+    def _check_lengths(self, variant: str, hyp: _Text, refs: Sequence[_Text]) -> None:
+        """Refuse segments above ``MAX_TOKENS["rouge"]`` for the variants whose cost grows with
+        the product of the lengths (LCS tables; skip bigrams without a skip limit)."""
+        if variant in ("rougeL", "rougeLsum"):
+            lengths = [len(t.tokens) for t in (hyp, *refs)]
+        elif variant == "rougeW" or (
+            variant in ("rougeS", "rougeSU") and self.config.skip_distance < 0
+        ):
+            lengths = [len(t.tokens155) for t in (hyp, *refs)]
+        else:
+            return
+        label = {"rougeL": "ROUGE-L", "rougeLsum": "ROUGE-Lsum", "rougeW": "ROUGE-W"}.get(
+            variant, f"{'ROUGE-S' if variant == 'rougeS' else 'ROUGE-SU'} without a skip limit"
+        )
+        for k, n in enumerate(lengths):
+            check_tokens("rouge", "hypothesis" if k == 0 else "reference", n, label)
+
     def _variant_stats(self, variant: str, hyp: _Text, refs: Sequence[_Text]) -> RougeStats:
+        self._check_lengths(variant, hyp, refs)
         weight = self.config.weight
         triples = [self._pair(variant, hyp, ref) for ref in refs]
         if self.config.multi_ref == "average":
@@ -370,8 +390,11 @@ class Rouge(Metric[dict[str, RougeScore]]):
             hyp = self._split(hypothesis)
             refs = [self._split(ref) for ref in references]
             row: tuple[float, ...] = ()
-            for variant in types:
-                row += self._variant_stats(variant, hyp, refs).to_row()
+            try:
+                for variant in types:
+                    row += self._variant_stats(variant, hyp, refs).to_row()
+            except SegmentTooLongError as exc:
+                raise exc.at_index(index) from None
             out.append(row)
         return out
 

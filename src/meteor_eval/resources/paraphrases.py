@@ -80,7 +80,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, Literal, Protocol
 
 from meteor_eval.errors import ResourceError
-from meteor_eval.resources.registry import ResourceSpec, cache_dir, write_atomically
+from meteor_eval.resources.registry import (
+    ResourceSpec,
+    cache_dir,
+    remove_stale_temporaries,
+    write_atomically,
+)
 
 if TYPE_CHECKING:
     from meteor_eval.resources._paraphrase_build import BuiltArrays
@@ -101,7 +106,6 @@ __all__ = [
     "lock_path_for",
     "open_index",
     "paraphrase_table",
-    "remove_stale_temporaries",
     "set_build_progress",
     "table_key",
 ]
@@ -311,11 +315,22 @@ def build_index(
     build_count += 1
     content_key = table_key(table) if key is None else key
     built = build_arrays(table, progress)
+    if not len(built.record_b):
+        raise _no_records(table)
     if built.skipped:
         logger.warning(
             "paraphrase table %s: skipped %d records with an empty phrase B", table, built.skipped
         )
     return _serialize(built, content_key)
+
+
+def _no_records(table: Path) -> ResourceError:
+    """The error for a table without records: an empty file reads as an empty gzip stream, and
+    matching nothing would silently turn the paraphrase module off."""
+    return ResourceError(
+        f"paraphrase table {table} has no paraphrase records (an empty file, or not a "
+        "METEOR 1.5 paraphrase table); give the jar's paraphrase-<lang>.gz"
+    )
 
 
 # -- reading -----------------------------------------------------------------------------------
@@ -673,24 +688,6 @@ def _build_lock(index: Path, timeout: float) -> Iterator[bool]:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
-def remove_stale_temporaries(index: Path) -> list[Path]:
-    """Delete the temporary files that interrupted builds of ``index`` left behind.
-
-    Only safe while holding the build lock (no other build of this index is writing one).
-
-    Returns:
-        The files removed.
-    """
-    removed = []
-    for temporary in index.parent.glob(f".{index.name}.*.tmp"):
-        with contextlib.suppress(OSError):
-            temporary.unlink()
-            removed.append(temporary)
-    if removed:
-        logger.info("removed %d temporary file(s) of an interrupted index build", len(removed))
-    return removed
-
-
 def _open_existing(
     target: Path,
     table: Path,
@@ -705,7 +702,7 @@ def _open_existing(
     if mapped is None:
         return None
     try:
-        return ParaphraseTable(
+        opened = ParaphraseTable(
             mapped, key=key, path=table, language=language, index_path=target, verify=verify
         )
     except _CorruptIndexError as problem:
@@ -713,6 +710,10 @@ def _open_existing(
         if report:
             logger.warning("paraphrase index %s is unusable (%s); rebuilding it", target, problem)
         return None
+    if not opened.records:  # an index built before empty tables were refused
+        opened.close()
+        raise _no_records(table)
+    return opened
 
 
 def open_index(
@@ -754,7 +755,7 @@ def open_index(
         opened = _open_existing(target, table, key, language, verify, report=False)
         if opened is not None:
             return opened
-        if locked:
+        if locked:  # no other build of this index is writing a temporary file now
             remove_stale_temporaries(target)
         header, body = _build_announced(table, key, target, progress)
         try:

@@ -87,9 +87,11 @@ def test_progress_reports_the_compressed_bytes(golden_table: Path) -> None:
 def test_empty_table(tmp_path: Path) -> None:
     path = tmp_path / "empty.gz"
     path.write_bytes(gzip.compress(b""))
-    opened = paraphrases.open_index(path, "xx", directory=tmp_path / "cache")
-    assert opened.records == 0
-    assert opened.paraphrases(["a"]) == []
+    built = _paraphrase_build.build_arrays(path)
+    assert (built.vocab, len(built.token), len(built.record_b)) == (b"", 1, 0)
+    assert built.first_child.tolist() == [1, 1]
+    with pytest.raises(ResourceError, match="has no paraphrase records"):
+        paraphrases.open_index(path, "xx", directory=tmp_path / "cache")
 
 
 @pytest.mark.slow
