@@ -42,11 +42,12 @@ Identity and integrity:
 * Indexes are written to a temporary file in the cache directory, flushed, ``fsync``-ed and then
   moved into place with :func:`os.replace`, so an interrupted build never leaves a partial index
   under the final name. If the cache directory is not writable the index is kept in memory.
-* A build holds an exclusive ``flock`` on ``<index>.lock``: a second process that needs the same
-  index meanwhile waits (up to :data:`LOCK_TIMEOUT`) and then opens the finished index, so
-  simultaneous first runs build once. Under the lock, temporary files left by a killed build of
-  that index are deleted. (Meteor-eval's cache only; locks are unavailable on Windows, where a
-  build may then happen twice, still atomically.)
+* A build holds an exclusive ``flock`` on ``<index>.lock`` (removed when the build ends): a
+  second process that needs the same index meanwhile waits (up to :data:`LOCK_TIMEOUT`) and
+  then opens the finished index, so simultaneous first runs build once. Temporary files left by
+  a killed build of that index are deleted (:func:`~meteor_eval.resources.registry.
+  remove_stale_temporaries`). Locks are unavailable on Windows, where a build may then happen
+  twice, still atomically.
 * Building is streamed and vectorised (:mod:`meteor_eval.resources._paraphrase_build`): the
   English table took 6.6 s of CPU time and 244 MB at its peak (``docs/performance.md``). The
   library announces a build on the ``meteor_eval`` logger and reports its progress to the
@@ -685,6 +686,12 @@ def _build_lock(index: Path, timeout: float) -> Iterator[bool]:
         try:
             yield True
         finally:
+            # Removed while still held, so the cache keeps only indexes. A process already
+            # waiting on this file then gets it and, like one that locks a new file, finds the
+            # index built (it is checked again under the lock): at worst a failed build is
+            # tried twice, each written atomically.
+            with contextlib.suppress(OSError):
+                path.unlink()
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
