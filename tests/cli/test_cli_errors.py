@@ -38,8 +38,12 @@ def files(tmp_path: Path) -> Path:
 IO = ("--hyp", "hyp.txt", "--ref", "ref.txt")
 
 CASES = [
-    (("score", *IO, "--beam", "100000000000000000000"), 2, "error: beam: 100000000000000000000 "),
-    (("compare", *IO, "--beam", "0"), 2, "error: beam: 0 is invalid"),
+    (
+        ("score", *IO, "--beam", "100000000000000000000"),
+        2,
+        "error: --beam: beam: 100000000000000000000 ",
+    ),
+    (("compare", *IO, "--beam", "0"), 2, "error: --beam: beam: 0 is invalid"),
     (("score", *IO, "--jobs", "100000000000000000000"), 2, "error: jobs: 100000000000000000000"),
     (("bleu", *IO, "--max-ngram-order", "0"), 2, "error: max_ngram_order: got 0"),
     (("bleu", *IO, "--smooth-value", "nan"), 2, "error: smooth_value: got nan"),

@@ -25,7 +25,8 @@ from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Any
 
-# compiled_kernels is also re-exported from here, where the METEOR metric asks for its kernels.
+# compiled_kernels stays importable from here, its home before _ext/ (the package itself now
+# imports it from meteor_eval._ext).
 from meteor_eval._ext import built_module, compiled_kernels
 from meteor_eval.match.base import CandidateStore, Match
 

@@ -150,6 +150,13 @@ def _score_one(
         result, _ = corpus_result(metric, pairs, jobs=jobs, progress=progress)
         return MetricRun(result)
     records = list(segment_rows(metric, pairs, jobs=jobs, progress=progress))
+    return _run_of_records(metric, records, plan)
+
+
+def _run_of_records(
+    metric: Metric[Any], records: Sequence[tuple[Any, int]], plan: Plan
+) -> MetricRun:
+    """A system's run from each segment's ``(row, number of references)``, in input order."""
     rows = [row for row, _ in records]
     nrefs = [n for _, n in records]
     run = MetricRun(metric.score_rows(rows, nrefs), rows, nrefs)
@@ -180,13 +187,7 @@ def _score_distributed(systems: SystemsInput, metrics: Sequence[Metric[Any]], pl
                     runs.runs[name][metric.name] = MetricRun(result)
                     continue
                 records = distributed.segment_rows(metric, client, errors=errors, **where)
-                rows = [row for row, _ in records]
-                nrefs = [n for _, n in records]
-                run = MetricRun(metric.score_rows(rows, nrefs), rows, nrefs)
-                if plan.sentence_level:
-                    seg_metric = _segment_metric(metric)
-                    run.segments = [seg_metric.segment_result(r, n) for r, n in records]
-                runs.runs[name][metric.name] = run
+                runs.runs[name][metric.name] = _run_of_records(metric, records, plan)
     finally:
         close()
     return runs

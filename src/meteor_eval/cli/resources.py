@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _languages(code: str | None) -> list[tuple[str, str, bool]]:
     """(long name, short name, has a paraphrase module in METEOR 1.5) of the chosen languages."""
-    from meteor_eval.metrics.meteor_presets import LANGUAGES
+    from meteor_eval.metrics.meteor.presets import LANGUAGES
 
     chosen = [
         (lang.long_name, lang.short_name, "paraphrase" in lang.default_modules)
