@@ -31,6 +31,7 @@ _COMMANDS = (
     "align",
     "stem",
     "jar_compat",
+    "resources",
 )
 
 
@@ -86,6 +87,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         description="METEOR (official 1.5, the 2005 paper) with BLEU and ROUGE, without Java.",
     )
     parser.add_argument("--version", action=_VersionAction)
+    chatter = parser.add_mutually_exclusive_group()
+    chatter.add_argument(
+        "-v", "--verbose", action="store_true", help="also print debug messages on stderr"
+    )
+    chatter.add_argument(
+        "-q", "--quiet", action="store_true", help="print only warnings and errors on stderr"
+    )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
     for module in _command_modules(_COMMANDS if command is None else (command,)):
@@ -109,8 +117,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if hasattr(signal, "SIGPIPE"):
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     arguments = list(sys.argv[1:] if argv is None else argv)
-    # The top-level parser has no option taking a value, so a command, if any, comes first.
-    command = arguments[0].replace("-", "_") if arguments else None
+    # The top-level parser has no option taking a value, so a command, if any, is the first
+    # argument that is not an option.
+    first = next((argument for argument in arguments if not argument.startswith("-")), None)
+    command = first.replace("-", "_") if first else None
     parser = build_parser(command if command in _COMMANDS else None)
     args = parser.parse_args(arguments)
     if command in _COMMANDS and command != "jar_compat":
@@ -119,6 +129,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.explicit = explicit_dests(build_parser(command), arguments)
     warnings.showwarning = _show_warning
     warnings.simplefilter("always")
+    from meteor_eval.cli._feedback import configure
+
+    configure(args.verbose - args.quiet, progress=not getattr(args, "no_progress", False))
     try:
         status: int = args.func(args)
         sys.stdout.flush()  # a full disk shows here, not as a traceback at exit

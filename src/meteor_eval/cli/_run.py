@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -46,36 +45,28 @@ class Plan:
 
 
 class _Progress:
-    """A one-line progress report on stderr, drawn only on a terminal and after a second."""
+    """A progress bar of segments on stderr (``tqdm``), drawn only after a second; created only
+    when stderr is a terminal."""
 
     def __init__(self, label: str, total: int | None) -> None:
-        self.label = label
-        self.total = total
-        self.start = time.monotonic()
-        self.last = 0.0
-        self.drawn = False
+        from tqdm import tqdm
+
+        self.bar = tqdm(
+            total=total,
+            desc=f"meteor-eval: {label}".rstrip(": "),
+            unit=" segments",
+            delay=1.0,
+            mininterval=0.2,
+            file=sys.stderr,
+            leave=False,
+            dynamic_ncols=True,
+        )
 
     def __call__(self, done: int) -> None:
-        now = time.monotonic()
-        elapsed = now - self.start
-        if elapsed < 1.0 or now - self.last < 0.2:
-            return
-        self.last = now
-        rate = done / elapsed if elapsed > 0 else 0.0
-        if self.total:
-            share = min(done / self.total, 1.0)
-            bar = "#" * int(share * 30)
-            text = f"[{bar:<30}] {done:,}/{self.total:,} segments {share:6.1%}"
-        else:
-            text = f"{done:,} segments"
-        sys.stderr.write(f"\rmeteor-eval: {self.label}{text}, {rate:,.0f}/s ")
-        sys.stderr.flush()
-        self.drawn = True
+        self.bar.update(done - self.bar.n)
 
     def close(self) -> None:
-        if self.drawn:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
+        self.bar.close()
 
 
 def plan_from_args(args: argparse.Namespace, n_systems: int) -> Plan:

@@ -42,6 +42,16 @@ Identity and integrity:
 * Indexes are written to a temporary file in the cache directory, flushed, ``fsync``-ed and then
   moved into place with :func:`os.replace`, so an interrupted build never leaves a partial index
   under the final name. If the cache directory is not writable the index is kept in memory.
+* A build holds an exclusive ``flock`` on ``<index>.lock`` (removed when the build ends): a
+  second process that needs the same index meanwhile waits (up to :data:`LOCK_TIMEOUT`) and
+  then opens the finished index, so simultaneous first runs build once. Temporary files left by
+  a killed build of that index are deleted (:func:`~meteor_eval.resources.registry.
+  remove_stale_temporaries`). Locks are unavailable on Windows, where a build may then happen
+  twice, still atomically.
+* Building is streamed and vectorised (:mod:`meteor_eval.resources._paraphrase_build`): the
+  English table took 6.6 s of CPU time and 244 MB at its peak (``docs/performance.md``). The
+  library announces a build on the ``meteor_eval`` logger and reports its progress to the
+  callback set with :func:`set_build_progress`; the command line shows both on stderr.
 
 Differences from the jar: a record whose phrase B is empty would make the jar propose
 zero-length matches; such records (absent from every distributed table) are skipped with a
@@ -53,8 +63,8 @@ from __future__ import annotations
 
 import array
 import bisect
+import contextlib
 import functools
-import gzip
 import hashlib
 import importlib.util
 import itertools
@@ -64,11 +74,11 @@ import os
 import re
 import struct
 import sys
+import time
 import zlib
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal, Protocol
 
 from meteor_eval.errors import ResourceError
 from meteor_eval.resources.registry import (
@@ -78,16 +88,26 @@ from meteor_eval.resources.registry import (
     write_atomically,
 )
 
+if TYPE_CHECKING:
+    from meteor_eval.resources._paraphrase_build import BuiltArrays
+
 __all__ = [
     "FORMAT_VERSION",
     "HEADER_SIZE",
+    "LOCK_TIMEOUT",
+    "BuildProgress",
     "ParaphraseTable",
+    "build_estimate",
     "build_index",
+    "built_indexes",
     "cache_dir",
+    "check_index_file",
     "find_paraphrase_table",
     "index_path_for",
+    "lock_path_for",
     "open_index",
     "paraphrase_table",
+    "set_build_progress",
     "table_key",
 ]
 
@@ -199,165 +219,6 @@ def index_path_for(key: bytes, directory: Path | None = None) -> Path:
 # -- building ----------------------------------------------------------------------------------
 
 
-# vocabulary, parent and token of each trie node (creation order), A and B node of each record,
-# number of skipped records
-_Parsed = tuple[
-    dict[str, int],
-    "array.array[int]",
-    "array.array[int]",
-    "array.array[int]",
-    "array.array[int]",
-    int,
-]
-
-
-@dataclass(slots=True)
-class _Built:
-    """The arrays of an index before they are written."""
-
-    vocab: bytes
-    vocab_count: int
-    first_child: array.array[int]
-    token: array.array[int]
-    parent: array.array[int]
-    record_start: array.array[int]
-    record_b: array.array[int]
-    skipped: int
-
-
-def _parse_table(path: Path) -> _Parsed:
-    """Read the table into a creation-ordered trie of all phrases plus the record list."""
-    vocab: dict[str, int] = {}
-    edges: dict[int, int] = {}
-    parent = array.array(_U32, [0])
-    token = array.array(_U32, [0])
-    record_a = array.array(_U32)
-    record_b = array.array(_U32)
-    a_nodes: dict[str, int] = {}
-    split = _TOKEN_RE.findall
-    skipped = 0
-
-    def insert(line: str) -> int:
-        node = 0
-        for word in split(line):
-            word_id = vocab.get(word)
-            if word_id is None:
-                word_id = vocab[word] = len(vocab)
-            key = (node << 32) | word_id
-            child = edges.get(key)
-            if child is None:
-                child = edges[key] = len(parent)
-                parent.append(node)
-                token.append(word_id)
-            node = child
-        return node
-
-    try:
-        # Universal newlines split on \n, \r and \r\n like Java's readLine (spec J5).
-        with gzip.open(path, "rt", encoding="utf-8", errors="replace", newline=None) as lines:
-            number = 0
-            for number, _probability in enumerate(lines, start=1):
-                a_line = next(lines, None)
-                b_line = next(lines, None)
-                if a_line is None or b_line is None:
-                    raise ResourceError(
-                        f"paraphrase table {path} ends inside a record (record {number} is "
-                        "missing its phrase lines)"
-                    )
-                a_node = a_nodes.get(a_line)
-                if a_node is None:
-                    a_node = a_nodes[a_line] = insert(a_line)
-                b_node = insert(b_line)
-                if b_node == 0:
-                    skipped += 1
-                    continue
-                record_a.append(a_node)
-                record_b.append(b_node)
-    except (OSError, EOFError, zlib.error) as exc:
-        raise ResourceError(f"cannot read paraphrase table {path}: {exc}") from exc
-    if skipped:
-        logger.warning(
-            "paraphrase table %s: skipped %d records with an empty phrase B", path, skipped
-        )
-    return vocab, parent, token, record_a, record_b, skipped
-
-
-def _finish(
-    vocab: dict[str, int],
-    parent: array.array[int],
-    token: array.array[int],
-    record_a: array.array[int],
-    record_b: array.array[int],
-    skipped: int,
-) -> _Built:
-    """Renumber the trie breadth-first (children contiguous, sorted by token) and group records."""
-    nodes = len(parent)
-    if nodes >= 1 << 32 or len(record_a) >= 1 << 32:
-        raise ResourceError("paraphrase table too large for index format 1")
-    # Children of every node in creation order (counting sort on the parent).
-    kid_start = array.array(_U32, bytes(4 * (nodes + 1)))
-    for node in range(1, nodes):
-        kid_start[parent[node] + 1] += 1
-    total = 0
-    for node in range(nodes + 1):
-        total += kid_start[node]
-        kid_start[node] = total
-    kids = array.array(_U32, bytes(4 * max(nodes - 1, 0)))
-    cursor = kid_start[:-1]
-    for node in range(1, nodes):
-        owner = parent[node]
-        kids[cursor[owner]] = node
-        cursor[owner] += 1
-    del cursor
-    # Breadth-first numbering.
-    order = array.array(_U32, [0])
-    first_child = array.array(_U32)
-    token_of = token.__getitem__
-    for position in range(nodes):
-        old = order[position]
-        first_child.append(len(order))
-        lo, hi = kid_start[old], kid_start[old + 1]
-        if hi - lo == 1:
-            order.append(kids[lo])
-        elif hi > lo:
-            order.extend(sorted(kids[lo:hi], key=token_of))
-    first_child.append(len(order))
-    del kids, kid_start
-    new_id = array.array(_U32, bytes(4 * nodes))
-    for position in range(nodes):
-        new_id[order[position]] = position
-    new_token = array.array(_U32, (token[old] for old in order))
-    new_parent = array.array(_U32, (new_id[parent[old]] for old in order))
-    new_parent[0] = 0
-    del order
-    # Records grouped by the (new) node of phrase A, file order within a node.
-    records = len(record_a)
-    record_start = array.array(_U32, bytes(4 * (nodes + 1)))
-    for old in record_a:
-        record_start[new_id[old] + 1] += 1
-    total = 0
-    for node in range(nodes + 1):
-        total += record_start[node]
-        record_start[node] = total
-    grouped = array.array(_U32, bytes(4 * records))
-    cursor = record_start[:-1]
-    for index in range(records):
-        a_node = new_id[record_a[index]]
-        grouped[cursor[a_node]] = new_id[record_b[index]]
-        cursor[a_node] += 1
-    words = sorted(vocab, key=vocab.__getitem__)
-    return _Built(
-        vocab="\n".join(words).encode("utf-8", "surrogatepass"),
-        vocab_count=len(words),
-        first_child=first_child,
-        token=new_token,
-        parent=new_parent,
-        record_start=record_start,
-        record_b=grouped,
-        skipped=skipped,
-    )
-
-
 def _layout(vocab_bytes: int, nodes: int, records: int) -> list[tuple[int, int]]:
     """(offset, length) of each body section, relative to the start of the file."""
     sizes = [vocab_bytes, 4 * (nodes + 1), 4 * nodes, 4 * nodes, 4 * (nodes + 1), 4 * records]
@@ -387,25 +248,26 @@ def _sample_crc(body: bytes | memoryview | mmap.mmap, start: int, end: int) -> i
     return crc
 
 
-def _serialize(built: _Built, key: bytes) -> tuple[bytes, bytearray]:
-    """The index file as its header and its body."""
+def _serialize(built: BuiltArrays, key: bytes) -> tuple[bytes, bytearray]:
+    """The index file as its header and its body.
+
+    The body is allocated once and each section is released as soon as it is copied, so that
+    the arrays and the body are not both held in full.
+    """
     nodes = len(built.token)
     records = len(built.record_b)
-    layout = _layout(len(built.vocab), nodes, records)
-    sections: list[bytes | array.array[int]] = [
-        built.vocab,
-        built.first_child,
-        built.token,
-        built.parent,
-        built.record_start,
-        built.record_b,
-    ]
-    body = bytearray()
-    for (offset, size), section in zip(layout, sections, strict=True):
-        body += section if isinstance(section, bytes) else section.tobytes()
-        body += bytes(((size + 7) & ~7) - size)
-        if len(body) + HEADER_SIZE != offset + ((size + 7) & ~7):
+    vocab_size = len(built.vocab)
+    layout = _layout(vocab_size, nodes, records)
+    offset, size = layout[-1]
+    body = bytearray(offset + ((size + 7) & ~7) - HEADER_SIZE)
+    names = ("vocab", "first_child", "token", "parent", "record_start", "record_b")
+    for (offset, size), name in zip(layout, names, strict=True):
+        section = memoryview(getattr(built, name)).cast("B")
+        if len(section) != size:
             raise ResourceError("internal error: index layout mismatch")
+        body[offset - HEADER_SIZE : offset - HEADER_SIZE + size] = section
+        section.release()
+        built.release(name)
     body_view = memoryview(body)
     header = _HEADER.pack(
         _MAGIC,
@@ -416,37 +278,50 @@ def _serialize(built: _Built, key: bytes) -> tuple[bytes, bytearray]:
         nodes,
         records,
         built.skipped,
-        len(built.vocab),
+        vocab_size,
         len(body),
         _sample_crc(body_view, 0, len(body)),
         zlib.crc32(body_view),
     )
+    body_view.release()
     header += struct.pack("<I", zlib.crc32(header))
     header += bytes(HEADER_SIZE - len(header))
     return header, body
 
 
-def build_index(table: Path, key: bytes | None = None) -> tuple[bytes, bytearray]:
+def build_index(
+    table: Path,
+    key: bytes | None = None,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[bytes, bytearray]:
     """Build the index of a table and return its header and body.
 
-    Pure Python (``array`` and ``struct``, no numpy). For the English table (5.27 million records,
-    3.3 million trie nodes) it takes about 1.5 minutes and 570 MB peak memory, once per machine;
-    the index is 75 MB.
+    The table is streamed in blocks and the trie is built with numpy
+    (:mod:`meteor_eval.resources._paraphrase_build`). For the English table (5.27 million
+    records, 3.3 million trie nodes) this took 6.6 s of CPU time and 244 MB peak memory, once
+    per machine (``docs/performance.md``); the index is 75 MB.
 
     Args:
         table: The gzip paraphrase table.
         key: Its content key (computed with :func:`table_key` when omitted).
+        progress: Called as the table is read with (compressed bytes read, compressed size).
 
     Raises:
         ResourceError: if the table cannot be read or is malformed.
     """
+    from meteor_eval.resources._paraphrase_build import build_arrays
+
     global build_count
     build_count += 1
     content_key = table_key(table) if key is None else key
-    parsed = _parse_table(table)
-    if not len(parsed[3]):
+    built = build_arrays(table, progress)
+    if not len(built.record_b):
         raise _no_records(table)
-    built = _finish(*parsed)
+    if built.skipped:
+        logger.warning(
+            "paraphrase table %s: skipped %d records with an empty phrase B", table, built.skipped
+        )
     return _serialize(built, content_key)
 
 
@@ -679,6 +554,35 @@ def _check_header(
     return vocab_count, nodes, records, vocab_bytes
 
 
+def check_index_file(path: Path) -> str | None:
+    """Check a built index completely (header, sizes, structure, CRC32 of the whole body)
+    against the content key in its own header and in its file name.
+
+    Returns:
+        ``None`` if it is sound, else what is wrong.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return f"unreadable ({exc})"
+    if len(data) < _HEADER.size:
+        return "shorter than its header"
+    key = _HEADER.unpack_from(data, 0)[3]
+    if path.name != index_path_for(key, path.parent).name:
+        return "its name does not match the table key in its header"
+    try:
+        ParaphraseTable(data, key=key, path=path, language="?", index_path=path, verify="full")
+    except _CorruptIndexError as problem:
+        return str(problem)
+    return None
+
+
+def built_indexes(directory: Path | None = None) -> list[Path]:
+    """The paraphrase index files of the current format in the cache folder."""
+    folder = cache_dir() if directory is None else directory
+    return sorted(folder.glob(f"paraphrase-*.v{FORMAT_VERSION}.idx"))
+
+
 def _map_file(path: Path) -> mmap.mmap | None:
     try:
         with path.open("rb") as handle:
@@ -689,57 +593,194 @@ def _map_file(path: Path) -> mmap.mmap | None:
         return None
 
 
+class BuildProgress(Protocol):
+    """Receives the progress of one index build (the command line draws a bar with it)."""
+
+    def __call__(self, done: int, total: int) -> None:
+        """Compressed bytes of the table read so far, out of ``total``."""
+
+    def close(self) -> None:
+        """The build is over (finished or failed)."""
+
+
+# Makes a BuildProgress for (table, index path) when a build starts; None shows nothing.
+_progress_factory: Callable[[Path, Path], BuildProgress] | None = None
+
+
+def set_build_progress(factory: Callable[[Path, Path], BuildProgress] | None) -> None:
+    """Show the progress of the index builds of this process (``None``: show nothing).
+
+    ``factory(table, index_path)`` is called when a build starts; the library itself prints
+    nothing (it logs the start of a build on the ``meteor_eval`` logger, at INFO level).
+    """
+    global _progress_factory
+    _progress_factory = factory
+
+
+#: Compressed table bytes indexed per second, measured for the English table on the
+#: development machine (``benchmarks/bench_first_run.py``); only for the announced estimate.
+_BUILD_BYTES_PER_SECOND: Final = 10e6
+#: Seconds to wait for another process building the same index before giving up.
+LOCK_TIMEOUT: Final = 600.0
+_LOCK_POLL: Final = 0.05
+
+
+def build_estimate(table: Path) -> int:
+    """Rough number of seconds the index build of ``table`` takes (at least 1)."""
+    try:
+        size = table.stat().st_size
+    except OSError:
+        return 1
+    return max(1, round(size / _BUILD_BYTES_PER_SECOND))
+
+
+def lock_path_for(index: Path) -> Path:
+    """The lock file that serialises builds of ``index`` between processes."""
+    return index.with_name(index.name + ".lock")
+
+
+@contextlib.contextmanager
+def _build_lock(index: Path, timeout: float) -> Iterator[bool]:
+    """Hold an exclusive ``flock`` on the index's lock file while building it.
+
+    Yields whether the lock is held: ``False`` where locks are unavailable (no ``fcntl``, or a
+    cache folder that cannot be written; the build then goes ahead unlocked, which is safe,
+    since indexes are moved into place atomically, only possibly done twice).
+
+    Raises:
+        ResourceError: if another process holds the lock for longer than ``timeout`` seconds.
+    """
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        yield False
+        return
+    path = lock_path_for(index)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = path.open("a+b")
+    except OSError:
+        yield False
+        return
+    with handle:
+        deadline = time.monotonic() + timeout
+        waiting = False
+        while True:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if not waiting:
+                    logger.info(
+                        "waiting for another process that is building the paraphrase index %s",
+                        index,
+                    )
+                    waiting = True
+                if time.monotonic() >= deadline:
+                    raise ResourceError(
+                        f"gave up after {timeout:.0f} s waiting for another process building "
+                        f"the paraphrase index {index} (it holds the lock {path}); let it "
+                        "finish, or stop it and run again"
+                    ) from None
+                time.sleep(_LOCK_POLL)
+        try:
+            yield True
+        finally:
+            # Removed while still held, so the cache keeps only indexes. A process already
+            # waiting on this file then gets it and, like one that locks a new file, finds the
+            # index built (it is checked again under the lock): at worst a failed build is
+            # tried twice, each written atomically.
+            with contextlib.suppress(OSError):
+                path.unlink()
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def _open_existing(
+    target: Path,
+    table: Path,
+    key: bytes,
+    language: str,
+    verify: Literal["sample", "full"],
+    *,
+    report: bool,
+) -> ParaphraseTable | None:
+    """The index at ``target`` if it is present and sound (``report``: log why it is not)."""
+    mapped = _map_file(target)
+    if mapped is None:
+        return None
+    try:
+        opened = ParaphraseTable(
+            mapped, key=key, path=table, language=language, index_path=target, verify=verify
+        )
+    except _CorruptIndexError as problem:
+        mapped.close()
+        if report:
+            logger.warning("paraphrase index %s is unusable (%s); rebuilding it", target, problem)
+        return None
+    if not opened.records:  # an index built before empty tables were refused
+        opened.close()
+        raise _no_records(table)
+    return opened
+
+
 def open_index(
     table: Path,
     language: str,
     *,
     directory: Path | None = None,
     verify: Literal["sample", "full"] = "sample",
+    progress: BuildProgress | None = None,
+    lock_timeout: float = LOCK_TIMEOUT,
 ) -> ParaphraseTable:
     """Open a table through its cached index, building (or rebuilding) the index if needed.
+
+    A build holds a lock file next to the index: a second process that needs the same index
+    meanwhile waits for it and then opens the finished index instead of building it again.
 
     Args:
         table: The gzip paraphrase table.
         language: Language short name recorded in the spec.
         directory: Cache folder (default :func:`cache_dir`).
         verify: ``"sample"`` checks sampled blocks of the body, ``"full"`` the whole body.
+        progress: Receives the build's progress (default: the one set with
+            :func:`set_build_progress`, if any).
+        lock_timeout: Seconds to wait for another process building the same index.
 
     Returns:
         The opened table.
 
     Raises:
-        ResourceError: if the table cannot be read or is malformed.
+        ResourceError: if the table cannot be read or is malformed, or the wait times out.
     """
     key = table_key(table)
     target = index_path_for(key, directory)
-    remove_stale_temporaries(target)
-    mapped = _map_file(target)
-    if mapped is not None:
-        try:
-            opened = ParaphraseTable(
-                mapped, key=key, path=table, language=language, index_path=target, verify=verify
-            )
-        except _CorruptIndexError as problem:
-            mapped.close()
-            logger.warning("paraphrase index %s is unusable (%s); rebuilding it", target, problem)
-        else:
-            if not opened.records:  # an index built before empty tables were refused
-                opened.close()
-                raise _no_records(table)
+    opened = _open_existing(target, table, key, language, verify, report=True)
+    if opened is not None:
+        return opened
+    with _build_lock(target, lock_timeout) as locked:
+        # Another process may have built it while this one waited for the lock.
+        opened = _open_existing(target, table, key, language, verify, report=False)
+        if opened is not None:
             return opened
-    logger.info("building the paraphrase index of %s (once per table) in %s", table, target)
-    header, body = build_index(table, key)
-    try:
-        write_atomically(target, (header, body))
-    except OSError as exc:
-        logger.warning(
-            "cannot write the paraphrase index to %s (%s); keeping it in memory for this run",
-            target,
-            exc,
-        )
-        return ParaphraseTable(
-            header + body, key=key, path=table, language=language, index_path=None, verify=verify
-        )
+        if locked:  # no other build of this index is writing a temporary file now
+            remove_stale_temporaries(target)
+        header, body = _build_announced(table, key, target, progress)
+        try:
+            write_atomically(target, (header, body))
+        except OSError as exc:
+            logger.warning(
+                "cannot write the paraphrase index to %s (%s); keeping it in memory for this run",
+                target,
+                exc,
+            )
+            return ParaphraseTable(
+                header + body,
+                key=key,
+                path=table,
+                language=language,
+                index_path=None,
+                verify=verify,
+            )
     del header, body
     mapped = _map_file(target)
     if mapped is None:
@@ -751,6 +792,26 @@ def open_index(
     except _CorruptIndexError as problem:
         mapped.close()
         raise ResourceError(f"paraphrase index {target} is unreadable ({problem})") from None
+
+
+def _build_announced(
+    table: Path, key: bytes, target: Path, progress: BuildProgress | None
+) -> tuple[bytes, bytearray]:
+    """:func:`build_index`, announced on the log and reported to ``progress`` (or the factory
+    set with :func:`set_build_progress`)."""
+    logger.info(
+        "building the paraphrase index for %s (once, ~%d s) into %s",
+        table.name,
+        build_estimate(table),
+        target,
+    )
+    if progress is None and _progress_factory is not None:
+        progress = _progress_factory(table, target)
+    try:
+        return build_index(table, key, progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()
 
 
 @functools.cache

@@ -1,0 +1,83 @@
+"""What the command line prints on stderr besides results: -q/-v and the progress bars."""
+
+from __future__ import annotations
+
+import io
+import logging
+import sys
+
+import pytest
+
+from meteor_eval.cli import _feedback
+from meteor_eval.cli._run import _Progress
+
+log = logging.getLogger("meteor_eval.resources.paraphrases")
+
+
+@pytest.fixture(autouse=True)
+def _restore() -> object:
+    logger = logging.getLogger("meteor_eval")
+    level = logger.level
+    yield
+    _feedback.configure(0, progress=False)
+    for handler in list(logger.handlers):
+        if getattr(handler, "cli_owned", False):
+            logger.removeHandler(handler)
+    logger.setLevel(level)
+
+
+@pytest.mark.parametrize(
+    ("verbosity", "expected"),
+    [
+        (-1, "meteor-eval: warning: w\n"),
+        (
+            0,
+            "meteor-eval: building the paraphrase index for t.gz (once, ~1 s) into P\n"
+            "meteor-eval: warning: w\n",
+        ),
+        (
+            1,
+            "meteor-eval: d\nmeteor-eval: building the paraphrase index for t.gz (once, ~1 s) "
+            "into P\nmeteor-eval: warning: w\n",
+        ),
+    ],
+)
+def test_verbosity(verbosity: int, expected: str, capsys: pytest.CaptureFixture[str]) -> None:
+    _feedback.configure(verbosity, progress=True)  # stderr is not a terminal here
+    log.debug("d")
+    log.info("building the paraphrase index for %s (once, ~%d s) into %s", "t.gz", 1, "P")
+    log.warning("w")
+    assert capsys.readouterr().err == expected
+
+
+def test_configure_twice_keeps_one_handler(capsys: pytest.CaptureFixture[str]) -> None:
+    _feedback.configure(0, progress=False)
+    _feedback.configure(0, progress=False)
+    log.warning("once")
+    assert capsys.readouterr().err == "meteor-eval: warning: once\n"
+
+
+def test_on_a_terminal_the_bar_replaces_the_notice(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from meteor_eval.resources import paraphrases
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    _feedback.configure(0, progress=True)
+    assert paraphrases._progress_factory is _feedback._IndexBar
+    log.info("building the paraphrase index for %s (once, ~%d s) into %s", "t.gz", 1, "P")
+    log.info("other notice")
+    assert capsys.readouterr().err == "meteor-eval: other notice\n"
+    _feedback.configure(0, progress=False)  # --no-progress: the line again, no bar
+    assert paraphrases._progress_factory is None
+
+
+def test_segment_bar_waits_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    stream = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", stream)
+    progress = _Progress("", 10)
+    progress(5)
+    progress(10)
+    assert progress.bar.n == 10
+    progress.close()
+    assert stream.getvalue() == ""  # closed within the first second: never drawn

@@ -1,0 +1,105 @@
+"""The numpy index builder writes the same bytes as the former per-token Python builder.
+
+The goldens below were produced by that builder (meteor-eval before the streamed build): the
+SHA-256 of the whole index (header and body) of a synthetic table covering every reading rule
+(Java whitespace, \\r, \\r\\n, invalid UTF-8, empty phrases, repeated and interleaved phrase A)
+and of the English table that ships in pycocoevalcap.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import random
+from pathlib import Path
+
+import pytest
+
+from meteor_eval.errors import ResourceError
+from meteor_eval.resources import _paraphrase_build, paraphrases
+from meteor_eval.resources.paraphrases import build_index, find_paraphrase_table
+
+#: SHA-256 of :func:`golden_table_text` (guards the generator itself).
+TABLE_SHA256 = "4efa809cd943bb3302c2f375cefc0ca03113e5e29d648cee5b32cb2350358321"
+#: SHA-256 of the former builder's index of that table, content key 32 zero bytes.
+INDEX_SHA256 = "1ff9a5063a3c9970d127ab376ad31c72b7fef99d451b391347bbd80fdebf1d45"
+#: Same for pycocoevalcap's paraphrase-en.gz (content key from table_key), 74,735,224 bytes.
+ENGLISH_INDEX_SHA256 = "f941636296316d85bbe6b9890b32af374ea347f34d10325fb5a98dbaeb51d708"
+
+
+def golden_table_text() -> bytes:
+    """400 records of random phrases over a small vocabulary with every awkward character."""
+    rng = random.Random(20261125)
+    words = ["a", "b", "c", "d\u00e9", "x\u00a0y", "v\x0bw", "q", "ww", "\u20ac", "the", "cat"]
+    seps = [" ", "  ", "\t", "\f", " \t "]
+    ends = ["\n", "\r\n", "\r"]
+
+    def phrase() -> str:
+        size = rng.choice([0, 1, 1, 2, 3, 4, 6])
+        body = rng.choice(seps).join(rng.choice(words) for _ in range(size))
+        return rng.choice(["", " "]) + body + rng.choice(["", "\t"])
+
+    lines = []
+    for _ in range(400):
+        lines += [f"{rng.random():.6f}", phrase(), phrase()]
+    # "\r" then an empty line would read as one "\r\n": use "\r" only before a non-empty line.
+    text = "".join(
+        line + (end if end != "\r" or following else "\n")
+        for line, following, end in zip(
+            lines, [*lines[1:], "x"], [rng.choice(ends) for _ in lines], strict=True
+        )
+    ).encode("utf-8")
+    return text.replace(b"d\xc3\xa9", b"d\xc3", 3)  # invalid UTF-8, read as U+FFFD
+
+
+@pytest.fixture
+def golden_table(tmp_path: Path) -> Path:
+    text = golden_table_text()
+    assert hashlib.sha256(text).hexdigest() == TABLE_SHA256
+    path = tmp_path / "golden.gz"
+    path.write_bytes(gzip.compress(text, mtime=0))
+    return path
+
+
+def _digest(header: bytes, body: bytes | bytearray) -> str:
+    digest = hashlib.sha256(header)
+    digest.update(body)
+    return digest.hexdigest()
+
+
+@pytest.mark.parametrize("block", [1, 2, 7, 64, 1000, 1 << 21])
+def test_index_bytes_equal_the_former_builder(
+    golden_table: Path, block: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Any block size (down to one byte: every line end, \r\n and UTF-8 sequence is cut).
+    monkeypatch.setattr(_paraphrase_build, "_BLOCK", block)
+    assert _digest(*build_index(golden_table, bytes(32))) == INDEX_SHA256
+
+
+def test_progress_reports_the_compressed_bytes(golden_table: Path) -> None:
+    seen: list[tuple[int, int]] = []
+    build_index(golden_table, bytes(32), progress=lambda done, total: seen.append((done, total)))
+    size = golden_table.stat().st_size
+    assert seen and seen[-1] == (size, size)
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+
+
+def test_empty_table(tmp_path: Path) -> None:
+    path = tmp_path / "empty.gz"
+    path.write_bytes(gzip.compress(b""))
+    built = _paraphrase_build.build_arrays(path)
+    assert (built.vocab, len(built.token), len(built.record_b)) == (b"", 1, 0)
+    assert built.first_child.tolist() == [1, 1]
+    with pytest.raises(ResourceError, match="has no paraphrase records"):
+        paraphrases.open_index(path, "xx", directory=tmp_path / "cache")
+
+
+@pytest.mark.slow
+def test_english_index_bytes_equal_the_former_builder() -> None:
+    try:
+        table = find_paraphrase_table("en")
+    except ResourceError:
+        pytest.skip("no English paraphrase table installed (pip install pycocoevalcap)")
+    if table.stat().st_size != 61_813_011:
+        pytest.skip(f"{table} is not pycocoevalcap's paraphrase-en.gz")
+    assert _digest(*build_index(table)) == ENGLISH_INDEX_SHA256
