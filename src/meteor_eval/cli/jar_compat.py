@@ -1,5 +1,11 @@
 """``meteor-eval jar-compat TEST REF [jar options]``: a drop-in for ``java -jar meteor-1.5.jar``.
 
+The jar's other entry points are reached by their class name as the first argument, as with
+``java -cp meteor-1.5.jar CLASS``: ``jar-compat Matcher TEST REF [options]`` (the aligner,
+:mod:`meteor_eval.jar.matcher`), ``jar-compat Stemmer LANG`` (:mod:`meteor_eval.jar.stemmer`)
+and ``jar-compat Meteor TEST REF [options]`` (the same as without a class name). A test file
+named like a class is given with a path (``./Matcher``).
+
 Takes the jar's arguments verbatim (``-l en -norm -sgml -f out ...``, spec 6.1) and prints exactly
 what the jar prints on stdout, writes the same files (``-writeAlignments``, the SGML score files)
 and uses the jar's messages and exit statuses on stderr: usage text and status 2 for fewer than two
@@ -13,6 +19,7 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
+from collections.abc import Iterator
 from typing import TextIO
 
 from meteor_eval.errors import MeteorEvalError
@@ -26,17 +33,23 @@ from meteor_eval.jar.options import (
     parse_jar_args,
 )
 
-__all__ = ["register", "run", "run_jar"]
+__all__ = ["CLASSES", "register", "run", "run_jar"]
+
+#: The jar's classes with a command line, reachable as ``jar-compat CLASS ...``.
+CLASSES = ("Meteor", "Matcher", "Stemmer")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``jar-compat`` subcommand."""
     parser = subparsers.add_parser(
         "jar-compat",
-        help="behave exactly like `java -jar meteor-1.5.jar TEST REF [options]`",
+        help="behave exactly like `java -jar meteor-1.5.jar TEST REF [options]` (and like its "
+        "Matcher and Stemmer classes: `jar-compat Matcher ...`, `jar-compat Stemmer LANG`)",
         description=(
             "Run METEOR 1.5 with the jar's own command line and output, byte for byte. "
-            "Arguments are those of the jar: TEST REF [-l lang] [-norm] [-sgml] [-stdio] ..."
+            "Arguments are those of the jar: TEST REF [-l lang] [-norm] [-sgml] [-stdio] ...; "
+            "`jar-compat Matcher TEST REF [options]` and `jar-compat Stemmer LANG` run the "
+            "jar's aligner and stemmer."
         ),
         add_help=False,
         prefix_chars="\x00",
@@ -70,6 +83,11 @@ def run_jar(
     """
     out = stdout if stdout is not None else sys.stdout
     err = stderr if stderr is not None else sys.stderr
+    if argv and argv[0] in CLASSES:
+        try:
+            return _run_class(argv[0], argv[1:], stdin, out, err)
+        finally:
+            out.flush()
     try:
         options = parse_jar_args(argv)
     except JarUsageError:
@@ -125,6 +143,29 @@ def run_jar(
         return 1
     finally:
         out.flush()
+
+
+def _run_class(name: str, argv: list[str], stdin: TextIO | None, out: TextIO, err: TextIO) -> int:
+    """Run the jar class ``name`` with its arguments ``argv``."""
+    if name == "Meteor":
+        return run_jar(argv, stdin=stdin, stdout=out, stderr=err)
+    lines = _stdin_lines(stdin if stdin is not None else sys.stdin)
+    if name == "Matcher":
+        from meteor_eval.jar.matcher import run_matcher
+
+        return run_matcher(argv, lines=lines, out=out, err=err)
+    from meteor_eval.jar.stemmer import run_stemmer
+
+    return run_stemmer(argv, lines=lines, out=out, err=err)
+
+
+def _stdin_lines(source: TextIO) -> Iterator[str]:
+    """Standard input's lines as the jar reads them, one at a time."""
+    buffer = getattr(source, "buffer", None)
+    if buffer is not None:
+        yield from iter_stream_lines(buffer)
+    else:
+        yield from _text_lines(source)
 
 
 def _text_lines(source: TextIO) -> list[str]:
