@@ -44,6 +44,7 @@ TESTS = (
     "tests/unit/resources/test_compiled_stemmers.py",
     "tests/unit/match/test_compiled_matchers.py",
     "tests/unit/match/test_paraphrase.py",
+    "tests/unit/resources/test_paraphrase_damage.py",
     "tests/unit/align/test_beam_equivalence.py",
     "tests/unit/align/test_greedy_compiled.py",
     "tests/unit/stats/test_stats_meteor_rows.py",
