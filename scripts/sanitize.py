@@ -70,6 +70,12 @@ def stage(staging: Path) -> Path:
         shutil.copytree(ROOT / name, tree / name, ignore=ignore)
     for name in ("setup.py", "pyproject.toml", "README.md", "LICENSE"):
         shutil.copy2(ROOT / name, tree / name)
+    # Instrumented code runs several times slower: no hypothesis deadline in this run.
+    (tree / "sanitize_profile.py").write_text(
+        "from hypothesis import settings\n\n"
+        'settings.register_profile("sanitize", deadline=None)\n'
+        'settings.load_profile("sanitize")\n'
+    )
     shared = staging / "shared"  # the tests look for ../shared beside the checkout
     if not shared.exists() and (ROOT.parent / "shared").is_dir():
         shared.symlink_to(ROOT.parent / "shared", target_is_directory=True)
@@ -110,7 +116,7 @@ def sanitizer_env(tree: Path, reports: Path) -> dict[str, str]:
         ASAN_OPTIONS=f"detect_leaks=0:abort_on_error=1:{log}",
         UBSAN_OPTIONS=f"halt_on_error=1:abort_on_error=1:print_stacktrace=1:{log}",
         PYTHONMALLOC="malloc",
-        PYTHONPATH=str(tree / "src"),
+        PYTHONPATH=os.pathsep.join([str(tree / "src"), str(tree)]),
         PYTHONDONTWRITEBYTECODE="1",
         METEOR_EVAL_PURE_PYTHON="0",
     )
@@ -125,6 +131,7 @@ def run_tests(tree: Path, tests: list[str], extra: list[str]) -> int:
     check = "import meteor_eval._ext as e; print(e.built_module(), e.kernel_status())"
     _run([sys.executable, "-c", check], cwd=tree, env=env)
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2"]
+    command += ["-p", "sanitize_profile"]
     status = subprocess.run([*command, *tests, *extra], cwd=tree, env=env).returncode
     found = sorted(reports.iterdir())
     for path in found:

@@ -99,16 +99,18 @@ def main(test_one_input: Callable[[bytes], None], seeds: Sequence[bytes]) -> Non
             import atheris
         except ImportError:
             use_atheris = False
-    if not use_atheris:
-        sys.exit(mutation_loop(test_one_input, seeds, argv[1:]))
-    corpus = [arg for arg in argv[1:] if not arg.startswith("-")]
-    if not corpus:  # start from the seeds, in a folder of this run
-        corpus = [tempfile.mkdtemp(prefix="meteor-eval-corpus-")]
-        argv.append(corpus[0])
+    paths = [Path(arg) for arg in argv[1:] if not arg.startswith("-")]
+    if not use_atheris:  # input files (a crash to reproduce) run first, then the seeds
+        inputs = [path.read_bytes() for path in paths if path.is_file()]
+        sys.exit(mutation_loop(test_one_input, [*inputs, *seeds], argv[1:]))
+    corpus = [path for path in paths if not path.is_file()]
+    if not paths:  # start from the seeds, in a folder of this run
+        corpus = [Path(tempfile.mkdtemp(prefix="meteor-eval-corpus-"))]
+        argv.append(str(corpus[0]))
     for folder in corpus:  # libFuzzer starts from the corpus folders: give them the seeds
-        Path(folder).mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
         for seed in seeds:
-            (Path(folder) / hashlib.sha1(seed).hexdigest()).write_bytes(seed)
+            (folder / hashlib.sha1(seed).hexdigest()).write_bytes(seed)
     atheris.instrument_all()
     atheris.Setup(argv, test_one_input)
     atheris.Fuzz()
