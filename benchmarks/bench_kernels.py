@@ -41,8 +41,8 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from meteor_eval._ext import built_module  # noqa: E402
 from meteor_eval.match import paraphrase as paraphrase_module  # noqa: E402
-from meteor_eval.metrics import meteor as meteor_module  # noqa: E402
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig  # noqa: E402
+from meteor_eval.metrics.meteor import fast as fast_module  # noqa: E402
 
 Call = tuple[Any, ...]
 
@@ -80,12 +80,12 @@ def record(hyp_path: Path, ref_path: Path, beam: int) -> dict[str, list[Call]]:
     recorder = _Recorder(_kernels, ("align_stages", "paraphrase"))
     saved_stages = search._compiled_align_stages
     saved_kernels = paraphrase_module._KERNELS
-    saved_pair = meteor_module._PAIR_KERNEL
+    saved_pair = fast_module._PAIR_KERNEL
     search._compiled_align_stages = recorder.__getattr__("align_stages")
     paraphrase_module._KERNELS = recorder
     # The general path (one kernel call per stage and one for the search), not the fused
     # pair kernel, so that the stage kernels' own calls can be recorded and timed.
-    meteor_module._PAIR_KERNEL = None
+    fast_module._PAIR_KERNEL = None
     try:
         config = MeteorConfig.preset("meteor15", normalization="norm", beam=beam)
         scorer = Meteor(config)
@@ -97,7 +97,7 @@ def record(hyp_path: Path, ref_path: Path, beam: int) -> dict[str, list[Call]]:
     finally:
         search._compiled_align_stages = saved_stages
         paraphrase_module._KERNELS = saved_kernels
-        meteor_module._PAIR_KERNEL = saved_pair
+        fast_module._PAIR_KERNEL = saved_pair
     return recorder.calls
 
 

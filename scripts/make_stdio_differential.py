@@ -426,7 +426,7 @@ def candidate_counts(pairs: list[dict[str, Any]]) -> list[int]:
         for text in pair["refs"]:
             ref = meteor.segment(text)
             store = CandidateStore(len(hyp), len(ref))
-            for stage, matcher in enumerate(meteor._matchers):
+            for stage, matcher in enumerate(meteor.pipeline.matchers):
                 store.extend(matcher.candidates(hyp, ref, stage))
                 if hyp.ids == ref.ids:
                     break

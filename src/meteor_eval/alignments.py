@@ -64,18 +64,12 @@ class TextAligner:
             self.meteor = Meteor(config)
 
     def _stage_matchers(self) -> Sequence[Matcher]:
-        """The scorer's matcher of each stage (held by its pipeline where it has one)."""
-        holder = getattr(self.meteor, "pipeline", self.meteor)
-        name = "matchers" if hasattr(holder, "matchers") else "_matchers"
-        matchers: Sequence[Matcher] = getattr(holder, name)
-        return matchers
+        """The scorer's matcher of each stage (held by its pipeline)."""
+        return self.meteor.pipeline.matchers
 
     def _segment_of(self, tokens: tuple[str, ...]) -> Segment:
         """The scorer's segment of already preprocessed tokens (with its word identities)."""
-        holder = getattr(self.meteor, "pipeline", self.meteor)
-        name = "segment_of" if hasattr(holder, "segment_of") else "_segment_of"
-        segment: Segment = getattr(holder, name)(tokens)
-        return segment
+        return self.meteor.pipeline.segment_of(tokens)
 
     def align(self, hypothesis: str, reference: str) -> Alignment:
         """The alignment of two texts (each preprocessed as the configuration says)."""

@@ -228,6 +228,25 @@ def _reraise(notes: Iterable[str]) -> None:
         warnings.warn(note, stacklevel=3)
 
 
+def _submit(
+    metric: Metric[Any],
+    client: Any,
+    mode: str,
+    files: Sequence[str] | None,
+    pairs: Iterable[Pair] | None,
+    chunk_size: int,
+    errors: EncodingErrors,
+    shared_storage: bool,
+) -> list[Any]:
+    """One task per chunk (``mode``: ``"total"`` or ``"rows"``), in input order."""
+    _check(chunk_size, files, pairs)
+    cls, config = type(metric), metric.config
+    return [
+        client.submit(_score_chunk, cls, config, job, mode, errors, pure=False)
+        for job in _jobs(client, files, pairs, chunk_size, errors, shared_storage)
+    ]
+
+
 def corpus_total(
     metric: Metric[Any],
     client: Any,
@@ -252,12 +271,8 @@ def corpus_total(
     Raises:
         InputError: unreadable input or differing line counts.
     """
-    _check(chunk_size, files, pairs)
+    futures = _submit(metric, client, "total", files, pairs, chunk_size, errors, shared_storage)
     cls, config = type(metric), metric.config
-    futures = [
-        client.submit(_score_chunk, cls, config, job, "total", errors, pure=False)
-        for job in _jobs(client, files, pairs, chunk_size, errors, shared_storage)
-    ]
     if not futures:
         return metric.new_total()
     if metric.exact:
@@ -301,12 +316,7 @@ def segment_rows(
 ) -> list[tuple[Row, int]]:
     """Each segment's statistics row and number of references, in input order (options as
     :func:`corpus_total`)."""
-    _check(chunk_size, files, pairs)
-    cls, config = type(metric), metric.config
-    futures = [
-        client.submit(_score_chunk, cls, config, job, "rows", errors, pure=False)
-        for job in _jobs(client, files, pairs, chunk_size, errors, shared_storage)
-    ]
+    futures = _submit(metric, client, "rows", files, pairs, chunk_size, errors, shared_storage)
     out: list[tuple[Row, int]] = []
     notes_all: list[str] = []
     for future in futures:

@@ -21,6 +21,7 @@ Three things can be asked of a chunk, and so of a stream:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import warnings
 from collections import deque
@@ -28,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from meteor_eval.errors import ConfigError
+from meteor_eval.errors import ConfigError, MeteorEvalError, SegmentTooLongError, warn_empty
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
 
 if TYPE_CHECKING:
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_CHUNK_SIZE",
+    "MAX_JOBS",
+    "WorkerError",
     "corpus_result",
     "corpus_total",
     "resolve_jobs",
@@ -46,6 +49,9 @@ __all__ = [
 
 _T = TypeVar("_T")
 _ScoreT = TypeVar("_ScoreT")
+
+#: Most worker processes a run may ask for (each one is a whole interpreter with its resources).
+MAX_JOBS = 1024
 
 #: Segments sent to a worker at a time: large enough to amortise pickling, small enough to
 #: keep every worker busy until the end.
@@ -62,14 +68,20 @@ Progress = Callable[[int], None]
 _worker_metric: Metric[Any] | None = None
 
 
+class WorkerError(MeteorEvalError, RuntimeError):
+    """A worker process died while scoring (the whole run fails: no partial result)."""
+
+
 def resolve_jobs(jobs: int) -> int:
     """Number of processes for ``jobs`` (0 means one per available CPU).
 
     Raises:
-        ConfigError: ``jobs`` is negative or not an integer.
+        ConfigError: ``jobs`` is not an integer from 0 to :data:`MAX_JOBS`.
     """
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
-        raise ConfigError(f"jobs: {jobs!r} is invalid; allowed: an integer >= 0 (0 = all CPUs)")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 0 <= jobs <= MAX_JOBS:
+        raise ConfigError(
+            f"jobs: {jobs!r} is invalid; allowed: an integer from 0 to {MAX_JOBS:,} (0 = all CPUs)"
+        )
     if jobs == 0:
         return (
             len(os.sched_getaffinity(0))
@@ -171,8 +183,13 @@ def _serial(
     progress: Progress | None,
 ) -> Iterator[_T]:
     done = 0
+    offset = 0
     for chunk in _chunks(pairs, chunk_size):
-        result = task(metric, chunk, *extra)
+        try:
+            result = task(metric, chunk, *extra)
+        except SegmentTooLongError as exc:
+            raise exc.at_line(offset) from None
+        offset += len(chunk)
         yield result
         done += size(result)
         if progress is not None:
@@ -194,32 +211,87 @@ def _parallel(
     from concurrent.futures import ProcessPoolExecutor
 
     done = 0
-    pending: deque[Future[_T]] = deque()
+    # Futures in input order, each with its chunk's number and first and last segment.
+    pending: deque[tuple[Future[_T], int, int, int]] = deque()
     limit = n_jobs * _IN_FLIGHT_PER_JOB
-    with ProcessPoolExecutor(
-        max_workers=n_jobs,
-        mp_context=_context(),
-        initializer=_init_worker,
-        initargs=(type(metric), metric.config),
-    ) as pool:
+    offset = 0
+    with (
+        _no_sigpipe(),
+        ProcessPoolExecutor(
+            max_workers=n_jobs,
+            mp_context=_context(),
+            initializer=_init_worker,
+            initargs=(type(metric), metric.config),
+        ) as pool,
+    ):
         try:
-            for chunk in _chunks(pairs, chunk_size):
-                pending.append(pool.submit(_in_worker, task, chunk, *extra))
-                while len(pending) >= limit or (pending and pending[0].done()):
-                    result = pending.popleft().result()
+            for number, chunk in enumerate(_chunks(pairs, chunk_size), start=1):
+                future = pool.submit(_in_worker, task, chunk, *extra)
+                pending.append((future, number, offset + 1, offset + len(chunk)))
+                offset += len(chunk)
+                while len(pending) >= limit or (pending and pending[0][0].done()):
+                    result = _outcome(pending)
                     yield result
                     done += size(result)
                     if progress is not None:
                         progress(done)
             while pending:
-                result = pending.popleft().result()
+                result = _outcome(pending)
                 yield result
                 done += size(result)
                 if progress is not None:
                     progress(done)
         finally:
-            for future in pending:
+            for future, *_ in pending:
                 future.cancel()
+
+
+def _outcome(pending: deque[tuple[Future[_T], int, int, int]]) -> _T:
+    """The result of the oldest chunk in flight, with a worker's death or a too-long segment
+    turned into an error that says where.
+
+    Raises:
+        WorkerError: a worker process died (killed, out of memory): the pool is broken and
+            every chunk in flight is lost, so the message names the range of them.
+        SegmentTooLongError: placed at its line.
+    """
+    from concurrent.futures.process import BrokenProcessPool
+
+    future, number, first, _ = pending[0]
+    try:
+        result = future.result()
+    except BrokenProcessPool:
+        last_number, last = pending[-1][1], pending[-1][3]
+        chunks = f"chunk {number}" if last_number == number else f"chunks {number}-{last_number}"
+        raise WorkerError(
+            f"a worker process died (killed, or out of memory?) while {chunks} "
+            f"(segments {first:,}-{last:,}) were being scored; no result was produced"
+        ) from None
+    except SegmentTooLongError as exc:
+        raise exc.at_line(first - 1) from None
+    pending.popleft()
+    return result
+
+
+@contextlib.contextmanager
+def _no_sigpipe() -> Iterator[None]:
+    """Ignore SIGPIPE while worker processes run (main thread only).
+
+    The command line restores SIGPIPE's default action so that ``| head`` ends it quietly;
+    but then a write to the pipe of a worker that died kills this process without a word. With
+    the signal ignored, the write fails with an exception and the pool reports the death.
+    """
+    import signal
+    import threading
+
+    if not hasattr(signal, "SIGPIPE") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGPIPE, previous)
 
 
 # -- what callers ask for ---------------------------------------------------------------------
@@ -262,6 +334,8 @@ def corpus_total(
             assert part.rows is not None
             metric.add_rows(total, part.rows)
             total.nrefs |= part.nrefs
+    if total.count == 0:
+        warn_empty()
     return total
 
 
@@ -294,6 +368,7 @@ def segment_rows(
     Raises:
         ConfigError: ``jobs`` or ``chunk_size`` is invalid.
     """
+    count = 0
     for part in _run_chunks(
         metric,
         pairs,
@@ -304,7 +379,10 @@ def segment_rows(
         size=len,
         progress=progress,
     ):
+        count += len(part)
         yield from part
+    if count == 0:
+        warn_empty()
 
 
 def segment_results(
@@ -322,6 +400,7 @@ def segment_results(
     Raises:
         ConfigError: ``jobs`` or ``chunk_size`` is invalid.
     """
+    count = 0
     for part in _run_chunks(
         metric,
         pairs,
@@ -332,4 +411,7 @@ def segment_results(
         size=len,
         progress=progress,
     ):
+        count += len(part)
         yield from part
+    if count == 0:
+        warn_empty()

@@ -158,6 +158,10 @@ def read_stats(path: str) -> StatsFile:
         raise InputError(f"{path}: file not found") from None
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not UTF-8 text ({exc.reason})") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, not a statistics file") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
     lines = text.splitlines()
     if not lines:
         raise InputError(f"{path}: empty file (expected a statistics header)")

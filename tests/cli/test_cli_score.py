@@ -264,3 +264,35 @@ def test_function_word_file(
     assert main([*args, "--function-words", words, "--sentence-level"]) == 0
     segments = json.loads(capsys.readouterr().out)["systems"][0]["segments"]
     assert segments[0]["meteor"]["stats"][2:4] == [2, 2]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--modules", "exact,stem,synonym", "--weights", "1,inf,0.8"], "weights[1]: inf is not"),
+        (["--modules", "exact,stem,synonym", "--weights", "1,nan,0.8"], "weights[1]: nan is not"),
+        (["--modules", "exact,stem,synonym", "--weights=1,-0.5,0.8"], "weights[1]: -0.5 is out"),
+        (["--modules", "exact,stem,synonym", "--weights", "1,5,5"], "weights[1]: 5.0 is out"),
+        (["--modules", "exact,stem,synonym", "--weights", "1,1e308,1"], "weights[1]: 1e+308"),
+        (["--modules", "exact,stem", "--weights", "1,0.5,0.3"], "3 weights for 2 modules"),
+        (["--modules", "exact,stem,synonym", "--weights", "1"], "1 weights for 3 modules"),
+        (["--weights", "1,0.6"], "2 weights for 4 modules"),
+    ],
+)
+def test_weights_that_would_change_scores_silently_are_usage_errors(
+    pair: tuple[str, str], capsys: pytest.CaptureFixture[str], options: list[str], message: str
+) -> None:
+    hyp, ref = pair
+    assert main(["score", "--hyp", hyp, "--ref", ref, *options]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("meteor-eval score: error: --weights: ")
+    assert message in err
+    assert err.count("\n") == 1
+
+
+def test_non_finite_parameter_is_a_usage_error_naming_the_option(
+    pair: tuple[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    hyp, ref = pair
+    assert main(["score", "--hyp", hyp, "--ref", ref, "--beta", "inf"]) == 2
+    assert "error: --beta: beta: inf is not a finite number" in capsys.readouterr().err

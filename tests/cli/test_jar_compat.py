@@ -202,3 +202,25 @@ def test_java_hashtable_and_hashset_iteration_order() -> None:
 
 JAVA_HASHTABLE_ORDER = ["b", "ref3", "a", "ref2", "ref1"]
 JAVA_HASHSET_ORDER = ["1", "2", "x", "d1", "d2", "10"]
+
+
+def test_weights_above_one_are_taken_as_the_jar_takes_them(tmp_path: Path) -> None:
+    # The native commands refuse these weights; the jar scores with them (here above 1), and
+    # `java -jar meteor-1.5.jar h r -l en -norm -w "1.0 5 5 0"` prints exactly these lines.
+    status, out, err = _run_files(
+        "the dogs ran fast today", "the dog runs quickly today", "-norm", "-w", "1.0 5 5 0"
+    )
+    assert (status, err) == (0, "")
+    assert "Weights:        1.0 5.0 5.0 0.0\n" in out
+    assert "Segment 1 score:\t2.615384615384615\n" in out
+    assert "Final score:            2.615384615384615\n" in out
+
+
+def test_fewer_weights_than_modules_warn_as_the_jar_does() -> None:
+    status, out, err = _run_files("the cat", "the cat", "-w", "1.0 0.6")
+    assert status == 0
+    assert err == (
+        "Warning: More modules than weights specified - modules with no weights will not"
+        " be counted.\n"
+    )
+    assert "Final score:            1.0\n" in out

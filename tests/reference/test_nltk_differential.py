@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from meteor_eval.compat.nltk import meteor_score, single_meteor_score
-from meteor_eval.metrics.nltk_meteor import NltkMeteor
+from meteor_eval.metrics.meteor.nltk import NltkMeteor
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).resolve().parent / "golden" / "nltk"

@@ -28,8 +28,8 @@ from meteor_eval.align.search import beam_align_python, beam_align_stages
 from meteor_eval.errors import InputError
 from meteor_eval.match.base import CandidateStore, Match, Segment
 from meteor_eval.match.paraphrase import ParaphraseMatcher
-from meteor_eval.metrics import meteor as meteor_module
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
+from meteor_eval.metrics.meteor import pipeline as pipeline_module
 from meteor_eval.resources.paraphrases import open_index
 from meteor_eval.stats.meteor import stats_from_alignment
 from meteor_eval.text import normalize as norm
@@ -141,10 +141,10 @@ def test_word_statistics_match_the_reference_functions() -> None:
         chosen = beam_align_python(store_of(lists, n_hyp, n_ref), JAR_WEIGHTS, beam=5)
         hyp_fn = tuple(rng.random() < 0.4 for _ in range(n_hyp))
         ref_fn = tuple(rng.random() < 0.4 for _ in range(n_ref))
-        stats, chunks = meteor_module._word_stats(chosen, hyp_fn, ref_fn, 4)
+        stats, chunks = pipeline_module.word_stats(chosen, hyp_fn, ref_fn, 4)
         assert chunks == count_chunks(chosen, n_ref)
         assert stats == stats_from_alignment(chosen, chunks, hyp_fn, ref_fn, 4)
-        assert meteor_module._word_stats_python(chosen, hyp_fn, ref_fn, 4) == (stats, chunks)
+        assert pipeline_module.word_stats_python(chosen, hyp_fn, ref_fn, 4) == (stats, chunks)
 
 
 @pytest.mark.skipif(compiled_kernels("word_stats") is None, reason="compiled extension not built")

@@ -26,6 +26,15 @@ PyInit__kernels(void)
     if (module == NULL) {
         return NULL;
     }
+#ifdef Py_GIL_DISABLED
+    /* Free-threaded CPython: the kernels keep no global state and read only their arguments;
+     * the one shared input, a scorer's word-type tables, is read and grown under the Python
+     * lock WordTypes.lock (docs/threading.md), so the GIL need not be re-enabled on import. */
+    if (PyUnstable_Module_SetGIL(module, Py_MOD_GIL_NOT_USED) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+#endif
     for (size_t k = 0; k < sizeof(tables) / sizeof(tables[0]); k++) {
         if (PyModule_AddFunctions(module, tables[k]) < 0) {
             Py_DECREF(module);

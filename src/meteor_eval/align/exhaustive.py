@@ -49,7 +49,9 @@ is small: on 2,489 news sentence pairs (30-80 tokens, exact stage) a call takes 
 average and a few ms at worst in CPython, and 40 repeated "the" on one side against 35 on the
 other, shuffled among 40 other words, take a few tens of ms. Many heavily unbalanced repeated
 words that also interleave (say five words each repeated 3 to 10 times with different counts
-on each side) can take a second.
+on each side) can take a second. So the search has a budget (:data:`SEARCH_BUDGET`): past it,
+a stage keeps the best alignment found so far (still with the most matches) and the caller is
+warned (:class:`~meteor_eval.errors.SearchBudgetWarning`).
 
 The stages themselves (which words are candidates) belong to the matchers; this module only
 sees integer positions, so it is pure and needs no resources.
@@ -62,18 +64,34 @@ References:
 
 from __future__ import annotations
 
-from bisect import bisect_left
-from collections.abc import Iterable, Sequence
+import warnings
+from collections.abc import Sequence
 
-__all__ = ["align_stage", "align_stages", "count_crossings"]
+from meteor_eval.align._exact_search import _Search
+from meteor_eval.errors import SearchBudgetWarning
+
+__all__ = [
+    "SEARCH_BUDGET",
+    "align_stage",
+    "align_stages",
+    "align_stages_bounded",
+    "count_crossings",
+]
 
 Pair = tuple[int, int]
 
-_INF = 1 << 60
-
-# A search node: (matches, crossings, chosen-ref mask, dead-ref mask, mate of each hyp, mate of
-# each ref, size of the maximum matching of the undecided part).
-_Node = tuple[int, int, int, int, list[int], list[int], int]
+#: Work that one stage's exact search may do. Expanding a search node costs ``_NODE_COST``
+#: units (:mod:`meteor_eval.align._exact_search`) plus one per hypothesis position and per
+#: candidate pair its bound and matching repair may scan, so the budget caps time (one to two
+#: seconds a stage in CPython) whatever the line length. The news sentences of the shared
+#: data use at most 70,000 units.
+#: Within the budget the result is exact. A stage that needs more keeps the best alignment
+#: found so far: the first complete one comes from a greedy dive along the smallest bound, and
+#: every later one has fewer crossings (or as many and a smaller assignment vector). If the
+#: budget runs out before any alignment is complete, the stage takes a maximum matching
+#: (crossings not minimised). Either way the number of matches is the maximum; only the
+#: crossings, hence the chunks, may differ from the optimum. See ``docs/limits.md``.
+SEARCH_BUDGET = 20_000_000
 
 
 def count_crossings(pairs: Sequence[tuple[int, int]]) -> int:
@@ -130,6 +148,8 @@ def count_crossings(pairs: Sequence[tuple[int, int]]) -> int:
 
 def align_stages(
     stages: Sequence[Sequence[tuple[int, int]]],
+    *,
+    budget: int = SEARCH_BUDGET,
 ) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Run :func:`align_stage` once per stage, each on the positions still unmatched.
 
@@ -138,32 +158,56 @@ def align_stages(
 
     Args:
         stages: Per stage, its candidate ``(hypothesis position, reference position)`` pairs.
+        budget: Work each stage's search may do (see :data:`SEARCH_BUDGET`).
 
     Returns:
         Per stage, the pairs it chose, sorted by hypothesis position.
+
+    Warns:
+        SearchBudgetWarning: a stage's budget ran out (:func:`align_stages_bounded` returns
+            which instead, for callers that name the segment in their own warning).
 
     Example:
         >>> align_stages([[(0, 1)], [(0, 0), (1, 0), (1, 2)]])
         (((0, 1),), ((1, 2),))
     """
+    chosen, spent = align_stages_bounded(stages, budget=budget)
+    if spent:
+        what = "stage " + ", ".join(str(k) for k in spent)
+        warnings.warn(_budget_message(budget, what), SearchBudgetWarning, stacklevel=2)
+    return chosen
+
+
+def align_stages_bounded(
+    stages: Sequence[Sequence[tuple[int, int]]],
+    *,
+    budget: int = SEARCH_BUDGET,
+) -> tuple[tuple[tuple[tuple[int, int], ...], ...], tuple[int, ...]]:
+    """:func:`align_stages` without the warning: the pairs of each stage, and the indices of
+    the stages whose search ran out of budget (empty when every result is exact)."""
     fixed: list[Pair] = []
     used_h: set[int] = set()
     used_r: set[int] = set()
     chosen: list[tuple[Pair, ...]] = []
-    for stage in stages:
+    spent: list[int] = []
+    for k, stage in enumerate(stages):
         cands = [(h, r) for h, r in stage if h not in used_h and r not in used_r]
-        pairs = align_stage(cands, fixed)
+        pairs, ran_out = _align_stage(cands, fixed, budget)
+        if ran_out:
+            spent.append(k)
         chosen.append(pairs)
         for h, r in pairs:
             used_h.add(h)
             used_r.add(r)
         fixed.extend(pairs)
-    return tuple(chosen)
+    return tuple(chosen), tuple(spent)
 
 
 def align_stage(
     candidates: Sequence[tuple[int, int]],
     fixed: Sequence[tuple[int, int]] = (),
+    *,
+    budget: int = SEARCH_BUDGET,
 ) -> tuple[tuple[int, int], ...]:
     """Choose one stage's matches: most matches, then fewest crossings, then the tie rule.
 
@@ -171,6 +215,7 @@ def align_stage(
         candidates: ``(hypothesis position, reference position)`` pairs this stage allows;
             duplicates are ignored. Their positions must not occur in ``fixed``.
         fixed: One-to-one pairs chosen by earlier stages; they count towards crossings.
+        budget: Work the stage's search may do (see :data:`SEARCH_BUDGET`).
 
     Returns:
         The chosen pairs, sorted by hypothesis position.
@@ -179,17 +224,39 @@ def align_stage(
         ValueError: A position is negative, ``fixed`` is not one-to-one, or a candidate uses
             a position that ``fixed`` already matches.
 
+    Warns:
+        SearchBudgetWarning: the budget ran out; the result is the fallback described in
+            :data:`SEARCH_BUDGET`.
+
     Example:
         Hypothesis "the cat the", reference "cat the": the second "the" avoids a crossing.
 
         >>> align_stage([(0, 1), (2, 1), (1, 0)])
         ((1, 0), (2, 1))
     """
+    pairs, spent = _align_stage(candidates, fixed, budget)
+    if spent:
+        warnings.warn(_budget_message(budget), SearchBudgetWarning, stacklevel=2)
+    return pairs
+
+
+def _budget_message(budget: int, what: str = "an alignment stage") -> str:
+    return (
+        f"paper2005: the exact search of {what} ran out of its budget ({budget:,} units); "
+        "kept the best alignment found so far (most matches, possibly more crossings than "
+        "the optimum)"
+    )
+
+
+def _align_stage(
+    candidates: Sequence[tuple[int, int]], fixed: Sequence[tuple[int, int]], budget: int
+) -> tuple[tuple[tuple[int, int], ...], bool]:
+    """:func:`align_stage` without the warning: the pairs and whether the budget ran out."""
     cands = sorted(set(candidates))
     fixed_list = [(h, r) for h, r in fixed]
     _validate(cands, fixed_list)
     if not cands:
-        return ()
+        return (), False
 
     by_hyp: dict[int, list[int]] = {}
     by_ref: dict[int, list[int]] = {}
@@ -233,12 +300,12 @@ def align_stage(
 
     if not free_comps:
         forced.sort()
-        return tuple(forced)
+        return tuple(forced), False
 
-    chosen = _search(free_comps, fixed_list + forced)
+    chosen, spent = _Search(free_comps, fixed_list + forced, budget).run()
     result = forced + chosen
     result.sort()
-    return tuple(result)
+    return tuple(result), spent
 
 
 def _validate(cands: list[Pair], fixed: list[Pair]) -> None:
@@ -257,444 +324,3 @@ def _validate(cands: list[Pair], fixed: list[Pair]) -> None:
                 f"candidate {(h, r)!r} uses a position already matched in fixed; "
                 "filter candidates to unmatched positions first (align_stages does this)"
             )
-
-
-def _crossings_with(h: int, r: int, base: Iterable[Pair]) -> int:
-    n = 0
-    for bh, br in base:
-        if (bh < h) != (br < r):
-            n += 1
-    return n
-
-
-class _Component:
-    """One connected component of the undecided candidate graph, in local indices."""
-
-    __slots__ = ("block", "hyps", "refs", "static")
-
-    def __init__(
-        self, hyps: list[int], refs: list[int], block: bool, static: list[list[int]]
-    ) -> None:
-        self.hyps = hyps  # ascending local hyp indices
-        self.refs = refs  # ascending local ref indices
-        self.block = block  # complete bipartite?
-        self.static = static  # blocks only: static[s][t] for hyps[s], refs[t]
-
-
-def _search(comps: list[list[Pair]], base: list[Pair]) -> list[Pair]:
-    """Exact branch and bound over the components that are not decided up front.
-
-    ``comps`` are the remaining connected components of the candidate graph (edge lists);
-    ``base`` holds every pair already placed (earlier stages and forced blocks), whose crossings
-    with the new pairs count.
-    """
-    edges = sorted(e for comp in comps for e in comp)
-    hyp_pos = sorted({h for h, _ in edges})
-    ref_pos = sorted({r for _, r in edges})
-    hyp_idx = {h: i for i, h in enumerate(hyp_pos)}
-    ref_idx = {r: j for j, r in enumerate(ref_pos)}
-    n = len(hyp_pos)
-    m = len(ref_pos)
-
-    adj: list[list[int]] = [[] for _ in range(n)]
-    radj: list[list[int]] = [[] for _ in range(m)]
-    static_of: dict[Pair, int] = {}
-    for h, r in edges:  # sorted by (h, r), so adjacency lists come out ascending
-        i, j = hyp_idx[h], ref_idx[r]
-        adj[i].append(j)
-        radj[j].append(i)
-        static_of[i, j] = _crossings_with(h, r, base)
-    # Per hyp: (local ref, crossings of that pair with the pairs already placed).
-    adj_cost = [[(j, static_of[i, j]) for j in adj[i]] for i in range(n)]
-
-    components: list[_Component] = []
-    for comp_edges in comps:
-        hs = sorted({hyp_idx[h] for h, _ in comp_edges})
-        rs = sorted({ref_idx[r] for _, r in comp_edges})
-        block = len(comp_edges) == len(hs) * len(rs)
-        table = [[static_of[i, j] for j in rs] for i in hs] if block else []
-        components.append(_Component(hs, rs, block, table))
-
-    # Twins (identical candidate sets) are matched in order in every optimal alignment.
-    twin_prev = [-1] * n
-    last_with: dict[tuple[int, ...], int] = {}
-    for i in range(n):
-        key = tuple(adj[i])
-        twin_prev[i] = last_with.get(key, -1)
-        last_with[key] = i
-    lower_twins = [0] * m
-    groups: dict[tuple[int, ...], int] = {}
-    for j in range(m):
-        key = tuple(radj[j])
-        lower_twins[j] = groups.get(key, 0)
-        groups[key] = lower_twins[j] | (1 << j)
-
-    # A maximum matching of the whole graph: its size is the number of matches to reach.
-    # Only the components that are not complete blocks keep an explicit matching.
-    mate_h = [-1] * n
-    mate_r = [-1] * m
-    target = 0
-    for comp in components:
-        if comp.block:
-            target += min(len(comp.hyps), len(comp.refs))
-        else:
-            for i in comp.hyps:
-                target += _augment_forward(i, adj, mate_h, mate_r, 0)
-
-    choice = [-1] * n
-
-    # Complete blocks need no matching: their maximum is min(#undecided hyps, #live refs).
-    comp_of = [0] * n
-    left_in_comp = [0] * n  # undecided hyps of the component from this one on, itself included
-    ref_mask = [0] * len(components)
-    for c, comp in enumerate(components):
-        for rank, x in enumerate(comp.hyps):
-            comp_of[x] = c
-            left_in_comp[x] = len(comp.hyps) - rank
-        for y in comp.refs:
-            ref_mask[c] |= 1 << y
-
-    def expand(i: int, node: _Node, k: int, limit: int) -> tuple[_Node, int] | None:
-        """Child of ``node`` (depth ``i``) for option ``k`` and its bound, or None if hopeless.
-
-        Option ``k < len(adj[i])`` matches hyp ``i`` with its ``k``-th candidate; the last
-        option leaves it unmatched. ``limit``: children whose crossing bound reaches it are cut.
-        """
-        options = adj_cost[i]
-        size, cross, chosen, dead, mh, mr, nu = node
-        comp = components[comp_of[i]]
-        if k < len(options):
-            j, static = options[k]
-            if (dead >> j) & 1:
-                return None
-            p = twin_prev[i]
-            if p >= 0 and choice[p] > j:
-                return None
-            new_cross = cross + static + (chosen >> (j + 1)).bit_count()
-            if new_cross >= limit:
-                return None
-            if comp.block:
-                a = left_in_comp[i]
-                mask = ref_mask[comp_of[i]]
-                b = len(comp.refs) - (dead & mask).bit_count()
-                killed = lower_twins[j] & ~dead
-                new_b = b - 1 - killed.bit_count()
-                child = (
-                    size + 1,
-                    new_cross,
-                    chosen | (1 << j),
-                    dead | killed | (1 << j),
-                    mh,
-                    mr,
-                    nu - min(a, b) + min(a - 1, new_b),
-                )
-            else:
-                child = _child_match(i, j, new_cross, node, adj, radj, lower_twins)
-        elif comp.block:
-            a = left_in_comp[i]
-            b = len(comp.refs) - (dead & ref_mask[comp_of[i]]).bit_count()
-            child = (size, cross, chosen, dead, mh, mr, nu - min(a, b) + min(a - 1, b))
-        else:
-            child = _child_skip(i, node, radj)
-        if child[6] < target - child[0]:
-            return None
-        value = _bound(i + 1, child, components, adj_cost, limit)
-        if value >= limit:
-            return None
-        return child, value
-
-    root: _Node = (0, 0, 0, 0, mate_h, mate_r, target)
-
-    # 1. Dive: follow the child with the smallest bound to get a good first alignment. Twin
-    # constraints are not part of the matching check, so outside complete blocks the dive can
-    # reach a dead end; the search below then starts without an incumbent.
-    best_cross = _INF
-    incumbent = [m] * n
-    node = root
-    for i in range(n):
-        best_child: _Node | None = None
-        best_value = _INF
-        best_opt = -1
-        for k in range(len(adj_cost[i]) + 1):
-            expanded = expand(i, node, k, best_value)
-            if expanded is None:
-                continue
-            best_child, best_value = expanded
-            best_opt = adj_cost[i][k][0] if k < len(adj_cost[i]) else -1
-        if best_child is None:
-            break
-        choice[i] = best_opt
-        node = best_child
-    else:
-        best_cross = node[1]
-        incumbent = [j if j >= 0 else m for j in choice]
-
-    # 2. Depth-first search in the order of assignment vectors. nodes[d] is the node at depth
-    # d, next_opt[d] its next option, rel[d] how its prefix compares with the incumbent's
-    # (-1 smaller, 0 equal, 1 larger): a subtree that ties the incumbent's crossings can only
-    # win if its prefix is not larger.
-    nodes: list[_Node] = [root]
-    next_opt = [0]
-    rel = [0]
-    while nodes:
-        i = len(nodes) - 1
-        node = nodes[i]
-        if i == n:
-            if node[1] < best_cross or rel[i] < 0:
-                best_cross = node[1]
-                incumbent = [j if j >= 0 else m for j in choice]
-                rel = [0] * len(rel)
-            nodes.pop()
-            next_opt.pop()
-            rel.pop()
-            continue
-        n_opts = len(adj_cost[i]) + 1
-        k = next_opt[i]
-        found: tuple[_Node, int] | None = None
-        while k < n_opts:
-            opt = adj_cost[i][k][0] if k < n_opts - 1 else -1
-            child_rel = rel[i]
-            if child_rel == 0:
-                opt_key = opt if opt >= 0 else m
-                inc = incumbent[i]
-                child_rel = -1 if opt_key < inc else (1 if opt_key > inc else 0)
-            found = expand(i, node, k, best_cross if child_rel > 0 else best_cross + 1)
-            k += 1
-            if found is not None:
-                choice[i] = opt
-                break
-        next_opt[i] = k
-        if found is None:
-            nodes.pop()
-            next_opt.pop()
-            rel.pop()
-        else:
-            nodes.append(found[0])
-            next_opt.append(0)
-            rel.append(child_rel)
-
-    return [(hyp_pos[i], ref_pos[j]) for i, j in enumerate(incumbent) if j < m]
-
-
-def _bound(
-    lo: int,
-    node: _Node,
-    components: list[_Component],
-    adj_cost: list[list[tuple[int, int]]],
-    limit: int,
-) -> int:
-    """Crossings of ``node`` plus a lower bound on those still to come (early exit at ``limit``).
-
-    Every pair placed later has a larger hyp than the pairs placed so far, so it crosses exactly
-    the placed pairs with a larger ref; the bound adds, per component, the cheapest way to
-    complete its maximum matching under those costs, ignoring crossings among later pairs.
-    Every component must end maximally matched because the overall maximum is their sum. In a
-    complete block the cheapest completion is order-preserving (uncrossing never adds a
-    crossing with a placed pair), so a banded dynamic programme finds it; elsewhere the bound
-    takes the cheapest options of the cheapest hyps.
-    """
-    total = node[1]
-    chosen = node[2]
-    dead = node[3]
-    mh = node[4]
-    # Future pairs of blocks as boxes (hyp range, ref range), grouped per block; see the end.
-    groups: list[list[tuple[int, int, int, int]]] = []
-    for comp in components:
-        hyps = comp.hyps
-        start = bisect_left(hyps, lo)
-        a = len(hyps) - start
-        if a == 0:
-            continue
-        if comp.block:
-            refs = comp.refs
-            live = [t for t, y in enumerate(refs) if not (dead >> y) & 1]
-            b = len(live)
-            if b == 0:
-                continue
-            extra = [(chosen >> (refs[t] + 1)).bit_count() for t in live]
-            table = comp.static
-            if a >= b:
-                # Every live ref is matched; dp[t]: cheapest way to match the first t refs.
-                dp = [0] + [_INF] * b
-                for s in range(a):
-                    row = table[start + s]
-                    for t in range(min(s + 1, b), max(0, b - a + s), -1):
-                        v = dp[t - 1] + row[live[t - 1]] + extra[t - 1]
-                        if v < dp[t]:
-                            dp[t] = v
-                total += dp[b]
-                d = a - b
-                groups.append(
-                    [
-                        (hyps[start + t], hyps[start + t + d], refs[live[t]], refs[live[t]])
-                        for t in range(b)
-                    ]
-                )
-            else:
-                # Every undecided hyp is matched; dp[s]: cheapest way to match the first s hyps.
-                dp = [0] + [_INF] * a
-                for t in range(b):
-                    col = live[t]
-                    cost = extra[t]
-                    for s in range(min(t + 1, a), max(0, a - b + t), -1):
-                        v = dp[s - 1] + table[start + s - 1][col] + cost
-                        if v < dp[s]:
-                            dp[s] = v
-                total += dp[a]
-                d = b - a
-                groups.append(
-                    [
-                        (hyps[start + s], hyps[start + s], refs[live[s]], refs[live[s + d]])
-                        for s in range(a)
-                    ]
-                )
-        else:
-            need = 0
-            costs: list[int] = []
-            for x in hyps[start:]:
-                if mh[x] >= 0:
-                    need += 1
-                best = _INF
-                for y, static in adj_cost[x]:
-                    if not (dead >> y) & 1:
-                        c = static + (chosen >> (y + 1)).bit_count()
-                        if c < best:
-                            best = c
-                if best < _INF:
-                    costs.append(best)
-            if need:
-                costs.sort()
-                total += sum(costs[:need])
-        if total >= limit:
-            return total
-    # In a block whose undecided hyps are all matched, its s-th undecided hyp takes one of the
-    # live refs s .. s + (#live - #undecided) (the cheapest completion is order-preserving), and
-    # symmetrically when all live refs are matched. Two such future pairs whose boxes are
-    # strictly anti-ordered must cross; those crossings come on top of the ones above. (Pairs
-    # of one block never do, as its completion is order-preserving.)
-    for g, group in enumerate(groups):
-        for other in groups[g + 1 :]:
-            for hl1, hh1, rl1, rh1 in group:
-                for hl2, hh2, rl2, rh2 in other:
-                    if (hh1 < hl2 and rl1 > rh2) or (hh2 < hl1 and rl2 > rh1):
-                        total += 1
-    return total
-
-
-def _child_match(
-    i: int,
-    j: int,
-    cross: int,
-    node: _Node,
-    adj: list[list[int]],
-    radj: list[list[int]],
-    lower_twins: list[int],
-) -> _Node:
-    """The node after matching hyp ``i`` with ref ``j``: remove both, repair the matching.
-
-    Vertices are removed one at a time. Removing a vertex whose partner then becomes free can
-    only open augmenting paths that end at that partner (any other such path would have
-    augmented the previous, maximum, matching), so one search from the partner restores a
-    maximum matching.
-    """
-    size, _, chosen, dead, mh, mr, nu = node
-    mh = mh[:]
-    mr = mr[:]
-    # Unused lower twins of j can no longer be matched without crossing (i, j) needlessly.
-    removed = lower_twins[j] & ~dead
-    if mh[i] == j:
-        # Removing both ends of a matched edge keeps the rest maximum.
-        mh[i] = -1
-        mr[j] = -1
-        nu -= 1
-        dead |= 1 << j
-    else:
-        r0 = mh[i]
-        if r0 >= 0:
-            mh[i] = -1
-            mr[r0] = -1
-            nu -= 1 - _augment_backward(r0, radj, mh, mr, i + 1)
-        dead |= 1 << j
-        x = mr[j]
-        if x >= 0:
-            mr[j] = -1
-            mh[x] = -1
-            nu -= 1 - _augment_forward(x, adj, mh, mr, dead)
-    while removed:
-        low = removed & -removed
-        removed ^= low
-        dead |= low
-        x = mr[low.bit_length() - 1]
-        if x >= 0:
-            mr[low.bit_length() - 1] = -1
-            mh[x] = -1
-            nu -= 1 - _augment_forward(x, adj, mh, mr, dead)
-    return (size + 1, cross, chosen | (1 << j), dead, mh, mr, nu)
-
-
-def _child_skip(i: int, node: _Node, radj: list[list[int]]) -> _Node:
-    """The node after leaving hyp ``i`` unmatched."""
-    size, cross, chosen, dead, mh, mr, nu = node
-    r0 = mh[i]
-    if r0 < 0:
-        return node
-    mh = mh[:]
-    mr = mr[:]
-    mh[i] = -1
-    mr[r0] = -1
-    nu -= 1 - _augment_backward(r0, radj, mh, mr, i + 1)
-    return (size, cross, chosen, dead, mh, mr, nu)
-
-
-def _augment_forward(u: int, adj: list[list[int]], mh: list[int], mr: list[int], dead: int) -> int:
-    """Search an augmenting path from free hyp ``u`` over live refs; apply it; return 0 or 1.
-
-    Only hyps that are still undecided are ever matched in ``mr``, so the search stays inside
-    the live part of the graph without an explicit hyp filter.
-    """
-    came_from: dict[int, int] = {}
-    queue = [u]
-    seen = dead
-    for x in queue:
-        for y in adj[x]:
-            if (seen >> y) & 1:
-                continue
-            seen |= 1 << y
-            came_from[y] = x
-            z = mr[y]
-            if z < 0:
-                while True:
-                    x = came_from[y]
-                    prev = mh[x]
-                    mh[x] = y
-                    mr[y] = x
-                    if x == u:
-                        return 1
-                    y = prev
-            queue.append(z)
-    return 0
-
-
-def _augment_backward(v: int, radj: list[list[int]], mh: list[int], mr: list[int], lo: int) -> int:
-    """Search an augmenting path ending at free ref ``v`` over hyps ``>= lo``; apply it."""
-    came_from: dict[int, int] = {}
-    queue = [v]
-    seen: set[int] = set()
-    for y in queue:
-        for x in radj[y]:
-            if x < lo or x in seen:
-                continue
-            seen.add(x)
-            came_from[x] = y
-            z = mh[x]
-            if z < 0:
-                while True:
-                    y = came_from[x]
-                    prev = mr[y]
-                    mr[y] = x
-                    mh[x] = y
-                    if y == v:
-                        return 1
-                    x = prev
-            queue.append(z)
-    return 0

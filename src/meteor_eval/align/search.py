@@ -25,13 +25,15 @@ from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Any
 
-# compiled_kernels is also re-exported from here, where the METEOR metric asks for its kernels.
+# compiled_kernels stays importable from here, its home before _ext/ (the package itself now
+# imports it from meteor_eval._ext).
 from meteor_eval._ext import built_module, compiled_kernels
 from meteor_eval.match.base import CandidateStore, Match
 
 __all__ = [
     "COMPILED",
     "DEFAULT_BEAM",
+    "MAX_BEAM",
     "beam_align",
     "beam_align_compiled",
     "beam_align_python",
@@ -42,6 +44,11 @@ __all__ = [
 
 #: The jar's default beam size (``-x``).
 DEFAULT_BEAM = 40
+
+#: Largest beam a configuration accepts: the search keeps up to this many partial alignments per
+#: reference position (100,000 takes about 50 ms a sentence; far larger ones overflow the
+#: kernel's arrays or memory).
+MAX_BEAM = 100_000
 
 # A path is a flat list; the first three items are its sort key, so ``itemgetter`` can rank it.
 #   NEG_W: minus the integer objective (W_h + W_r; only their sum is ever compared)

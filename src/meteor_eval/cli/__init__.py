@@ -111,6 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     warnings.simplefilter("always")
     try:
         status: int = args.func(args)
+        sys.stdout.flush()  # a full disk shows here, not as a traceback at exit
     except ConfigError as exc:
         print(f"meteor-eval {args.command}: error: {exc}", file=sys.stderr)
         return 2
@@ -119,4 +120,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 0
+    except OSError as exc:  # writing an output file or stdout: disk full, I/O error
+        target = exc.filename or "the results"
+        print(
+            f"meteor-eval {args.command}: error: cannot write {target}: {exc.strerror or exc}",
+            file=sys.stderr,
+        )
+        _quiet_stdout()
+        return 1
     return status
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so that the flush at exit does not fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no real stdout (captured in tests): nothing to silence
+        pass

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import os
+from collections.abc import Sequence
 
-__all__ = ["add_output_options", "add_run_options", "add_stats_options"]
+from meteor_eval.errors import ConfigError
+
+__all__ = ["add_output_options", "add_run_options", "add_stats_options", "check_output_paths"]
 
 #: Output formats of every scoring command (``docs/output-schema.md``).
 FORMATS = ("text", "json", "jsonl", "tsv", "csv")
@@ -74,3 +78,32 @@ def add_stats_options(parser: argparse.ArgumentParser, *, write: bool = True) ->
         help="score statistics files written by --stats instead of text (several: compare "
         "systems); the settings come from their headers",
     )
+
+
+def check_output_paths(option: str, paths: Sequence[str]) -> None:
+    """Refuse, before anything is scored, output files that could not be written.
+
+    A run writes its ``--stats``/``--alignments`` files only after scoring every system, so
+    a typo in a folder name would otherwise surface after the whole run.
+
+    Raises:
+        ConfigError: a path is a directory, its folder does not exist or cannot be written,
+            the file exists and cannot be written, or the same file is named twice (usage
+            errors: exit status 2, naming ``option``).
+    """
+    seen: set[str] = set()
+    for path in paths:
+        real = os.path.realpath(path)
+        if real in seen:
+            raise ConfigError(f"{option}: {path} is given twice; give one file per system")
+        seen.add(real)
+        folder = os.path.dirname(real) or "."
+        if os.path.isdir(real):
+            raise ConfigError(f"{option}: {path} is a directory; give a file name")
+        if not os.path.isdir(folder):
+            raise ConfigError(f"{option}: cannot write {path}: folder {folder} does not exist")
+        if os.path.exists(real):
+            if not os.access(real, os.W_OK):
+                raise ConfigError(f"{option}: cannot write {path}: permission denied")
+        elif not os.access(folder, os.W_OK | os.X_OK):
+            raise ConfigError(f"{option}: cannot write {path}: folder {folder} is not writable")

@@ -17,10 +17,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from meteor_eval.cli._common import check_output_paths
 from meteor_eval.cli._systems import SystemsInput, load_systems
 from meteor_eval.comparison import ComparisonResult as Runs
 from meteor_eval.comparison import SystemRun as MetricRun
-from meteor_eval.errors import ConfigError, InputError
+from meteor_eval.errors import ConfigError, InputError, SegmentTooLongError
 from meteor_eval.metrics.protocol import Metric, nrefs_label
 
 __all__ = ["run_systems"]
@@ -92,6 +93,7 @@ def plan_from_args(args: argparse.Namespace, n_systems: int) -> Plan:
             raise ConfigError(
                 f"{option}: {len(paths)} file(s) for {n_systems} systems; give one per system"
             )
+        check_output_paths(option, paths)
     if args.n_samples is not None and args.n_samples < 1:
         raise ConfigError(f"--n-samples: {args.n_samples} is invalid; allowed: an integer >= 1")
     if not 0 < args.confidence < 1:
@@ -157,6 +159,13 @@ def _score_one(
         result, _ = corpus_result(metric, pairs, jobs=jobs, progress=progress)
         return MetricRun(result)
     records = list(segment_rows(metric, pairs, jobs=jobs, progress=progress))
+    return _run_of_records(metric, records, plan)
+
+
+def _run_of_records(
+    metric: Metric[Any], records: Sequence[tuple[Any, int]], plan: Plan
+) -> MetricRun:
+    """A system's run from each segment's ``(row, number of references)``, in input order."""
     rows = [row for row, _ in records]
     nrefs = [n for _, n in records]
     run = MetricRun(metric.score_rows(rows, nrefs), rows, nrefs)
@@ -187,13 +196,7 @@ def _score_distributed(systems: SystemsInput, metrics: Sequence[Metric[Any]], pl
                     runs.runs[name][metric.name] = MetricRun(result)
                     continue
                 records = distributed.segment_rows(metric, client, errors=errors, **where)
-                rows = [row for row, _ in records]
-                nrefs = [n for _, n in records]
-                run = MetricRun(metric.score_rows(rows, nrefs), rows, nrefs)
-                if plan.sentence_level:
-                    seg_metric = _segment_metric(metric)
-                    run.segments = [seg_metric.segment_result(r, n) for r, n in records]
-                runs.runs[name][metric.name] = run
+                runs.runs[name][metric.name] = _run_of_records(metric, records, plan)
     finally:
         close()
     return runs
@@ -219,6 +222,8 @@ def score_systems(systems: SystemsInput, metrics: Sequence[Metric[Any]], plan: P
                 runs.runs[name][metric.name] = _score_one(
                     metric, systems.pairs(k), plan, alignment=alignment, progress=progress
                 )
+            except SegmentTooLongError as exc:  # say which input the line is in
+                raise InputError(f"{systems.sources[k] or name}, {exc}") from None
             finally:
                 if progress is not None:
                     progress.close()

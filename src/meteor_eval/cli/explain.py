@@ -25,7 +25,7 @@ from meteor_eval.errors import ConfigError, InputError
 if TYPE_CHECKING:
     from meteor_eval.align.alignment import Alignment
     from meteor_eval.metrics.meteor import MeteorConfig
-    from meteor_eval.metrics.meteor_formula import Components
+    from meteor_eval.metrics.meteor.formula import Components
     from meteor_eval.stats.meteor import MeteorStats
 
 __all__ = ["Explanation", "register", "render", "run"]

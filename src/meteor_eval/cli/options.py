@@ -69,8 +69,16 @@ def add_meteor_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="normalise, lower-case and drop punctuation (the jar's -norm -noPunct)",
     )
-    group.add_argument("--modules", help="comma-separated stages, e.g. exact,stem,synonym")
-    group.add_argument("--weights", help="comma-separated weight per stage, by position")
+    from meteor_eval.match.registry import module_names
+
+    group.add_argument(
+        "--modules",
+        help=f"comma-separated stages in order, any of: {', '.join(module_names())}",
+    )
+    group.add_argument(
+        "--weights",
+        help="comma-separated weight per stage, by position: one per module, each in [0, 1]",
+    )
     for name in ("alpha", "beta", "gamma", "delta"):
         group.add_argument(f"--{name}", type=float, help=f"METEOR parameter {name}")
     group.add_argument("--beam", type=int, default=40, help="beam size of the aligner (40)")
@@ -120,26 +128,52 @@ def meteor_config(args: argparse.Namespace) -> MeteorConfig:
             weights = [float(w) for w in split_list(args.weights)]
         except ValueError:
             raise ConfigError(f"--weights: {args.weights!r} is not a list of numbers") from None
-    return MeteorConfig.preset(
-        args.flavour,
-        language=args.lang,
-        task=args.task,
-        normalization=normalization,
-        modules=modules,
-        weights=weights,
-        alpha=args.alpha,
-        beta=args.beta,
-        gamma=args.gamma,
-        delta=args.delta,
-        beam=args.beam,
-        aggregate=args.aggregate,
-        paraphrase_table=args.paraphrase_table,
-        tokenizer=args.tokenizer,
-        characters=args.characters,
-        function_words_file=args.function_words,
-        synonym_dir=args.synonym_dir,
-        stem_table=args.stem_table,
-    )
+    try:
+        return MeteorConfig.preset(
+            args.flavour,
+            language=args.lang,
+            task=args.task,
+            normalization=normalization,
+            modules=modules,
+            weights=weights,
+            alpha=args.alpha,
+            beta=args.beta,
+            gamma=args.gamma,
+            delta=args.delta,
+            beam=args.beam,
+            aggregate=args.aggregate,
+            paraphrase_table=args.paraphrase_table,
+            tokenizer=args.tokenizer,
+            characters=args.characters,
+            function_words_file=args.function_words,
+            synonym_dir=args.synonym_dir,
+            stem_table=args.stem_table,
+        )
+    except ConfigError as exc:
+        raise ConfigError(_with_option(str(exc))) from None
+
+
+#: Configuration field -> the METEOR option that sets it (for error messages).
+_METEOR_OPTION_OF_FIELD = {
+    "weights": "--weights",
+    "modules": "--modules",
+    "alpha": "--alpha",
+    "beta": "--beta",
+    "gamma": "--gamma",
+    "delta": "--delta",
+    "beam": "--beam",
+    "language": "--lang",
+    "task": "--task",
+    "stem_table": "--stem-table",
+}
+
+
+def _with_option(message: str) -> str:
+    """A configuration error's message led by the option that set the field it names
+    (``weights[1]: inf ...`` -> ``--weights: weights[1]: inf ...``)."""
+    field = message.split(":", 1)[0].split("[", 1)[0]
+    option = _METEOR_OPTION_OF_FIELD.get(field)
+    return f"{option}: {message}" if option is not None else message
 
 
 # -- BLEU -------------------------------------------------------------------------------------

@@ -38,11 +38,23 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Final
 
 from meteor_eval.errors import InputError
-from meteor_eval.metrics.nltk_meteor import NltkMeteor, nltk_score_from_stats
+from meteor_eval.metrics.meteor.formula import nltk_score_from_stats
+from meteor_eval.metrics.meteor.nltk import NltkMeteor
 from meteor_eval.stats.corpus import numpy_mean
 from meteor_eval.text.nltk_tokenize import word_tokenize
 
 __all__ = ["EvaluateMeteor", "compute", "load", "numpy_mean"]
+
+
+def _check_lists(predictions: Sequence[str], references: Sequence[object]) -> None:
+    """evaluate's argument checks: two lists (not strings) of the same length."""
+    if isinstance(predictions, str) or isinstance(references, str):
+        raise TypeError("predictions and references take lists, not a str")
+    if len(predictions) != len(references):
+        raise InputError(
+            f"got {len(predictions)} predictions but {len(references)} references; "
+            "references[i] must hold the reference(s) of predictions[i]"
+        )
 
 
 class EvaluateMeteor:
@@ -99,13 +111,7 @@ class EvaluateMeteor:
             TypeError: ``predictions`` or ``references`` is a bare ``str``.
             InputError: their lengths differ, or a segment has no reference.
         """
-        if isinstance(predictions, str) or isinstance(references, str):
-            raise TypeError("predictions and references take lists, not a str")
-        if len(predictions) != len(references):
-            raise InputError(
-                f"got {len(predictions)} predictions but {len(references)} references; "
-                "references[i] must hold the reference(s) of predictions[i]"
-            )
+        _check_lists(predictions, references)
         pair_stats = self._scorer.pair_stats
         scores: list[float] = []
         for k, (prediction, refs) in enumerate(zip(predictions, references, strict=True)):
@@ -136,13 +142,7 @@ class EvaluateMeteor:
             TypeError: ``predictions`` or ``references`` is a bare ``str``.
             InputError: their lengths differ.
         """
-        if isinstance(predictions, str) or isinstance(references, str):
-            raise TypeError("predictions and references take lists, not a str")
-        if len(predictions) != len(references):
-            raise InputError(
-                f"got {len(predictions)} predictions but {len(references)} references; "
-                "references[i] must hold the reference(s) of predictions[i]"
-            )
+        _check_lists(predictions, references)
         self._predictions.extend(predictions)
         self._references.extend(references)
 

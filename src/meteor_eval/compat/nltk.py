@@ -32,11 +32,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Final
 
-from meteor_eval.metrics.nltk_meteor import (
-    NltkMeteor,
-    StemmerLike,
-    nltk_score_from_stats,
-)
+from meteor_eval.metrics.meteor.formula import nltk_score_from_stats
+from meteor_eval.metrics.meteor.nltk import NltkMeteor, StemmerLike
 
 __all__ = ["align_words", "meteor_score", "single_meteor_score"]
 

@@ -27,6 +27,10 @@ Differences from the jar (it would crash, or compute with values METEOR cannot m
   header and a one-line error (exit status 1).
 * ``alpha``, ``gamma`` or ``delta`` outside [0, 1], a negative ``beta`` or weight, or NaN: the
   jar computes meaningless scores; we print the header and a one-line error (exit status 1).
+
+Like the jar, and unlike the native commands and API, weights above 1 (scores can then exceed
+1) and fewer weights than modules (the others count nothing, with the jar's warning) are taken:
+the configuration is built with ``jar_weights=True`` so that output stays byte-identical.
 """
 
 from __future__ import annotations
@@ -40,9 +44,9 @@ from typing import Final
 from meteor_eval.errors import ConfigError
 from meteor_eval.jar.options import JarOptions
 from meteor_eval.javafmt import java_double
-from meteor_eval.match.base import MODULE_NAMES, MODULE_SHORT_NAMES
+from meteor_eval.match import registry as matchers
 from meteor_eval.metrics.meteor import MeteorConfig, Normalization
-from meteor_eval.metrics.meteor_presets import (
+from meteor_eval.metrics.meteor.presets import (
     NORMALIZATION_LABELS,
     NORMALIZED_LANGUAGES,
     TASK_DESCRIPTIONS,
@@ -155,7 +159,7 @@ class JarSettings:
                 self.language.short_name,
                 NORMALIZATION_LABELS[self.normalization],
                 "_".join(java_double(p) for p in self.parameters),
-                "_".join(MODULE_SHORT_NAMES[m] for m in self.modules),
+                "_".join(matchers.get(m).short_name for m in self.modules),
                 "_".join(java_double(w) for w in self.weights),
             )
         )
@@ -229,6 +233,7 @@ class JarSettings:
                 function_words_file=self.function_words_file,
                 synonym_dir=self.synonym_dir,
                 paraphrase_table=self.paraphrase_file,
+                jar_weights=True,
             )
         except (ConfigError, TypeError) as exc:
             raise JarConfigError(f"Error: {exc}") from None
@@ -288,10 +293,11 @@ def resolve_settings(options: JarOptions) -> JarSettings:
         weights = _numbers(options.weights)
         task = "custom"
     if options.modules is not None:
+        known = matchers.module_names()
         names = []
         for token in java_split(options.modules):
-            name = token.lower()
-            if name not in MODULE_NAMES:
+            name = token.lower()  # the jar lower-cases, and only that (no trimming)
+            if name not in known:
                 raise JarConfigError(f"Error: Unknown module ({token})")
             names.append(name)
         modules = tuple(names)

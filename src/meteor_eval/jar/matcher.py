@@ -37,7 +37,7 @@ from meteor_eval.errors import ConfigError, MeteorEvalError
 from meteor_eval.jar.config import JarConfigError, parse_java_int
 from meteor_eval.jar.lines import read_jar_lines
 from meteor_eval.jar.options import JarOptionError, UnknownOptionError
-from meteor_eval.match.base import MODULE_NAMES
+from meteor_eval.match import registry as matchers
 from meteor_eval.text.tokenize import java_split, java_trim
 
 __all__ = ["MATCHER_USAGE", "MatcherOptions", "alignment_text", "parse_matcher_args", "run_matcher"]
@@ -158,7 +158,7 @@ class _Pairs:
     """Aligns raw line pairs as the Matcher does (no preprocessing but splitting on blanks)."""
 
     def __init__(self, options: MatcherOptions) -> None:
-        from meteor_eval.metrics.meteor_presets import resolve_language
+        from meteor_eval.metrics.meteor.presets import resolve_language
 
         try:
             language = resolve_language(options.language or "english")
@@ -166,9 +166,10 @@ class _Pairs:
             raise JarConfigError(f"Error: Unknown language ({options.language})") from None
         beam = 40 if options.beam is None else parse_java_int(options.beam, option="-x")
         text = _DEFAULT_MODULES if options.modules is None else options.modules
+        known = matchers.module_names()
         modules = []
         for token in java_split(text):
-            if token.lower() not in MODULE_NAMES:
+            if token.lower() not in known:
                 raise JarConfigError(f"Error: Unknown module ({token})")
             modules.append(token.lower())
         self.modules = tuple(modules)

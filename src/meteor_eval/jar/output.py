@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from meteor_eval.align.alignment import Alignment
 from meteor_eval.javafmt import java_double
-from meteor_eval.metrics.meteor_formula import Components
+from meteor_eval.metrics.meteor.formula import Components
 from meteor_eval.stats.meteor import MeteorStats
 from meteor_eval.text.tokenize import java_trim
 

@@ -32,7 +32,7 @@ from meteor_eval.jar.output import (
 )
 from meteor_eval.javafmt import java_double
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig, pool_stats, score_from_stats
-from meteor_eval.metrics.meteor_formula import Components
+from meteor_eval.metrics.meteor.formula import Components
 from meteor_eval.stats.meteor import MeteorStats
 
 __all__ = ["run_plaintext"]

@@ -37,7 +37,7 @@ from meteor_eval.jar.options import JarOptions
 from meteor_eval.jar.output import alignment_record, stats_line, system_block, verbose_value
 from meteor_eval.javafmt import java_double
 from meteor_eval.metrics.meteor import Meteor, pool_stats, score_from_stats
-from meteor_eval.metrics.meteor_formula import Components
+from meteor_eval.metrics.meteor.formula import Components
 from meteor_eval.stats.meteor import MeteorStats
 from meteor_eval.text.tokenize import java_hash, java_trim
 

@@ -41,7 +41,7 @@ def jar_stemmer(language: str) -> Callable[[str], str]:
     Raises:
         ConfigError: the jar has no stemmer for ``language`` (the message is the jar's).
     """
-    from meteor_eval.metrics.meteor_presets import resolve_language
+    from meteor_eval.metrics.meteor.presets import resolve_language
     from meteor_eval.resources.stemmers import get_stemmer
 
     try:

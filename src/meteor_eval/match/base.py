@@ -19,19 +19,11 @@ from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
 __all__ = [
-    "MODULE_NAMES",
-    "MODULE_SHORT_NAMES",
     "CandidateStore",
     "Match",
     "Matcher",
     "Segment",
 ]
-
-#: Module names in the order METEOR 1.5 knows them.
-MODULE_NAMES = ("exact", "stem", "synonym", "paraphrase")
-
-#: Short names used in the METEOR 1.5 Eval ID (``ex_st_sy_pa``).
-MODULE_SHORT_NAMES = {"exact": "ex", "stem": "st", "synonym": "sy", "paraphrase": "pa"}
 
 
 class Match(NamedTuple):

@@ -60,6 +60,11 @@ class ParaphraseMatcher:
         # position (about 15% of the generator's time on xray; same candidates).
         self._root: bytes | None = None
 
+    @property
+    def table(self) -> ParaphraseTable:
+        """The paraphrase table the matcher reads (its ``spec`` names it in signatures)."""
+        return self._table
+
     def token_id(self, token: str) -> int:
         """The table's id of ``token`` (``-1`` when the table never uses it)."""
         return self._table.token_id(token)

@@ -9,10 +9,16 @@ scored without a Python call per token, per stage or per candidate.
 
 The properties are computed by the same matcher objects the pure-Python path uses (so both paths
 see the same stems, synonym sets and paraphrase ids); the tables only cache them.
+
+Threads: a table may be shared by threads (a scorer shared by threads shares its table). Growing
+it and reading it in the compiled kernel both hold :attr:`WordTypes.lock`, so a word is interned
+once, ids always index rows that exist, and no array is resized while the kernel reads it (see
+``docs/threading.md``).
 """
 
 from __future__ import annotations
 
+import threading
 from array import array
 from collections.abc import Callable, Sequence
 
@@ -54,6 +60,7 @@ class WordTypes(dict[str, int]):
         "functions",
         "hashes",
         "limit",
+        "lock",
         "paraphrase_ids",
         "stems",
         "synonym_pool",
@@ -77,6 +84,8 @@ class WordTypes(dict[str, int]):
         self._paraphrase = paraphrase
         self._synonyms = synonyms
         self.limit = limit
+        #: Held while the tables grow and while a kernel reads them (not re-entrant).
+        self.lock = threading.Lock()
         #: Identity of each type (int32).
         self.hashes = array("i")
         #: Function-word flag of each type (one byte).
@@ -99,11 +108,20 @@ class WordTypes(dict[str, int]):
         return self[token]
 
     def add(self, tokens: Sequence[str]) -> None:
-        """Intern the new, distinct ``tokens`` (none may be interned already).
+        """Intern the distinct ``tokens`` that are not interned yet (the others are skipped).
 
         Every property is computed before anything is appended, so that an exception (e.g. a
-        synonym identifier beyond 64 bits) leaves the tables as they were.
+        synonym identifier beyond 64 bits) leaves the tables as they were. The whole step holds
+        :attr:`lock`: two threads interning the same new word give it one id, and the ids
+        become visible only once their rows exist.
         """
+        with self.lock:
+            new = [t for t in tokens if t not in self]
+            if new:
+                self._append(new)
+
+    def _append(self, tokens: list[str]) -> None:
+        """Append the rows of new, distinct ``tokens`` and publish their ids (lock held)."""
         identities = list(map(self._identity, tokens))
         functions = bytes(map(bool, map(self._function, tokens)))  # True/False -> 1/0
         stems = list(map(self._stem, tokens)) if self._stem is not None else None
@@ -134,3 +152,8 @@ class WordTypes(dict[str, int]):
         new = (t for t, v in zip(tokens, found, strict=True) if v is None)
         self.add(list(dict.fromkeys(new)))
         return array("i", map(self.__getitem__, tokens))
+
+    def identities(self, ids: array[int]) -> tuple[int, ...]:
+        """The identity (:attr:`hashes` entry) of each interned id, read under :attr:`lock`."""
+        with self.lock:
+            return tuple(map(self.hashes.__getitem__, ids))

@@ -32,6 +32,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
+from meteor_eval.errors import warn_empty
 from meteor_eval.metrics.base import Signature, check_corpus, check_segment
 
 if TYPE_CHECKING:
@@ -234,6 +235,8 @@ class Metric(ABC, Generic[ScoreT]):
                 without reference.
         """
         rows = self.corpus_rows(hypotheses, references)
+        if not rows:
+            warn_empty()
         return self.score_rows(rows, (len(refs) for refs in references))
 
     def sentence_scores(

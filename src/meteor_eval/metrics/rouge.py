@@ -38,11 +38,14 @@ References:
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
+from meteor_eval.errors import SegmentTooLongError
+from meteor_eval.limits import check_tokens
 from meteor_eval.metrics.base import Score, Signature, SignatureField, check_corpus, check_segment
 from meteor_eval.metrics.protocol import Metric, Pair, Row
 from meteor_eval.stats.corpus import bootstrap_interval
@@ -109,31 +112,13 @@ class RougeConfig:
     confidence: float = 0.95
 
     def __post_init__(self) -> None:
-        if isinstance(self.types, str) or not isinstance(self.types, Sequence):
-            raise TypeError(f"types: got {self.types!r}, expected a sequence of variant names")
-        object.__setattr__(self, "types", tuple(self.types))
-        if not self.types:
-            raise ValueError("types: got an empty sequence, expected at least one variant")
-        for name in self.types:
-            if not isinstance(name, str) or not _TYPE_RE.fullmatch(name):
-                raise ValueError(
-                    f"types: got {name!r}, expected rougeN (N >= 1), rougeL, rougeLsum, "
-                    "rougeW, rougeS or rougeSU"
-                )
-        if len(set(self.types)) != len(self.types):
-            raise ValueError(f"types: got {self.types!r}, expected no duplicates")
+        object.__setattr__(self, "types", _checked_types(self.types))
         if not isinstance(self.use_stemmer, bool):
             raise TypeError(f"use_stemmer: got {self.use_stemmer!r}, expected True or False")
-        if self.multi_ref not in MULTI_REF:
-            raise ValueError(f"multi_ref: got {self.multi_ref!r}, expected one of best, average")
-        if self.aggregate not in AGGREGATES:
-            raise ValueError(f"aggregate: got {self.aggregate!r}, expected one of mean, pooled")
-        if isinstance(self.weight, bool) or not isinstance(self.weight, int | float):
-            raise TypeError(f"weight: got {self.weight!r}, expected a number > 1")
-        if not self.weight > 1:
-            raise ValueError(f"weight: got {self.weight!r}, expected a number > 1")
-        if isinstance(self.skip_distance, bool) or not isinstance(self.skip_distance, int):
-            raise TypeError(f"skip_distance: got {self.skip_distance!r}, expected an int")
+        _check_choice("multi_ref", self.multi_ref, MULTI_REF)
+        _check_choice("aggregate", self.aggregate, AGGREGATES)
+        _check_weight(self.weight)
+        _check_int("skip_distance", self.skip_distance)
         if self.sentence_separator is not None and (
             not isinstance(self.sentence_separator, str) or not self.sentence_separator
         ):
@@ -141,14 +126,49 @@ class RougeConfig:
                 f"sentence_separator: got {self.sentence_separator!r}, "
                 "expected a non-empty string or None"
             )
-        if isinstance(self.n_bootstrap, bool) or not isinstance(self.n_bootstrap, int):
-            raise TypeError(f"n_bootstrap: got {self.n_bootstrap!r}, expected an int >= 0")
-        if self.n_bootstrap < 0:
-            raise ValueError(f"n_bootstrap: got {self.n_bootstrap!r}, expected an int >= 0")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
-            raise TypeError(f"seed: got {self.seed!r}, expected an int")
+        _check_int("n_bootstrap", self.n_bootstrap, minimum=0)
+        _check_int("seed", self.seed)
         if not 0 < self.confidence < 1:
             raise ValueError(f"confidence: got {self.confidence!r}, expected a number in (0, 1)")
+
+
+def _checked_types(types: object) -> tuple[str, ...]:
+    """The variant names as a tuple: at least one, each valid, no duplicates."""
+    if isinstance(types, str) or not isinstance(types, Sequence):
+        raise TypeError(f"types: got {types!r}, expected a sequence of variant names")
+    names = tuple(types)
+    if not names:
+        raise ValueError("types: got an empty sequence, expected at least one variant")
+    for name in names:
+        if not isinstance(name, str) or not _TYPE_RE.fullmatch(name):
+            raise ValueError(
+                f"types: got {name!r}, expected rougeN (N >= 1), rougeL, rougeLsum, "
+                "rougeW, rougeS or rougeSU"
+            )
+    if len(set(names)) != len(names):
+        raise ValueError(f"types: got {names!r}, expected no duplicates")
+    return names
+
+
+def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise ValueError(f"{name}: got {value!r}, expected one of {', '.join(allowed)}")
+
+
+def _check_weight(weight: object) -> None:
+    """The ROUGE-W weight: a finite number > 1 (infinity would give NaN scores)."""
+    if isinstance(weight, bool) or not isinstance(weight, int | float):
+        raise TypeError(f"weight: got {weight!r}, expected a number > 1")
+    if not 1 < weight < math.inf:
+        raise ValueError(f"weight: got {weight!r}, expected a finite number > 1")
+
+
+def _check_int(name: str, value: object, *, minimum: int | None = None) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        expected = "an int" if minimum is None else f"an int >= {minimum}"
+        raise TypeError(f"{name}: got {value!r}, expected {expected}")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name}: got {value!r}, expected an int >= {minimum}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,7 +326,25 @@ class Rouge(Metric[dict[str, RougeScore]]):
             )
         return ngram_pair(hyp.tokens, ref.tokens, int(variant[5:]))
 
+    def _check_lengths(self, variant: str, hyp: _Text, refs: Sequence[_Text]) -> None:
+        """Refuse segments above ``MAX_TOKENS["rouge"]`` for the variants whose cost grows with
+        the product of the lengths (LCS tables; skip bigrams without a skip limit)."""
+        if variant in ("rougeL", "rougeLsum"):
+            lengths = [len(t.tokens) for t in (hyp, *refs)]
+        elif variant == "rougeW" or (
+            variant in ("rougeS", "rougeSU") and self.config.skip_distance < 0
+        ):
+            lengths = [len(t.tokens155) for t in (hyp, *refs)]
+        else:
+            return
+        label = {"rougeL": "ROUGE-L", "rougeLsum": "ROUGE-Lsum", "rougeW": "ROUGE-W"}.get(
+            variant, f"{'ROUGE-S' if variant == 'rougeS' else 'ROUGE-SU'} without a skip limit"
+        )
+        for k, n in enumerate(lengths):
+            check_tokens("rouge", "hypothesis" if k == 0 else "reference", n, label)
+
     def _variant_stats(self, variant: str, hyp: _Text, refs: Sequence[_Text]) -> RougeStats:
+        self._check_lengths(variant, hyp, refs)
         weight = self.config.weight
         triples = [self._pair(variant, hyp, ref) for ref in refs]
         if self.config.multi_ref == "average":
@@ -370,8 +408,11 @@ class Rouge(Metric[dict[str, RougeScore]]):
             hyp = self._split(hypothesis)
             refs = [self._split(ref) for ref in references]
             row: tuple[float, ...] = ()
-            for variant in types:
-                row += self._variant_stats(variant, hyp, refs).to_row()
+            try:
+                for variant in types:
+                    row += self._variant_stats(variant, hyp, refs).to_row()
+            except SegmentTooLongError as exc:
+                raise exc.at_index(index) from None
             out.append(row)
         return out
 

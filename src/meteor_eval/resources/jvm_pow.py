@@ -1,30 +1,29 @@
-"""The METEOR 1.5 jar's ``Math.pow`` on segment-level fragmentations, where it differs from Python.
+"""The shipped table of the METEOR 1.5 jar's ``Math.pow`` results that differ from Python's.
 
 HotSpot (the JVM the jar runs on) computes ``Math.pow`` with a fast intrinsic that is not correctly
 rounded; for a few hundred of the 250,000 segment-level fragmentations ``K / (S / 2)``
 (``S`` = matched words of both sides up to 1,000) and each task exponent it returns a neighbour of
-the double that Python's ``math.pow`` gives. The shipped table ``data/jvm_pow.json.gz`` (made by
+the double that Python's ``math.pow`` gives. The table ``data/jvm_pow.json.gz`` (made by
 ``scripts/make_jvm_pow_table.py`` on OpenJDK 17, x86-64) lists those cases with the difference in
-ulps, so that segment scores are bit-identical to the jar's. Outside the table (other exponents,
-longer segments, pooled corpus statistics) Python's correctly rounded value is used, which can
-differ from the jar in the last bit.
+ulps. This module only reads it; the power itself is computed by
+:func:`meteor_eval.metrics.meteor.formula.fragmentation_power`.
 """
 
 from __future__ import annotations
 
 import gzip
 import json
-import math
-import struct
 from functools import cache
 
 from meteor_eval.resources.registry import data_file
 
-__all__ = ["jvm_fragmentation_pow"]
+__all__ = ["jvm_pow_differences"]
 
 
 @cache
-def _table() -> tuple[int, dict[float, dict[tuple[int, int], int]]]:
+def jvm_pow_differences() -> tuple[int, dict[float, dict[tuple[int, int], int]]]:
+    """``(max_s, {beta: {(S, K): ulps}})``: the largest ``S`` the table covers and, per exponent,
+    the difference in ulps between the JVM's and Python's power for each listed ``(S, K)``."""
     with gzip.open(data_file("jvm_pow.json.gz"), "rt", encoding="utf-8") as handle:
         payload = json.load(handle)
     table = {
@@ -32,23 +31,3 @@ def _table() -> tuple[int, dict[float, dict[tuple[int, int], int]]]:
         for beta, rows in payload["differences"].items()
     }
     return int(payload["max_s"]), table
-
-
-def jvm_fragmentation_pow(chunks: int, matched: int, beta: float) -> float:
-    """``Math.pow(chunks / (matched / 2.0), beta)`` as the jar's JVM computes it.
-
-    Args:
-        chunks: Number of chunks ``K``.
-        matched: Matched hypothesis plus reference words ``S``.
-        beta: The exponent.
-    """
-    value = math.pow(chunks / (matched / 2.0), beta)
-    max_s, table = _table()
-    corrections = table.get(beta)
-    if corrections is None or matched > max_s:
-        return value
-    delta = corrections.get((matched, chunks))
-    if delta is None:
-        return value
-    bits = struct.unpack(">q", struct.pack(">d", value))[0] + delta
-    return float(struct.unpack(">d", struct.pack(">q", bits))[0])

@@ -71,7 +71,12 @@ from pathlib import Path
 from typing import Final, Literal
 
 from meteor_eval.errors import ResourceError
-from meteor_eval.resources.registry import ResourceSpec, cache_dir, write_atomically
+from meteor_eval.resources.registry import (
+    ResourceSpec,
+    cache_dir,
+    remove_stale_temporaries,
+    write_atomically,
+)
 
 __all__ = [
     "FORMAT_VERSION",
@@ -438,8 +443,20 @@ def build_index(table: Path, key: bytes | None = None) -> tuple[bytes, bytearray
     global build_count
     build_count += 1
     content_key = table_key(table) if key is None else key
-    built = _finish(*_parse_table(table))
+    parsed = _parse_table(table)
+    if not len(parsed[3]):
+        raise _no_records(table)
+    built = _finish(*parsed)
     return _serialize(built, content_key)
+
+
+def _no_records(table: Path) -> ResourceError:
+    """The error for a table without records: an empty file reads as an empty gzip stream, and
+    matching nothing would silently turn the paraphrase module off."""
+    return ResourceError(
+        f"paraphrase table {table} has no paraphrase records (an empty file, or not a "
+        "METEOR 1.5 paraphrase table); give the jar's paraphrase-<lang>.gz"
+    )
 
 
 # -- reading -----------------------------------------------------------------------------------
@@ -698,15 +715,21 @@ def open_index(
     """
     key = table_key(table)
     target = index_path_for(key, directory)
+    remove_stale_temporaries(target)
     mapped = _map_file(target)
     if mapped is not None:
         try:
-            return ParaphraseTable(
+            opened = ParaphraseTable(
                 mapped, key=key, path=table, language=language, index_path=target, verify=verify
             )
         except _CorruptIndexError as problem:
             mapped.close()
             logger.warning("paraphrase index %s is unusable (%s); rebuilding it", target, problem)
+        else:
+            if not opened.records:  # an index built before empty tables were refused
+                opened.close()
+                raise _no_records(table)
+            return opened
     logger.info("building the paraphrase index of %s (once per table) in %s", table, target)
     header, body = build_index(table, key)
     try:

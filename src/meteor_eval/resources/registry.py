@@ -21,7 +21,14 @@ from typing import Literal, ParamSpec, TypeVar, overload
 
 from meteor_eval.errors import ResourceError
 
-__all__ = ["ResourceSpec", "cached_loader", "data_file", "file_sha256"]
+__all__ = [
+    "ResourceSpec",
+    "cached_loader",
+    "data_file",
+    "file_sha256",
+    "remove_stale_temporaries",
+    "write_atomically",
+]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -97,23 +104,96 @@ def cache_dir() -> Path:
     return base / "meteor-eval"
 
 
+#: A temporary file with no writer is removed only once it is this old (seconds), where the
+#: writer cannot be detected through a file lock (no ``fcntl``).
+_STALE_AFTER = 3600.0
+
+
+def _lock_exclusive(fd: int, *, wait: bool) -> bool:
+    """Take an exclusive ``flock`` on ``fd``: True if held, False if another holds it; True
+    without a lock where ``fcntl`` is missing."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except BlockingIOError:
+        return False
+    return True
+
+
+def remove_stale_temporaries(target: Path) -> list[Path]:
+    """Delete the temporary files that interrupted writes of ``target`` left behind.
+
+    :func:`write_atomically` holds an exclusive ``flock`` on its temporary file until it is
+    renamed, so a temporary that can be locked has no writer left (its process was killed
+    mid-write: a 73 MB paraphrase index, for instance). Where ``fcntl`` is missing, only
+    temporaries untouched for an hour are removed. Errors are ignored (another process may be
+    cleaning too). Returns the files removed.
+    """
+    import time
+
+    removed: list[Path] = []
+    try:
+        candidates = list(target.parent.glob(f".{target.name}.*.tmp"))
+    except OSError:
+        return removed
+    for temp in candidates:
+        try:
+            fd = os.open(temp, os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            has_fcntl = _has_fcntl()
+            free = _lock_exclusive(fd, wait=False)
+            old = time.time() - os.fstat(fd).st_mtime > _STALE_AFTER
+            if free and (has_fcntl or old):
+                temp.unlink(missing_ok=True)
+                removed.append(temp)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    return removed
+
+
+def _has_fcntl() -> bool:
+    try:
+        import fcntl  # noqa: F401
+    except ImportError:  # pragma: no cover - Windows
+        return False
+    return True
+
+
 def write_atomically(target: Path, chunks: Sequence[bytes | bytearray]) -> None:
     """Write ``chunks`` to ``target`` via a synced temporary file in the same folder, so that
-    an interrupted write never leaves a partial file in place."""
+    an interrupted write never leaves a partial file in place.
+
+    The temporary file is locked while it is written; temporaries of ``target`` that no
+    process holds any more (a writer killed mid-write) are removed first
+    (:func:`remove_stale_temporaries`).
+    """
     target.parent.mkdir(parents=True, exist_ok=True)
     import tempfile  # only when a file is written
 
+    remove_stale_temporaries(target)
     handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed explicitly before the rename
         dir=target.parent, prefix=f".{target.name}.", suffix=".tmp", delete=False
     )
     temp = Path(handle.name)
     try:
+        locks = _has_fcntl()
         with handle:
+            _lock_exclusive(handle.fileno(), wait=True)
             for chunk in chunks:
                 handle.write(chunk)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(temp, target)
+            if locks:  # renamed while still locked, so that no cleaner can take it
+                os.replace(temp, target)
+        if not locks:  # pragma: no cover - Windows cannot rename an open file
+            os.replace(temp, target)
     except BaseException:
         temp.unlink(missing_ok=True)
         raise

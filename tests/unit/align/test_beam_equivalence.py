@@ -22,8 +22,8 @@ from meteor_eval._ext import built_module
 from meteor_eval.align import search
 from meteor_eval.align.search import beam_align_compiled, beam_align_python, fixed_matches
 from meteor_eval.match.base import CandidateStore, Match
-from meteor_eval.metrics import meteor as meteor_module
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
+from meteor_eval.metrics.meteor import pipeline as pipeline_module
 
 # The compiled module even when METEOR_EVAL_PURE_PYTHON=1: these tests compare both on purpose.
 _kernels = built_module()
@@ -226,7 +226,7 @@ def test_xray_segments_through_the_pipeline(
         compared += 1
         return expected
 
-    monkeypatch.setattr(meteor_module, "beam_align", both)
+    monkeypatch.setattr(pipeline_module, "beam_align", both)
     config = MeteorConfig.preset(
         "meteor15",
         normalization=normalization,  # type: ignore[arg-type]

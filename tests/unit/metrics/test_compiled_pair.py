@@ -21,11 +21,11 @@ import pytest
 from meteor_eval.errors import InputError
 from meteor_eval.match.base import Match
 from meteor_eval.match.word_types import WordTypes
-from meteor_eval.metrics import meteor as meteor_module
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig, pool_stats
+from meteor_eval.metrics.meteor import fast as fast_module
 
 pytestmark = pytest.mark.skipif(
-    meteor_module._PAIR_KERNEL is None, reason="compiled extension not built"
+    fast_module._PAIR_KERNEL is None, reason="compiled extension not built"
 )
 
 VOCAB = [
@@ -60,11 +60,11 @@ def _cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def scorers(config: MeteorConfig, monkeypatch: pytest.MonkeyPatch) -> tuple[Meteor, Meteor]:
     """(compiled pair path, general path) for the same configuration."""
     fused = Meteor(config)
-    assert fused._pair_kinds is not None
+    assert fused.pipeline.pair_kinds is not None
     with monkeypatch.context() as patch:
-        patch.setattr(meteor_module, "_PAIR_KERNEL", None)
+        patch.setattr(fast_module, "_PAIR_KERNEL", None)
         general = Meteor(config)
-    assert general._pair_kinds is None
+    assert general.pipeline.pair_kinds is None
     return fused, general
 
 
@@ -145,21 +145,21 @@ def test_identical_long_and_empty_segments(
 def test_a_full_word_type_table_starts_over(table: str, monkeypatch: pytest.MonkeyPatch) -> None:
     config = MeteorConfig.preset("meteor15", normalization="norm", paraphrase_table=table)
     fused, general = scorers(config, monkeypatch)
-    assert fused._word_types is not None
-    fused._word_types.limit = 7
-    first = fused._word_types
+    assert fused.pipeline.word_types is not None
+    fused.pipeline.word_types.limit = 7
+    first = fused.pipeline.word_types
     rng = random.Random(4)
     for _ in range(50):
         hyp = sentence(rng, rng.randint(1, 12))
         refs = [sentence(rng, rng.randint(1, 12))]
         same_everywhere(fused, general, hyp, refs)
-    assert fused._word_types is not first  # replaced at least once, results unchanged
+    assert fused.pipeline.word_types is not first  # replaced at least once, results unchanged
 
 
 def test_oversized_synonym_identifiers_fall_back(monkeypatch: pytest.MonkeyPatch) -> None:
     config = MeteorConfig.preset("meteor15", normalization="norm", modules=("exact", "synonym"))
     fused, general = scorers(config, monkeypatch)
-    types = fused._word_types
+    types = fused.pipeline.word_types
     assert types is not None
 
     def too_wide(tokens: Sequence[str]) -> list[bytes]:
@@ -169,7 +169,7 @@ def test_oversized_synonym_identifiers_fall_back(monkeypatch: pytest.MonkeyPatch
     before = len(types)
     same_everywhere(fused, general, "the big cat", ["a large cat"])
     assert len(types) == before  # nothing half-appended
-    assert fused._word_types is None  # the general path from now on
+    assert fused.pipeline.word_types is None  # the general path from now on
     same_everywhere(fused, general, "the big cat", ["a large cat"])
 
 
@@ -202,7 +202,7 @@ def test_word_types_tables() -> None:
 
 
 def test_kernel_rejects_bad_input() -> None:
-    kernel = meteor_module._PAIR_KERNEL
+    kernel = fast_module._PAIR_KERNEL
 
     ids = array("i", [0, 1])
     hashes = array("i", [10, 11])
@@ -259,8 +259,10 @@ def test_batches_equal_single_pairs(table: str, monkeypatch: pytest.MonkeyPatch)
     expected = [general.best_stats(h, refs) for h, refs in pairs]
     assert fused.best_stats_many(pairs) == expected
     assert fused.best_stats_many(pairs) == expected  # everything known now
-    assert fused._word_types is not None
-    fused._word_types.limit = len(fused._word_types) + 3  # the table fills up mid-batch
+    assert fused.pipeline.word_types is not None
+    fused.pipeline.word_types.limit = (
+        len(fused.pipeline.word_types) + 3
+    )  # the table fills up mid-batch
     more = [(sentence(rng, 12) + " zebra", [sentence(rng, 12) + " yak"]) for _ in range(30)]
     assert fused.best_stats_many(more) == [general.best_stats(h, r) for h, r in more]
     assert fused.best_stats_many(more[:1]) == [general.best_stats(*more[0])]
@@ -281,15 +283,15 @@ def test_batches_raise_the_first_pairs_error(monkeypatch: pytest.MonkeyPatch) ->
 def test_batches_fall_back_on_oversized_identifiers(monkeypatch: pytest.MonkeyPatch) -> None:
     config = MeteorConfig.preset("meteor15", normalization="norm", modules=("exact", "synonym"))
     fused, general = scorers(config, monkeypatch)
-    assert fused._word_types is not None
+    assert fused.pipeline.word_types is not None
 
     def too_wide(tokens: Sequence[str]) -> list[bytes]:
         raise OverflowError("identifier beyond 64 bits")
 
-    fused._word_types._synonyms = too_wide
+    fused.pipeline.word_types._synonyms = too_wide
     pairs = [("the big cat", ["a large cat"]), ("dogs run", ["a dog ran"])]
     assert fused.best_stats_many(pairs) == [general.best_stats(h, r) for h, r in pairs]
-    assert fused._word_types is None
+    assert fused.pipeline.word_types is None
 
 
 def test_pooled_batches_equal_pooled_records(table: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -308,8 +310,10 @@ def test_pooled_batches_equal_pooled_records(table: str, monkeypatch: pytest.Mon
     several = [*pairs[:5], ("the big house", ["a large home", "the big house"])]
     expected = pool_stats([general.best_stats(h, r) for h, r in several], config)
     assert fused.pooled_stats_many(several) == expected  # several references: per record
-    assert fused._word_types is not None
-    fused._word_types.limit = len(fused._word_types) + 2  # fills up inside the batch
+    assert fused.pipeline.word_types is not None
+    fused.pipeline.word_types.limit = (
+        len(fused.pipeline.word_types) + 2
+    )  # fills up inside the batch
     more = [(sentence(rng, 9) + " ox", [sentence(rng, 9) + " emu"]) for _ in range(20)]
     expected = pool_stats([general.best_stats(h, r) for h, r in more], config)
     assert fused.pooled_stats_many(more) == expected

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from meteor_eval.errors import ConfigError
-from meteor_eval.metrics.meteor import MeteorConfig
+from meteor_eval.metrics.meteor import Meteor, MeteorConfig
 
 
 @pytest.mark.parametrize(
@@ -52,10 +54,8 @@ def test_task_tables_are_positional(
 def test_modules_resize_weights_by_position_like_the_jar() -> None:
     assert MeteorConfig.preset("meteor15", modules=("exact", "synonym")).weights == (1.0, 0.6)
     assert MeteorConfig.preset("meteor15", modules=("paraphrase", "exact")).weights == (1.0, 0.6)
-    config = MeteorConfig.preset(
-        "meteor15", weights=(1.0, 1.0), modules=("exact", "stem", "synonym")
-    )
-    assert config.weights == (1.0, 1.0, 0.0)
+    config = MeteorConfig.preset("meteor15", weights=(1.0, 1.0), modules=("exact", "stem"))
+    assert config.weights == (1.0, 1.0)
 
 
 def test_single_parameters_replace_only_themselves() -> None:
@@ -104,3 +104,75 @@ def test_config_is_hashable_and_frozen() -> None:
     assert hash(config) == hash(MeteorConfig.preset("meteor15"))
     with pytest.raises(AttributeError):
         config.alpha = 0.5  # type: ignore[misc]
+
+
+# -- values that used to be taken and silently changed the scores ---------------------------
+
+_THREE = ("exact", "stem", "synonym")
+
+
+@pytest.mark.parametrize(
+    ("weights", "message"),
+    [
+        ((1.0, math.inf, 0.8), r"weights\[1\]: inf is not a finite number"),
+        ((1.0, math.nan, 0.8), r"weights\[1\]: nan is not a finite number"),
+        ((1.0, -0.5, 0.8), r"weights\[1\]: -0.5 is out of range; allowed: \[0, 1.0\]"),
+        ((1.0, 5.0, 5.0), r"weights\[1\]: 5.0 is out of range; allowed: \[0, 1.0\]"),
+        ((1.0, 1e308, 1.0), r"weights\[1\]: 1e\+308 is out of range"),
+    ],
+)
+def test_weights_must_be_finite_and_in_the_unit_interval(
+    weights: tuple[float, ...], message: str
+) -> None:
+    with pytest.raises(ConfigError, match=message):
+        MeteorConfig.preset("meteor15", modules=_THREE, weights=weights)
+    with pytest.raises(ConfigError, match=message):
+        MeteorConfig(modules=_THREE, weights=weights)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("alpha", math.nan), ("beta", math.inf), ("gamma", -math.inf), ("delta", math.nan)],
+)
+def test_parameters_must_be_finite(field: str, value: float) -> None:
+    with pytest.raises(ConfigError, match=rf"{field}: {value!r} is not a finite number"):
+        MeteorConfig.preset("meteor15", **{field: value})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("modules", "weights", "counts"),
+    [
+        (("exact", "stem"), (1.0, 0.5, 0.3), "3 weights for 2 modules"),  # was truncated
+        (_THREE, (1.0,), "1 weights for 3 modules"),  # was padded with 0
+        (None, (1.0, 0.6), "2 weights for 4 modules"),  # the English default has four
+    ],
+)
+def test_one_weight_per_module(
+    modules: tuple[str, ...] | None, weights: tuple[float, ...], counts: str
+) -> None:
+    with pytest.raises(ConfigError, match=f"weights: {counts}"):
+        MeteorConfig.preset("meteor15", modules=modules, weights=weights)
+
+
+def test_fewer_weights_than_modules_is_refused_by_the_constructor_too() -> None:
+    with pytest.raises(ConfigError, match="weights: 2 weights for 3 modules"):
+        MeteorConfig(modules=_THREE, weights=(1.0, 0.6))
+
+
+def test_jar_weights_take_what_the_jar_takes_and_nothing_more() -> None:
+    above_one = MeteorConfig(weights=(1.0, 5.0, 5.0, 0.0), jar_weights=True)
+    assert above_one.weights == (1.0, 5.0, 5.0, 0.0)
+    assert MeteorConfig(weights=(1.0, 0.6), jar_weights=True).weights == (1.0, 0.6)
+    for weights in ((1.0, math.inf, 1.0, 1.0), (1.0, -0.5, 1.0, 1.0), (1.0,) * 5):
+        with pytest.raises(ConfigError, match="weights"):
+            MeteorConfig(weights=weights, jar_weights=True)
+
+
+def test_jar_weights_score_above_one_as_the_jar_does() -> None:
+    # java -jar meteor-1.5.jar hyp ref -l en -norm -w "1.0 5 5 0" prints
+    # "Segment 1 score: 2.615384615384615" for this pair (checked with the jar).
+    config = MeteorConfig.preset("meteor15", normalization="norm").replace(
+        weights=(1.0, 5.0, 5.0, 0.0), jar_weights=True
+    )
+    score = Meteor(config).sentence_score("the dogs ran fast today", ["the dog runs quickly today"])
+    assert score.score == 2.615384615384615

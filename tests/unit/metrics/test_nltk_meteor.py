@@ -15,7 +15,7 @@ from meteor_eval.align.greedy import count_chunks, greedy_align
 from meteor_eval.compat import evaluate
 from meteor_eval.compat.nltk import align_words, meteor_score, single_meteor_score
 from meteor_eval.errors import InputError
-from meteor_eval.metrics.nltk_meteor import NltkMeteor, nltk_pair_stats, nltk_score_from_stats
+from meteor_eval.metrics.meteor.nltk import NltkMeteor, nltk_pair_stats, nltk_score_from_stats
 from meteor_eval.stats.meteor import MeteorStats
 
 

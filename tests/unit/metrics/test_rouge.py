@@ -105,3 +105,29 @@ def test_input_validation() -> None:
         Rouge().corpus_score(["a"], ["a"])  # type: ignore[list-item]
     with pytest.raises(InputError, match="1 hypotheses but 2"):
         corpus_rouge(["a"], [["a"], ["b"]])
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "message"),
+    [
+        ({"types": "rouge1"}, TypeError, "types: got 'rouge1', expected a sequence"),
+        ({"types": ()}, ValueError, "types: got an empty sequence"),
+        ({"types": ("rouge1", "rouge1")}, ValueError, "expected no duplicates"),
+        ({"use_stemmer": 1}, TypeError, "use_stemmer: got 1"),
+        ({"aggregate": "sum"}, ValueError, "aggregate: got 'sum', expected one of mean, pooled"),
+        ({"weight": 1.0}, ValueError, "weight: got 1.0, expected a finite number > 1"),
+        ({"weight": math.inf}, ValueError, "weight: got inf, expected a finite number > 1"),
+        ({"weight": math.nan}, ValueError, "weight: got nan"),
+        ({"weight": "2"}, TypeError, "weight: got '2'"),
+        ({"skip_distance": 2.0}, TypeError, "skip_distance: got 2.0, expected an int"),
+        ({"sentence_separator": ""}, ValueError, "sentence_separator: got ''"),
+        ({"n_bootstrap": -1}, ValueError, "n_bootstrap: got -1, expected an int >= 0"),
+        ({"seed": True}, TypeError, "seed: got True, expected an int"),
+        ({"confidence": 1.0}, ValueError, "confidence: got 1.0"),
+    ],
+)
+def test_config_refusals_name_the_field_and_value(
+    options: dict[str, object], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        RougeConfig(**options)  # type: ignore[arg-type]

@@ -21,8 +21,8 @@ from wordnet_build.text_form import merged_synsets, nltk_tables
 
 from meteor_eval.match.base import Segment
 from meteor_eval.match.synonym import SynonymMatcher
-from meteor_eval.metrics import nltk_meteor
-from meteor_eval.metrics.nltk_meteor import NltkMeteor
+from meteor_eval.metrics.meteor import nltk as nltk_meteor
+from meteor_eval.metrics.meteor.nltk import NltkMeteor
 from meteor_eval.resources.wordnet import (
     MeteorWordNet,
     NltkWordNet,

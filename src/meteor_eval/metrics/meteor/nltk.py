@@ -1,4 +1,4 @@
-"""NLTK's METEOR (``nltk.translate.meteor_score``, NLTK 3.9 and 3.10), as statistics and a score.
+"""The ``nltk`` flavour: NLTK's METEOR (``nltk.translate.meteor_score``, NLTK 3.9 and 3.10).
 
 Many papers report METEOR computed by NLTK, directly or through HuggingFace ``evaluate``. Its
 algorithm is not METEOR 1.5 and not quite the 2005 paper either:
@@ -17,9 +17,10 @@ algorithm is not METEOR 1.5 and not quite the 2005 paper either:
   statistics here);
 * a corpus score, as ``evaluate`` reports it, is the mean of the sentence scores.
 
-:func:`nltk_score_from_stats` evaluates the formula in NLTK's exact floating-point operation
-order, so scores are identical to NLTK's, not merely close (tested to 1e-12 and bit for bit on
-9,000 pairs in ``tests/reference/test_nltk_differential.py``).
+The formula is :func:`meteor_eval.metrics.meteor.formula.nltk_components`, which evaluates it
+in NLTK's exact floating-point operation order, so scores are identical to NLTK's, not merely
+close (tested to 1e-12 and bit for bit on 9,000 pairs in
+``tests/reference/test_nltk_differential.py``).
 
 Statistics use the 23-field :class:`~meteor_eval.stats.meteor.MeteorStats` record with three
 stages (exact, stem, synonym); each stage's hypothesis and reference counts are content counts,
@@ -38,6 +39,7 @@ from typing import Final, Protocol, TypeVar
 
 from meteor_eval.align.greedy import count_chunks, greedy_align
 from meteor_eval.errors import InputError
+from meteor_eval.metrics.meteor.formula import nltk_score_from_stats
 from meteor_eval.stats.meteor import MeteorStats
 
 __all__ = [
@@ -107,43 +109,6 @@ def stats_from_matches(
         n,
         n,
     )
-
-
-def nltk_score_from_stats(
-    stats: MeteorStats,
-    *,
-    alpha: float = DEFAULT_ALPHA,
-    beta: float = DEFAULT_BETA,
-    gamma: float = DEFAULT_GAMMA,
-) -> float:
-    """NLTK's sentence score from a statistics record, bit-identical to NLTK.
-
-    The operations follow ``single_meteor_score``: precision and recall as ``float(m) / n``,
-    ``Fmean = (P * R) / (alpha * P + (1 - alpha) * R)``, fragmentation ``chunks / m``, penalty
-    ``gamma * frag ** beta``, score ``(1 - penalty) * Fmean``; any division by zero gives 0.0.
-
-    Args:
-        stats: One pair's statistics (a pooled record gives the "pooled" variant, which NLTK
-            itself never computes).
-        alpha: Precision/recall balance.
-        beta: Exponent of the fragmentation penalty.
-        gamma: Weight of the penalty.
-
-    Example:
-        >>> s = MeteorStats(6, 6, 0, 0, ((6, 6, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0)), 1, 6, 6)
-        >>> round(nltk_score_from_stats(s), 4)
-        0.9977
-    """
-    matches = stats.hyp_matched
-    try:
-        precision = float(matches) / stats.hyp_length
-        recall = float(matches) / stats.ref_length
-        fmean = (precision * recall) / (alpha * precision + (1 - alpha) * recall)
-        fragmentation = float(stats.chunks) / matches
-    except ZeroDivisionError:
-        return 0.0
-    penalty = gamma * fragmentation**beta
-    return float((1 - penalty) * fmean)
 
 
 class NltkMeteor:

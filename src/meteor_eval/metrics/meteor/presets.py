@@ -1,6 +1,10 @@
-"""METEOR 1.5's languages, default modules and task parameter tables (spec sections 2.1 to 2.3).
+"""Step: configuration defaults. Languages, default modules, task tables and flavour presets.
 
-Pure data plus lookups; no resources are loaded here.
+METEOR 1.5's languages, default modules and task parameter tables (spec sections 2.1 to 2.3),
+and what each flavour starts from before a user's settings replace some of it
+(:func:`flavour_defaults`, used by :meth:`MeteorConfig.preset
+<meteor_eval.metrics.meteor.config.MeteorConfig.preset>`). Pure data plus lookups; no resources
+are loaded here.
 """
 
 from __future__ import annotations
@@ -16,9 +20,11 @@ __all__ = [
     "NORMALIZED_LANGUAGES",
     "TASKS",
     "TASK_DESCRIPTIONS",
+    "FlavourDefaults",
     "Language",
     "Task",
     "TaskSettings",
+    "flavour_defaults",
     "resolve_language",
     "task_settings",
 ]
@@ -176,3 +182,57 @@ def task_settings(language: Language, task: str) -> TaskSettings:
         modules=modules,
         weights=weights[: len(modules)],
     )
+
+
+@dataclass(frozen=True, slots=True)
+class FlavourDefaults:
+    """A flavour's settings before any user setting replaces them."""
+
+    language: Language
+    task: str
+    modules: tuple[str, ...]
+    weights: tuple[float, ...]
+    alpha: float
+    beta: float
+    gamma: float
+    delta: float
+    normalization: str
+    aggregate: str
+
+
+def flavour_defaults(flavour: str, language: str, task: str) -> FlavourDefaults:
+    """What a flavour starts from (see :meth:`MeteorConfig.preset
+    <meteor_eval.metrics.meteor.config.MeteorConfig.preset>`).
+
+    ``meteor15``: the language's task table (spec 2.3), no normalisation. ``paper2005`` and
+    ``nltk``: English, exact/stem/synonym with weight 1 each, alpha 0.9, beta 3, gamma 0.5,
+    delta 1 (no function-word weighting), lower-casing; ``nltk`` averages segment scores.
+
+    Raises:
+        ConfigError: an unknown flavour, language or task, or a language other than English
+            for ``paper2005``/``nltk``.
+    """
+    lang = resolve_language(language)
+    if flavour == "meteor15":
+        settings = task_settings(lang, task)
+        return FlavourDefaults(
+            lang,
+            settings.task,
+            settings.modules,
+            settings.weights,
+            settings.alpha,
+            settings.beta,
+            settings.gamma,
+            settings.delta,
+            "none",
+            "pooled",
+        )
+    if flavour in ("paper2005", "nltk"):
+        if lang.long_name != "english":
+            raise ConfigError(f"language: the {flavour} flavour is defined for English only")
+        aggregate = "mean" if flavour == "nltk" else "pooled"
+        modules = ("exact", "stem", "synonym")
+        return FlavourDefaults(
+            lang, flavour, modules, (1.0, 1.0, 1.0), 0.9, 3.0, 0.5, 1.0, "lower", aggregate
+        )
+    raise ConfigError(f"flavour: {flavour!r} is unknown; allowed: meteor15, paper2005, nltk")

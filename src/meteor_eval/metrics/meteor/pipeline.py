@@ -1,0 +1,537 @@
+"""Steps text -> tokens -> matches -> alignment -> statistics, for one segment (the general path).
+
+:class:`Pipeline` holds what these steps need for one configuration: the matchers built from
+the registry (:mod:`meteor_eval.match.registry`) with their resources, the function-word
+flags, word identities and the cache of preprocessed references. For each flavour:
+
+* ``meteor15``: the jar's preprocessing, Java string-hash identities, every module's candidates
+  into the beam-search aligner (:mod:`meteor_eval.align.search`), the 23-number statistics;
+* ``paper2005``: the same preprocessing and candidates, the exhaustive search of the 2005 paper
+  (:mod:`meteor_eval.align.exhaustive`), interned string identities;
+* ``nltk``: NLTK's tokens and its greedy staged matching (:mod:`meteor_eval.align.greedy`,
+  :mod:`meteor_eval.metrics.meteor.nltk`).
+
+With several references the first one with the strictly highest score keeps its statistics
+(spec 5.4). :mod:`meteor_eval.metrics.meteor.fast` runs the same steps for the ``meteor15``
+flavour in one compiled call per pair, with the same results.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+from meteor_eval._ext import compiled_kernels
+from meteor_eval.align import exhaustive
+from meteor_eval.align import search as _search
+from meteor_eval.align.alignment import Alignment, count_chunks
+from meteor_eval.align.greedy import greedy_align
+from meteor_eval.align.search import beam_align, beam_align_stages
+from meteor_eval.errors import InputError, SearchBudgetWarning, SegmentTooLongError
+from meteor_eval.limits import check_tokens
+from meteor_eval.match import registry as matchers
+from meteor_eval.match.base import CandidateStore, Match, Matcher, Segment
+from meteor_eval.metrics.meteor.config import MeteorConfig
+from meteor_eval.metrics.meteor.formula import score_from_stats
+from meteor_eval.metrics.meteor.nltk import NltkMeteor, stats_from_matches
+from meteor_eval.metrics.protocol import Row
+from meteor_eval.stats.meteor import MeteorStats, stats_from_alignment
+from meteor_eval.text.tokenize import java_hash, java_lower, preprocess, utf16_len
+
+__all__ = [
+    "Pipeline",
+    "check_corpus",
+    "check_segment",
+    "perfect_row",
+    "pool_stats",
+    "word_stats",
+    "word_stats_python",
+]
+
+#: Entries a per-text cache holds before it starts afresh (bounded memory on endless input).
+CACHE_LIMIT = 200_000
+
+_STATS_KERNEL = compiled_kernels("word_stats")
+
+
+class _FunctionFlags(dict[str, bool]):
+    """Token -> whether it is a function word (compared lower-cased, as the jar does),
+    computed on first lookup so that known tokens cost one C-level lookup each."""
+
+    __slots__ = ("_words",)
+
+    def __init__(self, words: frozenset[str]) -> None:
+        super().__init__()
+        self._words = words
+
+    def __missing__(self, token: str) -> bool:
+        flag = java_lower(token) in self._words
+        if len(self) >= CACHE_LIMIT:
+            self.clear()
+        self[token] = flag
+        return flag
+
+
+def _keep(token: str) -> str:
+    """NLTK ``preprocess`` that keeps tokens as they are."""
+    return token
+
+
+# -- statistics -------------------------------------------------------------------------------
+
+
+def word_stats(
+    matches: Sequence[Match],
+    hyp_function: Sequence[bool],
+    ref_function: Sequence[bool],
+    n_stages: int,
+) -> tuple[MeteorStats, int]:
+    """:func:`word_stats_python` through the compiled kernel when it is built."""
+    if _STATS_KERNEL is None:
+        return word_stats_python(matches, hyp_function, ref_function, n_stages)
+    row = _STATS_KERNEL.word_stats(matches, hyp_function, ref_function, n_stages)
+    stages = tuple(row[b : b + 4] for b in range(7, 7 + 4 * n_stages, 4))
+    stats = MeteorStats(row[0], row[1], row[2], row[3], stages, row[4], row[5], row[6])
+    return stats, row[4]
+
+
+def word_stats_python(
+    matches: Sequence[Match],
+    hyp_function: Sequence[bool],
+    ref_function: Sequence[bool],
+    n_stages: int,
+) -> tuple[MeteorStats, int]:
+    """:func:`stats_from_alignment` and :func:`count_chunks` in one pass, for word units.
+
+    ``matches`` must be an aligner's output: sorted by reference position and non-overlapping,
+    so a match continues the open chunk exactly when it starts in the reference where the
+    previous one ended and in the hypothesis where the previous one ended.
+    """
+    counts = [0] * (4 * n_stages)
+    hyp_matched = 0
+    ref_matched = 0
+    chunks = 0
+    ref_end = -1
+    hyp_end = -1
+    for ref_start, ref_len, hyp_start, hyp_len, stage in matches:
+        if ref_start != ref_end or hyp_start != hyp_end:
+            chunks += 1
+        ref_end = ref_start + ref_len
+        hyp_end = hyp_start + hyp_len
+        hyp_matched += hyp_len
+        ref_matched += ref_len
+        base = 4 * stage
+        if hyp_len == 1:
+            counts[base + 2 if hyp_function[hyp_start] else base] += 1
+        else:
+            for i in range(hyp_start, hyp_end):
+                counts[base + 2 if hyp_function[i] else base] += 1
+        if ref_len == 1:
+            counts[base + 3 if ref_function[ref_start] else base + 1] += 1
+        else:
+            for j in range(ref_start, ref_end):
+                counts[base + 3 if ref_function[j] else base + 1] += 1
+    stages = tuple(
+        (counts[b], counts[b + 1], counts[b + 2], counts[b + 3]) for b in range(0, 4 * n_stages, 4)
+    )
+    stats = MeteorStats(
+        len(hyp_function),
+        len(ref_function),
+        sum(hyp_function),
+        sum(ref_function),
+        stages,
+        chunks,
+        hyp_matched,
+        ref_matched,
+    )
+    return stats, chunks
+
+
+def perfect_row(row: Row) -> bool:
+    """A statistics row with one chunk and every unit of both sides matched (spec 5.2)."""
+    if row[20] != 1:
+        return False
+    hyp = row[4] + row[6] + row[8] + row[10] + row[12] + row[14] + row[16] + row[18]
+    ref = row[5] + row[7] + row[9] + row[11] + row[13] + row[15] + row[17] + row[19]
+    return hyp == row[0] and ref == row[1]
+
+
+def pool_stats(records: Iterable[MeteorStats], config: MeteorConfig) -> MeteorStats:
+    """Sum statistics as the configuration's flavour pools them (spec 5.5 for METEOR 1.5)."""
+    total = MeteorStats.zero(len(config.modules))
+    skip = config.zero_penalty_if_perfect
+    for record in records:
+        total = total.merge(record, skip_perfect_chunks=skip)
+    return total
+
+
+# -- input checks -----------------------------------------------------------------------------
+
+
+def check_segment(hypothesis: str, references: Sequence[str]) -> None:
+    """The argument checks of one segment (same errors, same order, on every path)."""
+    if isinstance(references, str):
+        raise TypeError("references: expected a sequence of reference strings, got a str")
+    if not isinstance(hypothesis, str):
+        raise TypeError(f"hypothesis: expected a str, got {type(hypothesis).__name__}")
+    if len(references) == 0:
+        raise InputError("references: at least one reference is required")
+
+
+def check_reference(k: int, text: object) -> None:
+    """``references[k]`` must be a string."""
+    if not isinstance(text, str):
+        raise TypeError(f"references[{k}]: expected a str, got {type(text).__name__}")
+
+
+def check_corpus(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> None:
+    """The argument checks of a corpus: sequences, equal counts, grouped references."""
+    if isinstance(hypotheses, str):
+        raise TypeError("hypotheses: expected a sequence of strings, got a str")
+    if isinstance(references, str):
+        raise TypeError("references: expected a sequence of reference lists, got a str")
+    if len(hypotheses) != len(references):
+        raise InputError(
+            f"got {len(hypotheses)} hypotheses but {len(references)} reference groups; "
+            "references[i] must hold the references of hypotheses[i]"
+        )
+    for k, refs in enumerate(references):
+        if isinstance(refs, str):
+            raise TypeError(
+                f"references[{k}]: expected a sequence of reference strings, got a str "
+                "(wrap a single reference in a list)"
+            )
+
+
+def aligner_substituted() -> bool:
+    """Whether a test replaced this module's ``beam_align`` (the compiled pair path is then
+    off, so that every alignment goes through the substitute)."""
+    return beam_align is not _search.beam_align
+
+
+# -- the pipeline -----------------------------------------------------------------------------
+
+
+class Pipeline:
+    """The steps from text to statistics for one configuration, with resources and caches.
+
+    Args:
+        config: The settings.
+    """
+
+    def __init__(self, config: MeteorConfig) -> None:
+        self.config = config
+        self.jar = config.flavour == "meteor15"
+        self.nltk: NltkMeteor | None = None
+        if config.flavour == "nltk":
+            self.nltk = NltkMeteor(
+                preprocess=str.lower if config.normalization == "lower" else _keep,
+                alpha=config.alpha,
+                beta=config.beta,
+                gamma=config.gamma,
+            )
+        self._intern: dict[str, int] = {}
+        self._intern_ids = itertools.count()
+        self.identity: Callable[[str], int] = java_hash if self.jar else self._intern_id
+        self.context = matchers.MatcherContext(
+            flavour=config.flavour,
+            language=config.language,
+            language_code=config.lang.short_name,
+            identity=self.identity,
+            stem_table=config.stem_table,
+            synonym_dir=config.synonym_dir,
+            paraphrase_table=config.paraphrase_table,
+        )
+        self.matchers: list[Matcher] = (
+            []
+            if self.nltk is not None
+            else [matchers.get(m).build(self.context) for m in config.modules]
+        )
+        self.aligner_weights = tuple(1.0 if m == "exact" else 0.5 for m in config.modules)
+        self.function_words: frozenset[str] = self._load_function_words()
+        self.function_cache = _FunctionFlags(self.function_words)
+        self.ref_cache: dict[str, Segment] = {}
+        self._nltk_ref_cache: dict[str, tuple[str, ...]] = {}
+
+    # -- resources and word identities ---------------------------------------------------------
+
+    def _intern_id(self, token: str) -> int:
+        """A dense id per token for the non-jar flavours. ``setdefault`` and ``next`` are each
+        one atomic step, so threads interning new words at once never share an id."""
+        ids = self._intern
+        found = ids.get(token)
+        if found is None:
+            found = ids.setdefault(token, next(self._intern_ids))
+        return found
+
+    def _load_function_words(self) -> frozenset[str]:
+        if self.config.flavour != "meteor15":
+            return frozenset()
+        from meteor_eval.resources.function_words import function_words, load_function_words_file
+
+        if self.config.function_words_file is not None:
+            return frozenset(load_function_words_file(Path(self.config.function_words_file)))
+        # The jar loads english.words whatever the language (only -s changes it), so every
+        # language scores with the English list; verified with `-l fr -ssOut`.
+        return frozenset(function_words("english"))
+
+    def function_flags(self, tokens: tuple[str, ...]) -> tuple[bool, ...]:
+        """Function-word flag of every token (cached per word type)."""
+        return tuple(map(self.function_cache.__getitem__, tokens))
+
+    # -- text -> tokens ------------------------------------------------------------------------
+
+    def tokenize(self, text: str) -> tuple[str, ...]:
+        """Preprocess one text as configured: normalise, lower-case, split (spec 1.6).
+
+        The ``nltk`` flavour returns NLTK's tokens unchanged (its ``preprocess`` lower-cases
+        each token while matching, as NLTK does).
+        """
+        name = self.config.tokenizer
+        if name == "default" and self.nltk is not None:
+            name = "nltk"
+        if name != "default":
+            if name == "nltk":
+                from meteor_eval.text.nltk_tokenize import nltk_word_tokenize
+
+                tokens = nltk_word_tokenize(text)
+            else:
+                tokens = text.split()
+            if self.nltk is None and self.config.normalization == "lower":
+                return tuple(token.lower() for token in tokens)
+            return tuple(tokens)
+        return tuple(
+            preprocess(text, language=self.config.language, level=self.config.normalization)
+        )
+
+    def segment(self, text: str, side: str = "hypothesis") -> Segment:
+        """Preprocessed tokens of a text with their word identities.
+
+        Raises:
+            SegmentTooLongError: more tokens than :data:`meteor_eval.limits.MAX_TOKENS` allows
+                for the flavour (``side`` names the text in the message).
+        """
+        tokens = self.tokenize(text)
+        check_tokens(self.config.flavour, side, len(tokens))
+        return self.segment_of(tokens)
+
+    def segment_of(self, tokens: tuple[str, ...]) -> Segment:
+        """The segment of preprocessed tokens."""
+        return Segment(tokens, tuple(map(self.identity, tokens)))
+
+    def reference(self, text: str) -> Segment:
+        """:meth:`segment` of a reference, cached (references recur across systems)."""
+        cache = self.ref_cache
+        seg = cache.get(text)
+        if seg is None:
+            if len(cache) >= CACHE_LIMIT:
+                cache.clear()
+            seg = self.segment(text, "reference")
+            cache[text] = seg
+        return seg
+
+    # -- tokens -> matches -> alignment --------------------------------------------------------
+
+    def align(self, hyp: Segment, ref: Segment) -> list[Match]:
+        """The chosen matches between two preprocessed segments, in reference order."""
+        if self.jar:
+            return self._align_meteor15(hyp, ref)
+        return self._align_paper2005(hyp, ref)
+
+    def _align_meteor15(self, hyp: Segment, ref: Segment) -> list[Match]:
+        identical = hyp.ids == ref.ids
+        stage_lists = []
+        for stage, matcher in enumerate(self.matchers):
+            stage_lists.append(matcher.candidates(hyp, ref, stage))
+            if identical:  # spec 3.5: only the first module runs for identical sentences
+                break
+        if not aligner_substituted():
+            # The library's aligner: the compiled one builds the candidate store itself.
+            return beam_align_stages(
+                stage_lists, len(hyp), len(ref), self.aligner_weights, beam=self.config.beam
+            )
+        # An aligner substituted for ``beam_align`` (tests compare implementations this way).
+        store = CandidateStore(len(hyp), len(ref))
+        for candidates in stage_lists:
+            store.extend(candidates)
+        return beam_align(store, self.aligner_weights, beam=self.config.beam)
+
+    def _align_paper2005(self, hyp: Segment, ref: Segment) -> list[Match]:
+        stages = [
+            [(m.hyp_start, m.ref_start) for m in matcher.candidates(hyp, ref, stage)]
+            for stage, matcher in enumerate(self.matchers)
+        ]
+        chosen, spent = exhaustive.align_stages_bounded(stages, budget=exhaustive.SEARCH_BUDGET)
+        if spent:
+            _warn_budget(hyp, ref, spent)
+        matches = [Match(j, 1, i, 1, stage) for stage, pairs in enumerate(chosen) for i, j in pairs]
+        matches.sort()
+        return matches
+
+    # -- alignment -> statistics ---------------------------------------------------------------
+
+    def pair_stats(
+        self, hyp: Segment, ref: Segment, *, want_matches: bool = True
+    ) -> tuple[MeteorStats, list[Match], int]:
+        """Statistics, matches and chunks of one hypothesis against one reference.
+
+        With ``want_matches=False`` the returned match list may be empty (only the statistics
+        and chunks are needed).
+        """
+        matches = self.align(hyp, ref)
+        if not self.config.characters:
+            stats, chunks = word_stats(
+                matches,
+                self.function_flags(hyp.tokens),
+                self.function_flags(ref.tokens),
+                len(self.config.modules),
+            )
+            return stats, matches, chunks
+        # Character mode: lengths and matches count UTF-16 code units.
+        chunks = count_chunks(matches, len(ref))
+        stats = stats_from_alignment(
+            matches,
+            chunks,
+            self.function_flags(hyp.tokens),
+            self.function_flags(ref.tokens),
+            len(self.config.modules),
+            hyp_sizes=[utf16_len(t) for t in hyp.tokens],
+            ref_sizes=[utf16_len(t) for t in ref.tokens],
+        )
+        return stats, matches, chunks
+
+    def best_reference(
+        self, hyp: Segment, references: Sequence[str], *, want_matches: bool = True
+    ) -> tuple[MeteorStats, int, Segment, list[Match], int]:
+        """Statistics, index, segment, matches and chunks of the best reference (spec 5.4).
+
+        ``references`` holds at least one entry (checked by the callers). Without
+        ``want_matches`` the match list may be empty.
+        """
+        best_score = -1.0
+        best: tuple[MeteorStats, int, Segment, list[Match], int] | None = None
+        several = len(references) > 1
+        for k, text in enumerate(references):
+            if not isinstance(text, str):
+                check_reference(k, text)
+            ref = self.reference(text)
+            stats, matches, chunks = self.pair_stats(hyp, ref, want_matches=want_matches)
+            # With one reference there is nothing to compare: skip the formula.
+            score = score_from_stats(stats, self.config).score if several else 0.0
+            if score > best_score:
+                best_score = score
+                best = (stats, k, ref, matches, chunks)
+        assert best is not None  # at least one reference, and every score is >= 0 > -1
+        return best
+
+    def segment_stats(
+        self, hypothesis: str, references: Sequence[str]
+    ) -> tuple[MeteorStats, int, Alignment]:
+        """Statistics of the best reference (spec 5.4), its index and its alignment.
+
+        Raises:
+            TypeError: ``references`` is a bare string.
+            InputError: there is no reference.
+        """
+        check_segment(hypothesis, references)
+        if self.nltk is not None:
+            return self._nltk_segment_stats(self.nltk, hypothesis, references)
+        hyp = self.segment(hypothesis)
+        stats, k, ref, matches, chunks = self.best_reference(hyp, references)
+        alignment = Alignment(hyp.tokens, ref.tokens, tuple(matches), self.config.modules, chunks)
+        return stats, k, alignment
+
+    def best_stats(self, hypothesis: str, references: Sequence[str]) -> MeteorStats:
+        """Statistics of the best reference: :meth:`segment_stats`'s first item, built without
+        the alignment (what pooled corpus scoring needs).
+
+        Raises:
+            TypeError: ``references`` is a bare string.
+            InputError: there is no reference.
+        """
+        return self.best_stats_and_index(hypothesis, references)[0]
+
+    def best_stats_and_index(
+        self, hypothesis: str, references: Sequence[str]
+    ) -> tuple[MeteorStats, int]:
+        """:meth:`best_stats` and the index of the reference that was kept."""
+        check_segment(hypothesis, references)
+        if self.nltk is not None:
+            return self._nltk_segment_stats(self.nltk, hypothesis, references)[:2]
+        return self.best_reference(self.segment(hypothesis), references, want_matches=False)[:2]
+
+    def best_stats_many(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> list[MeteorStats]:
+        """:meth:`best_stats` of each ``(hypothesis, references)`` pair, in order."""
+        return each_placed(pairs, self.best_stats)
+
+    def pooled_stats_many(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> MeteorStats:
+        """``pool_stats(best_stats_many(pairs))``: the pairs' statistics pooled in order."""
+        return pool_stats(self.best_stats_many(pairs), self.config)
+
+    def _nltk_segment_stats(
+        self, scorer: NltkMeteor, hypothesis: str, references: Sequence[str]
+    ) -> tuple[MeteorStats, int, Alignment]:
+        """NLTK's staged greedy matching; the first reference with the highest score is kept."""
+        preprocess_token = scorer.preprocess
+        n_modules = len(self.config.modules)
+        stem = scorer.stem if n_modules >= 2 else None
+        synonyms = scorer.synonyms if n_modules >= 3 else None
+        hyp_tokens = self.tokenize(hypothesis)
+        check_tokens("nltk", "hypothesis", len(hyp_tokens))
+        hyp = [preprocess_token(t) for t in hyp_tokens]
+        best: tuple[float, MeteorStats, int, list[str], list[tuple[int, int, int]]] | None = None
+        for k, text in enumerate(references):
+            check_reference(k, text)
+            tokens = self._nltk_ref_cache.get(text)
+            if tokens is None:
+                if len(self._nltk_ref_cache) >= CACHE_LIMIT:
+                    self._nltk_ref_cache.clear()
+                tokens = self.tokenize(text)
+                check_tokens("nltk", "reference", len(tokens))
+                self._nltk_ref_cache[text] = tokens
+            ref = [preprocess_token(t) for t in tokens]
+            pairs = greedy_align(hyp, ref, stem=stem, synonyms=synonyms)
+            stats = stats_from_matches(pairs, len(hyp), len(ref))
+            value = scorer.score(stats)
+            if best is None or value > best[0]:
+                best = (value, stats, k, ref, pairs)
+        assert best is not None
+        _, stats, k, ref, pairs = best
+        matches = tuple(sorted(Match(j, 1, i, 1, stage) for i, j, stage in pairs))
+        alignment = Alignment(tuple(hyp), tuple(ref), matches, self.config.modules, stats.chunks)
+        return stats, k, alignment
+
+
+_R = TypeVar("_R")
+
+
+def each_placed(
+    pairs: Sequence[tuple[str, Sequence[str]]], fn: Callable[[str, Sequence[str]], _R]
+) -> list[_R]:
+    """``fn(hypothesis, references)`` of each pair; a too-long segment's error is placed at
+    its pair's index."""
+    out: list[_R] = []
+    for index, (hypothesis, references) in enumerate(pairs):
+        try:
+            out.append(fn(hypothesis, references))
+        except SegmentTooLongError as exc:
+            raise exc.at_index(index) from None
+    return out
+
+
+def _warn_budget(hyp: Segment, ref: Segment, stages: tuple[int, ...]) -> None:
+    """One :class:`SearchBudgetWarning` naming the segment whose exact search ran out."""
+    start = " ".join(hyp.tokens[:8])
+    more = " ..." if len(hyp.tokens) > 8 else ""
+    warnings.warn(
+        f"paper2005: the exact alignment search ran out of its budget "
+        f'({exhaustive.SEARCH_BUDGET:,} units) on the segment "{start}{more}" '
+        f"({len(hyp.tokens)} hypothesis and {len(ref.tokens)} reference tokens; stage "
+        f"{', '.join(str(k) for k in stages)}); kept the best alignment found so far "
+        "(most matches, possibly more chunks than the optimum)",
+        SearchBudgetWarning,
+        stacklevel=2,
+    )

@@ -1,0 +1,488 @@
+"""Step: the METEOR metric. :class:`Meteor`, :class:`MeteorScore` and the plain functions.
+
+:class:`Meteor` is thin: it holds a configuration and a pipeline
+(:class:`~meteor_eval.metrics.meteor.fast.FastPipeline`: text to statistics, compiled where it
+applies), scores statistics with :func:`~meteor_eval.metrics.meteor.formula.score_from_stats`,
+signs them (:mod:`meteor_eval.metrics.meteor.signature`) and implements the metric protocol
+(:class:`~meteor_eval.metrics.protocol.Metric`) on the jar's 23-number statistics rows.
+``corpus_meteor`` and ``sentence_meteor`` are wrappers around a cached :class:`Meteor`.
+
+Several references: each reference is scored and the first one with the strictly highest score
+keeps its statistics (spec 5.4). Corpus score: the segments' statistics are pooled and scored once
+(spec 5.5); ``aggregate="mean"`` averages segment scores instead and says so in the signature.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import operator
+import warnings
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from meteor_eval.align.alignment import Alignment
+from meteor_eval.errors import warn_empty
+from meteor_eval.match.base import Match, Segment
+from meteor_eval.metrics.base import Score, Signature
+from meteor_eval.metrics.meteor.config import MeteorConfig
+from meteor_eval.metrics.meteor.fast import FastPipeline
+from meteor_eval.metrics.meteor.formula import finite, score_from_stats, scores_of_totals
+from meteor_eval.metrics.meteor.pipeline import (
+    check_corpus,
+    each_placed,
+    perfect_row,
+    pool_stats,
+)
+from meteor_eval.metrics.meteor.signature import build_signature, resource_ids
+from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
+from meteor_eval.stats.meteor import ROW_COLUMNS, MeteorStats
+
+__all__ = ["Meteor", "MeteorScore", "corpus_meteor", "sentence_meteor"]
+
+#: Pairs scored together by :meth:`Meteor.corpus_score` (their new word types are interned in
+#: one batch).
+_BATCH = 256
+
+
+@dataclass(frozen=True, slots=True)
+class MeteorScore(Score):
+    """A METEOR score with everything that explains it.
+
+    Where the jar's formula gives NaN (an empty side: 0/0), ``precision``, ``recall``, ``fmean``,
+    ``fragmentation`` and ``penalty`` are reported as 0.0; the score is 0.0 as in the jar.
+
+    Attributes:
+        precision: Weighted precision.
+        recall: Weighted recall.
+        fmean: Parameterised harmonic mean of precision and recall.
+        fragmentation: ``chunks / mean matched words`` (0 for a perfect METEOR 1.5 match).
+        penalty: ``gamma * fragmentation ** beta``.
+        chunks: Number of chunks.
+        matches: Matched words (hypothesis side, reference side).
+        stats: The statistics record the score was computed from.
+        alignment: The chosen alignment (sentence scores, on request).
+        reference_index: Index of the reference that was kept (sentence scores).
+        segments: Per-segment scores (corpus scores, on request).
+    """
+
+    precision: float = 0.0
+    recall: float = 0.0
+    fmean: float = 0.0
+    fragmentation: float = 0.0
+    penalty: float = 0.0
+    chunks: int = 0
+    matches: tuple[int, int] = (0, 0)
+    stats: MeteorStats = field(default_factory=MeteorStats.zero)
+    alignment: Alignment | None = None
+    reference_index: int | None = None
+    segments: tuple[MeteorScore, ...] = ()
+
+
+class Meteor(Metric["MeteorScore"]):
+    """A METEOR scorer: holds the configuration, the loaded resources and caches.
+
+    A :class:`~meteor_eval.metrics.protocol.Metric`: a segment's statistics row is the jar's
+    23 numbers (:meth:`MeteorStats.to_row`); rows merge by sums, except that with METEOR 1.5's
+    rule a perfect segment adds no chunks (spec 5.5).
+
+    One instance can score any number of systems; preprocessed references and per-word results
+    (stems, synonym sets, function-word flags) are cached. Resources load on first use.
+
+    Args:
+        config: The settings; defaults to ``MeteorConfig.preset("meteor15")``.
+
+    Example:
+        >>> scorer = Meteor(MeteorConfig.preset("meteor15", modules=("exact", "stem", "synonym"),
+        ...                                     normalization="norm"))
+        >>> scorer.sentence_score("The cat sat on the mat.", ["The cat sat on the mat."]).score
+        1.0
+    """
+
+    def __init__(self, config: MeteorConfig | None = None) -> None:
+        self.config = config if config is not None else MeteorConfig.preset("meteor15")
+        if len(self.config.weights) < len(self.config.modules):
+            warnings.warn(
+                "More modules than weights specified - "
+                "modules with no weights will not be counted.",
+                stacklevel=2,
+            )
+        #: The steps from text to statistics, with the resources and caches they use.
+        self.pipeline = FastPipeline(self.config)
+        self._signature_cache: dict[str, Signature] = {}
+
+    def __reduce__(self) -> tuple[type[Meteor], tuple[MeteorConfig]]:
+        """Pickle a scorer as its configuration; the copy builds its own resources and caches.
+
+        The live state holds locks, memory-mapped tables and per-process caches that cannot
+        travel (the paraphrase index, the Porter stemmer's per-thread state, the word-type
+        tables); the resources themselves are loaded once per process and shared, so the
+        rebuilt scorer gives the same scores.
+        """
+        return (type(self), (self.config,))
+
+    # -- text -> statistics (the pipeline's steps) ---------------------------------------------
+
+    def tokenize(self, text: str) -> tuple[str, ...]:
+        """Preprocess one text as configured: normalise, lower-case, split (spec 1.6)."""
+        return self.pipeline.tokenize(text)
+
+    def segment(self, text: str, side: str = "hypothesis") -> Segment:
+        """Preprocessed tokens of a text with their word identities.
+
+        Raises:
+            SegmentTooLongError: more tokens than :data:`meteor_eval.limits.MAX_TOKENS` allows
+                for the flavour (``side`` names the text in the message).
+        """
+        return self.pipeline.segment(text, side)
+
+    def align(self, hyp: Segment, ref: Segment) -> list[Match]:
+        """The chosen matches between two preprocessed segments, in reference order."""
+        return self.pipeline.align(hyp, ref)
+
+    def pair_stats(
+        self, hyp: Segment, ref: Segment, *, want_matches: bool = True
+    ) -> tuple[MeteorStats, list[Match], int]:
+        """Statistics, matches and chunks of one hypothesis against one reference.
+
+        With ``want_matches=False`` the returned match list may be empty.
+        """
+        return self.pipeline.pair_stats(hyp, ref, want_matches=want_matches)
+
+    def segment_stats(
+        self, hypothesis: str, references: Sequence[str]
+    ) -> tuple[MeteorStats, int, Alignment]:
+        """Statistics of the best reference (spec 5.4), its index and its alignment.
+
+        Raises:
+            TypeError: ``references`` is a bare string.
+            InputError: there is no reference.
+        """
+        return self.pipeline.segment_stats(hypothesis, references)
+
+    def best_stats(self, hypothesis: str, references: Sequence[str]) -> MeteorStats:
+        """Statistics of the best reference, built without the alignment.
+
+        Raises:
+            TypeError: ``references`` is a bare string.
+            InputError: there is no reference.
+        """
+        return self.pipeline.best_stats(hypothesis, references)
+
+    def best_stats_many(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> list[MeteorStats]:
+        """:meth:`best_stats` of each ``(hypothesis, references)`` pair, in order (the first
+        faulty pair raises, before any is scored)."""
+        return self.pipeline.best_stats_many(pairs)
+
+    def pooled_stats_many(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> MeteorStats:
+        """``pool_stats(best_stats_many(pairs))``: the pairs' statistics pooled in order."""
+        return self.pipeline.pooled_stats_many(pairs)
+
+    # -- statistics -> score -------------------------------------------------------------------
+
+    def signature(self, n_refs: int | str = 1) -> Signature:
+        """The signature of this configuration for a given number of references."""
+        key = str(n_refs)
+        cached = self._signature_cache.get(key)
+        if cached is None:
+            cached = build_signature(self.config, key, resource_ids(self.pipeline))
+            self._signature_cache[key] = cached
+        return cached
+
+    def score_stats(self, stats: MeteorStats, *, n_refs: int | str = 1) -> MeteorScore:
+        """Score a statistics record (one segment or a pooled sum)."""
+        return self._make_score(stats, n_refs, None, None)
+
+    def _make_score(
+        self,
+        stats: MeteorStats,
+        n_refs: int | str,
+        alignment: Alignment | None,
+        reference_index: int | None,
+    ) -> MeteorScore:
+        """:meth:`score_stats` with the sentence fields set at once (no copy per segment)."""
+        c = score_from_stats(stats, self.config)
+        return MeteorScore(
+            c.score,
+            self.signature(n_refs),
+            precision=finite(c.precision),
+            recall=finite(c.recall),
+            fmean=finite(c.fmean),
+            fragmentation=finite(c.fragmentation),
+            penalty=finite(c.penalty),
+            chunks=stats.chunks,
+            matches=(stats.hyp_matched, stats.ref_matched),
+            stats=stats,
+            alignment=alignment,
+            reference_index=reference_index,
+        )
+
+    def _mean_score(self, records: Sequence[MeteorStats]) -> float:
+        """The mean of the records' scores (``aggregate="mean"``), 0.0 for none."""
+        config = self.config
+        if not records:
+            return 0.0
+        return math.fsum(score_from_stats(r, config).score for r in records) / len(records)
+
+    def sentence_score(
+        self, hypothesis: str, references: Sequence[str], *, alignment: bool = False
+    ) -> MeteorScore:
+        """METEOR of one hypothesis against its references.
+
+        Args:
+            hypothesis: The system output.
+            references: One or more references for it.
+            alignment: Attach the chosen alignment to the result.
+        """
+        if alignment or self.pipeline.nltk is not None:
+            stats, k, align = self.pipeline.segment_stats(hypothesis, references)
+            return self._make_score(stats, len(references), align if alignment else None, k)
+        # No alignment requested: the same statistics without building an Alignment.
+        stats, k = self.pipeline.best_stats_and_index(hypothesis, references)
+        return self._make_score(stats, len(references), None, k)
+
+    def corpus_score(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str]],
+        *,
+        segments: bool = False,
+        alignments: bool = False,
+    ) -> MeteorScore:
+        """METEOR of a corpus: pooled statistics scored once (or the mean, if configured).
+
+        Args:
+            hypotheses: One string per segment.
+            references: ``references[i]`` lists the references of ``hypotheses[i]``.
+            segments: Attach per-segment scores.
+            alignments: Attach each segment's alignment (implies ``segments``).
+
+        Raises:
+            TypeError: a bare string where a sequence is expected.
+            InputError: the numbers of hypotheses and reference groups differ.
+        """
+        check_corpus(hypotheses, references)
+        if not hypotheses:
+            warn_empty()
+        if segments or alignments:
+            seg_scores = [
+                self.sentence_score(h, refs, alignment=alignments)
+                for h, refs in zip(hypotheses, references, strict=True)
+            ]
+            return self.combine(seg_scores, keep_segments=True)
+        # Only the statistics are needed: no per-segment score objects or alignments.
+        pairs = list(zip(hypotheses, references, strict=True))
+        records: list[MeteorStats] = []
+        for start in range(0, len(pairs), _BATCH):
+            records.extend(self.best_stats_many(pairs[start : start + _BATCH]))
+        n_refs_set = {str(len(refs)) for refs in references}
+        n_refs = next(iter(n_refs_set)) if len(n_refs_set) == 1 else "var"
+        result = self.score_stats(pool_stats(records, self.config), n_refs=n_refs)
+        if self.config.aggregate == "mean":
+            result = dataclasses.replace(result, score=self._mean_score(records))
+        return result
+
+    def combine(
+        self, seg_scores: Iterable[MeteorScore], *, keep_segments: bool = False
+    ) -> MeteorScore:
+        """Corpus score from segment scores: pooled statistics, or their mean if configured."""
+        scores = list(seg_scores)
+        n_refs_set = {s.signature.get("nrefs") for s in scores}
+        n_refs = (next(iter(n_refs_set)) or "1") if len(n_refs_set) == 1 else "var"
+        total = pool_stats((s.stats for s in scores), self.config)
+        result = self.score_stats(total, n_refs=n_refs)
+        if self.config.aggregate == "mean":
+            mean = math.fsum(s.score for s in scores) / len(scores) if scores else 0.0
+            result = dataclasses.replace(result, score=mean)
+        if keep_segments:
+            result = dataclasses.replace(result, segments=tuple(scores))
+        return result
+
+    # -- the metric protocol -------------------------------------------------------------
+
+    name = "meteor"
+    config: MeteorConfig
+    score_fields = frozenset({"alpha", "beta", "gamma", "delta", "weights", "aggregate"})
+
+    @classmethod
+    def config_type(cls) -> type[MeteorConfig]:
+        """:class:`MeteorConfig`."""
+        return MeteorConfig
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The 23 numbers of the jar's statistics line (see :mod:`meteor_eval.stats.meteor`)."""
+        return ROW_COLUMNS
+
+    def segment_rows(self, pairs: Sequence[Pair]) -> list[Row]:
+        """The best reference's statistics row of each pair (:meth:`best_stats_many`)."""
+        return [stats.to_row() for stats in self.best_stats_many(pairs)]
+
+    def keeps_rows(self) -> bool:
+        """``aggregate="mean"`` averages the segments' scores, so it needs every row."""
+        return self.config.aggregate == "mean"
+
+    def merge(self, total: Row, row: Row) -> Row:
+        """Sum, except that a perfect segment's chunks are not added (METEOR 1.5's rule)."""
+        if self.config.zero_penalty_if_perfect and perfect_row(row):
+            row = (*row[:20], 0, *row[21:])
+        return tuple(map(operator.add, total, row))
+
+    def pooled_rows(self, pairs: Sequence[Pair]) -> Total:
+        """The pooled total of a batch, from :meth:`pooled_stats_many` where the rows are not
+        needed (no statistics record per pair on the compiled path)."""
+        if self.keeps_rows():
+            return super().pooled_rows(pairs)
+        total = self.new_total()
+        total.row = self.pooled_stats_many(pairs).to_row()
+        total.count = len(pairs)
+        total.nrefs = {len(refs) for _, refs in pairs}
+        return total
+
+    def stats_of_row(self, row: Row) -> MeteorStats:
+        """A statistics row as a record with this configuration's number of stages."""
+        stats = MeteorStats.from_row(row)
+        n = len(self.config.modules)
+        if n < len(stats.stages):
+            stats = dataclasses.replace(stats, stages=stats.stages[:n])
+        return stats
+
+    def score_total(
+        self, total: Row, *, nrefs: str = "1", rows: Sequence[Row] | None = None
+    ) -> MeteorScore:
+        """The score of merged statistics; with ``aggregate="mean"`` and ``rows``, the score is
+        the exact mean of the segments' scores (the other fields stay those of the total)."""
+        result = self.score_stats(self.stats_of_row(total), n_refs=nrefs)
+        if rows is not None and self.config.aggregate == "mean":
+            mean = self._mean_score([self.stats_of_row(r) for r in rows])
+            result = dataclasses.replace(result, score=mean)
+        return result
+
+    def segment_results(
+        self, pairs: Sequence[Pair], *, alignment: bool = False, **options: Any
+    ) -> list[MeteorScore]:
+        """:meth:`sentence_score` of each pair (``alignment``: attach each one's alignment)."""
+        if options:
+            return super().segment_results(pairs, **options)
+
+        def score(hypothesis: str, references: Sequence[str]) -> MeteorScore:
+            return self.sentence_score(hypothesis, references, alignment=alignment)
+
+        return each_placed(pairs, score)
+
+    def values(self, score: MeteorScore) -> dict[str, float]:
+        """``{"meteor": score}``."""
+        return {"meteor": score.score}
+
+    def report(self, score: MeteorScore) -> dict[str, dict[str, Any]]:
+        """METEOR with precision, recall, Fmean, fragmentation, penalty, chunks, the matches
+        of each module (hypothesis and reference side) and the lengths."""
+        stats = score.stats
+        matches = {
+            module: [counts[0] + counts[2], counts[1] + counts[3]]
+            for module, counts in zip(self.config.modules, stats.stages, strict=False)
+        }
+        return {
+            "meteor": {
+                "score": score.score,
+                "precision": score.precision,
+                "recall": score.recall,
+                "fmean": score.fmean,
+                "fragmentation": score.fragmentation,
+                "penalty": score.penalty,
+                "chunks": score.chunks,
+                "matches": matches,
+                "hyp_length": stats.hyp_length,
+                "ref_length": stats.ref_length,
+                "stats": list(stats.to_row()),
+            }
+        }
+
+    def sample_matrix(self, rows: Sequence[Row]) -> Any:
+        """Merged rows, or with ``aggregate="mean"`` each segment's score and a count of 1, so
+        that a resampled total is scored as its corpus score is made."""
+        if self.config.aggregate != "mean":
+            return super().sample_matrix(rows)
+        import numpy as np
+
+        config = self.config
+        scores = [score_from_stats(self.stats_of_row(r), config).score for r in rows]
+        return np.column_stack([np.asarray(scores, dtype=np.float64), np.ones(len(rows))])
+
+    def sample_values(self, totals: Any) -> Any:
+        """Headline score of each resampled total (see :meth:`sample_matrix`): the exact
+        formula of the corpus score on each pooled total, or the mean of segment scores."""
+        import numpy as np
+
+        if self.config.aggregate != "mean":
+            config = self.config
+            if config.flavour != "nltk":
+                return {"meteor": scores_of_totals(totals, config)}
+            stats_of = self.stats_of_row
+            scores = [
+                score_from_stats(stats_of(tuple(int(x) for x in total)), config).score
+                for total in totals.tolist()
+            ]
+            return {"meteor": np.asarray(scores, dtype=np.float64)}
+
+        with np.errstate(invalid="ignore", divide="ignore"):
+            means = np.where(totals[:, 1] > 0, totals[:, 0] / totals[:, 1], 0.0)
+        return {"meteor": means}
+
+
+# -- the plain functions ----------------------------------------------------------------------
+
+_DEFAULT_SCORERS: dict[MeteorConfig, Meteor] = {}
+
+
+def _scorer(config: MeteorConfig | None, options: dict[str, object]) -> Meteor:
+    if config is not None and options:
+        raise TypeError("pass either config= or individual options, not both")
+    if config is None:
+        config = MeteorConfig.preset(**options)  # type: ignore[arg-type]
+    scorer = _DEFAULT_SCORERS.get(config)
+    if scorer is None:
+        if len(_DEFAULT_SCORERS) > 16:
+            _DEFAULT_SCORERS.clear()
+        scorer = Meteor(config)
+        _DEFAULT_SCORERS[config] = scorer
+    return scorer
+
+
+def corpus_meteor(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    *,
+    config: MeteorConfig | None = None,
+    segments: bool = False,
+    **options: object,
+) -> MeteorScore:
+    """Corpus METEOR; ``options`` are those of :meth:`MeteorConfig.preset`.
+
+    Example:
+        >>> s = corpus_meteor(["the cat sat on the mat"], [["the cat sat on the mat"]],
+        ...                   flavour="paper2005", modules=("exact",))
+        >>> round(s.score, 4)
+        0.9977
+    """
+    return _scorer(config, options).corpus_score(hypotheses, references, segments=segments)
+
+
+def sentence_meteor(
+    hypothesis: str,
+    references: Sequence[str],
+    *,
+    config: MeteorConfig | None = None,
+    alignment: bool = False,
+    **options: object,
+) -> MeteorScore:
+    """METEOR of one hypothesis; ``options`` are those of :meth:`MeteorConfig.preset`.
+
+    Example:
+        >>> s = sentence_meteor("on the mat sat the cat", ["the cat sat on the mat"],
+        ...                     flavour="paper2005", modules=("exact",))
+        >>> (s.chunks, s.penalty, s.score)
+        (6, 0.5, 0.5)
+    """
+    return _scorer(config, options).sentence_score(hypothesis, references, alignment=alignment)

@@ -1,0 +1,111 @@
+"""Every refused command is one line on stderr, with exit status 2 for a usage error (naming
+the option) and 1 for a data or output error; output paths are checked before any scoring."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "meteor_eval", *args],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(SRC)},
+        cwd=cwd,
+        check=False,
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> Path:
+    (tmp_path / "hyp.txt").write_text("the cat sat on the mat\na dog\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("the cat was on the mat\nthe dog\n", encoding="utf-8")
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "bad.stats").write_bytes(b"\xff\xfe\n")
+    (tmp_path / "empty.txt").write_bytes(b"")
+    (tmp_path / "empty.gz").write_bytes(b"")
+    return tmp_path
+
+
+IO = ("--hyp", "hyp.txt", "--ref", "ref.txt")
+
+CASES = [
+    (
+        ("score", *IO, "--beam", "100000000000000000000"),
+        2,
+        "error: --beam: beam: 100000000000000000000 ",
+    ),
+    (("compare", *IO, "--beam", "0"), 2, "error: --beam: beam: 0 is invalid"),
+    (("score", *IO, "--jobs", "100000000000000000000"), 2, "error: jobs: 100000000000000000000"),
+    (("bleu", *IO, "--max-ngram-order", "0"), 2, "error: max_ngram_order: got 0"),
+    (("bleu", *IO, "--smooth-value", "nan"), 2, "error: smooth_value: got nan"),
+    (("rouge", *IO, "--types", "rouge9x"), 2, "error: types: got 'rouge9x'"),
+    (("score", *IO, "--stats", "missing/x.stats"), 2, "error: --stats: cannot write"),
+    (("score", *IO, "--stats", "folder"), 2, "error: --stats: folder is a directory"),
+    (("score", *IO, "--alignments", "missing/a.jsonl"), 2, "error: --alignments: cannot write"),
+    (("bleu", *IO, "--stats", "x.stats", "--stats", "x.stats"), 2, "error: --stats: 2 file(s)"),
+    (("score", "--from-stats", "folder"), 1, "error: folder: is a directory"),
+    (("score", "--from-stats", "bad.stats"), 1, "error: bad.stats: not UTF-8 text"),
+    (("score", "--example", "--hyp", "hyp.txt"), 2, "error: --example cannot be combined"),
+    (
+        ("score", *IO, "--modules", "exact,paraphrase", "--paraphrase-table", "empty.gz"),
+        1,
+        "error: paraphrase table empty.gz has no paraphrase records",
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "status", "message"), CASES, ids=[c[2][7:30] for c in CASES])
+def test_refusal_is_one_line(files: Path, args: tuple[str, ...], status: int, message: str) -> None:
+    done = _cli(*args, cwd=files)
+    assert done.returncode == status, done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert message in lines[0]
+    assert lines[0].startswith(f"meteor-eval {args[0]}: error: ")
+    assert done.stdout == ""
+
+
+def test_output_path_checked_before_scoring(files: Path) -> None:
+    """--stats and --alignments are checked together before scoring: with a bad --alignments
+    path the good --stats file is never written."""
+    done = _cli("score", *IO, "--stats", "ok.stats", "--alignments", "folder", cwd=files)
+    assert done.returncode == 2
+    assert not (files / "ok.stats").exists()  # nothing was written: refused before scoring
+
+
+def test_write_error_is_one_line(files: Path) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("needs /dev/full")
+    done = _cli("bleu", *IO, "--stats", "/dev/full", cwd=files)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        "meteor-eval bleu: error: cannot write the results: No space left on device"
+    ]
+
+
+def test_empty_input_warns(files: Path) -> None:
+    done = _cli("bleu", "--hyp", "empty.txt", "--ref", "empty.txt", cwd=files)
+    assert done.returncode == 0
+    assert done.stderr.splitlines() == [
+        "meteor-eval: warning: no segments to score (empty input): the score is 0.0"
+    ]
+
+
+def test_too_long_line_names_file_and_line(files: Path) -> None:
+    (files / "long.txt").write_text("a\n" + "w " * 2_001 + "\n", encoding="utf-8")
+    done = _cli("score", "--hyp", "long.txt", "--ref", "ref.txt", cwd=files)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        "meteor-eval score: error: long.txt, line 2: the hypothesis has 2,001 tokens; METEOR "
+        "(meteor15) accepts at most 2,000 per segment (its time and memory grow with the square "
+        "of the length; see docs/limits.md)"
+    ]

@@ -1,0 +1,143 @@
+"""The METEOR formula, written once: Fmean, the fragmentation penalty and the JVM power."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+from meteor_eval.metrics.meteor import MeteorConfig
+from meteor_eval.metrics.meteor.formula import (
+    components,
+    fragmentation_penalty,
+    fragmentation_power,
+    jar_fmean,
+    nltk_components,
+    nltk_fmean,
+    score_from_stats,
+    scores_of_totals,
+)
+from meteor_eval.stats.meteor import MeteorStats
+
+# Six words, all matched exactly in one chunk (no function words): NLTK's identical pair.
+SIX = MeteorStats(6, 6, 0, 0, ((6, 6, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0)), 1, 6, 6)
+
+
+def test_both_fmean_orders_give_the_harmonic_mean() -> None:
+    # 1 / (0.1 / 0.5 + 0.9 / 1) = 1 / 1.1
+    assert jar_fmean(0.5, 1.0, 0.9) == pytest.approx(1 / 1.1, abs=1e-16)
+    assert nltk_fmean(0.5, 1.0, 0.9) == pytest.approx(1 / 1.1, abs=1e-16)
+
+
+def test_fmean_of_nothing_follows_ieee_for_the_jar_and_raises_for_nltk() -> None:
+    assert jar_fmean(0.0, 0.0, 0.9) == 0.0  # 1 / (0.1/0 + 0.9/0) = 1 / inf
+    assert math.isnan(jar_fmean(math.nan, math.nan, 0.9))  # an empty side: 0/0 upstream
+    with pytest.raises(ZeroDivisionError):
+        nltk_fmean(0.0, 0.0, 0.9)
+
+
+def test_penalty_is_gamma_times_fragmentation_to_the_beta() -> None:
+    assert fragmentation_penalty(0.5, beta=3.0, gamma=0.5) == 0.0625
+    assert fragmentation_penalty(0.0, beta=0.0, gamma=0.6) == 0.6  # Math.pow(x, 0) = 1
+    assert math.isnan(fragmentation_penalty(math.nan, beta=3.0, gamma=0.5))
+
+
+def test_jvm_power_applies_the_table_of_the_jars_differences() -> None:
+    # (S=47, K=6) at beta 0.2 is listed: the JVM's Math.pow is one ulp above Python's.
+    python = math.pow(6 / (47 / 2.0), 0.2)
+    jvm = fragmentation_power(6, 47, 0.2, jvm=True)
+    assert jvm == math.nextafter(python, math.inf)
+    assert fragmentation_power(6, 47, 0.2) == python
+    assert fragmentation_penalty(6 / 23.5, beta=0.2, gamma=0.6, jvm_counts=(6, 47)) == 0.6 * jvm
+    # Not listed: the correctly rounded value.
+    assert fragmentation_power(1, 2, 0.2, jvm=True) == 1.0
+
+
+def test_identical_pair_keeps_its_one_chunk_penalty_in_nltk_and_paper2005() -> None:
+    nltk = nltk_components(SIX)
+    # penalty 0.5 * (1/6) ** 3, Fmean 1
+    assert nltk.penalty == pytest.approx(0.5 / 216, abs=1e-17)
+    assert nltk.score == pytest.approx(1 - 0.5 / 216, abs=1e-16)
+    paper = score_from_stats(SIX, MeteorConfig.preset("paper2005"))
+    assert paper.score == pytest.approx(nltk.score, abs=1e-15)
+    assert paper.fragmentation == nltk.fragmentation == 1 / 6
+
+
+def test_meteor15_has_no_penalty_for_a_perfect_match() -> None:
+    config = MeteorConfig.preset("meteor15", modules=("exact", "stem", "synonym"))
+    assert score_from_stats(SIX, config).score == 1.0
+
+
+def test_nltk_flavour_scores_with_nltks_formula() -> None:
+    stats = MeteorStats(4, 5, 0, 0, ((2, 2, 0, 0), (1, 1, 0, 0), (0, 0, 0, 0)), 2, 3, 3)
+    config = MeteorConfig.preset("nltk")
+    assert score_from_stats(stats, config) == nltk_components(stats)
+    # P = 3/4, R = 3/5, Fmean = PR / (0.9 P + 0.1 R), penalty 0.5 * (2/3) ** 3
+    fmean = 0.45 / (0.675 + 0.06)
+    assert nltk_components(stats).score == pytest.approx((1 - 0.5 * (2 / 3) ** 3) * fmean)
+
+
+def test_empty_statistics_score_zero_never_nan() -> None:
+    empty = MeteorStats.zero(3)
+    assert nltk_components(empty).score == 0.0
+    jar = components(
+        empty, alpha=0.85, beta=0.2, gamma=0.6, delta=0.75, weights=(1.0, 0.6, 0.8), jvm_pow=True
+    )
+    assert jar.score == 0.0
+    assert math.isnan(jar.precision)
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        MeteorConfig.preset("meteor15"),
+        MeteorConfig.preset("meteor15", modules=("exact", "stem"), delta=0.5, beta=3.0),
+        MeteorConfig.preset("paper2005"),
+    ],
+    ids=["meteor15", "meteor15-two-stages", "paper2005"],
+)
+def test_vectorised_scores_are_the_scalar_formula(config: MeteorConfig) -> None:
+    """:func:`scores_of_totals` = :func:`components` within an ulp, with empty, perfect and
+    pooled-size rows (resampled corpora are scored this way)."""
+    rng = random.Random(11)
+    n_stages = len(config.modules)
+    perfect = MeteorStats(6, 6, 0, 0, ((6, 6, 0, 0),) + ((0, 0, 0, 0),) * (n_stages - 1), 1, 6, 6)
+    records = [MeteorStats.zero(n_stages), perfect]
+    for _ in range(1500):
+        stages = []
+        for _ in range(n_stages):
+            content, function = rng.randrange(0, 30), rng.randrange(0, 10)
+            stages.append((content, content, function, function))
+        matched = sum(s[0] + s[2] for s in stages)
+        extra = rng.choice([0, 0, rng.randrange(1, 2000)])
+        chunks = min(matched, rng.randrange(1, 40)) if matched else 0
+        hyp_fn = sum(s[2] for s in stages) + rng.randrange(0, 3)
+        records.append(
+            MeteorStats(
+                matched + extra,
+                matched + extra // 2,
+                hyp_fn,
+                hyp_fn,
+                tuple(stages),
+                chunks,
+                matched,
+                matched,
+            )
+        )
+    rows = np.asarray([r.to_row() for r in records], dtype=float)
+    values = scores_of_totals(rows, config)
+    for record, value in zip(records, values, strict=True):
+        expected = components(
+            record,
+            alpha=config.alpha,
+            beta=config.beta,
+            gamma=config.gamma,
+            delta=config.delta,
+            weights=config.weights,
+            zero_penalty_if_perfect=config.zero_penalty_if_perfect,
+        ).score
+        assert value == pytest.approx(expected, rel=1e-15, abs=1e-300)
+    assert values[0] == 0.0
+    assert values[1] == (1.0 if config.flavour == "meteor15" else pytest.approx(0.9977, abs=1e-4))

@@ -1,0 +1,123 @@
+"""Faults while scoring: a worker process killed, segments too long for a metric.
+
+Each gives one error that says where (the chunk, the line), and leaves no process behind.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import signal
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from meteor_eval import limits, parallel
+from meteor_eval.errors import SegmentTooLongError
+from meteor_eval.metrics.meteor import Meteor, MeteorConfig
+from meteor_eval.metrics.protocol import Metric, Pair, Total
+from meteor_eval.metrics.rouge import Rouge, RougeConfig
+from meteor_eval.parallel import WorkerError, corpus_result, segment_rows
+
+CONFIG = MeteorConfig.preset("meteor15", modules=("exact",), normalization="norm")
+PAIRS: list[Pair] = [(f"the cat number {k}", [f"a cat number {k}"]) for k in range(40)]
+
+
+def _children() -> set[int]:
+    """Process ids of this process's children (Linux ``/proc``), except multiprocessing's
+    resource tracker, which is started once per process and lives on by design."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+        for pid in (task / "children").read_text().split():
+            try:
+                command = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:  # already gone
+                continue
+            if b"resource_tracker" not in command:
+                found.add(int(pid))
+    return found
+
+
+def _killing_total(metric: Metric[Any], chunk: Sequence[Pair]) -> Total:
+    """A chunk task that kills its own worker on the chunk holding segment 21 (in a worker)."""
+    if any(h == "the cat number 21" for h, _ in chunk):
+        os.kill(os.getpid(), signal.SIGKILL)
+    return metric.pooled_rows(chunk)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
+@pytest.mark.skipif(
+    "fork" not in multiprocessing.get_all_start_methods(), reason="the hook needs fork"
+)
+def test_killed_worker_names_its_chunk_and_leaves_no_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(parallel, "_chunk_total", _killing_total)
+    sigpipe = signal.getsignal(signal.SIGPIPE)
+    before = _children()  # other tests in this process may have left helpers running
+    with pytest.raises(WorkerError, match=r"a worker process died .* while chunks? 3") as caught:
+        corpus_result(Meteor(CONFIG), iter(PAIRS), jobs=2, chunk_size=10)
+    # Segment 22 (the 22nd line) is in chunk 3, segments 21-30, which the message covers.
+    assert "(segments 21-" in str(caught.value)
+    assert multiprocessing.active_children() == []
+    # Workers being stopped may take a moment to exit and be reaped on a loaded machine.
+    deadline = time.monotonic() + 10
+    while _children() - before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _children() - before == set()
+    assert signal.getsignal(signal.SIGPIPE) == sigpipe  # restored after the pool
+
+
+def test_worker_error_is_a_meteor_eval_error() -> None:
+    from meteor_eval.errors import MeteorEvalError
+
+    assert issubclass(WorkerError, MeteorEvalError)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_too_long_segment_error_names_its_line(jobs: int) -> None:
+    pairs = list(PAIRS)
+    pairs[26] = (" ".join(["word"] * 2_001), pairs[26][1])
+    with pytest.raises(SegmentTooLongError) as caught:
+        list(segment_rows(Meteor(CONFIG), iter(pairs), jobs=jobs, chunk_size=10))
+    assert str(caught.value) == (
+        "line 27: the hypothesis has 2,001 tokens; METEOR (meteor15) accepts at most 2,000 per "
+        "segment (its time and memory grow with the square of the length; see docs/limits.md)"
+    )
+    # It crosses process boundaries intact.
+    again = pickle.loads(pickle.dumps(caught.value))
+    assert (again.line, again.tokens, again.side) == (27, 2_001, "hypothesis")
+
+
+@pytest.mark.parametrize(
+    ("flavour", "limit"), [("meteor15", 2_000), ("paper2005", 500), ("nltk", 10_000)]
+)
+def test_meteor_limits_by_flavour(flavour: str, limit: int) -> None:
+    scorer = Meteor(MeteorConfig.preset(flavour))  # type: ignore[arg-type]
+    assert limits.MAX_TOKENS[flavour] == limit
+    ok = " ".join(f"w{k}" for k in range(limit))  # distinct words: quick at any length
+    assert scorer.sentence_score(ok, [ok]).score > 0.9
+    with pytest.raises(SegmentTooLongError, match=f"the reference has {limit + 1:,} tokens"):
+        scorer.sentence_score("w", [ok + " w"])
+    with pytest.raises(SegmentTooLongError, match=r"line 2: the reference has"):
+        corpus_result(scorer, iter([("w", ["w"]), ("w", [ok + " w"])]))
+
+
+def test_rouge_limits_only_the_quadratic_variants() -> None:
+    long = " ".join(f"w{k % 50}" for k in range(2_001))
+    linear = Rouge(RougeConfig(types=("rouge1", "rouge2", "rougeS")))
+    assert linear.sentence_score(long, [long])["rouge1"].fmeasure == 1.0
+    for variant, label in (
+        ("rougeL", "ROUGE-L"),
+        ("rougeW", "ROUGE-W"),
+        ("rougeLsum", "ROUGE-Lsum"),
+    ):
+        with pytest.raises(SegmentTooLongError, match=f"hypothesis has 2,001 tokens; {label} "):
+            Rouge(RougeConfig(types=(variant,))).sentence_score(long, ["a b"])
+    unlimited = Rouge(RougeConfig(types=("rougeSU",), skip_distance=-1))
+    with pytest.raises(SegmentTooLongError, match="ROUGE-SU without a skip limit"):
+        unlimited.sentence_score("a b", [long])
