@@ -21,7 +21,17 @@ from meteor_eval.errors import ConfigError, MeteorEvalError
 __all__ = ["build_parser", "main"]
 
 #: Subcommand modules, in the order ``--help`` lists them.
-_COMMANDS = ("score", "bleu", "rouge", "compare", "explain", "align", "stem", "jar_compat")
+_COMMANDS = (
+    "score",
+    "bleu",
+    "rouge",
+    "compare",
+    "report",
+    "explain",
+    "align",
+    "stem",
+    "jar_compat",
+)
 
 
 def _command_modules(names: Sequence[str] = _COMMANDS) -> list[ModuleType]:
