@@ -23,6 +23,7 @@ extension the same walks and lookups run in C over the memory-mapped index array
 from __future__ import annotations
 
 from meteor_eval._ext import compiled_kernels
+from meteor_eval.errors import ResourceError
 from meteor_eval.match.base import Match, Segment
 from meteor_eval.resources.paraphrases import ParaphraseTable
 
@@ -107,28 +108,46 @@ class ParaphraseMatcher:
         return result
 
     def candidates(self, hyp: Segment, ref: Segment, stage: int) -> list[Match]:
-        """Paraphrase candidates between ``hyp`` and ``ref`` labelled ``stage`` (spec 3.4 order)."""
+        """Paraphrase candidates between ``hyp`` and ``ref`` labelled ``stage`` (spec 3.4 order).
+
+        Raises:
+            ResourceError: the index is damaged where its checks did not look (the compiled
+                walk checks every offset it follows).
+        """
         if not hyp.tokens or not ref.tokens:
             return []
-        if _KERNELS is not None:
-            table = self._table
-            arrays = table.index_arrays()
-            hyp_ids = table.token_ids(hyp.tokens)
-            ref_ids = table.token_ids(ref.tokens)
-            if not _ROOT_TABLE:
-                found: list[Match] = _KERNELS.paraphrase(*arrays, hyp_ids, ref_ids, stage, Match)
-                return found
-            root = self._root
-            if root is None:
-                root = self._root = _KERNELS.paraphrase_root(arrays[0], arrays[1])
-            found = _KERNELS.paraphrase(*arrays, hyp_ids, ref_ids, stage, Match, root)
+        if _KERNELS is None:
+            return self.candidates_python(hyp, ref, stage)
+        try:
+            return self._compiled_candidates(hyp, ref, stage)
+        except ValueError as exc:  # the kernel's bounds checks: "paraphrase index: corrupt trie"
+            raise _damaged(self._table, exc) from None
+
+    def _compiled_candidates(self, hyp: Segment, ref: Segment, stage: int) -> list[Match]:
+        assert _KERNELS is not None
+        table = self._table
+        arrays = table.index_arrays()
+        hyp_ids = table.token_ids(hyp.tokens)
+        ref_ids = table.token_ids(ref.tokens)
+        if not _ROOT_TABLE:
+            found: list[Match] = _KERNELS.paraphrase(*arrays, hyp_ids, ref_ids, stage, Match)
             return found
-        return self.candidates_python(hyp, ref, stage)
+        root = self._root
+        if root is None:
+            root = self._root = _KERNELS.paraphrase_root(arrays[0], arrays[1])
+        found = _KERNELS.paraphrase(*arrays, hyp_ids, ref_ids, stage, Match, root)
+        return found
 
     def candidates_python(self, hyp: Segment, ref: Segment, stage: int) -> list[Match]:
         """:meth:`candidates` in pure Python (the reference for the compiled one)."""
         if not hyp.tokens or not ref.tokens:
             return []
+        try:
+            return self._python_candidates(hyp, ref, stage)
+        except IndexError as exc:  # an offset of a damaged index points outside its array
+            raise _damaged(self._table, exc) from None
+
+    def _python_candidates(self, hyp: Segment, ref: Segment, stage: int) -> list[Match]:
         hyp_walks, hyp_found = self._walks(hyp.tokens)
         ref_walks, ref_found = self._walks(ref.tokens)
         table = self._table
@@ -158,3 +177,10 @@ class ParaphraseMatcher:
                         for ref_start in ref_starts:
                             out.append(Match(ref_start, b_len, hyp_start, depth, stage))
         return out
+
+
+def _damaged(table: ParaphraseTable, problem: Exception) -> ResourceError:
+    """The error for an index found damaged while matching (its checks sample a large body)."""
+    return ResourceError(
+        f"paraphrase index {table.index_path} is damaged ({problem}); delete it to rebuild it"
+    )

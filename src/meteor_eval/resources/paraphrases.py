@@ -409,7 +409,10 @@ class ParaphraseTable:
             return view[offset : offset + size].cast(_U32)
 
         offset, size = layout[0]
-        words = str(view[offset : offset + size], "utf-8", "surrogatepass").split("\n")
+        try:
+            words = str(view[offset : offset + size], "utf-8", "surrogatepass").split("\n")
+        except UnicodeDecodeError:  # a damaged byte the sampled checksum did not cover
+            raise _CorruptIndexError("vocabulary encoding") from None
         if vocab_count == 0:
             words = []
         if len(words) != vocab_count:
