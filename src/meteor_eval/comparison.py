@@ -245,9 +245,10 @@ def compare(
         seed: Random seed (``None``: not reproducible).
         confidence: Interval coverage.
         sentence_level: Keep every segment's result (``to_dict()["systems"][i]["segments"]``).
-        data: Instead of ``systems``/``references``: a pandas DataFrame, with ``hyp_fields``
-            (one column per system) and ``ref_fields`` (columns of references; a column of
-            lists counts as several).
+        data: Instead of ``systems``/``references``: a pandas DataFrame, one row a segment.
+        hyp_fields: With ``data``: the columns of the systems (one column per system).
+        ref_fields: With ``data``: the columns of references (a column of lists counts as
+            several references).
 
     Raises:
         ConfigError: unknown metric or test, bad counts, an unknown baseline.

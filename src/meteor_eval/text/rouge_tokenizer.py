@@ -43,6 +43,7 @@ class PorterStemmer:
     __slots__ = ()
 
     def __call__(self, word: str) -> str:
+        """The Porter stem of ``word``."""
         return porter_stem(word)
 
 
