@@ -140,9 +140,13 @@ class FastPipeline(Pipeline):
             return super().segment_of(tokens)
         return Segment(tokens, types.identities(interned), (types, interned))
 
-    def _kernel_arguments(self, want_matches: bool) -> tuple[object, ...]:
-        """The arguments of ``meteor15_pair`` after the two segments."""
-        types = self.word_types
+    def _kernel_arguments(
+        self, want_matches: bool, types: WordTypes | None = None
+    ) -> tuple[object, ...]:
+        """The arguments of ``meteor15_pair`` after the two segments (``types``: the table the
+        segments were interned with; default the current one)."""
+        if types is None:
+            types = self.word_types
         assert types is not None
         return (
             types.hashes,
@@ -189,16 +193,7 @@ class FastPipeline(Pipeline):
                 self.pair_kinds,
                 hyp.interned[1],
                 ref.interned[1],
-                types.hashes,
-                types.stems,
-                types.paraphrase_ids,
-                types.functions,
-                types.synonym_starts,
-                types.synonym_pool,
-                self._trie,
-                self.aligner_weights,
-                self.config.beam,
-                Match if want_matches else None,
+                *self._kernel_arguments(want_matches, types),
             )
         stages = tuple(row[b : b + 4] for b in range(7, len(row), 4))
         stats = MeteorStats(row[0], row[1], row[2], row[3], stages, row[4], row[5], row[6])
