@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from meteor_eval.cli import _feedback
-from meteor_eval.cli._run import _Progress
+from meteor_eval.cli._run import ProgressBar
 
 log = logging.getLogger("meteor_eval.resources.paraphrases")
 
@@ -75,7 +75,7 @@ def test_on_a_terminal_the_bar_replaces_the_notice(
 def test_segment_bar_waits_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
     stream = io.StringIO()
     monkeypatch.setattr(sys, "stderr", stream)
-    progress = _Progress("", 10)
+    progress = ProgressBar("", 10)
     progress(5)
     progress(10)
     assert progress.bar.n == 10

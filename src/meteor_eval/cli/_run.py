@@ -23,7 +23,7 @@ from meteor_eval.comparison import SystemRun as MetricRun
 from meteor_eval.errors import ConfigError, InputError, SegmentTooLongError
 from meteor_eval.metrics.protocol import Metric, nrefs_label
 
-__all__ = ["run_systems"]
+__all__ = ["ProgressBar", "run_systems"]
 
 
 @dataclass
@@ -44,7 +44,7 @@ class Plan:
         return self.intervals or self.test is not None or bool(self.stats) or self.sentence_level
 
 
-class _Progress:
+class ProgressBar:
     """A progress bar of segments on stderr (``tqdm``), drawn only after a second; created only
     when stderr is a terminal."""
 
@@ -134,7 +134,7 @@ def _score_one(
     plan: Plan,
     *,
     alignment: bool,
-    progress: _Progress | None,
+    progress: ProgressBar | None,
 ) -> MetricRun:
     from meteor_eval.parallel import corpus_result, segment_results, segment_rows
 
@@ -207,7 +207,7 @@ def score_systems(systems: SystemsInput, metrics: Sequence[Metric[Any]], plan: P
 
                 source = systems.sources[k]
                 label = f"{name} {metric.name}: " if len(systems.names) > 1 else ""
-                progress = _Progress(label, count_lines(source) if source else None)
+                progress = ProgressBar(label, count_lines(source) if source else None)
             try:
                 alignment = bool(plan.alignments) and metric.name == "meteor"
                 runs.runs[name][metric.name] = _score_one(

@@ -98,7 +98,7 @@ def _segments(
     metric: Meteor, systems: SystemsInput, jobs: int, show_progress: bool
 ) -> dict[str, list[Any]]:
     """Every system's segment scores with alignments, in input order."""
-    from meteor_eval.cli._run import _Progress
+    from meteor_eval.cli._run import ProgressBar
     from meteor_eval.io import count_lines
     from meteor_eval.parallel import segment_results
 
@@ -108,7 +108,7 @@ def _segments(
         if show_progress:
             source = systems.sources[k]
             label = f"{name}: " if len(systems.names) > 1 else ""
-            progress = _Progress(label, count_lines(source) if source else None)
+            progress = ProgressBar(label, count_lines(source) if source else None)
         try:
             out[name] = list(
                 segment_results(
