@@ -4,7 +4,7 @@ A paraphrase table of 20,000 records (large enough that the sampled body checksu
 gaps) is written to a temporary folder and its index built through the public
 API (``open_index``). Each input then describes damage to the index file: byte overwrites at
 chosen offsets (header fields, offsets and counts included), a truncation or an extension. The
-damaged file is opened with ``open_index`` (``verify`` "sample" or "full") and, when that
+damaged file is opened with ``open_index`` (``verify`` "checksum" or "full") and, when that
 succeeds, used: lookups (``paraphrases``) and the candidates of the compiled matcher and of the
 pure-Python one, which must agree. Allowed outcomes: a result, a rebuild (the file is then
 whole again), or an error of the project's own classes (``MeteorEvalError``). Anything else
@@ -114,7 +114,7 @@ def _use(table: ParaphraseTable, compare: bool) -> None:
 def test_one_input(data: bytes) -> None:
     damaged = damage(data)
     INDEX.write_bytes(damaged)
-    verify = "full" if data[:1] and data[0] & 1 else "sample"
+    verify = "full" if data[:1] and data[0] & 1 else "checksum"
     try:
         table = open_index(TABLE, "xx", directory=CACHE, verify=verify)  # type: ignore[arg-type]
     except MeteorEvalError:

@@ -95,7 +95,8 @@ walk_all(const Trie *t, const int64_t *ids, Py_ssize_t n, Step **out)
                     continue;
                 }
                 const uint32_t child = t->root[word];
-                if (child < t->first_child[0] || child >= t->first_child[1]) {
+                if (child < t->first_child[0] || child >= t->first_child[1] ||
+                    child >= t->nodes) {
                     PyErr_SetString(PyExc_ValueError, "paraphrase index: stale root table");
                     goto fail;
                 }
@@ -514,6 +515,12 @@ paraphrase_root_c(PyObject *self, PyObject *args)
         if (token[k] > largest) {
             largest = token[k];
         }
+    }
+    /* Every token labels at least one edge, so a sound index has fewer tokens than nodes; a
+     * larger id (damage) would size the table up to 16 GiB. */
+    if (largest >= (uint32_t)nodes) {
+        PyErr_SetString(PyExc_ValueError, "paraphrase index: corrupt token id");
+        goto done;
     }
     const Py_ssize_t size = hi > lo ? (Py_ssize_t)largest + 1 : 0;
     out = PyBytes_FromStringAndSize(NULL, size * 4);

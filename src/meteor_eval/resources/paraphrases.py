@@ -10,17 +10,9 @@ The official jar parses the English table (5,274,084 records) on every start, wh
 cache directory; later processes ``mmap`` it and read only the few pages that the sentences at
 hand touch.
 
-Index layout (native byte order, all arrays unsigned 32-bit, each section 8-byte aligned):
-
-* header (:data:`HEADER_SIZE` bytes): magic, format version, byte order, the table's content key,
-  counts, the body size, a CRC32 of sampled body blocks, a CRC32 of the whole body and a CRC32 of
-  the header itself;
-* ``vocab``: every token of the table, UTF-8, joined by ``\\n``; a token's id is its position;
-* one trie over **all** phrases (A and B), numbered breadth-first so that the children of a node
-  are contiguous and sorted by token id: ``first_child`` (nodes + 1), ``token`` (token id on the
-  edge into each node), ``parent``;
-* ``record_start`` (nodes + 1) and ``record_b``: the records whose phrase A ends at a node, in file
-  order, each stored as the trie node of its phrase B.
+The index holds the table's vocabulary, one trie over all phrases (A and B) numbered
+breadth-first, and per trie node the records whose phrase A ends there, each stored as the trie
+node of its phrase B (layout and checks: :mod:`meteor_eval.resources._paraphrase_format`).
 
 Because phrase B is a trie node, "does B occur in the sentence at position i" becomes "does the
 walk from i pass through that node", so no phrase is ever decoded while matching.
@@ -33,12 +25,11 @@ Identity and integrity:
   the key. The key is path independent (a copied table reuses the index) and is what
   :attr:`ParaphraseTable.spec` reports as its ``sha256``.
 * An index is used only if its magic, version, byte order, header CRC, key, section sizes (the
-  file size must match exactly), a few structural invariants and the CRC32 of 64 sampled 4 KiB
-  blocks all check out; otherwise it is rebuilt with a logged warning. Checking the full-body CRC
-  (``verify="full"``) reads the whole 75 MB file (opening takes about 130 ms instead of 45 ms for
-  English); the sampled check reads 256 KiB and catches truncation, header damage and damage to
-  the sampled blocks, but not a flipped byte between samples, which is the trade-off taken by
-  default.
+  file size must match exactly), a few structural invariants and the CRC32 of its **whole body**
+  check out; otherwise, and whatever error reading it raises, it is rebuilt with one warning on
+  the ``meteor_eval`` logger. The body's CRC32 costs about 11 ms per open for the 75 MB English
+  index once it is in the page cache (``docs/performance.md``). ``verify="full"`` (``meteor-eval
+  resources verify``) also checks the structure of the trie and records completely.
 * Indexes are written to a temporary file in the cache directory, flushed, ``fsync``-ed and then
   moved into place with :func:`os.replace`, so an interrupted build never leaves a partial index
   under the final name. If the cache directory is not writable the index is kept in memory.
@@ -61,9 +52,7 @@ crashes).
 
 from __future__ import annotations
 
-import array
 import bisect
-import contextlib
 import functools
 import hashlib
 import importlib.util
@@ -72,24 +61,29 @@ import logging
 import mmap
 import os
 import re
-import struct
-import sys
-import time
-import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, Literal, Protocol
+from typing import Final, Literal, Protocol
 
 from meteor_eval.errors import ResourceError
+from meteor_eval.resources._paraphrase_format import (
+    FORMAT_VERSION,
+    HEADER,
+    HEADER_SIZE,
+    U32,
+    CorruptIndexError,
+    check_header,
+    check_structure,
+    layout,
+    serialize,
+)
+from meteor_eval.resources._paraphrase_lock import LOCK_TIMEOUT, build_lock, lock_path_for
 from meteor_eval.resources.registry import (
     ResourceSpec,
     cache_dir,
     remove_stale_temporaries,
     write_atomically,
 )
-
-if TYPE_CHECKING:
-    from meteor_eval.resources._paraphrase_build import BuiltArrays
 
 __all__ = [
     "FORMAT_VERSION",
@@ -113,24 +107,10 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-#: Version of the on-disk index layout; bump whenever the layout or the build rules change.
-FORMAT_VERSION: Final = 1
-#: Size of the fixed header in bytes.
-HEADER_SIZE: Final = 256
-
-_MAGIC: Final = b"MEPARIDX"
-# magic, version, byte order (1 = little), key, vocab count, node count, record count,
-# skipped records, vocab bytes, body size, sampled CRC, full CRC
-_HEADER: Final = struct.Struct("<8sII32sQQQQQQII")
-_SAMPLE_BLOCKS: Final = 64
-_SAMPLE_SIZE: Final = 4096
 _KEY_CHUNK: Final = 1 << 20
 
 # The five characters of Java's StringTokenizer (spec J2); same set as text.tokenize.java_split.
 _TOKEN_RE: Final = re.compile("[^ \t\n\r\f]+")
-
-#: Array typecode of an unsigned 32-bit integer on this platform.
-_U32: Final = "I" if array.array("I").itemsize == 4 else "L"
 
 _INSTALL_HINT: Final = (
     'install the English table with `pip install "meteor-eval[paraphrase]"` (it ships in '
@@ -141,6 +121,10 @@ _INSTALL_HINT: Final = (
 
 #: Number of index builds in this process (lets tests check that an index is reused).
 build_count = 0
+
+#: How thoroughly an index is checked when opened: ``"checksum"`` (header, size and the CRC32
+#: of the whole body: every open) or ``"full"`` (also the structure of the trie and records).
+Verify = Literal["checksum", "full"]
 
 
 # -- locating the table ------------------------------------------------------------------------
@@ -219,74 +203,8 @@ def index_path_for(key: bytes, directory: Path | None = None) -> Path:
 # -- building ----------------------------------------------------------------------------------
 
 
-def _layout(vocab_bytes: int, nodes: int, records: int) -> list[tuple[int, int]]:
-    """(offset, length) of each body section, relative to the start of the file."""
-    sizes = [vocab_bytes, 4 * (nodes + 1), 4 * nodes, 4 * nodes, 4 * (nodes + 1), 4 * records]
-    out: list[tuple[int, int]] = []
-    offset = HEADER_SIZE
-    for size in sizes:
-        out.append((offset, size))
-        offset += (size + 7) & ~7
-    return out
-
-
 # Endless default argument for ``dict.get`` in ``map`` (an unknown token has id -1).
 _MISSING_IDS: Final = itertools.repeat(-1)
-
-
-def _sample_crc(body: bytes | memoryview | mmap.mmap, start: int, end: int) -> int:
-    """CRC32 of :data:`_SAMPLE_BLOCKS` evenly spaced blocks of ``body[start:end]`` (all of it if
-    small)."""
-    length = end - start
-    if length <= _SAMPLE_BLOCKS * _SAMPLE_SIZE:
-        return zlib.crc32(body[start:end])
-    crc = 0
-    step = (length - _SAMPLE_SIZE) // (_SAMPLE_BLOCKS - 1)
-    for block in range(_SAMPLE_BLOCKS):
-        offset = start + block * step
-        crc = zlib.crc32(body[offset : offset + _SAMPLE_SIZE], crc)
-    return crc
-
-
-def _serialize(built: BuiltArrays, key: bytes) -> tuple[bytes, bytearray]:
-    """The index file as its header and its body.
-
-    The body is allocated once and each section is released as soon as it is copied, so that
-    the arrays and the body are not both held in full.
-    """
-    nodes = len(built.token)
-    records = len(built.record_b)
-    vocab_size = len(built.vocab)
-    layout = _layout(vocab_size, nodes, records)
-    offset, size = layout[-1]
-    body = bytearray(offset + ((size + 7) & ~7) - HEADER_SIZE)
-    names = ("vocab", "first_child", "token", "parent", "record_start", "record_b")
-    for (offset, size), name in zip(layout, names, strict=True):
-        section = memoryview(getattr(built, name)).cast("B")
-        if len(section) != size:
-            raise ResourceError("internal error: index layout mismatch")
-        body[offset - HEADER_SIZE : offset - HEADER_SIZE + size] = section
-        section.release()
-        built.release(name)
-    body_view = memoryview(body)
-    header = _HEADER.pack(
-        _MAGIC,
-        FORMAT_VERSION,
-        1 if sys.byteorder == "little" else 2,
-        key,
-        built.vocab_count,
-        nodes,
-        records,
-        built.skipped,
-        vocab_size,
-        len(body),
-        _sample_crc(body_view, 0, len(body)),
-        zlib.crc32(body_view),
-    )
-    body_view.release()
-    header += struct.pack("<I", zlib.crc32(header))
-    header += bytes(HEADER_SIZE - len(header))
-    return header, body
 
 
 def build_index(
@@ -322,7 +240,7 @@ def build_index(
         logger.warning(
             "paraphrase table %s: skipped %d records with an empty phrase B", table, built.skipped
         )
-    return _serialize(built, content_key)
+    return serialize(built, content_key)
 
 
 def _no_records(table: Path) -> ResourceError:
@@ -335,10 +253,6 @@ def _no_records(table: Path) -> ResourceError:
 
 
 # -- reading -----------------------------------------------------------------------------------
-
-
-class _CorruptIndexError(Exception):
-    """An index file failed one of its checks (internal; triggers a rebuild)."""
 
 
 class ParaphraseTable:
@@ -379,7 +293,7 @@ class ParaphraseTable:
         path: Path,
         language: str,
         index_path: Path | None,
-        verify: Literal["sample", "full"] = "sample",
+        verify: Verify = "checksum",
     ) -> None:
         view = memoryview(buffer)
         self._buffer = view
@@ -399,24 +313,23 @@ class ParaphraseTable:
         self.path = path
         self.index_path = index_path
 
-    def _load(self, view: memoryview, key: bytes, verify: Literal["sample", "full"]) -> None:
-        header = _check_header(view, key, verify)
-        vocab_count, nodes, records, vocab_bytes = header
-        layout = _layout(vocab_bytes, nodes, records)
+    def _load(self, view: memoryview, key: bytes, verify: Verify) -> None:
+        vocab_count, nodes, records, vocab_bytes = check_header(view, key)
+        sections = layout(vocab_bytes, nodes, records)
 
         def u32(section: int) -> memoryview:
-            offset, size = layout[section]
-            return view[offset : offset + size].cast(_U32)
+            offset, size = sections[section]
+            return view[offset : offset + size].cast(U32)
 
-        offset, size = layout[0]
+        offset, size = sections[0]
         try:
             words = str(view[offset : offset + size], "utf-8", "surrogatepass").split("\n")
-        except UnicodeDecodeError:  # a damaged byte the sampled checksum did not cover
-            raise _CorruptIndexError("vocabulary encoding") from None
+        except UnicodeDecodeError:  # only from a writer that computed a valid checksum
+            raise CorruptIndexError("vocabulary encoding") from None
         if vocab_count == 0:
             words = []
         if len(words) != vocab_count:
-            raise _CorruptIndexError("vocabulary size")
+            raise CorruptIndexError("vocabulary size")
         self._words = words
         self._vocab = dict(zip(words, range(len(words)), strict=True))
         self._first_child = u32(1)
@@ -430,7 +343,16 @@ class ParaphraseTable:
             or self._record_start[0] != 0
             or self._record_start[nodes] != records
         ):
-            raise _CorruptIndexError("structure")
+            raise CorruptIndexError("structure")
+        if verify == "full":
+            arrays = {
+                "first_child": self._first_child,
+                "token": self._token,
+                "parent": self._parent,
+                "record_start": self._record_start,
+                "record_b": self._record_b,
+            }
+            check_structure(arrays, vocab_count, words)
         self.records = records
 
     def _release(self) -> None:
@@ -489,13 +411,26 @@ class ParaphraseTable:
         return self._record_start[node + 1] - self._record_start[node]
 
     def phrase(self, node: int) -> tuple[str, ...]:
-        """The tokens of the phrase that ends at ``node``."""
+        """The tokens of the phrase that ends at ``node``.
+
+        Raises:
+            ResourceError: the parents do not lead back to the root (a damaged index that
+                passed its checksum; in a sound one each parent precedes its child).
+        """
         words: list[str] = []
         parent = self._parent
         token = self._token
-        while node:
-            words.append(self._words[token[node]])
-            node = parent[node]
+        limit = len(token)
+        try:
+            while node:
+                if len(words) >= limit:
+                    raise IndexError("the parent links form a loop")
+                words.append(self._words[token[node]])
+                node = parent[node]
+        except IndexError as exc:
+            raise ResourceError(
+                f"paraphrase index {self.index_path} is damaged ({exc}); delete it to rebuild it"
+            ) from None
         return tuple(reversed(words))
 
     def paraphrases(self, phrase: Sequence[str]) -> list[tuple[str, ...]]:
@@ -523,43 +458,9 @@ class ParaphraseTable:
             self._mmap.close()
 
 
-def _check_header(
-    view: memoryview, key: bytes, verify: Literal["sample", "full"]
-) -> tuple[int, int, int, int]:
-    """Validate an index; returns (vocab count, nodes, records, vocab bytes)."""
-    if len(view) < HEADER_SIZE:
-        raise _CorruptIndexError("shorter than its header")
-    fields = _HEADER.unpack_from(view, 0)
-    magic, version, order, stored_key, vocab_count, nodes, records, _skip, vocab_bytes = fields[:9]
-    body_size, sample_crc, full_crc = fields[9:]
-    (header_crc,) = struct.unpack_from("<I", view, _HEADER.size)
-    if magic != _MAGIC:
-        raise _CorruptIndexError("magic")
-    if zlib.crc32(view[: _HEADER.size]) != header_crc:
-        raise _CorruptIndexError("header checksum")
-    if version != FORMAT_VERSION or order != (1 if sys.byteorder == "little" else 2):
-        raise _CorruptIndexError("format version or byte order")
-    if stored_key != key:
-        raise _CorruptIndexError("built from a different table")
-    if nodes < 1:
-        raise _CorruptIndexError("empty trie")
-    offset, size = _layout(vocab_bytes, nodes, records)[-1]
-    if (
-        offset + ((size + 7) & ~7) != HEADER_SIZE + body_size
-        or len(view) != HEADER_SIZE + body_size
-    ):
-        raise _CorruptIndexError("size")
-    end = HEADER_SIZE + body_size
-    if _sample_crc(view, HEADER_SIZE, end) != sample_crc:
-        raise _CorruptIndexError("sampled body checksum")
-    if verify == "full" and zlib.crc32(view[HEADER_SIZE:end]) != full_crc:
-        raise _CorruptIndexError("body checksum")
-    return vocab_count, nodes, records, vocab_bytes
-
-
 def check_index_file(path: Path) -> str | None:
-    """Check a built index completely (header, sizes, structure, CRC32 of the whole body)
-    against the content key in its own header and in its file name.
+    """Check a built index completely (header, sizes, CRC32 of the whole body, the structure
+    of its trie and records) against the content key in its own header and in its file name.
 
     Returns:
         ``None`` if it is sound, else what is wrong.
@@ -568,14 +469,14 @@ def check_index_file(path: Path) -> str | None:
         data = path.read_bytes()
     except OSError as exc:
         return f"unreadable ({exc})"
-    if len(data) < _HEADER.size:
+    if len(data) < HEADER.size:
         return "shorter than its header"
-    key = _HEADER.unpack_from(data, 0)[3]
+    key = HEADER.unpack_from(data, 0)[3]
     if path.name != index_path_for(key, path.parent).name:
         return "its name does not match the table key in its header"
     try:
         ParaphraseTable(data, key=key, path=path, language="?", index_path=path, verify="full")
-    except _CorruptIndexError as problem:
+    except (CorruptIndexError, ValueError, LookupError, TypeError) as problem:
         return str(problem)
     return None
 
@@ -623,9 +524,6 @@ def set_build_progress(factory: Callable[[Path, Path], BuildProgress] | None) ->
 #: Compressed table bytes indexed per second, measured for the English table on the
 #: development machine (``benchmarks/bench_first_run.py``); only for the announced estimate.
 _BUILD_BYTES_PER_SECOND: Final = 10e6
-#: Seconds to wait for another process building the same index before giving up.
-LOCK_TIMEOUT: Final = 600.0
-_LOCK_POLL: Final = 0.05
 
 
 def build_estimate(table: Path) -> int:
@@ -637,73 +535,12 @@ def build_estimate(table: Path) -> int:
     return max(1, round(size / _BUILD_BYTES_PER_SECOND))
 
 
-def lock_path_for(index: Path) -> Path:
-    """The lock file that serialises builds of ``index`` between processes."""
-    return index.with_name(index.name + ".lock")
-
-
-@contextlib.contextmanager
-def _build_lock(index: Path, timeout: float) -> Iterator[bool]:
-    """Hold an exclusive ``flock`` on the index's lock file while building it.
-
-    Yields whether the lock is held: ``False`` where locks are unavailable (no ``fcntl``, or a
-    cache folder that cannot be written; the build then goes ahead unlocked, which is safe,
-    since indexes are moved into place atomically, only possibly done twice).
-
-    Raises:
-        ResourceError: if another process holds the lock for longer than ``timeout`` seconds.
-    """
-    try:
-        import fcntl
-    except ImportError:  # Windows
-        yield False
-        return
-    path = lock_path_for(index)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle = path.open("a+b")
-    except OSError:
-        yield False
-        return
-    with handle:
-        deadline = time.monotonic() + timeout
-        waiting = False
-        while True:
-            try:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if not waiting:
-                    logger.info(
-                        "waiting for another process that is building the paraphrase index %s",
-                        index,
-                    )
-                    waiting = True
-                if time.monotonic() >= deadline:
-                    raise ResourceError(
-                        f"gave up after {timeout:.0f} s waiting for another process building "
-                        f"the paraphrase index {index} (it holds the lock {path}); let it "
-                        "finish, or stop it and run again"
-                    ) from None
-                time.sleep(_LOCK_POLL)
-        try:
-            yield True
-        finally:
-            # Removed while still held, so the cache keeps only indexes. A process already
-            # waiting on this file then gets it and, like one that locks a new file, finds the
-            # index built (it is checked again under the lock): at worst a failed build is
-            # tried twice, each written atomically.
-            with contextlib.suppress(OSError):
-                path.unlink()
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-
-
 def _open_existing(
     target: Path,
     table: Path,
     key: bytes,
     language: str,
-    verify: Literal["sample", "full"],
+    verify: Verify,
     *,
     report: bool,
 ) -> ParaphraseTable | None:
@@ -715,7 +552,9 @@ def _open_existing(
         opened = ParaphraseTable(
             mapped, key=key, path=table, language=language, index_path=target, verify=verify
         )
-    except _CorruptIndexError as problem:
+    except (CorruptIndexError, ValueError, LookupError, TypeError, OSError) as problem:
+        # ValueError and the rest: a damaged file that a check let through and the reading of
+        # it then tripped over; rebuilt all the same.
         mapped.close()
         if report:
             logger.warning("paraphrase index %s is unusable (%s); rebuilding it", target, problem)
@@ -731,7 +570,7 @@ def open_index(
     language: str,
     *,
     directory: Path | None = None,
-    verify: Literal["sample", "full"] = "sample",
+    verify: Verify = "checksum",
     progress: BuildProgress | None = None,
     lock_timeout: float = LOCK_TIMEOUT,
 ) -> ParaphraseTable:
@@ -760,7 +599,7 @@ def open_index(
     opened = _open_existing(target, table, key, language, verify, report=True)
     if opened is not None:
         return opened
-    with _build_lock(target, lock_timeout) as locked:
+    with build_lock(target, lock_timeout) as locked:
         # Another process may have built it while this one waited for the lock.
         opened = _open_existing(target, table, key, language, verify, report=False)
         if opened is not None:
@@ -792,7 +631,7 @@ def open_index(
         return ParaphraseTable(
             mapped, key=key, path=table, language=language, index_path=target, verify=verify
         )
-    except _CorruptIndexError as problem:
+    except CorruptIndexError as problem:
         mapped.close()
         raise ResourceError(f"paraphrase index {target} is unreadable ({problem})") from None
 
