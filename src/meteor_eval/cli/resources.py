@@ -6,7 +6,9 @@
   whether a paraphrase table's index is built;
 * ``build [--lang L]``: build the paraphrase indexes now (e.g. in a container image) instead of
   on first use;
-* ``verify``: check every built index completely; exit status 1 names the damaged ones;
+* ``verify``: check every built paraphrase index completely (header, CRC32 of the whole body,
+  structure of the trie and records) and the unpacked WordNet copies (CRC32 against the shipped
+  file); exit status 1 names the damaged ones;
 * ``path``: print the cache folder.
 """
 
@@ -61,7 +63,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     for name, text in (
         ("list", "every resource per language: available, source, licence, size, index"),
         ("build", "build the paraphrase indexes now instead of on first use"),
-        ("verify", "check every built paraphrase index completely (exit 1 if one is damaged)"),
+        (
+            "verify",
+            "check every paraphrase index and unpacked WordNet copy (exit 1 if one is damaged)",
+        ),
         ("path", "print the cache folder"),
     ):
         action = actions.add_parser(name, help=text, description=text)
@@ -309,32 +314,52 @@ def _build(
     return 0
 
 
-def _verify(args: argparse.Namespace) -> int:
+def _checked_files() -> list[tuple[str, Path, str | None]]:
+    """(kind, file, problem or None) for every paraphrase index built in the cache folder and
+    every unpacked WordNet copy of this installation."""
     from meteor_eval.resources.paraphrases import built_indexes, check_index_file
+    from meteor_eval.resources.registry import check_unpacked_copy, data_file
+    from meteor_eval.resources.wordnet.binary import METEOR_BINARY_FILE, NLTK_BINARY_FILE
 
-    results = [(path, check_index_file(path)) for path in built_indexes()]
-    damaged = [(path, problem) for path, problem in results if problem is not None]
+    results = [("paraphrase index", path, check_index_file(path)) for path in built_indexes()]
+    for name in (METEOR_BINARY_FILE, NLTK_BINARY_FILE):
+        try:
+            copy = check_unpacked_copy(data_file("wordnet", name))
+        except (ResourceError, OSError):  # not shipped: `list` and scoring report that
+            continue
+        if copy is not None:
+            results.append(("unpacked WordNet copy", *copy))
+    return results
+
+
+def _verify(args: argparse.Namespace) -> int:
+    results = _checked_files()
     if args.format == "json":
         _print_json(
             [
-                {"index": str(path), "ok": problem is None, "problem": problem}
-                for path, problem in results
+                {"kind": kind, "file": str(path), "ok": problem is None, "problem": problem}
+                for kind, path, problem in results
             ]
         )
     else:
-        for path, problem in results:
-            print(
-                f"{'damaged' if problem else 'ok'}: {path}" + (f" ({problem})" if problem else "")
-            )
+        for kind, path, problem in results:
+            state = f"damaged ({problem})" if problem else "ok"
+            print(f"{kind}: {state}: {path}")
         if not results:
-            print(f"no paraphrase index built in {_cache()}")
-    for path, problem in damaged:
+            print(f"nothing built or unpacked in {_cache()}")
+    for kind, path, problem in results:
+        if problem is None:
+            continue
+        remedy = (
+            "run `meteor-eval resources build` to rebuild it"
+            if kind == "paraphrase index"
+            else "it is unpacked again when next used"
+        )
         print(
-            f"meteor-eval resources: error: damaged paraphrase index {path} ({problem}); "
-            "run `meteor-eval resources build` to rebuild it",
+            f"meteor-eval resources: error: damaged {kind} {path} ({problem}); {remedy}",
             file=sys.stderr,
         )
-    return 1 if damaged else 0
+    return 1 if any(problem is not None for _, _, problem in results) else 0
 
 
 def _path(args: argparse.Namespace) -> int:

@@ -12,8 +12,11 @@ import contextlib
 import functools
 import gzip
 import hashlib
+import logging
 import mmap
 import os
+import struct
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,11 +27,14 @@ from meteor_eval.errors import ResourceError
 __all__ = [
     "ResourceSpec",
     "cached_loader",
+    "check_unpacked_copy",
     "data_file",
     "file_sha256",
     "remove_stale_temporaries",
     "write_atomically",
 ]
+
+_logger = logging.getLogger(__name__)
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -225,23 +231,29 @@ def unpacked_file(
     The package ships its larger binary tables compressed; decompressing one costs 25 to 40 ms
     at every start-up, so the result is kept in :func:`cache_dir` (``data/`` inside it), keyed
     by the shipped file's name, size and modification time, and read from there afterwards.
-    With ``mapped`` the copy is memory-mapped read-only (nothing is read until used). Callers
-    validate the content as they would the shipped file; on a mismatch they call again with
-    ``refresh=True`` to decompress and rewrite the copy. Copies of other versions of the same
-    file are removed. When the cache cannot be written, the file is decompressed every time.
+    With ``mapped`` the copy is memory-mapped read-only. Every read of the copy checks its
+    length and CRC32 against the gzip trailer of the shipped file (the CRC32 and length of the
+    uncompressed data; about 1 ms for an 8 MB copy): a copy that differs in any byte is
+    unpacked again, with a warning on the ``meteor_eval`` logger. Callers still validate the
+    content as they would the shipped file, and call again with ``refresh=True`` on a mismatch.
+    Copies of other versions of the same file are removed. When the cache cannot be written,
+    the file is decompressed every time.
 
     Raises:
         OSError, EOFError, zlib.error: the shipped file cannot be read or decompressed.
     """
-    stat = source.stat()
+    target = _copy_path(source)
     name = source.name.removesuffix(".gz")
-    target = cache_dir() / "data" / f"{name}.{stat.st_size}-{stat.st_mtime_ns}"
-    if not refresh:
-        try:
-            return _map(target) if mapped else target.read_bytes()
-        except (OSError, ValueError):
-            pass
+    expected = _gzip_trailer(source)
+    if not refresh and expected is not None:
+        problem = _read_copy(target, expected, mapped=mapped)
+        if not isinstance(problem, str):
+            return problem
+        if problem:
+            _logger.warning("unpacked copy %s is damaged (%s); unpacking it again", target, problem)
     raw = gzip.decompress(source.read_bytes())
+    if (zlib.crc32(raw), len(raw) & 0xFFFFFFFF) != expected:
+        return raw  # several gzip members: no trailer describes the whole; not kept
     with contextlib.suppress(OSError):
         write_atomically(target, (raw,))
         # Keep the newest copies of this file only (several installations may share the
@@ -252,6 +264,71 @@ def unpacked_file(
         for stale in copies[_UNPACKED_COPIES:]:
             stale.unlink(missing_ok=True)
     return raw
+
+
+def _copy_path(source: Path) -> Path:
+    """Where the unpacked copy of the shipped ``source`` is kept (keyed by its size and
+    modification time)."""
+    stat = source.stat()
+    name = source.name.removesuffix(".gz")
+    return cache_dir() / "data" / f"{name}.{stat.st_size}-{stat.st_mtime_ns}"
+
+
+def check_unpacked_copy(source: Path) -> tuple[Path, str | None] | None:
+    """The unpacked copy of the shipped ``source`` in the cache and what is wrong with it
+    (``None`` if it matches the shipped file's CRC32 and length), or ``None`` when there is no
+    copy; nothing is changed (for ``meteor-eval resources verify``)."""
+    target = _copy_path(source)
+    if not target.is_file():
+        return None
+    try:
+        expected = _gzip_trailer(source)
+    except OSError as error:
+        return target, f"the shipped file cannot be read ({error})"
+    if expected is None:
+        return target, "the shipped file is not a gzip file"
+    found = _read_copy(target, expected, mapped=False)
+    if isinstance(found, str):
+        return target, found or "unreadable"
+    return target, None
+
+
+def _gzip_trailer(source: Path) -> tuple[int, int] | None:
+    """(CRC32, length modulo 2**32) of the uncompressed data, from a gzip file's last 8 bytes
+    (``None`` if it is too short to be a gzip file: decompressing it says why).
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    with source.open("rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size < 18:  # a gzip header (10 bytes) and trailer (8 bytes) at least
+            return None
+        handle.seek(size - 8)
+        crc, length = struct.unpack("<II", handle.read(8))
+    return crc, length
+
+
+def _read_copy(target: Path, expected: tuple[int, int], *, mapped: bool) -> bytes | mmap.mmap | str:
+    """The unpacked copy if its CRC32 and length are ``expected``; else why not (``""``: there
+    is no copy, or it cannot be read)."""
+    data: bytes | mmap.mmap
+    try:
+        data = _map(target) if mapped else target.read_bytes()
+    except ValueError:  # an empty file cannot be mapped
+        data = b""
+    except OSError:
+        return ""
+    crc, length = expected
+    if len(data) & 0xFFFFFFFF != length:
+        problem = f"{len(data)} bytes, expected {length}"
+    elif zlib.crc32(data) != crc:
+        problem = "checksum"
+    else:
+        return data
+    if isinstance(data, mmap.mmap):
+        data.close()
+    return problem
 
 
 # Unpacked copies of one shipped file kept in the cache (the most recently written ones).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import logging
 import mmap
 import os
 from pathlib import Path
@@ -24,10 +25,36 @@ def test_first_use_unpacks_then_reads_the_copy(tmp_path: Path, cache: Path) -> N
     assert unpacked_file(source) == b"content"
     (copy,) = cache.iterdir()
     assert copy.name.startswith("table.bin.") and copy.read_bytes() == b"content"
-    copy.write_bytes(b"edited")  # the copy is what a second use reads
-    assert unpacked_file(source) == b"edited"
+    assert unpacked_file(source) == b"content"  # from the copy
     assert unpacked_file(source, refresh=True) == b"content"  # a caller's validation failed
     assert copy.read_bytes() == b"content"
+
+
+@pytest.mark.parametrize(
+    ("damage", "reason"),
+    [
+        (b"edited!", "checksum"),  # same length: read as it was before the CRC32 was checked
+        (b"content\n", "8 bytes, expected 7"),
+        (b"cont", "4 bytes, expected 7"),
+        (b"", "0 bytes, expected 7"),
+    ],
+)
+def test_a_damaged_copy_is_unpacked_again_with_a_warning(
+    tmp_path: Path, cache: Path, damage: bytes, reason: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    source = tmp_path / "table.bin.gz"
+    source.write_bytes(gzip.compress(b"content"))
+    unpacked_file(source)
+    (copy,) = cache.iterdir()
+    for mapped in (False, True):
+        copy.write_bytes(damage)
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="meteor_eval"):
+            assert bytes(unpacked_file(source, mapped=mapped)) == b"content"
+        assert copy.read_bytes() == b"content"
+        warned = [r.getMessage() for r in caplog.records]
+        expected = [f"unpacked copy {copy} is damaged ({reason}); unpacking it again"]
+        assert warned == expected
 
 
 def test_only_the_newest_copies_are_kept(tmp_path: Path, cache: Path) -> None:

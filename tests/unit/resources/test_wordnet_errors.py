@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import logging
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from meteor_eval.resources.wordnet.binary import (
     METEOR_VERSION,
     NLTK_HEADER,
     NLTK_VERSION,
+    MeteorSections,
 )
 from meteor_eval.resources.wordnet.shipped import read_meteor_binary, read_nltk_binary
 
@@ -130,6 +132,39 @@ def test_damaged_unpacked_copy_is_unpacked_again(tmp_path: Path, cache: Path) ->
     again = read_meteor_binary(path)
     assert again.words == first.words == 147_306
     assert copy.read_bytes() == _unpacked(METEOR_BINARY_FILE)
+
+
+@pytest.mark.parametrize(("name", "read", "digest_at", "header"), VIEWS)
+@pytest.mark.parametrize("where", [0.3, 0.5, 0.97])
+def test_damage_inside_the_unpacked_copy_is_unpacked_again_with_a_warning(
+    tmp_path: Path,
+    cache: Path,
+    caplog: pytest.LogCaptureFixture,
+    name: str,
+    read: Reader,
+    digest_at: int,
+    header: int,
+    where: float,
+) -> None:
+    # 4 KiB of 0xFF inside the body of the copy in the cache: it has the right size and its
+    # header is sound, so before the copy's CRC32 was checked this was read as it was (changed
+    # synonym sets, or an IndexError while looking words up).
+    body = _unpacked(name)
+    path = _write(tmp_path, name, body)
+    read(path)
+    (copy,) = cache.iterdir()
+    at = int(len(body) * where)
+    copy.write_bytes(body[:at] + b"\xff" * 4096 + body[at + 4096 :])
+    with caplog.at_level(logging.WARNING, logger="meteor_eval"):
+        sections = read(path)
+    assert [r.getMessage() for r in caplog.records] == [
+        f"unpacked copy {copy} is damaged (checksum); unpacking it again"
+    ]
+    assert copy.read_bytes() == body
+    if isinstance(sections, MeteorSections):
+        expected = read_meteor_binary(path)
+        assert list(sections.pool) == list(expected.pool)
+        assert list(sections.starts) == list(expected.starts)
 
 
 def test_shared_loaders_name_the_shipped_file(

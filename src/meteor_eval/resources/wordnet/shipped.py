@@ -9,13 +9,16 @@ signatures (:func:`wordnet_spec`), and each binary must record the source digest
 
 A binary that cannot be read, decompressed or validated raises :class:`ResourceError` naming the
 file: nothing is shipped to rebuild it from. The unpacked copy kept in the cache (see
-:func:`meteor_eval.resources.registry.unpacked_file`) is unpacked again once before that.
+:func:`meteor_eval.resources.registry.unpacked_file`) is checked against the shipped file's
+CRC32 on every read and unpacked again when it differs; it is also unpacked again once when
+parsing it fails in any way, before that error.
 """
 
 from __future__ import annotations
 
 import hashlib
 import mmap
+import struct
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -118,6 +121,8 @@ def _read(path: Path, parse: Callable[[bytes | mmap.mmap], T]) -> T:
             return parse(raw)
         except BinaryFormatError as error:
             reason = str(error)
+        except (ValueError, LookupError, struct.error) as error:  # damage the checks missed
+            reason = f"is damaged ({type(error).__name__}: {error})"
     raise ResourceError(f"WordNet data file {path} {reason}; {_REINSTALL}")
 
 
