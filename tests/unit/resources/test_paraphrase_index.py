@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from meteor_eval.errors import ResourceError
-from meteor_eval.resources import paraphrases
+from meteor_eval.resources import _paraphrase_format, paraphrases
 from meteor_eval.resources.paraphrases import (
     HEADER_SIZE,
     cache_dir,
@@ -241,6 +241,52 @@ def test_damage_between_the_former_sampled_blocks_is_rebuilt(tmp_path: Path, cac
     assert paraphrases.build_count == builds + 1
     assert index.read_bytes() == intact
     assert opened.paraphrases(["w5", "v5"]) == [("u5", "t5", "s5")]
+
+
+def test_a_fresh_index_is_not_stamped_as_verified(
+    table: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Changed again within the same clock tick, a file just written could keep its timestamps;
+    # only files whose last change is older than _SETTLED_NS (here: an hour) are stamped.
+    monkeypatch.setattr(_paraphrase_format, "_SETTLED_NS", 3600 * 10**9)
+    index = open_index(table, "xx", directory=cache).index_path
+    assert index is not None
+    open_index(table, "xx", directory=cache).close()
+    assert sorted(p.name for p in cache.iterdir()) == [index.name]
+
+
+def test_an_unchanged_index_skips_the_body_check_until_it_is_written(
+    table: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_paraphrase_format, "_SETTLED_NS", 0)  # stamp files of any age
+    index = open_index(table, "xx", directory=cache).index_path
+    assert index is not None
+    stamp = index.with_name(index.name + ".verified")
+    open_index(table, "xx", directory=cache).close()  # checked in full, then stamped
+    stat = index.stat()
+    assert stamp.read_text() == (
+        f"{stat.st_dev} {stat.st_ino} {stat.st_size} {stat.st_mtime_ns} {stat.st_ctime_ns}\n"
+    )
+    intact = index.read_bytes()
+    damaged = bytearray(intact)
+    damaged[-3] ^= 0x01  # the last record's phrase-B node
+    # Written through the file system: the times change, the body is checked, the index rebuilt.
+    index.write_bytes(bytes(damaged))
+    builds = paraphrases.build_count
+    open_index(table, "xx", directory=cache).close()
+    assert paraphrases.build_count == builds + 1 and index.read_bytes() == intact
+    assert not stamp.exists()  # the rebuilt file is stamped on a later open
+    # A change that no write explains (the stamp made to match): trusted by a plain open,
+    # caught by a full check.
+    open_index(table, "xx", directory=cache).close()
+    with index.open("r+b") as handle:
+        handle.write(bytes(damaged))
+    stat = index.stat()
+    _paraphrase_format.record_verified(index, stat)
+    open_index(table, "xx", directory=cache).close()
+    assert paraphrases.build_count == builds + 1
+    open_index(table, "xx", directory=cache, verify="full").close()
+    assert paraphrases.build_count == builds + 2 and index.read_bytes() == intact
 
 
 class _SimulatedKill(BaseException):
