@@ -12,7 +12,7 @@ after its imports:
 * ``paraphrase index, full``: the same with ``verify="full"`` (also the structure; what
   ``meteor-eval resources verify`` does);
 * ``WordNet views``: ``read_meteor_binary`` and ``read_nltk_binary`` of the shipped files, from
-  their unpacked copies in the cache.
+  their unpacked copies in the cache (stamped unchanged, as the index).
 
 ``--src DIR`` adds the same rows for another source tree (e.g. an export of an earlier commit).
 The index and the copies are read from the page cache (each row runs once before timing, and
@@ -43,7 +43,7 @@ from meteor_eval.resources.paraphrases import (
 table = find_paraphrase_table("en")
 index = index_path_for(table_key(table))
 if {unstamp}:
-    index.with_name(index.name + ".verified").unlink(missing_ok=True)
+    index.with_name("." + index.name + ".verified").unlink(missing_ok=True)
 start = time.perf_counter()
 opened = open_index(table, "en"{verify})
 print(time.perf_counter() - start)

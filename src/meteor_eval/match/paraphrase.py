@@ -111,8 +111,9 @@ class ParaphraseMatcher:
         """Paraphrase candidates between ``hyp`` and ``ref`` labelled ``stage`` (spec 3.4 order).
 
         Raises:
-            ResourceError: the index is damaged where its checks did not look (the compiled
-                walk checks every offset it follows).
+            ResourceError: the index is damaged in a way its checks on opening did not see (a
+                file changed while in use, or written with valid checksums by a faulty writer;
+                the compiled walk checks every offset it follows).
         """
         if not hyp.tokens or not ref.tokens:
             return []
@@ -180,7 +181,7 @@ class ParaphraseMatcher:
 
 
 def _damaged(table: ParaphraseTable, problem: Exception) -> ResourceError:
-    """The error for an index found damaged while matching (its checks sample a large body)."""
+    """The error for an index found damaged while matching, after it passed its checks."""
     return ResourceError(
         f"paraphrase index {table.index_path} is damaged ({problem}); delete it to rebuild it"
     )

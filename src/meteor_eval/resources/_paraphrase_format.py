@@ -19,11 +19,13 @@ Checks, in the order :func:`check_header` and :func:`check_structure` apply them
 * the CRC32 of the **whole body**, so that a changed byte anywhere is caught before any score
   is computed. It costs a new process about 25 to 60 ms for the 75 MB English index (reading
   every page of the map), so it is done on an open only when the file is not known unchanged
-  since it last passed: :func:`record_verified` leaves a stamp beside the index
-  (``<index>.verified``) with its device, inode, size, modification and status-change times,
-  any write to the file or replacement of it changes them, and an open that finds them equal
-  skips the body check (:func:`verified_before`). A file is stamped only once its last change
-  is two seconds old, so a later change cannot share its timestamps. Damage that no write
+  since it last passed: :func:`~meteor_eval.resources.registry.record_verified` leaves a stamp
+  beside the index (``.<index>.verified``) with its device, inode, size, modification and
+  status-change times, any write to the file or replacement of it changes them, and an open
+  that finds them equal skips the body check
+  (:func:`~meteor_eval.resources.registry.verified_before`). A file is stamped only once its
+  last change is two seconds old, so a later change cannot share its timestamps. Damage that no
+  write
   explains (a failing disk) is then left to the next full check (``meteor-eval resources
   verify``) and to the readers' own bounds checks;
 * with ``verify="full"`` (``meteor-eval resources verify`` and ``resources build``), the
@@ -43,14 +45,10 @@ steps as the trie has nodes.
 from __future__ import annotations
 
 import array
-import contextlib
 import mmap
-import os
 import struct
 import sys
-import time
 import zlib
-from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from meteor_eval.errors import ResourceError
@@ -66,9 +64,7 @@ __all__ = [
     "check_header",
     "check_structure",
     "layout",
-    "record_verified",
     "serialize",
-    "verified_before",
 ]
 
 #: Version of the on-disk index layout; bump whenever the layout or the build rules change.
@@ -247,42 +243,3 @@ def check_structure(
         raise CorruptIndexError("structure: phrase-B nodes")
     if words is not None and len(set(words)) != len(words):
         raise CorruptIndexError("structure: repeated vocabulary entries")
-
-
-# -- verification stamps -------------------------------------------------------------------------
-
-#: A file is stamped as verified only once its last change is this old (nanoseconds), so that a
-#: later change cannot share its timestamps even on file systems with coarse clocks.
-_SETTLED_NS: Final = 2_000_000_000
-
-
-def _stamp_path(index: Path) -> Path:
-    return index.with_name(index.name + ".verified")
-
-
-def _identity(stat: os.stat_result) -> str:
-    """What changes whenever the file's bytes are changed through the file system."""
-    return f"{stat.st_dev} {stat.st_ino} {stat.st_size} {stat.st_mtime_ns} {stat.st_ctime_ns}\n"
-
-
-def verified_before(index: Path, stat: os.stat_result) -> bool:
-    """Whether the index with this ``stat`` passed the body check before and is unchanged since
-    (same device, inode, size, modification and status-change times)."""
-    try:
-        return _stamp_path(index).read_text(encoding="ascii") == _identity(stat)
-    except (OSError, ValueError):
-        return False
-
-
-def record_verified(index: Path, stat: os.stat_result | None) -> None:
-    """Stamp the index with this ``stat`` as verified (``None``: remove the stamp).
-
-    Best effort: an unwritable cache only means that the next open checks the body again. A
-    torn stamp never matches, which also only means a check.
-    """
-    stamp = _stamp_path(index)
-    with contextlib.suppress(OSError):
-        if stat is None:
-            stamp.unlink(missing_ok=True)
-        elif time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) >= _SETTLED_NS:
-            stamp.write_text(_identity(stat), encoding="ascii")

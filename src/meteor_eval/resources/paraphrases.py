@@ -77,15 +77,15 @@ from meteor_eval.resources._paraphrase_format import (
     check_header,
     check_structure,
     layout,
-    record_verified,
     serialize,
-    verified_before,
 )
 from meteor_eval.resources._paraphrase_lock import LOCK_TIMEOUT, build_lock, lock_path_for
 from meteor_eval.resources.registry import (
     ResourceSpec,
     cache_dir,
+    record_verified,
     remove_stale_temporaries,
+    verified_before,
     write_atomically,
 )
 

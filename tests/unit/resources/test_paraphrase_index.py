@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from meteor_eval.errors import ResourceError
-from meteor_eval.resources import _paraphrase_format, paraphrases
+from meteor_eval.resources import paraphrases, registry
 from meteor_eval.resources.paraphrases import (
     HEADER_SIZE,
     cache_dir,
@@ -248,7 +248,7 @@ def test_a_fresh_index_is_not_stamped_as_verified(
 ) -> None:
     # Changed again within the same clock tick, a file just written could keep its timestamps;
     # only files whose last change is older than _SETTLED_NS (here: an hour) are stamped.
-    monkeypatch.setattr(_paraphrase_format, "_SETTLED_NS", 3600 * 10**9)
+    monkeypatch.setattr(registry, "_SETTLED_NS", 3600 * 10**9)
     index = open_index(table, "xx", directory=cache).index_path
     assert index is not None
     open_index(table, "xx", directory=cache).close()
@@ -258,10 +258,10 @@ def test_a_fresh_index_is_not_stamped_as_verified(
 def test_an_unchanged_index_skips_the_body_check_until_it_is_written(
     table: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(_paraphrase_format, "_SETTLED_NS", 0)  # stamp files of any age
+    monkeypatch.setattr(registry, "_SETTLED_NS", 0)  # stamp files of any age
     index = open_index(table, "xx", directory=cache).index_path
     assert index is not None
-    stamp = index.with_name(index.name + ".verified")
+    stamp = index.with_name(f".{index.name}.verified")
     open_index(table, "xx", directory=cache).close()  # checked in full, then stamped
     stat = index.stat()
     assert stamp.read_text() == (
@@ -282,7 +282,7 @@ def test_an_unchanged_index_skips_the_body_check_until_it_is_written(
     with index.open("r+b") as handle:
         handle.write(bytes(damaged))
     stat = index.stat()
-    _paraphrase_format.record_verified(index, stat)
+    registry.record_verified(index, stat)
     open_index(table, "xx", directory=cache).close()
     assert paraphrases.build_count == builds + 1
     open_index(table, "xx", directory=cache, verify="full").close()

@@ -10,7 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from meteor_eval.resources.registry import cache_dir, unpacked_file, write_atomically
+from meteor_eval.resources import registry
+from meteor_eval.resources.registry import (
+    cache_dir,
+    check_unpacked_copy,
+    record_verified,
+    unpacked_file,
+    write_atomically,
+)
 
 
 @pytest.fixture
@@ -55,6 +62,29 @@ def test_a_damaged_copy_is_unpacked_again_with_a_warning(
         warned = [r.getMessage() for r in caplog.records]
         expected = [f"unpacked copy {copy} is damaged ({reason}); unpacking it again"]
         assert warned == expected
+
+
+def test_a_copy_stamped_unchanged_is_read_without_its_checksum(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(registry, "_SETTLED_NS", 0)  # stamp files of any age
+    source = tmp_path / "table.bin.gz"
+    source.write_bytes(gzip.compress(b"content"))
+    unpacked_file(source)
+    (copy,) = cache.iterdir()
+    assert unpacked_file(source) == b"content"  # checked, then stamped
+    stamp = copy.with_name(f".{copy.name}.verified")
+    assert stamp.is_file()
+    # A change that no write explains (the stamp made to match): trusted by a read, found by
+    # `resources verify`, and any write to the copy ends the trust.
+    with copy.open("r+b") as handle:
+        handle.write(b"CONTENT")
+    record_verified(copy, copy.stat())
+    assert unpacked_file(source) == b"CONTENT"
+    assert check_unpacked_copy(source) == (copy, "checksum")
+    copy.write_bytes(b"edited!")
+    assert unpacked_file(source) == b"content"
+    assert check_unpacked_copy(source) == (copy, None)
 
 
 def test_only_the_newest_copies_are_kept(tmp_path: Path, cache: Path) -> None:
