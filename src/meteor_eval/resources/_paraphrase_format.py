@@ -16,18 +16,17 @@ Checks, in the order :func:`check_header` and :func:`check_structure` apply them
 
 * on every open: magic, header CRC (and zeros in the header's unused end), version, byte
   order, content key, the exact file size its counts imply;
-* the CRC32 of the **whole body**, so that a changed byte anywhere is caught before any score
-  is computed. It costs a new process about 25 to 60 ms for the 75 MB English index (reading
-  every page of the map), so it is done on an open only when the file is not known unchanged
-  since it last passed: :func:`~meteor_eval.resources.registry.record_verified` leaves a stamp
-  beside the index (``.<index>.verified``) with its device, inode, size, modification and
-  status-change times, any write to the file or replacement of it changes them, and an open
-  that finds them equal skips the body check
-  (:func:`~meteor_eval.resources.registry.verified_before`). A file is stamped only once its
-  last change is two seconds old, so a later change cannot share its timestamps. Damage that no
-  write
-  explains (a failing disk) is then left to the next full check (``meteor-eval resources
-  verify``) and to the readers' own bounds checks;
+* the CRC32 of the **whole body**, so that a changed byte anywhere is caught before any score is
+  computed. It costs a new process about 35 to 45 ms for the 75 MB English index (reading every
+  page of the map; ``benchmarks/bench_open.py``), so it is done on an open only when the file is
+  not known unchanged since it last passed:
+  :func:`~meteor_eval.resources.registry.record_verified` leaves a stamp beside the index
+  (``.<index>.verified``) with its device, inode, size, modification and status-change times,
+  any write to the file or replacement of it changes them, and an open that finds them equal
+  skips the body check (:func:`~meteor_eval.resources.registry.verified_before`). A file is
+  stamped only once its last change is two seconds old, so a later change cannot share its
+  timestamps. Damage that no write explains (a failing disk) is then left to the next full check
+  (``meteor-eval resources verify``) and to the readers' own bounds checks;
 * with ``verify="full"`` (``meteor-eval resources verify`` and ``resources build``), the
   structure as well: ``first_child`` and ``record_start`` monotone and within bounds, every
   parent the node whose child list holds the node (so parents precede children and

@@ -29,9 +29,9 @@ Identity and integrity:
   check out; otherwise, and whatever error reading it raises, it is rebuilt with one warning on
   the ``meteor_eval`` logger. The body's CRC32 is skipped when a stamp beside the index shows
   the file unchanged (same inode, size, modification and status-change times) since it last
-  passed, which keeps an open at about 15 ms instead of 70 ms for English
-  (``docs/performance.md``). ``verify="full"`` (``meteor-eval resources verify``) checks the
-  body and the structure of the trie and records completely.
+  passed, which keeps an open of the English index at about 16 ms instead of 55 ms
+  (``benchmarks/bench_open.py``, ``docs/performance.md``). ``verify="full"`` (``meteor-eval
+  resources verify``) checks the body and the structure of the trie and records completely.
 * Indexes are written to a temporary file in the cache directory, flushed, ``fsync``-ed and then
   moved into place with :func:`os.replace`, so an interrupted build never leaves a partial index
   under the final name. If the cache directory is not writable the index is kept in memory.
