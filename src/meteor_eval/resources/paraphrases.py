@@ -35,12 +35,9 @@ Identity and integrity:
 * Indexes are written to a temporary file in the cache directory, flushed, ``fsync``-ed and then
   moved into place with :func:`os.replace`, so an interrupted build never leaves a partial index
   under the final name. If the cache directory is not writable the index is kept in memory.
-* A build holds an exclusive ``flock`` on ``<index>.lock`` (removed when the build ends): a
-  second process that needs the same index meanwhile waits (up to :data:`LOCK_TIMEOUT`) and
-  then opens the finished index, so simultaneous first runs build once. Temporary files left by
-  a killed build of that index are deleted (:func:`~meteor_eval.resources.registry.
-  remove_stale_temporaries`). Locks are unavailable on Windows, where a build may then happen
-  twice, still atomically.
+* A build holds a lock next to the index (:mod:`meteor_eval.resources._paraphrase_lock`), so
+  simultaneous first runs build once; temporary files left by a killed build are deleted
+  (:func:`~meteor_eval.resources.registry.remove_stale_temporaries`).
 * Building is streamed and vectorised (:mod:`meteor_eval.resources._paraphrase_build`): the
   English table took 6.6 s of CPU time and 244 MB at its peak (``docs/performance.md``). The
   library announces a build on the ``meteor_eval`` logger and reports its progress to the
@@ -55,6 +52,7 @@ crashes).
 from __future__ import annotations
 
 import bisect
+import contextlib
 import functools
 import hashlib
 import importlib.util
@@ -126,8 +124,7 @@ _INSTALL_HINT: Final = (
 #: Number of index builds in this process (lets tests check that an index is reused).
 build_count = 0
 
-#: How thoroughly an index is checked when opened: ``"checksum"`` (header, size and the CRC32
-#: of the whole body: every open) or ``"full"`` (also the structure of the trie and records).
+#: Checks on opening: ``"checksum"`` (header, size, body CRC32) or ``"full"`` (and structure).
 Verify = Literal["checksum", "full"]
 
 
@@ -245,6 +242,13 @@ def build_index(
             "paraphrase table %s: skipped %d records with an empty phrase B", table, built.skipped
         )
     return serialize(built, content_key)
+
+
+def _is_empty(table: Path) -> bool:
+    """Whether the table file has no bytes at all (if unreadable, the build says why)."""
+    with contextlib.suppress(OSError):
+        return table.stat().st_size == 0
+    return False
 
 
 def _no_records(table: Path) -> ResourceError:
@@ -621,6 +625,8 @@ def open_index(
     opened = _open_existing(target, table, key, language, verify, report=True)
     if opened is not None:
         return opened
+    if _is_empty(table):  # refused before a build is announced: one line, the error
+        raise _no_records(table)
     with build_lock(target, lock_timeout) as locked:
         # Another process may have built it while this one waited for the lock.
         opened = _open_existing(target, table, key, language, verify, report=False)
