@@ -1,14 +1,16 @@
 """Fuzz the paraphrase index reader with damaged index files.
 
-A paraphrase table of 20,000 records (large enough that the sampled body checksum leaves
-gaps) is written to a temporary folder and its index built through the public
-API (``open_index``). Each input then describes damage to the index file: byte overwrites at
-chosen offsets (header fields, offsets and counts included), a truncation or an extension. The
-damaged file is opened with ``open_index`` (``verify`` "checksum" or "full") and, when that
-succeeds, used: lookups (``paraphrases``) and the candidates of the compiled matcher and of the
-pure-Python one, which must agree. Allowed outcomes: a result, a rebuild (the file is then
-whole again), or an error of the project's own classes (``MeteorEvalError``). Anything else
-(an ``IndexError``, a ``struct.error``, a crash of the C kernel) is a defect.
+A paraphrase table of 20,000 records is written to a temporary folder and its index built
+through the public API (``open_index``). Each input then describes damage to the index file:
+byte overwrites at chosen offsets (header fields, offsets and counts included), a truncation or
+an extension; with flag 0x20 the header's body and header CRC32 are then recomputed, as a faulty
+writer would leave them, so that the damage passes the checksum and reaches the readers
+(otherwise opening finds it and rebuilds the index). The damaged file is opened with
+``open_index`` (``verify`` "checksum" or "full") and, when that succeeds, used: lookups
+(``paraphrases``) and the candidates of the compiled matcher and of the pure-Python one, which
+must agree. Allowed outcomes: a result, a rebuild (the file is then whole again), or an error of
+the project's own classes (``MeteorEvalError``). Anything else (an ``IndexError``, a
+``struct.error``, a crash of the C kernel) is a defect.
 
     python scripts/fuzz/fuzz_paraphrase_index.py -atheris_runs=200000
     python scripts/fuzz/fuzz_paraphrase_index.py --no-atheris -runs=50000
@@ -23,6 +25,7 @@ import logging
 import random
 import shutil
 import tempfile
+import zlib
 from pathlib import Path
 
 import _driver
@@ -30,6 +33,7 @@ import _driver
 from meteor_eval.errors import MeteorEvalError
 from meteor_eval.match.base import Segment
 from meteor_eval.match.paraphrase import ParaphraseMatcher
+from meteor_eval.resources._paraphrase_format import HEADER, HEADER_SIZE
 from meteor_eval.resources.paraphrases import (
     ParaphraseTable,
     index_path_for,
@@ -47,11 +51,12 @@ SEEDS = [
     b"\x80\x00\x00\x00",  # truncations
     b"\x81\x00\x90\x00",
     b"\xc0\x10\x00\x00",  # an extension
+    b"\x20\x00\x00\x90\xff\x10\x30\x81\x07",  # the arrays, under valid checksums
 ]
 
 
 def _table_text() -> str:
-    """20,000 records: a body large enough that the sampled checksum leaves gaps."""
+    """20,000 records: an index of a few hundred KiB, with every section several pages long."""
     rng = random.Random(0)
 
     def phrase() -> str:
@@ -91,6 +96,12 @@ def damage(data: bytes) -> bytes:
             index += bytes(amount % 64 + 1)
         else:
             del index[len(index) - amount - 1 :]
+    if flags & 0x20 and len(index) >= HEADER_SIZE:  # valid checksums over the damage
+        fields = list(HEADER.unpack_from(index, 0))
+        fields[11] = zlib.crc32(index[HEADER_SIZE:])
+        HEADER.pack_into(index, 0, *fields)
+        crc = zlib.crc32(index[: HEADER.size])
+        index[HEADER.size : HEADER.size + 4] = crc.to_bytes(4, "little")
     return bytes(index)
 
 

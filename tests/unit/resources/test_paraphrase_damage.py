@@ -36,6 +36,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from meteor_eval._ext import compiled_kernels
 from meteor_eval.errors import ResourceError
 from meteor_eval.match.base import Match, Segment
 from meteor_eval.match.paraphrase import ParaphraseMatcher
@@ -379,3 +380,23 @@ def _has_english() -> bool:
     except ResourceError:
         return False
     return True
+
+
+def test_the_compiled_root_table_refuses_a_token_id_beyond_the_trie(index: Index) -> None:
+    # A damaged id among the root's children sized the root table from it (up to 16 GiB).
+    kernels = compiled_kernels("paraphrase")
+    if kernels is None or not hasattr(kernels, "paraphrase_root"):
+        pytest.skip("the compiled extension is not built")
+    data = bytearray(index.intact)
+    offset, _ = index.sections["token"]
+    _put(data, offset + 4, 0xFFFFFFFE)  # node 1, the root's first child
+    table = ParaphraseTable(
+        _forge(data), key=table_key(index.table), path=index.table, language="xx", index_path=None
+    )
+    first_child, token, _, _ = table.index_arrays()
+    with pytest.raises(ValueError, match="corrupt token id"):
+        kernels.paraphrase_root(first_child, token)
+    matcher = ParaphraseMatcher(table)
+    hyp, ref = index.pairs[0]
+    with pytest.raises(ResourceError, match="is damaged"):
+        matcher.candidates(hyp, ref, 3)
