@@ -149,6 +149,31 @@ def test_resources_list_build_verify(
     assert main(["resources", "verify"]) == 0
 
 
+def test_resources_verify_checks_the_unpacked_wordnet_copies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from meteor_eval.resources.registry import data_file
+    from meteor_eval.resources.wordnet.shipped import read_meteor_binary
+
+    monkeypatch.setenv("METEOR_EVAL_CACHE", str(tmp_path / "cache"))
+    assert main(["resources", "verify"]) == 0
+    assert capsys.readouterr().out == f"nothing built or unpacked in {tmp_path / 'cache'}\n"
+    read_meteor_binary(data_file("wordnet", "meteor-synsets.bin.gz"))  # unpacks the copy
+    (copy,) = (tmp_path / "cache" / "data").iterdir()
+    assert main(["resources", "verify"]) == 0
+    assert capsys.readouterr().out == f"unpacked WordNet copy: ok: {copy}\n"
+    data = bytearray(copy.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    copy.write_bytes(bytes(data))
+    assert main(["resources", "verify"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == f"unpacked WordNet copy: damaged (checksum): {copy}\n"
+    assert captured.err == (
+        f"meteor-eval resources: error: damaged unpacked WordNet copy {copy} (checksum); "
+        "it is unpacked again when next used\n"
+    )
+
+
 def test_resources_list_text_names_the_source_of_the_english_table(
     table_env: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
