@@ -33,6 +33,7 @@ SOURCES = (
     "stats.c",
     "pair.c",
     "greedy.c",
+    "tokens.c",
 )
 
 

@@ -45,6 +45,7 @@ TESTS = (
     "tests/unit/match/test_compiled_matchers.py",
     "tests/unit/match/test_paraphrase.py",
     "tests/unit/resources/test_paraphrase_damage.py",
+    "tests/unit/resources/test_paraphrase_index_golden.py",
     "tests/unit/align/test_beam_equivalence.py",
     "tests/unit/align/test_greedy_compiled.py",
     "tests/unit/stats/test_stats_meteor_rows.py",

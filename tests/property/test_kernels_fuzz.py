@@ -1,12 +1,12 @@
 """Every compiled kernel against its pure-Python twin on adversarial, generated inputs.
 
-One property per kernel of ``meteor_eval._ext.kernel_status()`` (normalise, hash, stem,
-candidates, beam, stats, pair, greedy). Inputs are built to stress the C code rather than to look
-like text: any Unicode except surrogates (combining marks, astral characters, control and space
-characters of every kind), tokens far longer than the kernels' stack buffers, empty strings,
-heavy repetition, Java-hash collisions ("Aa"/"BB") and many references. Each property checks the
-compiled result equals the twin's and the kernel's documented invariants (idempotent
-normalisation, statistics rows non-negative with matches within the lengths, scores in [0, 1]).
+One property per kernel of ``meteor_eval._ext.kernel_status()`` (normalise, hash, stem, candidates,
+beam, stats, pair, greedy, index). Inputs are built to stress the C code rather than to look like
+text: any Unicode except surrogates (combining marks, astral characters, control and space
+characters of every kind), tokens far longer than the kernels' stack buffers, empty strings, heavy
+repetition, Java-hash collisions ("Aa"/"BB") and many references. Each property checks the compiled
+result equals the twin's and the kernel's documented invariants (idempotent normalisation,
+statistics rows non-negative with matches within the lengths, scores in [0, 1]).
 
 The parity tests of each kernel (``test_compiled_*``, ``test_beam_equivalence``) cover the
 realistic inputs; these are bounded for CI (a few seconds each) and also run under the sanitizers
@@ -22,8 +22,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
+import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from meteor_eval import _ext
@@ -384,3 +385,30 @@ def test_greedy(hyp: tuple[str, ...], ref: tuple[str, ...], stages: int) -> None
     assert got == greedy_align_python(hyp, ref, stem=stem_function, synonyms=synonym_function)
     assert len({i for i, _, _ in got}) == len(got) == len({j for _, j, _ in got})
     assert all(0 <= i < len(hyp) and 0 <= j < len(ref) and 0 <= s <= stages for i, j, s in got)
+
+
+_PHRASE_BYTES = st.lists(
+    # No \r: the builder splits lines on it before tokenising.
+    st.sampled_from([b"a", b"b", b"ab", b"\xc3\xa9", b" ", b"\t", b"\x0c", b"\x0b", b"x"]),
+    max_size=12,
+).map(b"".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(phrases=st.lists(_PHRASE_BYTES, max_size=12), known=st.lists(_PHRASE_BYTES, max_size=4))
+def test_index_tokenizer(phrases: list[bytes], known: list[bytes]) -> None:
+    # The compiled tokeniser of the index builder against its twin: same ids, same counts, the
+    # same vocabulary afterwards (new tokens numbered in order of first occurrence).
+    from meteor_eval.resources._paraphrase_build import _tokenize_python, _Vocabulary
+
+    assert KERNELS is not None
+    joined = b"\n".join(phrases)
+    assume(joined)  # the builder's _tokenize answers an empty text itself
+    compiled, python = _Vocabulary(), _Vocabulary()
+    for word in known:  # a vocabulary that already holds some tokens
+        compiled[word] = python[word] = len(compiled)
+    ids, counts = KERNELS.paraphrase_tokenize(joined, compiled)
+    want_ids, want_counts = _tokenize_python(joined, python)
+    assert np.frombuffer(ids, np.uint32).tolist() == want_ids.tolist()
+    assert np.frombuffer(counts, np.int64).tolist() == want_counts.tolist()
+    assert list(compiled.items()) == list(python.items())

@@ -19,6 +19,8 @@ beam          ``align``, ``align_stages`` (beam.c)        ``align.search.beam_al
 stats         ``word_stats`` (stats.c)                    the METEOR metric's ``_word_stats_python``
 pair          ``meteor15_pair`` (pair.c)                  the METEOR 1.5 pipeline, step by step
 greedy        ``greedy_align`` (greedy.c)                 ``align.greedy.greedy_align``
+index         ``paraphrase_tokenize`` (tokens.c)          ``resources._paraphrase_build.``
+                                                          ``_tokenize_python``
 ============  ==========================================  =========================================
 
 Callers ask this module for a compiled function or for the module once, at import (or, for the
@@ -63,6 +65,7 @@ KERNELS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         "stats": ("word_stats",),
         "pair": ("meteor15_pair",),
         "greedy": ("greedy_align",),
+        "index": ("paraphrase_tokenize",),
     }
 )
 
@@ -133,7 +136,7 @@ def kernel_status() -> dict[str, bool]:
 
     Example:
         >>> list(kernel_status())
-        ['normalise', 'hash', 'stem', 'candidates', 'beam', 'stats', 'pair', 'greedy']
+        ['normalise', 'hash', 'stem', 'candidates', 'beam', 'stats', 'pair', 'greedy', 'index']
     """
     return {kernel: compiled_kernels(*names) is not None for kernel, names in KERNELS.items()}
 

@@ -15,6 +15,8 @@
  *   stats.c        word statistics of a chosen alignment (word_stats)
  *   pair.c         one pair from word-type ids to statistics in one call (meteor15_pair)
  *   greedy.c       NLTK's staged greedy alignment (greedy_align)
+ *   tokens.c       token ids of paraphrase-table phrases for the index builder
+ *                  (paraphrase_tokenize)
  *
  * Only what crosses files is declared here: the candidate record and the beam search's
  * workspace, the Match readers and makers, candidate emission, the paraphrase trie and the
@@ -177,5 +179,6 @@ extern KERNEL_API PyMethodDef meteor_beam_methods[];
 extern KERNEL_API PyMethodDef meteor_stats_methods[];
 extern KERNEL_API PyMethodDef meteor_pair_methods[];
 extern KERNEL_API PyMethodDef meteor_greedy_methods[];
+extern KERNEL_API PyMethodDef meteor_tokens_methods[];
 
 #endif /* METEOR_EVAL_KERNELS_H */

@@ -10,7 +10,8 @@
 static struct PyModuleDef kernels_module = {
     PyModuleDef_HEAD_INIT, "_kernels",
     "Compiled METEOR kernels: normaliser, Java hash, stemmers, candidate generators, beam "
-    "search, word statistics, the fused pair kernel and NLTK's greedy alignment.",
+    "search, word statistics, the fused pair kernel, NLTK's greedy alignment and the paraphrase "
+    "index builder's tokeniser.",
     -1, NULL,
 };
 
@@ -21,6 +22,7 @@ PyInit__kernels(void)
         meteor_normalize_methods, meteor_hash_methods,  meteor_stem_methods,
         meteor_candidate_methods, meteor_paraphrase_methods, meteor_beam_methods,
         meteor_stats_methods,     meteor_pair_methods,  meteor_greedy_methods,
+        meteor_tokens_methods,
     };
     PyObject *module = PyModule_Create(&kernels_module);
     if (module == NULL) {

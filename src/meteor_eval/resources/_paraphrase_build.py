@@ -11,7 +11,8 @@ nodes are discovered, so the build may discover them in any order, a block at a 
 2. Keep whole three-line records (the rest waits for the next block); take the first phrase A
    of each run of equal A lines and every phrase B, in file order (A before B), and replace
    invalid UTF-8 as the text decoder would.
-3. Map their tokens to ids through one dictionary (C-level ``map``) and, depth by depth, look
+3. Map their tokens to ids through one dictionary (the compiled ``paraphrase_tokenize``, or
+   C-level ``map`` over ``bytes.split`` without the extension) and, depth by depth, look
    up ``(parent node, token)`` keys in that depth's sorted key arrays (``numpy.unique``,
    ``searchsorted``), adding the keys not seen before as new nodes.
 4. Keep each record's phrase-A and phrase-B node (4 bytes each).
@@ -19,7 +20,7 @@ nodes are discovered, so the build may discover them in any order, a block at a 
 At the end, each depth's nodes are sorted by (final parent id, token) to give the breadth-first
 numbering, and records are grouped by their phrase-A node, file order within a node, by an
 in-place sort of ``A << 32 | record number`` keys. For the English table (5.27 million
-records) this took 6.6 s of CPU time and 244 MB at its peak, against 21.9 s and 587 MB for the
+records) this took 5.6 s of CPU time and 247 MB at its peak, against 21.9 s and 587 MB for the
 former per-token Python loop (``benchmarks/bench_first_run.py``, ``docs/performance.md``).
 """
 
@@ -41,6 +42,7 @@ from typing import IO, Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from meteor_eval._ext import compiled_function
 from meteor_eval.errors import ResourceError
 
 __all__ = ["BuiltArrays", "build_arrays"]
@@ -54,6 +56,8 @@ _BLOCK: Final = 1 << 21
 # text holding a vertical tab takes this (slower) exact pattern.
 _TOKEN_RE: Final = re.compile(rb"[^ \t\n\r\f]+")
 _SEPARATORS: Final = (ord(" "), ord("\t"), ord("\f"), ord("\n"))
+# The compiled tokeniser (same ids, same counts, no bytes object per token), when built.
+_COMPILED_TOKENIZE: Final = compiled_function("paraphrase_tokenize")
 
 U32 = npt.NDArray[np.uint32]
 _EMPTY: Final[U32] = np.empty(0, np.uint32)
@@ -270,11 +274,11 @@ def _lines(text: bytes) -> list[bytes]:
     return lines
 
 
-def _tokenize(phrases: list[bytes], vocabulary: _Vocabulary) -> tuple[U32, npt.NDArray[np.intp]]:
+def _tokenize(phrases: list[bytes], vocabulary: _Vocabulary) -> tuple[U32, I64]:
     """Token ids of ``phrases`` (concatenated) and the number of tokens of each phrase."""
     joined = b"\n".join(phrases)
     if not joined:
-        return np.empty(0, np.uint32), np.zeros(len(phrases), np.intp)
+        return np.empty(0, np.uint32), np.zeros(len(phrases), np.int64)
     if not joined.isascii():
         # As the text decoder of a table opened with errors="replace" would (lines end with an
         # ASCII byte, so repairing lines joined by \n equals repairing the whole file).
@@ -282,6 +286,16 @@ def _tokenize(phrases: list[bytes], vocabulary: _Vocabulary) -> tuple[U32, npt.N
             joined.decode("utf-8")
         except UnicodeDecodeError:
             joined = joined.decode("utf-8", "replace").encode("utf-8")
+    tokenize = _COMPILED_TOKENIZE
+    if tokenize is not None:
+        ids_bytes, counts_bytes = tokenize(joined, vocabulary)
+        return np.frombuffer(ids_bytes, np.uint32), np.frombuffer(counts_bytes, np.int64)
+    return _tokenize_python(joined, vocabulary)
+
+
+def _tokenize_python(joined: bytes, vocabulary: _Vocabulary) -> tuple[U32, I64]:
+    """:func:`_tokenize` of the joined phrases in Python and numpy (the compiled kernel's twin,
+    ``paraphrase_tokenize`` in ``_ext/tokens.c``)."""
     words = _TOKEN_RE.findall(joined) if b"\x0b" in joined else joined.split()
     ids = np.fromiter(map(vocabulary.__getitem__, words), np.uint32, count=len(words))
     del words
@@ -297,7 +311,7 @@ def _tokenize(phrases: list[bytes], vocabulary: _Vocabulary) -> tuple[U32, npt.N
     counts = np.diff(started[np.flatnonzero(newline)], prepend=0, append=started[-1:])
     if int(counts.sum()) != len(ids):
         raise ResourceError("internal error: tokenisation mismatch while building the index")
-    return ids, counts
+    return ids, counts.astype(np.int64, copy=False)
 
 
 def _phrase_nodes(phrases: list[bytes], vocabulary: _Vocabulary, trie: _Trie) -> I64:

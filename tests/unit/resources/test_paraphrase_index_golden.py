@@ -67,11 +67,17 @@ def _digest(header: bytes, body: bytes | bytearray) -> str:
     return digest.hexdigest()
 
 
+@pytest.mark.parametrize("tokenizer", ["compiled", "python"])
 @pytest.mark.parametrize("block", [1, 2, 7, 64, 1000, 1 << 21])
 def test_index_bytes_equal_the_former_builder(
-    golden_table: Path, block: int, monkeypatch: pytest.MonkeyPatch
+    golden_table: Path, block: int, tokenizer: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Any block size (down to one byte: every line end, \r\n and UTF-8 sequence is cut).
+    # Any block size (down to one byte: every line end, \r\n and UTF-8 sequence is cut), with
+    # the compiled tokeniser (paraphrase_tokenize) and with its pure-Python twin.
+    if tokenizer == "python":
+        monkeypatch.setattr(_paraphrase_build, "_COMPILED_TOKENIZE", None)
+    elif _paraphrase_build._COMPILED_TOKENIZE is None:
+        pytest.skip("the compiled extension is not built")
     monkeypatch.setattr(_paraphrase_build, "_BLOCK", block)
     assert _digest(*build_index(golden_table, bytes(32))) == INDEX_SHA256
 
