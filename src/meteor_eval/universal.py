@@ -269,7 +269,6 @@ def build_language(
         shutil.rmtree(work, ignore_errors=True)
         raise
     if build_index:
-        report("building the paraphrase index")
         index = _index(folder / PARAPHRASES)
         manifest["files"][PARAPHRASES]["index"] = index
         (folder / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
