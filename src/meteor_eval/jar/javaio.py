@@ -42,16 +42,17 @@ def iter_binary_lines(stream: BinaryIO) -> Iterator[str]:
     """
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     pending = ""
+    skip_lf = False  # the last chunk ended with CR: a LF starting the next one is its pair
     while True:
         chunk = stream.read(_CHUNK)
         final = not chunk
-        text = pending + decoder.decode(chunk, final=final)
-        parts = _BREAK.split(text)
-        # The last part may continue in the next chunk; a trailing CR may be half of a CRLF.
-        pending = parts.pop()
-        if not final and pending == "" and text.endswith("\r"):
-            parts.pop()
-            pending = "\r"
+        text = decoder.decode(chunk, final=final)
+        if text:
+            if skip_lf and text.startswith("\n"):
+                text = text[1:]
+            skip_lf = text.endswith("\r")
+        parts = _BREAK.split(pending + text)
+        pending = parts.pop()  # an unfinished line continues in the next chunk
         yield from parts
         if final:
             if pending:
