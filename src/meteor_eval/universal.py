@@ -71,6 +71,8 @@ MANIFEST: Final = "manifest.json"
 #: Lines of the corpus whose phrases are paraphrased (``new_language.py``'s limit).
 TARGET_LINES: Final = 10_000
 _HASH_CHUNK: Final = 1 << 20
+#: A progress line every this many phrase-table lines (each of the two passes).
+_PROGRESS_EVERY: Final = 5_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +144,8 @@ def _strict_lines(path: Path, *, gz: bool = False) -> Iterator[str]:
 def _checked_table(path: Path) -> Iterator[str]:
     """The phrase table's lines, each checked: ``f ||| e ||| p(f|e) x p(e|f) ...``."""
     for number, line in enumerate(_strict_lines(path, gz=True), 1):
+        if number % _PROGRESS_EVERY == 0:
+            logger.info("%s: %d lines read", path.name, number)
         entry = parse_table_line(line)
         if entry is None:
             raise InputError(

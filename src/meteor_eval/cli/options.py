@@ -129,6 +129,10 @@ _SET_BY_RESOURCES = {
 }
 
 
+#: Default values of the options in :data:`_SET_BY_RESOURCES`.
+_DEFAULTS = (None, False, "en", "rank", "meteor15", "default")
+
+
 def _universal_resources(args: argparse.Namespace) -> tuple[str, str]:
     """``--resources DIR``: its function-word list and paraphrase table, after refusing the
     options it replaces (the jar's ``-new`` silently overrides them instead).
@@ -139,14 +143,14 @@ def _universal_resources(args: argparse.Namespace) -> tuple[str, str]:
     from meteor_eval.errors import InputError
     from meteor_eval.universal import resource_files
 
+    # The options typed (main() records them); without that record, those away from their
+    # defaults.
     given = getattr(args, "explicit", None)
     for dest, option in _SET_BY_RESOURCES.items():
-        value = getattr(args, dest, None)
-        clashes = (
-            dest in given
-            if given is not None
-            else value not in (None, False, "en", "rank", "meteor15", "default")
-        )
+        if given is not None:
+            clashes = dest in given
+        else:
+            clashes = getattr(args, dest, None) not in _DEFAULTS
         if clashes:
             raise ConfigError(
                 f"--resources: {option} cannot be combined with it (the folder sets the "

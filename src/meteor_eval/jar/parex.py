@@ -49,6 +49,7 @@ References:
 from __future__ import annotations
 
 import os
+import re
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -498,6 +499,18 @@ def _settings_from_args(extra: Sequence[str]) -> ParexSettings:
     return ParexSettings(values[0], values[1], values[2], symbols)
 
 
+def _java_path(text: str) -> str:
+    """A path as ``java.io.File.getPath`` prints it on Unix: repeated and trailing slashes
+    removed.
+
+    Example:
+        >>> _java_path("out//dir/"), _java_path("/")
+        ('out/dir', '/')
+    """
+    collapsed = re.sub("/+", "/", text)
+    return collapsed[:-1] if len(collapsed) > 1 and collapsed.endswith("/") else collapsed
+
+
 def run_parex(argv: Sequence[str], *, out: TextIO, err: TextIO) -> int:
     """Run ``Parex`` with ``argv`` (after the class name); returns the exit status.
 
@@ -521,7 +534,7 @@ def run_parex(argv: Sequence[str], *, out: TextIO, err: TextIO) -> int:
         return 1
     out_dir = Path(argv[4])
     if out_dir.exists():
-        err.write(f"Directory exists, exiting: {argv[4]}\n")
+        err.write(f"Directory exists, exiting: {_java_path(argv[4])}\n")
         return 1
     try:
         os.mkdir(out_dir)
