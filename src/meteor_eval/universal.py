@@ -123,9 +123,9 @@ def _byte_lines(handle: BinaryIO) -> Iterator[bytes]:
         yield from body.split(b"\r")
 
 
-def _strict_lines(path: Path, *, gz: bool = False) -> Iterator[str]:
-    """Lines of a UTF-8 file as the jar splits them, lower-cased as ``new_language.py`` does;
-    malformed UTF-8 is an :class:`InputError` naming the line."""
+def _strict_lines(path: Path, *, gz: bool = False, lower: bool = True) -> Iterator[str]:
+    """Lines of a UTF-8 file as the jar splits them, lower-cased (``lower``) as
+    ``new_language.py`` does; malformed UTF-8 is an :class:`InputError` naming the line."""
     try:
         with gzip.open(path, "rb") if gz else open(path, "rb") as handle:
             for number, raw in enumerate(_byte_lines(handle), 1):  # type: ignore[arg-type]
@@ -135,7 +135,7 @@ def _strict_lines(path: Path, *, gz: bool = False) -> Iterator[str]:
                     raise InputError(
                         f"{path} line {number}: not UTF-8 (byte {exc.start + 1} of the line)"
                     ) from None
-                yield line.lower()
+                yield line.lower() if lower else line
     except (OSError, EOFError, zlib.error) as exc:
         reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
         raise InputError(f"{path}: cannot read ({reason})") from None
@@ -181,8 +181,9 @@ def _three_line_records(source: Path, target: Path) -> int:
     ``par_fmt``); returns the number of records."""
     count = 0
     with JavaGzipWriter(target) as out:
-        for line in _strict_lines(source, gz=True):
-            a, b, prob = (part.strip() for part in line.split(" ||| "))
+        for line in _strict_lines(source, gz=True, lower=False):
+            # As par_fmt: the line stripped of ASCII blanks, the fields kept as they are.
+            a, b, prob = line.strip(" \t\n\r\x0b\x0c").split(" ||| ")
             out.println(prob)
             out.println(a)
             out.println(b)
@@ -315,7 +316,7 @@ def _build_into(
 
     write_parex(inputs, parex_dir, ParexSettings(), log, lines=lines)
     shutil.copyfile(parex_dir / "parex.e", work / FUNCTION_WORDS)
-    words = sum(1 for _ in _strict_lines(work / FUNCTION_WORDS))
+    words = sum(1 for _ in _strict_lines(work / FUNCTION_WORDS, lower=False))
     records = _three_line_records(parex_dir / "paraphrase.gz", work / PARAPHRASES)
     shutil.rmtree(parex_dir)
     empty.unlink()
