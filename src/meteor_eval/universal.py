@@ -238,8 +238,8 @@ def build_language(
         What was built.
 
     Raises:
-        InputError: an input is missing, not UTF-8 or malformed (named with its line), or
-            ``out`` exists and is not empty.
+        InputError: an input is missing, not UTF-8 or malformed (named with its line),
+            ``out`` exists and is not empty, or no paraphrase came out.
         ValueError: ``target_lines`` is below 1.
     """
     if target_lines < 1:
@@ -265,6 +265,12 @@ def build_language(
     work.mkdir()
     try:
         counts = _build_into(work, paths, target_lines, report)
+        if counts[1] == 0:
+            # METEOR refuses an empty table (it would silently turn the paraphrase module off).
+            raise InputError(
+                f"no paraphrases came out of {paths['phrase_table']}: are its target phrases "
+                f"in the language of {paths['corpus']}, lower-cased and tokenised the same way?"
+            )
         manifest = _manifest(paths, work, counts, target_lines)
         (work / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
         if folder.exists():

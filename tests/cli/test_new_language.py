@@ -203,6 +203,19 @@ def test_probability_above_one_is_refused(
     assert line.endswith(f"{table} line 1: p(e|f) is 1.5, not a probability in [0, 1]")
 
 
+def test_a_table_giving_no_paraphrase_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Target phrases absent from the corpus: nothing to pivot, and METEOR refuses an empty
+    table, so no folder is written."""
+    table = tmp_path / "pt.gz"
+    table.write_bytes(gzip.compress(b"a ||| zzz ||| 0.5 0.5 0.5 0.5\na ||| yyy ||| 0.5 1 0.5 1\n"))
+    foreign = ("--foreign-corpus", str(DATA / "corpus.f"))
+    line = _refused(capsys, _argv(tmp_path / "o", DATA / "corpus.e", table, *foreign))
+    assert line.startswith(f"meteor-eval new-language: error: no paraphrases came out of {table}:")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pt.gz"]
+
+
 def test_corpus_not_utf8_is_refused_with_its_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
