@@ -27,6 +27,12 @@ RECORD = json.loads((GOLDEN / "commands.json").read_text(encoding="utf-8"))
 PAREX_FILES = ("parex.f", "parex.e", "parex.raw.gz", "parex.group.gz", "paraphrase.gz")
 
 
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Paraphrase indexes of the test tables go to a temporary cache."""
+    monkeypatch.setenv("METEOR_EVAL_CACHE", str(tmp_path / "cache"))
+
+
 def _run(argv: list[str]) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     status = run_jar(argv, stdout=out, stderr=err)
