@@ -325,3 +325,16 @@ def test_as_a_user_runs_it(tmp_path: Path) -> None:
     )
     assert scored.returncode == 0, scored.stderr
     assert scored.stdout.startswith(f"METEOR = {_golden_final()!r} ")
+
+
+def test_no_index_leaves_the_cache_empty(tmp_path: Path) -> None:
+    assert _build(tmp_path / "o", "--foreign-corpus", str(DATA / "corpus.f"), "--no-index") == 0
+    manifest = json.loads((tmp_path / "o" / "manifest.json").read_text(encoding="utf-8"))
+    assert "index" not in manifest["files"]["paraphrase.gz"]
+    assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").iterdir())
+
+
+def test_the_index_is_built_into_the_cache(folder: Path) -> None:
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    index = Path(manifest["files"]["paraphrase.gz"]["index"])
+    assert index.is_file() and index.name.startswith("paraphrase-") and index.suffix == ".idx"
