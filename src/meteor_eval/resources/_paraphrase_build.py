@@ -20,7 +20,7 @@ nodes are discovered, so the build may discover them in any order, a block at a 
 At the end, each depth's nodes are sorted by (final parent id, token) to give the breadth-first
 numbering, and records are grouped by their phrase-A node, file order within a node, by an
 in-place sort of ``A << 32 | record number`` keys. For the English table (5.27 million
-records) this took 5.6 s of CPU time and 247 MB at its peak, against 21.9 s and 587 MB for the
+records) this took 5.0 s of CPU time and 241 MB at its peak, against 21.9 s and 587 MB for the
 former per-token Python loop (``benchmarks/bench_first_run.py``, ``docs/performance.md``).
 """
 

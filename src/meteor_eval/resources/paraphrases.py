@@ -39,7 +39,7 @@ Identity and integrity:
   simultaneous first runs build once; temporary files left by a killed build are deleted
   (:func:`~meteor_eval.resources.registry.remove_stale_temporaries`).
 * Building is streamed and vectorised (:mod:`meteor_eval.resources._paraphrase_build`): the
-  English table took 5.6 s of CPU time and 247 MB at its peak (``docs/performance.md``). The
+  English table took 5.0 s of CPU time and 241 MB at its peak (``docs/performance.md``). The
   library announces a build on the ``meteor_eval`` logger and reports its progress to the
   callback set with :func:`set_build_progress`; the command line shows both on stderr.
 
@@ -218,7 +218,7 @@ def build_index(
 
     The table is streamed in blocks and the trie is built with numpy
     (:mod:`meteor_eval.resources._paraphrase_build`). For the English table (5.27 million
-    records, 3.3 million trie nodes) this took 5.6 s of CPU time and 247 MB peak memory, once
+    records, 3.3 million trie nodes) this took 5.0 s of CPU time and 241 MB peak memory, once
     per machine (``docs/performance.md``); the index is 75 MB.
 
     Args:
