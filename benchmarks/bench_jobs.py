@@ -11,9 +11,10 @@ already built), METEOR without the paraphrase module (``--modules exact,stem,syn
 ROUGE (their defaults), each with every ``--jobs`` value; then METEOR with ``--jobs 2`` and each
 start method. The runs are alternated ``--repeat`` times; the table gives the minimum and median
 wall time, the median CPU time (user + system of every process, workers included), the speed-up
-against ``--jobs 1`` (median / median, and min / min), and the peak resident memory of the main
-process and of the largest worker. Every run of a row must give the same score, or the script
-stops.
+against ``--jobs 1`` (median / median, and min / min), the CPU time of the main process and of
+the busiest worker (sampled every 50 ms: on a busy machine they show what the wall time would
+be on free cores), and the peak resident memory of the main process and of the largest worker.
+Every run of a row must give the same score, or the script stops.
 
 A second table gives what crosses the pipes to the workers for the input: the pickled chunks of
 pairs the workers received before this change against the byte ranges they receive now.
@@ -21,6 +22,7 @@ pairs the workers received before this change against the byte ranges they recei
 Run from the repository root::
 
     python benchmarks/bench_jobs.py                      # 100,000 segments, 3 repetitions
+    python benchmarks/bench_jobs.py --src OLD/src --start-methods   # an older tree
     python benchmarks/bench_jobs.py --segments 20000 --repeat 1 --rows meteor bleu
 """
 
@@ -134,6 +136,8 @@ def timed(cmd: list[str], env: dict[str, str]) -> dict[str, float]:
         "cpu": max(reaped, sampled),
         "main_mb": seen.get(proc.pid, (0.0, usage.ru_maxrss / 1024))[1],
         "worker_mb": max(workers, default=0.0),
+        "main_cpu": seen.get(proc.pid, (reaped, 0.0))[0],
+        "worker_cpu": max((c for p, (c, _) in seen.items() if p != proc.pid), default=0.0),
         "score": _headline(result),
     }
 
@@ -180,9 +184,16 @@ def main() -> None:
         "--start-methods", nargs="*", default=["fork", "forkserver", "spawn"], metavar="METHOD"
     )
     parser.add_argument("--folder", type=Path, help="keep the generated input here")
+    parser.add_argument(
+        "--src",
+        type=Path,
+        default=SRC,
+        help="the package's source tree to time (e.g. an older "
+        "checkout, with its compiled extension; give --start-methods without a value then)",
+    )
     args = parser.parse_args()
-    compileall.compile_dir(str(SRC), quiet=1)
-    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    compileall.compile_dir(str(args.src), quiet=1)
+    env = {**os.environ, "PYTHONPATH": str(args.src)}
     with tempfile.TemporaryDirectory() as temporary:
         folder = args.folder or Path(temporary)
         folder.mkdir(parents=True, exist_ok=True)
@@ -219,9 +230,9 @@ def print_table(
     print(f"{segments:,} segments, {len(next(iter(results.values())))} runs each\n")
     print(
         "| metric | jobs | start | wall s min | wall s median | CPU s | speed-up median (min) "
-        "| main MB | worker MB |"
+        "| main CPU s | busiest worker CPU s | main MB | worker MB |"
     )
-    print("|---|---:|---|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     median: Callable[[list[float]], float] = statistics.median
     for (row, jobs, method), runs in results.items():
         scores = {run["score"] for runs_of_row in _of(results, row) for run in runs_of_row}
@@ -235,6 +246,8 @@ def print_table(
         print(
             f"| {row} | {jobs} | {method or 'auto'} | {min(walls):.2f} | {median(walls):.2f} "
             f"| {median([r['cpu'] for r in runs]):.2f} | {speed:.2f}x ({speed_min:.2f}x) "
+            f"| {median([r['main_cpu'] for r in runs]):.2f} "
+            f"| {median([r['worker_cpu'] for r in runs]):.2f} "
             f"| {max(r['main_mb'] for r in runs):.0f} | {max(r['worker_mb'] for r in runs):.0f} |"
         )
 

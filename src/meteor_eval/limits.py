@@ -11,8 +11,8 @@ naming the side, the length and (from the command line) the line. Metrics whose 
 (BLEU, ROUGE-N, ROUGE-S/SU with a skip distance) have no limit.
 
 The limits are module attributes that a caller may raise before scoring (``jobs`` worker
-processes receive the change, whatever their start method); ``benchmarks/bench_worst_case.py`` measures the worst
-inputs at each limit.
+processes receive the change, whatever their start method); ``benchmarks/bench_worst_case.py``
+measures the worst inputs at each limit.
 """
 
 from __future__ import annotations

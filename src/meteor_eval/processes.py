@@ -32,7 +32,7 @@ import os
 import pickle
 import sys
 import threading
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from meteor_eval.errors import ConfigError
 
@@ -40,16 +40,16 @@ if TYPE_CHECKING:
     import multiprocessing.context
 
 __all__ = [
+    "ENV_VARIABLE",
     "START_METHODS",
-    "StartMethod",
     "WorkerState",
+    "apply_worker_state",
     "choose_start_method",
     "context",
     "resolve_start_method",
+    "thread_count",
     "worker_state",
 ]
-
-StartMethod = Literal["auto", "fork", "forkserver", "spawn"]
 
 #: The accepted values of ``start_method`` (``auto`` chooses among the others).
 START_METHODS: tuple[str, ...] = ("auto", "fork", "forkserver", "spawn")

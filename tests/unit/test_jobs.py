@@ -197,6 +197,7 @@ def test_runtime_module_reaches_spawned_workers_or_is_refused() -> None:
         registry.unregister("lowercase")
 
 
+@pytest.mark.filterwarnings("ignore::UserWarning")
 def test_workers_reading_files_warn_and_fail_as_one_process(tmp_path: Path) -> None:
     hyp, ref = tmp_path / "hyp", tmp_path / "ref"
     hyp.write_bytes(b"\xef\xbb\xbfthe cat\n" + b"a dog\n" * 5 + b"a\rdog\n" + b"a dog\n" * 3)
@@ -218,3 +219,17 @@ def test_workers_reading_files_warn_and_fail_as_one_process(tmp_path: Path) -> N
     ref.write_bytes(b"the cat\n")
     with pytest.raises(InputError, match=r"has 10 lines but .* has 1; every reference file"):
         list(segment_rows(scorer, files, jobs=2, chunk_size=3, start_method="fork"))
+
+
+def test_limits_of_this_process_reach_workers_that_do_not_fork(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from meteor_eval import limits
+    from meteor_eval.errors import SegmentTooLongError
+
+    monkeypatch.setitem(limits.MAX_TOKENS, "meteor15", 5)
+    with pytest.raises(SegmentTooLongError) as caught:
+        Meteor(CONFIG).corpus_score(HYPS, REFS, jobs=2, start_method="forkserver")
+    assert str(caught.value).startswith(
+        "line 1: the hypothesis has 6 tokens; METEOR (meteor15) accepts at most 5 per segment"
+    )
