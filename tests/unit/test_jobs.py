@@ -233,3 +233,22 @@ def test_limits_of_this_process_reach_workers_that_do_not_fork(
     assert str(caught.value).startswith(
         "line 1: the hypothesis has 6 tokens; METEOR (meteor15) accepts at most 5 per segment"
     )
+
+
+def test_compare_in_processes_gives_the_same_results() -> None:
+    from meteor_eval import compare
+
+    systems = {"a": HYPS, "b": list(reversed(HYPS))}
+    one = compare(systems, REFS, metrics=["bleu", Meteor(CONFIG)], paired="bs", n_samples=50)
+    two = compare(
+        systems,
+        REFS,
+        metrics=["bleu", Meteor(CONFIG)],
+        paired="bs",
+        n_samples=50,
+        jobs=2,
+        start_method="fork",
+    )
+    assert two.to_dict() == one.to_dict()
+    with pytest.raises(ConfigError, match=r"^jobs: -3 is invalid"):
+        compare(systems, REFS, metrics=["bleu"], jobs=-3)
