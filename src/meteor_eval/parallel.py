@@ -84,6 +84,7 @@ _IN_FLIGHT_PER_JOB = 3
 Progress = Callable[[int], None]
 
 _worker_metric: Metric[Any] | None = None
+_worker_failure: Exception | None = None
 
 
 class WorkerError(MeteorEvalError, RuntimeError):
@@ -163,14 +164,20 @@ def _chunk_results(
 def _init_worker(factory: Callable[[Any], Metric[Any]], config: object, state: WorkerState) -> None:
     """A worker's initializer: this process's runtime state, then its metric (resources load
     here, once per worker)."""
-    global _worker_metric
+    global _worker_metric, _worker_failure
     from meteor_eval.processes import apply_worker_state
 
-    apply_worker_state(state)
-    # Configuration warnings were already shown by the process that started the workers.
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        _worker_metric = factory(config)
+    try:
+        apply_worker_state(state)
+        # Configuration warnings were already shown by the process that started the workers.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _worker_metric = factory(config)
+    except Exception as exc:  # raised with the first chunk instead
+        # An initializer that raises breaks the pool, which would be reported as a dead
+        # worker; kept here, the error itself reaches the caller (a resource a worker
+        # cannot load, a matcher module it cannot build).
+        _worker_failure = exc
 
 
 def _in_worker(
@@ -178,6 +185,8 @@ def _in_worker(
 ) -> tuple[_T, list[str]]:
     """Run ``task`` on a chunk with this worker process's metric; a chunk of files is read here
     first, and the warnings of reading come back with the result."""
+    if _worker_failure is not None:
+        raise _worker_failure
     if _worker_metric is None:  # pragma: no cover - the initializer always runs first
         raise RuntimeError("worker process was not initialised")
     notes: list[str] = []

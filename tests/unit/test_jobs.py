@@ -252,3 +252,32 @@ def test_compare_in_processes_gives_the_same_results() -> None:
     assert two.to_dict() == one.to_dict()
     with pytest.raises(ConfigError, match=r"^jobs: -3 is invalid"):
         compare(systems, REFS, metrics=["bleu"], jobs=-3)
+
+
+def build_failing_in_workers(context: registry.MatcherContext) -> LowercaseMatcher:
+    """A factory that fails where ``JOBS_TEST_FAIL`` is set (the workers, set after the scorer
+    of the main process was built)."""
+    import os
+
+    from meteor_eval.errors import ResourceError
+
+    if os.environ.get("JOBS_TEST_FAIL"):
+        raise ResourceError("lowercase: its word list is missing in this process")
+    return LowercaseMatcher()
+
+
+def test_a_worker_that_cannot_build_its_metric_reports_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from meteor_eval.errors import ResourceError
+
+    registry.register(registry.MatcherModule("lowercase", "lc", build=build_failing_in_workers))
+    try:
+        config = MeteorConfig.preset("meteor15", modules=("exact", "lowercase"), weights=(1, 0.5))
+        scorer = Meteor(config)
+        scorer.sentence_score("a", ["a"])  # built here
+        monkeypatch.setenv("JOBS_TEST_FAIL", "1")
+        with pytest.raises(ResourceError, match="^lowercase: its word list is missing"):
+            scorer.corpus_score(HYPS, REFS, jobs=2, start_method="spawn")
+    finally:
+        registry.unregister("lowercase")
