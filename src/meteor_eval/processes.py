@@ -3,19 +3,21 @@
 **The start method** (``start_method=``, ``--start-method``, or the environment variable
 ``METEOR_EVAL_START_METHOD``; the keyword or option wins over the variable):
 
-* ``"auto"`` (the default): ``fork`` on Linux when this process runs a single thread, otherwise
-  ``forkserver`` where the platform has it (Linux), otherwise the platform's own default
-  (``spawn`` on macOS and Windows).
+* ``"auto"`` (the default): on Linux (and other POSIX systems but macOS), ``fork`` when this
+  process runs a single thread, otherwise ``forkserver`` (or ``spawn`` where there is none);
+  on macOS and Windows, the platform's own default, ``spawn``.
 * ``"fork"``, ``"forkserver"``, ``"spawn"``: that method (refused where the platform lacks it).
 
 Why: ``fork`` is the cheapest start (a worker begins with this process's imports and loaded
 resources, copy-on-write) but copies only the thread that calls it; if another thread holds a
 lock at that moment (logging, an allocator, a web server's pool), the child can deadlock. With
-one thread there is no other holder, so ``auto`` forks only then, and only on Linux (macOS
+one thread there is no other holder, so ``auto`` forks only then, and never on macOS (its
 system libraries are not safe to use after ``fork`` even then, which is why Python itself
-stopped forking there). Otherwise a worker is started from a clean process (``forkserver``
-forks it from a single-threaded server process; ``spawn`` starts a new interpreter) and loads
-its resources once in its initializer. The results are identical whatever the method.
+stopped forking there). Threads are counted in ``/proc/self/task`` where it exists (native
+threads of libraries count too), elsewhere as Python's threads. Otherwise a worker is started
+from a clean process (``forkserver`` forks it from a single-threaded server process; ``spawn``
+starts a new interpreter) and loads its resources once in its initializer. The results are
+identical whatever the method.
 
 **What a worker must know** beyond the metric's configuration, whatever the method:
 
@@ -110,12 +112,11 @@ def choose_start_method(start_method: str | None = None) -> str:
     if method != "auto":
         return method
     available = multiprocessing.get_all_start_methods()
-    if sys.platform.startswith("linux"):
-        if "fork" in available and thread_count() == 1:
-            return "fork"
-        if "forkserver" in available:
-            return "forkserver"
-    return available[0]  # the platform's default: spawn on macOS and Windows
+    if sys.platform == "darwin" or "fork" not in available:
+        return available[0]  # the platform's default: spawn on macOS and Windows
+    if thread_count() == 1:
+        return "fork"
+    return "forkserver" if "forkserver" in available else "spawn"
 
 
 def context(method: str) -> multiprocessing.context.BaseContext:

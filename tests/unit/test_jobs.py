@@ -149,7 +149,12 @@ def test_auto_forks_only_a_single_threaded_linux_process(monkeypatch: pytest.Mon
     assert processes.choose_start_method() == "forkserver"
     monkeypatch.setattr(processes.sys, "platform", "darwin")
     monkeypatch.setattr(processes, "thread_count", lambda: 1)
-    assert processes.choose_start_method() == multiprocessing.get_all_start_methods()[0]
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn", "fork"])
+    assert processes.choose_start_method() == "spawn"
+    monkeypatch.setattr(processes.sys, "platform", "freebsd14")
+    assert processes.choose_start_method() == "fork"
+    monkeypatch.setattr(processes, "thread_count", lambda: 2)
+    assert processes.choose_start_method() == "spawn"  # no forkserver in this list
     monkeypatch.setenv("METEOR_EVAL_START_METHOD", "spawn")
     assert processes.choose_start_method() == "spawn"
     assert processes.choose_start_method("fork") == "fork"
@@ -277,7 +282,7 @@ def test_a_worker_that_cannot_build_its_metric_reports_why(
         scorer = Meteor(config)
         scorer.sentence_score("a", ["a"])  # built here
         monkeypatch.setenv("JOBS_TEST_FAIL", "1")
-        with pytest.raises(ResourceError, match="^lowercase: its word list is missing"):
+        with pytest.raises(ResourceError, match=r"^lowercase: its word list is missing"):
             scorer.corpus_score(HYPS, REFS, jobs=2, start_method="spawn")
     finally:
         registry.unregister("lowercase")
