@@ -31,7 +31,6 @@ identical whatever the method.
 from __future__ import annotations
 
 import os
-import pickle
 import sys
 import threading
 from typing import TYPE_CHECKING, Any
@@ -145,6 +144,8 @@ def worker_state(config: object, method: str) -> WorkerState:
         ConfigError: a match module registered at run time cannot be sent to a worker that
             does not fork (its declaration does not pickle).
     """
+    import pickle
+
     from meteor_eval import limits
     from meteor_eval.match import registry
 

@@ -7,6 +7,7 @@ import os
 from collections.abc import Sequence
 
 from meteor_eval.errors import ConfigError
+from meteor_eval.processes import START_METHODS
 
 __all__ = [
     "add_output_options",
@@ -53,7 +54,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--start-method",
-        choices=("auto", "fork", "forkserver", "spawn"),
+        choices=START_METHODS,
         default=None,
         help="how --jobs workers start (default: $METEOR_EVAL_START_METHOD, else auto: fork on "
         "Linux when single-threaded, else forkserver, else spawn); the results are identical",

@@ -143,8 +143,11 @@ def _score_one(
 ) -> MetricRun:
     from meteor_eval.parallel import corpus_result, segment_results, segment_rows
 
-    run: dict[str, Any] = {"jobs": plan.jobs, "progress": progress}
-    run["start_method"] = plan.start_method
+    run: dict[str, Any] = {
+        "jobs": plan.jobs,
+        "progress": progress,
+        "start_method": plan.start_method,
+    }
     if alignment:
         segments = list(segment_results(metric, pairs, alignment=True, **run))
         rows = [seg.stats.to_row() for seg in segments]
