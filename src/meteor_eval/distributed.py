@@ -30,8 +30,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Any
 
+from meteor_eval import io
 from meteor_eval.errors import ConfigError
-from meteor_eval.io import EncodingErrors, FileChunk, file_chunks
+from meteor_eval.io import EncodingErrors, FileChunk
 from meteor_eval.io import read_chunk as _read_chunk
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
 
@@ -47,6 +48,16 @@ __all__ = [
 
 #: Segments per chunk: big enough that scheduling costs nothing, small enough to balance.
 DEFAULT_CHUNK_LINES = 4096
+
+
+def file_chunks(paths: Sequence[str], chunk_lines: int = DEFAULT_CHUNK_LINES) -> list[FileChunk]:
+    """Chunks of ``chunk_lines`` segments of a hypothesis file and its reference files
+    (:func:`meteor_eval.io.file_chunks`, with this engine's default size).
+
+    Raises:
+        InputError: a file is unreadable, or the files' line counts differ (both named).
+    """
+    return io.file_chunks(paths, chunk_lines)
 
 
 def _import_distributed() -> Any:
