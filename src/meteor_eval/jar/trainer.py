@@ -43,7 +43,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Final, TextIO
@@ -387,7 +387,7 @@ def _grid(options: TrainerOptions) -> ParameterGrid:
 def _print_grid(
     grid: ParameterGrid,
     prepared: PreparedStats,
-    measure: object,
+    measure: Callable[[Floats], Floats],
     out: TextIO,
 ) -> None:
     """Score every parameter set in blocks and print ``AGREEMENT v1 ... v8`` lines."""
@@ -403,7 +403,7 @@ def _print_grid(
     for values in grid.blocks(block):
         # Math.max(score, 0.0) in the jar turns -0.0 into 0.0.
         scores = block_scores(prepared, values[:, :8]) + 0.0
-        agreement = measure(scores)  # type: ignore[operator]
+        agreement = measure(scores)
         lines = [
             java_double(float(r)) + "".join(" " + label(v) for v in row)
             for r, row in zip(agreement.tolist(), values.tolist(), strict=True)
