@@ -325,6 +325,14 @@ def _align_rank_systems(options: TrainerOptions, names: list[str], err: TextIO) 
     return data
 
 
+def _known(data: _RankData, pair: str, system: str, path: str, number: int) -> bool:
+    """Whether ``pair`` has a file for ``system``; an unknown pair is an error (the jar dies)."""
+    systems = data.index.get(pair)
+    if systems is None:
+        raise TrainerError(f"Error: {path} line {number}: no system file for {pair}")
+    return system in systems
+
+
 def _read_rank_file(options: TrainerOptions, name: str, data: _RankData) -> None:
     path = f"{options.data_dir}/{name}"
     try:
@@ -339,10 +347,11 @@ def _read_rank_file(options: TrainerOptions, name: str, data: _RankData) -> None
                 f"SYSTEM2 separated by tabs, got {line!r}"
             )
         seg, pair1, sys1, pair2, sys2 = fields[:5]
-        for pair in (pair1, pair2):
-            if pair not in data.index:
-                raise TrainerError(f"Error: {path} line {number}: no system file for {pair}")
-        if sys1 not in data.index[pair1] or sys2 not in data.index[pair2]:
+        # The jar's test, evaluated in its order: an unknown system skips the line before the
+        # second language pair is looked up.
+        if not _known(data, pair1, sys1, path, number) or not _known(
+            data, pair2, sys2, path, number
+        ):
             continue
         for pair, system in ((pair1, sys1), (pair2, sys2)):
             if seg not in data.index[pair][system]:

@@ -159,7 +159,8 @@ def test_rank_counts_agreeing_pairs_and_skips_unknown_systems(
     (tmp_path / "fr-en.rank").write_text(
         "1\tfr-en\tsys1\tfr-en\tsys2\n"  # 1.0 > 0.75: agrees
         "2\tfr-en\tsys2\tfr-en\tsys1\n"  # 0.375 = 0.375: does not
-        "1\tfr-en\tsys3\tfr-en\tsys1\n",  # no such system: skipped
+        "1\tfr-en\tsys3\tfr-en\tsys1\n"  # no such system: skipped
+        "1\tfr-en\tsys3\tde-en\tsys1\n",  # skipped before de-en is looked up, as in the jar
         encoding="utf-8",
     )
     names = ["fr-en.sys1.sgm", "fr-en.ref.sgm", "fr-en.rank", "fr-en.sys2.sgm"]
@@ -228,3 +229,11 @@ def test_rank_system_file_names_need_two_dots(monkeypatch: pytest.MonkeyPatch) -
 )
 def test_two_decimals_are_javas_decimal_format(value: float, text: str) -> None:
     assert _two_decimals(value) == text
+
+
+def test_empty_data_directories_print_the_jars_values(tmp_path: Path) -> None:
+    # No segment: the correlations are NaN, printed 0.0; no judged pair: 0 / 0 = NaN.
+    point = "0.50 1.00 0.50 1.00 1.00 0.00 0.00 0.00\n"
+    assert _run(["segcor", str(tmp_path), *ONE_POINT]) == (0, "0.0 " + point, "")
+    assert _run(["spearman", str(tmp_path), *ONE_POINT]) == (0, "0.0 " + point, "")
+    assert _run(["rank", str(tmp_path), *ONE_POINT]) == (0, "NaN " + point, "")
