@@ -50,8 +50,8 @@ def java_sort_keys(values: Any) -> Ints:
 
     Example:
         >>> keys = java_sort_keys([0.0, -0.0, float("nan"), -1.0, 2.0])
-        >>> [int(i) for i in np.argsort(keys, kind="stable")]
-        [3, 1, 0, 4, 2]
+        >>> tuple(int(i) for i in np.argsort(keys, kind="stable"))
+        (3, 1, 0, 4, 2)
     """
     data = np.asarray(values, dtype=np.float64)
     bits = data.view(np.int64)
