@@ -40,10 +40,11 @@ fewer than two arguments print the jar's usage on stdout (exit 0).
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Final, TextIO
@@ -393,6 +394,14 @@ def _grid(options: TrainerOptions) -> ParameterGrid:
         raise TrainerError(f"Error: -i/-f/-s: {exc}") from None
 
 
+def _value_labels(grid: ParameterGrid) -> Iterator[str]:
+    """`` v1 v2 ... v8`` of each parameter set, in the grid's order (each value formatted once)."""
+    columns = [[_two_decimals(v) for v in axis] for axis in grid.axes]
+    columns += [[_two_decimals(v)] for v in grid.base[len(grid.axes) :]]
+    for combination in itertools.product(*columns):
+        yield " " + " ".join(combination)
+
+
 def _print_grid(
     grid: ParameterGrid,
     prepared: PreparedStats,
@@ -400,23 +409,13 @@ def _print_grid(
     out: TextIO,
 ) -> None:
     """Score every parameter set in blocks and print ``AGREEMENT v1 ... v8`` lines."""
-    labels: dict[float, str] = {}
-
-    def label(value: float) -> str:
-        text = labels.get(value)
-        if text is None:
-            text = labels[value] = _two_decimals(value)
-        return text
-
+    labels = _value_labels(grid)
     block = max(1, _BLOCK_CELLS // max(1, len(prepared.rows)))
     for values in grid.blocks(block):
         # Math.max(score, 0.0) in the jar turns -0.0 into 0.0.
         scores = block_scores(prepared, values[:, :8]) + 0.0
         agreement = measure(scores)
-        lines = [
-            java_double(float(r)) + "".join(" " + label(v) for v in row)
-            for r, row in zip(agreement.tolist(), values.tolist(), strict=True)
-        ]
+        lines = [java_double(r) + next(labels) for r in agreement.tolist()]
         out.write("\n".join(lines) + "\n")
 
 

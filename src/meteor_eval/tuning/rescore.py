@@ -302,27 +302,25 @@ def _check_flavour(flavour: str) -> None:
         )
 
 
-def _scores(
-    prepared: PreparedStats,
-    alpha: Any,
-    gamma: Any,
-    delta: Any,
-    weights: Sequence[Any],
-    powers: Floats,
-) -> Floats:
-    """Scores from the formula's operations on whole columns.
+def _precision_recall(
+    prepared: PreparedStats, delta: Any, weights: Sequence[Any]
+) -> tuple[Floats, Floats]:
+    """Precision and recall of every row: the formula's weighted sums on whole columns.
 
-    ``alpha``, ``gamma``, ``delta`` and each weight are floats (one parameter set: one score per
-    row) or ``(k, 1)`` columns (``k`` sets: a ``(k, n)`` array); ``powers`` is the matching
-    ``fragmentation ** beta`` (``(n,)`` or ``(k, n)``).
+    ``delta`` and each weight are floats (one parameter set) or ``(k, 1)`` columns (``k`` sets:
+    ``(k, n)`` arrays).
     """
     hyp_lw, ref_lw, hyp_mw, ref_mw = _weighted_sums(
         prepared._lengths, prepared._stages[: len(weights)], weights, delta
     )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return hyp_mw / hyp_lw, ref_mw / ref_lw
+
+
+def _scores(precision: Floats, recall: Floats, alpha: Any, gamma: Any, powers: Floats) -> Floats:
+    """Scores from precision, recall and ``fragmentation ** beta`` (scalars or columns)."""
     penalty = gamma * powers
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        precision = hyp_mw / hyp_lw
-        recall = ref_mw / ref_lw
         fmean = 1.0 / ((1.0 - alpha) / precision + alpha / recall)
         score = fmean * (1.0 - penalty)
     # The scalar's ``0.0 if isnan(score) else max(score, 0.0)``, -0.0 kept as Python's max keeps it.
@@ -333,7 +331,8 @@ def _scores(
 def _row_scores(prepared: PreparedStats, params: TuningParams, flavour: RescoreFlavour) -> Floats:
     """The score of every row under one parameter set."""
     powers = prepared.powers(params.beta, flavour)
-    return _scores(prepared, params.alpha, params.gamma, params.delta, params.weights, powers)
+    precision, recall = _precision_recall(prepared, params.delta, params.weights)
+    return _scores(precision, recall, params.alpha, params.gamma, powers)
 
 
 def block_scores(
@@ -364,11 +363,17 @@ def block_scores(
         )
     if not np.all(np.isfinite(table)):
         raise ValueError("values: parameters must be finite numbers")
+    # A grid repeats each beta and each (delta, weights) many times: powers, precision and
+    # recall are computed once per distinct value (compared bit for bit) and gathered.
     betas, which = np.unique(table[:, 1], return_inverse=True)
     powers = np.stack([prepared.powers(float(b), flavour) for b in betas])[which.reshape(-1)]
-    column = table[:, :, None]
-    weights = [column[:, 4 + s] for s in range(table.shape[1] - 4)]
-    return _scores(prepared, column[:, 0], column[:, 2], column[:, 3], weights, powers)
+    sums_key = np.ascontiguousarray(table[:, 3:]).view(np.int64)
+    distinct, inverse = np.unique(sums_key, axis=0, return_inverse=True)
+    columns = distinct.view(np.float64)[:, :, None]
+    weights = [columns[:, 1 + s] for s in range(columns.shape[1] - 1)]
+    precision, recall = _precision_recall(prepared, columns[:, 0], weights)
+    pick = inverse.reshape(-1)
+    return _scores(precision[pick], recall[pick], table[:, 0, None], table[:, 2, None], powers)
 
 
 def _best_rows(prepared: PreparedStats, scores: Floats) -> Ints:

@@ -237,3 +237,19 @@ def test_empty_data_directories_print_the_jars_values(tmp_path: Path) -> None:
     assert _run(["segcor", str(tmp_path), *ONE_POINT]) == (0, "0.0 " + point, "")
     assert _run(["spearman", str(tmp_path), *ONE_POINT]) == (0, "0.0 " + point, "")
     assert _run(["rank", str(tmp_path), *ONE_POINT]) == (0, "NaN " + point, "")
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    # Double.toString on OpenJDK 17, at the edges of the positional range the Trainer prints in.
+    [
+        (0.001, "0.001"),
+        (0.0009999999999999998, "9.999999999999998E-4"),
+        (9999999.999999998, "9999999.999999998"),
+        (1e7, "1.0E7"),
+        (-0.5737942693444108, "-0.5737942693444108"),
+        (0.30000000000000004, "0.30000000000000004"),
+    ],
+)
+def test_correlations_print_as_javas_double_to_string(value: float, text: str) -> None:
+    assert java_double(value) == text
