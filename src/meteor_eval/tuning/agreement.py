@@ -134,11 +134,19 @@ def spearman(scores: Any, judgements: Any) -> Floats:
     n = x2.shape[1]
     by_score = np.argsort(java_sort_keys(x2), axis=1, kind="stable")
     score_ranks = _tie_ranks(np.take_along_axis(x2, by_score, axis=1))
-    y_keys = java_sort_keys(y)[by_score]
-    by_judgement = np.argsort(y_keys, axis=1, kind="stable")
-    xr = np.take_along_axis(score_ranks, by_judgement, axis=1)
-    y_sorted = np.take_along_axis(y[by_score], by_judgement, axis=1)
-    yr = _tie_ranks(y_sorted)
+    # The second stable sort (by judgement) keeps the score order among equal judgements: one
+    # unique key per item, judgement group first, position in the score order second.
+    y_keys = java_sort_keys(y)
+    _, y_group = np.unique(y_keys, return_inverse=True)
+    position = np.empty_like(by_score)
+    np.put_along_axis(position, by_score, np.arange(n, dtype=by_score.dtype)[None, :], axis=1)
+    by_judgement = np.argsort(y_group.reshape(1, -1) * n + position, axis=1)
+    item_ranks = np.empty_like(score_ranks)
+    np.put_along_axis(item_ranks, by_score, score_ranks, axis=1)
+    xr = np.take_along_axis(item_ranks, by_judgement, axis=1)
+    # Sorted by judgement, the judgements and so their ranks are the same for every row.
+    y_sorted = y[np.argsort(y_keys, kind="stable")]
+    yr = np.broadcast_to(_tie_ranks(y_sorted.reshape(1, -1)), xr.shape)
     with np.errstate(divide="ignore", invalid="ignore"):
         mean_x = _sequential_sum(xr) / n
         mean_y = _sequential_sum(yr) / n
