@@ -40,6 +40,7 @@ fewer than two arguments print the jar's usage on stdout (exit 0).
 
 from __future__ import annotations
 
+import io
 import itertools
 import os
 import re
@@ -186,11 +187,8 @@ def _segment_lines(args: list[str], err: TextIO) -> list[list[str]]:
 
     with tempfile.TemporaryDirectory(prefix="meteor-eval-trainer-") as tmp:
         prefix = os.path.join(tmp, "meteor")
-        null = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - closed below
-        try:
-            status = run_jar([*args, "-f", prefix], stdout=null, stderr=err)
-        finally:
-            null.close()
+        # With -ssOut the jar's Meteor prints nothing on stdout; nothing is lost here.
+        status = run_jar([*args, "-f", prefix], stdout=io.StringIO(), stderr=err)
         if status != 0:
             raise TrainerError(f"Error: could not score {args[0]} against {args[1]}")
         lines = read_jar_lines(prefix + "-seg.scr")

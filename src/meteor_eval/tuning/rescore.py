@@ -15,8 +15,10 @@ formula's scalar :func:`~meteor_eval.metrics.meteor.formula.fragmentation_penalt
 ``meteor15`` flavour keeps the JVM's ``Math.pow`` table. NumPy's vector power is not used: it can
 differ from ``math.pow`` in the last bit.
 
-Several references per segment: give one row per (segment, reference) and a ``segments`` array
-numbering the segment of each row (rows of a segment adjacent, segments in order). A segment's
+Several references per segment: give one row per (segment, reference) (the statistics of the
+hypothesis against each reference alone, e.g. ``Meteor.best_stats(hypothesis, [reference])``; an
+alignment does not depend on the parameters) and a ``segments`` array numbering the segment of
+each row (rows of a segment adjacent, segments in order). A segment's
 score is its best reference's, and which reference is best can change with the parameters, so it
 is chosen again for each parameter set: the first reference with the highest score, as the jar
 does (it replaces its best only on a strictly higher score).
