@@ -13,6 +13,10 @@ Fixtures (``tests/data/trainer/``), made from the METEOR 1.5 development data:
     (the first three documents of ``newstest2009-test.sgm`` / ``-ref.sgm``). The development data
     has no human judgements, so each ``.ter`` line holds a stand-in computed here: the word error
     rate (word edit distance / reference words, lower-cased, split on spaces), four decimals.
+``multiref/``
+    one system, ``xray1m``: segments 61-100 of ``xray-system1.hyp`` against two references per
+    segment (``xray-reference`` and, as a second reference, ``xray-system2.hyp``); the stand-in
+    judgement is the word error rate against the first.
 ``rank/``
     ``fr-en.sys1.sgm``, ``fr-en.sys2.sgm``, ``fr-en.ref.sgm`` and ``fr-en.rank``: the official
     ``example/train`` ranking example (two segments with real human rankings) in SGML;
@@ -82,6 +86,8 @@ CASES: dict[str, tuple[str, str, list[str]]] = {
     "segcor-jvmpow": ("segcor", "segcor", JVM_SEGCOR),
     "spearman-jvmpow": ("spearman", "segcor", JVM_SEGCOR),
     "rank-jvmpow": ("rank", "rank", JVM_RANK),
+    "segcor-multiref": ("segcor", "multiref", LOW_BETA),
+    "spearman-multiref": ("spearman", "multiref", LOW_BETA),
 }
 
 
@@ -164,6 +170,19 @@ def write_segcor() -> None:
     _write(folder / "news.ter", _ter_lines(news_hyp, news_ref))
 
 
+def write_multiref() -> None:
+    folder = FIXTURES / "multiref"
+    hyp = _lines("xray-system1.hyp")[60:100]
+    refs = {"ref": _lines("xray-reference")[60:100], "alt": _lines("xray-system2.hyp")[60:100]}
+    _write(folder / "xray1m.tst", _sgml("tst", "xray", "xray1m", [("xray-c", hyp)]))
+    text = ['<refset trglang="en" setid="xray" srclang="any">']
+    for ref_id, segments in refs.items():
+        body = _sgml("ref", "xray", ref_id, [("xray-c", segments)]).splitlines()[1:-1]
+        text += body
+    _write(folder / "xray1m.ref", "\n".join([*text, "</refset>"]) + "\n")
+    _write(folder / "xray1m.ter", _ter_lines([("xray-c", hyp)], [("xray-c", refs["ref"])]))
+
+
 def write_rank() -> None:
     folder = FIXTURES / "rank"
     for system in ("sys1", "sys2"):
@@ -198,12 +217,14 @@ def _default_jar() -> Path:
     return Path(next(iter(spec.submodule_search_locations))) / "meteor" / "meteor-1.5.jar"
 
 
-def run_cases(jar: Path) -> None:
+def run_cases(jar: Path, names: list[str]) -> None:
+    """Run the jar on the cases ``names``; keep the other cases' goldens and listings."""
     GOLDEN.mkdir(parents=True, exist_ok=True)
     java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr
-    manifest: dict[str, object] = {}
-    commands = []
-    for name, (task, folder, extra) in CASES.items():
+    index = GOLDEN / "cases.json"
+    manifest = json.loads(index.read_text(encoding="utf-8")) if index.exists() else {}
+    for name in names:
+        task, folder, extra = CASES[name]
         data_dir = FIXTURES / folder
         listing = os.listdir(data_dir)
         with tempfile.TemporaryDirectory() as tmp:
@@ -214,14 +235,17 @@ def run_cases(jar: Path) -> None:
         with gzip.GzipFile(GOLDEN / f"{name}.out.gz", "wb", mtime=0) as handle:
             handle.write(proc.stdout)
         manifest[name] = {"task": task, "data": folder, "args": extra, "listing": listing}
+        print(name, len(proc.stdout), "bytes")
+    manifest = {name: manifest[name] for name in CASES if name in manifest}
+    index.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    commands = []
+    for name, (task, folder, extra) in CASES.items():
         shown = " ".join(f"'{a}'" if " " in a else a for a in extra)
-        n_lines = proc.stdout.count(b"\n")
+        n_lines = gzip.decompress((GOLDEN / f"{name}.out.gz").read_bytes()).count(b"\n")
         commands.append(
             f"| `{name}.out.gz` | `java -Xmx2G -cp meteor-1.5.jar Trainer {task} "
             f"tests/data/trainer/{folder} {shown}` | {n_lines} |"
         )
-        print(name, len(proc.stdout), "bytes")
-    (GOLDEN / "cases.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     readme = [
         "# Golden outputs of the METEOR 1.5 jar's Trainer",
         "",
@@ -244,11 +268,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jar", type=Path, default=None)
     parser.add_argument("--fixtures-only", action="store_true")
+    parser.add_argument(
+        "--cases", nargs="+", choices=tuple(CASES), default=None, help="only these (default: all)"
+    )
     args = parser.parse_args()
     write_segcor()
+    write_multiref()
     write_rank()
     if not args.fixtures_only:
-        run_cases(args.jar or _default_jar())
+        run_cases(args.jar or _default_jar(), args.cases or list(CASES))
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 Oracle: ``meteor-1.5.jar`` from PyPI ``pycocoevalcap`` 1.2 on OpenJDK 17. Fixtures in
 ``tests/data/trainer`` and goldens in ``golden/trainer`` are made by
 ``scripts/make_trainer_golden.py`` (commands in ``golden/trainer/README.md``): ``segcor``,
-``spearman`` and ``rank`` over narrow grids, with ``-noNorm``, ``-ch`` and ``-e``.
+``spearman`` and ``rank`` over narrow grids, with ``-noNorm``, ``-ch``, ``-e``, two references
+per segment, and exponents where the JVM's ``Math.pow`` is not correctly rounded.
 
 The segcor sums follow the order in which the data directory is listed; the jar's order at
 golden time is recorded in ``cases.json`` and replayed here, since another file system may list
