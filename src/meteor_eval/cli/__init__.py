@@ -32,6 +32,7 @@ _COMMANDS = (
     "stem",
     "jar_compat",
     "resources",
+    "new_language",
 )
 
 
