@@ -1,0 +1,43 @@
+"""Tuning METEOR's parameters against human judgements, without aligning again.
+
+METEOR 1.5's parameters (alpha, beta, gamma, delta and one weight per module) were chosen by the
+jar's ``Trainer``: align every segment once, keep its 23-number statistics, then re-score those
+statistics over a grid of parameter sets and keep the set that agrees best with human judgements.
+The statistics already hold every count a parameter set needs (matches per module stage, content
+and function words, chunks), so a re-score is a few vector operations over a matrix of rows.
+
+=============  ==================================================================================
+``rescore``    :class:`TuningParams`, the statistics matrix, vectorised segment and system scores
+               bit-identical with the scalar formula, many parameter sets at once
+``grid``       the jar Trainer's grid: accumulated axis values, its order, blocks of sets
+``agreement``  agreement with human judgements in the jar's operation order: weighted Pearson,
+               Spearman, rank consistency
+=============  ==================================================================================
+
+``meteor-eval jar-compat Trainer`` (:mod:`meteor_eval.jar.trainer`) runs the jar's Trainer on
+these.
+"""
+
+from __future__ import annotations
+
+from meteor_eval.tuning.rescore import (
+    PreparedStats,
+    TuningParams,
+    block_scores,
+    prepare_stats,
+    segment_scores,
+    segment_scores_grid,
+    stats_matrix,
+    system_scores,
+)
+
+__all__ = [
+    "PreparedStats",
+    "TuningParams",
+    "block_scores",
+    "prepare_stats",
+    "segment_scores",
+    "segment_scores_grid",
+    "stats_matrix",
+    "system_scores",
+]
