@@ -9,6 +9,7 @@ every pair; the folds only report.
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +22,8 @@ from meteor_eval.tuning.search import SearchResult
 __all__ = ["Fold", "leave_one_pair_out", "summarise_folds"]
 
 Search = Callable[[TuningProblem], SearchResult]
+
+_LOG = logging.getLogger(__name__)
 
 
 @dataclass
@@ -96,9 +99,19 @@ def leave_one_pair_out(
             test.measures(default)[name],
         )
         folds.append(fold)
+        _LOG.info(
+            "cross-validation: %s held out: %s (default %s)",
+            name,
+            _format(fold.held_out_measures),
+            _format(fold.default_measures),
+        )
         if on_fold is not None:
             on_fold(fold)
     return folds
+
+
+def _format(measures: dict[str, float]) -> str:
+    return ", ".join(f"{k} {v:.4f}" for k, v in measures.items())
 
 
 def summarise_folds(folds: list[Fold]) -> dict[str, dict[str, float]]:

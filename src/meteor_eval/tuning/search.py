@@ -6,7 +6,7 @@ defaults: alpha 0..1, beta 0..2, gamma 0..1, delta 0..1, ``w1`` fixed at 1, the 
 0..1, all in steps of 0.05; the jar itself also fixes delta unless told otherwise).
 
 * :func:`grid_search` evaluates every point, as the jar does. Exact, and only feasible on a
-  coarse or narrow grid: the jar's full default grid has about 1.5 * 10**9 points.
+  coarse or narrow grid: the full default grid has 3,516,410,961 points for four modules.
 * :func:`coordinate_descent` starts from the language's default parameters and from
   ``restarts`` random grid points (NumPy's generator seeded with ``seed``), and repeatedly sets
   one coordinate at a time to its best grid value until a whole round improves nothing. A few
