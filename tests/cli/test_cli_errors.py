@@ -88,8 +88,38 @@ def test_write_error_is_one_line(files: Path) -> None:
     done = _cli("bleu", *IO, "--stats", "/dev/full", cwd=files)
     assert done.returncode == 1
     assert done.stderr.splitlines() == [
-        "meteor-eval bleu: error: cannot write the results: No space left on device"
+        "meteor-eval bleu: error: cannot write /dev/full: No space left on device"
     ]
+    assert Path("/dev/full").exists()  # a device is never removed after a failed write
+
+
+def _file_size_limit(limit: int) -> None:  # pragma: no cover - runs in the child
+    import resource
+    import signal
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_FSIZE and SIGXFSZ as on Linux")
+def test_failed_side_file_is_named_and_removed(files: Path) -> None:
+    """A side file that cannot be written in full (here: a 64-byte file size limit, as a full
+    disk would) is named in the one-line error and not left half-written."""
+    done = subprocess.run(
+        [sys.executable, "-m", "meteor_eval", "bleu", *IO, "--stats", "out.stats"],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(SRC)},
+        cwd=files,
+        check=False,
+        timeout=120,
+        preexec_fn=lambda: _file_size_limit(64),
+    )
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        "meteor-eval bleu: error: cannot write out.stats: File too large"
+    ]
+    assert not (files / "out.stats").exists()
 
 
 def test_empty_input_warns(files: Path) -> None:

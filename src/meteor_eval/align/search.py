@@ -25,8 +25,6 @@ from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Any
 
-# compiled_kernels stays importable from here, its home before _ext/ (the package itself now
-# imports it from meteor_eval._ext).
 from meteor_eval._ext import built_module, compiled_kernels
 from meteor_eval.match.base import CandidateStore, Match
 
@@ -38,7 +36,6 @@ __all__ = [
     "beam_align_compiled",
     "beam_align_python",
     "beam_align_stages",
-    "compiled_kernels",
     "fixed_matches",
 ]
 

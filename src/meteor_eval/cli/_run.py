@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TextIO
 
 from meteor_eval.cli._common import check_output_paths
 from meteor_eval.cli._systems import SystemsInput, load_systems
@@ -221,6 +222,25 @@ def score_systems(systems: SystemsInput, metrics: Sequence[Metric[Any]], plan: P
     return runs
 
 
+@contextlib.contextmanager
+def _output_file(path: str) -> Iterator[TextIO]:
+    """``path`` opened for writing; a write error names the file and removes what was written.
+
+    Errors while writing (a full disk, an I/O error) carry no file name of their own; the command
+    line's handler prints the name this adds, and no half-written file is left behind.
+    """
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            yield out
+    except OSError as exc:
+        if not exc.filename:
+            if os.path.isfile(path):  # never a device such as /dev/full, nor a pipe
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+            raise OSError(exc.errno, exc.strerror or str(exc), path) from None
+        raise
+
+
 def _write_side_files(runs: Runs, plan: Plan) -> None:
     """``--stats`` and ``--alignments`` files, one per system, written after every system was
     scored (a failure leaves none half-written)."""
@@ -232,7 +252,7 @@ def _write_side_files(runs: Runs, plan: Plan) -> None:
         for metric in runs.metrics:
             run = runs.runs[name][metric.name]
             if plan.stats and run.rows is not None and run.nrefs is not None:
-                with open(plan.stats[k], "w", encoding="utf-8") as out:
+                with _output_file(plan.stats[k]) as out:
                     label = nrefs_label(run.nrefs)
                     out.write(
                         stats_header(metric, nrefs=label, segments=len(run.rows), system=name)
@@ -241,7 +261,7 @@ def _write_side_files(runs: Runs, plan: Plan) -> None:
                     for row in run.rows:
                         write_row(out, row)
             if plan.alignments and metric.name == "meteor" and run.segments is not None:
-                with open(plan.alignments[k], "w", encoding="utf-8") as out:
+                with _output_file(plan.alignments[k]) as out:
                     for index, seg in enumerate(run.segments):
                         record: dict[str, object] = {
                             "segment": index + 1,
