@@ -191,3 +191,24 @@ def test_score_params_refuses_bad_files_and_clashing_options(
         main(["score", "--hyp", str(hyp), "--ref", str(hyp), "--params", good, "--lang", "de"]) == 2
     )
     assert "the parameters are for english, not german" in capsys.readouterr().err
+
+
+def test_from_stats_rescored_with_params_equals_scoring_the_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _train(tmp_path, *GRID, "--name", "tiny")[0] == 0
+    hyp = tmp_path / "h.txt"
+    ref = tmp_path / "r.txt"
+    hyp.write_text("the cats sat on a mat\nbig dogs bark\n", encoding="utf-8")
+    ref.write_text("the cat sat on the mat\nlarge dogs barked\n", encoding="utf-8")
+    stats = str(tmp_path / "s.stats")
+    text = ["--hyp", str(hyp), "--ref", str(ref), *MODULES]
+    assert main(["score", *text, "--stats", stats]) == 0
+    params = ["--params", str(tmp_path / "p.json"), "-f", "json"]
+    capsys.readouterr()
+    assert main(["score", *text[:4], *params]) == 0
+    direct = json.loads(capsys.readouterr().out)
+    assert main(["score", "--from-stats", stats, *params]) == 0
+    rescored = json.loads(capsys.readouterr().out)
+    assert rescored["systems"][0]["meteor"]["score"] == direct["systems"][0]["meteor"]["score"]
+    assert rescored["signature"] == direct["signature"]
