@@ -156,6 +156,11 @@ def test_file_inputs_and_their_checks(tmp_path: Path, capsys: pytest.CaptureFixt
     out = str(tmp_path / "p.json")
     assert main([*base, "--human", str(tmp_path / "s"), "--out", out, *GRID]) == 0
     assert "judgements 3, pairs 1, systems 1" in capsys.readouterr().out
+    (tmp_path / "h2").write_text("the cat\ndogs barked\nblue\n", encoding="utf-8")
+    (tmp_path / "s2").write_text("1.0\n0.3\n0.9\n", encoding="utf-8")
+    two = [*base, "--hyp", str(tmp_path / "h2"), "--human", str(tmp_path / "s")]
+    assert main([*two, "--human", str(tmp_path / "s2"), "--out", out, *GRID]) == 0
+    assert "judgements 6, pairs 1, systems 2" in capsys.readouterr().out
     assert main([*base, "--out", out]) == 2
     assert "--hyp, --ref and --human (or --input) are required" in capsys.readouterr().err
     assert main([*base, "--human", str(tmp_path / "s"), "--hyp-field", "x", "--out", out]) == 2

@@ -46,10 +46,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             default=None,
             help=f"--input: the field of the {role} (default {default!r})",
         )
-    data.add_argument("--hyp", metavar="FILE", nargs="+", default=[], help="hypotheses, per system")
+    data.add_argument(
+        "--hyp",
+        metavar="FILE",
+        nargs="+",
+        action="extend",
+        default=[],
+        help="hypotheses, per system",
+    )
     data.add_argument("--ref", metavar="FILE", action="append", default=[], help="references")
     data.add_argument(
-        "--human", metavar="FILE", nargs="+", default=[], help="human numbers, one file per --hyp"
+        "--human",
+        metavar="FILE",
+        nargs="+",
+        action="extend",
+        default=[],
+        help="human numbers, one file per --hyp, in the same order",
     )
     data.add_argument("--lp", metavar="NAME", help="--hyp files: their language pair's name")
     data.add_argument(
