@@ -23,10 +23,15 @@ METEOR's segment scores come from one alignment per setting of the text handling
 (:func:`meteor_eval.tuning.data.statistics`), re-scored under each parameter set by
 :mod:`meteor_eval.tuning.rescore` (bit-identical with ``meteor-eval score``).
 
+With ``--bootstrap N``: a paired bootstrap of the segment-level difference between
+``meteor da`` and ``meteor rank`` (no ``--norm``): N resamples of the source segments of each
+pair (all translations of a segment drawn together; NumPy's generator, seed 1), and the 95%
+interval of the mean-over-pairs difference of tau-b.
+
 Usage::
 
     python scripts/wmt_da_correlations.py --data /tmp/wmt-da-2022.jsonl [--params FILE ...]
-        [--jobs 2] [--pairs] [--no-baselines]
+        [--jobs 2] [--pairs] [--no-baselines] [--bootstrap 200]
 """
 
 from __future__ import annotations
@@ -75,7 +80,7 @@ def correlations(data: Judgements, segment: Any, system: Any) -> dict[str, tuple
 
 
 def _meteor(
-    data: Judgements, norm: bool, params: list[tuple[str, Any]], jobs: int
+    data: Judgements, norm: bool, params: list[tuple[str, Any]], jobs: int, keep: dict[str, Any]
 ) -> dict[str, Any]:
     config = MeteorConfig.preset(normalization="norm" if norm else None)
     rows, segments = statistics(data, config, jobs=jobs)
@@ -83,9 +88,9 @@ def _meteor(
     _, groups, _ = _groups(data)
     out = {}
     for label, p in params:
-        out[label + (" --norm" if norm else "")] = correlations(
-            data, segment_scores(prepared, p), system_scores(prepared, groups, p)
-        )
+        name = label + (" --norm" if norm else "")
+        keep[name] = segment_scores(prepared, p)
+        out[name] = correlations(data, keep[name], system_scores(prepared, groups, p))
     return out
 
 
@@ -122,6 +127,33 @@ def _nltk(data: Judgements, jobs: int) -> dict[str, tuple[float, float]]:
     return correlations(data, segment, system)
 
 
+def bootstrap_difference(data: Judgements, a: Any, b: Any, samples: int) -> tuple[float, ...]:
+    """Observed mean-over-pairs tau-b difference ``b - a``, its 95% bootstrap interval and the
+    share of resamples where it is positive (source segments resampled within each pair)."""
+    human = np.asarray(data.human)
+    by_segment: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for i, (pair, segment) in enumerate(zip(data.pairs, data.segments, strict=True)):
+        by_segment[pair][segment].append(i)
+    groups = {p: [np.asarray(v) for v in segs.values()] for p, segs in by_segment.items()}
+
+    def difference(chosen: dict[str, Any]) -> float:
+        return _mean(
+            [kendall_tau_b(b[i], human[i]) - kendall_tau_b(a[i], human[i]) for i in chosen.values()]
+        )
+
+    observed = difference({p: np.concatenate(g) for p, g in groups.items()})
+    rng = np.random.default_rng(1)
+    values = []
+    for _ in range(samples):
+        chosen = {}
+        for pair, segs in groups.items():
+            pick = rng.integers(0, len(segs), len(segs))
+            chosen[pair] = np.concatenate([segs[k] for k in pick])
+        values.append(difference(chosen))
+    low, high = np.percentile(values, [2.5, 97.5])
+    return observed, float(low), float(high), float(np.mean(np.asarray(values) > 0))
+
+
 def _mean(values: list[float]) -> float:
     finite = [v for v in values if not math.isnan(v)]
     return sum(finite) / len(finite) if finite else math.nan
@@ -135,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--pairs", action="store_true", help="also print every pair")
     parser.add_argument("--no-baselines", action="store_true", help="METEOR settings only")
+    parser.add_argument("--bootstrap", type=int, default=0, help="resamples of da - rank")
     args = parser.parse_args(argv)
     data = read_judgements_table(args.data)
     started = time.time()
@@ -145,8 +178,9 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.params:
         settings.append((f"meteor --params {read_params(path).id}", read_params(path).params))
     results: dict[str, dict[str, tuple[float, float]]] = {}
+    segment: dict[str, Any] = {}
     for norm in (False, True):
-        results.update(_meteor(data, norm, settings, args.jobs))
+        results.update(_meteor(data, norm, settings, args.jobs, segment))
     if not args.no_baselines:
         results["nltk"] = _nltk(data, args.jobs)
         results["bleu"] = _sacrebleu(data, "bleu")
@@ -164,6 +198,14 @@ def main(argv: list[str] | None = None) -> int:
         for label, per_pair in results.items():
             cells = " | ".join(f"{per_pair[p][0]:.4f} / {per_pair[p][1]:.3f}" for p in pairs)
             print(f"| {label} | {cells} |")
+    if args.bootstrap:
+        observed, low, high, share = bootstrap_difference(
+            data, segment["meteor rank"], segment["meteor da"], args.bootstrap
+        )
+        print(
+            f"segment tau-b, da - rank: {observed:+.4f}, 95% interval [{low:+.4f}, {high:+.4f}] "
+            f"({args.bootstrap} resamples of source segments; positive in {share:.0%})"
+        )
     print(f"({time.time() - started:.0f} s)", file=sys.stderr)
     return 0
 
