@@ -196,6 +196,14 @@ def test_score_params_refuses_bad_files_and_clashing_options(
         main(["score", "--hyp", str(hyp), "--ref", str(hyp), "--params", good, "--lang", "de"]) == 2
     )
     assert "the parameters are for english, not german" in capsys.readouterr().err
+    folder = str(tmp_path / "resources")
+    assert (
+        main(
+            ["score", "--hyp", str(hyp), "--ref", str(hyp), "--params", good, "--resources", folder]
+        )
+        == 2
+    )
+    assert "--params: cannot be combined with --resources" in capsys.readouterr().err
 
 
 def test_from_stats_rescored_with_params_equals_scoring_the_text(

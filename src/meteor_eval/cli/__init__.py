@@ -33,6 +33,7 @@ _COMMANDS = (
     "train",
     "jar_compat",
     "resources",
+    "new_language",
 )
 
 

@@ -118,11 +118,93 @@ def add_meteor_options(parser: argparse.ArgumentParser) -> None:
         help="METEOR's corpus score from pooled statistics or the mean of segment scores "
         "(default: pooled; mean for the nltk flavour)",
     )
+    group.add_argument(
+        "--resources",
+        metavar="DIR",
+        help="a folder made by `meteor-eval new-language` (function.words, paraphrase.gz): "
+        "score with METEOR 1.5's universal settings, as the jar's -new DIR",
+    )
+
+
+#: Options that ``--resources`` sets itself (language, task, resources, case): refused with it.
+_SET_BY_RESOURCES = {
+    "flavour": "--flavour",
+    "lang": "--lang",
+    "task": "--task",
+    "norm": "--norm",
+    "no_punct": "--no-punct",
+    "function_words": "--function-words",
+    "paraphrase_table": "--paraphrase-table",
+    "stem_table": "--stem-table",
+    "synonym_dir": "--synonym-dir",
+    "tokenizer": "--tokenizer",
+}
+
+
+#: Default values of the options in :data:`_SET_BY_RESOURCES`.
+_DEFAULTS = (None, False, "en", "rank", "meteor15", "default")
+
+
+def _universal_resources(args: argparse.Namespace) -> tuple[str, str]:
+    """``--resources DIR``: its function-word list and paraphrase table, after refusing the
+    options it replaces (the jar's ``-new`` silently overrides them instead).
+
+    Raises:
+        ConfigError: a clashing option, or a folder without the two files.
+    """
+    from meteor_eval.errors import InputError
+    from meteor_eval.universal import resource_files
+
+    # The options typed (main() records them); without that record, those away from their
+    # defaults.
+    given = getattr(args, "explicit", None)
+    for dest, option in _SET_BY_RESOURCES.items():
+        if given is not None:
+            clashes = dest in given
+        else:
+            clashes = getattr(args, dest, None) not in _DEFAULTS
+        if clashes:
+            raise ConfigError(
+                f"--resources: {option} cannot be combined with it (the folder sets the "
+                "language, task, lower-casing and resources, as the jar's -new)"
+            )
+    try:
+        words, table = resource_files(args.resources)
+    except InputError as exc:
+        raise ConfigError(f"--resources: {exc}") from None
+    return str(words), str(table)
 
 
 def meteor_config(args: argparse.Namespace) -> MeteorConfig:
-    """The METEOR configuration the options describe."""
+    """The METEOR configuration the options describe (``--resources DIR``: the universal
+    settings of METEOR 1.5 with that folder's resources, any parameter, module, weight or beam
+    option applied on top)."""
     from meteor_eval.metrics.meteor import MeteorConfig, Normalization
+
+    if getattr(args, "resources", None) is not None:
+        if getattr(args, "params", None) is not None:
+            raise ConfigError("--params: cannot be combined with --resources")
+        words, table = _universal_resources(args)
+        try:
+            return MeteorConfig.preset(
+                "meteor15",
+                language="other",
+                task="universal",
+                normalization="lower",
+                modules=split_list(args.modules) if args.modules else None,
+                weights=_weights(args),
+                alpha=args.alpha,
+                beta=args.beta,
+                gamma=args.gamma,
+                delta=args.delta,
+                beam=args.beam,
+                aggregate=args.aggregate,
+                characters=args.characters,
+                function_words_file=words,
+                paraphrase_table=table,
+            )
+        except ConfigError as exc:
+            raise ConfigError(_with_option(str(exc))) from None
 
     normalization: Normalization | None
     if args.no_punct:
@@ -134,12 +216,7 @@ def meteor_config(args: argparse.Namespace) -> MeteorConfig:
     else:
         normalization = None
     modules = split_list(args.modules) if args.modules else None
-    weights = None
-    if args.weights:
-        try:
-            weights = [float(w) for w in split_list(args.weights)]
-        except ValueError:
-            raise ConfigError(f"--weights: {args.weights!r} is not a list of numbers") from None
+    weights = _weights(args)
     params = _params_file(args)
     try:
         return MeteorConfig.preset(
@@ -188,6 +265,16 @@ def _params_file(args: argparse.Namespace) -> ParamsFile | None:
         return read_params(path)
     except ConfigError as exc:
         raise ConfigError(f"--params: {exc}") from None
+
+
+def _weights(args: argparse.Namespace) -> list[float] | None:
+    """``--weights`` as numbers, if given."""
+    if not args.weights:
+        return None
+    try:
+        return [float(w) for w in split_list(args.weights)]
+    except ValueError:
+        raise ConfigError(f"--weights: {args.weights!r} is not a list of numbers") from None
 
 
 #: Configuration field -> the METEOR option that sets it (for error messages).
@@ -373,6 +460,19 @@ _FIELDS_OF_OPTION: dict[str, dict[str, tuple[str, ...]]] = {
         "aggregate": ("aggregate",),
         "tokenizer": ("tokenizer",),
         "params": ("modules", "weights", "alpha", "beta", "gamma", "delta", "params_id"),
+        "resources": (
+            "language",
+            "task",
+            "normalization",
+            "modules",
+            "weights",
+            "alpha",
+            "beta",
+            "gamma",
+            "delta",
+            "function_words_file",
+            "paraphrase_table",
+        ),
     },
     "bleu": {
         name: (name,)

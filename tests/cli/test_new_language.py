@@ -1,0 +1,340 @@
+"""``meteor-eval new-language`` and ``score --resources``, end to end.
+
+The folder built from ``tests/data/parex`` must hold the files Meteor Universal's own steps
+make with the jar (``golden/universal``, see ``tests/data/parex/README.md``), and scoring with
+it must give the jar's ``-new`` numbers through both ``score --resources`` and ``jar-compat
+-new``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from meteor_eval.cli import main
+from meteor_eval.cli.jar_compat import run_jar
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data" / "parex"
+GOLDEN = DATA / "golden"
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("METEOR_EVAL_CACHE", str(tmp_path / "cache"))
+
+
+def _build(out: Path, *extra: str) -> int:
+    return main(
+        [
+            "new-language",
+            "--corpus",
+            str(DATA / "corpus.e"),
+            "--phrase-table",
+            str(DATA / "phrase-table.gz"),
+            "--out",
+            str(out),
+            *extra,
+        ]
+    )
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder built once from the fixture (with its pivot corpus)."""
+    out = tmp_path_factory.mktemp("universal") / "xx"
+    cache = tmp_path_factory.mktemp("cache")
+    old = os.environ.get("METEOR_EVAL_CACHE")
+    os.environ["METEOR_EVAL_CACHE"] = str(cache)
+    try:
+        assert _build(out, "--foreign-corpus", str(DATA / "corpus.f")) == 0
+    finally:
+        if old is None:
+            del os.environ["METEOR_EVAL_CACHE"]
+        else:
+            os.environ["METEOR_EVAL_CACHE"] = old
+    return out
+
+
+def test_folder_holds_what_the_jars_steps_make(folder: Path) -> None:
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "function.words",
+        "manifest.json",
+        "paraphrase.gz",
+    ]
+    golden = GOLDEN / "universal"
+    assert (folder / "function.words").read_bytes() == (golden / "function.words").read_bytes()
+    ours = gzip.decompress((folder / "paraphrase.gz").read_bytes())
+    assert ours == gzip.decompress((golden / "paraphrase.gz").read_bytes())
+    assert len(ours.splitlines()) == 3 * 194
+
+
+def test_manifest_records_inputs_and_outputs(folder: Path) -> None:
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    table = DATA / "phrase-table.gz"
+    assert manifest["inputs"]["phrase_table"] == {
+        "path": str(table.resolve()),
+        "size": table.stat().st_size,
+        "sha256": hashlib.sha256(table.read_bytes()).hexdigest(),
+    }
+    words = manifest["files"]["function.words"]
+    assert words["entries"] == 247
+    assert words["sha256"] == hashlib.sha256((folder / "function.words").read_bytes()).hexdigest()
+    assert manifest["files"]["paraphrase.gz"]["records"] == 194
+    assert manifest["scoring"]["modules"] == ["exact", "paraphrase"]
+    assert (manifest["scoring"]["alpha"], manifest["scoring"]["weights"]) == (0.7, [1.0, 0.6])
+    assert manifest["parex"]["foreign_common_words"] is True
+
+
+def _golden_final() -> float:
+    last = (GOLDEN / "universal-score.out").read_text(encoding="utf-8").splitlines()[-1]
+    return float(last.split()[-1])
+
+
+def test_score_resources_gives_the_jars_new_score(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hyp, ref = str(DATA / "score.hyp"), str(DATA / "score.ref")
+    argv = ["score", "--resources", str(folder), "--hyp", hyp, "--ref", ref, "--format", "json"]
+    assert main(argv) == 0
+    result = json.loads(capsys.readouterr().out)["systems"][0]["meteor"]
+    assert result["score"] == _golden_final() == 0.4409516416364013
+    assert result["matches"]["paraphrase"] == [2, 3]
+
+
+def test_jar_compat_new_on_the_built_folder_is_the_jars_output(folder: Path) -> None:
+    out = io.StringIO()
+    argv = [str(DATA / "score.hyp"), str(DATA / "score.ref"), "-new", str(folder)]
+    assert run_jar(argv, stdout=out, stderr=io.StringIO()) == 0
+    assert out.getvalue() == (GOLDEN / "universal-score.out").read_text(encoding="utf-8")
+
+
+def test_explicit_options_apply_on_top_of_the_folder(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--modules exact`` drops the paraphrase stage: the jar with ``-p``-free ``-m exact``
+    would ignore it under ``-new``; here it takes effect and says so in the signature."""
+    hyp, ref = str(DATA / "score.hyp"), str(DATA / "score.ref")
+    argv = ["score", "--resources", str(folder), "--hyp", hyp, "--ref", ref, "--modules", "exact"]
+    assert main([*argv, "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "|modules:exact|weights:1.0|" in data["signature"]["meteor"]
+    assert data["systems"][0]["meteor"]["matches"] == {"exact": [668, 668]}
+
+
+def test_target_lines_limit_the_paraphrased_phrases(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "one"
+    assert _build(out, "--target-lines", "1") == 0
+    assert "meteor-eval: warning: no foreign corpus: " in capsys.readouterr().err
+    first = " " + (DATA / "corpus.e").read_text(encoding="utf-8").splitlines()[0] + " "
+    lines = gzip.decompress((out / "paraphrase.gz").read_bytes()).decode("utf-8").splitlines()
+    phrases = lines[1::3]
+    assert phrases and all(f" {p} " in first for p in phrases)
+    assert json.loads((out / "manifest.json").read_text())["target_lines"] == 1
+
+
+# -- refusals ---------------------------------------------------------------------------------
+
+
+def _refused(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    """The one stderr line of a refusal (``-q``: without the progress lines before it)."""
+    assert main(["-q", *argv]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    return err[0]
+
+
+def _argv(out: Path, corpus: Path, table: Path, *extra: str) -> list[str]:
+    return [
+        "new-language",
+        "--corpus",
+        str(corpus),
+        "--phrase-table",
+        str(table),
+        "--out",
+        str(out),
+        *extra,
+    ]
+
+
+def test_missing_corpus_is_refused_naming_the_option(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    line = _refused(capsys, _argv(tmp_path / "o", tmp_path / "none.txt", DATA / "phrase-table.gz"))
+    assert (
+        line == f"meteor-eval new-language: error: --corpus: {tmp_path / 'none.txt'}: no such file"
+    )
+    assert not (tmp_path / "o").exists()
+
+
+def test_malformed_table_line_is_refused_with_its_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = tmp_path / "pt.gz"
+    table.write_bytes(gzip.compress(b"a b ||| x y ||| 0.5 0.5 0.5 0.5\nc ||| z ||| 0.5 0.5\n"))
+    line = _refused(
+        capsys,
+        _argv(tmp_path / "o", DATA / "corpus.e", table, "--foreign-corpus", str(DATA / "corpus.f")),
+    )
+    assert line.startswith(f"meteor-eval new-language: error: --phrase-table: {table} line 2: ")
+    assert line.endswith("got 'c ||| z ||| 0.5 0.5'")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pt.gz"]  # no folder, no leftovers
+
+
+def test_probability_above_one_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = tmp_path / "pt.gz"
+    table.write_bytes(gzip.compress(b"a ||| x ||| 0.5 0.5 1.5 0.5\n"))
+    line = _refused(
+        capsys,
+        _argv(tmp_path / "o", DATA / "corpus.e", table, "--foreign-corpus", str(DATA / "corpus.f")),
+    )
+    assert line.endswith(f"{table} line 1: p(e|f) is 1.5, not a probability in [0, 1]")
+
+
+def test_a_table_giving_no_paraphrase_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Target phrases absent from the corpus: nothing to pivot, and METEOR refuses an empty
+    table, so no folder is written."""
+    table = tmp_path / "pt.gz"
+    table.write_bytes(gzip.compress(b"a ||| zzz ||| 0.5 0.5 0.5 0.5\na ||| yyy ||| 0.5 1 0.5 1\n"))
+    foreign = ("--foreign-corpus", str(DATA / "corpus.f"))
+    line = _refused(capsys, _argv(tmp_path / "o", DATA / "corpus.e", table, *foreign))
+    assert line.startswith(f"meteor-eval new-language: error: no paraphrases came out of {table}:")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pt.gz"]
+
+
+def test_corpus_not_utf8_is_refused_with_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    corpus = tmp_path / "c.txt"
+    corpus.write_bytes(b"one line\r\ntwo\rthree \xff\n")
+    foreign = ("--foreign-corpus", str(DATA / "corpus.f"))
+    line = _refused(capsys, _argv(tmp_path / "o", corpus, DATA / "phrase-table.gz", *foreign))
+    assert line == (
+        f"meteor-eval new-language: error: --corpus: {corpus} line 3: "
+        "not UTF-8 (byte 7 of the line)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--target-lines", "0"], "--target-lines: must be at least 1, got 0"),
+        (
+            ["--phrase-table", str(DATA / "corpus.e")],
+            f"--phrase-table: {DATA / 'corpus.e'}: not a gzip file",
+        ),
+    ],
+)
+def test_bad_options_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    line = _refused(
+        capsys, [*_argv(tmp_path / "o", DATA / "corpus.e", DATA / "phrase-table.gz"), *extra]
+    )
+    assert line == f"meteor-eval new-language: error: {message}"
+
+
+def test_existing_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "o").mkdir()
+    (tmp_path / "o" / "keep.txt").write_text("mine")
+    line = _refused(capsys, _argv(tmp_path / "o", DATA / "corpus.e", DATA / "phrase-table.gz"))
+    assert line.endswith(f"--out: {tmp_path / 'o'} exists and is not an empty folder")
+    assert (tmp_path / "o" / "keep.txt").read_text() == "mine"
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--lang", "fr"], "--resources: --lang cannot be combined with it"),
+        (["--norm"], "--resources: --norm cannot be combined with it"),
+        (["--paraphrase-table", "x.gz"], "--resources: --paraphrase-table cannot be combined"),
+    ],
+)
+def test_score_resources_refuses_options_it_replaces(
+    folder: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    hyp, ref = str(DATA / "score.hyp"), str(DATA / "score.ref")
+    line = _refused(
+        capsys, ["score", "--resources", str(folder), "--hyp", hyp, "--ref", ref, *extra]
+    )
+    assert line.startswith(f"meteor-eval score: error: {message}")
+
+
+def test_score_resources_without_the_files_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hyp, ref = str(DATA / "score.hyp"), str(DATA / "score.ref")
+    line = _refused(capsys, ["score", "--resources", str(tmp_path), "--hyp", hyp, "--ref", ref])
+    assert line == (
+        f"meteor-eval score: error: --resources: {tmp_path} has no function.words (build a "
+        "resource folder with meteor-eval new-language)"
+    )
+
+
+def test_as_a_user_runs_it(tmp_path: Path) -> None:
+    """The two commands in a shell: build, then score; the score is the jar's."""
+    env = {
+        **os.environ,
+        "METEOR_EVAL_CACHE": str(tmp_path / "cache"),
+        "PYTHONPATH": str(ROOT / "src"),
+    }
+    command = [sys.executable, "-m", "meteor_eval"]
+    out = tmp_path / "xx"
+    built = subprocess.run(
+        [
+            *command,
+            "new-language",
+            "--corpus",
+            "corpus.e",
+            "--foreign-corpus",
+            "corpus.f",
+            "--phrase-table",
+            "phrase-table.gz",
+            "--out",
+            str(out),
+        ],
+        cwd=DATA,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert built.returncode == 0, built.stderr
+    assert built.stdout.startswith(f"{out}: 247 function words, 194 paraphrase records\n")
+    scored = subprocess.run(
+        [*command, "score", "--resources", str(out), "--hyp", "score.hyp", "--ref", "score.ref"],
+        cwd=DATA,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert scored.returncode == 0, scored.stderr
+    assert scored.stdout.startswith(f"METEOR = {_golden_final()!r} ")
+
+
+def test_no_index_leaves_the_cache_empty(tmp_path: Path) -> None:
+    assert _build(tmp_path / "o", "--foreign-corpus", str(DATA / "corpus.f"), "--no-index") == 0
+    manifest = json.loads((tmp_path / "o" / "manifest.json").read_text(encoding="utf-8"))
+    assert "index" not in manifest["files"]["paraphrase.gz"]
+    assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").iterdir())
+
+
+def test_the_index_is_built_into_the_cache(folder: Path) -> None:
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    index = Path(manifest["files"]["paraphrase.gz"]["index"])
+    assert index.is_file() and index.name.startswith("paraphrase-") and index.suffix == ".idx"

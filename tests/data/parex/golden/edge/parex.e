@@ -1,0 +1,16 @@
+tiny
+,
+only
+sat
+black
+and
+is
+feline
+on
+the
+dark
+cat
+a
+kitty
+cats
+mat

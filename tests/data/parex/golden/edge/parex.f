@@ -1,0 +1,9 @@
+le
+les
+sur
+tapis
+un
+est
+noir
+chats
+chat
