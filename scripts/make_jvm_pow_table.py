@@ -7,11 +7,12 @@ a fast intrinsic that is not correctly rounded: for about one argument in ten it
 neighbouring double of the correctly rounded result that Python's ``math.pow`` gives. Most of
 these one-ulp differences vanish in ``1 - gamma * pow``, but some reach the printed score.
 
-For every task exponent of METEOR 1.5 (0.1, 0.2, 1.3, 1.4, 1.5; 1.0 is always exact) and every
-segment-level fragmentation ``K / (S / 2)`` (``S`` = matched hypothesis + reference words up to
-``MAX_S``, ``1 <= K <= S / 2``), this script runs ``scripts/java/JvmPow.java`` and records the
-pairs whose result differs from ``math.pow``, with the difference in ulps, in
-``src/meteor_eval/resources/data/jvm_pow.json.gz``.
+For every task exponent of METEOR 1.5 (0.1, 0.2, 1.3, 1.4, 1.5), every exponent of the jar
+Trainer's default beta axis (0.05 to 2.0 as its loop accumulates them) and every two-decimal
+multiple of 0.05 up to 2.0, and every segment-level fragmentation ``K / (S / 2)`` (``S`` =
+matched hypothesis + reference words up to ``MAX_S``, ``1 <= K <= S / 2``), this script runs
+``scripts/java/JvmPow.java`` and records the pairs whose result differs from ``math.pow``, with
+the difference in ulps, in ``src/meteor_eval/resources/data/jvm_pow.json.gz``.
 """
 
 from __future__ import annotations
@@ -26,7 +27,23 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "src" / "meteor_eval" / "resources" / "data" / "jvm_pow.json.gz"
-BETAS = ("0.1", "0.2", "1.3", "1.4", "1.5")
+TASK_BETAS = ("0.1", "0.2", "1.3", "1.4", "1.5")
+
+
+def _trainer_betas() -> tuple[str, ...]:
+    """The exponents of the jar Trainer's beta axis (``0`` to ``2`` by ``0.05``, accumulated as
+    its loop ``n += step`` accumulates them: ``0.15000000000000002``, ...) and the two-decimal
+    values ``0.05`` to ``2.0`` a grid may start from; ``0`` needs no table (``pow(x, 0) = 1``)."""
+    accumulated, n = [], 0.0
+    while n <= 2.0 + 0.001:
+        accumulated.append(n)
+        n += 0.05
+    literals = [float(f"{0.05 * k:.2f}") for k in range(41)]
+    values = sorted({*accumulated, *literals} - {0.0} - {float(b) for b in TASK_BETAS})
+    return tuple(repr(v) for v in values)
+
+
+BETAS = TASK_BETAS + _trainer_betas()
 MAX_S = 1000
 
 

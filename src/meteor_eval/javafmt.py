@@ -24,6 +24,9 @@ def java_double(value: float) -> str:
         return "Infinity" if x > 0 else "-Infinity"
     if x == 0.0:
         return "-0.0" if math.copysign(1.0, x) < 0 else "0.0"
+    if 1e-3 <= abs(x) < 1e7:
+        # Python's repr is positional here, with the same shortest digits: Java's text.
+        return repr(x)
     sign, digits, exponent = Decimal(repr(x)).as_tuple()
     assert isinstance(exponent, int)
     text_digits = "".join(map(str, digits)).rstrip("0") or "0"

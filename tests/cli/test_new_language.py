@@ -146,9 +146,10 @@ def test_target_lines_limit_the_paraphrased_phrases(
 # -- refusals ---------------------------------------------------------------------------------
 
 
-def _refused(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
-    """The one stderr line of a refusal (``-q``: without the progress lines before it)."""
-    assert main(["-q", *argv]) == 2
+def _refused(capsys: pytest.CaptureFixture[str], argv: list[str], status: int = 2) -> str:
+    """The one stderr line of a refusal (``-q``: without the progress lines before it): exit 2
+    for a usage error (an option's value), 1 for bad content in a readable file."""
+    assert main(["-q", *argv]) == status
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1, err
     return err[0]
@@ -185,6 +186,7 @@ def test_malformed_table_line_is_refused_with_its_number(
     line = _refused(
         capsys,
         _argv(tmp_path / "o", DATA / "corpus.e", table, "--foreign-corpus", str(DATA / "corpus.f")),
+        status=1,
     )
     assert line.startswith(f"meteor-eval new-language: error: --phrase-table: {table} line 2: ")
     assert line.endswith("got 'c ||| z ||| 0.5 0.5'")
@@ -199,6 +201,7 @@ def test_probability_above_one_is_refused(
     line = _refused(
         capsys,
         _argv(tmp_path / "o", DATA / "corpus.e", table, "--foreign-corpus", str(DATA / "corpus.f")),
+        status=1,
     )
     assert line.endswith(f"{table} line 1: p(e|f) is 1.5, not a probability in [0, 1]")
 
@@ -211,7 +214,7 @@ def test_a_table_giving_no_paraphrase_is_refused(
     table = tmp_path / "pt.gz"
     table.write_bytes(gzip.compress(b"a ||| zzz ||| 0.5 0.5 0.5 0.5\na ||| yyy ||| 0.5 1 0.5 1\n"))
     foreign = ("--foreign-corpus", str(DATA / "corpus.f"))
-    line = _refused(capsys, _argv(tmp_path / "o", DATA / "corpus.e", table, *foreign))
+    line = _refused(capsys, _argv(tmp_path / "o", DATA / "corpus.e", table, *foreign), status=1)
     assert line.startswith(f"meteor-eval new-language: error: no paraphrases came out of {table}:")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pt.gz"]
 
@@ -222,7 +225,8 @@ def test_corpus_not_utf8_is_refused_with_its_line(
     corpus = tmp_path / "c.txt"
     corpus.write_bytes(b"one line\r\ntwo\rthree \xff\n")
     foreign = ("--foreign-corpus", str(DATA / "corpus.f"))
-    line = _refused(capsys, _argv(tmp_path / "o", corpus, DATA / "phrase-table.gz", *foreign))
+    argv = _argv(tmp_path / "o", corpus, DATA / "phrase-table.gz", *foreign)
+    line = _refused(capsys, argv, status=1)
     assert line == (
         f"meteor-eval new-language: error: --corpus: {corpus} line 3: "
         "not UTF-8 (byte 7 of the line)"

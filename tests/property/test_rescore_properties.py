@@ -17,7 +17,13 @@ from hypothesis import strategies as st
 
 from meteor_eval.metrics.meteor.formula import components
 from meteor_eval.stats.meteor import MeteorStats
-from meteor_eval.tuning import TuningParams, prepare_stats, segment_scores, system_scores
+from meteor_eval.tuning import (
+    TuningParams,
+    prepare_stats,
+    segment_scores,
+    segment_scores_grid,
+    system_scores,
+)
 
 GOLDEN = Path(__file__).resolve().parents[1] / "reference" / "golden" / "meteor15"
 
@@ -55,7 +61,7 @@ def _bits(values: object) -> list[int]:
     return np.asarray(values, dtype=np.float64).view(np.int64).tolist()
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(params_st, st.sampled_from(["meteor15", "paper2005"]))
 def test_segment_scores_equal_the_scalar_formula(params: TuningParams, flavour: str) -> None:
     got = segment_scores(PREPARED, params, flavour=flavour)  # type: ignore[arg-type]
@@ -87,3 +93,20 @@ def test_several_references_keep_the_first_best(
         ROWS[index], np.zeros(len(n_refs), dtype=np.int64), params, segments=segments
     )
     assert _bits(pooled) == _bits([_scalar(total, params, "meteor15")])
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(params_st, min_size=1, max_size=6),
+    st.lists(st.integers(1, 3), min_size=1, max_size=40),
+)
+def test_grid_equals_one_parameter_set_at_a_time(
+    params_list: list[TuningParams], n_refs: list[int]
+) -> None:
+    # Mixed numbers of weights and several references per segment: each row of the grid is
+    # exactly segment_scores of its parameter set.
+    segments = np.repeat(np.arange(len(n_refs)), n_refs)
+    rows = ROWS[: len(segments)]
+    grid = segment_scores_grid(rows, params_list, segments=segments)
+    for k, params in enumerate(params_list):
+        assert _bits(grid[k]) == _bits(segment_scores(rows, params, segments=segments))

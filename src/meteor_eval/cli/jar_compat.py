@@ -2,10 +2,12 @@
 
 The jar's other entry points are reached by their class name as the first argument, as with
 ``java -cp meteor-1.5.jar CLASS``: ``jar-compat Matcher TEST REF [options]`` (the aligner,
-:mod:`meteor_eval.jar.matcher`), ``jar-compat Stemmer LANG`` (:mod:`meteor_eval.jar.stemmer`)
+:mod:`meteor_eval.jar.matcher`), ``jar-compat Stemmer LANG`` (:mod:`meteor_eval.jar.stemmer`),
 ``jar-compat Parex ...`` (Meteor Universal's paraphrase extraction, :mod:`meteor_eval.jar.parex`),
-``jar-compat FilterParaphrase ...`` (:mod:`meteor_eval.jar.filter_paraphrase`) and
-``jar-compat Meteor TEST REF [options]`` (the same as without a class name). A test file
+``jar-compat FilterParaphrase ...`` (:mod:`meteor_eval.jar.filter_paraphrase`),
+``jar-compat Trainer TASK DATADIR [options]`` (the parameter search,
+:mod:`meteor_eval.jar.trainer`) and ``jar-compat Meteor TEST REF [options]`` (the same as without
+a class name). A test file
 named like a class is given with a path (``./Matcher``).
 
 Takes the jar's arguments verbatim (``-l en -norm -sgml -f out ...``, spec 6.1) and prints exactly
@@ -38,7 +40,7 @@ from meteor_eval.jar.options import (
 __all__ = ["CLASSES", "register", "run", "run_jar"]
 
 #: The jar's classes with a command line, reachable as ``jar-compat CLASS ...``.
-CLASSES = ("Meteor", "Matcher", "Stemmer", "Parex", "FilterParaphrase")
+CLASSES = ("Meteor", "Matcher", "Stemmer", "Parex", "FilterParaphrase", "Trainer")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -46,14 +48,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "jar-compat",
         help="behave exactly like `java -jar meteor-1.5.jar TEST REF [options]` (and like its "
-        "Matcher, Stemmer, Parex and FilterParaphrase classes: `jar-compat Matcher ...`, "
-        "`jar-compat Stemmer LANG`, `jar-compat Parex ...`)",
+        "Matcher, Stemmer, Parex, FilterParaphrase and Trainer classes: `jar-compat Matcher "
+        "...`, `jar-compat Stemmer LANG`, `jar-compat Parex ...`, `jar-compat Trainer TASK "
+        "DATADIR ...`)",
         description=(
             "Run METEOR 1.5 with the jar's own command line and output, byte for byte. "
             "Arguments are those of the jar: TEST REF [-l lang] [-norm] [-sgml] [-stdio] ...; "
             "`jar-compat Matcher TEST REF [options]` and `jar-compat Stemmer LANG` run the "
             "jar's aligner and stemmer; `jar-compat Parex ...` and `jar-compat "
-            "FilterParaphrase ...` its paraphrase extraction and table filter."
+            "FilterParaphrase ...` its paraphrase extraction and table filter; `jar-compat "
+            "Trainer segcor|spearman|rank DATADIR [options]` its parameter search."
         ),
         add_help=False,
         prefix_chars="\x00",
@@ -161,6 +165,10 @@ def _run_class(name: str, argv: list[str], stdin: TextIO | None, out: TextIO, er
         from meteor_eval.jar.filter_paraphrase import run_filter_paraphrase
 
         return run_filter_paraphrase(argv, out=out, err=err)
+    if name == "Trainer":
+        from meteor_eval.jar.trainer import run_trainer
+
+        return run_trainer(argv, out=out, err=err)
     lines = _stdin_lines(stdin if stdin is not None else sys.stdin)
     if name == "Matcher":
         from meteor_eval.jar.matcher import run_matcher

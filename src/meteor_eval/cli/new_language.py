@@ -120,7 +120,8 @@ def run(args: argparse.Namespace) -> int:
             ),
             None,
         )
-        raise ConfigError(f"{option}: {message}" if option else message) from None
+        # bad content of a readable file is a data error (exit 1), as in every other command
+        raise InputError(f"{option}: {message}" if option else message) from None
     sys.stdout.write(
         f"{built.folder}: {built.function_words} function words, "
         f"{built.paraphrases} paraphrase records\n"

@@ -2,8 +2,11 @@
 
 HotSpot (the JVM the jar runs on) computes ``Math.pow`` with a fast intrinsic that is not correctly
 rounded; for a few hundred of the 250,000 segment-level fragmentations ``K / (S / 2)``
-(``S`` = matched words of both sides up to 1,000) and each task exponent it returns a neighbour of
-the double that Python's ``math.pow`` gives. The table ``data/jvm_pow.json.gz`` (made by
+(``S`` = matched words of both sides up to 1,000) and each exponent it returns a neighbour of
+the double that Python's ``math.pow`` gives. The exponents listed are the task exponents and
+those of the jar Trainer's grid (0.05 to 2.0, both as its loop accumulates them and as
+two-decimal values), so that re-scoring over that grid (:mod:`meteor_eval.tuning`) gives the
+jar's numbers. The table ``data/jvm_pow.json.gz`` (made by
 ``scripts/make_jvm_pow_table.py`` on OpenJDK 17, x86-64) lists those cases with the difference in
 ulps. This module only reads it; the power itself is computed by
 :func:`meteor_eval.metrics.meteor.formula.fragmentation_power`.

@@ -9,7 +9,13 @@ and function words, chunks), so a re-score is a few vector operations over a mat
 =============  ==================================================================================
 ``rescore``    :class:`TuningParams`, the statistics matrix, vectorised segment and system scores
                bit-identical with the scalar formula, many parameter sets at once
+``grid``       the jar Trainer's grid: accumulated axis values, its order, blocks of sets
+``agreement``  agreement with human judgements in the jar's operation order: weighted Pearson,
+               Spearman, rank consistency
 =============  ==================================================================================
+
+``meteor-eval jar-compat Trainer`` (:mod:`meteor_eval.jar.trainer`) runs the jar's Trainer on
+these.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 from meteor_eval.tuning.rescore import (
     PreparedStats,
     TuningParams,
+    block_scores,
     prepare_stats,
     segment_scores,
     segment_scores_grid,
@@ -27,6 +34,7 @@ from meteor_eval.tuning.rescore import (
 __all__ = [
     "PreparedStats",
     "TuningParams",
+    "block_scores",
     "prepare_stats",
     "segment_scores",
     "segment_scores_grid",

@@ -15,8 +15,10 @@ formula's scalar :func:`~meteor_eval.metrics.meteor.formula.fragmentation_penalt
 ``meteor15`` flavour keeps the JVM's ``Math.pow`` table. NumPy's vector power is not used: it can
 differ from ``math.pow`` in the last bit.
 
-Several references per segment: give one row per (segment, reference) and a ``segments`` array
-numbering the segment of each row (rows of a segment adjacent, segments in order). A segment's
+Several references per segment: give one row per (segment, reference) (the statistics of the
+hypothesis against each reference alone, e.g. ``Meteor.best_stats(hypothesis, [reference])``; an
+alignment does not depend on the parameters) and a ``segments`` array numbering the segment of
+each row (rows of a segment adjacent, segments in order). A segment's
 score is its best reference's, and which reference is best can change with the parameters, so it
 is chosen again for each parameter set: the first reference with the highest score, as the jar
 does (it replaces its best only on a strictly higher score).
@@ -54,6 +56,7 @@ __all__ = [
     "PreparedStats",
     "RescoreFlavour",
     "TuningParams",
+    "block_scores",
     "prepare_stats",
     "segment_scores",
     "segment_scores_grid",
@@ -67,6 +70,9 @@ _FLAVOURS: tuple[str, ...] = get_args(RescoreFlavour)
 
 #: Module stages a statistics row holds (the jar's ``MAX_MODULES``).
 MAX_STAGES = 4
+
+#: Cells (parameter sets x rows) scored at once by the grid functions: bounds their memory.
+_BLOCK_CELLS = 1 << 21
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -298,20 +304,78 @@ def _check_flavour(flavour: str) -> None:
         )
 
 
-def _row_scores(prepared: PreparedStats, params: TuningParams, flavour: RescoreFlavour) -> Floats:
-    """The score of every row: the scalar formula's operations on whole columns."""
-    n = len(params.weights)
+def _precision_recall(
+    prepared: PreparedStats, delta: Any, weights: Sequence[Any]
+) -> tuple[Floats, Floats]:
+    """Precision and recall of every row: the formula's weighted sums on whole columns.
+
+    ``delta`` and each weight are floats (one parameter set) or ``(k, 1)`` columns (``k`` sets:
+    ``(k, n)`` arrays).
+    """
     hyp_lw, ref_lw, hyp_mw, ref_mw = _weighted_sums(
-        prepared._lengths, prepared._stages[:n], params.weights, params.delta
+        prepared._lengths, prepared._stages[: len(weights)], weights, delta
     )
-    penalty = params.gamma * prepared.powers(params.beta, flavour)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return hyp_mw / hyp_lw, ref_mw / ref_lw
+
+
+def _scores(precision: Floats, recall: Floats, alpha: Any, gamma: Any, powers: Floats) -> Floats:
+    """Scores from precision, recall and ``fragmentation ** beta`` (scalars or columns)."""
+    penalty = gamma * powers
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        precision = hyp_mw / hyp_lw
-        recall = ref_mw / ref_lw
-        fmean = 1.0 / ((1.0 - params.alpha) / precision + params.alpha / recall)
+        fmean = 1.0 / ((1.0 - alpha) / precision + alpha / recall)
         score = fmean * (1.0 - penalty)
     # The scalar's ``0.0 if isnan(score) else max(score, 0.0)``, -0.0 kept as Python's max keeps it.
-    return np.where(np.isnan(score), 0.0, np.where(score < 0.0, 0.0, score))
+    result: Floats = np.where(np.isnan(score), 0.0, np.where(score < 0.0, 0.0, score))
+    return result
+
+
+def _row_scores(prepared: PreparedStats, params: TuningParams, flavour: RescoreFlavour) -> Floats:
+    """The score of every row under one parameter set."""
+    powers = prepared.powers(params.beta, flavour)
+    precision, recall = _precision_recall(prepared, params.delta, params.weights)
+    return _scores(precision, recall, params.alpha, params.gamma, powers)
+
+
+def block_scores(
+    rows: Any,
+    values: Any,
+    *,
+    flavour: RescoreFlavour = "meteor15",
+) -> Floats:
+    """Row scores of many parameter sets given as a matrix: a ``(k, n_rows)`` array.
+
+    The fast path of a grid search: one parameter set per row of ``values``, whose columns are
+    alpha, beta, gamma, delta and one weight per stage (4 + 1 to 4 columns). Each score is
+    bit-identical with :func:`segment_scores` of the same set; references are not reduced to
+    segments here.
+
+    Args:
+        rows: Statistics rows or :class:`PreparedStats`.
+        values: A ``(k, 5..8)`` float array of parameter sets.
+        flavour: ``"meteor15"`` or ``"paper2005"``.
+    """
+    _check_flavour(flavour)
+    prepared = _prepared(rows, None)
+    table = np.asarray(values, dtype=np.float64)
+    if table.ndim != 2 or not 5 <= table.shape[1] <= 4 + MAX_STAGES:
+        raise ValueError(
+            f"values: expected a (k, 5..{4 + MAX_STAGES}) array of parameter sets, "
+            f"got shape {table.shape}"
+        )
+    if not np.all(np.isfinite(table)):
+        raise ValueError("values: parameters must be finite numbers")
+    # A grid repeats each beta and each (delta, weights) many times: powers, precision and
+    # recall are computed once per distinct value (compared bit for bit) and gathered.
+    betas, which = np.unique(table[:, 1], return_inverse=True)
+    powers = np.stack([prepared.powers(float(b), flavour) for b in betas])[which.reshape(-1)]
+    sums_key = np.ascontiguousarray(table[:, 3:]).view(np.int64)
+    distinct, inverse = np.unique(sums_key, axis=0, return_inverse=True)
+    columns = distinct.view(np.float64)[:, :, None]
+    weights = [columns[:, 1 + s] for s in range(columns.shape[1] - 1)]
+    precision, recall = _precision_recall(prepared, columns[:, 0], weights)
+    pick = inverse.reshape(-1)
+    return _scores(precision[pick], recall[pick], table[:, 0, None], table[:, 2, None], powers)
 
 
 def _best_rows(prepared: PreparedStats, scores: Floats) -> Ints:
@@ -364,14 +428,27 @@ def segment_scores_grid(
 ) -> Floats:
     """:func:`segment_scores` for many parameter sets: a ``(k, n_segments)`` array.
 
-    The rows are prepared once and each distinct ``beta``'s powers computed once, so a grid
-    costs a few vector operations per parameter set.
+    The rows are prepared once, each distinct ``beta``'s powers computed once, and the sets
+    scored in blocks (:func:`block_scores`), so a grid costs a few vector operations per block.
     """
     _check_flavour(flavour)
     prepared = _prepared(rows, segments)
     out = np.empty((len(params_list), prepared.n_segments), dtype=np.float64)
+    by_stages: dict[int, list[int]] = {}
     for k, params in enumerate(params_list):
-        out[k] = segment_scores(prepared, params, flavour=flavour)
+        by_stages.setdefault(len(params.weights), []).append(k)
+    block = max(1, _BLOCK_CELLS // max(1, len(prepared.rows)))
+    for indexes in by_stages.values():
+        for start in range(0, len(indexes), block):
+            chosen = indexes[start : start + block]
+            values = [
+                (p.alpha, p.beta, p.gamma, p.delta, *p.weights)
+                for p in (params_list[k] for k in chosen)
+            ]
+            scores = block_scores(prepared, values, flavour=flavour)
+            if prepared.starts is not None:
+                scores = np.stack([row[_best_rows(prepared, row)] for row in scores])
+            out[chosen] = scores
     return out
 
 
