@@ -229,6 +229,8 @@ def compare(
     data: Any = None,
     hyp_fields: Sequence[str] | None = None,
     ref_fields: Sequence[str] | None = None,
+    jobs: int = 1,
+    start_method: str | None = None,
 ) -> ComparisonResult:
     """Score several systems with several metrics, optionally with intervals and paired tests.
 
@@ -249,11 +251,18 @@ def compare(
         hyp_fields: With ``data``: the columns of the systems (one column per system).
         ref_fields: With ``data``: the columns of references (a column of lists counts as
             several references).
+        jobs: Processes to compute the statistics in (0: one per CPU); the results are
+            identical.
+        start_method: How worker processes start (:mod:`meteor_eval.processes`).
 
     Raises:
-        ConfigError: unknown metric or test, bad counts, an unknown baseline.
+        ConfigError: unknown metric or test, bad counts, an unknown baseline, bad ``jobs`` or
+            ``start_method``.
         InputError: systems of different lengths, segments without reference.
     """
+    from meteor_eval.metrics.protocol import processes_for
+
+    n_jobs = processes_for(jobs, start_method)
     hyps, refs = _systems(systems, references, data, hyp_fields, ref_fields)
     chosen = _metrics(metrics)
     result = ComparisonResult(list(hyps), chosen)
@@ -261,7 +270,7 @@ def compare(
     for name, hypotheses in hyps.items():
         result.runs[name] = {}
         for metric in chosen:
-            rows = metric.corpus_rows(hypotheses, refs)
+            rows = metric.corpus_rows(hypotheses, refs, jobs=n_jobs, start_method=start_method)
             run = SystemRun(metric.score_rows(rows, nrefs), rows, nrefs)
             if sentence_level:
                 run.segments = [

@@ -27,12 +27,13 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
-from meteor_eval.errors import ConfigError, InputError
-from meteor_eval.io import EncodingErrors
+from meteor_eval import io
+from meteor_eval.errors import ConfigError
+from meteor_eval.io import EncodingErrors, FileChunk
+from meteor_eval.io import read_chunk as _read_chunk
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
 
 __all__ = [
@@ -49,17 +50,14 @@ __all__ = [
 DEFAULT_CHUNK_LINES = 4096
 
 
-@dataclass(frozen=True)
-class FileChunk:
-    """Lines ``first_line + 1 ..`` of a hypothesis file and its reference files, by bytes.
+def file_chunks(paths: Sequence[str], chunk_lines: int = DEFAULT_CHUNK_LINES) -> list[FileChunk]:
+    """Chunks of ``chunk_lines`` segments of a hypothesis file and its reference files
+    (:func:`meteor_eval.io.file_chunks`, with this engine's default size).
 
-    Attributes:
-        first_line: Lines before this chunk (its first line is ``first_line + 1``).
-        ranges: Per file (hypothesis first), ``(path, start, end)`` byte offsets.
+    Raises:
+        InputError: a file is unreadable, or the files' line counts differ (both named).
     """
-
-    first_line: int
-    ranges: tuple[tuple[str, int, int], ...]
+    return io.file_chunks(paths, chunk_lines)
 
 
 def _import_distributed() -> Any:
@@ -101,44 +99,6 @@ def connect(scheduler: str) -> tuple[Any, Any]:
         return client, close_local
     client = distributed.Client(scheduler)
     return client, client.close
-
-
-def file_chunks(paths: Sequence[str], chunk_lines: int = DEFAULT_CHUNK_LINES) -> list[FileChunk]:
-    """Chunks of ``chunk_lines`` segments of a hypothesis file and its reference files.
-
-    Raises:
-        InputError: a file is unreadable, or the files' line counts differ (both named).
-    """
-    from meteor_eval.io import line_offsets
-
-    scans = [line_offsets(path, chunk_lines) for path in paths]
-    counts = [count for _, count in scans]
-    for path, count in zip(paths[1:], counts[1:], strict=True):
-        if count != counts[0]:
-            raise InputError(
-                f"{paths[0]} has {counts[0]} lines but {path} has {count}; every reference "
-                "file needs one line per hypothesis"
-            )
-    sizes = [os.path.getsize(path) for path in paths]
-    chunks: list[FileChunk] = []
-    n_chunks = len(scans[0][0]) if counts[0] else 0
-    for k in range(n_chunks):
-        ranges = []
-        for path, (offsets, _), size in zip(paths, scans, sizes, strict=True):
-            end = offsets[k + 1] if k + 1 < len(offsets) else size
-            ranges.append((path, offsets[k], end))
-        chunks.append(FileChunk(k * chunk_lines, tuple(ranges)))
-    return chunks
-
-
-def _read_chunk(chunk: FileChunk, errors: EncodingErrors) -> list[Pair]:
-    from meteor_eval.io import read_range
-
-    columns = [
-        read_range(path, start, end, chunk.first_line, errors=errors)
-        for path, start, end in chunk.ranges
-    ]
-    return [(hyp, list(refs)) for hyp, *refs in zip(*columns, strict=True)]
 
 
 def _worker_metric(cls: type[Metric[Any]], config: Any) -> Metric[Any]:

@@ -12,9 +12,11 @@ library itself takes references grouped per segment.
 
 from __future__ import annotations
 
+import os
 import sys
 import warnings
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal
 
@@ -22,10 +24,13 @@ from meteor_eval.errors import InputError
 
 __all__ = [
     "EncodingErrors",
+    "FileChunk",
     "count_lines",
+    "file_chunks",
     "iter_lines",
     "iter_segments",
     "line_offsets",
+    "read_chunk",
     "read_lines",
     "read_range",
     "read_segments",
@@ -276,6 +281,66 @@ def read_range(
     if text.endswith("\n"):
         lines.pop()
     return lines
+
+
+@dataclass(frozen=True)
+class FileChunk:
+    """Lines ``first_line + 1 ..`` of a hypothesis file and its reference files, by bytes.
+
+    Attributes:
+        first_line: Lines before this chunk (its first line is ``first_line + 1``).
+        ranges: Per file (hypothesis first), ``(path, start, end)`` byte offsets.
+        lines: The number of lines (segments) in the chunk.
+    """
+
+    first_line: int
+    ranges: tuple[tuple[str, int, int], ...]
+    lines: int = 0
+
+
+def file_chunks(paths: Sequence[str], chunk_lines: int) -> list[FileChunk]:
+    """Chunks of ``chunk_lines`` segments of a hypothesis file and its reference files, found
+    by one pass over each file's bytes (nothing decoded), for processes that read their own.
+
+    Raises:
+        InputError: a file is unreadable, or the files' line counts differ (both named).
+    """
+    scans = [line_offsets(path, chunk_lines) for path in paths]
+    counts = [count for _, count in scans]
+    for path, count in zip(paths[1:], counts[1:], strict=True):
+        if count != counts[0]:
+            raise InputError(
+                f"{_display(paths[0])} has {counts[0]} lines but {_display(path)} has {count}; "
+                "every reference file needs one line per hypothesis"
+            )
+    sizes = [os.path.getsize(path) for path in paths]
+    chunks: list[FileChunk] = []
+    n_chunks = len(scans[0][0]) if counts[0] else 0
+    for k in range(n_chunks):
+        ranges = []
+        for path, (offsets, _), size in zip(paths, scans, sizes, strict=True):
+            end = offsets[k + 1] if k + 1 < len(offsets) else size
+            ranges.append((path, offsets[k], end))
+        first = k * chunk_lines
+        chunks.append(FileChunk(first, tuple(ranges), min(chunk_lines, counts[0] - first)))
+    return chunks
+
+
+def read_chunk(chunk: FileChunk, errors: EncodingErrors) -> list[tuple[str, Sequence[str]]]:
+    """The ``(hypothesis, references)`` pairs of a chunk, with the rules, warnings and errors
+    of :func:`iter_segments`.
+
+    Raises:
+        InputError: a file is unreadable, or a line is not valid UTF-8 (file and line named).
+    """
+    columns = [
+        read_range(path, start, end, chunk.first_line, errors=errors)
+        for path, start, end in chunk.ranges
+    ]
+    pairs: list[tuple[str, Sequence[str]]] = [
+        (hyp, list(refs)) for hyp, *refs in zip(*columns, strict=True)
+    ]
+    return pairs
 
 
 def iter_segments(

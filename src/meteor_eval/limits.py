@@ -10,9 +10,9 @@ with more tokens than the limits below, with :class:`~meteor_eval.errors.Segment
 naming the side, the length and (from the command line) the line. Metrics whose cost is linear
 (BLEU, ROUGE-N, ROUGE-S/SU with a skip distance) have no limit.
 
-The limits are module attributes that a caller may raise before scoring (worker processes
-started by fork inherit the change); ``benchmarks/bench_worst_case.py`` measures the worst
-inputs at each limit.
+The limits are module attributes that a caller may raise before scoring (``jobs`` worker
+processes receive the change, whatever their start method); ``benchmarks/bench_worst_case.py``
+measures the worst inputs at each limit.
 """
 
 from __future__ import annotations

@@ -81,10 +81,18 @@ class MergeableMetric:
         self._nrefs: set[int] = set()
         self.count = 0
 
-    def update(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> None:
+    def update(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str]],
+        *,
+        jobs: int = 1,
+        start_method: str | None = None,
+    ) -> None:
         """Add segments: ``references[i]`` holds the references of ``hypotheses[i]`` (the
-        checks and errors of ``corpus_score``; nothing is added when they fail)."""
-        rows = self.metric.corpus_rows(hypotheses, references)
+        checks and errors of ``corpus_score``; nothing is added when they fail). ``jobs``
+        processes (0: one per CPU; started by ``start_method``) add the same statistics."""
+        rows = self.metric.corpus_rows(hypotheses, references, jobs=jobs, start_method=start_method)
         self._add(rows, (len(refs) for refs in references))
 
     def _add(self, rows: Sequence[Row], nrefs: Iterable[int]) -> None:

@@ -2,10 +2,25 @@
 
 One engine for every metric of :mod:`meteor_eval.metrics.protocol`: the pairs are cut into
 chunks; with ``jobs=1`` each chunk is handled here, with ``jobs=N`` by N worker processes, each
-of which builds its own metric from ``type(metric)(metric.config)`` once (resources are loaded
-once per worker, or inherited from this process where processes are forked). At most a few
-chunks per worker are in flight, so memory does not grow with the number of segments, and
+of which builds its own metric from ``type(metric)(metric.config)`` once, in its initializer
+(resources are loaded once per worker, or inherited from this process where processes are
+forked). How workers start is :mod:`meteor_eval.processes`' choice (``start_method``). At most a
+few chunks per worker are in flight, so memory does not grow with the number of segments, and
 results come back in input order whatever order the workers finish in.
+
+What a worker receives is text, and it tokenises, normalises and interns it itself (each worker
+has its own word-type tables):
+
+* input from files (:class:`Files`): byte ranges of the files (:func:`meteor_eval.io.file_chunks`,
+  one pass over the bytes here, which also checks the line counts before any scoring); each
+  worker reads and decodes its own lines with the rules, warnings and errors of one process
+  (warnings come back and are raised here, naming file and line), so the text never goes
+  through a pipe and this process does not decode it;
+* any other stream of pairs: the chunk's strings as they are (pickled strings are the raw text
+  plus a few bytes each: 27.0 MB for 25.8 MB of text on 100,000 xray segments).
+
+What comes back is statistics: one merged record per chunk for the corpus score of a metric with
+integer statistics, else one row per segment (or result objects when asked for).
 
 Three things can be asked of a chunk, and so of a stream:
 
@@ -26,19 +41,22 @@ import os
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from meteor_eval.errors import ConfigError, MeteorEvalError, SegmentTooLongError, warn_empty
+from meteor_eval.io import EncodingErrors, FileChunk
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
+from meteor_eval.processes import WorkerState
 
 if TYPE_CHECKING:
-    import multiprocessing.context
     from concurrent.futures import Future
 
 __all__ = [
     "DEFAULT_CHUNK_SIZE",
     "MAX_JOBS",
+    "Files",
     "WorkerError",
     "corpus_result",
     "corpus_total",
@@ -66,10 +84,33 @@ _IN_FLIGHT_PER_JOB = 3
 Progress = Callable[[int], None]
 
 _worker_metric: Metric[Any] | None = None
+_worker_failure: Exception | None = None
 
 
 class WorkerError(MeteorEvalError, RuntimeError):
     """A worker process died while scoring (the whole run fails: no partial result)."""
+
+
+@dataclass(frozen=True)
+class Files:
+    """Segments of line files: line ``i`` of ``hypothesis`` against line ``i`` of each file of
+    ``references``. Iterating gives the pairs (:func:`meteor_eval.io.iter_segments`); worker
+    processes are sent byte ranges and read the lines themselves.
+
+    Attributes:
+        hypothesis: The hypothesis file (not standard input: it cannot be read twice).
+        references: One file per reference set.
+        errors: Invalid UTF-8: ``"strict"`` (an error naming file and line) or ``"replace"``.
+    """
+
+    hypothesis: str
+    references: tuple[str, ...]
+    errors: EncodingErrors = "strict"
+
+    def __iter__(self) -> Iterator[Pair]:
+        from meteor_eval.io import iter_segments
+
+        return iter_segments(self.hypothesis, self.references, errors=self.errors)
 
 
 def resolve_jobs(jobs: int) -> int:
@@ -120,19 +161,43 @@ def _chunk_results(
     return metric.segment_results(chunk, **options)
 
 
-def _init_worker(factory: Callable[[Any], Metric[Any]], config: object) -> None:
-    global _worker_metric
-    # Configuration warnings were already shown by the process that started the workers.
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        _worker_metric = factory(config)
+def _init_worker(factory: Callable[[Any], Metric[Any]], config: object, state: WorkerState) -> None:
+    """A worker's initializer: this process's runtime state, then its metric (resources load
+    here, once per worker)."""
+    global _worker_metric, _worker_failure
+    from meteor_eval.processes import apply_worker_state
+
+    try:
+        apply_worker_state(state)
+        # Configuration warnings were already shown by the process that started the workers.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _worker_metric = factory(config)
+    except Exception as exc:  # raised with the first chunk instead
+        # An initializer that raises breaks the pool, which would be reported as a dead
+        # worker; kept here, the error itself reaches the caller (a resource a worker
+        # cannot load, a matcher module it cannot build).
+        _worker_failure = exc
 
 
-def _in_worker(task: Callable[..., _T], chunk: Sequence[Pair], *extra: object) -> _T:
-    """Run ``task`` on a chunk with this worker process's metric."""
+def _in_worker(
+    task: Callable[..., _T], job: Sequence[Pair] | FileChunk, errors: EncodingErrors, *extra: object
+) -> tuple[_T, list[str]]:
+    """Run ``task`` on a chunk with this worker process's metric; a chunk of files is read here
+    first, and the warnings of reading come back with the result."""
+    if _worker_failure is not None:
+        raise _worker_failure
     if _worker_metric is None:  # pragma: no cover - the initializer always runs first
         raise RuntimeError("worker process was not initialised")
-    return task(_worker_metric, chunk, *extra)
+    notes: list[str] = []
+    if isinstance(job, FileChunk):
+        from meteor_eval.io import read_chunk
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            job = read_chunk(job, errors)
+        notes = [str(w.message) for w in caught]
+    return task(_worker_metric, job, *extra), notes
 
 
 # -- the engine -------------------------------------------------------------------------------
@@ -144,13 +209,14 @@ def _chunks(pairs: Iterable[Pair], size: int) -> Iterator[list[Pair]]:
         yield chunk
 
 
-def _context() -> multiprocessing.context.BaseContext:
-    import multiprocessing  # only runs with several jobs: keeps start-up short otherwise
+@dataclass(frozen=True)
+class _Run:
+    """How a stream is run: processes, chunk size, start method, progress callback."""
 
-    # fork shares the already loaded resources copy-on-write and starts at once; elsewhere
-    # (macOS, Windows) each worker imports the package and loads what it needs.
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    jobs: int
+    chunk_size: int
+    start_method: str | None
+    progress: Progress | None
 
 
 def _run_chunks(
@@ -158,19 +224,20 @@ def _run_chunks(
     pairs: Iterable[Pair],
     task: Callable[..., _T],
     extra: tuple[object, ...],
-    *,
-    jobs: int,
-    chunk_size: int,
+    run: _Run,
     size: Callable[[_T], int],
-    progress: Progress | None,
 ) -> Iterator[_T]:
     """``task(metric, chunk, *extra)`` of each chunk, in input order; ``size`` counts the
     segments of a result, for ``progress``."""
-    n_jobs = resolve_jobs(jobs)
-    _check_chunk_size(chunk_size)
+    from meteor_eval.processes import resolve_start_method
+
+    n_jobs = resolve_jobs(run.jobs)
+    _check_chunk_size(run.chunk_size)
+    resolve_start_method(run.start_method)
     if n_jobs == 1:
-        return _serial(metric, pairs, task, extra, min(chunk_size, _BATCH), size, progress)
-    return _parallel(metric, pairs, task, extra, n_jobs, chunk_size, size, progress)
+        chunk_size = min(run.chunk_size, _BATCH)
+        return _serial(metric, pairs, task, extra, chunk_size, size, run.progress)
+    return _parallel(metric, pairs, task, extra, n_jobs, run, size)
 
 
 def _serial(
@@ -198,55 +265,76 @@ def _serial(
         progress(0)
 
 
+def _jobs(
+    pairs: Iterable[Pair], chunk_size: int
+) -> Iterator[tuple[Sequence[Pair] | FileChunk, int]]:
+    """What is sent to the workers, with its number of segments: byte ranges of files, or
+    chunks of pairs."""
+    if isinstance(pairs, Files):
+        from meteor_eval.io import file_chunks
+
+        for ranges in file_chunks([pairs.hypothesis, *pairs.references], chunk_size):
+            yield ranges, ranges.lines
+        return
+    for chunk in _chunks(pairs, chunk_size):
+        yield chunk, len(chunk)
+
+
+def _pool(metric: Metric[Any], n_jobs: int, start_method: str | None) -> Any:
+    """The pool of ``n_jobs`` workers, each with its metric built in its initializer."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from meteor_eval import processes
+
+    method = processes.choose_start_method(start_method)
+    state = processes.worker_state(metric.config, method)
+    return ProcessPoolExecutor(
+        max_workers=n_jobs,
+        mp_context=processes.context(method),
+        initializer=_init_worker,
+        initargs=(type(metric), metric.config, state),
+    )
+
+
 def _parallel(
     metric: Metric[Any],
     pairs: Iterable[Pair],
     task: Callable[..., _T],
     extra: tuple[object, ...],
     n_jobs: int,
-    chunk_size: int,
+    run: _Run,
     size: Callable[[_T], int],
-    progress: Progress | None,
 ) -> Iterator[_T]:
-    from concurrent.futures import ProcessPoolExecutor
-
     done = 0
     # Futures in input order, each with its chunk's number and first and last segment.
-    pending: deque[tuple[Future[_T], int, int, int]] = deque()
+    pending: deque[tuple[Future[tuple[_T, list[str]]], int, int, int]] = deque()
     limit = n_jobs * _IN_FLIGHT_PER_JOB
     offset = 0
-    with (
-        _no_sigpipe(),
-        ProcessPoolExecutor(
-            max_workers=n_jobs,
-            mp_context=_context(),
-            initializer=_init_worker,
-            initargs=(type(metric), metric.config),
-        ) as pool,
-    ):
+    errors = pairs.errors if isinstance(pairs, Files) else "strict"
+    with _no_sigpipe(), _pool(metric, n_jobs, run.start_method) as pool:
         try:
-            for number, chunk in enumerate(_chunks(pairs, chunk_size), start=1):
-                future = pool.submit(_in_worker, task, chunk, *extra)
-                pending.append((future, number, offset + 1, offset + len(chunk)))
-                offset += len(chunk)
+            for number, (job, count) in enumerate(_jobs(pairs, run.chunk_size), start=1):
+                future = pool.submit(_in_worker, task, job, errors, *extra)
+                pending.append((future, number, offset + 1, offset + count))
+                offset += count
                 while len(pending) >= limit or (pending and pending[0][0].done()):
                     result = _outcome(pending)
                     yield result
                     done += size(result)
-                    if progress is not None:
-                        progress(done)
+                    if run.progress is not None:
+                        run.progress(done)
             while pending:
                 result = _outcome(pending)
                 yield result
                 done += size(result)
-                if progress is not None:
-                    progress(done)
+                if run.progress is not None:
+                    run.progress(done)
         finally:
             for future, *_ in pending:
                 future.cancel()
 
 
-def _outcome(pending: deque[tuple[Future[_T], int, int, int]]) -> _T:
+def _outcome(pending: deque[tuple[Future[tuple[_T, list[str]]], int, int, int]]) -> _T:
     """The result of the oldest chunk in flight, with a worker's death or a too-long segment
     turned into an error that says where.
 
@@ -259,7 +347,7 @@ def _outcome(pending: deque[tuple[Future[_T], int, int, int]]) -> _T:
 
     future, number, first, _ = pending[0]
     try:
-        result = future.result()
+        result, notes = future.result()
     except BrokenProcessPool:
         last_number, last = pending[-1][1], pending[-1][3]
         chunks = f"chunk {number}" if last_number == number else f"chunks {number}-{last_number}"
@@ -270,6 +358,8 @@ def _outcome(pending: deque[tuple[Future[_T], int, int, int]]) -> _T:
     except SegmentTooLongError as exc:
         raise exc.at_line(first - 1) from None
     pending.popleft()
+    for note in notes:  # warnings of a worker's reading, in input order
+        warnings.warn(note, stacklevel=2)
     return result
 
 
@@ -304,14 +394,20 @@ def corpus_total(
     jobs: int = 1,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     progress: Progress | None = None,
+    start_method: str | None = None,
 ) -> Total:
     """The merged statistics of a stream of pairs (and its rows when the metric keeps them).
+
+    ``pairs`` may be :class:`Files` (worker processes then read byte ranges of the files);
+    ``start_method`` chooses how workers start (:mod:`meteor_eval.processes`; ``None``: the
+    environment variable ``METEOR_EVAL_START_METHOD``, else ``"auto"``).
 
     Equal to merging every segment's row in input order: exact metrics merge chunk totals
     (integer sums), the others fold the rows one by one here.
 
     Raises:
-        ConfigError: ``jobs`` or ``chunk_size`` is invalid.
+        ConfigError: ``jobs``, ``chunk_size`` or ``start_method`` is invalid
+            (:mod:`meteor_eval.processes`).
     """
     total = metric.new_total()
 
@@ -323,10 +419,8 @@ def corpus_total(
         pairs,
         _chunk_total,
         (),
-        jobs=jobs,
-        chunk_size=chunk_size,
-        size=count,
-        progress=progress,
+        _Run(jobs, chunk_size, start_method, progress),
+        count,
     ):
         if metric.exact:
             total.merge_total(metric, part)
@@ -346,12 +440,20 @@ def corpus_result(
     jobs: int = 1,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     progress: Progress | None = None,
+    start_method: str | None = None,
 ) -> tuple[_ScoreT, int]:
     """The corpus result of a stream of pairs and the number of segments.
 
     Equal to the metric's ``corpus_score`` on the same segments, bit for bit.
     """
-    total = corpus_total(metric, pairs, jobs=jobs, chunk_size=chunk_size, progress=progress)
+    total = corpus_total(
+        metric,
+        pairs,
+        jobs=jobs,
+        chunk_size=chunk_size,
+        progress=progress,
+        start_method=start_method,
+    )
     return metric.result(total), total.count
 
 
@@ -362,11 +464,13 @@ def segment_rows(
     jobs: int = 1,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     progress: Progress | None = None,
+    start_method: str | None = None,
 ) -> Iterator[tuple[Row, int]]:
     """Each pair's statistics row and number of references, in input order.
 
     Raises:
-        ConfigError: ``jobs`` or ``chunk_size`` is invalid.
+        ConfigError: ``jobs``, ``chunk_size`` or ``start_method`` is invalid
+            (:mod:`meteor_eval.processes`).
     """
     count = 0
     for part in _run_chunks(
@@ -374,10 +478,8 @@ def segment_rows(
         pairs,
         _chunk_rows,
         (),
-        jobs=jobs,
-        chunk_size=chunk_size,
-        size=len,
-        progress=progress,
+        _Run(jobs, chunk_size, start_method, progress),
+        len,
     ):
         count += len(part)
         yield from part
@@ -392,13 +494,15 @@ def segment_results(
     jobs: int = 1,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     progress: Progress | None = None,
+    start_method: str | None = None,
     **options: Any,
 ) -> Iterator[_ScoreT]:
     """Each pair's result object, in input order (``options`` go to the metric's
     ``segment_results``, e.g. ``alignment=True`` for METEOR).
 
     Raises:
-        ConfigError: ``jobs`` or ``chunk_size`` is invalid.
+        ConfigError: ``jobs``, ``chunk_size`` or ``start_method`` is invalid
+            (:mod:`meteor_eval.processes`).
     """
     count = 0
     for part in _run_chunks(
@@ -406,10 +510,8 @@ def segment_results(
         pairs,
         _chunk_results,
         (options,),
-        jobs=jobs,
-        chunk_size=chunk_size,
-        size=len,
-        progress=progress,
+        _Run(jobs, chunk_size, start_method, progress),
+        len,
     ):
         count += len(part)
         yield from part

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -111,3 +112,80 @@ def test_invalid_jobs(files: tuple[str, str, str], capsys: pytest.CaptureFixture
     hyp, ref, _ = files
     assert main(["score", "--hyp", hyp, "--ref", ref, "--jobs", "-2"]) == 2
     assert "jobs: -2 is invalid" in capsys.readouterr().err
+
+
+METHODS = [
+    m for m in ("fork", "forkserver", "spawn") if m in multiprocessing.get_all_start_methods()
+]
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_every_start_method_gives_the_bytes_of_one_process(
+    files: tuple[str, str, str], tmp_path: Path, method: str
+) -> None:
+    """As a user runs it: a new process, with files read by the workers as byte ranges."""
+    hyp, ref, ref2 = files
+    args = ["score", "--hyp", hyp, "--ref", ref, "--ref", ref2, "--norm", "--sentence-level"]
+    args += ["--modules", "exact,stem,synonym", "--format", "tsv"]
+    outs = []
+    for extra in (["--jobs", "1"], ["--jobs", "2", "--start-method", method]):
+        stats = tmp_path / f"stats.{len(outs)}"
+        proc = subprocess.run(
+            [sys.executable, "-m", "meteor_eval", *args, *extra, "--stats", str(stats)],
+            capture_output=True,
+            check=True,
+            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")},
+        )
+        assert proc.stderr == b""
+        outs.append((proc.stdout, stats.read_bytes()))
+    assert outs[0] == outs[1]
+    assert outs[0][0].count(b"\n") == 201  # the header, then one line per segment
+
+
+@pytest.mark.parametrize(
+    ("extra", "env", "message"),
+    [
+        (
+            ["--jobs", "2", "--start-method", "threads"],
+            None,
+            "argument --start-method: invalid choice: 'threads' (choose from 'auto', 'fork', "
+            "'forkserver', 'spawn')",
+        ),
+        (
+            ["--start-method", "spawn"],
+            None,
+            "error: --start-method: no worker process starts with --jobs 1; give --jobs N (N > 1, "
+            "or 0 for one per CPU)",
+        ),
+        (
+            ["--start-method", "spawn", "--scheduler", "local:2"],
+            None,
+            "error: --start-method is for --jobs workers, not --scheduler",
+        ),
+        (
+            ["--jobs", "2"],
+            "thread",
+            "error: METEOR_EVAL_START_METHOD: 'thread' is invalid; allowed: auto, fork, "
+            "forkserver, spawn",
+        ),
+    ],
+)
+def test_bad_start_method_is_a_usage_error(
+    files: tuple[str, str, str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    extra: list[str],
+    env: str | None,
+    message: str,
+) -> None:
+    hyp, ref, _ = files
+    if env is not None:
+        monkeypatch.setenv("METEOR_EVAL_START_METHOD", env)
+    try:
+        status = main(["score", "--hyp", hyp, "--ref", ref, "--modules", "exact", *extra])
+    except SystemExit as exc:  # argparse exits by itself, after its usage lines
+        status = exc.code  # type: ignore[assignment]
+    assert status == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.strip().splitlines()[-1].endswith(message)

@@ -66,3 +66,39 @@ def test_errors_and_warnings_name_the_line(tmp_path: Path) -> None:
     assert lines == ["th\ufffdree", "four x"]
     with pytest.raises(ValueError, match="every"):
         mio.line_offsets(str(path), 0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    lines=st.lists(st.tuples(_line, _line), max_size=25),
+    final_break=st.booleans(),
+    bom=st.booleans(),
+    every=st.integers(1, 7),
+)
+def test_file_chunks_read_as_the_pairs_of_the_files(
+    tmp_path_factory: pytest.TempPathFactory,
+    lines: list[tuple[str, str]],
+    final_break: bool,
+    bom: bool,
+    every: int,
+) -> None:
+    """What ``--jobs`` workers read (one chunk each) is what one process streams."""
+    folder = tmp_path_factory.mktemp("chunks")
+    paths = []
+    for side in range(2):
+        path = folder / f"f{side}.txt"
+        # An empty last line exists only with its line break.
+        last_break = lines and (final_break or not lines[-1][side])
+        text = "\n".join(pair[side] for pair in lines) + ("\n" if last_break else "")
+        path.write_bytes((b"\xef\xbb\xbf" if bom and side else b"") + text.encode("utf-8"))
+        paths.append(str(path))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = list(mio.iter_segments(paths[0], paths[1:]))
+        chunks = mio.file_chunks(paths, every)
+        got = [pair for chunk in chunks for pair in mio.read_chunk(chunk, "strict")]
+    assert got == want
+    assert [chunk.first_line for chunk in chunks] == list(range(0, len(want), every))
+    assert [chunk.lines for chunk in chunks] == [
+        min(every, len(want) - first) for first in range(0, len(want), every)
+    ]

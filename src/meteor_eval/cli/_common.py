@@ -7,8 +7,15 @@ import os
 from collections.abc import Sequence
 
 from meteor_eval.errors import ConfigError
+from meteor_eval.processes import START_METHODS
 
-__all__ = ["add_output_options", "add_run_options", "add_stats_options", "check_output_paths"]
+__all__ = [
+    "add_output_options",
+    "add_run_options",
+    "add_stats_options",
+    "check_output_paths",
+    "start_method_of",
+]
 
 #: Output formats of every scoring command (``docs/output-schema.md``).
 FORMATS = ("text", "json", "jsonl", "tsv", "csv")
@@ -36,7 +43,7 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
-    """``--jobs``, ``--scheduler`` and ``--no-progress``."""
+    """``--jobs``, ``--start-method``, ``--scheduler`` and ``--no-progress``."""
     parser.add_argument(
         "--jobs",
         "-j",
@@ -44,6 +51,13 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         default=1,
         metavar="N",
         help="score in N processes (0 = one per CPU); the results are identical (default 1)",
+    )
+    parser.add_argument(
+        "--start-method",
+        choices=START_METHODS,
+        default=None,
+        help="how --jobs workers start (default: $METEOR_EVAL_START_METHOD, else auto: fork on "
+        "Linux when single-threaded, else forkserver, else spawn); the results are identical",
     )
     parser.add_argument(
         "--scheduler",
@@ -57,6 +71,28 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="no progress bar (shown on a terminal's stderr for runs longer than a second)",
     )
+
+
+def start_method_of(args: argparse.Namespace) -> str | None:
+    """``--start-method``, refused where no worker process starts (checked with the
+    environment variable by :func:`meteor_eval.processes.resolve_start_method`).
+
+    Raises:
+        ConfigError: given with ``--jobs 1`` or ``--scheduler``, or a bad environment value.
+    """
+    from meteor_eval.processes import resolve_start_method
+
+    method: str | None = getattr(args, "start_method", None)
+    if method is not None:
+        if getattr(args, "scheduler", None) is not None:
+            raise ConfigError("--start-method is for --jobs workers, not --scheduler")
+        if getattr(args, "jobs", 1) == 1:
+            raise ConfigError(
+                "--start-method: no worker process starts with --jobs 1; give --jobs N (N > 1, "
+                "or 0 for one per CPU)"
+            )
+    resolve_start_method(method)
+    return method
 
 
 def add_stats_options(parser: argparse.ArgumentParser, *, write: bool = True) -> None:

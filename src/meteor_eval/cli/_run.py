@@ -13,11 +13,11 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from meteor_eval.cli._common import check_output_paths
+from meteor_eval.cli._common import check_output_paths, start_method_of
 from meteor_eval.cli._systems import SystemsInput, load_systems
 from meteor_eval.comparison import ComparisonResult as Runs
 from meteor_eval.comparison import SystemRun as MetricRun
@@ -39,6 +39,7 @@ class Plan:
     jobs: int
     progress: bool
     scheduler: str | None = None
+    start_method: str | None = None
 
     @property
     def keep_rows(self) -> bool:
@@ -52,6 +53,8 @@ class ProgressBar:
     def __init__(self, label: str, total: int | None, *, unit: str = " segments") -> None:
         from tqdm import tqdm
 
+        # No monitor thread: with a single thread, --jobs workers may fork (meteor_eval.processes).
+        tqdm.monitor_interval = 0
         self.bar = tqdm(
             total=total,
             desc=f"meteor-eval: {label}".rstrip(": "),
@@ -103,6 +106,7 @@ def plan_from_args(args: argparse.Namespace, n_systems: int) -> Plan:
         jobs=resolve_jobs(getattr(args, "jobs", 1)),
         progress=not getattr(args, "no_progress", False) and sys.stderr.isatty(),
         scheduler=_scheduler(args, alignments),
+        start_method=start_method_of(args),
     )
 
 
@@ -131,7 +135,7 @@ def _segment_metric(metric: Metric[Any]) -> Metric[Any]:
 
 def _score_one(
     metric: Metric[Any],
-    pairs: Iterator[Any],
+    pairs: Iterable[Any],
     plan: Plan,
     *,
     alignment: bool,
@@ -139,18 +143,20 @@ def _score_one(
 ) -> MetricRun:
     from meteor_eval.parallel import corpus_result, segment_results, segment_rows
 
-    jobs = plan.jobs
+    run: dict[str, Any] = {
+        "jobs": plan.jobs,
+        "progress": progress,
+        "start_method": plan.start_method,
+    }
     if alignment:
-        segments = list(
-            segment_results(metric, pairs, jobs=jobs, alignment=True, progress=progress)
-        )
+        segments = list(segment_results(metric, pairs, alignment=True, **run))
         rows = [seg.stats.to_row() for seg in segments]
         nrefs = [int(seg.signature.get("nrefs") or 1) for seg in segments]
         return MetricRun(metric.score_rows(rows, nrefs), rows, nrefs, segments)
     if not plan.keep_rows:
-        result, _ = corpus_result(metric, pairs, jobs=jobs, progress=progress)
+        result, _ = corpus_result(metric, pairs, **run)
         return MetricRun(result)
-    records = list(segment_rows(metric, pairs, jobs=jobs, progress=progress))
+    records = list(segment_rows(metric, pairs, **run))
     return _run_of_records(metric, records, plan)
 
 

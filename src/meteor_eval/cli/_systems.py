@@ -9,7 +9,7 @@ list of another length, or options that do not go together stop with a usage err
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -92,14 +92,15 @@ class SystemsInput:
         names: One name per system, in the order given.
         sources: Per system, the hypothesis file (``None`` for in-memory systems).
         pairs: ``pairs(k)`` streams system ``k``'s ``(hypothesis, references)`` pairs (it may
-            be called several times, once per metric).
+            be called several times, once per metric); for files, a
+            :class:`~meteor_eval.parallel.Files` (worker processes read their own byte ranges).
         ref_sources: The reference files (empty for in-memory systems).
         errors: How invalid UTF-8 is read (``--encoding-errors``).
     """
 
     names: list[str]
     sources: list[str | None]
-    pairs: Callable[[int], Iterator[Pair]]
+    pairs: Callable[[int], Iterable[Pair]]
     ref_sources: list[str] = field(default_factory=list)
     errors: EncodingErrors = "strict"
 
@@ -137,7 +138,8 @@ def _from_files(
     *,
     default_names: list[str] | None = None,
 ) -> SystemsInput:
-    from meteor_eval.io import iter_segments, read_segments
+    from meteor_eval.io import read_segments
+    from meteor_eval.parallel import Files
 
     if hyps.count("-") > 1:
         raise _usage(args.command, "standard input ('-') can be given as --hyp only once")
@@ -149,10 +151,10 @@ def _from_files(
             hyp_lines, ref_groups = read_segments(hyp, refs, errors=errors)
             buffered[k] = list(zip(hyp_lines, ref_groups, strict=True))
 
-    def pairs(k: int) -> Iterator[Pair]:
+    def pairs(k: int) -> Iterable[Pair]:
         if k in buffered:
             return iter(buffered[k])
-        return iter_segments(hyps[k], refs, errors=errors)
+        return Files(hyps[k], tuple(refs), errors)
 
     has_stdin = "-" in hyps or "-" in refs
     return SystemsInput(

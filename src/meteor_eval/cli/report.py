@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from meteor_eval.cli._common import add_run_options
+from meteor_eval.cli._common import add_run_options, start_method_of
 from meteor_eval.cli._systems import add_input_options
 from meteor_eval.cli.options import add_meteor_options, add_significance_options, meteor_config
 from meteor_eval.errors import ConfigError
@@ -95,7 +95,11 @@ def _check_options(args: argparse.Namespace) -> None:
 
 
 def _segments(
-    metric: Meteor, systems: SystemsInput, jobs: int, show_progress: bool
+    metric: Meteor,
+    systems: SystemsInput,
+    jobs: int,
+    show_progress: bool,
+    start_method: str | None = None,
 ) -> dict[str, list[Any]]:
     """Every system's segment scores with alignments, in input order."""
     from meteor_eval.cli._run import ProgressBar
@@ -112,7 +116,12 @@ def _segments(
         try:
             out[name] = list(
                 segment_results(
-                    metric, systems.pairs(k), jobs=jobs, alignment=True, progress=progress
+                    metric,
+                    systems.pairs(k),
+                    jobs=jobs,
+                    alignment=True,
+                    progress=progress,
+                    start_method=start_method,
                 )
             )
         finally:
@@ -171,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
     jobs = resolve_jobs(args.jobs)
     metric = Meteor(meteor_config(args))
     progress = not args.no_progress and sys.stderr.isatty()
-    scored = _segments(metric, systems, jobs, progress)
+    scored = _segments(metric, systems, jobs, progress, start_method_of(args))
     report = build_report(
         metric,
         {name: scored[name] for name in order},

@@ -197,6 +197,9 @@ _BUILTIN = (
 
 _MODULES: dict[str, MatcherModule] = {module.name: module for module in _BUILTIN}
 
+#: The declarations of the modules METEOR 1.5 ships (any other was registered at run time).
+BUILTIN_MODULES: tuple[MatcherModule, ...] = _BUILTIN
+
 
 # -- the table --------------------------------------------------------------------------------
 

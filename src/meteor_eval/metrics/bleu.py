@@ -416,6 +416,8 @@ def corpus_bleu(
     lowercase: bool = False,
     effective_order: bool = False,
     max_ngram_order: int = 4,
+    jobs: int = 1,
+    start_method: str | None = None,
 ) -> BleuScore:
     """Corpus BLEU, equal to sacrebleu's ``corpus_bleu`` with the same options.
 
@@ -428,6 +430,8 @@ def corpus_bleu(
         lowercase: Case-insensitive BLEU.
         effective_order: Leave out orders the hypotheses lack.
         max_ngram_order: Highest n-gram order.
+        jobs: Processes to score in (0: one per CPU); the result is identical.
+        start_method: How worker processes start (:mod:`meteor_eval.processes`).
 
     Returns:
         The score (0-100) with counts, precisions, brevity penalty and signature.
@@ -444,7 +448,7 @@ def corpus_bleu(
         effective_order=effective_order,
         max_ngram_order=max_ngram_order,
     )
-    return Bleu(config).corpus_score(hypotheses, references)
+    return Bleu(config).corpus_score(hypotheses, references, jobs=jobs, start_method=start_method)
 
 
 def sentence_bleu(

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["Metric", "Pair", "Row", "Total", "nrefs_label"]
+__all__ = ["Metric", "Pair", "Row", "Total", "nrefs_label", "processes_for"]
 
 #: One segment: a hypothesis and its references.
 Pair = tuple[str, Sequence[str]]
@@ -47,6 +47,22 @@ Pair = tuple[str, Sequence[str]]
 Row = tuple[float, ...]
 
 ScoreT = TypeVar("ScoreT")
+
+
+def processes_for(jobs: int, start_method: str | None = None) -> int:
+    """The number of processes of ``jobs`` (0: one per CPU), with ``start_method`` checked,
+    as every ``jobs=`` argument of the library and ``--jobs`` check them.
+
+    Raises:
+        ConfigError: ``jobs`` is not an integer from 0 to 1,024, or ``start_method`` is
+            unknown or unavailable (:mod:`meteor_eval.processes`).
+    """
+    from meteor_eval.parallel import resolve_jobs
+    from meteor_eval.processes import resolve_start_method
+
+    n_jobs = resolve_jobs(jobs)
+    resolve_start_method(start_method)
+    return n_jobs
 
 
 def nrefs_label(counts: Iterable[int]) -> str:
@@ -213,37 +229,80 @@ class Metric(ABC, Generic[ScoreT]):
         """The result of one segment's statistics row (a row is the total of its segment)."""
         return self.score_total(row, nrefs=str(n_refs))
 
-    def corpus_rows(
+    def _checked_pairs(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
-    ) -> list[Row]:
-        """One statistics row per segment (after checking every segment)."""
+    ) -> list[Pair]:
+        """The pairs of a corpus, after checking every segment."""
         check_corpus(hypotheses, references)
         pairs: list[Pair] = []
         for index, (hyp, refs) in enumerate(zip(hypotheses, references, strict=True)):
             check_segment(index, hyp, refs)
             pairs.append((hyp, refs))
-        return self.segment_rows(pairs)
+        return pairs
+
+    def corpus_rows(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str]],
+        *,
+        jobs: int = 1,
+        start_method: str | None = None,
+    ) -> list[Row]:
+        """One statistics row per segment (after checking every segment), computed in
+        ``jobs`` processes (:func:`processes_for`; the rows are the same)."""
+        n_jobs = processes_for(jobs, start_method)
+        pairs = self._checked_pairs(hypotheses, references)
+        if n_jobs == 1:
+            return self.segment_rows(pairs)
+        from meteor_eval.parallel import segment_rows
+
+        return [row for row, _ in segment_rows(self, pairs, jobs=n_jobs, start_method=start_method)]
 
     def corpus_score(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str]],
+        *,
+        jobs: int = 1,
+        start_method: str | None = None,
     ) -> ScoreT:
         """The corpus result: every segment's statistics merged in order, then scored.
+
+        Args:
+            hypotheses: One string per segment.
+            references: ``references[i]`` lists the references of ``hypotheses[i]``.
+            jobs: Processes to score in (0: one per CPU); the result is identical.
+            start_method: How worker processes start (:mod:`meteor_eval.processes`).
 
         Raises:
             TypeError: a bare string where a sequence is expected.
             InputError: different numbers of hypotheses and reference groups, or a segment
                 without reference.
+            ConfigError: ``jobs`` or ``start_method`` is invalid.
         """
-        rows = self.corpus_rows(hypotheses, references)
+        n_jobs = processes_for(jobs, start_method)
+        if n_jobs > 1:
+            from meteor_eval.parallel import corpus_result
+
+            pairs = self._checked_pairs(hypotheses, references)
+            result, _ = corpus_result(self, pairs, jobs=n_jobs, start_method=start_method)
+            return result
+        rows = self.segment_rows(self._checked_pairs(hypotheses, references))
         if not rows:
             warn_empty()
         return self.score_rows(rows, (len(refs) for refs in references))
 
     def sentence_scores(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str]],
+        *,
+        jobs: int = 1,
+        start_method: str | None = None,
     ) -> list[ScoreT]:
-        """The result of each segment on its own."""
-        rows = self.corpus_rows(hypotheses, references)
+        """The result of each segment on its own (``jobs``, ``start_method``: as
+        :meth:`corpus_score`)."""
+        rows = self.corpus_rows(hypotheses, references, jobs=jobs, start_method=start_method)
         return [
             self.segment_result(row, len(refs)) for row, refs in zip(rows, references, strict=True)
         ]

@@ -560,8 +560,12 @@ def corpus_rouge(
     n_bootstrap: int = 0,
     seed: int = 12345,
     confidence: float = 0.95,
+    jobs: int = 1,
+    start_method: str | None = None,
 ) -> dict[str, RougeScore]:
-    """Corpus ROUGE for each variant in ``types`` (see :class:`RougeConfig` for the options).
+    """Corpus ROUGE for each variant in ``types`` (see :class:`RougeConfig` for the options);
+    ``jobs`` processes (0: one per CPU) started by ``start_method``
+    (:mod:`meteor_eval.processes`) give the same result as one.
 
     Example:
         >>> s = corpus_rouge(["I work."], [["He works on machine learning."]], types=["rouge1"])
@@ -580,7 +584,7 @@ def corpus_rouge(
         seed=seed,
         confidence=confidence,
     )
-    return Rouge(config).corpus_score(hypotheses, references)
+    return Rouge(config).corpus_score(hypotheses, references, jobs=jobs, start_method=start_method)
 
 
 def sentence_rouge(

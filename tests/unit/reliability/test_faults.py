@@ -60,7 +60,7 @@ def test_killed_worker_names_its_chunk_and_leaves_no_process(
     sigpipe = signal.getsignal(signal.SIGPIPE)
     before = _children()  # other tests in this process may have left helpers running
     with pytest.raises(WorkerError, match=r"a worker process died .* while chunks? 3") as caught:
-        corpus_result(Meteor(CONFIG), iter(PAIRS), jobs=2, chunk_size=10)
+        corpus_result(Meteor(CONFIG), iter(PAIRS), jobs=2, chunk_size=10, start_method="fork")
     # Segment 22 (the 22nd line) is in chunk 3, segments 21-30, which the message covers.
     assert "(segments 21-" in str(caught.value)
     assert multiprocessing.active_children() == []
@@ -70,6 +70,35 @@ def test_killed_worker_names_its_chunk_and_leaves_no_process(
         time.sleep(0.05)
     assert _children() - before == set()
     assert signal.getsignal(signal.SIGPIPE) == sigpipe  # restored after the pool
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
+def test_killed_spawned_worker_is_reported_and_leaves_no_process() -> None:
+    """A worker started by spawn (not this process's copy) killed from outside mid-run."""
+    before = _children()
+    killed: list[int] = []
+
+    def kill_one(done: int) -> None:
+        if not killed:
+            victim = multiprocessing.active_children()[0]
+            killed.append(victim.pid or 0)
+            os.kill(victim.pid or 0, signal.SIGKILL)
+
+    with pytest.raises(WorkerError, match=r"a worker process died .* while chunks? \d+"):
+        corpus_result(
+            Meteor(CONFIG),
+            iter(PAIRS * 5),
+            jobs=2,
+            chunk_size=2,
+            progress=kill_one,
+            start_method="spawn",
+        )
+    assert killed
+    assert multiprocessing.active_children() == []
+    deadline = time.monotonic() + 10
+    while _children() - before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _children() - before == set()
 
 
 def test_worker_error_is_a_meteor_eval_error() -> None:

@@ -36,7 +36,7 @@ from meteor_eval.metrics.meteor.pipeline import (
     pool_stats,
 )
 from meteor_eval.metrics.meteor.signature import build_signature, resource_ids
-from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
+from meteor_eval.metrics.protocol import Metric, Pair, Row, Total, processes_for
 from meteor_eval.stats.meteor import ROW_COLUMNS, MeteorStats
 
 __all__ = ["Meteor", "MeteorScore", "corpus_meteor", "sentence_meteor"]
@@ -249,6 +249,8 @@ class Meteor(Metric["MeteorScore"]):
         *,
         segments: bool = False,
         alignments: bool = False,
+        jobs: int = 1,
+        start_method: str | None = None,
     ) -> MeteorScore:
         """METEOR of a corpus: pooled statistics scored once (or the mean, if configured).
 
@@ -257,11 +259,18 @@ class Meteor(Metric["MeteorScore"]):
             references: ``references[i]`` lists the references of ``hypotheses[i]``.
             segments: Attach per-segment scores.
             alignments: Attach each segment's alignment (implies ``segments``).
+            jobs: Processes to score in (0: one per CPU); the result is identical.
+            start_method: How worker processes start (:mod:`meteor_eval.processes`).
 
         Raises:
             TypeError: a bare string where a sequence is expected.
             InputError: the numbers of hypotheses and reference groups differ.
+            ConfigError: ``jobs`` or ``start_method`` is invalid.
         """
+        if processes_for(jobs, start_method) > 1:
+            return self._corpus_score_in_processes(
+                hypotheses, references, segments or alignments, alignments, jobs, start_method
+            )
         check_corpus(hypotheses, references)
         if not hypotheses:
             warn_empty()
@@ -281,6 +290,26 @@ class Meteor(Metric["MeteorScore"]):
         result = self.score_stats(pool_stats(records, self.config), n_refs=n_refs)
         if self.config.aggregate == "mean":
             result = dataclasses.replace(result, score=self._mean_score(records))
+        return result
+
+    def _corpus_score_in_processes(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str]],
+        segments: bool,
+        alignments: bool,
+        jobs: int,
+        start_method: str | None,
+    ) -> MeteorScore:
+        """:meth:`corpus_score` in worker processes (the same result, bit for bit)."""
+        from meteor_eval.parallel import corpus_result, segment_results
+
+        pairs = self._checked_pairs(hypotheses, references)
+        run: dict[str, Any] = {"jobs": jobs, "start_method": start_method}
+        if segments:
+            seg_scores = segment_results(self, pairs, alignment=alignments, **run)
+            return self.combine(seg_scores, keep_segments=True)
+        result, _ = corpus_result(self, pairs, **run)
         return result
 
     def combine(
@@ -458,9 +487,13 @@ def corpus_meteor(
     *,
     config: MeteorConfig | None = None,
     segments: bool = False,
+    jobs: int = 1,
+    start_method: str | None = None,
     **options: object,
 ) -> MeteorScore:
-    """Corpus METEOR; ``options`` are those of :meth:`MeteorConfig.preset`.
+    """Corpus METEOR; ``options`` are those of :meth:`MeteorConfig.preset`; ``jobs`` processes
+    (0: one per CPU) started by ``start_method`` (:mod:`meteor_eval.processes`) give the same
+    result as one.
 
     Example:
         >>> s = corpus_meteor(["the cat sat on the mat"], [["the cat sat on the mat"]],
@@ -468,7 +501,9 @@ def corpus_meteor(
         >>> round(s.score, 4)
         0.9977
     """
-    return _scorer(config, options).corpus_score(hypotheses, references, segments=segments)
+    return _scorer(config, options).corpus_score(
+        hypotheses, references, segments=segments, jobs=jobs, start_method=start_method
+    )
 
 
 def sentence_meteor(

@@ -1,0 +1,180 @@
+"""How ``jobs`` worker processes start, and what they must know of the process that starts them.
+
+**The start method** (``start_method=``, ``--start-method``, or the environment variable
+``METEOR_EVAL_START_METHOD``; the keyword or option wins over the variable):
+
+* ``"auto"`` (the default): on Linux (and other POSIX systems but macOS), ``fork`` when this
+  process runs a single thread, otherwise ``forkserver`` (or ``spawn`` where there is none);
+  on macOS and Windows, the platform's own default, ``spawn``.
+* ``"fork"``, ``"forkserver"``, ``"spawn"``: that method (refused where the platform lacks it).
+
+Why: ``fork`` is the cheapest start (a worker begins with this process's imports and loaded
+resources, copy-on-write) but copies only the thread that calls it; if another thread holds a
+lock at that moment (logging, an allocator, a web server's pool), the child can deadlock. With
+one thread there is no other holder, so ``auto`` forks only then, and never on macOS (its
+system libraries are not safe to use after ``fork`` even then, which is why Python itself
+stopped forking there). Threads are counted in ``/proc/self/task`` where it exists (native
+threads of libraries count too), elsewhere as Python's threads. Otherwise a worker is started
+from a clean process (``forkserver`` forks it from a single-threaded server process; ``spawn``
+starts a new interpreter) and loads its resources once in its initializer. The results are
+identical whatever the method.
+
+**What a worker must know** beyond the metric's configuration, whatever the method:
+
+* match modules registered at run time (:func:`meteor_eval.match.registry.register`) that the
+  configuration uses: their declarations are sent to each worker, which registers them; a
+  declaration that cannot be pickled (a ``lambda``, a function defined inside another) is
+  refused with a :class:`~meteor_eval.errors.ConfigError` unless workers fork;
+* the segment limits of :data:`meteor_eval.limits.MAX_TOKENS`, as this process has them.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from typing import TYPE_CHECKING, Any
+
+from meteor_eval.errors import ConfigError
+
+if TYPE_CHECKING:
+    import multiprocessing.context
+
+__all__ = [
+    "ENV_VARIABLE",
+    "START_METHODS",
+    "WorkerState",
+    "apply_worker_state",
+    "choose_start_method",
+    "context",
+    "resolve_start_method",
+    "thread_count",
+    "worker_state",
+]
+
+#: The accepted values of ``start_method`` (``auto`` chooses among the others).
+START_METHODS: tuple[str, ...] = ("auto", "fork", "forkserver", "spawn")
+
+#: The environment variable that sets the default start method.
+ENV_VARIABLE = "METEOR_EVAL_START_METHOD"
+
+#: What a worker needs besides its metric: ``(runtime match modules, MAX_TOKENS)``.
+WorkerState = tuple[tuple[Any, ...], dict[str, int]]
+
+
+def resolve_start_method(start_method: str | None = None) -> str:
+    """The start method asked for: ``start_method``, else the environment variable, else
+    ``"auto"`` (checked, but ``auto`` not yet resolved: see :func:`choose_start_method`).
+
+    Raises:
+        ConfigError: an unknown name (naming where it came from), or a method this platform
+            does not have.
+    """
+    where = "start_method"
+    if start_method is None:
+        start_method = os.environ.get(ENV_VARIABLE) or "auto"
+        where = ENV_VARIABLE
+    if start_method not in START_METHODS:
+        raise ConfigError(
+            f"{where}: {start_method!r} is invalid; allowed: {', '.join(START_METHODS)}"
+        )
+    if start_method != "auto":
+        import multiprocessing
+
+        available = multiprocessing.get_all_start_methods()
+        if start_method not in available:
+            raise ConfigError(
+                f"{where}: {start_method!r} is not available on this platform; allowed: auto, "
+                f"{', '.join(available)}"
+            )
+    return start_method
+
+
+def thread_count() -> int:
+    """Threads of this process: every thread the kernel knows of on Linux (native threads of
+    libraries included), else the Python threads."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
+
+
+def choose_start_method(start_method: str | None = None) -> str:
+    """The start method workers will use (``auto`` resolved as the module docstring says).
+
+    Raises:
+        ConfigError: as :func:`resolve_start_method`.
+    """
+    import multiprocessing
+
+    method = resolve_start_method(start_method)
+    if method != "auto":
+        return method
+    available = multiprocessing.get_all_start_methods()
+    if sys.platform == "darwin" or "fork" not in available:
+        return available[0]  # the platform's default: spawn on macOS and Windows
+    if thread_count() == 1:
+        return "fork"
+    return "forkserver" if "forkserver" in available else "spawn"
+
+
+def context(method: str) -> multiprocessing.context.BaseContext:
+    """The multiprocessing context of a resolved start method.
+
+    A forkserver imports the package once, so each worker it forks starts with the modules
+    loaded (its resources are still loaded in the worker's initializer).
+    """
+    import multiprocessing
+
+    ctx = multiprocessing.get_context(method)
+    if method == "forkserver":
+        ctx.set_forkserver_preload(["meteor_eval.parallel", "meteor_eval.metrics.meteor"])
+    return ctx
+
+
+def _module_names(config: object) -> tuple[str, ...]:
+    modules = getattr(config, "modules", ())
+    return tuple(name for name in modules if isinstance(name, str))
+
+
+def worker_state(config: object, method: str) -> WorkerState:
+    """What workers started by ``method`` need for ``config`` besides the configuration.
+
+    Raises:
+        ConfigError: a match module registered at run time cannot be sent to a worker that
+            does not fork (its declaration does not pickle).
+    """
+    import pickle
+
+    from meteor_eval import limits
+    from meteor_eval.match import registry
+
+    extra = []
+    for name in _module_names(config):
+        module = registry.get(name)
+        if any(module is builtin for builtin in registry.BUILTIN_MODULES):
+            continue
+        if method != "fork":
+            try:
+                pickle.dumps(module)
+            except Exception as exc:  # pickling raises many types: any failure is refused
+                raise ConfigError(
+                    f"modules: {name!r} was registered at run time with functions that cannot "
+                    f"be sent to worker processes started by {method} ({exc}); define them at "
+                    "the top level of an importable module, or use start_method='fork' "
+                    "(--start-method fork)"
+                ) from None
+        extra.append(module)
+    return tuple(extra), dict(limits.MAX_TOKENS)
+
+
+def apply_worker_state(state: WorkerState) -> None:
+    """In a worker: register the runtime match modules and set the limits of the parent."""
+    from meteor_eval import limits
+    from meteor_eval.match import registry
+
+    modules, max_tokens = state
+    for module in modules:
+        registry.register(module, replace=True)
+    limits.MAX_TOKENS.clear()
+    limits.MAX_TOKENS.update(max_tokens)

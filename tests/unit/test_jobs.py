@@ -1,0 +1,285 @@
+"""``jobs=`` in the public API and how worker processes start (``meteor_eval.processes``).
+
+Every start method gives the results of one process, bit for bit; byte ranges of files read by
+the workers give the segments, warnings and errors of reading them here.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import warnings
+from pathlib import Path
+
+import pytest
+
+from meteor_eval import MeteorMetric, corpus_bleu, corpus_meteor, corpus_rouge, processes
+from meteor_eval.errors import ConfigError, InputError
+from meteor_eval.match import registry
+from meteor_eval.match.base import Match, Segment
+from meteor_eval.metrics.meteor import Meteor, MeteorConfig
+from meteor_eval.parallel import Files, segment_rows
+
+OPTIONS = {"modules": ("exact", "stem", "synonym"), "normalization": "norm"}
+CONFIG = MeteorConfig.preset("meteor15", **OPTIONS)  # type: ignore[arg-type]
+HYPS = [
+    "the cat sat on the mat",
+    "on the mat sat the cat",
+    "the cats were sitting on a mat",
+    "",
+    "a completely different sentence",
+] * 6
+REFS = [
+    ["the cat sat on the mat"],
+    ["the cat sat on the mat", "on the mat sat the cat"],
+    ["the cat was sitting on the mat"],
+    ["nothing here"],
+    ["the dog barked"],
+] * 6
+METHODS = [
+    m for m in ("fork", "forkserver", "spawn") if m in multiprocessing.get_all_start_methods()
+]
+
+
+class LowercaseMatcher:
+    """One-word matches of words equal once lower-cased (a module registered at run time)."""
+
+    name = "lowercase"
+
+    def candidates(self, hyp: Segment, ref: Segment, stage: int) -> list[Match]:
+        return [
+            Match(j, 1, i, 1, stage)
+            for j, r in enumerate(ref.tokens)
+            for i, h in enumerate(hyp.tokens)
+            if h != r and h.lower() == r.lower()
+        ]
+
+
+def build_lowercase(context: registry.MatcherContext) -> LowercaseMatcher:
+    """A factory at the top level of a module: it pickles by name, so spawned workers get it."""
+    return LowercaseMatcher()
+
+
+def _write(tmp_path: Path) -> Files:
+    hyp, ref, ref2 = tmp_path / "hyp", tmp_path / "ref", tmp_path / "ref2"
+    hyp.write_text("\n".join(HYPS) + "\n", encoding="utf-8")
+    ref.write_text("\n".join(r[0] for r in REFS) + "\n", encoding="utf-8")
+    ref2.write_text("\n".join(r[-1] for r in REFS) + "\n", encoding="utf-8")
+    return Files(str(hyp), (str(ref), str(ref2)))
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_every_start_method_gives_the_results_of_one_process(method: str, tmp_path: Path) -> None:
+    one = corpus_meteor(HYPS, REFS, config=CONFIG, segments=True)
+    two = corpus_meteor(HYPS, REFS, config=CONFIG, segments=True, jobs=2, start_method=method)
+    assert (two.score, two.stats, two.signature) == (one.score, one.stats, one.signature)
+    assert [s.score for s in two.segments] == [s.score for s in one.segments]
+    assert [s.reference_index for s in two.segments] == [s.reference_index for s in one.segments]
+    # Files: the workers read byte ranges (chunks of 7 lines: the last one is short).
+    files = _write(tmp_path)
+    scorer = Meteor(CONFIG)
+    expected = [
+        (scorer.sentence_score(h, [r[0], r[-1]]).stats.to_row(), 2)
+        for h, r in zip(HYPS, REFS, strict=True)
+    ]
+    got = list(segment_rows(scorer, files, jobs=2, chunk_size=7, start_method=method))
+    assert got == expected
+
+
+def test_jobs_in_every_public_entry_point() -> None:
+    assert corpus_bleu(HYPS, REFS, jobs=2, start_method="fork") == corpus_bleu(HYPS, REFS)
+    types = ["rouge1", "rougeL"]
+    rouge = corpus_rouge(HYPS, REFS, types=types, jobs=2, start_method="fork")
+    assert rouge == corpus_rouge(HYPS, REFS, types=types)
+    scorer = Meteor(CONFIG)
+    scores = scorer.sentence_scores(HYPS, REFS, jobs=2, start_method="fork")
+    assert scores == scorer.sentence_scores(HYPS, REFS)
+    aligned = scorer.corpus_score(HYPS, REFS, alignments=True, jobs=2, start_method="fork")
+    assert aligned == scorer.corpus_score(HYPS, REFS, alignments=True)  # every alignment too
+    assert aligned.segments and aligned.segments[1].alignment is not None
+    metric = MeteorMetric(**OPTIONS)
+    metric.update(HYPS, REFS, jobs=2, start_method="fork")
+    assert metric.compute() == scorer.corpus_score(HYPS, REFS)
+
+
+@pytest.mark.parametrize(
+    ("jobs", "message"),
+    [
+        (-1, "jobs: -1 is invalid; allowed: an integer from 0 to 1,024 (0 = all CPUs)"),
+        (True, "jobs: True is invalid"),
+        (2.0, "jobs: 2.0 is invalid"),
+    ],
+)
+def test_api_jobs_checked_as_the_command_line_checks_them(jobs: object, message: str) -> None:
+    for score in (
+        lambda: corpus_meteor(HYPS, REFS, config=CONFIG, jobs=jobs),  # type: ignore[arg-type]
+        lambda: corpus_bleu(HYPS, REFS, jobs=jobs),  # type: ignore[arg-type]
+        lambda: Meteor(CONFIG).sentence_scores(HYPS, REFS, jobs=jobs),  # type: ignore[arg-type]
+        lambda: MeteorMetric(**OPTIONS).update(HYPS, REFS, jobs=jobs),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(ConfigError) as caught:
+            score()
+        assert str(caught.value).startswith(message)
+
+
+def test_bad_start_method_refused_from_the_keyword_and_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    expected = corpus_bleu(HYPS, REFS).score
+    with pytest.raises(ConfigError) as caught:
+        corpus_bleu(HYPS, REFS, start_method="forks")
+    assert str(caught.value) == (
+        "start_method: 'forks' is invalid; allowed: auto, fork, forkserver, spawn"
+    )
+    monkeypatch.setenv("METEOR_EVAL_START_METHOD", "threads")
+    with pytest.raises(ConfigError, match=r"^METEOR_EVAL_START_METHOD: 'threads' is invalid"):
+        corpus_bleu(HYPS, REFS, jobs=2)
+    # The keyword wins over the variable.
+    assert corpus_bleu(HYPS, REFS, start_method="auto").score == expected
+
+
+def test_auto_forks_only_a_single_threaded_linux_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("METEOR_EVAL_START_METHOD", raising=False)
+    monkeypatch.setattr(processes.sys, "platform", "linux")
+    monkeypatch.setattr(processes, "thread_count", lambda: 1)
+    assert processes.choose_start_method() == "fork"
+    monkeypatch.setattr(processes, "thread_count", lambda: 3)
+    assert processes.choose_start_method() == "forkserver"
+    monkeypatch.setattr(processes.sys, "platform", "darwin")
+    monkeypatch.setattr(processes, "thread_count", lambda: 1)
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn", "fork"])
+    assert processes.choose_start_method() == "spawn"
+    monkeypatch.setattr(processes.sys, "platform", "freebsd14")
+    assert processes.choose_start_method() == "fork"
+    monkeypatch.setattr(processes, "thread_count", lambda: 2)
+    assert processes.choose_start_method() == "spawn"  # no forkserver in this list
+    monkeypatch.setenv("METEOR_EVAL_START_METHOD", "spawn")
+    assert processes.choose_start_method() == "spawn"
+    assert processes.choose_start_method("fork") == "fork"
+
+
+def test_thread_count_sees_a_new_thread() -> None:
+    import threading
+
+    before = processes.thread_count()
+    release = threading.Event()
+    thread = threading.Thread(target=release.wait)
+    thread.start()
+    try:
+        assert processes.thread_count() == before + 1
+    finally:
+        release.set()
+        thread.join()
+
+
+def test_runtime_module_reaches_spawned_workers_or_is_refused() -> None:
+    hyps, refs = ["The Cat sat", "a Dog"] * 3, [["the cat sat"], ["a dog"]] * 3
+    registry.register(registry.MatcherModule("lowercase", "lc", build=build_lowercase))
+    try:
+        config = MeteorConfig.preset("meteor15", modules=("exact", "lowercase"), weights=(1, 0.5))
+        expected = Meteor(config).corpus_score(hyps, refs)
+        exact = MeteorConfig.preset("meteor15", modules=("exact",))
+        assert expected.score > 2 * Meteor(exact).corpus_score(hyps, refs).score  # it matched
+        got = Meteor(config).corpus_score(hyps, refs, jobs=2, start_method="spawn")
+        assert (got.score, got.stats) == (expected.score, expected.stats)
+        registry.register(
+            registry.MatcherModule("lowercase", "lc", build=lambda context: LowercaseMatcher()),
+            replace=True,
+        )
+        with pytest.raises(ConfigError) as caught:
+            Meteor(config).corpus_score(hyps, refs, jobs=2, start_method="forkserver")
+        assert str(caught.value).startswith(
+            "modules: 'lowercase' was registered at run time with functions that cannot be "
+            "sent to worker processes started by forkserver ("
+        )
+        assert str(caught.value).endswith(
+            "define them at the top level of an importable module, or use "
+            "start_method='fork' (--start-method fork)"
+        )
+    finally:
+        registry.unregister("lowercase")
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_workers_reading_files_warn_and_fail_as_one_process(tmp_path: Path) -> None:
+    hyp, ref = tmp_path / "hyp", tmp_path / "ref"
+    hyp.write_bytes(b"\xef\xbb\xbfthe cat\n" + b"a dog\n" * 5 + b"a\rdog\n" + b"a dog\n" * 3)
+    ref.write_bytes(b"the cat\n" + b"a dog\n" * 9)
+    files = Files(str(hyp), (str(ref),))
+    scorer = Meteor(CONFIG)
+    for jobs in (1, 2):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            rows = list(segment_rows(scorer, files, jobs=jobs, chunk_size=3, start_method="fork"))
+        assert [str(w.message) for w in caught] == [
+            f"{hyp}:1: dropped a UTF-8 byte-order mark",
+            f"{hyp}:7: a carriage return inside the line is read as a space",
+        ]
+        assert len(rows) == 10
+    ref.write_bytes(b"the cat\n" + b"a dog\n" * 7 + b"a \xff\n" + b"a dog\n")
+    with pytest.raises(InputError, match=rf"^{ref}:9: invalid UTF-8 \(byte 0xff\)"):
+        list(segment_rows(scorer, files, jobs=2, chunk_size=3, start_method="fork"))
+    ref.write_bytes(b"the cat\n")
+    with pytest.raises(InputError, match=r"has 10 lines but .* has 1; every reference file"):
+        list(segment_rows(scorer, files, jobs=2, chunk_size=3, start_method="fork"))
+
+
+def test_limits_of_this_process_reach_workers_that_do_not_fork(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from meteor_eval import limits
+    from meteor_eval.errors import SegmentTooLongError
+
+    monkeypatch.setitem(limits.MAX_TOKENS, "meteor15", 5)
+    with pytest.raises(SegmentTooLongError) as caught:
+        Meteor(CONFIG).corpus_score(HYPS, REFS, jobs=2, start_method="forkserver")
+    assert str(caught.value).startswith(
+        "line 1: the hypothesis has 6 tokens; METEOR (meteor15) accepts at most 5 per segment"
+    )
+
+
+def test_compare_in_processes_gives_the_same_results() -> None:
+    from meteor_eval import compare
+
+    systems = {"a": HYPS, "b": list(reversed(HYPS))}
+    one = compare(systems, REFS, metrics=["bleu", Meteor(CONFIG)], paired="bs", n_samples=50)
+    two = compare(
+        systems,
+        REFS,
+        metrics=["bleu", Meteor(CONFIG)],
+        paired="bs",
+        n_samples=50,
+        jobs=2,
+        start_method="fork",
+    )
+    assert two.to_dict() == one.to_dict()
+    with pytest.raises(ConfigError, match=r"^jobs: -3 is invalid"):
+        compare(systems, REFS, metrics=["bleu"], jobs=-3)
+
+
+def build_failing_in_workers(context: registry.MatcherContext) -> LowercaseMatcher:
+    """A factory that fails where ``JOBS_TEST_FAIL`` is set (the workers, set after the scorer
+    of the main process was built)."""
+    import os
+
+    from meteor_eval.errors import ResourceError
+
+    if os.environ.get("JOBS_TEST_FAIL"):
+        raise ResourceError("lowercase: its word list is missing in this process")
+    return LowercaseMatcher()
+
+
+def test_a_worker_that_cannot_build_its_metric_reports_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from meteor_eval.errors import ResourceError
+
+    registry.register(registry.MatcherModule("lowercase", "lc", build=build_failing_in_workers))
+    try:
+        config = MeteorConfig.preset("meteor15", modules=("exact", "lowercase"), weights=(1, 0.5))
+        scorer = Meteor(config)
+        scorer.sentence_score("a", ["a"])  # built here
+        monkeypatch.setenv("JOBS_TEST_FAIL", "1")
+        with pytest.raises(ResourceError, match=r"^lowercase: its word list is missing"):
+            scorer.corpus_score(HYPS, REFS, jobs=2, start_method="spawn")
+    finally:
+        registry.unregister("lowercase")
