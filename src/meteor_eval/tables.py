@@ -20,7 +20,7 @@ from typing import Any
 
 from meteor_eval.errors import InputError
 
-__all__ = ["TABLE_SUFFIXES", "Table", "from_dataframe", "read_table"]
+__all__ = ["TABLE_SUFFIXES", "Table", "from_dataframe", "read_table", "table_records"]
 
 #: File name endings read by :func:`read_table`.
 TABLE_SUFFIXES = (".jsonl", ".ndjson", ".csv", ".tsv", ".parquet")
@@ -143,6 +143,25 @@ def _parquet_records(path: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
         yield f"{path}: row {number}", record
 
 
+def table_records(path: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """Each record of a ``.jsonl``, ``.csv``, ``.tsv`` or ``.parquet`` file with where it is
+    (``FILE: line N``), for readers of other layouts (``meteor-eval train``'s judgements).
+
+    Raises:
+        InputError: an unknown file type, a missing file or a malformed record.
+    """
+    suffix = path.suffix.lower()
+    if suffix not in TABLE_SUFFIXES:
+        raise InputError(f"{path}: unknown table type {suffix!r}; use {', '.join(TABLE_SUFFIXES)}")
+    if not path.is_file():
+        raise InputError(f"{path}: no such file")
+    if suffix in (".jsonl", ".ndjson"):
+        return _jsonl_records(path)
+    if suffix == ".parquet":
+        return _parquet_records(path)
+    return _delimited_records(path, "\t" if suffix == ".tsv" else ",")
+
+
 def read_table(path: str | Path, *, hyp_fields: Sequence[str], ref_fields: Sequence[str]) -> Table:
     """Systems and references from a ``.jsonl``, ``.csv``, ``.tsv`` or ``.parquet`` file.
 
@@ -160,18 +179,8 @@ def read_table(path: str | Path, *, hyp_fields: Sequence[str], ref_fields: Seque
         [['the cat', 'a cat']]
     """
     file = Path(path)
-    suffix = file.suffix.lower()
-    if suffix not in TABLE_SUFFIXES:
-        raise InputError(f"{file}: unknown table type {suffix!r}; use {', '.join(TABLE_SUFFIXES)}")
-    if not file.is_file():
-        raise InputError(f"{file}: no such file")
+    records = table_records(file)
     try:
-        if suffix in (".jsonl", ".ndjson"):
-            records = _jsonl_records(file)
-        elif suffix == ".parquet":
-            records = _parquet_records(file)
-        else:
-            records = _delimited_records(file, "\t" if suffix == ".tsv" else ",")
         return _collect(records, hyp_fields, ref_fields, str(file))
     except UnicodeDecodeError as exc:
         raise InputError(f"{file}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None

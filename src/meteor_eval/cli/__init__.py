@@ -30,6 +30,7 @@ _COMMANDS = (
     "explain",
     "align",
     "stem",
+    "train",
     "jar_compat",
     "resources",
     "new_language",

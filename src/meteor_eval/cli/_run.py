@@ -50,7 +50,7 @@ class ProgressBar:
     """A progress bar of segments on stderr (``tqdm``), drawn only after a second; created only
     when stderr is a terminal."""
 
-    def __init__(self, label: str, total: int | None) -> None:
+    def __init__(self, label: str, total: int | None, *, unit: str = " segments") -> None:
         from tqdm import tqdm
 
         # No monitor thread: with a single thread, --jobs workers may fork (meteor_eval.processes).
@@ -58,7 +58,7 @@ class ProgressBar:
         self.bar = tqdm(
             total=total,
             desc=f"meteor-eval: {label}".rstrip(": "),
-            unit=" segments",
+            unit=unit,
             delay=1.0,
             mininterval=0.2,
             file=sys.stderr,

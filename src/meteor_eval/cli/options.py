@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from meteor_eval.metrics.bleu import BleuConfig
     from meteor_eval.metrics.meteor import MeteorConfig
     from meteor_eval.metrics.rouge import RougeConfig
+    from meteor_eval.tuning.paramfile import ParamsFile
 
 __all__ = [
     "METRICS",
@@ -61,7 +62,12 @@ def add_meteor_options(parser: argparse.ArgumentParser) -> None:
         default="default",
         help="paper2005/nltk only: NLTK's word_tokenize or whitespace splitting",
     )
-    group.add_argument("--task", default="rank", help="METEOR 1.5 task: rank adq hter util li tune")
+    group.add_argument(
+        "--task",
+        default="rank",
+        help="METEOR 1.5 task: rank adq hter util li tune, or da (English, tuned on WMT "
+        "direct assessments; docs/tuning.md)",
+    )
     group.add_argument("--norm", action="store_true", help="the jar's -norm: normalise, lower-case")
     group.add_argument("--lower", action="store_true", help="the jar's -lower: lower-case only")
     group.add_argument(
@@ -81,6 +87,12 @@ def add_meteor_options(parser: argparse.ArgumentParser) -> None:
     )
     for name in ("alpha", "beta", "gamma", "delta"):
         group.add_argument(f"--{name}", type=float, help=f"METEOR parameter {name}")
+    group.add_argument(
+        "--params",
+        metavar="FILE",
+        help="modules, weights, alpha, beta, gamma and delta from a parameter file written by "
+        "'meteor-eval train' (named in the signature)",
+    )
     group.add_argument("--beam", type=int, default=40, help="beam size of the aligner (40)")
     group.add_argument(
         "--characters",
@@ -170,6 +182,8 @@ def meteor_config(args: argparse.Namespace) -> MeteorConfig:
     from meteor_eval.metrics.meteor import MeteorConfig, Normalization
 
     if getattr(args, "resources", None) is not None:
+        if getattr(args, "params", None) is not None:
+            raise ConfigError("--params: cannot be combined with --resources")
         words, table = _universal_resources(args)
         try:
             return MeteorConfig.preset(
@@ -203,6 +217,7 @@ def meteor_config(args: argparse.Namespace) -> MeteorConfig:
         normalization = None
     modules = split_list(args.modules) if args.modules else None
     weights = _weights(args)
+    params = _params_file(args)
     try:
         return MeteorConfig.preset(
             args.flavour,
@@ -223,9 +238,33 @@ def meteor_config(args: argparse.Namespace) -> MeteorConfig:
             function_words_file=args.function_words,
             synonym_dir=args.synonym_dir,
             stem_table=args.stem_table,
+            params=params,
         )
     except ConfigError as exc:
         raise ConfigError(_with_option(str(exc))) from None
+
+
+def _params_file(args: argparse.Namespace) -> ParamsFile | None:
+    """The ``--params`` file, read and checked, refused with the options it would contradict."""
+    path = getattr(args, "params", None)
+    if path is None:
+        return None
+    from meteor_eval.tuning.paramfile import read_params
+
+    given = [
+        f"--{name}"
+        for name in ("modules", "weights", "alpha", "beta", "gamma", "delta")
+        if getattr(args, name) is not None
+    ]
+    if given:
+        raise ConfigError(
+            f"--params: the file sets the modules, weights and parameters; {', '.join(given)} "
+            "cannot be given with it"
+        )
+    try:
+        return read_params(path)
+    except ConfigError as exc:
+        raise ConfigError(f"--params: {exc}") from None
 
 
 def _weights(args: argparse.Namespace) -> list[float] | None:
@@ -250,6 +289,7 @@ _METEOR_OPTION_OF_FIELD = {
     "language": "--lang",
     "task": "--task",
     "stem_table": "--stem-table",
+    "params": "--params",
 }
 
 
@@ -419,6 +459,7 @@ _FIELDS_OF_OPTION: dict[str, dict[str, tuple[str, ...]]] = {
         "paraphrase_table": ("paraphrase_table",),
         "aggregate": ("aggregate",),
         "tokenizer": ("tokenizer",),
+        "params": ("modules", "weights", "alpha", "beta", "gamma", "delta", "params_id"),
         "resources": (
             "language",
             "task",

@@ -47,6 +47,7 @@ from meteor_eval.javafmt import java_double
 from meteor_eval.match import registry as matchers
 from meteor_eval.metrics.meteor import MeteorConfig, Normalization
 from meteor_eval.metrics.meteor.presets import (
+    JAR_TASKS,
     NORMALIZATION_LABELS,
     NORMALIZED_LANGUAGES,
     TASK_DESCRIPTIONS,
@@ -251,7 +252,7 @@ def _task_id(name: str) -> str:
     lowered = name.lower()
     if lowered == "default":
         return "rank"
-    if lowered in TASK_DESCRIPTIONS and lowered != "custom":
+    if lowered in JAR_TASKS and lowered != "custom":  # not meteor-eval's own "da"
         return lowered
     if lowered.startswith("custom"):
         return "custom"

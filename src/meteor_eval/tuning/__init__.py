@@ -12,10 +12,17 @@ and function words, chunks), so a re-score is a few vector operations over a mat
 ``grid``       the jar Trainer's grid: accumulated axis values, its order, blocks of sets
 ``agreement``  agreement with human judgements in the jar's operation order: weighted Pearson,
                Spearman, rank consistency
+``data``       judged translations read from a table or plain files, aligned once
+``objectives`` the measures ``meteor-eval train`` maximises: Kendall tau-b, WMT's tau-like,
+               Pearson, Spearman, weighted mixes averaged over language pairs
+``problem``    rows, judgements and objective as one function of the parameters
+``search``     the grid and coordinate descent with seeded restarts
+``crossval``   leave one language pair out
+``paramfile``  the parameter files ``train`` writes and ``score --params`` reads
 =============  ==================================================================================
 
 ``meteor-eval jar-compat Trainer`` (:mod:`meteor_eval.jar.trainer`) runs the jar's Trainer on
-these.
+these; ``meteor-eval train`` (``docs/tuning.md``) is this project's own tuning command.
 """
 
 from __future__ import annotations

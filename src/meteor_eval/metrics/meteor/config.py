@@ -20,7 +20,8 @@ import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, get_args
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, get_args
 
 from meteor_eval.align.search import DEFAULT_BEAM, MAX_BEAM
 from meteor_eval.errors import ConfigError
@@ -33,6 +34,9 @@ from meteor_eval.metrics.meteor.presets import (
     flavour_defaults,
     resolve_language,
 )
+
+if TYPE_CHECKING:
+    from meteor_eval.tuning.paramfile import ParamsFile
 
 __all__ = ["Aggregate", "Flavour", "MeteorConfig", "Normalization", "Tokenizer"]
 
@@ -171,6 +175,9 @@ class MeteorConfig:
         jar_weights: Take weights as the METEOR 1.5 jar does: above 1 (scores can then exceed
             1) and fewer than the modules (the modules without one count nothing). Only for
             reproducing the jar's output (``meteor-eval jar-compat``).
+        params_id: The id of the parameter file that set the modules, weights and parameters
+            (``meteor-eval train``'s output, :meth:`preset`'s ``params``), recorded in the
+            signature; None when they come from the task table or the caller.
     """
 
     flavour: Flavour = "meteor15"
@@ -192,6 +199,7 @@ class MeteorConfig:
     paraphrase_table: str | None = None
     stem_table: str | None = None
     jar_weights: bool = False
+    params_id: str | None = None
 
     def __post_init__(self) -> None:
         _check_choice("flavour", self.flavour, _FLAVOURS)
@@ -226,6 +234,7 @@ class MeteorConfig:
         synonym_dir: str | None = None,
         paraphrase_table: str | None = None,
         stem_table: str | None = None,
+        params: ParamsFile | str | Path | None = None,
     ) -> MeteorConfig:
         """A flavour's defaults with any settings replaced.
 
@@ -244,14 +253,41 @@ class MeteorConfig:
         exact/stem/synonym with weight 1 each, alpha 0.9, beta 3, gamma 0.5; the corpus score is
         the mean of segment scores (what ``evaluate`` reports) unless ``aggregate`` says otherwise.
 
+        ``params``: a parameter file of ``meteor-eval train`` (its path, or a
+        :class:`~meteor_eval.tuning.paramfile.ParamsFile`) sets the modules, weights and the
+        four parameters, and its id goes into the signature. It cannot be combined with
+        ``modules``, ``weights`` or the parameters, and its language must be ``language``.
+
         Raises:
-            ConfigError: unknown names, out-of-range or non-finite values, or a number of
-                weights other than the number of modules.
+            ConfigError: unknown names, out-of-range or non-finite values, a number of
+                weights other than the number of modules, or a parameter file that does not
+                fit (its path and the field named).
             TypeError: a bare string where a sequence is expected.
         """
         if isinstance(modules, str) or isinstance(weights, str):
             raise TypeError("modules and weights take sequences, not a str")
         base = flavour_defaults(flavour, language, task)
+        if params is not None:
+            given = {"modules": modules, "weights": weights, "alpha": alpha, "beta": beta}
+            given.update({"gamma": gamma, "delta": delta})
+            return _with_params(
+                params,
+                [name for name, value in given.items() if value is not None],
+                cls.preset(
+                    flavour,
+                    language=language,
+                    task=task,
+                    normalization=normalization,
+                    beam=beam,
+                    aggregate=aggregate,
+                    tokenizer=tokenizer,
+                    characters=characters,
+                    function_words_file=function_words_file,
+                    synonym_dir=synonym_dir,
+                    paraphrase_table=paraphrase_table,
+                    stem_table=stem_table,
+                ),
+            )
         final_modules = base.modules
         final_weights = base.weights
         if modules is not None:
@@ -307,3 +343,44 @@ class MeteorConfig:
         level = NORMALIZATION_LABELS[self.normalization]
         mode = "ch" if self.characters else "wo"
         return f"meteor-1.5-{mode}-{self.lang.short_name}-{level}-{params}-{mods}-{weights}"
+
+
+def _with_params(
+    params: ParamsFile | str | Path, conflicts: list[str], base: MeteorConfig
+) -> MeteorConfig:
+    """``base`` with a parameter file's modules, weights and parameters (see ``preset``)."""
+    from meteor_eval.tuning.paramfile import ParamsFile, read_params
+
+    where = "params" if isinstance(params, ParamsFile) else str(params)
+    loaded = params if isinstance(params, ParamsFile) else read_params(params)
+    if conflicts:
+        raise ConfigError(
+            f"params: a parameter file sets {', '.join(conflicts)}; give one or the other"
+        )
+    if base.flavour == "nltk":
+        raise ConfigError(
+            "params: the nltk flavour has fixed parameters; use meteor15 or paper2005"
+        )
+    try:
+        language = resolve_language(loaded.language).long_name
+    except ConfigError:
+        raise ConfigError(
+            f"{where}: field 'language': unknown language {loaded.language!r}"
+        ) from None
+    if language != base.language:
+        raise ConfigError(
+            f"{where}: field 'language': the parameters are for {language}, not {base.language}"
+        )
+    try:
+        modules = matchers.parse_module_names(loaded.modules)
+        return base.replace(
+            modules=modules,
+            weights=loaded.params.weights,
+            alpha=loaded.params.alpha,
+            beta=loaded.params.beta,
+            gamma=loaded.params.gamma,
+            delta=loaded.params.delta,
+            params_id=loaded.id,
+        )
+    except ConfigError as exc:
+        raise ConfigError(f"{where}: {exc}") from None

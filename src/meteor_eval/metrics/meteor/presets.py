@@ -15,6 +15,7 @@ from typing import Literal
 from meteor_eval.errors import ConfigError
 
 __all__ = [
+    "JAR_TASKS",
     "LANGUAGES",
     "NORMALIZATION_LABELS",
     "NORMALIZED_LANGUAGES",
@@ -29,10 +30,24 @@ __all__ = [
     "task_settings",
 ]
 
-Task = Literal["rank", "adq", "hter", "util", "li", "tune", "universal", "custom"]
+Task = Literal["rank", "adq", "hter", "util", "li", "tune", "universal", "custom", "da"]
 
-#: Every task name accepted (``default`` is the jar's synonym of ``rank``).
-TASKS: tuple[Task, ...] = ("rank", "adq", "hter", "util", "li", "tune", "universal", "custom")
+#: Every task name accepted (``default`` is the jar's synonym of ``rank``). ``da`` is not the
+#: jar's: English parameters tuned on WMT direct assessments (``docs/tuning.md``).
+TASKS: tuple[Task, ...] = (
+    "rank",
+    "adq",
+    "hter",
+    "util",
+    "li",
+    "tune",
+    "universal",
+    "custom",
+    "da",
+)
+
+#: The tasks of METEOR 1.5 itself (what ``jar-compat -t`` accepts).
+JAR_TASKS: tuple[Task, ...] = TASKS[:-1]
 
 #: The ``Task:`` line of the jar's header for each task.
 TASK_DESCRIPTIONS: dict[str, str] = {
@@ -44,6 +59,7 @@ TASK_DESCRIPTIONS: dict[str, str] = {
     "tune": "Tune",
     "universal": "Universal",
     "custom": "Custom",
+    "da": "Direct-Assessment",
 }
 
 
@@ -114,6 +130,9 @@ _ENGLISH_ONLY: dict[Task, tuple[Params, Weights]] = {
     "adq": ((0.75, 1.40, 0.45, 0.70), (1.0, 1.0, 0.6, 0.8)),
     "hter": ((0.40, 1.50, 0.35, 0.55), (1.0, 0.2, 0.6, 0.8)),
     "util": ((0.65, 0.10, 0.55, 0.65), (1.0, 0.0, 0.0, 0.8)),
+    # Tuned by ``meteor-eval train`` on WMT21 to-English DA only (docs/tuning.md): beta 0 makes
+    # the penalty a constant gamma (word order is not scored; a perfect match scores 0.9).
+    "da": ((0.50, 0.00, 0.10, 0.50), (1.0, 0.9, 0.0, 0.0)),
 }
 _TUNE: tuple[Params, Weights] = ((0.5, 1.0, 0.5, 0.5), (1.0, 0.5, 0.5, 0.5))
 _UNIVERSAL: tuple[Params, Weights] = ((0.70, 1.40, 0.30, 0.70), (1.0, 0.6, 0.0, 0.0))
@@ -161,6 +180,8 @@ def task_settings(language: Language, task: str) -> TaskSettings:
         raise ConfigError(f"task: unknown task {task!r}; allowed: {', '.join(TASKS)}")
     t: Task = name  # type: ignore[assignment, unused-ignore]
     long_name = language.long_name
+    if t == "da" and long_name != "english":
+        raise ConfigError(f"task: da is defined for English only, not {long_name}")
     modules = language.default_modules
     if t == "universal":
         table = _UNIVERSAL

@@ -332,7 +332,9 @@ class Meteor(Metric["MeteorScore"]):
 
     name = "meteor"
     config: MeteorConfig
-    score_fields = frozenset({"alpha", "beta", "gamma", "delta", "weights", "aggregate"})
+    score_fields = frozenset(
+        {"alpha", "beta", "gamma", "delta", "weights", "aggregate", "params_id"}
+    )
 
     @classmethod
     def config_type(cls) -> type[MeteorConfig]:

@@ -68,6 +68,7 @@ def build_signature(config: MeteorConfig, n_refs: str, resources: str) -> Signat
         SignatureField("beta", "b", format_number(config.beta)),
         SignatureField("gamma", "g", format_number(config.gamma)),
         SignatureField("delta", "d", format_number(config.delta)),
+        *([SignatureField("params", "p", config.params_id)] if config.params_id else []),
         SignatureField("aligner", "al", _ALIGNER_LABELS.get(config.flavour, f"beam{config.beam}")),
         SignatureField("resources", "r", resources),
         SignatureField("nrefs", "nr", n_refs),

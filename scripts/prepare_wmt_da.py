@@ -1,0 +1,224 @@
+"""Build a compact JSONL of WMT to-English direct-assessment (DA) data for ``meteor-eval train``.
+
+Reads local copies of the public WMT news-task repositories, for example::
+
+    git clone https://github.com/wmt-conference/wmt21-news-systems
+    git clone https://github.com/wmt-conference/wmt22-news-systems
+
+(a checkout or a bare git directory both work; nothing is downloaded here) and writes one JSON
+object a line::
+
+    {"year": 2021, "lp": "de-en", "system": "Online-W", "seg_id": 17,
+     "hyp": "...", "ref": "...", "human": 0.4121, "raw": 81.5, "judgements": 2}
+
+What is read, per repository:
+
+* ``humaneval/[DA/]newstest<YEAR>-toen/ad-seg-scores-<src>-en.csv``: the DA segment scores
+  (space-separated columns ``SYS SID RAW.SCR Z.SCR N``): ``SYS`` is ``<system>.<id>``, ``SID``
+  is the 1-based line of the test set (of the ``txt/`` files, which have no test suites),
+  ``Z.SCR`` the mean of the segment's ``N`` judgements after each annotator's scores were
+  standardised (the repositories' ``humaneval`` README); ``RAW.SCR`` the mean raw 0-100
+  score (kept as ``raw``: WMT's relative rankings from DA, "daRR", pair translations of a
+  source whose raw scores differ by more than 25). A segment listed more than once has
+  its z-scores averaged, weighted by ``N``, so every judgement counts once.
+* ``txt/system-outputs/<testset><YEAR>.<src>-en.hyp.<system>.en``: the hypotheses.
+* ``txt/references/<testset><YEAR>.<src>-en.ref.<X>.en``: the references. The pair's primary
+  reference is ``A`` unless the human evaluation scored reference ``A`` as a system
+  (``HUMAN-A``); otherwise the first letter not scored as a system (2022 cs-en: ``B``).
+
+Human translations scored as systems (``HUMAN``, ``HUMAN-B`` ...) are left out: they are
+references, not the output of MT systems. A system name in the scores that differs from its
+file name (2021's ``Nemo`` for ``NVIDIA-NeMo``) is matched after lower-casing and dropping
+punctuation, then by a unique containment; an unmatched system is reported and skipped. The
+2022 Livonian pair is ``lv-en`` in the scores and ``liv-en`` in the files.
+
+Usage::
+
+    python scripts/prepare_wmt_da.py --repo wmt21-news-systems --repo wmt22-news-systems \
+        --out /tmp/wmt-da.jsonl [--years 2021 2022] [--pairs de-en zh-en]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+SCORES = re.compile(r"^humaneval/(?:DA/)?newstest(\d{4})-toen/ad-seg-scores-([a-z]+)-en\.csv$")
+SOURCE_ALIASES = {"lv": "liv"}
+
+
+class Repository:
+    """Read-only access to the files of a checkout or of a (bare) git directory."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        git_dir = path / ".git" if (path / ".git").exists() else path
+        self.git_dir = git_dir if (git_dir / "HEAD").exists() else None
+        if self.git_dir is None and not path.is_dir():
+            raise SystemExit(f"--repo: {path} is neither a directory nor a git directory")
+
+    def names(self) -> list[str]:
+        """Every file path of the repository's HEAD (or of the directory tree)."""
+        if self.git_dir is not None:
+            out = subprocess.run(
+                ["git", "--git-dir", str(self.git_dir), "ls-tree", "-r", "--name-only", "HEAD"],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+            return out.splitlines()
+        return [str(p.relative_to(self.path)) for p in self.path.rglob("*") if p.is_file()]
+
+    def text(self, name: str) -> str:
+        """The UTF-8 text of one file."""
+        if self.git_dir is not None:
+            data = subprocess.run(
+                ["git", "--git-dir", str(self.git_dir), "show", f"HEAD:{name}"],
+                check=True,
+                capture_output=True,
+            ).stdout
+            return data.decode("utf-8")
+        return (self.path / name).read_text(encoding="utf-8")
+
+    def lines(self, name: str) -> list[str]:
+        """The lines of a text file, without their line ends."""
+        lines = self.text(name).split("\n")
+        return lines[:-1] if lines[-1] == "" else lines
+
+
+def read_scores(text: str, where: str) -> dict[tuple[str, int], tuple[float, float, int]]:
+    """Mean z-score, mean raw score (0-100) and number of judgements of each (system, segment
+    id) of a seg-scores file."""
+    sums: dict[tuple[str, int], list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
+    rows = text.splitlines()
+    if not rows or rows[0].split()[:5] != ["SYS", "SID", "RAW.SCR", "Z.SCR", "N"]:
+        raise SystemExit(f"{where}: unexpected header {rows[:1]!r}")
+    for number, row in enumerate(rows[1:], start=2):
+        fields = row.split()
+        if not fields:
+            continue
+        if len(fields) != 5:
+            raise SystemExit(f"{where}:{number}: expected 5 columns, got {len(fields)}")
+        system = fields[0].rsplit(".", 1)[0]
+        count = int(fields[4])
+        acc = sums[(system, int(fields[1]))]
+        acc[0] += float(fields[3]) * count
+        acc[1] += float(fields[2]) * count
+        acc[2] += count
+    return {key: (z / n, raw / n, int(n)) for key, (z, raw, n) in sums.items() if n > 0}
+
+
+def _squash(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def match_system(name: str, files: dict[str, str]) -> str | None:
+    """The file of a scored system: exact name, squashed name, or a unique containment."""
+    if name in files:
+        return files[name]
+    squashed = {_squash(k): v for k, v in files.items()}
+    key = _squash(name)
+    if key in squashed:
+        return squashed[key]
+    hits = [v for k, v in squashed.items() if key and (key in k or k in key)]
+    return hits[0] if len(hits) == 1 else None
+
+
+def primary_reference(refs: dict[str, str], scored: set[str]) -> str:
+    """The letter of the primary reference: A, else the first one not scored as a system."""
+    human = {s.split("-", 1)[1] for s in scored if s.startswith("HUMAN-")}
+    letters = [x for x in sorted(refs) if x not in human]
+    if not letters:
+        raise SystemExit(f"no reference left among {sorted(refs)} (scored: {sorted(human)})")
+    return "A" if "A" in letters else letters[0]
+
+
+def pair_records(repo: Repository, names: list[str], year: int, src: str, scores_name: str):
+    """The JSONL records of one language pair of one year."""
+    code = SOURCE_ALIASES.get(src, src)
+    pattern = re.compile(
+        rf"^txt/(references|system-outputs)/[a-z]+test{year}\.{code}-en\.(ref|hyp)\.(.+)\.en$"
+    )
+    refs: dict[str, str] = {}
+    hyps: dict[str, str] = {}
+    for name in names:
+        m = pattern.match(name)
+        if m:
+            (refs if m.group(2) == "ref" else hyps)[m.group(3)] = name
+    scores = read_scores(repo.text(scores_name), scores_name)
+    scored = {system for system, _ in scores}
+    letter = primary_reference(refs, scored)
+    ref_lines = repo.lines(refs[letter])
+    lp = f"{code}-en"
+    print(f"{year} {lp}: reference {letter} ({len(ref_lines)} lines)", file=sys.stderr)
+    out = []
+    for system in sorted(scored):
+        if system.startswith("HUMAN"):
+            continue
+        hyp_file = match_system(system, hyps)
+        if hyp_file is None:
+            print(f"  {system}: no system output found, skipped", file=sys.stderr)
+            continue
+        hyp_lines = repo.lines(hyp_file)
+        if len(hyp_lines) != len(ref_lines):
+            raise SystemExit(f"{hyp_file}: {len(hyp_lines)} lines, reference {len(ref_lines)}")
+        for (name, seg_id), (z, raw, n) in sorted(scores.items()):
+            if name != system:
+                continue
+            if not 1 <= seg_id <= len(ref_lines):
+                raise SystemExit(f"{scores_name}: segment {seg_id} outside 1..{len(ref_lines)}")
+            out.append(
+                {
+                    "year": year,
+                    "lp": lp,
+                    "system": system,
+                    "seg_id": seg_id,
+                    "hyp": hyp_lines[seg_id - 1],
+                    "ref": ref_lines[seg_id - 1],
+                    "human": round(z, 6),
+                    "raw": round(raw, 4),
+                    "judgements": n,
+                }
+            )
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the JSONL; print a summary per pair on stderr."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repo", action="append", type=Path, required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--years", type=int, nargs="*")
+    parser.add_argument("--pairs", nargs="*")
+    args = parser.parse_args(argv)
+    records = []
+    for path in args.repo:
+        repo = Repository(path)
+        names = repo.names()
+        for name in sorted(names):
+            m = SCORES.match(name)
+            if not m:
+                continue
+            year, src = int(m.group(1)), m.group(2)
+            if args.years and year not in args.years:
+                continue
+            if args.pairs and f"{src}-en" not in args.pairs:
+                continue
+            found = pair_records(repo, names, year, src, name)
+            systems = len({r["system"] for r in found})
+            print(f"  {len(found)} segments, {systems} systems", file=sys.stderr)
+            records.extend(found)
+    with args.out.open("w", encoding="utf-8") as fh:
+        for record in records:
+            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+    print(f"{len(records)} records -> {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
