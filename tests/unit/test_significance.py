@@ -220,7 +220,10 @@ def test_properties_of_paired_tests(hyps: list[str], seed: int) -> None:
     p = first.estimates["z"]["bleu"].p_value
     assert p is not None and 0.0 < p <= 1.0
     estimate = first.estimates["x"]["bleu"]
-    assert estimate.low <= estimate.mean <= estimate.high
+    # Order statistics: the bounds are ordered. The resamples' mean may fall outside them (one
+    # resample of BLEU 0 among 40 can pull the mean under the second smallest score), so it is
+    # not asserted; sacrebleu's intervals behave the same way.
+    assert estimate.low <= estimate.high
 
 
 @pytest.mark.parametrize(
