@@ -46,10 +46,13 @@ def _oracle_pearson(x: list[float], y: list[float], w: list[float] | None) -> fl
             cxy += (x[i] - mx) * (y[i] - my)
             cxx += (x[i] - mx) * (x[i] - mx)
             cyy += (y[i] - my) * (y[i] - my)
-    try:
-        r = (cxy / total) / math.sqrt((cxx / total) * (cyy / total))
-    except ZeroDivisionError:
-        return 0.0
+    denominator = math.sqrt((cxx / total) * (cyy / total))
+    numerator = cxy / total
+    if denominator == 0.0:  # Java: x / 0 is +-Infinity, 0 / 0 NaN (which the jar reports as 0)
+        if numerator == 0.0 or math.isnan(numerator):
+            return 0.0
+        return math.copysign(math.inf, numerator)
+    r = numerator / denominator
     return 0.0 if math.isnan(r) else r
 
 
@@ -126,3 +129,10 @@ def test_vectorised_measures_equal_the_loop_oracle(data: st.DataObject) -> None:
         correct = sum(1.0 for b, v in zip(better, worse, strict=True) if r[b] - r[v] > 0.05)
         expected.append((correct - (len(better) - correct)) / len(better))
     assert _bits(rank_consistency(rows, better, worse, epsilon=0.05)) == _bits(expected)
+
+
+def test_pearson_of_a_variance_that_underflows_is_infinite_as_in_java() -> None:
+    # cov_xx * cov_yy underflows to 0 while cov_xy does not: Java divides to +Infinity (only NaN
+    # is turned into 0 by the jar), and so do we.
+    r = weighted_pearson([[0.0, 6.465988775638178e-193]], [0.0, 0.1], [1.0, 1.0])
+    assert r.tolist() == [math.inf]
