@@ -234,21 +234,20 @@ def test_corpus_not_utf8_is_refused_with_its_line(
 
 
 @pytest.mark.parametrize(
-    ("extra", "message"),
+    ("table", "extra", "message"),
     [
-        (["--target-lines", "0"], "--target-lines: must be at least 1, got 0"),
-        (
-            ["--phrase-table", str(DATA / "corpus.e")],
-            f"--phrase-table: {DATA / 'corpus.e'}: not a gzip file",
-        ),
+        ("phrase-table.gz", ["--target-lines", "0"], "--target-lines: must be at least 1, got 0"),
+        ("corpus.e", [], f"--phrase-table: {DATA / 'corpus.e'}: not a gzip file"),
     ],
 )
 def test_bad_options_are_refused(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    table: str,
+    extra: list[str],
+    message: str,
 ) -> None:
-    line = _refused(
-        capsys, [*_argv(tmp_path / "o", DATA / "corpus.e", DATA / "phrase-table.gz"), *extra]
-    )
+    line = _refused(capsys, _argv(tmp_path / "o", DATA / "corpus.e", DATA / table, *extra))
     assert line == f"meteor-eval new-language: error: {message}"
 
 

@@ -494,4 +494,6 @@ def explicit_dests(parser: argparse.ArgumentParser, arguments: Sequence[str]) ->
                     suppress(sub)
 
     suppress(parser)
-    return set(vars(parser.parse_args(list(arguments))))
+    from meteor_eval.cli import parse_arguments
+
+    return set(vars(parse_arguments(parser, arguments)))
