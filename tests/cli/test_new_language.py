@@ -178,6 +178,23 @@ def test_missing_corpus_is_refused_naming_the_option(
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.skipif(not Path(os.devnull).exists(), reason="needs a device file")
+def test_folder_or_device_as_input_is_refused_as_such(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before, both were called 'no such file'."""
+    line = _refused(capsys, _argv(tmp_path / "o", tmp_path, DATA / "phrase-table.gz"))
+    assert (
+        line == f"meteor-eval new-language: error: --corpus: {tmp_path}: is a directory, not a file"
+    )
+    line = _refused(capsys, _argv(tmp_path / "o", DATA / "corpus.e", Path(os.devnull)))
+    assert line == (
+        f"meteor-eval new-language: error: --phrase-table: {os.devnull}: "
+        "not a regular file (it is read more than once)"
+    )
+    assert not (tmp_path / "o").exists()
+
+
 def test_malformed_table_line_is_refused_with_its_number(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
