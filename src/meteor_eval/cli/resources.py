@@ -351,7 +351,9 @@ def _verify(args: argparse.Namespace) -> int:
         if problem is None:
             continue
         remedy = (
-            "run `meteor-eval resources build` to rebuild it"
+            # `resources build` rebuilds only the installed tables' indexes, not those of a
+            # table given by path (a new-language folder, --paraphrase-table)
+            "delete it: it is built again when its table is next used"
             if kind == "paraphrase index"
             else "it is unpacked again when next used"
         )
