@@ -268,6 +268,18 @@ def test_bad_options_are_refused(
     assert line == f"meteor-eval new-language: error: {message}"
 
 
+def test_out_below_a_file_is_refused_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before, the build ran, then failed with 'cannot write ...: File exists' (exit 1)."""
+    (tmp_path / "f").write_text("mine")
+    out = tmp_path / "f" / "sub" / "o"
+    line = _refused(capsys, _argv(out, DATA / "corpus.e", DATA / "phrase-table.gz"))
+    assert (
+        line == f"meteor-eval new-language: error: --out: {out}: {tmp_path / 'f'} is not a folder"
+    )
+
+
 def test_existing_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "o").mkdir()
     (tmp_path / "o" / "keep.txt").write_text("mine")

@@ -98,6 +98,9 @@ def _check(args: argparse.Namespace) -> dict[str, Path]:
     out = Path(args.out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise ConfigError(f"--out: {args.out} exists and is not an empty folder")
+    above = next(p for p in out.absolute().parents if p.exists())  # the root always exists
+    if not above.is_dir():
+        raise ConfigError(f"--out: {args.out}: {above} is not a folder")
     return checked
 
 
