@@ -152,6 +152,24 @@ def test_resources_list_build_verify(
     assert main(["resources", "verify"]) == 0
 
 
+def test_build_into_an_unwritable_cache_fails(
+    table_env: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Before, `resources build` printed 'en: built: None' and exited 0."""
+    (tmp_path / "file").write_text("not a folder")
+    monkeypatch.setenv("METEOR_EVAL_CACHE", str(tmp_path / "file"))
+    assert main(["resources", "build", "--lang", "en"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines()[-1] == (
+        "meteor-eval resources: error: en: the paraphrase index could not be written to the "
+        f"cache folder {tmp_path / 'file'}; set METEOR_EVAL_CACHE to a writable folder"
+    )
+
+
 def test_verify_remedy_works_for_a_table_given_by_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
