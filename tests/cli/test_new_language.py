@@ -317,6 +317,25 @@ def test_score_resources_without_the_files_is_refused(
     )
 
 
+def test_score_resources_refuses_parex_lines(
+    folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Parex's own paraphrase.gz ('e1 ||| e2 ||| p' lines) in a folder was read as three-line
+    records of wrong phrases, without an error, and gave another score."""
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "function.words").write_bytes((folder / "function.words").read_bytes())
+    lines = b"24 million ||| million czech ||| 0.04\na b ||| c d ||| 0.5\nx ||| y ||| 0.2\n"
+    (bad / "paraphrase.gz").write_bytes(gzip.compress(lines))
+    hyp, ref = str(DATA / "score.hyp"), str(DATA / "score.ref")
+    argv = ["score", "--resources", str(bad), "--hyp", hyp, "--ref", ref]
+    line = _refused(capsys, argv, status=1)
+    assert line.startswith(
+        f"meteor-eval score: error: --resources: {bad / 'paraphrase.gz'} line 1: a 'phrase ||| "
+        "phrase ||| p' line (Parex's output)"
+    )
+
+
 def test_as_a_user_runs_it(tmp_path: Path) -> None:
     """The two commands in a shell: build, then score; the score is the jar's."""
     env = {

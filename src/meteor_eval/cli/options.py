@@ -141,7 +141,7 @@ def _universal_resources(args: argparse.Namespace) -> tuple[str, str]:
         ConfigError: a clashing option, or a folder without the two files.
     """
     from meteor_eval.errors import InputError
-    from meteor_eval.universal import resource_files
+    from meteor_eval.universal import check_record_table, resource_files
 
     # The options typed (main() records them); without that record, those away from their
     # defaults.
@@ -160,6 +160,10 @@ def _universal_resources(args: argparse.Namespace) -> tuple[str, str]:
         words, table = resource_files(args.resources)
     except InputError as exc:
         raise ConfigError(f"--resources: {exc}") from None
+    try:
+        check_record_table(table)
+    except InputError as exc:  # bad content: a data error (exit 1)
+        raise InputError(f"--resources: {exc}") from None
     return str(words), str(table)
 
 
