@@ -59,6 +59,7 @@ __all__ = [
     "TARGET_LINES",
     "LanguageBuild",
     "build_language",
+    "check_record_table",
     "resource_files",
 ]
 
@@ -108,6 +109,27 @@ def resource_files(folder: str | os.PathLike[str]) -> tuple[Path, Path]:
                 f"{base} has no {path.name} (build a resource folder with meteor-eval new-language)"
             )
     return paths
+
+
+def check_record_table(table: Path) -> None:
+    """Refuse a paraphrase table of ``phrase ||| phrase ||| p`` lines (what ``Parex`` writes as
+    ``paraphrase.gz``): METEOR reads three-line records and ignores their probability line, so
+    such a table would be read as records of wrong phrases without any error.
+
+    Raises:
+        InputError: the first line has ``|||`` in it, or the file cannot be read.
+    """
+    try:
+        with gzip.open(table, "rb") as handle:
+            first = handle.readline()
+    except (OSError, EOFError) as exc:
+        raise InputError(f"{table}: cannot read ({exc})") from None
+    if b"|||" in first:
+        raise InputError(
+            f"{table} line 1: a 'phrase ||| phrase ||| p' line (Parex's output), but METEOR "
+            "reads records of three lines (probability, phrase, phrase); build the folder with "
+            "meteor-eval new-language"
+        )
 
 
 def _byte_lines(handle: BinaryIO) -> Iterator[bytes]:

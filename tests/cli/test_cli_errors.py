@@ -139,3 +139,25 @@ def test_too_long_line_names_file_and_line(files: Path) -> None:
         "(meteor15) accepts at most 2,000 per segment (its time and memory grow with the square "
         "of the length; see docs/limits.md)"
     ]
+
+
+NEW = ("new-language", "--corpus", "hyp.txt", "--phrase-table", "empty.gz")
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (("score", *IO, "--alpha", "0.5", "--alpha=0.7"), "--alpha"),
+        (("bleu", *IO, "--max-ngram-order", "2", "--max-ngram-order", "3"), "--max-ngram-order"),
+        ((*NEW, "--corpus", "ref.txt", "--out", "o"), "--corpus"),
+        ((*NEW, "--out", "o", "--out", "p"), "--out"),
+    ],
+)
+def test_single_valued_option_given_twice_is_refused(
+    files: Path, args: tuple[str, ...], option: str
+) -> None:
+    done = _cli(*args, cwd=files)
+    assert done.returncode == 2, done.stderr
+    assert f"error: argument {option}: given more than once" in done.stderr
+    assert done.stdout == ""
+    assert not (files / "o").exists() and not (files / "p").exists()

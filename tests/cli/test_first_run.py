@@ -144,8 +144,47 @@ def test_resources_list_build_verify(
     assert main(["resources", "verify"]) == 1
     captured = capsys.readouterr()
     assert f"paraphrase index: damaged (body checksum): {index}" in captured.out
-    assert f"error: damaged paraphrase index {index}" in captured.err
+    assert captured.err == (
+        f"meteor-eval resources: error: damaged paraphrase index {index} (body checksum); "
+        "delete it: it is built again when its table is next used\n"
+    )
     assert _json(capsys, "build")[1][0]["state"] == "built"  # type: ignore[index]
+    assert main(["resources", "verify"]) == 0
+
+
+def test_build_into_an_unwritable_cache_fails(
+    table_env: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Before, `resources build` printed 'en: built: None' and exited 0."""
+    (tmp_path / "file").write_text("not a folder")
+    monkeypatch.setenv("METEOR_EVAL_CACHE", str(tmp_path / "file"))
+    assert main(["resources", "build", "--lang", "en"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines()[-1] == (
+        "meteor-eval resources: error: en: the paraphrase index could not be written to the "
+        f"cache folder {tmp_path / 'file'}; set METEOR_EVAL_CACHE to a writable folder"
+    )
+
+
+def test_verify_remedy_works_for_a_table_given_by_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before, verify said to run `resources build`, which never rebuilds the index of a table
+    given by path (a new-language folder's), so verify kept failing."""
+    monkeypatch.setenv("METEOR_EVAL_CACHE", str(tmp_path / "cache"))
+    table = tmp_path / "paraphrase.gz"
+    table.write_bytes(gzip.compress(b"0.5\na b\nc d\n"))
+    paraphrases.open_index(table, "other").close()
+    (index,) = paraphrases.built_indexes()
+    index.write_bytes(index.read_bytes()[:-1] + bytes([index.read_bytes()[-1] ^ 1]))
+    assert main(["resources", "verify"]) == 1
+    assert "delete it: it is built again" in capsys.readouterr().err
+    index.unlink()
+    paraphrases.open_index(table, "other").close()
     assert main(["resources", "verify"]) == 0
 
 

@@ -178,6 +178,23 @@ def test_missing_corpus_is_refused_naming_the_option(
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.skipif(not Path(os.devnull).exists(), reason="needs a device file")
+def test_folder_or_device_as_input_is_refused_as_such(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before, both were called 'no such file'."""
+    line = _refused(capsys, _argv(tmp_path / "o", tmp_path, DATA / "phrase-table.gz"))
+    assert (
+        line == f"meteor-eval new-language: error: --corpus: {tmp_path}: is a directory, not a file"
+    )
+    line = _refused(capsys, _argv(tmp_path / "o", DATA / "corpus.e", Path(os.devnull)))
+    assert line == (
+        f"meteor-eval new-language: error: --phrase-table: {os.devnull}: "
+        "not a regular file (it is read more than once)"
+    )
+    assert not (tmp_path / "o").exists()
+
+
 def test_malformed_table_line_is_refused_with_its_number(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -234,22 +251,33 @@ def test_corpus_not_utf8_is_refused_with_its_line(
 
 
 @pytest.mark.parametrize(
-    ("extra", "message"),
+    ("table", "extra", "message"),
     [
-        (["--target-lines", "0"], "--target-lines: must be at least 1, got 0"),
-        (
-            ["--phrase-table", str(DATA / "corpus.e")],
-            f"--phrase-table: {DATA / 'corpus.e'}: not a gzip file",
-        ),
+        ("phrase-table.gz", ["--target-lines", "0"], "--target-lines: must be at least 1, got 0"),
+        ("corpus.e", [], f"--phrase-table: {DATA / 'corpus.e'}: not a gzip file"),
     ],
 )
 def test_bad_options_are_refused(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    table: str,
+    extra: list[str],
+    message: str,
 ) -> None:
-    line = _refused(
-        capsys, [*_argv(tmp_path / "o", DATA / "corpus.e", DATA / "phrase-table.gz"), *extra]
-    )
+    line = _refused(capsys, _argv(tmp_path / "o", DATA / "corpus.e", DATA / table, *extra))
     assert line == f"meteor-eval new-language: error: {message}"
+
+
+def test_out_below_a_file_is_refused_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before, the build ran, then failed with 'cannot write ...: File exists' (exit 1)."""
+    (tmp_path / "f").write_text("mine")
+    out = tmp_path / "f" / "sub" / "o"
+    line = _refused(capsys, _argv(out, DATA / "corpus.e", DATA / "phrase-table.gz"))
+    assert (
+        line == f"meteor-eval new-language: error: --out: {out}: {tmp_path / 'f'} is not a folder"
+    )
 
 
 def test_existing_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -286,6 +314,25 @@ def test_score_resources_without_the_files_is_refused(
     assert line == (
         f"meteor-eval score: error: --resources: {tmp_path} has no function.words (build a "
         "resource folder with meteor-eval new-language)"
+    )
+
+
+def test_score_resources_refuses_parex_lines(
+    folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Parex's own paraphrase.gz ('e1 ||| e2 ||| p' lines) in a folder was read as three-line
+    records of wrong phrases, without an error, and gave another score."""
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "function.words").write_bytes((folder / "function.words").read_bytes())
+    lines = b"24 million ||| million czech ||| 0.04\na b ||| c d ||| 0.5\nx ||| y ||| 0.2\n"
+    (bad / "paraphrase.gz").write_bytes(gzip.compress(lines))
+    hyp, ref = str(DATA / "score.hyp"), str(DATA / "score.ref")
+    argv = ["score", "--resources", str(bad), "--hyp", hyp, "--ref", ref]
+    line = _refused(capsys, argv, status=1)
+    assert line.startswith(
+        f"meteor-eval score: error: --resources: {bad / 'paraphrase.gz'} line 1: a 'phrase ||| "
+        "phrase ||| p' line (Parex's output)"
     )
 
 

@@ -100,7 +100,49 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     subparsers.required = True
     for module in _command_modules(_COMMANDS if command is None else (command,)):
         module.register(subparsers)
+    _refuse_repeats(parser)
     return parser
+
+
+_SEEN = "_options_seen"
+
+
+class _StoreOnce(argparse._StoreAction):
+    """An option taking one value: given a second time it is refused (exit status 2), rather
+    than the last value silently replacing the first."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        seen = namespace.__dict__.setdefault(_SEEN, set())
+        if self.dest in seen:
+            raise argparse.ArgumentError(self, "given more than once; give it once")
+        seen.add(self.dest)
+        super().__call__(parser, namespace, values, option_string)
+
+
+def _refuse_repeats(parser: argparse.ArgumentParser) -> None:
+    """Make every single-valued option of ``parser`` and its subcommands a :class:`_StoreOnce`
+    (options meant to be repeated append or extend, and are left as they are)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in set(action.choices.values()):
+                _refuse_repeats(sub)
+        elif type(action) is argparse._StoreAction and action.option_strings:
+            action.__class__ = _StoreOnce
+
+
+def parse_arguments(
+    parser: argparse.ArgumentParser, arguments: Sequence[str]
+) -> argparse.Namespace:
+    """``parser.parse_args(arguments)`` without the record of the options seen."""
+    args = parser.parse_args(list(arguments))
+    args.__dict__.pop(_SEEN, None)
+    return args
 
 
 def _show_warning(
@@ -124,7 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     first = next((argument for argument in arguments if not argument.startswith("-")), None)
     command = first.replace("-", "_") if first else None
     parser = build_parser(command if command in _COMMANDS else None)
-    args = parser.parse_args(arguments)
+    args = parse_arguments(parser, arguments)
     if command in _COMMANDS and command != "jar_compat":
         from meteor_eval.cli.options import explicit_dests
 

@@ -6,8 +6,9 @@
 score --resources DIR`` then scores with METEOR 1.5's universal settings, as ``java -jar
 meteor-1.5.jar ... -new DIR`` does. ``--foreign-corpus`` gives the pivot side of the parallel
 corpus (Meteor Universal always has it). Every option is checked before any work; a bad
-option or input is one line on stderr with exit status 2 (an unreadable or missing file, a
-phrase-table or corpus line that cannot be used, named with its line number).
+option or a missing or unreadable file is one line on stderr with exit status 2, a
+phrase-table or corpus line that cannot be used one line with exit status 1 (named with its
+line number).
 """
 
 from __future__ import annotations
@@ -78,8 +79,12 @@ def _check(args: argparse.Namespace) -> dict[str, Path]:
     checked = {}
     for option, name in files.items():
         path = Path(name)
-        if not path.is_file():
+        if not path.exists():
             raise ConfigError(f"{option}: {name}: no such file")
+        if path.is_dir():
+            raise ConfigError(f"{option}: {name}: is a directory, not a file")
+        if not path.is_file():  # a pipe or device: the corpus and table are read twice
+            raise ConfigError(f"{option}: {name}: not a regular file (it is read more than once)")
         try:
             with open(path, "rb") as handle:
                 head = handle.read(2)
@@ -93,6 +98,9 @@ def _check(args: argparse.Namespace) -> dict[str, Path]:
     out = Path(args.out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise ConfigError(f"--out: {args.out} exists and is not an empty folder")
+    above = next(p for p in out.absolute().parents if p.exists())  # the root always exists
+    if not above.is_dir():
+        raise ConfigError(f"--out: {args.out}: {above} is not a folder")
     return checked
 
 

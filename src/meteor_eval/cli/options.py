@@ -153,7 +153,7 @@ def _universal_resources(args: argparse.Namespace) -> tuple[str, str]:
         ConfigError: a clashing option, or a folder without the two files.
     """
     from meteor_eval.errors import InputError
-    from meteor_eval.universal import resource_files
+    from meteor_eval.universal import check_record_table, resource_files
 
     # The options typed (main() records them); without that record, those away from their
     # defaults.
@@ -172,6 +172,10 @@ def _universal_resources(args: argparse.Namespace) -> tuple[str, str]:
         words, table = resource_files(args.resources)
     except InputError as exc:
         raise ConfigError(f"--resources: {exc}") from None
+    try:
+        check_record_table(table)
+    except InputError as exc:  # bad content: a data error (exit 1)
+        raise InputError(f"--resources: {exc}") from None
     return str(words), str(table)
 
 
@@ -535,4 +539,6 @@ def explicit_dests(parser: argparse.ArgumentParser, arguments: Sequence[str]) ->
                     suppress(sub)
 
     suppress(parser)
-    return set(vars(parser.parse_args(list(arguments))))
+    from meteor_eval.cli import parse_arguments
+
+    return set(vars(parse_arguments(parser, arguments)))

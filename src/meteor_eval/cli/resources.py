@@ -294,6 +294,12 @@ def _build(
             continue  # building "everything": only the tables that are installed
         builds = paraphrases.build_count
         opened = paraphrases.open_index(found, short, verify="full")
+        if opened.index_path is None:  # built, but kept in memory: the cache is not writable
+            opened.close()
+            raise ResourceError(
+                f"{short}: the paraphrase index could not be written to the cache folder "
+                f"{_cache()}; set METEOR_EVAL_CACHE to a writable folder"
+            )
         state = "built" if paraphrases.build_count > builds else "already built"
         results.append(
             {
@@ -351,7 +357,9 @@ def _verify(args: argparse.Namespace) -> int:
         if problem is None:
             continue
         remedy = (
-            "run `meteor-eval resources build` to rebuild it"
+            # `resources build` rebuilds only the installed tables' indexes, not those of a
+            # table given by path (a new-language folder, --paraphrase-table)
+            "delete it: it is built again when its table is next used"
             if kind == "paraphrase index"
             else "it is unpacked again when next used"
         )

@@ -28,11 +28,12 @@ Data directory conventions (``src/Trainer.java``):
 Files are visited in the directory's own order (``os.listdir``, as ``File.list()``), which
 decides the order of the segcor sums and so the last digits of the correlations.
 
-Differences from the jar, each a one-line ``Error: ...`` on stderr and exit status 2 where the
-jar dies with a stack trace or hangs: a missing or unreadable data directory, a judgement or
-rank line with too few fields or a bad number, a segment without a judgement, a rank line naming
-an unknown language pair or segment, a file name without the expected dots, an option without
-its value or with a bad number, a step of 0 (the jar loops forever), more steps than values.
+Differences from the jar, each a one-line ``Error: ...`` on stderr where the jar dies with a
+stack trace or hangs. Exit status 1 for the data: a missing or unreadable data directory, a
+judgement or rank line with too few fields or a bad number, a segment without a judgement, a
+rank line naming an unknown language pair or segment, a file name without the expected dots.
+Exit status 2 for the options: an option without its value or with a bad number, a step of 0
+(the jar loops forever), more steps than values.
 The jar writes its ``meteor-*.scr`` files in the working directory and deletes them; here they go
 to a temporary directory. Unknown options and tasks keep the jar's messages and exit status 1;
 fewer than two arguments print the jar's usage on stdout (exit 0).
@@ -53,7 +54,7 @@ from typing import Final, TextIO
 import numpy as np
 import numpy.typing as npt
 
-from meteor_eval.errors import MeteorEvalError
+from meteor_eval.errors import ConfigError, MeteorEvalError
 from meteor_eval.jar.config import JarConfigError, parse_java_double, resolve_settings
 from meteor_eval.jar.lines import read_jar_lines
 from meteor_eval.jar.options import JarOptions
@@ -103,7 +104,12 @@ Floats = npt.NDArray[np.float64]
 
 
 class TrainerError(Exception):
-    """A data directory or option the jar crashes or hangs on; one line for stderr (exit 2)."""
+    """An option the jar crashes or hangs on; one line for stderr (exit 2)."""
+
+
+class TrainerDataError(TrainerError):
+    """A data directory or data file the jar crashes on; one line for stderr (exit 1, as
+    jar-compat's ``Parex`` and ``FilterParaphrase``)."""
 
 
 class _UnknownOptionError(Exception):
@@ -189,14 +195,15 @@ def _segment_lines(args: list[str], err: TextIO) -> list[list[str]]:
         prefix = os.path.join(tmp, "meteor")
         # With -ssOut the jar's Meteor prints nothing on stdout; nothing is lost here.
         status = run_jar([*args, "-f", prefix], stdout=io.StringIO(), stderr=err)
-        if status != 0:
-            raise TrainerError(f"Error: could not score {args[0]} against {args[1]}")
+        if status != 0:  # the jar-compatible Meteor: 2 for an option, 1 for its input files
+            error = TrainerError if status == 2 else TrainerDataError
+            raise error(f"Error: could not score {args[0]} against {args[1]}")
         lines = read_jar_lines(prefix + "-seg.scr")
     rows = []
     for line in lines:
         fields = _FIELDS.findall(line)
         if len(fields) < 5:
-            raise TrainerError(f"Error: unexpected segment score line from {args[0]}: {line}")
+            raise TrainerDataError(f"Error: unexpected segment score line from {args[0]}: {line}")
         rows.append(fields)
     return rows
 
@@ -229,7 +236,7 @@ def _list_dir(path: str) -> list[str]:
     try:
         return os.listdir(path)
     except OSError as exc:
-        raise TrainerError(f"Error: data directory {path}: {exc.strerror or exc}") from None
+        raise TrainerDataError(f"Error: data directory {path}: {exc.strerror or exc}") from None
 
 
 def _read_judgements(path: str) -> dict[str, float]:
@@ -237,16 +244,18 @@ def _read_judgements(path: str) -> dict[str, float]:
     try:
         lines = read_jar_lines(path)
     except MeteorEvalError as exc:
-        raise TrainerError(f"Error: cannot read {exc}") from None
+        raise TrainerDataError(f"Error: cannot read {exc}") from None
     table: dict[str, float] = {}
     for number, line in enumerate(lines, 1):
         tokens = _TOKENS.findall(line)
         if len(tokens) < 3:
-            raise TrainerError(f"Error: {path} line {number}: expected DOC SEG SCORE, got {line!r}")
+            raise TrainerDataError(
+                f"Error: {path} line {number}: expected DOC SEG SCORE, got {line!r}"
+            )
         try:
             table[f"{tokens[0]}:{tokens[1]}"] = parse_java_double(tokens[2])
         except JarConfigError:
-            raise TrainerError(
+            raise TrainerDataError(
                 f'Error: {path} line {number}: score "{tokens[2]}" is not a number'
             ) from None
     return table
@@ -273,7 +282,7 @@ def _load_segcor(options: TrainerOptions, err: TextIO) -> _SegcorData:
             doc, seg, stats = fields[2], fields[3], fields[4]
             judgement = judgements.get(f"{doc}:{seg}")
             if judgement is None:
-                raise TrainerError(
+                raise TrainerDataError(
                     f"Error: {options.data_dir}/{name} has no score for document {doc} "
                     f"segment {seg}"
                 )
@@ -291,7 +300,7 @@ def _rank_names(name: str) -> tuple[str, str, str]:
     """``LANGPAIR.SYSTEM.sgm`` -> (language pair, system, target language)."""
     first, last, dash = name.find("."), name.rfind("."), name.find("-")
     if first < 0 or last <= first or dash + 3 > len(name):
-        raise TrainerError(
+        raise TrainerDataError(
             f"Error: {name}: a system file is named LANGPAIR.SYSTEM.sgm (e.g. fr-en.sys1.sgm)"
         )
     lang = name[dash + 1 : dash + 3] if dash >= 0 else name[:2]
@@ -328,7 +337,7 @@ def _known(data: _RankData, pair: str, system: str, path: str, number: int) -> b
     """Whether ``pair`` has a file for ``system``; an unknown pair is an error (the jar dies)."""
     systems = data.index.get(pair)
     if systems is None:
-        raise TrainerError(f"Error: {path} line {number}: no system file for {pair}")
+        raise TrainerDataError(f"Error: {path} line {number}: no system file for {pair}")
     return system in systems
 
 
@@ -337,11 +346,11 @@ def _read_rank_file(options: TrainerOptions, name: str, data: _RankData) -> None
     try:
         lines = read_jar_lines(path)
     except MeteorEvalError as exc:
-        raise TrainerError(f"Error: cannot read {exc}") from None
+        raise TrainerDataError(f"Error: cannot read {exc}") from None
     for number, line in enumerate(lines, 1):
         fields = _FIELDS.findall(line)
         if len(fields) < 5:
-            raise TrainerError(
+            raise TrainerDataError(
                 f"Error: {path} line {number}: expected SEG, LANGPAIR1, SYSTEM1, LANGPAIR2, "
                 f"SYSTEM2 separated by tabs, got {line!r}"
             )
@@ -354,7 +363,7 @@ def _read_rank_file(options: TrainerOptions, name: str, data: _RankData) -> None
             continue
         for pair, system in ((pair1, sys1), (pair2, sys2)):
             if seg not in data.index[pair][system]:
-                raise TrainerError(
+                raise TrainerDataError(
                     f"Error: {path} line {number}: {pair}.{system} has no segment {seg}"
                 )
         data.better.append(data.index[pair1][sys1][seg])
@@ -468,9 +477,9 @@ def run_trainer(argv: Sequence[str], *, out: TextIO, err: TextIO) -> int:
     except TrainerError as exc:
         out.flush()
         err.write(f"{exc}\n")
-        return 2
+        return 1 if isinstance(exc, TrainerDataError) else 2
     except (MeteorEvalError, JarConfigError) as exc:
         out.flush()
         err.write(f"Error: {exc}\n")
-        return 2
+        return 2 if isinstance(exc, ConfigError | JarConfigError) else 1
     return 0

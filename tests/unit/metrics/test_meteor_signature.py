@@ -49,3 +49,12 @@ def test_eval_id_maps_the_signature_to_the_jar() -> None:
         "meteor15", normalization="norm", modules=("exact", "stem", "synonym")
     )
     assert config.eval_id == "meteor-1.5-wo-en-norm-0.85_0.2_0.6_0.75-ex_st_sy-1.0_0.6_0.8"
+
+
+def test_character_mode_shows_in_the_signature() -> None:
+    """Before, --characters changed the score but not the signature."""
+    words = Meteor(MeteorConfig.preset("meteor15", modules=("exact",)))
+    chars = Meteor(MeteorConfig.preset("meteor15", modules=("exact",), characters=True))
+    assert "unit" not in words.signature(1).format()
+    assert "|case:mixed|unit:char|modules:exact|" in chars.signature(1).format()
+    assert "|c:mixed|u:char|m:exact|" in chars.signature(1).format(short=True)

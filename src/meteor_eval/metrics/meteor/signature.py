@@ -1,7 +1,8 @@
 """Step: score -> signature. The reproducibility signature of a METEOR configuration.
 
 Every field that can change a score is recorded, in a fixed order (version last): flavour,
-language, task, normalisation, tokenizer, case, modules and their weights, the parameters, the
+language, task, normalisation, tokenizer, case, the unit (``unit:char`` for character-based
+precision and recall, absent for words), modules and their weights, the parameters, the
 aligner, the resource ids, the number of references, the multi-reference rule and the
 aggregation. Resource ids come from the function-word list and each module's declaration in
 :mod:`meteor_eval.match.registry` (the ``nltk`` flavour names NLTK's Porter stemmer and WordNet
@@ -62,6 +63,8 @@ def build_signature(config: MeteorConfig, n_refs: str, resources: str) -> Signat
         SignatureField("norm", "n", NORMALIZATION_LABELS[config.normalization]),
         SignatureField("tok", "tok", _tokenizer_label(config)),
         SignatureField("case", "c", "mixed" if config.normalization == "none" else "lc"),
+        # only when set, so that word-based signatures stay as they were
+        *([SignatureField("unit", "u", "char")] if config.characters else []),
         SignatureField("modules", "m", "+".join(config.modules)),
         SignatureField("weights", "w", "+".join(format_number(w) for w in config.weights)),
         SignatureField("alpha", "a", format_number(config.alpha)),
