@@ -64,9 +64,10 @@ def add_meteor_options(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--task",
-        default="rank",
+        default=None,
         help="METEOR 1.5 task: rank adq hter util li tune, or da (English, tuned on WMT "
-        "direct assessments; docs/tuning.md)",
+        "direct assessments; docs/tuning.md); default: rank where METEOR 1.5 has it for the "
+        "language (en cz fr es de ru), li otherwise, as the jar",
     )
     group.add_argument("--norm", action="store_true", help="the jar's -norm: normalise, lower-case")
     group.add_argument("--lower", action="store_true", help="the jar's -lower: lower-case only")

@@ -72,7 +72,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     meteor = parser.add_argument_group("METEOR")
     meteor.add_argument("--lang", default="en", help="language code (default en)")
-    meteor.add_argument("--task", default="rank", help="the task whose parameters start the search")
+    meteor.add_argument(
+        "--task",
+        default=None,
+        help="the task whose parameters start the search (default: as score)",
+    )
     meteor.add_argument("--modules", help="comma-separated stages (default: the language's)")
     meteor.add_argument("--norm", action="store_true", help="the jar's -norm")
     meteor.add_argument(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
@@ -19,13 +20,37 @@ from meteor_eval.metrics.meteor import Meteor, MeteorConfig
         ("es", "meteor-1.5-wo-es-no_norm-0.65_1.3_0.5_0.8-ex_st_pa-1.0_0.8_0.6"),
         ("de", "meteor-1.5-wo-de-no_norm-0.95_1.0_0.55_0.55-ex_st_pa-1.0_0.8_0.2"),
         ("ru", "meteor-1.5-wo-ru-no_norm-0.75_1.4_0.7_0.5-ex_st_pa-1.0_0.5_0.5"),
-        ("da", "meteor-1.5-wo-da-no_norm-0.0_0.0_0.0_0.0-ex_st-0.0_0.0"),
+        ("da", "meteor-1.5-wo-da-no_norm-0.75_1.4_0.7_0.5-ex_st-1.0_0.5"),
         ("other", "meteor-1.5-wo-other-no_norm-0.75_1.4_0.7_0.5-ex-1.0"),
     ],
 )
 def test_default_eval_ids_equal_the_jars(language: str, eval_id: str) -> None:
-    # da: the rank table is all zeros outside the six supported languages (spec 2.3)
+    # da: outside the six languages with a ranking table the jar's default task is li
+    # (`java -jar meteor-1.5.jar HYP REF -l da` prints this Eval ID, Task: Language-Independent)
     assert MeteorConfig.preset("meteor15", language=language).eval_id == eval_id
+
+
+@pytest.mark.parametrize(("language", "task"), [("da", "rank"), ("hu", "adq"), ("de", "hter")])
+def test_a_task_without_parameters_for_the_language_is_refused(language: str, task: str) -> None:
+    # The jar scores these with every parameter and weight 0: METEOR 0 for every segment.
+    with pytest.raises(
+        ConfigError, match=f"task: {task} has no parameters for .* use task (li|rank), the default"
+    ):
+        MeteorConfig.preset("meteor15", language=language, task=task)
+
+
+def test_a_task_without_parameters_is_accepted_when_every_number_is_given() -> None:
+    config = MeteorConfig.preset(
+        "meteor15",
+        language="da",
+        task="rank",
+        alpha=0.5,
+        beta=1.0,
+        gamma=0.5,
+        delta=0.5,
+        weights=(1.0, 0.5),
+    )
+    assert (config.alpha, config.weights) == (0.5, (1.0, 0.5))
 
 
 def test_li_is_the_default_task_outside_supported_languages() -> None:
@@ -176,3 +201,13 @@ def test_jar_weights_score_above_one_as_the_jar_does() -> None:
     )
     score = Meteor(config).sentence_score("the dogs ran fast today", ["the dog runs quickly today"])
     assert score.score == 2.615384615384615
+
+
+def test_danish_by_default_scores_as_the_jar(meteor_data: Path) -> None:
+    """Golden: `java -jar meteor-1.5.jar H R -l da` (METEOR 1.5 from pycocoevalcap 1.2) on the
+    first 50 xray pairs prints "Final score: 0.316307581227388" (task Language-Independent);
+    before, the default task here was rank, whose Danish table is all zeros: a score of 0.0."""
+    hyps = (meteor_data / "xray-system1.hyp").read_text(encoding="utf-8").splitlines()[:50]
+    refs = (meteor_data / "xray-reference").read_text(encoding="utf-8").splitlines()[:50]
+    scorer = Meteor(MeteorConfig.preset("meteor15", language="da"))
+    assert scorer.corpus_score(hyps, [[r] for r in refs]).score == 0.316307581227388

@@ -30,8 +30,11 @@ from meteor_eval.match import registry as matchers
 from meteor_eval.metrics.meteor.presets import (
     NORMALIZATION_LABELS,
     NORMALIZED_LANGUAGES,
+    FlavourDefaults,
     Language,
+    default_task,
     flavour_defaults,
+    has_parameters,
     resolve_language,
 )
 
@@ -218,7 +221,7 @@ class MeteorConfig:
         flavour: Flavour = "meteor15",
         *,
         language: str = "en",
-        task: str = "rank",
+        task: str | None = None,
         normalization: Normalization | None = None,
         modules: Sequence[str] | None = None,
         weights: Sequence[float] | None = None,
@@ -267,6 +270,8 @@ class MeteorConfig:
         if isinstance(modules, str) or isinstance(weights, str):
             raise TypeError("modules and weights take sequences, not a str")
         base = flavour_defaults(flavour, language, task)
+        if flavour == "meteor15" and task is not None and params is None:
+            _check_task_has_parameters(base, task, (alpha, beta, gamma, delta, weights))
         if params is not None:
             given = {"modules": modules, "weights": weights, "alpha": alpha, "beta": beta}
             given.update({"gamma": gamma, "delta": delta})
@@ -384,3 +389,23 @@ def _with_params(
         )
     except ConfigError as exc:
         raise ConfigError(f"{where}: {exc}") from None
+
+
+def _check_task_has_parameters(
+    base: FlavourDefaults, task: str, overrides: tuple[object, ...]
+) -> None:
+    """Refuse a task METEOR 1.5 has no table for in the language, unless every number it would
+    give is set explicitly: the jar scores such a task 0 for every segment (all parameters and
+    weights 0), a silent wrong answer.
+
+    Raises:
+        ConfigError: naming the task and the language's default task.
+    """
+    if all(value is not None for value in overrides) or has_parameters(base.language, task):
+        return
+    name = base.language.long_name
+    raise ConfigError(
+        f"task: {task} has no parameters for {name} in METEOR 1.5 (the jar would score every "
+        f"segment 0); use task {default_task(base.language)}, the default for {name}, or give "
+        "alpha, beta, gamma, delta and the weights"
+    )

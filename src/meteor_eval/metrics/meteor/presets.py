@@ -25,7 +25,9 @@ __all__ = [
     "Language",
     "Task",
     "TaskSettings",
+    "default_task",
     "flavour_defaults",
+    "has_parameters",
     "resolve_language",
     "task_settings",
 ]
@@ -221,7 +223,25 @@ class FlavourDefaults:
     aggregate: str
 
 
-def flavour_defaults(flavour: str, language: str, task: str) -> FlavourDefaults:
+def default_task(language: Language) -> str:
+    """The jar's task when none is given: ``rank`` where METEOR 1.5 has a ranking table for the
+    language (English, Czech, French, Spanish, German, Russian), ``li`` (language-independent)
+    otherwise, so that, e.g., Danish is scored with the parameters the jar uses for it."""
+    return "rank" if language.long_name in _RANK else "li"
+
+
+def has_parameters(language: Language, task: str) -> bool:
+    """Whether METEOR 1.5 defines parameters for ``task`` in ``language``.
+
+    The jar has no table for, e.g., ``rank`` in Danish or ``adq`` outside English: it then scores
+    with alpha = beta = gamma = delta = 0 and zero weights, i.e. 0 for every segment.
+    """
+    settings = task_settings(language, task)
+    numbers = (settings.alpha, settings.beta, settings.gamma, settings.delta, *settings.weights)
+    return any(numbers)
+
+
+def flavour_defaults(flavour: str, language: str, task: str | None) -> FlavourDefaults:
     """What a flavour starts from (see :meth:`MeteorConfig.preset
     <meteor_eval.metrics.meteor.config.MeteorConfig.preset>`).
 
@@ -235,7 +255,7 @@ def flavour_defaults(flavour: str, language: str, task: str) -> FlavourDefaults:
     """
     lang = resolve_language(language)
     if flavour == "meteor15":
-        settings = task_settings(lang, task)
+        settings = task_settings(lang, default_task(lang) if task is None else task)
         return FlavourDefaults(
             lang,
             settings.task,
