@@ -194,10 +194,19 @@ def _segment_lines(args: list[str], err: TextIO) -> list[list[str]]:
     with tempfile.TemporaryDirectory(prefix="meteor-eval-trainer-") as tmp:
         prefix = os.path.join(tmp, "meteor")
         # With -ssOut the jar's Meteor prints nothing on stdout; nothing is lost here.
-        status = run_jar([*args, "-f", prefix], stdout=io.StringIO(), stderr=err)
+        scorer_err = io.StringIO()
+        status = run_jar([*args, "-f", prefix], stdout=io.StringIO(), stderr=scorer_err)
         if status != 0:  # the jar-compatible Meteor: 2 for an option, 1 for its input files
             error = TrainerError if status == 2 else TrainerDataError
-            raise error(f"Error: could not score {args[0]} against {args[1]}")
+            # one line: the scorer's own reason joined to the files it was scoring
+            reason = "; ".join(
+                line.removeprefix("Error: ").strip()
+                for line in scorer_err.getvalue().splitlines()
+                if line.strip()
+            )
+            where = f"Error: could not score {args[0]} against {args[1]}"
+            raise error(f"{where}: {reason}" if reason else where)
+        err.write(scorer_err.getvalue())
         lines = read_jar_lines(prefix + "-seg.scr")
     rows = []
     for line in lines:

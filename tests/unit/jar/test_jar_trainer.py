@@ -253,3 +253,19 @@ def test_empty_data_directories_print_the_jars_values(tmp_path: Path) -> None:
 )
 def test_correlations_print_as_javas_double_to_string(value: float, text: str) -> None:
     assert java_double(value) == text
+
+
+def test_a_scorer_failure_inside_the_trainer_is_one_line(tmp_path: Path) -> None:
+    """The jar-compatible Meteor's own reason joins the files it was scoring, on one line."""
+    data = Path(__file__).resolve().parents[2] / "data" / "trainer" / "segcor"
+    folder = tmp_path / "d"
+    folder.mkdir()
+    for name in ("xray1.tst", "xray1.ter"):  # the reference is missing
+        (folder / name).write_bytes((data / name).read_bytes())
+    status, _, err = _run(["segcor", str(folder), *ONE_POINT])
+    assert status == 1
+    lines = [line for line in err.splitlines() if line.startswith("Error:")]
+    assert lines == [
+        f"Error: could not score {folder / 'xray1.tst'} against {folder / 'xray1.ref'}: "
+        f"{folder / 'xray1.ref'} (No such file or directory)"
+    ]
