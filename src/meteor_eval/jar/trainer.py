@@ -189,7 +189,7 @@ def _segment_lines(args: list[str], err: TextIO) -> list[list[str]]:
     Returns the fields of each line of the segment score file: set, system, document, segment,
     statistics, in the file's (sorted) order.
     """
-    from meteor_eval.cli.jar_compat import run_jar
+    from meteor_eval.jar.main import run_jar
 
     with tempfile.TemporaryDirectory(prefix="meteor-eval-trainer-") as tmp:
         prefix = os.path.join(tmp, "meteor")
