@@ -31,6 +31,7 @@ from typing import IO, Any
 
 from meteor_eval.errors import ConfigError, InputError
 from meteor_eval.metrics.protocol import Metric, Row
+from meteor_eval.stats.meteor import row_problem as meteor_row_problem
 
 __all__ = [
     "HEADER_PREFIX",
@@ -146,37 +147,6 @@ def _parse_row(path: str, number: int, line: str, width: int, integral: bool) ->
     return tuple(values)
 
 
-def _meteor_row_problem(row: Row) -> str | None:
-    """What makes a METEOR row impossible (``None`` if nothing): counts that no alignment can
-    give, which would otherwise score above 1 (precision 9.16 from 12 matches of 9 tokens)."""
-    hyp_len, ref_len, hyp_fun, ref_fun = row[:4]
-    stages = [row[4 + 4 * k : 8 + 4 * k] for k in range(4)]
-    chunks, hyp_matched, ref_matched = row[20:23]
-    rules = (
-        (hyp_fun <= hyp_len, "more hypothesis function words than hypothesis units"),
-        (ref_fun <= ref_len, "more reference function words than reference units"),
-        (
-            sum(s[0] for s in stages) <= hyp_len - hyp_fun,
-            "more hypothesis content matches than hypothesis content units",
-        ),
-        (
-            sum(s[1] for s in stages) <= ref_len - ref_fun,
-            "more reference content matches than reference content units",
-        ),
-        (
-            sum(s[2] for s in stages) <= hyp_fun,
-            "more hypothesis function-word matches than hypothesis function words",
-        ),
-        (
-            sum(s[3] for s in stages) <= ref_fun,
-            "more reference function-word matches than reference function words",
-        ),
-        (hyp_matched <= hyp_len and ref_matched <= ref_len, "more matched words than units"),
-        (chunks <= min(hyp_matched, ref_matched), "more chunks than matched words"),
-    )
-    return next((message for holds, message in rules if not holds), None)
-
-
 def _bleu_row_problem(row: Row, order: int) -> str | None:
     """What makes a BLEU row impossible: more matching n-grams than n-grams."""
     for n in range(order):
@@ -189,7 +159,7 @@ def _check_rows(path: str, metric: str, rows: Sequence[Row], width: int) -> None
     """Refuse rows no scoring run can write (edited or damaged files), naming the line."""
     for k, row in enumerate(rows, start=2):
         if metric == "meteor" and width >= 23:
-            problem = _meteor_row_problem(row)
+            problem = meteor_row_problem(row)
         elif metric == "bleu" and width >= 2 and width % 2 == 0:
             problem = _bleu_row_problem(row, (width - 2) // 2)
         else:

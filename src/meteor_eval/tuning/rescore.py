@@ -45,8 +45,9 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 import numpy as np
 import numpy.typing as npt
 
+from meteor_eval.errors import InputError
 from meteor_eval.metrics.meteor.formula import _weighted_sums, fragmentation_penalty
-from meteor_eval.stats.meteor import ROW_LENGTH, MeteorStats
+from meteor_eval.stats.meteor import ROW_LENGTH, MeteorStats, row_problem
 
 if TYPE_CHECKING:
     from meteor_eval.metrics.meteor.config import MeteorConfig
@@ -146,11 +147,23 @@ class TuningParams:
 def stats_matrix(stats: Sequence[MeteorStats]) -> Ints:
     """Statistics records as an ``(n, 23)`` int64 matrix of rows in the jar's order.
 
+    Each row is checked as ``--from-stats`` checks a statistics file's
+    (:func:`~meteor_eval.stats.meteor.row_problem`): records built by hand or read from
+    elsewhere could otherwise be tuned on with scores above 1.
+
+    Raises:
+        InputError: a record no scoring run gives (a negative count, more matches than units,
+            more chunks than matched words...), named by its index.
+
     Example:
         >>> stats_matrix([MeteorStats.zero()]).shape
         (1, 23)
     """
     rows = [record.to_row() for record in stats]
+    for index, row in enumerate(rows):
+        problem = row_problem(row)
+        if problem is not None:
+            raise InputError(f"stats[{index}]: impossible METEOR statistics: {problem}")
     return np.asarray(rows, dtype=np.int64).reshape(len(rows), ROW_LENGTH)
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from meteor_eval.errors import InputError
 from meteor_eval.javafmt import java_double
 from meteor_eval.metrics.meteor import MeteorConfig
 from meteor_eval.metrics.meteor.formula import score_from_stats
@@ -202,11 +203,48 @@ def test_params_are_checked(kwargs: dict[str, object], error: type, message: str
 
 
 def test_stats_matrix_is_the_jar_row_order() -> None:
-    s = MeteorStats(5, 6, 1, 2, ((1, 2, 3, 4), (5, 6, 7, 8)), 9, 10, 11)
+    s = MeteorStats(30, 40, 10, 12, ((1, 2, 3, 4), (5, 6, 7, 8)), 9, 16, 20)
     matrix = stats_matrix([s])
     assert matrix.dtype == np.int64
-    assert matrix.tolist() == [[5, 6, 1, 2, 1, 2, 3, 4, 5, 6, 7, 8, *(0,) * 8, 9, 10, 11]]
+    assert matrix.tolist() == [[30, 40, 10, 12, 1, 2, 3, 4, 5, 6, 7, 8, *(0,) * 8, 9, 16, 20]]
     assert stats_matrix([]).shape == (0, 23)
+
+
+_GOOD = MeteorStats(9, 9, 2, 2, ((5, 5, 1, 1),), 2, 6, 6)
+
+
+@pytest.mark.parametrize(
+    ("record", "problem"),
+    [
+        # 12 content matches of a 9-token hypothesis: scored, it gave precision 9.16
+        (
+            MeteorStats(9, 9, 0, 0, ((12, 9, 0, 0),), 1, 9, 9),
+            "more hypothesis content matches than hypothesis content units",
+        ),
+        (
+            MeteorStats(9, 9, 10, 0, ((0, 0, 0, 0),), 0, 0, 0),
+            "more hypothesis function words than hypothesis units",
+        ),
+        (
+            MeteorStats(9, 9, 2, 2, ((5, 5, 1, 3),), 2, 6, 8),
+            "more reference function-word matches than reference function words",
+        ),
+        (MeteorStats(9, 9, 2, 2, ((5, 5, 1, 1),), 7, 6, 6), "more chunks than matched words"),
+        (
+            MeteorStats(9, 9, 2, 2, ((5, 5, -1, 1),), 2, 4, 6),
+            "stage1_hyp_function is negative (-1)",
+        ),
+        (MeteorStats(9, -9, 0, 0, ((0, 0, 0, 0),), 0, 0, 0), "ref_length is negative (-9)"),
+    ],
+)
+def test_stats_matrix_refuses_rows_no_scoring_run_writes(record: MeteorStats, problem: str) -> None:
+    """The rows ``--from-stats`` refuses are refused here too, by their index: re-scored, they
+    would give scores above 1 or nonsense."""
+    with pytest.raises(
+        InputError, match=re.escape(f"stats[2]: impossible METEOR statistics: {problem}")
+    ):
+        stats_matrix([_GOOD, _GOOD, record])
+    assert stats_matrix([_GOOD, _GOOD]).tolist() == [list(_GOOD.to_row())] * 2
 
 
 @pytest.mark.parametrize(
