@@ -14,19 +14,23 @@ files...``, each reference path, ``Filtering paraphrases...`` and, every million
 
 Where the jar dies with a stack trace (a missing reference or table, a table that is not gzip,
 a last record with fewer than three lines), one ``Error: ...`` line is printed on stderr instead,
-exit status 1, and no filtered file is left behind.
+exit status 1, and no partly filtered file is left behind: the output is written beside its
+name and renamed when complete, so a file already there stays as it was.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
 import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Final, TextIO
 
-from meteor_eval.jar.javaio import JavaGzipWriter, iter_file_lines, iter_gzip_lines
+from meteor_eval.jar.javaio import (
+    JavaGzipWriter,
+    iter_file_lines,
+    iter_gzip_lines,
+    replaced_on_success,
+)
 from meteor_eval.jar.parex import NgramIndex
 from meteor_eval.text.tokenize import java_hash, java_lower, java_split
 
@@ -75,15 +79,15 @@ def _records(path: Path) -> Iterator[tuple[str, str, str]]:
 
 
 def _filter(table: Path, filtered: Path, index: NgramIndex, out: TextIO) -> None:
-    """Write the kept records; progress on ``out``. A partly written output is deleted when
-    reading the table fails (the table is checked to be gzip before the output is created, as
-    the jar opens it first)."""
+    """Write the kept records; progress on ``out``. The output is only put in place once
+    complete (:func:`~meteor_eval.jar.javaio.replaced_on_success`), so reading the table
+    failing leaves none (the table is checked to be gzip before the output is created, as the
+    jar opens it first)."""
     with open(table, "rb") as handle:
         if handle.read(2) != b"\x1f\x8b":
             raise _FilterError(f"{table}: not in gzip format")
     count = used = 0
-    writer = JavaGzipWriter(filtered)
-    try:
+    with replaced_on_success(filtered) as temporary, JavaGzipWriter(temporary) as writer:
         out.write("Filtering paraphrases...\n")
         for record in _records(table):
             if _hashes(record[1]) in index or _hashes(record[2]) in index:
@@ -93,11 +97,6 @@ def _filter(table: Path, filtered: Path, index: NgramIndex, out: TextIO) -> None
             count += 1
             if count % _PROGRESS_EVERY == 0:
                 out.write(f"{count} ({used})\n")
-    except BaseException:
-        writer.close()
-        _remove(filtered)
-        raise
-    writer.close()
 
 
 def run_filter_paraphrase(argv: Sequence[str], *, out: TextIO, err: TextIO) -> int:
@@ -136,9 +135,3 @@ def run_filter_paraphrase(argv: Sequence[str], *, out: TextIO, err: TextIO) -> i
 def _read(path: Path) -> list[str]:
     """A reference file's lines."""
     return list(iter_file_lines(path))
-
-
-def _remove(path: Path) -> None:
-    """Delete a partly written output, if any."""
-    with contextlib.suppress(OSError):
-        os.remove(path)

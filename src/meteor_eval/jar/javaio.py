@@ -11,20 +11,33 @@
   length. With the same zlib the bytes equal the jar's (checked on the golden files of
   ``tests/data/parex``); the tests compare the decompressed text too, so a different zlib
   version cannot hide a difference in content.
+* Outputs are written through :func:`replaced_on_success`: to a temporary file beside the
+  output, renamed to it at the end, so a tool that fails midway (a damaged input, a full disk)
+  leaves no partly written file where the jar would.
 """
 
 from __future__ import annotations
 
 import codecs
+import contextlib
+import errno
 import gzip
+import os
 import re
+import secrets
 import struct
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO, Final
 
-__all__ = ["JavaGzipWriter", "iter_binary_lines", "iter_file_lines", "iter_gzip_lines"]
+__all__ = [
+    "JavaGzipWriter",
+    "iter_binary_lines",
+    "iter_file_lines",
+    "iter_gzip_lines",
+    "replaced_on_success",
+]
 
 _BREAK: Final = re.compile("\r\n|\r|\n")
 _CHUNK: Final = 1 << 16
@@ -128,3 +141,46 @@ class JavaGzipWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _temporary_beside(path: Path) -> Path:
+    """Create an empty, new temporary file in ``path``'s folder (with the permissions ``open``
+    gives a new file, unlike ``mkstemp``'s 0600) and return its path."""
+    while True:
+        temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            continue
+        os.close(handle)
+        return temporary
+
+
+@contextlib.contextmanager
+def replaced_on_success(path: Path) -> Iterator[Path]:
+    """A temporary path beside ``path`` to write the output to: renamed to ``path`` when the
+    block ends without an error, removed when it raises. A failed run so leaves no partly
+    written output, and a file already at ``path`` is replaced only by a complete one.
+
+    Errors name ``path``, not the temporary file, so messages show the output asked for; an
+    output path that is a folder is refused before the block runs, as opening it would be.
+
+    Raises:
+        OSError: the temporary file cannot be created or renamed (or the block's own error).
+    """
+    if path.is_dir():
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+    try:
+        temporary = _temporary_beside(path)
+    except OSError as exc:
+        exc.filename = str(path)
+        raise
+    try:
+        yield temporary
+        os.replace(temporary, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.remove(temporary)
+        if isinstance(exc, OSError) and str(exc.filename) == str(temporary):
+            exc.filename, exc.filename2 = str(path), None
+        raise

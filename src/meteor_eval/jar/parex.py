@@ -39,7 +39,8 @@ tokens and adds ``&amp;``-style entities), and the eighth argument (``minFinalP`
 
 Differences from the jar, where it dies with a stack trace: a missing or unreadable input, a
 phrase table that is not gzip, an output folder that cannot be created and an unparsable
-number argument give one ``Error: ...`` line on stderr and exit status 1.
+number argument give one ``Error: ...`` line on stderr and exit status 1, and a run that fails
+midway leaves no partly written file (the jar leaves the one it was writing).
 
 References:
     M. Denkowski and A. Lavie. Meteor Universal: Language Specific Translation Evaluation for
@@ -57,7 +58,12 @@ from pathlib import Path
 from typing import Final, TextIO
 
 from meteor_eval.jar.config import JarConfigError, parse_java_double
-from meteor_eval.jar.javaio import JavaGzipWriter, iter_file_lines, iter_gzip_lines
+from meteor_eval.jar.javaio import (
+    JavaGzipWriter,
+    iter_file_lines,
+    iter_gzip_lines,
+    replaced_on_success,
+)
 from meteor_eval.javafmt import java_double
 from meteor_eval.text.tokenize import java_split, java_trim
 
@@ -426,6 +432,10 @@ def write_parex(
 ) -> Path:
     """Run the four steps into ``out_dir`` (which must exist) and return ``paraphrase.gz``.
 
+    Each file is written beside its name and renamed when complete
+    (:func:`~meteor_eval.jar.javaio.replaced_on_success`): a run that fails midway leaves the
+    files of the steps it finished and no partly written one.
+
     Args:
         inputs: The input files.
         out_dir: Folder receiving ``parex.f``, ``parex.e``, ``parex.raw.gz``,
@@ -446,8 +456,9 @@ def write_parex(
     for side, corpus in (("foreign", inputs.f_corpus), ("english", inputs.e_corpus)):
         log(f"+ {side}")
         words = common_words(read(corpus), settings.min_rel_freq)
-        target = Path(f"{prefix}.{side[0]}")
-        target.write_text("".join(w + "\n" for w in words), encoding="utf-8", errors="replace")
+        with replaced_on_success(Path(f"{prefix}.{side[0]}")) as target:
+            text = "".join(w + "\n" for w in words)
+            target.write_text(text, encoding="utf-8", errors="replace")
         commons.append(frozenset(words))
     log("Step 2: extracting paraphrases")
     log("Loading corpus")
@@ -455,7 +466,7 @@ def write_parex(
     log("Loading common words (foreign)")
     log("Loading common words (english)")
     raw_path = Path(f"{prefix}.raw.gz")
-    with JavaGzipWriter(raw_path) as raw:
+    with replaced_on_success(raw_path) as temporary, JavaGzipWriter(temporary) as raw:
         for record in extract_paraphrases(
             lambda: _table_lines(inputs.table, read),
             index,
@@ -467,12 +478,12 @@ def write_parex(
             raw.println(record)
     log("Step 3: grouping paraphrases")
     group_path = Path(f"{prefix}.group.gz")
-    with JavaGzipWriter(group_path) as group:
+    with replaced_on_success(group_path) as temporary, JavaGzipWriter(temporary) as group:
         for record in group_paraphrases(_lines_of(raw_path, gz=True)):
             group.println(record)
     log("Step 4: combining and filtering paraphrases")
     final = out_dir / "paraphrase.gz"
-    with JavaGzipWriter(final) as out:
+    with replaced_on_success(final) as temporary, JavaGzipWriter(temporary) as out:
         for record in combine_paraphrases(_lines_of(group_path, gz=True), settings.min_final_prob):
             out.println(record)
     return final

@@ -176,3 +176,84 @@ def test_gzip_writer_round_trips(
         for line in lines:
             writer.println(line)
     assert gzip.decompress(path.read_bytes()).decode("utf-8") == "".join(x + "\n" for x in lines)
+
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "parex"
+
+
+def _parex(out_dir: Path, table: Path) -> tuple[int, str]:
+    err = io.StringIO()
+    corpora = [str(DATA / "corpus.f"), str(DATA / "corpus.e"), str(table), str(DATA / "corpus.e")]
+    status = run_jar(["Parex", *corpora, str(out_dir)], stdout=io.StringIO(), stderr=err)
+    return status, err.getvalue()
+
+
+def test_parex_failing_on_a_damaged_table_leaves_no_partial_file(tmp_path: Path) -> None:
+    """The table's gzip stream ends early, while step 2 writes ``parex.raw.gz``: only the
+    files of the finished step remain (complete, equal to the jar's), no half-written one."""
+    data = (DATA / "phrase-table.gz").read_bytes()
+    table = tmp_path / "cut.gz"
+    table.write_bytes(data[: len(data) // 2])
+    out_dir = tmp_path / "out"
+    status, err = _parex(out_dir, table)
+    assert status == 1
+    assert err.splitlines()[-1] == (
+        f"Error: cannot read {table}: Compressed file ended before the end-of-stream marker "
+        "was reached"
+    )
+    assert sorted(p.name for p in out_dir.iterdir()) == ["parex.e", "parex.f"]
+    for name in ("parex.e", "parex.f"):
+        golden = DATA / "golden" / "parex" / name
+        assert (out_dir / name).read_bytes() == golden.read_bytes()
+
+
+def test_parex_failing_to_write_leaves_no_partial_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write error (a full disk) in the last step: ``paraphrase.gz`` is not left half
+    written, and the message names the folder as before."""
+    import errno
+
+    import meteor_eval.jar.parex as parex
+
+    made: list[int] = []
+
+    class FullDisk(JavaGzipWriter):
+        def __init__(self, path: str | Path) -> None:
+            super().__init__(path)
+            made.append(1)
+            self._full = len(made) == 3  # raw, group, then the final table
+
+        def println(self, line: str) -> None:
+            if self._full:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            super().println(line)
+
+    monkeypatch.setattr(parex, "JavaGzipWriter", FullDisk)
+    out_dir = tmp_path / "out"
+    status, err = _parex(out_dir, DATA / "phrase-table.gz")
+    assert status == 1
+    assert err.splitlines()[-1] == f"Error: cannot write {out_dir}: No space left on device"
+    assert sorted(p.name for p in out_dir.iterdir()) == [
+        "parex.e",
+        "parex.f",
+        "parex.group.gz",
+        "parex.raw.gz",
+    ]
+    golden = DATA / "golden" / "parex" / "parex.group.gz"
+    assert gzip.decompress((out_dir / "parex.group.gz").read_bytes()) == gzip.decompress(
+        golden.read_bytes()
+    )
+
+
+def test_filter_replaces_an_existing_output_only_when_it_succeeds(tmp_path: Path) -> None:
+    """A failed filter leaves a file already at the output path as it was, and no temporary."""
+    earlier = gzip.compress(b"earlier output\n")
+    (tmp_path / "f.gz").write_bytes(earlier)
+    status, kept, _, _ = _filter(tmp_path, ["0.5", "a", "b", "0.5", "a"], "a")
+    assert (status, kept) == (1, ["earlier output"])
+    assert (tmp_path / "f.gz").read_bytes() == earlier
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.gz", "ref.txt", "t.gz"]
+    status, kept, _, _ = _filter(tmp_path, ["0.5", "a", "b"], "a")
+    assert (status, kept) == (0, ["0.5", "a", "b"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.gz", "ref.txt", "t.gz"]
