@@ -216,21 +216,31 @@ def _as_config_value(value: Any) -> Any:
 def metric_from_header(stats: StatsFile, overrides: dict[str, Any] | None = None) -> Metric[Any]:
     """The metric that made ``stats``, with ``overrides`` of fields that only change the score.
 
+    A resource file given at another path than the header's (a copied or moved
+    ``new-language`` folder) is accepted when its content is the same: the signature's resource
+    ids (content checksums) are compared, not the paths (:data:`Metric.resource_fields
+    <meteor_eval.metrics.protocol.Metric.resource_fields>`), and the new path is used, since
+    the old one may be gone.
+
     Raises:
-        InputError: an override changes a field that determines the statistics (named, with
-            both values: the file and the options contradict each other).
+        InputError: an override changes a field that determines the statistics, or gives a
+            resource file of other content (named, with both values: the file and the options
+            contradict each other).
         ConfigError: the header's configuration is not valid for this version.
     """
     from meteor_eval.metrics.registry import metric_class
 
     cls = metric_class(stats.metric)
     fields = {key: _as_config_value(value) for key, value in stats.config.items()}
+    moved: dict[str, Any] = {}
     for key, value in (overrides or {}).items():
         if key not in fields:
             raise ConfigError(f"{stats.path}: {stats.metric} has no setting {key!r}")
         if _as_config_value(value) == fields[key]:
             continue
-        if key not in cls.score_fields:
+        if key in cls.resource_fields:
+            moved[key] = value  # compared by content below
+        elif key not in cls.score_fields:
             raise InputError(
                 f"{stats.path}: the statistics were made with {key}={fields[key]!r}; "
                 f"{key}={value!r} would need new statistics (re-score the text instead)"
@@ -240,7 +250,56 @@ def metric_from_header(stats: StatsFile, overrides: dict[str, Any] | None = None
         _, config = config_from_fields(stats.metric, fields)
     except ConfigError as exc:
         raise ConfigError(f"{stats.path}: {exc}") from None
-    return cls(config)
+    metric = cls(config)
+    if moved:
+        _check_same_resources(stats, metric, moved)
+    return metric
+
+
+def _signature_value(signature: str, key: str) -> str | None:
+    """The value of ``key`` in a formatted signature (``metric|key:value|...``), or ``None``."""
+    for part in signature.split("|")[1:]:
+        name, _, value = part.partition(":")
+        if name == key:
+            return value
+    return None
+
+
+def _check_same_resources(stats: StatsFile, metric: Metric[Any], moved: dict[str, Any]) -> None:
+    """Refuse resource files at new paths (``moved``: field -> new path) whose content differs
+    from those the statistics were made with, naming each resource that differs.
+
+    The header's signature holds the resource ids of the original files, so the check needs
+    neither them nor their old paths (a moved folder leaves none).
+    """
+    made = _signature_value(stats.signature, "resources")
+    now = metric.signature(stats.nrefs).get("resources")
+    if made is not None and made == now:
+        return
+    if made is None or now is None:
+        key, value = next(iter(moved.items()))
+        raise InputError(
+            f"{stats.path}: the statistics were made with {key}={stats.config[key]!r}; "
+            f"{key}={value!r} would need new statistics (re-score the text instead)"
+        )
+    old_ids, new_ids = made.split(","), now.split(",")
+    if len(old_ids) == len(new_ids):
+        pairs = [(old, new) for old, new in zip(old_ids, new_ids, strict=True) if old != new]
+    else:
+        pairs = [(made, now)]
+    names = type(metric).resource_fields
+    parts = []
+    for _, new in pairs:
+        given = next((k for k in moved if new.startswith(names[k] + "-")), None)
+        parts.append(
+            f"the resources are now {new}"
+            if given is None
+            else f"{given}={moved[given]!r} is {new} (other content)"
+        )
+    raise InputError(
+        f"{stats.path}: the statistics were made with {', '.join(old for old, _ in pairs)}; "
+        f"{'; '.join(parts)}: other resources need new statistics (re-score the text instead)"
+    )
 
 
 def config_from_fields(name: str, fields: dict[str, Any]) -> tuple[type[Metric[Any]], Any]:
@@ -260,11 +319,31 @@ def config_from_fields(name: str, fields: dict[str, Any]) -> tuple[type[Metric[A
     return cls, config
 
 
+def _same_settings(first: StatsFile, other: StatsFile) -> bool:
+    """Whether two files were made with the same metric and configuration, resource files at
+    other paths counting as the same when the signatures' resource ids (their content) are."""
+    if first.metric != other.metric:
+        return False
+    if first.config == other.config:
+        return True
+    from meteor_eval.metrics.registry import metric_class
+
+    keys = first.config.keys() | other.config.keys()
+    differ = {key for key in keys if first.config.get(key) != other.config.get(key)}
+    resources = _signature_value(first.signature, "resources")
+    return (
+        differ <= metric_class(first.metric).resource_fields.keys()
+        and resources is not None
+        and resources == _signature_value(other.signature, "resources")
+    )
+
+
 def check_same_metric(files: Sequence[StatsFile]) -> None:
-    """Refuse statistics files of different metrics or configurations in one comparison."""
+    """Refuse statistics files of different metrics or configurations in one comparison
+    (resource files are compared by content: a folder copied between runs is the same)."""
     first = files[0]
     for other in files[1:]:
-        if (other.metric, other.config) != (first.metric, first.config):
+        if not _same_settings(first, other):
             raise InputError(
                 f"{other.path}: made with other settings than {first.path} "
                 f"({other.signature} vs {first.signature}); compare like with like"

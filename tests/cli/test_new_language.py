@@ -13,6 +13,7 @@ import hashlib
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -389,3 +390,114 @@ def test_the_index_is_built_into_the_cache(folder: Path) -> None:
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     index = Path(manifest["files"]["paraphrase.gz"]["index"])
     assert index.is_file() and index.name.startswith("paraphrase-") and index.suffix == ".idx"
+
+
+def _stats_of(folder: Path, stats: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, str]:
+    """Score the fixture's test set with ``folder``, writing ``stats``; the JSON result."""
+    hyp, ref = str(DATA / "score.hyp"), str(DATA / "score.ref")
+    argv = ["score", "--resources", str(folder), "--hyp", hyp, "--ref", ref, "--format", "json"]
+    assert main([*argv, "--stats", str(stats)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    return {"signature": data["signature"]["meteor"], **data["systems"][0]["meteor"]}
+
+
+def _from_stats(stats: Path, folder: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, str]:
+    argv = ["score", "--from-stats", str(stats), "--resources", str(folder), "--format", "json"]
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    return {"signature": data["signature"]["meteor"], **data["systems"][0]["meteor"]}
+
+
+def test_statistics_rescore_with_a_copy_of_the_folder(
+    folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The resources are the same content at another path: the statistics still fit them."""
+    made = _stats_of(folder, tmp_path / "s.stats", capsys)
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    again = _from_stats(tmp_path / "s.stats", copy, capsys)
+    assert again["score"] == made["score"] == 0.4409516416364013
+    assert again["signature"] == made["signature"]
+    assert "|resources:function-words-en-user-" in made["signature"]
+
+
+def test_statistics_rescore_with_the_folder_moved(
+    folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Scored with a folder that was then moved: its old path is gone, its content the same."""
+    before, after = tmp_path / "before", tmp_path / "after"
+    shutil.copytree(folder, before)
+    made = _stats_of(before, tmp_path / "s.stats", capsys)
+    before.rename(after)
+    again = _from_stats(tmp_path / "s.stats", after, capsys)
+    assert (again["score"], again["signature"]) == (made["score"], made["signature"])
+
+
+def test_statistics_are_refused_with_other_function_words(
+    folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Other function words give other statistics: refused, naming the two word lists."""
+    stats = tmp_path / "s.stats"
+    made = _stats_of(folder, stats, capsys)
+    other = tmp_path / "other"
+    shutil.copytree(folder, other)
+    words = other / "function.words"
+    words.write_text(words.read_text(encoding="utf-8") + "zyzzyva\n", encoding="utf-8")
+    old_id = next(r for r in made["signature"].split("|") if r.startswith("resources:"))
+    old_words = old_id.removeprefix("resources:").split(",")[0]
+    new_words = "function-words-en-user-" + hashlib.sha256(words.read_bytes()).hexdigest()[:8]
+    argv = ["score", "--from-stats", str(stats), "--resources", str(other)]
+    assert _refused(capsys, argv, status=1) == (
+        f"meteor-eval score: error: {stats}: the statistics were made with {old_words}; "
+        f"function_words_file={str(words)!r} is {new_words} (other content): other resources "
+        "need new statistics (re-score the text instead)"
+    )
+
+
+def test_statistics_are_refused_with_another_paraphrase_table(
+    folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A table with one record fewer: refused, naming the table (the function words, the
+    same content at another path, are not blamed)."""
+    stats = tmp_path / "s.stats"
+    made = _stats_of(folder, stats, capsys)
+    other = tmp_path / "other"
+    shutil.copytree(folder, other)
+    table = other / "paraphrase.gz"
+    lines = gzip.decompress(table.read_bytes()).decode("utf-8").splitlines(keepends=True)
+    table.write_bytes(gzip.compress("".join(lines[:-3]).encode("utf-8")))
+    resources = next(r for r in made["signature"].split("|") if r.startswith("resources:"))
+    old_table = resources.removeprefix("resources:").split(",")[1]
+    assert old_table.startswith("paraphrase-other-1.5-")
+    argv = ["score", "--from-stats", str(stats), "--resources", str(other)]
+    line = _refused(capsys, argv, status=1)
+    assert line.startswith(
+        f"meteor-eval score: error: {stats}: the statistics were made with {old_table}; "
+        f"paraphrase_table={str(table)!r} is paraphrase-other-1.5-"
+    )
+    assert line.endswith(
+        " (other content): other resources need new statistics (re-score the text instead)"
+    )
+    assert line.count("other content") == 1
+
+
+def test_statistics_of_two_copies_of_the_folder_compare(
+    folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two systems scored with the same folder at two paths are compared, not refused as
+    made with other settings."""
+    one, two = tmp_path / "one", tmp_path / "two"
+    shutil.copytree(folder, one)
+    shutil.copytree(folder, two)
+    made = _stats_of(one, tmp_path / "a.stats", capsys)
+    ref = str(DATA / "score.ref")
+    argv = ["score", "--resources", str(two), "--hyp", ref, "--ref", ref, "--format", "json"]
+    assert main([*argv, "--stats", str(tmp_path / "b.stats")]) == 0
+    capsys.readouterr()
+    files = [str(tmp_path / "a.stats"), str(tmp_path / "b.stats")]
+    assert main(["score", "--from-stats", *files, "--names", "a,b", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    scores = {system["name"]: system["meteor"]["score"] for system in data["systems"]}
+    assert scores == {"a": made["score"], "b": 1.0}
+    assert made["score"] == 0.4409516416364013
+    assert data["signature"]["meteor"] == made["signature"]

@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from meteor_eval.errors import warn_empty
@@ -117,6 +118,11 @@ class Metric(ABC, Generic[ScoreT]):
     #: Configuration fields that change only the formula, not the statistics: stored
     #: statistics may be re-scored with other values of these (and of no other field).
     score_fields: ClassVar[frozenset[str]] = frozenset()
+    #: Configuration fields that name resource files whose content the signature's
+    #: ``resources`` ids record, each with the name its id starts with (``function_words_file``:
+    #: ``function-words``): stored statistics may be re-scored with such a file at another
+    #: path (a copied or moved folder) when its content, so its id, is the same.
+    resource_fields: ClassVar[Mapping[str, str]] = MappingProxyType({})
 
     config: Any
 

@@ -20,6 +20,7 @@ import operator
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from meteor_eval.align.alignment import Alignment
@@ -334,6 +335,14 @@ class Meteor(Metric["MeteorScore"]):
     config: MeteorConfig
     score_fields = frozenset(
         {"alpha", "beta", "gamma", "delta", "weights", "aggregate", "params_id"}
+    )
+    # Not synonym_dir: its id is its path (meteor_eval.match.registry).
+    resource_fields = MappingProxyType(
+        {
+            "function_words_file": "function-words",
+            "paraphrase_table": "paraphrase",
+            "stem_table": "stem-table",
+        }
     )
 
     @classmethod
