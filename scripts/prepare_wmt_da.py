@@ -32,10 +32,18 @@ file name (2021's ``Nemo`` for ``NVIDIA-NeMo``) is matched after lower-casing an
 punctuation, then by a unique containment; an unmatched system is reported and skipped. The
 2022 Livonian pair is ``lv-en`` in the scores and ``liv-en`` in the files.
 
+**The segment ids are not the lines of the ``txt/`` files.** Paired by line, the DA scores and
+the translations are unrelated (``scripts/judgement_checks.py``; docs/tuning.md): the
+evaluation numbered the test set with its documents sorted by id, the ``txt/`` files keep
+them in the XML's order. ``--order FILE`` (written by ``scripts/da_order.py`` from the test
+set's XML) pairs every score with the line it scores: ``seg_id`` is then the text line,
+``sid`` the segment id of the scores file, and pairs without an order are left out with a
+message. Without ``--order`` the records pair by line, as before, with a warning.
+
 Usage::
 
     python scripts/prepare_wmt_da.py --repo wmt21-news-systems --repo wmt22-news-systems \
-        --out /tmp/wmt-da.jsonl [--years 2021 2022] [--pairs de-en zh-en]
+        --out /tmp/wmt-da.jsonl [--order da-order.json] [--years 2021 2022] [--pairs de-en]
 """
 
 from __future__ import annotations
@@ -138,8 +146,19 @@ def primary_reference(refs: dict[str, str], scored: set[str]) -> str:
     return "A" if "A" in letters else letters[0]
 
 
-def pair_records(repo: Repository, names: list[str], year: int, src: str, scores_name: str):
-    """The JSONL records of one language pair of one year."""
+def pair_records(
+    repo: Repository,
+    names: list[str],
+    year: int,
+    src: str,
+    scores_name: str,
+    order: list[int] | None = None,
+):
+    """The JSONL records of one language pair of one year.
+
+    ``order[sid - 1]`` is the text line the segment id scores; without it the segment id is
+    taken as the line.
+    """
     code = SOURCE_ALIASES.get(src, src)
     pattern = re.compile(
         rf"^txt/(references|system-outputs)/[a-z]+test{year}\.{code}-en\.(ref|hyp)\.(.+)\.en$"
@@ -167,19 +186,21 @@ def pair_records(repo: Repository, names: list[str], year: int, src: str, scores
         hyp_lines = repo.lines(hyp_file)
         if len(hyp_lines) != len(ref_lines):
             raise SystemExit(f"{hyp_file}: {len(hyp_lines)} lines, reference {len(ref_lines)}")
-        for (name, seg_id), (z, raw, n) in sorted(scores.items()):
+        for (name, sid), (z, raw, n) in sorted(scores.items()):
             if name != system:
                 continue
-            if not 1 <= seg_id <= len(ref_lines):
-                raise SystemExit(f"{scores_name}: segment {seg_id} outside 1..{len(ref_lines)}")
+            if not 1 <= sid <= len(ref_lines):
+                raise SystemExit(f"{scores_name}: segment {sid} outside 1..{len(ref_lines)}")
+            line = sid if order is None else order[sid - 1]
             out.append(
                 {
                     "year": year,
                     "lp": lp,
                     "system": system,
-                    "seg_id": seg_id,
-                    "hyp": hyp_lines[seg_id - 1],
-                    "ref": ref_lines[seg_id - 1],
+                    "seg_id": line,
+                    "sid": sid,
+                    "hyp": hyp_lines[line - 1],
+                    "ref": ref_lines[line - 1],
                     "human": round(z, 6),
                     "raw": round(raw, 4),
                     "judgements": n,
@@ -195,7 +216,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--years", type=int, nargs="*")
     parser.add_argument("--pairs", nargs="*")
+    parser.add_argument("--order", type=Path, help="orders of scripts/da_order.py")
     args = parser.parse_args(argv)
+    orders = None
+    if args.order is not None:
+        orders = json.loads(args.order.read_text(encoding="utf-8"))
     records = []
     for path in args.repo:
         repo = Repository(path)
@@ -209,7 +234,22 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             if args.pairs and f"{src}-en" not in args.pairs:
                 continue
-            found = pair_records(repo, names, year, src, name)
+            order = None
+            if orders is not None:
+                entry = orders.get(f"{year} {src}-en")
+                if entry is None:
+                    print(f"{year} {src}-en: no order in {args.order}, left out", file=sys.stderr)
+                    continue
+                order = entry["order"]
+                if sorted(order) != list(range(1, len(order) + 1)):
+                    raise SystemExit(f"{args.order}: {year} {src}-en: not an order of lines")
+            else:
+                print(
+                    f"{year} {src}-en: paired by line (no --order): the scores and the texts "
+                    "do not correspond (see the docstring)",
+                    file=sys.stderr,
+                )
+            found = pair_records(repo, names, year, src, name, order)
             systems = len({r["system"] for r in found})
             print(f"  {len(found)} segments, {systems} systems", file=sys.stderr)
             records.extend(found)
