@@ -65,7 +65,7 @@ def add_meteor_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--task",
         default=None,
-        help="METEOR 1.5 task: rank adq hter util li tune, or da (English, tuned on WMT "
+        help="METEOR 1.5 task: rank adq hter util li tune, or da (English, tuned on WMT 2021 "
         "direct assessments; docs/tuning.md); default: rank where METEOR 1.5 has it for the "
         "language (en cz fr es de ru), li otherwise, as the jar",
     )
