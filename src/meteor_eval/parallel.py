@@ -310,11 +310,21 @@ def _parallel(
     pending: deque[tuple[Future[tuple[_T, list[str]]], int, int, int]] = deque()
     limit = n_jobs * _IN_FLIGHT_PER_JOB
     offset = 0
+    from concurrent.futures.process import BrokenProcessPool
+
     errors = pairs.errors if isinstance(pairs, Files) else "strict"
     with _no_sigpipe(), _pool(metric, n_jobs, run.start_method) as pool:
         try:
             for number, (job, count) in enumerate(_jobs(pairs, run.chunk_size), start=1):
-                future = pool.submit(_in_worker, task, job, errors, *extra)
+                try:
+                    future = pool.submit(_in_worker, task, job, errors, *extra)
+                except BrokenProcessPool:
+                    # a worker died before its chunk's result was asked for: the pool
+                    # refuses new work, and every chunk in flight is lost with this one
+                    lost_number, lost_first = number, offset + 1
+                    if pending:
+                        lost_number, lost_first = pending[0][1], pending[0][2]
+                    raise _worker_died(lost_number, lost_first, number, offset + count) from None
                 pending.append((future, number, offset + 1, offset + count))
                 offset += count
                 while len(pending) >= limit or (pending and pending[0][0].done()):
@@ -334,6 +344,15 @@ def _parallel(
                 future.cancel()
 
 
+def _worker_died(number: int, first: int, last_number: int, last: int) -> WorkerError:
+    """The error for a broken pool: which chunks (and segments) were lost."""
+    chunks = f"chunk {number}" if last_number == number else f"chunks {number}-{last_number}"
+    return WorkerError(
+        f"a worker process died (killed, or out of memory?) while {chunks} "
+        f"(segments {first:,}-{last:,}) were being scored; no result was produced"
+    )
+
+
 def _outcome(pending: deque[tuple[Future[tuple[_T, list[str]]], int, int, int]]) -> _T:
     """The result of the oldest chunk in flight, with a worker's death or a too-long segment
     turned into an error that says where.
@@ -349,12 +368,7 @@ def _outcome(pending: deque[tuple[Future[tuple[_T, list[str]]], int, int, int]])
     try:
         result, notes = future.result()
     except BrokenProcessPool:
-        last_number, last = pending[-1][1], pending[-1][3]
-        chunks = f"chunk {number}" if last_number == number else f"chunks {number}-{last_number}"
-        raise WorkerError(
-            f"a worker process died (killed, or out of memory?) while {chunks} "
-            f"(segments {first:,}-{last:,}) were being scored; no result was produced"
-        ) from None
+        raise _worker_died(number, first, pending[-1][1], pending[-1][3]) from None
     except SegmentTooLongError as exc:
         raise exc.at_line(first - 1) from None
     pending.popleft()
