@@ -53,17 +53,7 @@ def test_mqm_news_records_join_scores_to_output_lines(
 ) -> None:
     mqm, systems = news
     out = tmp_path / "news.jsonl"
-    done = _run(
-        SCRIPTS / "prepare_wmt_mqm.py",
-        "--mqm",
-        mqm,
-        "--systems",
-        systems,
-        "--set",
-        "newstest2021",
-        "--out",
-        out,
-    )
+    done = _prepare_news(mqm, systems, out)
     assert done.returncode == 0, done.stderr
     records = [json.loads(line) for line in out.read_text().splitlines()]
     got = [(r["system"], r["seg_id"], r["hyp"], r["ref"], r["human"]) for r in records]
@@ -80,46 +70,33 @@ def test_mqm_news_records_join_scores_to_output_lines(
     assert "3 records, 2 systems" in done.stderr
 
 
-def test_mqm_news_refuses_a_segment_beyond_the_test_set(
-    news: tuple[Path, Path], tmp_path: Path
+NEWS_SCORES = "newstest2021/zhen/mqm_newstest2021_zhen.avg_seg_scores.tsv"
+
+
+def _prepare_news(mqm: Path, systems: Path, out: Path) -> subprocess.CompletedProcess[str]:
+    return _run(
+        SCRIPTS / "prepare_wmt_mqm.py",
+        *("--mqm", mqm, "--systems", systems, "--set", "newstest2021", "--out", out),
+    )
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        ("SysB\t-1.0 4\n", "segment 4 outside 1..3"),
+        ("SysA\t-2.0 2\n", f"{NEWS_SCORES}:9: SysA segment 2 listed twice"),
+        ("SysA\tbad 2\n", f"{NEWS_SCORES}:9: not a score and segment id"),
+    ],
+)
+def test_mqm_news_refuses_bad_score_rows(
+    news: tuple[Path, Path], tmp_path: Path, row: str, message: str
 ) -> None:
     mqm, systems = news
-    name = "newstest2021/zhen/mqm_newstest2021_zhen.avg_seg_scores.tsv"
-    with (mqm / name).open("a") as fh:
-        fh.write("SysB\t-1.0 4\n")
-    done = _run(
-        SCRIPTS / "prepare_wmt_mqm.py",
-        "--mqm",
-        mqm,
-        "--systems",
-        systems,
-        "--set",
-        "newstest2021",
-        "--out",
-        tmp_path / "x.jsonl",
-    )
+    with (mqm / NEWS_SCORES).open("a") as fh:
+        fh.write(row)
+    done = _prepare_news(mqm, systems, tmp_path / "x.jsonl")
     assert done.returncode == 1
-    assert "segment 4 outside 1..3" in done.stderr
-
-
-def test_mqm_scores_listed_twice_are_refused(news: tuple[Path, Path], tmp_path: Path) -> None:
-    mqm, systems = news
-    name = "newstest2021/zhen/mqm_newstest2021_zhen.avg_seg_scores.tsv"
-    with (mqm / name).open("a") as fh:
-        fh.write("SysA\t-2.0 2\n")
-    done = _run(
-        SCRIPTS / "prepare_wmt_mqm.py",
-        "--mqm",
-        mqm,
-        "--systems",
-        systems,
-        "--set",
-        "newstest2021",
-        "--out",
-        tmp_path / "x.jsonl",
-    )
-    assert done.returncode == 1
-    assert f"{name}:9: SysA segment 2 listed twice" in done.stderr
+    assert message in done.stderr
 
 
 TED_HEADER = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
@@ -153,56 +130,37 @@ def test_mqm_ted_records_strip_marks_and_use_refb(tmp_path: Path) -> None:
     ] == [("SysA", 7, "I want you", "I would like you", -3.5, "ted")]
 
 
-def test_mqm_ted_refuses_two_texts_of_one_segment(tmp_path: Path) -> None:
-    mqm = _ted(
-        tmp_path / "mqm",
-        [
-            "SysA\ttalk.1\t1\t7\trater1\t源\tI want you\tStyle\tMinor\n",
-            "SysA\ttalk.1\t1\t7\trater2\t源\tI need you\tStyle\tMinor\n",
-        ],
-        "SysA\t-3.5 7\n",
-    )
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        (
+            [
+                "SysA\ttalk.1\t1\t7\trater1\t源\tI want you\tStyle\tMinor\n",
+                "SysA\ttalk.1\t1\t7\trater2\t源\tI need you\tStyle\tMinor\n",
+            ],
+            "mqm_ted_zhen.tsv:3: SysA segment 7 has two texts",
+        ),
+        (
+            ["refB\ttalk.1\t1\t7\trater1\t源\tI would like you\tNo-error\tNo-error\n"],
+            "SysA segment 7: no text of SysA",
+        ),
+    ],
+)
+def test_mqm_ted_refuses_inconsistent_files(tmp_path: Path, rows: list[str], message: str) -> None:
+    mqm = _ted(tmp_path / "mqm", rows, "SysA\t-3.5 7\n")
     done = _run(
-        SCRIPTS / "prepare_wmt_mqm.py", "--mqm", mqm, "--set", "ted", "--out", tmp_path / "x"
+        SCRIPTS / "prepare_wmt_mqm.py", *("--mqm", mqm, "--set", "ted", "--out", tmp_path / "x")
     )
     assert done.returncode == 1
-    assert "mqm_ted_zhen.tsv:3: SysA segment 7 has two texts" in done.stderr
-
-
-def test_mqm_ted_refuses_a_score_without_text(tmp_path: Path) -> None:
-    mqm = _ted(
-        tmp_path / "mqm",
-        ["refB\ttalk.1\t1\t7\trater1\t源\tI would like you\tNo-error\tNo-error\n"],
-        "SysA\t-3.5 7\n",
-    )
-    done = _run(
-        SCRIPTS / "prepare_wmt_mqm.py", "--mqm", mqm, "--set", "ted", "--out", tmp_path / "x"
-    )
-    assert done.returncode == 1
-    assert "SysA segment 7: no text of SysA" in done.stderr
+    assert message in done.stderr
 
 
 def test_mqm_set_options_are_checked(tmp_path: Path) -> None:
-    done = _run(
-        SCRIPTS / "prepare_wmt_mqm.py",
-        "--mqm",
-        tmp_path,
-        "--set",
-        "newstest2021",
-        "--out",
-        tmp_path / "x",
-    )
+    script = SCRIPTS / "prepare_wmt_mqm.py"
+    done = _run(script, *("--mqm", tmp_path, "--set", "newstest2021", "--out", tmp_path / "x"))
     assert done.returncode == 2 and "needs --systems" in done.stderr
     done = _run(
-        SCRIPTS / "prepare_wmt_mqm.py",
-        "--mqm",
-        tmp_path,
-        "--systems",
-        tmp_path,
-        "--set",
-        "ted",
-        "--out",
-        tmp_path / "x",
+        script, *("--mqm", tmp_path, "--systems", tmp_path, "--set", "ted", "--out", tmp_path)
     )
     assert done.returncode == 2 and "drop --systems" in done.stderr
 
