@@ -1,7 +1,7 @@
-"""Do human segment scores rank segments at all? Two checks on a judgements JSONL.
+"""Do human segment scores belong to the translations they are paired with? Checks of a file.
 
-Reads the layout of ``scripts/prepare_wmt_da.py`` / ``prepare_wmt_mqm.py`` (``lp``,
-``system``, ``seg_id``, ``hyp``, ``ref``, ``human``) and prints, per language pair:
+Reads the layout of ``scripts/prepare_wmt_da.py`` / ``prepare_wmt_mqm.py`` (``year``, ``lp``,
+``system``, ``seg_id``, ``hyp``, ``ref``, ``human``) and prints, per year and language pair:
 
 * **identical translations**: the mean absolute difference of the human scores of two
   translations of the same source segment whose texts are identical, next to the same for two
@@ -123,11 +123,11 @@ def self_agreement(path: Path) -> tuple[int, float]:
 
 def agreement(records: list[dict[str, Any]], others: list[dict[str, Any]]) -> tuple[int, float]:
     """Shared records (pair, system, seg_id) and Pearson's r of their two human scores."""
-    mine = {(r["lp"], r["system"], r["seg_id"]): r["human"] for r in records}
+    mine = {(r.get("year"), r["lp"], r["system"], r["seg_id"]): r["human"] for r in records}
     pairs = [
         (mine[key], r["human"])
         for r in others
-        if (key := (r["lp"], r["system"], r["seg_id"])) in mine
+        if (key := (r.get("year"), r["lp"], r["system"], r["seg_id"])) in mine
     ]
     if len(pairs) < 3:
         return len(pairs), float("nan")
@@ -136,7 +136,7 @@ def agreement(records: list[dict[str, Any]], others: list[dict[str, Any]]) -> tu
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Print both checks for every pair of the file."""
+    """Print the checks for every year and pair of the file."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, required=True, help="judgements JSONL")
     parser.add_argument("--shift", type=int, default=3, help="largest segment-id shift K")
@@ -148,7 +148,13 @@ def main(argv: list[str] | None = None) -> int:
         count, r = self_agreement(path)
         print(f"{path}: {count:,} repeated judgements, self-agreement r {r:.3f}")
     records = read(args.data, args.pairs)
-    pairs = sorted({r["lp"] for r in records})
+    # one group per year and pair: a file may hold two years of one pair
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for record in records:
+        year = record.get("year")
+        label = record["lp"] if year is None else f"{year} {record['lp']}"
+        groups.setdefault(label, []).append(record)
+    pairs = sorted(groups)
     print(f"{args.data}: {len(records):,} judgements")
     if args.against is not None:
         count, r = agreement(records, read(args.against, args.pairs))
@@ -156,15 +162,13 @@ def main(argv: list[str] | None = None) -> int:
     print("| pair | same text: pairs, mean gap | different text | random segments |")
     print("|---|---:|---:|---:|")
     for lp in pairs:
-        n_same, same, n_diff, diff, rand = identical_translations(
-            [r for r in records if r["lp"] == lp]
-        )
+        n_same, same, n_diff, diff, rand = identical_translations(groups[lp])
         print(f"| {lp} | {n_same:,}, {same:.3f} | {n_diff:,}, {diff:.3f} | {rand:.3f} |")
     ks = range(-args.shift, args.shift + 1)
     print("| pair | " + " | ".join(f"k={k:+d}" for k in ks) + " |")
     print("|---|" + "---:|" * len(ks))
     for lp in pairs:
-        result = shifted_chrf([r for r in records if r["lp"] == lp], args.shift)
+        result = shifted_chrf(groups[lp], args.shift)
         print(f"| {lp} | " + " | ".join(f"{result[k][1]:.3f}" for k in ks) + " |")
     return 0
 

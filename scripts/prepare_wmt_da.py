@@ -8,14 +8,14 @@ Reads local copies of the public WMT news-task repositories, for example::
 (a checkout or a bare git directory both work; nothing is downloaded here) and writes one JSON
 object a line::
 
-    {"year": 2021, "lp": "de-en", "system": "Online-W", "seg_id": 17,
+    {"year": 2021, "lp": "is-en", "system": "Online-W", "seg_id": 340, "sid": 17,
      "hyp": "...", "ref": "...", "human": 0.4121, "raw": 81.5, "judgements": 2}
 
 What is read, per repository:
 
 * ``humaneval/[DA/]newstest<YEAR>-toen/ad-seg-scores-<src>-en.csv``: the DA segment scores
   (space-separated columns ``SYS SID RAW.SCR Z.SCR N``): ``SYS`` is ``<system>.<id>``, ``SID``
-  is the 1-based line of the test set (of the ``txt/`` files, which have no test suites),
+  the segment's number in the evaluation (not the line of the ``txt/`` files: see below),
   ``Z.SCR`` the mean of the segment's ``N`` judgements after each annotator's scores were
   standardised (the repositories' ``humaneval`` README); ``RAW.SCR`` the mean raw 0-100
   score (kept as ``raw``: WMT's relative rankings from DA, "daRR", pair translations of a
@@ -146,6 +146,20 @@ def primary_reference(refs: dict[str, str], scored: set[str]) -> str:
     return "A" if "A" in letters else letters[0]
 
 
+def pair_files(names: list[str], year: int, code: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The pair's reference files by letter and system-output files by system name."""
+    pattern = re.compile(
+        rf"^txt/(references|system-outputs)/[a-z]+test{year}\.{code}-en\.(ref|hyp)\.(.+)\.en$"
+    )
+    refs: dict[str, str] = {}
+    hyps: dict[str, str] = {}
+    for name in names:
+        m = pattern.match(name)
+        if m:
+            (refs if m.group(2) == "ref" else hyps)[m.group(3)] = name
+    return refs, hyps
+
+
 def pair_records(
     repo: Repository,
     names: list[str],
@@ -160,15 +174,7 @@ def pair_records(
     taken as the line.
     """
     code = SOURCE_ALIASES.get(src, src)
-    pattern = re.compile(
-        rf"^txt/(references|system-outputs)/[a-z]+test{year}\.{code}-en\.(ref|hyp)\.(.+)\.en$"
-    )
-    refs: dict[str, str] = {}
-    hyps: dict[str, str] = {}
-    for name in names:
-        m = pattern.match(name)
-        if m:
-            (refs if m.group(2) == "ref" else hyps)[m.group(3)] = name
+    refs, hyps = pair_files(names, year, code)
     scores = read_scores(repo.text(scores_name), scores_name)
     scored = {system for system, _ in scores}
     letter = primary_reference(refs, scored)
@@ -186,6 +192,10 @@ def pair_records(
         hyp_lines = repo.lines(hyp_file)
         if len(hyp_lines) != len(ref_lines):
             raise SystemExit(f"{hyp_file}: {len(hyp_lines)} lines, reference {len(ref_lines)}")
+        if order is not None and len(order) != len(ref_lines):
+            raise SystemExit(
+                f"the order of {year} {lp} has {len(order)} lines, the text {len(ref_lines)}"
+            )
         for (name, sid), (z, raw, n) in sorted(scores.items()):
             if name != system:
                 continue
@@ -240,8 +250,8 @@ def main(argv: list[str] | None = None) -> int:
                 if entry is None:
                     print(f"{year} {src}-en: no order in {args.order}, left out", file=sys.stderr)
                     continue
-                order = entry["order"]
-                if sorted(order) != list(range(1, len(order) + 1)):
+                order = entry.get("order") if isinstance(entry, dict) else None
+                if not isinstance(order, list) or sorted(order) != list(range(1, len(order) + 1)):
                     raise SystemExit(f"{args.order}: {year} {src}-en: not an order of lines")
             else:
                 print(

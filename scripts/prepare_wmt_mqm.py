@@ -1,9 +1,9 @@
 """Build a JSONL of expert MQM judgements of WMT 2021 Chinese-English for ``meteor-eval train``.
 
-The WMT 2021 crowd direct assessments of to-English (``scripts/prepare_wmt_da.py``) barely
-rank segments (see docs/tuning.md). Professional translators re-annotated the Chinese-English
-outputs of 2021 with MQM error spans (Freitag et al. 2021, "Experts, errors, and context");
-their segment scores are the check this script makes available, in the same one-record-a-line
+Professional translators re-annotated Chinese-English outputs of WMT 2021 with MQM error spans
+(Freitag et al. 2021, "Experts, errors, and context"): judgements by other annotators and
+another method than the crowd direct assessments of ``scripts/prepare_wmt_da.py``, and the
+check of them in docs/tuning.md. This script writes them in the same one-record-a-line
 layout::
 
     {"year": 2021, "lp": "zh-en", "set": "newstest2021", "system": "NiuTrans", "seg_id": 91,

@@ -193,6 +193,9 @@ def test_identical_translation_gaps_by_hand() -> None:
     assert diff == pytest.approx((2.0 + 1.5 + 1.0) / 3)
     # random pairs from different segments: gaps among {1,0.5,-1} x {3,2}
     assert 1.0 <= rand <= 4.0
+    # every pair across segments 10 apart: the random gap is exactly 10, whatever is drawn
+    apart = [_rec("A", 1, "x", 0.0), _rec("B", 1, "y", 0.0), _rec("A", 2, "x", 10.0)]
+    assert checks.identical_translations(apart)[4] == 10.0
 
 
 def test_shifted_chrf_peaks_where_the_scores_belong() -> None:
@@ -338,3 +341,76 @@ def test_agreement_of_two_judgement_files_on_shared_translations() -> None:
     count, r = checks.agreement(crowd, experts)
     assert count == 3
     assert r == pytest.approx(float(np.corrcoef([0.1, 0.4, 0.2], [-3.0, -1.0, -2.5])[0, 1]))
+
+
+def _order_repo(root: Path) -> Path:
+    """A wmt21 copy of six lines in two documents whose scores follow the sorted-id order."""
+    from sacrebleu.metrics import CHRF
+
+    refs = ["the cat sat", "a dog ran", "birds fly", "fish swim", "cows moo", "bees buzz"]
+    hyps = {
+        "SysA": ["the cat sat", "a dog", "fly", "fish swim fast", "cow", "bees buzz"],
+        "SysB": ["cat", "a dog ran", "birds fly", "fish", "cows moo", "bee"],
+    }
+    _write(root, "txt/sources/newstest2021.is-en.src.is", "".join(f"s{i}\n" for i in range(6)))
+    _write(root, "txt/references/newstest2021.is-en.ref.A.en", "\n".join(refs) + "\n")
+    for name, lines in hyps.items():
+        _write(
+            root, f"txt/system-outputs/newstest2021.is-en.hyp.{name}.en", "\n".join(lines) + "\n"
+        )
+    # the evaluation's numbering: document "a" (lines 4-6) first, then "b" (lines 1-3)
+    line_of_sid = [4, 5, 6, 1, 2, 3]
+    chrf = CHRF()
+    rows = ["SYS SID RAW.SCR Z.SCR N"]
+    for name, lines in hyps.items():
+        for sid, line in enumerate(line_of_sid, start=1):
+            z = chrf.sentence_score(lines[line - 1], [refs[line - 1]]).score / 100
+            rows.append(f"{name}.1 {sid} 50 {z:.6f} 1")
+    _write(root, "humaneval/newstest2021-toen/ad-seg-scores-is-en.csv", "\n".join(rows) + "\n")
+    return root
+
+
+def _docs_jsonl(*docs: tuple[str, str]) -> str:
+    """Three-segment documents (id, first source segment), one JSON object a line."""
+    return "".join(json.dumps({"doc_id": d, "segments": 3, "src1": s}) + "\n" for d, s in docs)
+
+
+def test_da_order_writes_an_order_that_pairs_better_and_refuses_one_that_does_not(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("sacrebleu")
+    repo = _order_repo(tmp_path / "wmt21")
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text(_docs_jsonl(("b", "s0"), ("a", "s3")))
+    out = tmp_path / "order.json"
+    args = ("--repo", repo, "--year", "2021", "--pair", "is-en", "--out", out)
+    done = _run(SCRIPTS / "da_order.py", *args, "--docs", docs)
+    assert done.returncode == 0, done.stderr
+    written = json.loads(out.read_text())["2021 is-en"]
+    assert written["order"] == [4, 5, 6, 1, 2, 3]
+    assert written["r_by_order"] == pytest.approx(1.0)
+    # ids that sort in file order: the order is the lines, which pair no better: refused
+    wrong = tmp_path / "wrong.jsonl"
+    wrong.write_text(_docs_jsonl(("a", "s0"), ("b", "s3")))
+    out.unlink()
+    done = _run(SCRIPTS / "da_order.py", *args, "--docs", wrong)
+    assert done.returncode == 1
+    assert "does not pair the scores better than the lines do" in done.stderr
+    assert not out.exists()
+    done = _run(SCRIPTS / "da_order.py", *args, "--docs", wrong, "--no-check")
+    assert done.returncode == 0
+    assert json.loads(out.read_text())["2021 is-en"]["order"] == [1, 2, 3, 4, 5, 6]
+
+
+def test_da_order_names_bad_document_lines(tmp_path: Path) -> None:
+    order = _order()
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text('{"doc_id": "a", "segments": 1}\n{"doc_id": "b"}\n')
+    with pytest.raises(SystemExit, match=r"docs.jsonl:2: needs doc_id and segments"):
+        order.read_docs(docs)
+    docs.write_text('{"doc_id": "a", "segments": 1}\nnot json\n')
+    with pytest.raises(SystemExit, match=r"docs.jsonl:2: not JSON"):
+        order.read_docs(docs)
+    docs.write_text('{"doc_id": "a", "segments": 1, "collection": "general"}\n')
+    with pytest.raises(SystemExit, match="no document of collection 'news'"):
+        order.read_docs(docs, "news")

@@ -319,12 +319,16 @@ def _parallel(
                 try:
                     future = pool.submit(_in_worker, task, job, errors, *extra)
                 except BrokenProcessPool:
-                    # a worker died before its chunk's result was asked for: the pool
-                    # refuses new work, and every chunk in flight is lost with this one
-                    lost_number, lost_first = number, offset + 1
+                    # a worker died before the next result was asked for: the pool refuses
+                    # new work, and every chunk in flight is lost
                     if pending:
-                        lost_number, lost_first = pending[0][1], pending[0][2]
-                    raise _worker_died(lost_number, lost_first, number, offset + count) from None
+                        head, tail = pending[0], pending[-1]
+                        raise _worker_died(head[1], head[2], tail[1], tail[3]) from None
+                    raise WorkerError(
+                        f"a worker process died (killed, or out of memory?) before chunk "
+                        f"{number} (segments {offset + 1:,}-{offset + count:,}) could be "
+                        "scored; no result was produced"
+                    ) from None
                 pending.append((future, number, offset + 1, offset + count))
                 offset += count
                 while len(pending) >= limit or (pending and pending[0][0].done()):

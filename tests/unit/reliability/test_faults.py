@@ -116,8 +116,9 @@ class _PoolBrokenAtSubmit:
     """A process pool whose workers died before any result was asked for: the second
     ``submit`` raises, as ``ProcessPoolExecutor`` does once it knows it is broken."""
 
-    def __init__(self) -> None:
+    def __init__(self, failing: int) -> None:
         self.submitted = 0
+        self.failing = failing
 
     def __enter__(self) -> _PoolBrokenAtSubmit:
         return self
@@ -129,18 +130,26 @@ class _PoolBrokenAtSubmit:
         from concurrent.futures.process import BrokenProcessPool
 
         self.submitted += 1
-        if self.submitted == 2:
+        if self.submitted == self.failing:
             raise BrokenProcessPool("A child process terminated abruptly")
         return Future()  # never finishes: its worker is gone
 
 
-def test_pool_found_broken_at_submit_is_a_worker_error(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("failing", "message"),
+    [
+        (2, r"^a worker process died .* while chunk 1 \(segments 1-2\) were being scored"),
+        (1, r"^a worker process died .* before chunk 1 \(segments 1-2\) could be scored"),
+    ],
+)
+def test_pool_found_broken_at_submit_is_a_worker_error(
+    monkeypatch: pytest.MonkeyPatch, failing: int, message: str
+) -> None:
     """Under load a killed worker can break the pool before the next result is asked for;
-    ``submit`` then raises BrokenProcessPool, which used to escape as is."""
-    monkeypatch.setattr(parallel, "_pool", lambda *args: _PoolBrokenAtSubmit())
-    with pytest.raises(
-        WorkerError, match=r"^a worker process died .* while chunks 1-2 \(segments 1-4\) were"
-    ):
+    ``submit`` then raises BrokenProcessPool, which used to escape as is. The chunks in
+    flight are named, or the one that could not be submitted when none was."""
+    monkeypatch.setattr(parallel, "_pool", lambda *args: _PoolBrokenAtSubmit(failing))
+    with pytest.raises(WorkerError, match=message):
         corpus_result(Meteor(CONFIG), iter(PAIRS), jobs=2, chunk_size=2)
 
 
