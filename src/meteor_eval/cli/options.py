@@ -185,49 +185,39 @@ def meteor_config(args: argparse.Namespace) -> MeteorConfig:
     settings of METEOR 1.5 with that folder's resources, any parameter, module, weight or beam
     option applied on top)."""
     from meteor_eval.metrics.meteor import MeteorConfig, Normalization
+    from meteor_eval.metrics.meteor.config import Flavour
 
+    flavour: Flavour = args.flavour
+    language: str = args.lang
+    task: str | None = args.task
+    normalization: Normalization | None
+    words: str | None = args.function_words
+    table: str | None = args.paraphrase_table
+    params: ParamsFile | None = None
     if getattr(args, "resources", None) is not None:
         if getattr(args, "params", None) is not None:
             raise ConfigError("--params: cannot be combined with --resources")
+        # the options these replace are refused with it (_universal_resources)
         words, table = _universal_resources(args)
-        try:
-            return MeteorConfig.preset(
-                "meteor15",
-                language="other",
-                task="universal",
-                normalization="lower",
-                modules=split_list(args.modules) if args.modules else None,
-                weights=_weights(args),
-                alpha=args.alpha,
-                beta=args.beta,
-                gamma=args.gamma,
-                delta=args.delta,
-                beam=args.beam,
-                aggregate=args.aggregate,
-                characters=args.characters,
-                function_words_file=words,
-                paraphrase_table=table,
-            )
-        except ConfigError as exc:
-            raise ConfigError(_with_option(str(exc))) from None
-
-    normalization: Normalization | None
-    if args.no_punct:
-        normalization = "norm_nopunct"
-    elif args.norm:
-        normalization = "norm"
-    elif args.lower:
-        normalization = "lower"
+        flavour, language, task, normalization = "meteor15", "other", "universal", "lower"
     else:
-        normalization = None
+        if args.no_punct:
+            normalization = "norm_nopunct"
+        elif args.norm:
+            normalization = "norm"
+        elif args.lower:
+            normalization = "lower"
+        else:
+            normalization = None
     modules = split_list(args.modules) if args.modules else None
     weights = _weights(args)
-    params = _params_file(args)
+    if getattr(args, "resources", None) is None:
+        params = _params_file(args)
     try:
         return MeteorConfig.preset(
-            args.flavour,
-            language=args.lang,
-            task=args.task,
+            flavour,
+            language=language,
+            task=task,
             normalization=normalization,
             modules=modules,
             weights=weights,
@@ -237,10 +227,10 @@ def meteor_config(args: argparse.Namespace) -> MeteorConfig:
             delta=args.delta,
             beam=args.beam,
             aggregate=args.aggregate,
-            paraphrase_table=args.paraphrase_table,
+            paraphrase_table=table,
             tokenizer=args.tokenizer,
             characters=args.characters,
-            function_words_file=args.function_words,
+            function_words_file=words,
             synonym_dir=args.synonym_dir,
             stem_table=args.stem_table,
             params=params,
