@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import argparse
 
-from meteor_eval.jar.main import CLASSES, run_jar
+from meteor_eval.jar.commands import CLASSES, run_jar
 
 __all__ = ["CLASSES", "register", "run", "run_jar"]
 

@@ -39,7 +39,7 @@ import math
 import os
 import re
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, TextIO
 
 from meteor_eval.errors import ConfigError
 from meteor_eval.jar.options import JarOptions
@@ -79,6 +79,15 @@ _SUPPORTED: Final = NORMALIZED_LANGUAGES  # languages whose default task is rank
 
 class JarConfigError(Exception):
     """A setting the jar rejects or crashes on; the message is one line for stderr (exit 1)."""
+
+
+def report_failure(exc: Exception, out: TextIO, err: TextIO) -> int:
+    """Write a run's failure as the jar-compatible commands do and return their status, 1: a
+    :class:`JarConfigError` is the jar's own message, any other error one ``Error: ...`` line
+    (after what was already written to ``out``)."""
+    out.flush()
+    err.write(f"{exc}\n" if isinstance(exc, JarConfigError) else f"Error: {exc}\n")
+    return 1
 
 
 def parse_java_double(text: str) -> float:

@@ -15,11 +15,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO, Final
+from typing import BinaryIO, Final, TextIO
 
 from meteor_eval.errors import InputError
 
-__all__ = ["iter_stream_lines", "read_jar_lines", "split_jar_lines"]
+__all__ = ["iter_stream_lines", "iter_text_stream_lines", "read_jar_lines", "split_jar_lines"]
 
 _BREAK: Final = re.compile("\r\n|\r|\n")
 
@@ -68,3 +68,13 @@ def iter_stream_lines(stream: BinaryIO) -> Iterator[str]:
             text = text[1:]
         pending_cr = text.endswith("\r")
         yield from split_jar_lines(text)
+
+
+def iter_text_stream_lines(source: TextIO) -> Iterator[str]:
+    """Standard input's lines as the jar reads them: from its binary buffer one at a time when
+    it has one (a real stream), else from its whole text (an in-memory stream)."""
+    buffer = getattr(source, "buffer", None)
+    if buffer is not None:
+        yield from iter_stream_lines(buffer)
+    else:
+        yield from split_jar_lines(source.read())

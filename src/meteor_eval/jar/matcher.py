@@ -34,7 +34,7 @@ from meteor_eval.align.alignment import Alignment
 from meteor_eval.align.objective import AlignmentType
 from meteor_eval.alignments import TextAligner
 from meteor_eval.errors import ConfigError, MeteorEvalError
-from meteor_eval.jar.config import JarConfigError, parse_java_int
+from meteor_eval.jar.config import JarConfigError, parse_java_int, report_failure
 from meteor_eval.jar.lines import read_jar_lines
 from meteor_eval.jar.options import JarOptionError, UnknownOptionError
 from meteor_eval.match import registry as matchers
@@ -263,11 +263,5 @@ def run_matcher(argv: Sequence[str], *, lines: Iterable[str], out: TextIO, err: 
         if options.stdio:
             return _run_stdio(pairs, lines, out, err)
         return _run_files(pairs, options, out, err)
-    except JarConfigError as exc:
-        out.flush()
-        err.write(f"{exc}\n")
-        return 1
-    except MeteorEvalError as exc:
-        out.flush()
-        err.write(f"Error: {exc}\n")
-        return 1
+    except (JarConfigError, MeteorEvalError) as exc:
+        return report_failure(exc, out, err)

@@ -189,13 +189,13 @@ def _segment_lines(args: list[str], err: TextIO) -> list[list[str]]:
     Returns the fields of each line of the segment score file: set, system, document, segment,
     statistics, in the file's (sorted) order.
     """
-    from meteor_eval.jar.main import run_jar
+    from meteor_eval.jar.main import run_meteor
 
     with tempfile.TemporaryDirectory(prefix="meteor-eval-trainer-") as tmp:
         prefix = os.path.join(tmp, "meteor")
         # With -ssOut the jar's Meteor prints nothing on stdout; nothing is lost here.
         scorer_err = io.StringIO()
-        status = run_jar([*args, "-f", prefix], stdout=io.StringIO(), stderr=scorer_err)
+        status = run_meteor([*args, "-f", prefix], stdout=io.StringIO(), stderr=scorer_err)
         if status != 0:  # the jar-compatible Meteor: 2 for an option, 1 for its input files
             error = TrainerError if status == 2 else TrainerDataError
             # one line: the scorer's own reason joined to the files it was scoring
