@@ -45,6 +45,7 @@ from typing import Any
 
 import numpy as np
 from prepare_wmt_da import (
+    SCORES,
     SOURCE_ALIASES,
     Repository,
     match_system,
@@ -223,10 +224,14 @@ def main(argv: list[str] | None = None) -> int:
     names = repo.names()
     src = args.pair.split("-")[0]
     code = SOURCE_ALIASES.get(src, src)
-    folder = (
-        "humaneval/newstest2021-toen" if args.year == 2021 else "humaneval/DA/newstest2022-toen"
-    )
-    scores_name = f"{folder}/ad-seg-scores-{src}-en.csv"
+    found = [
+        name
+        for name in names
+        if (m := SCORES.match(name)) and int(m.group(1)) == args.year and m.group(2) == src
+    ]
+    if len(found) != 1:
+        raise SystemExit(f"{args.repo}: no DA scores of {src}-en {args.year} (ad-seg-scores-*)")
+    scores_name = found[0]
     scores: dict[str, dict[int, float]] = {}
     for (system, sid), (z, _, _) in read_scores(repo.text(scores_name), scores_name).items():
         scores.setdefault(system, {})[sid] = z
