@@ -318,10 +318,37 @@ def run(args: argparse.Namespace) -> int:
     search = _search_function(args, space, default)
     folds = leave_one_pair_out(problem, search, default) if args.cv == "lp" else []
     found = search(problem)
+    _check_found(found.value, problem(default))
     report = _report(args, config, judgements, problem, default, found, folds)
     ident = _write(args, config, found, report)
     _print(report, found.params, ident, args.out, summarise_folds(folds) if folds else None)
     return 0
+
+
+def _check_found(value: float, default_value: float) -> None:
+    """Refuse to write parameters whose objective is undefined, and warn of a metric that
+    disagrees with the humans at its best (a NaN or negative objective usually means
+    ``--human-kind`` the wrong way round).
+
+    Raises:
+        InputError: the objective is NaN (or -inf) at every point searched.
+    """
+    import warnings
+
+    from meteor_eval.errors import InputError
+
+    if not math.isfinite(value):
+        raise InputError(
+            "the objective is undefined at every point searched (each setting scores the "
+            "judged items alike); no parameter file written"
+        )
+    if value < 0:
+        warnings.warn(
+            f"the tuned objective {value:.4f} is negative (default "
+            f"{default_value:.4f}): the metric disagrees with the human numbers; check "
+            "--human-kind (da: higher is better, rank: 1 is best)",
+            stacklevel=2,
+        )
 
 
 def _report(

@@ -280,14 +280,47 @@ class Objective:
     def combine(self, per_pair: Sequence[Mapping[str, float]]) -> float:
         """The objective's value: the weighted mix of the measures' means over pairs.
 
-        A NaN measure (a constant side) counts as 0, so that degenerate settings lose.
+        A NaN measure (the metric constant over a pair: degenerate settings such as alpha 0,
+        beta 0, gamma 1 score everything 0) makes the value NaN, which every search ranks
+        below any number: counting it as 0 let degenerate settings beat a negative default
+        (issue #28). The human side is checked once, before any search
+        (:func:`check_human_data`), so a NaN here always comes from the parameters.
         """
         total = sum(w for _, w in self.weights)
         value = 0.0
         for name, weight in self.weights:
-            numbers = [0.0 if math.isnan(p[name]) else p[name] for p in per_pair]
+            numbers = [p[name] for p in per_pair]
+            if any(math.isnan(n) for n in numbers):
+                return math.nan
             value += weight * (sum(numbers) / len(numbers) if numbers else 0.0)
         return value / total
+
+
+def check_human_data(pair: str, data: HumanData, measures: Sequence[str]) -> None:
+    """Refuse a language pair whose human side leaves a measure undefined for every metric.
+
+    Kendall's tau-b needs two different human numbers, tau-like one ranking pair, Pearson and
+    Spearman two systems with different mean human numbers; otherwise the measure is NaN
+    whatever the parameters, and tuning would have nothing to follow.
+
+    Raises:
+        InputError: naming the pair and the measure.
+    """
+    from meteor_eval.errors import InputError
+
+    for name in measures:
+        if name == "kendall" and len(np.unique(data.human)) < 2:
+            problem = "every human number is the same"
+        elif name == "tau-like" and len(data.pairs[0]) == 0:
+            problem = "no two judgements of one segment differ (no ranking pair)"
+        elif name in ("pearson", "spearman") and len(np.unique(data.system_human)) < 2:
+            problem = "fewer than two systems with different mean human numbers"
+        else:
+            continue
+        raise InputError(
+            f"language pair {pair!r}: {problem}, so {name} is undefined for any parameters; "
+            "check the human field (and --human-kind)"
+        )
 
 
 def _measure(name: str, segment_scores: Any, system_scores: Any, data: HumanData) -> float:

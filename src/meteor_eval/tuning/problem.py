@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from meteor_eval.tuning.data import Judgements
-from meteor_eval.tuning.objectives import HumanData, Objective
+from meteor_eval.tuning.objectives import HumanData, Objective, check_human_data
 from meteor_eval.tuning.rescore import (
     PreparedStats,
     TuningParams,
@@ -95,6 +95,7 @@ class TuningProblem:
                 [judgements.segments[i] for i in index],
                 margin=margin,
             )
+            check_human_data(name, data, [n for n, _ in objective.weights])
             system_index = np.unique(groups[index])
             pairs.append(_Pair(name, index, system_index, data))
         del names
@@ -131,5 +132,5 @@ class TuningProblem:
         return out
 
     def __call__(self, params: TuningParams) -> float:
-        """The objective's value under ``params`` (NaN measures count as 0)."""
+        """The objective's value under ``params`` (NaN when a measure is undefined there)."""
         return self.objective.combine(list(self.measures(params).values()))

@@ -126,8 +126,11 @@ def test_objective_mix_weighs_the_means_over_pairs() -> None:
     assert parse_objective("spearman").label == "spearman"
 
 
-def test_objective_counts_nan_as_zero() -> None:
-    assert parse_objective("kendall").combine([{"kendall": math.nan}, {"kendall": 0.5}]) == 0.25
+def test_objective_is_nan_when_a_measure_is_nan() -> None:
+    # issue #28: counting NaN as 0 let settings that score everything alike beat a negative
+    # default; NaN ranks below every number in the searches.
+    assert math.isnan(parse_objective("kendall").combine([{"kendall": math.nan}, {"kendall": 0.5}]))
+    assert parse_objective("kendall").combine([{"kendall": -0.5}, {"kendall": 0.25}]) == -0.125
 
 
 @pytest.mark.parametrize(
