@@ -85,18 +85,35 @@ _BLOCK_BYTES = 1 << 16
 _SCAN_BYTES = 1 << 20
 
 
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
 def _open_binary(name: str) -> IO[bytes]:
+    """The file opened for reading bytes; a gzip file is named as such (its bytes would
+    otherwise be reported as invalid UTF-8).
+
+    Raises:
+        InputError: missing, a directory, unreadable, or gzip-compressed.
+    """
     label = _display(name)
     if name == "-":
         return sys.stdin.buffer
     try:
-        return open(name, "rb")
+        handle = open(name, "rb")  # noqa: SIM115 - closed by the caller or on error below
     except FileNotFoundError:
         raise InputError(f"{label}: file not found") from None
     except IsADirectoryError:
         raise InputError(f"{label}: is a directory, expected a text file") from None
     except OSError as exc:
         raise InputError(f"{label}: cannot read ({exc.strerror})") from None
+    try:
+        compressed = handle.peek(2)[:2] == _GZIP_MAGIC
+    except OSError:
+        compressed = False
+    if compressed:
+        handle.close()
+        raise InputError(f"{label}: gzip-compressed; decompress it first (gunzip)")
+    return handle
 
 
 def _iter_open(name: str, handle: IO[bytes], errors: EncodingErrors) -> Iterator[str]:
@@ -378,10 +395,12 @@ def iter_segments(
                 handle.close()
         raise
     streams = [_iter_open(n, h, errors) for n, h in zip(names, handles, strict=True)]
-    return _pairs(names, streams)
+    return _pairs(names, streams, handles)
 
 
-def _pairs(names: list[str], streams: list[Iterator[str]]) -> Iterator[tuple[str, list[str]]]:
+def _pairs(
+    names: list[str], streams: list[Iterator[str]], handles: list[IO[bytes]]
+) -> Iterator[tuple[str, list[str]]]:
     counts = [0] * len(streams)
     try:
         while True:
@@ -413,3 +432,8 @@ def _pairs(names: list[str], streams: list[Iterator[str]]) -> Iterator[tuple[str
             close = getattr(stream, "close", None)
             if close is not None:
                 close()
+        # A stream never started does not run its own clean-up when closed: an error in an
+        # earlier file would leave the later ones open (a ResourceWarning for the user).
+        for handle in handles:
+            if handle is not sys.stdin.buffer:
+                handle.close()

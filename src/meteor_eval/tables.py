@@ -12,8 +12,9 @@ DataFrames: the row from 1) and the field: nothing is dropped or re-paired.
 from __future__ import annotations
 
 import csv
+import io
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -101,34 +102,112 @@ def _collect(
     return Table(tuple(hyp_fields), hypotheses, references)
 
 
+#: The first bytes of a gzip stream.
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _text_of(path: Path) -> str:
+    """The whole file as text: a gzip file named as such, a UTF-8 byte-order mark dropped
+    (spreadsheets write one; it would otherwise become part of the first field's name), bytes
+    that are not UTF-8 an error naming the line.
+
+    Raises:
+        InputError: unreadable, compressed, or not UTF-8.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    if data.startswith(GZIP_MAGIC):
+        raise InputError(f"{path}: gzip-compressed; decompress it first (gunzip)")
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(
+            f"{path}: line {line}: not valid UTF-8 (byte 0x{data[exc.start]:02x})"
+        ) from None
+
+
+def _lines(text: str) -> list[str]:
+    """Lines ending in LF or CRLF (the last one may lack its break); nothing else splits."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def _unique_keys(where: str) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+    """A JSON object hook that refuses a key given twice (the JSON text would otherwise keep
+    the last value silently, where a CSV header with a name twice is refused)."""
+
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        record: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in record:
+                raise InputError(f"{where}: key {key!r} appears twice in one object")
+            record[key] = value
+        return record
+
+    return hook
+
+
 def _jsonl_records(path: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            where = f"{path}: line {number}"
-            if not line.strip():
-                raise InputError(f"{where}: empty line (every line must be one JSON object)")
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{where}: not valid JSON ({exc.msg})") from None
-            if not isinstance(record, dict):
-                raise InputError(f"{where}: a JSON {type(record).__name__}, not an object")
-            yield where, record
+    """JSON Lines: one JSON object per line, no empty line, no key twice in an object."""
+    for number, line in enumerate(_lines(_text_of(path)), 1):
+        where = f"{path}: line {number}"
+        if not line.strip():
+            raise InputError(f"{where}: empty line (every line must be one JSON object)")
+        try:
+            record = json.loads(line, object_pairs_hook=_unique_keys(where))
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{where}: not valid JSON ({exc.msg})") from None
+        if not isinstance(record, dict):
+            raise InputError(f"{where}: a JSON {type(record).__name__}, not an object")
+        yield where, record
 
 
-def _delimited_records(path: Path, delimiter: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
-    with path.open(encoding="utf-8", newline="") as handle:
-        reader = csv.reader(handle, delimiter=delimiter)
-        header = next(reader, None)
-        if header is None:
-            raise InputError(f"{path}: empty file (a header line naming the fields is needed)")
-        if len(set(header)) != len(header):
-            raise InputError(f"{path}: line 1: a field name appears twice in the header")
+def _header(path: Path, header: list[str] | None) -> list[str]:
+    if header is None:
+        raise InputError(f"{path}: empty file (a header line naming the fields is needed)")
+    seen: set[str] = set()
+    for name in header:
+        if name in seen:
+            raise InputError(f"{path}: line 1: field {name!r} appears twice in the header")
+        seen.add(name)
+    return header
+
+
+def _csv_records(path: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """CSV as RFC 4180 has it: comma-separated, a field in double quotes may hold commas,
+    line breaks and doubled quotes; a quote left open at the end of the file is an error."""
+    reader = csv.reader(io.StringIO(_text_of(path), newline=""), strict=True)
+    try:
+        header = _header(path, next(reader, None))
         for row in reader:
             where = f"{path}: line {reader.line_num}"
             if len(row) != len(header):
                 raise InputError(f"{where}: {len(row)} fields but the header has {len(header)}")
             yield where, dict(zip(header, row, strict=True))
+    except csv.Error as exc:
+        raise InputError(f"{path}: line {reader.line_num}: not valid CSV ({exc})") from None
+
+
+def _tsv_records(path: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """TSV as IANA's text/tab-separated-values has it: one record per line, fields split at
+    tabs, no quoting (a ``"`` is an ordinary character: CSV's quoting would drop the quotes
+    of ``"Hello," he said`` and let an unclosed quote swallow the next lines)."""
+    lines = _lines(_text_of(path))
+    header = _header(path, lines[0].split("\t") if lines else None)
+    for number, line in enumerate(lines[1:], 2):
+        row = line.split("\t")
+        if len(row) != len(header):
+            raise InputError(
+                f"{path}: line {number}: {len(row)} fields but the header has {len(header)}"
+            )
+        yield f"{path}: line {number}", dict(zip(header, row, strict=True))
 
 
 def _parquet_records(path: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
@@ -151,6 +230,8 @@ def table_records(path: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
         InputError: an unknown file type, a missing file or a malformed record.
     """
     suffix = path.suffix.lower()
+    if suffix == ".gz":
+        raise InputError(f"{path}: gzip-compressed; decompress it first (gunzip)")
     if suffix not in TABLE_SUFFIXES:
         raise InputError(f"{path}: unknown table type {suffix!r}; use {', '.join(TABLE_SUFFIXES)}")
     if not path.is_file():
@@ -159,7 +240,7 @@ def table_records(path: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
         return _jsonl_records(path)
     if suffix == ".parquet":
         return _parquet_records(path)
-    return _delimited_records(path, "\t" if suffix == ".tsv" else ",")
+    return _tsv_records(path) if suffix == ".tsv" else _csv_records(path)
 
 
 def read_table(path: str | Path, *, hyp_fields: Sequence[str], ref_fields: Sequence[str]) -> Table:
@@ -179,11 +260,7 @@ def read_table(path: str | Path, *, hyp_fields: Sequence[str], ref_fields: Seque
         [['the cat', 'a cat']]
     """
     file = Path(path)
-    records = table_records(file)
-    try:
-        return _collect(records, hyp_fields, ref_fields, str(file))
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{file}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
+    return _collect(table_records(file), hyp_fields, ref_fields, str(file))
 
 
 def from_dataframe(frame: Any, *, hyp_fields: Sequence[str], ref_fields: Sequence[str]) -> Table:

@@ -183,13 +183,17 @@ def _table_inputs(xray: dict[str, str], folder: Path) -> dict[str, Path]:
     jsonl = folder / "data.jsonl"
     jsonl.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     paths["jsonl"] = jsonl
-    for fmt, delimiter in (("csv", ","), ("tsv", "\t")):
-        path = folder / f"data.{fmt}"
-        with path.open("w", encoding="utf-8", newline="") as handle:
-            writer = csv.DictWriter(handle, ["sys1", "sys2", "ref"], delimiter=delimiter)
-            writer.writeheader()
-            writer.writerows(records)
-        paths[fmt] = path
+    path = folder / "data.csv"
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, ["sys1", "sys2", "ref"])
+        writer.writeheader()
+        writer.writerows(records)
+    paths["csv"] = path
+    # TSV has no quoting (IANA text/tab-separated-values): fields as they are.
+    path = folder / "data.tsv"
+    lines = ["sys1\tsys2\tref", *("\t".join(r.values()) for r in records)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    paths["tsv"] = path
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
