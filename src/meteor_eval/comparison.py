@@ -143,8 +143,8 @@ class ComparisonResult:
 
 def flatten(record: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     """A results record as flat columns: a headline number's ``score`` is named after it,
-    other fields ``<name>_<field>``, lists ``_<index>`` (``ci``: ``_low``/``_high``, matches:
-    ``_hyp``/``_ref``).
+    other fields ``<name>_<field>``, lists ``_<index>`` (``ci``, ``*_ci``: ``_low``/``_high``,
+    matches: ``_hyp``/``_ref``).
 
     Example:
         >>> record = {"score": 0.5, "ci": [0.4, 0.6], "matches": {"exact": [3, 4]}}
@@ -162,7 +162,7 @@ def flatten(record: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
         elif isinstance(value, Mapping):
             out.update(flatten(value, name))
         elif isinstance(value, list):
-            if key == "ci":
+            if key == "ci" or key.endswith("_ci"):
                 suffixes = ["low", "high"]
             elif prefix.endswith("_matches"):
                 suffixes = ["hyp", "ref"]

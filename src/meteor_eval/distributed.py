@@ -70,19 +70,58 @@ def _import_distributed() -> Any:
     return distributed
 
 
+#: Seconds to wait for a remote scheduler before giving up (Dask's own default is 30).
+CONNECT_TIMEOUT = 10.0
+
+#: Address schemes whose location is ``host:port``.
+_HOST_PORT_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+
+
+def check_scheduler(scheduler: str) -> None:
+    """Refuse a ``scheduler`` that is neither ``local``, ``local:N`` nor a Dask address
+    (``tcp://host:port``, ``host:port``, ``tls://...``, ``inproc://...``), before any work.
+
+    Raises:
+        ConfigError: naming ``--scheduler`` and what is wrong.
+    """
+    if scheduler == "local" or scheduler.startswith("local:"):
+        count = scheduler.partition(":")[2]
+        if count and (not count.isdigit() or int(count) < 1):
+            raise ConfigError(f"--scheduler: {scheduler!r}: expected local or local:N with N >= 1")
+        return
+    scheme, _, location = scheduler.rpartition("://")
+    scheme = scheme or "tcp"
+    host, _, port = location.rpartition(":")
+    wrong = None
+    if not location:
+        wrong = "no host"
+    elif scheme in _HOST_PORT_SCHEMES:
+        if not port.isdigit() or not 0 < int(port) < 65536:
+            wrong = "no port number" if not host else f"port {port!r} is not from 1 to 65535"
+        elif not host:
+            wrong = "no host"
+    elif scheme != "inproc":
+        wrong = f"unknown scheme {scheme!r}"
+    if wrong is not None:
+        raise ConfigError(
+            f"--scheduler: {scheduler!r} is not a scheduler address ({wrong}); give "
+            "tcp://host:port, local or local:N"
+        )
+
+
 def connect(scheduler: str) -> tuple[Any, Any]:
     """A Dask client for ``scheduler``: an address (``tcp://host:8786``), ``local`` (one worker
     process per CPU) or ``local:N`` (N worker processes). Returns ``(client, close)``; call
     ``close()`` when done (it also stops a local cluster).
 
     Raises:
-        ConfigError: dask is not installed, or ``local:N`` has a bad N.
+        ConfigError: dask is not installed, a malformed address (:func:`check_scheduler`), or
+            no scheduler answers at the address within :data:`CONNECT_TIMEOUT` seconds.
     """
+    check_scheduler(scheduler)
     distributed = _import_distributed()
     if scheduler == "local" or scheduler.startswith("local:"):
         count = scheduler.partition(":")[2]
-        if count and (not count.isdigit() or int(count) < 1):
-            raise ConfigError(f"--scheduler {scheduler}: expected local or local:N with N >= 1")
         workers = int(count) if count else (os.cpu_count() or 1)
         cluster = distributed.LocalCluster(
             n_workers=workers,
@@ -97,7 +136,15 @@ def connect(scheduler: str) -> tuple[Any, Any]:
             cluster.close()
 
         return client, close_local
-    client = distributed.Client(scheduler)
+    try:
+        client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as exc:
+        # Dask's own error is a traceback, or an OSError that the command line would report
+        # as a failure to write the results.
+        raise ConfigError(
+            f"--scheduler: cannot reach a scheduler at {scheduler} within "
+            f"{CONNECT_TIMEOUT:g} s ({type(exc).__name__}: {exc})"
+        ) from None
     return client, client.close
 
 

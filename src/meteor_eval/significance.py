@@ -130,11 +130,16 @@ def interval_bounds(scores: npt.NDArray[np.float64], confidence: float) -> tuple
     return float(ordered[k]), float(ordered[n - k - 1])
 
 
-def _check_options(n_samples: int, confidence: float) -> None:
-    if not isinstance(n_samples, int) or n_samples < 1:
-        raise ConfigError(f"n_samples: {n_samples!r} is invalid; allowed: an integer >= 1")
+def _check_options(n_samples: int, confidence: float, *, name: str = "n_samples") -> None:
+    """Counts and coverage: resamples that give an interval at all
+    (:func:`~meteor_eval.stats.sampling.check_resamples`)."""
+    from meteor_eval.stats.sampling import check_resamples
+
+    if isinstance(confidence, bool) or not isinstance(confidence, int | float):
+        raise ConfigError(f"confidence: {confidence!r} is invalid; allowed: 0 < c < 1")
     if not 0.0 < confidence < 1.0:
         raise ConfigError(f"confidence: {confidence!r} is invalid; allowed: 0 < c < 1")
+    check_resamples(name, n_samples, confidence)
 
 
 def _bootstrap_weights(indices: npt.NDArray[np.int64], n: int) -> npt.NDArray[np.float64]:
@@ -253,10 +258,17 @@ def paired_tests(
 
     if method is not None and method not in METHODS:
         raise ConfigError(f"method: {method!r} is invalid; allowed: bs, ar or None")
+    from meteor_eval.stats.sampling import check_seed
+
     samples = n_samples if n_samples is not None else DEFAULT_SAMPLES[method or "bs"]
-    _check_options(samples, confidence)
+    check_seed("seed", seed, allow_none=True)
     if method == "ar":
-        _check_options(n_confidence, confidence)
+        # trials give a p-value, not an interval: any positive number
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+            raise ConfigError(f"n_samples: {samples!r} is invalid; allowed: an integer >= 1")
+        _check_options(n_confidence, confidence, name="n_confidence")
+    else:
+        _check_options(samples, confidence)
     n = _check_rows(systems)
     names = list(systems)
     base = None

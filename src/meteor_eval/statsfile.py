@@ -9,6 +9,11 @@ formatted as its ``-ssOut`` writes them), after one header line::
 
 (one line of JSON in the file). The header says everything needed to re-score the rows exactly
 as they were scored: the metric, its full configuration, the signature and the reference count.
+It also says which segments the rows are of: ``"references"``, a SHA-256 digest of every
+segment's references in order (:func:`references_digest`), with ``"segments"`` their number.
+Files compared with each other (a paired test, a table of systems) must have the same digest
+and count: rows of lines 1-300 paired with rows of lines 301-600 would give a p-value about
+nothing, so they are refused (:func:`check_same_segments`).
 Re-scoring takes the configuration from the header, so the signature printed is the original
 one; options that would change the statistics themselves (another flavour, normalisation,
 modules, tokeniser...) contradict the file and are refused, while options that only change the
@@ -36,10 +41,13 @@ from meteor_eval.stats.meteor import row_problem as meteor_row_problem
 __all__ = [
     "HEADER_PREFIX",
     "StatsFile",
+    "check_same_segments",
     "config_fields",
     "config_from_fields",
+    "input_references_digest",
     "metric_from_header",
     "read_stats",
+    "references_digest",
     "stats_header",
     "write_row",
 ]
@@ -61,6 +69,8 @@ class StatsFile:
         nrefs: The reference-count label of that signature.
         system: Name of the system the statistics belong to.
         rows: One statistics row per segment.
+        references: The digest of the segments' references (``None`` in files written
+            before it was recorded).
     """
 
     path: str
@@ -70,6 +80,34 @@ class StatsFile:
     nrefs: str
     system: str
     rows: list[Row]
+    references: str | None = None
+
+
+def references_digest(pairs: Iterable[tuple[str, Sequence[str]]]) -> str:
+    """``sha256:<hex>`` of every segment's references, in order: what identifies the segments
+    a statistics file is of (the same reference files give the same digest; other lines,
+    another order or another number of references give another).
+
+    Each reference is its UTF-8 bytes preceded by their length, each segment its number of
+    references first, so no two different inputs run together into one byte string.
+
+    Example:
+        >>> a = references_digest([("h", ["the cat"]), ("h", ["a dog"])])
+        >>> a == references_digest([("other", ["the cat"]), ("x", ["a dog"])])
+        True
+        >>> a == references_digest([("h", ["a dog"]), ("h", ["the cat"])])
+        False
+    """
+    import hashlib
+
+    digest = hashlib.sha256()
+    for _, refs in pairs:
+        digest.update(len(refs).to_bytes(4, "big"))
+        for ref in refs:
+            data = ref.encode("utf-8", "surrogatepass")
+            digest.update(len(data).to_bytes(8, "big"))
+            digest.update(data)
+    return "sha256:" + digest.hexdigest()
 
 
 def config_fields(metric: Metric[Any]) -> dict[str, Any]:
@@ -80,9 +118,27 @@ def config_fields(metric: Metric[Any]) -> dict[str, Any]:
     }
 
 
-def stats_header(metric: Metric[Any], *, nrefs: str, segments: int, system: str) -> str:
-    """The header line (without line break) of a statistics file of ``metric``."""
-    header = {
+def input_references_digest(pairs: Iterable[tuple[str, Sequence[str]]]) -> str:
+    """:func:`references_digest` of input read a second time, its warnings (a byte-order
+    mark, a carriage return) already given by the scoring pass and not repeated."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return references_digest(pairs)
+
+
+def stats_header(
+    metric: Metric[Any],
+    *,
+    nrefs: str,
+    segments: int,
+    system: str,
+    references: str | None = None,
+) -> str:
+    """The header line (without line break) of a statistics file of ``metric``
+    (``references``: :func:`references_digest` of the segments scored)."""
+    header: dict[str, Any] = {
         "format": _FORMAT,
         "metric": metric.name,
         "config": config_fields(metric),
@@ -92,6 +148,8 @@ def stats_header(metric: Metric[Any], *, nrefs: str, segments: int, system: str)
         "segments": segments,
         "system": system,
     }
+    if references is not None:
+        header["references"] = references
     return HEADER_PREFIX + json.dumps(header, ensure_ascii=False)
 
 
@@ -206,7 +264,17 @@ def read_stats(path: str) -> StatsFile:
         nrefs=str(header["nrefs"]),
         system=str(header.get("system") or Path(path).name),
         rows=rows,
+        references=_references_of(path, header),
     )
+
+
+def _references_of(path: str, header: dict[str, Any]) -> str | None:
+    value = header.get("references")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.startswith("sha256:") or len(value) != 71:
+        raise InputError(f"{path}:1: the header's references digest {value!r} is malformed")
+    return value
 
 
 def _as_config_value(value: Any) -> Any:
@@ -352,6 +420,44 @@ def check_same_metric(files: Sequence[StatsFile]) -> None:
             raise InputError(
                 f"{other.path}: {len(other.rows)} segments but {first.path} has {len(first.rows)}"
             )
+
+
+def check_same_segments(files: Sequence[StatsFile]) -> None:
+    """Refuse statistics files that are not of the same segments, before they are compared
+    or tested against each other: another number of segments or another references digest.
+
+    A file written before the digest was recorded cannot be checked: a warning says so.
+
+    Raises:
+        InputError: naming both files and what differs.
+    """
+    import warnings
+
+    if len(files) < 2:
+        return
+    first = files[0]
+    for other in files[1:]:
+        if len(other.rows) != len(first.rows):
+            raise InputError(
+                f"{other.path}: {len(other.rows)} segments but {first.path} has "
+                f"{len(first.rows)}; statistics compared must be of the same segments"
+            )
+    known = [(f, f.references) for f in files if f.references is not None]
+    for other, digest in known[1:]:
+        base, base_digest = known[0]
+        if digest != base_digest:
+            raise InputError(
+                f"{other.path}: scored against other references than {base.path} "
+                f"({digest[7:19]}... vs {base_digest[7:19]}...): statistics "
+                "compared must be of the same segments, in the same order"
+            )
+    unknown = [f.path for f in files if f.references is None]
+    if unknown:
+        warnings.warn(
+            f"{', '.join(unknown)}: no references digest in the header (written by an older "
+            "version): cannot check that the files are of the same segments",
+            stacklevel=2,
+        )
 
 
 def rows_text(rows: Iterable[Row]) -> str:

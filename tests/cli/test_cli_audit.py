@@ -82,3 +82,289 @@ def test_train_system_and_ranking_objectives_refuse_constant_humans(
     )  # fmt: skip
     assert status == 1
     assert objective in _one_error_line(err)
+
+
+# -- inputs shared by the cases below ---------------------------------------------------------
+
+HYPS = [
+    "the cat sat on the mat",
+    "a dog ran in the park today",
+    "hello there my friend",
+    "we will meet tomorrow at noon",
+    "the weather is cold and wet",
+    "she reads a book every night",
+]
+REFS = [
+    "the cat sat on a mat",
+    "a dog was running in the park",
+    "hello my good friend",
+    "we meet tomorrow at noon",
+    "the weather is wet and cold",
+    "every night she reads books",
+]
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, str]:
+    hyp = tmp_path / "hyp.txt"
+    ref = tmp_path / "ref.txt"
+    hyp.write_text("\n".join(HYPS) + "\n", encoding="utf-8")
+    ref.write_text("\n".join(REFS) + "\n", encoding="utf-8")
+    other = tmp_path / "other.txt"
+    other.write_text("\n".join(reversed(REFS)) + "\n", encoding="utf-8")
+    return {"hyp": str(hyp), "ref": str(ref), "other": str(other), "dir": str(tmp_path)}
+
+
+# -- 3. rouge --bootstrap: intervals printed and signed, equal to the API's --------------------
+
+
+def test_rouge_bootstrap_intervals_are_printed_and_signed(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from meteor_eval import corpus_rouge
+
+    status, out, _ = _run(
+        capsys, "rouge", "--hyp", files["hyp"], "--ref", files["ref"], "--bootstrap", "100",
+        "--seed", "7", "-f", "json",
+    )  # fmt: skip
+    assert status == 0
+    doc = json.loads(out)
+    assert "|bs:100|seed:7|ci:0.95|" in doc["signature"]["rouge"]
+    api = corpus_rouge(HYPS, [[r] for r in REFS], n_bootstrap=100, seed=7)
+    for variant, score in api.items():
+        value = doc["systems"][0][variant]
+        assert score.fmeasure_ci is not None and score.precision_ci is not None
+        assert value["fmeasure_ci"] == [score.fmeasure_ci.low, score.fmeasure_ci.high]
+        assert value["precision_ci"] == [score.precision_ci.low, score.precision_ci.high]
+        assert value["fmeasure_ci"][0] < value["fmeasure_ci"][1]  # a real interval
+    status, text, _ = _run(
+        capsys, "rouge", "--hyp", files["hyp"], "--ref", files["ref"], "--bootstrap", "100",
+        "--seed", "7",
+    )  # fmt: skip
+    low, high = api["rouge1"].fmeasure_ci.low, api["rouge1"].fmeasure_ci.high  # type: ignore[union-attr]
+    assert f"F = {api['rouge1'].fmeasure:.5f} [{low:.5f}, {high:.5f}]" in text
+    status, tsv, _ = _run(
+        capsys, "rouge", "--hyp", files["hyp"], "--ref", files["ref"], "--bootstrap", "100",
+        "-f", "tsv",
+    )  # fmt: skip
+    assert "rouge1_fmeasure_ci_low\trouge1_fmeasure_ci_high" in tsv.splitlines()[0]
+
+
+@pytest.mark.parametrize("value", ["1", "39", "-2"])
+def test_rouge_bootstrap_too_few_resamples_is_refused(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    status, _, err = _run(
+        capsys, "rouge", "--hyp", files["hyp"], "--ref", files["ref"], "--bootstrap", value
+    )
+    assert status == 2
+    assert _one_error_line(err).startswith("meteor-eval rouge: error: --bootstrap: ")
+
+
+# -- 5. statistics files carry their segments' identity ---------------------------------------
+
+
+def _stats(capsys: pytest.CaptureFixture[str], command: str, hyp: str, ref: str, out: str) -> None:
+    status, _, err = _run(capsys, command, "--hyp", hyp, "--ref", ref, "--stats", out)
+    assert status == 0, err
+
+
+@pytest.mark.parametrize("command", ["score", "bleu", "rouge"])
+def test_paired_test_of_statistics_of_other_references_is_refused(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    a, b = f"{files['dir']}/a.stats", f"{files['dir']}/b.stats"
+    _stats(capsys, command, files["hyp"], files["ref"], a)
+    _stats(capsys, command, files["hyp"], files["other"], b)
+    header = json.loads(Path(a).read_text(encoding="utf-8").splitlines()[0].split(" ", 1)[1])
+    assert header["references"].startswith("sha256:") and header["segments"] == len(HYPS)
+    argv = [command, "--from-stats", a, b, "--names", "x,y", "--paired-bs", "--n-samples", "50"]
+    status, out, err = _run(capsys, *argv)
+    assert status == 1 and out == ""
+    line = _one_error_line(err)
+    assert "b.stats: scored against other references than" in line and "a.stats" in line
+
+
+def test_statistics_of_the_same_references_still_pair(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = f"{files['dir']}/a.stats", f"{files['dir']}/b.stats"
+    _stats(capsys, "bleu", files["hyp"], files["ref"], a)
+    _stats(capsys, "bleu", files["ref"], files["ref"], b)
+    argv = ["bleu", "--from-stats", a, b, "--names", "x,y", "--paired-bs", "--n-samples", "50"]
+    status, out, _ = _run(capsys, *argv)
+    assert status == 0 and "Baseline: x" in out
+
+
+def test_statistics_of_other_segment_counts_are_refused(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    short_hyp = Path(files["dir"]) / "short_hyp.txt"
+    short_ref = Path(files["dir"]) / "short_ref.txt"
+    short_hyp.write_text("\n".join(HYPS[:3]) + "\n", encoding="utf-8")
+    short_ref.write_text("\n".join(REFS[:3]) + "\n", encoding="utf-8")
+    a, b = f"{files['dir']}/a.stats", f"{files['dir']}/b.stats"
+    _stats(capsys, "bleu", files["hyp"], files["ref"], a)
+    _stats(capsys, "bleu", str(short_hyp), str(short_ref), b)
+    status, _, err = _run(capsys, "bleu", "--from-stats", a, b, "--names", "x,y")
+    assert status == 1 and "b.stats: 3 segments but" in _one_error_line(err)
+
+
+def test_statistics_without_a_digest_warn_that_they_cannot_be_checked(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = f"{files['dir']}/a.stats", f"{files['dir']}/b.stats"
+    _stats(capsys, "bleu", files["hyp"], files["ref"], a)
+    _stats(capsys, "bleu", files["ref"], files["ref"], b)
+    lines = Path(b).read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0].split(" ", 1)[1])
+    del header["references"]
+    lines[0] = "#meteor-eval-stats " + json.dumps(header)
+    Path(b).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    status, _, err = _run(capsys, "bleu", "--from-stats", a, b, "--names", "x,y")
+    assert status == 0 and "cannot check that the files are of the same segments" in err
+
+
+# -- 7. negative --seed: a usage error in every command ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command", ["score", "bleu", "rouge", "compare", "report", "train"]
+)  # fmt: skip
+def test_negative_seed_is_a_usage_error(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    inputs = ["--hyp", files["hyp"], "--ref", files["ref"]]
+    extra = {
+        "train": ["--input", str(TINY), "--out", f"{files['dir']}/p.json"],
+        "report": [*inputs, "-o", f"{files['dir']}/r.html"],
+    }.get(command, [*inputs, "--ci"])
+    status, out, err = _run(capsys, command, *extra, "--seed", "-1")
+    assert status == 2 and out == ""
+    assert _one_error_line(err) == (
+        f"meteor-eval {command}: error: --seed: -1 is invalid; allowed: an integer >= 0"
+    )
+
+
+@pytest.mark.parametrize("n", ["0", "1", "39"])
+def test_n_samples_too_few_for_an_interval_is_refused(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str], n: str
+) -> None:
+    status, _, err = _run(
+        capsys, "bleu", "--hyp", files["hyp"], "--ref", files["ref"], "--ci", "--n-samples", n
+    )
+    assert status == 2
+    assert "--n-samples: " in _one_error_line(err) and "integer >= 40" in err
+
+
+def test_n_samples_minimum_follows_the_confidence(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["bleu", "--hyp", files["hyp"], "--ref", files["ref"], "--ci", "--n-samples", "40"]
+    assert _run(capsys, *argv)[0] == 0
+    status, _, err = _run(capsys, *argv, "--confidence", "0.99")
+    assert status == 2 and "integer >= 200" in err
+
+
+def test_paired_ar_trials_need_only_be_positive(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["bleu", "--hyp", files["hyp"], files["ref"], "--ref", files["ref"], "--paired-ar"]
+    assert _run(capsys, *argv, "--n-samples", "5")[0] == 0
+    status, _, err = _run(capsys, *argv, "--n-samples", "0")
+    assert status == 2 and "--n-samples: 0 is invalid" in err
+
+
+# -- 8. --scheduler ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        ("foo", "no port number"),
+        ("tcp://host", "no port number"),
+        ("host:abc", "port 'abc' is not from 1 to 65535"),
+        ("bogus://host:1", "unknown scheme 'bogus'"),
+        ("local:0", "expected local or local:N with N >= 1"),
+    ],
+)
+def test_malformed_scheduler_is_a_usage_error(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str], value: str, reason: str
+) -> None:
+    argv = ["bleu", "--hyp", files["hyp"], "--ref", files["ref"], "--scheduler", value]
+    status, _, err = _run(capsys, *argv)
+    assert status == 2
+    line = _one_error_line(err)
+    assert line.startswith("meteor-eval bleu: error: --scheduler: ") and reason in line
+
+
+def test_unreachable_scheduler_names_the_scheduler(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("distributed")
+    import socket
+
+    from meteor_eval import distributed
+
+    monkeypatch.setattr(distributed, "CONNECT_TIMEOUT", 1.0)
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    argv = ["bleu", "--hyp", files["hyp"], "--ref", files["ref"], "--scheduler", address]
+    status, _, err = _run(capsys, *argv)
+    assert status == 2
+    line = _one_error_line(err)
+    assert f"--scheduler: cannot reach a scheduler at {address}" in line
+    assert "cannot write" not in line
+
+
+# -- options accepted and ignored --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("flavour", ["nltk", "paper2005"])
+def test_task_with_a_flavour_that_has_no_tasks_is_refused(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str], flavour: str
+) -> None:
+    argv = ["score", "--hyp", files["hyp"], "--ref", files["ref"], "--flavour", flavour]
+    status, _, err = _run(capsys, *argv, "--task", "adq")
+    assert status == 2
+    line = _one_error_line(err)
+    assert "--task" in line and "'adq' is a METEOR 1.5 task" in line and flavour in line
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "value"),
+    [
+        ("score", "--modules", ""),
+        ("score", "--modules", " "),
+        ("score", "--weights", ""),
+        ("score", "--lang", ""),
+        ("score", "--params", ""),
+        ("bleu", "--names", ""),
+        ("rouge", "--types", ""),
+        ("train", "--modules", ""),
+    ],
+)
+def test_empty_option_values_are_refused(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str], command: str, option: str,
+    value: str,
+) -> None:  # fmt: skip
+    inputs = ["--hyp", files["hyp"], "--ref", files["ref"]]
+    if command == "train":
+        inputs = ["--input", str(TINY), "--out", f"{files['dir']}/p.json"]
+    status, out, err = _run(capsys, command, *inputs, option, value)
+    assert status == 2 and out == ""
+    assert _one_error_line(err) == (
+        f"meteor-eval {command}: error: {option}: an empty value; give a value or leave the "
+        "option out"
+    )
+
+
+def test_skip_distance_below_minus_one_is_refused(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["rouge", "--hyp", files["hyp"], "--ref", files["ref"], "--types", "rougeS"]
+    status, _, err = _run(capsys, *argv, "--skip-distance", "-5")
+    assert status == 2 and "--skip-distance: -5 is invalid" in _one_error_line(err)
+    assert _run(capsys, *argv, "--skip-distance", "-1")[0] == 0

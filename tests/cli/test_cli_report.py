@@ -154,7 +154,7 @@ def test_baseline_comes_first(tmp_path: Path, second_system: str) -> None:
     [
         (["--scheduler", "local"], "no --scheduler"),
         (["--baseline", "nobody"], "--baseline: 'nobody' is not one of"),
-        (["--n-samples", "0"], "--n-samples: 0 is invalid"),
+        (["--n-samples", "0"], "--n-samples: 0 resample(s) cannot give"),
         (["--confidence", "1.5"], "--confidence: 1.5 is invalid"),
     ],
 )

@@ -99,8 +99,8 @@ def test_signature_of_the_test() -> None:
     rows = bleu.corpus_rows(["a b c", "a b"], [["a b c"], ["a c"]])
     result = paired_tests(bleu, {"x": rows, "y": rows}, method="ar", n_samples=20, seed=3)
     assert significance_signature(result) == "test:paired-ar|n:20|bs:1000|seed:3|ci:0.95"
-    result = paired_tests(bleu, {"x": rows}, method=None, n_samples=30, seed=None)
-    assert significance_signature(result) == "test:bootstrap|n:30|seed:none|ci:0.95"
+    result = paired_tests(bleu, {"x": rows}, method=None, n_samples=40, seed=None)
+    assert significance_signature(result) == "test:bootstrap|n:40|seed:none|ci:0.95"
 
 
 # -- errors ---------------------------------------------------------------------------------

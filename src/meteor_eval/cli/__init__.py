@@ -177,6 +177,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     configure(args.verbose - args.quiet, progress=not getattr(args, "no_progress", False))
     try:
+        from meteor_eval.cli.validate import check_options
+
+        check_options(parser, args)
         status: int = args.func(args)
         sys.stdout.flush()  # a full disk shows here, not as a traceback at exit
     except ConfigError as exc:

@@ -45,10 +45,13 @@ def _bleu_line(value: dict[str, Any]) -> str:
 
 
 def _rouge_line(variant: str, value: dict[str, Any]) -> str:
-    return (
-        f"{variant} P = {value['precision']:.5f} R = {value['recall']:.5f} "
-        f"F = {value['fmeasure']:.5f}"
-    )
+    def part(label: str, key: str) -> str:
+        interval = value.get(f"{key}_ci")
+        if interval is None:
+            return f"{label} = {value[key]:.5f}"
+        return f"{label} = {value[key]:.5f} [{interval[0]:.5f}, {interval[1]:.5f}]"
+
+    return f"{variant} {part('P', 'precision')} {part('R', 'recall')} {part('F', 'fmeasure')}"
 
 
 def _value_names(comparison: dict[str, Any]) -> list[str]:

@@ -247,7 +247,7 @@ def _output_file(path: str) -> Iterator[TextIO]:
         raise
 
 
-def _write_side_files(runs: Runs, plan: Plan) -> None:
+def _write_side_files(runs: Runs, plan: Plan, references: str | None = None) -> None:
     """``--stats`` and ``--alignments`` files, one per system, written after every system was
     scored (a failure leaves none half-written)."""
     import json
@@ -261,7 +261,13 @@ def _write_side_files(runs: Runs, plan: Plan) -> None:
                 with _output_file(plan.stats[k]) as out:
                     label = nrefs_label(run.nrefs)
                     out.write(
-                        stats_header(metric, nrefs=label, segments=len(run.rows), system=name)
+                        stats_header(
+                            metric,
+                            nrefs=label,
+                            segments=len(run.rows),
+                            system=name,
+                            references=references,
+                        )
                         + "\n"
                     )
                     for row in run.rows:
@@ -307,7 +313,9 @@ def run_systems(
         systems = load_systems(args)
     plan = plan_from_args(args, len(systems.names))
     runs = score_systems(systems, metrics, plan)
-    _write_side_files(runs, plan)
+    from meteor_eval.statsfile import input_references_digest
+
+    _write_side_files(runs, plan, input_references_digest(systems.pairs(0)) if plan.stats else None)
     comparison = build_comparison(runs, plan, args)
     from meteor_eval.cli._render import render
 
@@ -325,9 +333,15 @@ def runs_from_stats(
     Files of several metrics are grouped by metric; within a metric each file is a system, and
     every metric must have the same systems in the same order.
     """
-    from meteor_eval.statsfile import check_same_metric, metric_from_header, read_stats
+    from meteor_eval.statsfile import (
+        check_same_metric,
+        check_same_segments,
+        metric_from_header,
+        read_stats,
+    )
 
     files = [read_stats(path) for path in args.from_stats]
+    check_same_segments(files)
     groups: dict[str, list[Any]] = {}
     for stats in files:
         groups.setdefault(stats.metric, []).append(stats)

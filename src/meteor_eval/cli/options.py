@@ -285,14 +285,41 @@ _METEOR_OPTION_OF_FIELD = {
     "task": "--task",
     "stem_table": "--stem-table",
     "params": "--params",
+    "tokenizer": "--tokenizer",
+    "flavour": "--flavour",
+    "aggregate": "--aggregate",
+    "paraphrase_table": "--paraphrase-table",
+    "function_words_file": "--function-words",
+    "synonym_dir": "--synonym-dir",
+}
+
+#: Per metric, configuration field -> the option that sets it.
+_OPTION_OF_FIELD: dict[str, dict[str, str]] = {
+    "meteor": _METEOR_OPTION_OF_FIELD,
+    "bleu": {
+        "tokenize": "--tokenize",
+        "smooth_method": "--smooth-method",
+        "smooth_value": "--smooth-value",
+        "max_ngram_order": "--max-ngram-order",
+    },
+    "rouge": {
+        "types": "--types",
+        "multi_ref": "--multi-ref",
+        "aggregate": "--rouge-aggregate",
+        "weight": "--weight",
+        "skip_distance": "--skip-distance",
+        "sentence_separator": "--sentence-separator",
+        "n_bootstrap": "--bootstrap",
+        "seed": "--seed",
+    },
 }
 
 
-def _with_option(message: str) -> str:
+def _with_option(message: str, metric: str = "meteor") -> str:
     """A configuration error's message led by the option that set the field it names
     (``weights[1]: inf ...`` -> ``--weights: weights[1]: inf ...``)."""
     field = message.split(":", 1)[0].split("[", 1)[0]
-    option = _METEOR_OPTION_OF_FIELD.get(field)
+    option = _OPTION_OF_FIELD[metric].get(field)
     return f"{option}: {message}" if option is not None else message
 
 
@@ -320,6 +347,7 @@ def bleu_config(args: argparse.Namespace) -> BleuConfig:
     from meteor_eval.metrics.bleu import BleuConfig
 
     return _checked(
+        "bleu",
         BleuConfig,
         tokenize=args.tokenize,
         smooth_method=args.smooth_method,
@@ -370,6 +398,7 @@ def rouge_config(args: argparse.Namespace) -> RougeConfig:
     from meteor_eval.metrics.rouge import RougeConfig
 
     return _checked(
+        "rouge",
         RougeConfig,
         types=tuple(t.strip() for t in args.types.split(",") if t.strip()),
         use_stemmer=args.stemmer,
@@ -383,12 +412,13 @@ def rouge_config(args: argparse.Namespace) -> RougeConfig:
     )
 
 
-def _checked(factory: Callable[..., _C], **options: object) -> _C:
-    """``factory(**options)``, with a refused value turned into a usage error."""
+def _checked(metric: str, factory: Callable[..., _C], **options: object) -> _C:
+    """``factory(**options)``, with a refused value turned into a usage error led by the
+    option that gave it."""
     try:
         return factory(**options)
     except (TypeError, ValueError) as exc:
-        raise ConfigError(str(exc)) from None
+        raise ConfigError(_with_option(str(exc), metric)) from None
 
 
 # -- significance -----------------------------------------------------------------------------

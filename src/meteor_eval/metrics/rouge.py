@@ -127,9 +127,13 @@ class RougeConfig:
                 "expected a non-empty string or None"
             )
         _check_int("n_bootstrap", self.n_bootstrap, minimum=0)
-        _check_int("seed", self.seed)
+        _check_int("seed", self.seed, minimum=0)
         if not 0 < self.confidence < 1:
             raise ValueError(f"confidence: got {self.confidence!r}, expected a number in (0, 1)")
+        if self.n_bootstrap:
+            from meteor_eval.stats.sampling import check_resamples
+
+            check_resamples("n_bootstrap", self.n_bootstrap, self.confidence)
 
 
 def _checked_types(types: object) -> tuple[str, ...]:
@@ -450,16 +454,23 @@ class Rouge(Metric[dict[str, RougeScore]]):
         return {variant: result.fmeasure for variant, result in score.items()}
 
     def report(self, score: dict[str, RougeScore]) -> dict[str, dict[str, Any]]:
-        """Per variant, its F-measure as the score, with precision, recall and F-measure."""
-        return {
-            variant: {
+        """Per variant, its F-measure as the score, with precision, recall and F-measure, and
+        their bootstrap intervals (``precision_ci``, ``recall_ci``, ``fmeasure_ci``: ``[low,
+        high]``) when ``n_bootstrap`` asked for them."""
+        out: dict[str, dict[str, Any]] = {}
+        for variant, result in score.items():
+            entry: dict[str, Any] = {
                 "score": result.fmeasure,
                 "precision": result.precision,
                 "recall": result.recall,
                 "fmeasure": result.fmeasure,
             }
-            for variant, result in score.items()
-        }
+            for name in ("precision_ci", "recall_ci", "fmeasure_ci"):
+                interval = getattr(result, name)
+                if interval is not None:
+                    entry[name] = [interval.low, interval.high]
+            out[variant] = entry
+        return out
 
     def signature(self, nrefs: str = "1", /) -> Signature:
         """The signature of the whole configuration: every variant's settings in one line
@@ -480,6 +491,11 @@ class Rouge(Metric[dict[str, RougeScore]]):
             fields.append(SignatureField("weight", "w", repr(float(config.weight))))
         if {"rougeS", "rougeSU"} & set(types):
             fields.append(SignatureField("skip", "sk", str(config.skip_distance)))
+        if config.n_bootstrap:
+            # the intervals are part of the result: their settings are part of its signature
+            fields.append(SignatureField("bs", "bs", str(config.n_bootstrap)))
+            fields.append(SignatureField("seed", "rs", str(config.seed)))
+            fields.append(SignatureField("ci", "ci", repr(config.confidence)))
         return Signature("rouge", tuple(fields))
 
     def variant_signature(

@@ -251,8 +251,8 @@ def flavour_defaults(flavour: str, language: str, task: str | None) -> FlavourDe
     delta 1 (no function-word weighting), lower-casing; ``nltk`` averages segment scores.
 
     Raises:
-        ConfigError: an unknown flavour, language or task, or a language other than English
-            for ``paper2005``/``nltk``.
+        ConfigError: an unknown flavour, language or task, a language other than English
+            for ``paper2005``/``nltk``, or a METEOR 1.5 task with those flavours.
     """
     lang = resolve_language(language)
     if flavour == "meteor15":
@@ -270,6 +270,12 @@ def flavour_defaults(flavour: str, language: str, task: str | None) -> FlavourDe
             "pooled",
         )
     if flavour in ("paper2005", "nltk"):
+        if task is not None and task != flavour:
+            # METEOR 1.5's task tables do not apply: refused rather than silently ignored.
+            raise ConfigError(
+                f"task: {task!r} is a METEOR 1.5 task; the {flavour} flavour has fixed "
+                "parameters (set alpha, beta, gamma, delta instead, or use flavour meteor15)"
+            )
         if lang.long_name != "english":
             raise ConfigError(f"language: the {flavour} flavour is defined for English only")
         aggregate = "mean" if flavour == "nltk" else "pooled"

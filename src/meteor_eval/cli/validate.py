@@ -1,0 +1,120 @@
+"""The checks every command's options pass before any work, in one place.
+
+argparse checks the type of each value; what it cannot know is checked here, by option name,
+for whichever command defines the option, so an option has the same rule everywhere:
+
+* a value given as an empty string (``--modules ''``, ``--weights ' '``) is refused: it would
+  otherwise count as "not given" and silently leave the default in place;
+* ``--seed`` is an integer from 0, ``--n-samples`` and ``--bootstrap`` leave at least one
+  resample outside each end of the interval (:mod:`meteor_eval.stats.sampling`),
+  ``--confidence`` is in (0, 1);
+* ``--jobs`` is from 0 to the maximum, ``--skip-distance`` from -1, ``--scheduler`` is
+  ``local``, ``local:N`` or a Dask address (checked without importing Dask).
+
+Each refusal is a :class:`~meteor_eval.errors.ConfigError` (exit status 2) whose message starts
+with the option.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from meteor_eval.errors import ConfigError
+
+__all__ = ["check_options"]
+
+#: Options whose value may be blank (a separator may be a space; a text may be empty).
+_BLANK_ALLOWED = frozenset({"sentence_separator", "hyp_text", "ref_text"})
+
+
+def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            sub = action.choices.get(command)
+            if isinstance(sub, argparse.ArgumentParser):
+                return sub
+    return parser
+
+
+def _option_names(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """Destination -> the option's long name (``seed`` -> ``--seed``)."""
+    names: dict[str, str] = {}
+    for action in parser._actions:
+        if action.option_strings:
+            long = [o for o in action.option_strings if o.startswith("--")]
+            names[action.dest] = (long or action.option_strings)[0]
+    return names
+
+
+def _check_blank(args: argparse.Namespace, names: dict[str, str]) -> None:
+    for dest, option in names.items():
+        if dest in _BLANK_ALLOWED:
+            continue
+        value = getattr(args, dest, None)
+        values = value if isinstance(value, list) else [value]
+        if any(isinstance(v, str) and not v.strip() for v in values):
+            raise ConfigError(f"{option}: an empty value; give a value or leave the option out")
+
+
+def _check_resampling(args: argparse.Namespace) -> None:
+    from meteor_eval.stats.sampling import check_resamples, check_seed
+
+    if hasattr(args, "seed"):
+        check_seed("--seed", args.seed)
+    confidence = getattr(args, "confidence", 0.95)
+    if not (isinstance(confidence, float) and math.isfinite(confidence) and 0 < confidence < 1):
+        raise ConfigError(f"--confidence: {confidence} is invalid; allowed: 0 < c < 1")
+    n_samples = getattr(args, "n_samples", None)
+    if n_samples is not None:
+        if getattr(args, "paired_ar", False) and not getattr(args, "ci", False):
+            # trials of the randomisation test: a p-value, not an interval
+            if n_samples < 1:
+                raise ConfigError(f"--n-samples: {n_samples} is invalid; allowed: an integer >= 1")
+        else:
+            check_resamples("--n-samples", n_samples, confidence)
+    bootstrap = getattr(args, "bootstrap", 0)
+    if bootstrap:
+        import dataclasses
+
+        from meteor_eval.metrics.rouge import RougeConfig
+
+        default = {f.name: f.default for f in dataclasses.fields(RougeConfig)}["confidence"]
+        assert isinstance(default, float)
+        check_resamples("--bootstrap", bootstrap, default)
+
+
+def _check_ranges(args: argparse.Namespace) -> None:
+    jobs = getattr(args, "jobs", None)
+    if jobs is not None:
+        from meteor_eval.parallel import resolve_jobs
+
+        try:
+            resolve_jobs(jobs)
+        except ConfigError as exc:
+            raise ConfigError(f"--jobs: {str(exc).removeprefix('jobs: ')}") from None
+    skip = getattr(args, "skip_distance", None)
+    if skip is not None and skip < -1:
+        raise ConfigError(
+            f"--skip-distance: {skip} is invalid; allowed: an integer >= 0, or -1 for any gap"
+        )
+    scheduler = getattr(args, "scheduler", None)
+    if scheduler is not None:
+        from meteor_eval.distributed import check_scheduler
+
+        check_scheduler(scheduler)
+
+
+def check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse option values no command can use (see the module's list), before any work.
+
+    Raises:
+        ConfigError: naming the option.
+    """
+    command = getattr(args, "command", None)
+    if command is None or command == "jar-compat":
+        return  # the jar's own command line has the jar's own rules
+    names = _option_names(_subparser(parser, command))
+    _check_blank(args, names)
+    _check_resampling(args)
+    _check_ranges(args)
