@@ -33,6 +33,7 @@ Example:
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
@@ -178,31 +179,39 @@ class MergeableMetric:
 
     @classmethod
     def from_state_dict(cls, state: Mapping[str, Any]) -> MergeableMetric:
-        """Rebuild an object from :meth:`state_dict`'s data.
+        """Rebuild an object from :meth:`state_dict`'s data, checked by one validator
+        (:func:`_checked_state`): a damaged state is refused, never scored.
 
         Raises:
             ConfigError: an unknown format, another metric than this class's, or a bad
                 configuration.
+            InputError: damaged statistics (the key and the problem named): a missing or
+                extra key, rows missing for the count, a number that is not a whole one where
+                the metric counts, a negative or impossible row, a total that is not the sum
+                of the rows, references counts that do not fit the segment count.
         """
         from meteor_eval.statsfile import config_from_fields
 
+        if not isinstance(state, Mapping):
+            raise TypeError(f"state: expected a mapping, got {type(state).__name__}")
         if state.get("format") != _STATE_FORMAT:
             raise ConfigError(f"state format {state.get('format')!r}; expected {_STATE_FORMAT}")
         name = str(state.get("metric"))
+        if name not in _FAMILIES:
+            raise ConfigError(f"state: unknown metric {name!r}; allowed: {', '.join(_FAMILIES)}")
         if cls.family and name != cls.family:
             raise ConfigError(f"a {name} state cannot become a {cls.__name__}")
+        if not isinstance(state.get("config"), Mapping):
+            raise ConfigError("state['config']: expected the configuration's fields")
         metric = _shared_metric(*config_from_fields(name, dict(state["config"])))
         target = cls if cls.family else _FAMILIES[name]
         out = target.__new__(target)
         MergeableMetric.__init__(out, metric)
-        integral = metric.exact
-        convert = (lambda x: int(x)) if integral else float
-        rows = state.get("rows")
-        if out._rows is not None:
-            out._rows = [tuple(convert(x) for x in row) for row in rows or []]
-        out._row = tuple(convert(x) for x in state["total"])
-        out._nrefs = {int(n) for n in state["nrefs"]}
-        out.count = int(state["count"])
+        count, nrefs, total, rows = _checked_state(state, metric, keep=out._rows is not None)
+        out._rows = rows
+        out._row = total
+        out._nrefs = nrefs
+        out.count = count
         return out
 
     def __getstate__(self) -> dict[str, Any]:
@@ -214,6 +223,96 @@ class MergeableMetric:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(segments={self.count}, {self.signature()})"
+
+
+_STATE_KEYS = frozenset({"format", "metric", "config", "count", "nrefs", "total", "rows"})
+
+
+def _number_list(key: str, value: Any, width: int, integral: bool) -> Row:
+    """A row of a state: ``width`` finite numbers, whole numbers where the metric counts
+    (``2.5`` is refused, not truncated to 2)."""
+    from meteor_eval.errors import InputError
+
+    if not isinstance(value, list | tuple):
+        raise InputError(f"state[{key}]: expected a list of numbers, got {type(value).__name__}")
+    if len(value) != width:
+        raise InputError(f"state[{key}]: {len(value)} numbers, the metric has {width}")
+    out: list[float] = []
+    for k, x in enumerate(value):
+        if isinstance(x, bool) or not isinstance(x, int | float) or not math.isfinite(x):
+            raise InputError(f"state[{key}][{k}]: {x!r} is not a finite number")
+        if integral:
+            if not float(x).is_integer():
+                raise InputError(f"state[{key}][{k}]: {x!r} is not a whole number")
+            out.append(int(x))
+        else:
+            out.append(float(x))
+    return tuple(out)
+
+
+def _checked_state(
+    state: Mapping[str, Any], metric: Metric[Any], *, keep: bool
+) -> tuple[int, set[int], Row, list[Row] | None]:
+    """The one validator of a mergeable state: ``(count, nrefs, total, rows)``.
+
+    Raises:
+        InputError: naming the key and what is wrong (see :meth:`MergeableMetric.from_state_dict`).
+    """
+    from meteor_eval.errors import InputError
+    from meteor_eval.statsfile import row_problem
+
+    extra = sorted(set(state) - _STATE_KEYS)
+    if extra:
+        raise InputError(f"state: unknown key(s) {', '.join(map(repr, extra))}")
+    missing = [k for k in ("count", "nrefs", "total") if k not in state]
+    if keep and "rows" not in state:
+        missing.append("rows")
+    if missing:
+        raise InputError(f"state: missing key(s) {', '.join(map(repr, missing))}")
+    count = state["count"]
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise InputError(f"state['count']: {count!r} is not a whole number >= 0")
+    raw_nrefs = state["nrefs"]
+    if not isinstance(raw_nrefs, list | tuple) or not all(
+        isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in raw_nrefs
+    ):
+        raise InputError(f"state['nrefs']: {raw_nrefs!r} is not a list of whole numbers >= 1")
+    nrefs = set(raw_nrefs)
+    if bool(nrefs) != bool(count):
+        raise InputError(
+            f"state['nrefs']: {sorted(nrefs)} for {count} segment(s): every segment has "
+            "references, and only segments do"
+        )
+    width = len(metric.zero())
+    integral = metric.exact
+    total = _number_list("'total'", state["total"], width, integral)
+    rows: list[Row] | None = None
+    if keep:
+        raw_rows = state["rows"]
+        if not isinstance(raw_rows, list | tuple):
+            raise InputError(
+                f"state['rows']: expected a list of rows, got {type(raw_rows).__name__}"
+            )
+        if len(raw_rows) != count:
+            raise InputError(f"state['rows']: {len(raw_rows)} rows for a count of {count}")
+        rows = [
+            _number_list(f"'rows'][{k}", row, width, integral) for k, row in enumerate(raw_rows)
+        ]
+        summed = metric.zero()
+        for k, row in enumerate(rows):
+            problem = row_problem(metric.name, row, width)
+            if problem is not None:
+                raise InputError(f"state['rows'][{k}]: impossible statistics: {problem}")
+            summed = metric.merge(summed, row)
+        pairs = zip(summed, total, strict=True)
+        if not all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9) for a, b in pairs):
+            raise InputError("state['total']: not the sum of state['rows']")
+    problem = row_problem(metric.name, total, width)
+    if problem is not None:
+        raise InputError(f"state['total']: impossible statistics: {problem}")
+    if count == 0 and any(total):
+        raise InputError("state['total']: statistics for a count of 0")
+    return count, nrefs, total, rows
 
 
 class MeteorMetric(MergeableMetric):

@@ -48,6 +48,7 @@ __all__ = [
     "metric_from_header",
     "read_stats",
     "references_digest",
+    "row_problem",
     "stats_header",
     "write_row",
 ]
@@ -210,6 +211,27 @@ def _bleu_row_problem(row: Row, order: int) -> str | None:
     for n in range(order):
         if row[2 + n] > row[2 + order + n]:
             return f"counts_{n + 1} ({row[2 + n]}) above totals_{n + 1} ({row[2 + order + n]})"
+    return None
+
+
+def row_problem(metric: str, row: Sequence[float], width: int) -> str | None:
+    """What makes a statistics row (or a sum of rows) of ``metric`` impossible, or ``None``:
+    the one rule of every reader of stored rows (statistics files, mergeable states).
+
+    Example:
+        >>> row_problem("bleu", (3, 3, 2, 1, 0, 0, 3, 2, 1, 0), 10)
+        >>> row_problem("bleu", (3, 3, 4, 1, 0, 0, 3, 2, 1, 0), 10)
+        'counts_1 (4) above totals_1 (3)'
+    """
+    if len(row) != width:
+        return f"{len(row)} numbers, the metric has {width}"
+    if metric == "meteor" and width >= 23:
+        return meteor_row_problem(row)
+    if metric == "bleu" and width >= 2 and width % 2 == 0:
+        negative = next((v for v in row if v < 0), None)
+        if negative is not None:
+            return f"a negative count ({negative})"
+        return _bleu_row_problem(tuple(row), (width - 2) // 2)
     return None
 
 
