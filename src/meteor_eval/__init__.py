@@ -46,6 +46,7 @@ if TYPE_CHECKING:
         sentence_rouge,
     )
     from meteor_eval.stats.meteor import MeteorStats
+    from meteor_eval.types import PerSegment
 
 # Public name -> the module that defines it, imported when the name is first used.
 _LAZY: dict[str, str] = {
@@ -75,6 +76,7 @@ _LAZY: dict[str, str] = {
         "meteor_eval.metrics.rouge",
     ),
     "MeteorStats": "meteor_eval.stats.meteor",
+    "PerSegment": "meteor_eval.types",
 }
 
 
@@ -107,6 +109,7 @@ __all__ = [
     "MeteorMetric",
     "MeteorScore",
     "MeteorStats",
+    "PerSegment",
     "ResourceError",
     "Rouge",
     "RougeConfig",

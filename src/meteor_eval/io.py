@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import IO, Literal
 
 from meteor_eval.errors import InputError
+from meteor_eval.types import PerSegment
 
 __all__ = [
     "EncodingErrors",
@@ -55,11 +56,12 @@ def read_lines(name: str, *, errors: EncodingErrors = "strict") -> list[str]:
     return list(iter_lines(name, errors=errors))
 
 
-def streams_to_segments(streams: Sequence[Sequence[str]]) -> list[list[str]]:
-    """Transpose reference streams (one list per reference set) into per-segment groups."""
+def streams_to_segments(streams: Sequence[Sequence[str]]) -> PerSegment:
+    """Transpose reference streams (one list per reference set) into per-segment groups
+    (declared per segment: :class:`~meteor_eval.types.PerSegment`)."""
     if not streams:
-        return []
-    return [list(group) for group in zip(*streams, strict=True)]
+        return PerSegment()
+    return PerSegment(list(group) for group in zip(*streams, strict=True))
 
 
 def read_segments(

@@ -262,6 +262,49 @@ def bleu_of_totals(totals: Any, config: BleuConfig) -> Any:
     return np.where(any_match, score, 0.0)
 
 
+def check_reference_layout(hypotheses: object, references: object) -> None:
+    """Refuse references whose layout is ambiguous: ``n`` segments (``n >= 2``) with ``n``
+    references each read the same as sacrebleu's ``n`` streams of ``n`` lines, and reading
+    streams per segment pairs every hypothesis with the wrong references, silently
+    (mjpost/sacrebleu#220 is the same trap the other way round). References wrapped in
+    :class:`~meteor_eval.types.PerSegment` are taken per segment.
+
+    Raises:
+        InputError: the ambiguous shape, naming both layouts and both ways out.
+
+    Example:
+        >>> from meteor_eval.errors import InputError
+        >>> try:
+        ...     check_reference_layout(["a", "b"], [["a", "x"], ["b", "y"]])
+        ... except InputError as exc:
+        ...     print(str(exc).split(":")[1])
+         2 segments with 2 references each
+        >>> from meteor_eval.types import PerSegment
+        >>> check_reference_layout(["a", "b"], PerSegment([["a", "x"], ["b", "y"]]))
+    """
+    from meteor_eval.errors import InputError
+    from meteor_eval.types import PerSegment
+
+    if isinstance(references, PerSegment) or not isinstance(hypotheses, Sequence):
+        return
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        return  # the general checks say what is wrong
+    n = len(hypotheses)
+    if n < 2 or len(references) != n:
+        return
+    if all(
+        isinstance(refs, Sequence) and not isinstance(refs, str) and len(refs) == n
+        for refs in references
+    ):
+        raise InputError(
+            f"references: {n} segments with {n} references each: per segment (references[i] "
+            "= the references of hypotheses[i]) or sacrebleu's streams (references[k][i] = "
+            "reference k of hypotheses[i])? Wrap per-segment lists in "
+            "meteor_eval.PerSegment(...), or transpose streams with "
+            "meteor_eval.io.streams_to_segments(...)"
+        )
+
+
 class Bleu(Metric[BleuScore]):
     """BLEU with a fixed configuration; the functions :func:`corpus_bleu` and
     :func:`sentence_bleu` wrap it.
@@ -316,6 +359,13 @@ class Bleu(Metric[BleuScore]):
             self.prepare_references(references),
             self.config.max_ngram_order,
         )
+
+    def _checked_pairs(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+    ) -> list[Pair]:
+        """The pairs of a corpus, after refusing a layout that could be sacrebleu's streams."""
+        check_reference_layout(hypotheses, references)
+        return super()._checked_pairs(hypotheses, references)
 
     def corpus_stats(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
