@@ -90,7 +90,9 @@ class ComparisonResult:
                             report["p_value"] = estimate.p_value
                     entry[value] = report
                 if run.segments is not None:
-                    segments = entry.setdefault("segments", [{} for _ in run.segments])
+                    segments = entry.setdefault(
+                        "segments", [{"segment": k + 1} for k in range(len(run.segments))]
+                    )
                     for index, seg in enumerate(run.segments):
                         segments[index].update(metric.report(seg))
             systems.append(entry)

@@ -368,3 +368,45 @@ def test_skip_distance_below_minus_one_is_refused(
     status, _, err = _run(capsys, *argv, "--skip-distance", "-5")
     assert status == 2 and "--skip-distance: -5 is invalid" in _one_error_line(err)
     assert _run(capsys, *argv, "--skip-distance", "-1")[0] == 0
+
+
+# -- segment numbers: line N of the input is segment N in every output ------------------------
+
+
+def test_every_output_numbers_segments_from_one(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    import csv
+    import io
+
+    base = ["score", "--hyp", files["hyp"], "--ref", files["ref"], "--sentence-level"]
+    base += ["--modules", "exact"]
+    align_file = f"{files['dir']}/al.jsonl"
+    status, out, _ = _run(capsys, *base, "-f", "json", "--alignments", align_file)
+    assert status == 0
+    segments = json.loads(out)["systems"][0]["segments"]
+    by_number = {seg["segment"]: seg["meteor"]["score"] for seg in segments}
+    assert sorted(by_number) == list(range(1, len(HYPS) + 1))
+    aligned = [json.loads(line) for line in Path(align_file).read_text().splitlines()]
+    assert {a["segment"]: a["score"] for a in aligned} == by_number
+    jsonl = [json.loads(line) for line in _run(capsys, *base, "-f", "jsonl")[1].splitlines()]
+    assert {r["segment"]: r["meteor"]["score"] for r in jsonl} == by_number
+    rows = list(csv.DictReader(io.StringIO(_run(capsys, *base, "-f", "csv")[1])))
+    assert {int(r["segment"]): float(r["meteor"]) for r in rows} == by_number
+    text = _run(capsys, *base)[1]
+    assert f"Segment 1 score:\t{by_number[1]!r}" in text
+    two = _run(capsys, *base[:3], files["ref"], *base[3:], "--names", "a,b")[1]
+    table = two.split("METEOR per segment\n", 1)[1].splitlines()
+    assert table[0] == "segment\ta\tb" and table[1].split("\t")[:2] == ["1", repr(by_number[1])]
+    explained = _run(
+        capsys, "explain", "--hyp", files["hyp"], "--ref", files["ref"], "--segment", "1",
+        "--modules", "exact",
+    )[1]  # fmt: skip
+    assert f"score: {by_number[1]!r}" in explained
+    aligned_cmd = _run(
+        capsys, "align", "--hyp", files["hyp"], "--ref", files["ref"], "--format", "jsonl",
+        "--modules", "exact",
+    )[1]  # fmt: skip
+    assert [json.loads(line)["segment"] for line in aligned_cmd.splitlines()] == list(
+        range(1, len(HYPS) + 1)
+    )

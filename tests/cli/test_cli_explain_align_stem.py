@@ -195,7 +195,7 @@ def test_align_jsonl_maxcov_and_maxacc(
         (2, 3, "stem"),
     ]
     assert acc[0]["chunks"] == 3
-    assert cov[1]["segment"] == 1
+    assert cov[1]["segment"] == 2  # the second line: segments count from 1
     assert cov[1]["matches"] == acc[1]["matches"]
     assert cov[1]["hypothesis"] == ["the", "cats", "sat"]
 

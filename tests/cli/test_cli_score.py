@@ -104,7 +104,7 @@ def test_tsv_output(pair: tuple[str, str], capsys: pytest.CaptureFixture[str]) -
     lines = capsys.readouterr().out.splitlines()
     header = lines[0].split("\t")
     assert header[:3] == ["system", "segment", "meteor"]
-    assert [line.split("\t")[:2] for line in lines[1:]] == [[hyp, "0"], [hyp, "1"]]
+    assert [line.split("\t")[:2] for line in lines[1:]] == [[hyp, "1"], [hyp, "2"]]
     assert float(lines[1].split("\t")[2]) == 1.0
 
 

@@ -121,7 +121,7 @@ def test_compare_sentence_level_gives_segments(
     payload = _json(capsys, ["compare", *io, *METEOR_FAST, "--metrics", "meteor,bleu"])
     segments = payload["systems"][0]["segments"]  # type: ignore[index]
     assert len(segments) == N
-    assert set(segments[0]) == {"meteor", "bleu"}
+    assert set(segments[0]) == {"segment", "meteor", "bleu"} and segments[0]["segment"] == 1
 
 
 def test_unknown_metric_is_a_usage_error(

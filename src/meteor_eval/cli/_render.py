@@ -3,7 +3,7 @@
 One schema, five formats:
 
 * ``json``: the schema as it is, one document;
-* ``jsonl``: one object per segment (``system``, ``segment`` from 0, then each headline number's
+* ``jsonl``: one object per segment (``system``, ``segment`` from 1, then each headline number's
   components), or one per system when no segment was scored;
 * ``tsv`` / ``csv``: the same records flattened to columns (``meteor``, ``meteor_precision``,
   ``meteor_matches_exact_hyp``, ``bleu_ci_low``, ...), one row per segment with
@@ -170,7 +170,7 @@ def _segment_text(comparison: dict[str, Any], names: list[str]) -> list[str]:
         lines.append(header)
         for index in range(len(systems[0]["segments"])):
             scores = [repr(system["segments"][index][name]["score"]) for system in systems]
-            lines.append("\t".join([str(index), *scores]))
+            lines.append("\t".join([str(index + 1), *scores]))
     return lines
 
 
@@ -180,7 +180,7 @@ def _records(comparison: dict[str, Any]) -> Iterator[dict[str, Any]]:
         segments = system.get("segments")
         if segments:
             for index, segment in enumerate(segments):
-                yield {"system": system["name"], "segment": index, **segment}
+                yield {"system": system["name"], "segment": index + 1, **segment}
         else:
             yield {
                 "system": system["name"],

@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         if args.format == "text":
             out.write(f"segment {k + 1}\n{alignment.render()}\n\n")
             continue
-        record = {"segment": k, **alignment.to_dict()}
+        record = {"segment": k + 1, **alignment.to_dict()}
         if args.format == "jsonl":
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
         else:
