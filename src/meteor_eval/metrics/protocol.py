@@ -123,6 +123,9 @@ class Metric(ABC, Generic[ScoreT]):
     #: ``function-words``): stored statistics may be re-scored with such a file at another
     #: path (a copied or moved folder) when its content, so its id, is the same.
     resource_fields: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    #: Segment results can carry their alignment (``segment_results(pairs, alignment=True)``):
+    #: what an alignments file (:mod:`meteor_eval.alignments`) is written from.
+    has_alignments: ClassVar[bool] = False
 
     config: Any
 
@@ -234,6 +237,12 @@ class Metric(ABC, Generic[ScoreT]):
     def segment_result(self, row: Row, n_refs: int) -> ScoreT:
         """The result of one segment's statistics row (a row is the total of its segment)."""
         return self.score_total(row, nrefs=str(n_refs))
+
+    def segment_metric(self) -> Metric[ScoreT]:
+        """The metric whose results report single segments in sentence-level output: this one
+        unless the metric has a rule of its own for single segments (BLEU: effective order,
+        as sacrebleu's ``sentence_bleu`` and ``--sentence-level``)."""
+        return self
 
     def _checked_pairs(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
