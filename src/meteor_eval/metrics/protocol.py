@@ -181,6 +181,23 @@ class Metric(ABC, Generic[ScoreT]):
         total.nrefs.update(len(refs) for _, refs in pairs)
         return total
 
+    def chunk_total(self, pairs: Sequence[Pair]) -> Total:
+        """What an engine's worker returns for a chunk's corpus total: pooled where the
+        statistics allow it (:attr:`exact`), else its rows kept, to be folded in input order
+        by whoever merges the chunks."""
+        if self.exact:
+            return self.pooled_rows(pairs)
+        total = Total(self.zero(), keep_rows=True)
+        self.add_rows(total, self.segment_rows(pairs))
+        total.nrefs.update(len(refs) for _, refs in pairs)
+        return total
+
+    def chunk_rows(self, pairs: Sequence[Pair]) -> list[tuple[Row, int]]:
+        """Each pair's statistics row and number of references, in order (what an engine's
+        worker returns for per-segment output)."""
+        rows = self.segment_rows(pairs)
+        return [(row, len(refs)) for row, (_, refs) in zip(rows, pairs, strict=True)]
+
     def new_total(self) -> Total:
         """An empty running total for this metric."""
         return Total(self.zero(), keep_rows=self.keeps_rows())
