@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -370,11 +370,6 @@ def check_same_metric(files: Sequence[StatsFile]) -> None:
             raise InputError(
                 f"{other.path}: {len(other.rows)} segments but {first.path} has {len(first.rows)}"
             )
-
-
-def rows_text(rows: Iterable[Row]) -> str:
-    """Rows as the lines of a statistics file body."""
-    return "".join(" ".join(_number(x) for x in row) + "\n" for row in rows)
 
 
 @dataclass(frozen=True)
