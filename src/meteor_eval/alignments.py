@@ -16,8 +16,10 @@ Example:
 
 from __future__ import annotations
 
+import json
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from meteor_eval.align.alignment import Alignment, count_chunks
 from meteor_eval.align.objective import ALIGNMENT_TYPES, AlignmentType, choose_matches
@@ -25,7 +27,7 @@ from meteor_eval.errors import ConfigError
 from meteor_eval.match.base import Match, Matcher, Segment
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
 
-__all__ = ["TextAligner"]
+__all__ = ["TextAligner", "alignment_record", "write_alignments"]
 
 
 class TextAligner:
@@ -115,3 +117,28 @@ class TextAligner:
             kind=self.kind,
             beam=self.beam,
         )
+
+
+def alignment_record(index: int, result: Any) -> dict[str, object]:
+    """One line of an alignments file: the segment number (from 1), its score, the index of
+    the reference it was scored against and, when attached, its alignment
+    (:meth:`~meteor_eval.align.alignment.Alignment.to_dict`)."""
+    record: dict[str, object] = {
+        "segment": index + 1,
+        "score": result.score,
+        "reference": result.reference_index,
+    }
+    if result.alignment is not None:
+        record.update(result.alignment.to_dict())
+    return record
+
+
+def write_alignments(path: str, results: Iterable[Any]) -> None:
+    """Write an alignments file: one JSON object a line per segment result (a METEOR score
+    with its alignment), in order; a write error names the file and leaves none half-written
+    (:func:`meteor_eval.io.output_file`)."""
+    from meteor_eval.io import output_file
+
+    with output_file(path) as out:
+        for index, result in enumerate(results):
+            out.write(json.dumps(alignment_record(index, result), ensure_ascii=False) + "\n")

@@ -169,14 +169,8 @@ def _score_chunk(
         pairs = _read_chunk(job, errors) if isinstance(job, FileChunk) else job
     notes = [str(w.message) for w in caught]
     if mode == "rows":
-        rows = metric.segment_rows(pairs)
-        return [(row, len(refs)) for row, (_, refs) in zip(rows, pairs, strict=True)], notes
-    if metric.exact:
-        return metric.pooled_rows(pairs), notes
-    total = Total(metric.zero(), keep_rows=True)
-    metric.add_rows(total, metric.segment_rows(pairs))
-    total.nrefs.update(len(refs) for _, refs in pairs)
-    return total, notes
+        return metric.chunk_rows(pairs), notes
+    return metric.chunk_total(pairs), notes
 
 
 def _merge_pair(cls: type[Metric[Any]], config: Any, first: Any, second: Any) -> Any:

@@ -12,13 +12,14 @@ library itself takes references grouped per segment.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Literal
+from typing import IO, Literal, TextIO
 
 from meteor_eval.errors import InputError
 from meteor_eval.types import PerSegment
@@ -31,6 +32,7 @@ __all__ = [
     "iter_lines",
     "iter_segments",
     "line_offsets",
+    "output_file",
     "read_chunk",
     "read_lines",
     "read_range",
@@ -439,3 +441,24 @@ def _pairs(
         for handle in handles:
             if handle is not sys.stdin.buffer:
                 handle.close()
+
+
+@contextlib.contextmanager
+def output_file(path: str) -> Iterator[TextIO]:
+    """``path`` opened for writing (UTF-8); a write error names the file and removes what was
+    written.
+
+    Errors while writing (a full disk, an I/O error) carry no file name of their own; this adds
+    it (the command line prints it), and no half-written file is left behind. Devices (such as
+    ``/dev/full``) and pipes are never removed.
+    """
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            yield out
+    except OSError as exc:
+        if not exc.filename:
+            if os.path.isfile(path):
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+            raise OSError(exc.errno, exc.strerror or str(exc), path) from None
+        raise

@@ -47,11 +47,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from meteor_eval.errors import ConfigError, MeteorEvalError, SegmentTooLongError, warn_empty
 from meteor_eval.io import EncodingErrors, FileChunk
-from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
 from meteor_eval.processes import WorkerState
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the engine runs any metric of the protocol; it imports it for types only
     from concurrent.futures import Future
+
+    from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
 
 __all__ = [
     "DEFAULT_CHUNK_SIZE",
@@ -141,18 +142,11 @@ def _check_chunk_size(chunk_size: int) -> None:
 
 
 def _chunk_total(metric: Metric[Any], chunk: Sequence[Pair]) -> Total:
-    """The chunk's total: pooled where the statistics allow it, else its rows kept."""
-    if metric.exact:
-        return metric.pooled_rows(chunk)
-    total = Total(metric.zero(), keep_rows=True)
-    metric.add_rows(total, metric.segment_rows(chunk))
-    total.nrefs.update(len(refs) for _, refs in chunk)
-    return total
+    return metric.chunk_total(chunk)
 
 
 def _chunk_rows(metric: Metric[Any], chunk: Sequence[Pair]) -> list[tuple[Row, int]]:
-    rows = metric.segment_rows(chunk)
-    return [(row, len(refs)) for row, (_, refs) in zip(rows, chunk, strict=True)]
+    return metric.chunk_rows(chunk)
 
 
 def _chunk_results(

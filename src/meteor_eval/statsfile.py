@@ -41,16 +41,19 @@ from meteor_eval.stats.meteor import row_problem as meteor_row_problem
 __all__ = [
     "HEADER_PREFIX",
     "StatsFile",
+    "StoredSystems",
     "check_same_segments",
     "config_fields",
     "config_from_fields",
     "input_references_digest",
     "metric_from_header",
     "read_stats",
+    "read_systems",
     "references_digest",
     "row_problem",
     "stats_header",
     "write_row",
+    "write_stats",
 ]
 
 #: How the header line starts.
@@ -164,6 +167,34 @@ def _number(value: float) -> str:
 def write_row(out: IO[str], row: Row) -> None:
     """Write one statistics row as a line of space-separated numbers."""
     out.write(" ".join(_number(x) for x in row) + "\n")
+
+
+def write_stats(
+    path: str,
+    metric: Metric[Any],
+    rows: Sequence[Row],
+    nrefs: Sequence[int],
+    *,
+    system: str,
+    references: str | None = None,
+) -> None:
+    """Write a statistics file: the header (``references``: :func:`references_digest` of the
+    segments scored), then one line per segment's row (a write error names the file and leaves
+    no half-written file: :func:`meteor_eval.io.output_file`)."""
+    from meteor_eval.io import output_file
+    from meteor_eval.metrics.protocol import nrefs_label
+
+    with output_file(path) as out:
+        header = stats_header(
+            metric,
+            nrefs=nrefs_label(nrefs),
+            segments=len(rows),
+            system=system,
+            references=references,
+        )
+        out.write(header + "\n")
+        for row in rows:
+            write_row(out, row)
 
 
 def _parse_header(path: str, line: str) -> dict[str, Any]:
@@ -482,6 +513,77 @@ def check_same_segments(files: Sequence[StatsFile]) -> None:
         )
 
 
-def rows_text(rows: Iterable[Row]) -> str:
-    """Rows as the lines of a statistics file body."""
-    return "".join(" ".join(_number(x) for x in row) + "\n" for row in rows)
+@dataclass(frozen=True)
+class StoredSystems:
+    """Statistics files read back as systems to re-score: per metric (in the order first seen)
+    the metric rebuilt from the files' headers and, per system, its file.
+
+    Attributes:
+        names: The systems, in order (every metric has the same systems in the same order).
+        metrics: Per metric, the metric object and each system's statistics file.
+    """
+
+    names: list[str]
+    metrics: list[tuple[Metric[Any], list[StatsFile]]]
+
+
+def read_systems(
+    paths: Sequence[str],
+    overrides: dict[str, dict[str, Any]] | None = None,
+    *,
+    names: Sequence[str] | None = None,
+) -> StoredSystems:
+    """Statistics files as systems: files of several metrics are grouped by metric; within a
+    metric each file is a system, and every metric must have the same systems in order.
+
+    Args:
+        paths: The statistics files.
+        overrides: Per metric name, settings that only change the score (``score_fields``).
+        names: The systems' names (default: those in the headers).
+
+    Raises:
+        ConfigError: overrides of a metric no file has, or a wrong number of names.
+        InputError: unreadable or inconsistent files, systems that differ between metrics,
+            or two systems of one name.
+    """
+    overrides = overrides or {}
+    groups: dict[str, list[StatsFile]] = {}
+    for path in paths:
+        stats = read_stats(path)
+        groups.setdefault(stats.metric, []).append(stats)
+    for name in sorted(set(overrides) - set(groups)):
+        if overrides[name]:
+            raise ConfigError(
+                f"{name} options were given but no statistics file of {name} was "
+                f"({', '.join(sorted(groups))} only)"
+            )
+    first_names: list[str] | None = None
+    metrics: list[tuple[Metric[Any], list[StatsFile]]] = []
+    for metric_name, group in groups.items():
+        check_same_metric(group)
+        check_same_segments(group)
+        metric = metric_from_header(group[0], overrides.get(metric_name))
+        systems = _system_names(names, [stats.system for stats in group])
+        if first_names is None:
+            first_names = systems
+        elif systems != first_names:
+            raise InputError(
+                f"the {metric_name} statistics are of systems {', '.join(systems)}, the others "
+                f"of {', '.join(first_names)}"
+            )
+        metrics.append((metric, group))
+    return StoredSystems(first_names or [], metrics)
+
+
+def _system_names(given: Sequence[str] | None, names: list[str]) -> list[str]:
+    if given:
+        if len(given) != len(names):
+            raise ConfigError(
+                f"--names gives {len(given)} names for {len(names)} statistics files per metric"
+            )
+        names = list(given)
+    if len(set(names)) != len(names):
+        raise InputError(
+            f"two statistics files have the same system name ({', '.join(names)}); use --names"
+        )
+    return names

@@ -61,13 +61,6 @@ class Alignment:
     modules: tuple[str, ...]
     chunks: int
 
-    def stage_counts(self) -> dict[str, int]:
-        """Number of matched reference words per module name."""
-        counts = dict.fromkeys(self.modules, 0)
-        for match in self.matches:
-            counts[self.modules[match.stage]] += match.ref_len
-        return counts
-
     def pairs(self) -> list[tuple[str, str, str]]:
         """``(hypothesis span text, reference span text, module)`` for each match."""
         out = []

@@ -170,7 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command in _COMMANDS and command != "jar_compat":
         from meteor_eval.cli.options import explicit_dests
 
-        args.explicit = explicit_dests(build_parser(command), arguments)
+        args.explicit = explicit_dests(build_parser(command), arguments, parse_arguments)
     warnings.showwarning = _show_warning
     warnings.simplefilter("always")
     from meteor_eval.cli._feedback import configure

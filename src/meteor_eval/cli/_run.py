@@ -1,49 +1,25 @@
-"""What ``score``, ``bleu``, ``rouge`` and ``compare`` share: score every system with every
-chosen metric through the metric protocol, optionally test significance, and print one schema.
+"""What ``score``, ``bleu``, ``rouge`` and ``compare`` share: their options turned into one
+:class:`~meteor_eval.comparison.Request`, carried out by :func:`meteor_eval.comparison.run` (the
+library's one path, also behind ``meteor_eval.compare``), and the result rendered.
 
-Per metric, the metric object is built once and scores every system (resources load once);
-each system's result is what the metric gives that system alone, bit for bit. Statistics rows
-are kept only when something needs them (significance, ``--stats``, per-segment output); the
-corpus score alone streams the input in chunks with flat memory.
+Nothing is scored here: the command line checks its options (naming them), reads the input
+options into systems, draws a progress bar on a terminal, and prints.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import sys
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any, TextIO
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
 
 from meteor_eval.cli._common import check_output_paths, start_method_of
-from meteor_eval.cli._systems import SystemsInput, load_systems
-from meteor_eval.comparison import ComparisonResult as Runs
-from meteor_eval.comparison import SystemRun as MetricRun
-from meteor_eval.errors import ConfigError, InputError, SegmentTooLongError
-from meteor_eval.metrics.protocol import Metric, nrefs_label
+from meteor_eval.comparison import ComparisonResult, Engine, Request, Significance, run
+from meteor_eval.errors import ConfigError
+from meteor_eval.metrics.protocol import Metric
 
-__all__ = ["ProgressBar", "run_systems"]
-
-
-@dataclass
-class Plan:
-    """What the options ask for beyond the corpus scores."""
-
-    test: str | None
-    intervals: bool
-    sentence_level: bool
-    alignments: list[str]
-    stats: list[str]
-    jobs: int
-    progress: bool
-    scheduler: str | None = None
-    start_method: str | None = None
-
-    @property
-    def keep_rows(self) -> bool:
-        return self.intervals or self.test is not None or bool(self.stats) or self.sentence_level
+__all__ = ["ProgressBar", "add_metric_command", "request_from_args", "run_command"]
 
 
 class ProgressBar:
@@ -73,14 +49,52 @@ class ProgressBar:
         self.bar.close()
 
 
-def plan_from_args(args: argparse.Namespace, n_systems: int) -> Plan:
-    """What to compute, checked against the number of systems."""
-    test = "bs" if args.paired_bs else "ar" if args.paired_ar else None
-    if test is not None and n_systems < 2:
+class _Bars:
+    """The request's progress callback: one :class:`ProgressBar` per system and metric, the
+    previous one closed when the next starts."""
+
+    def __init__(self, several: bool) -> None:
+        self.several = several
+        self.key: tuple[str, str] | None = None
+        self.bar: ProgressBar | None = None
+
+    def __call__(self, system: str, metric: str, done: int, total: int | None) -> None:
+        if self.key != (system, metric):
+            self.close()
+            self.key = (system, metric)
+            self.bar = ProgressBar(f"{system} {metric}: " if self.several else "", total)
+        assert self.bar is not None
+        self.bar(done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def _significance(args: argparse.Namespace, names: Sequence[str]) -> Significance | None:
+    """The significance options, checked against the systems."""
+    test: Literal["bs", "ar"] | None = "bs" if args.paired_bs else "ar" if args.paired_ar else None
+    if test is not None and len(names) < 2:
         raise ConfigError(
             f"--paired-{test} compares systems with a baseline: give at least two --hyp files "
             "(use --ci for one system's confidence interval)"
         )
+    if args.n_samples is not None and args.n_samples < 1:
+        raise ConfigError(f"--n-samples: {args.n_samples} is invalid; allowed: an integer >= 1")
+    if not 0 < args.confidence < 1:
+        raise ConfigError(f"--confidence: {args.confidence} is invalid; allowed: 0 < c < 1")
+    if (args.n_samples is not None or args.baseline) and test is None and not args.ci:
+        raise ConfigError("--n-samples/--baseline need --paired-bs, --paired-ar or --ci")
+    if test is None and not args.ci:
+        return None
+    if args.baseline is not None and args.baseline not in names:
+        raise ConfigError(f"--baseline: {args.baseline!r} is not one of {', '.join(names)}")
+    return Significance(test, args.baseline, args.n_samples, args.seed, args.confidence)
+
+
+def _side_files(args: argparse.Namespace, n_systems: int) -> tuple[list[str], list[str]]:
+    """``--stats`` and ``--alignments``: one writable file per system."""
     stats = list(getattr(args, "stats", None) or [])
     alignments = list(getattr(args, "alignments", None) or [])
     for option, paths in (("--stats", stats), ("--alignments", alignments)):
@@ -89,327 +103,128 @@ def plan_from_args(args: argparse.Namespace, n_systems: int) -> Plan:
                 f"{option}: {len(paths)} file(s) for {n_systems} systems; give one per system"
             )
         check_output_paths(option, paths)
-    if args.n_samples is not None and args.n_samples < 1:
-        raise ConfigError(f"--n-samples: {args.n_samples} is invalid; allowed: an integer >= 1")
-    if not 0 < args.confidence < 1:
-        raise ConfigError(f"--confidence: {args.confidence} is invalid; allowed: 0 < c < 1")
-    if (args.n_samples is not None or args.baseline) and test is None and not args.ci:
-        raise ConfigError("--n-samples/--baseline need --paired-bs, --paired-ar or --ci")
+    return stats, alignments
+
+
+def _engine(args: argparse.Namespace, alignments: list[str]) -> Engine:
+    """``--jobs``, ``--scheduler``, ``--start-method``, checked together."""
     from meteor_eval.parallel import resolve_jobs
 
-    return Plan(
-        test=test,
-        intervals=args.ci or test is not None,
-        sentence_level=args.sentence_level or getattr(args, "format", "") == "jsonl",
-        alignments=alignments,
-        stats=stats,
-        jobs=resolve_jobs(getattr(args, "jobs", 1)),
-        progress=not getattr(args, "no_progress", False) and sys.stderr.isatty(),
-        scheduler=_scheduler(args, alignments),
-        start_method=start_method_of(args),
-    )
-
-
-def _scheduler(args: argparse.Namespace, alignments: list[str]) -> str | None:
-    """``--scheduler``, checked against the options it cannot go with."""
+    jobs = resolve_jobs(getattr(args, "jobs", 1))
     scheduler: str | None = getattr(args, "scheduler", None)
-    if scheduler is None:
-        return None
-    if getattr(args, "jobs", 1) != 1:
-        raise ConfigError("--jobs and --scheduler are alternatives; give one")
-    if alignments:
-        raise ConfigError("--alignments is written by local scoring only (not with --scheduler)")
-    return scheduler
-
-
-def _segment_metric(metric: Metric[Any]) -> Metric[Any]:
-    """The metric that scores single segments (BLEU: with effective order, as sacrebleu's
-    ``--sentence-level`` does)."""
-    if metric.name == "bleu" and not metric.config.effective_order:
-        from meteor_eval.metrics.bleu import Bleu
-
-        assert isinstance(metric, Bleu)
-        return metric.with_options(effective_order=True)
-    return metric
-
-
-def _score_one(
-    metric: Metric[Any],
-    pairs: Iterable[Any],
-    plan: Plan,
-    *,
-    alignment: bool,
-    progress: ProgressBar | None,
-) -> MetricRun:
-    from meteor_eval.parallel import corpus_result, segment_results, segment_rows
-
-    run: dict[str, Any] = {
-        "jobs": plan.jobs,
-        "progress": progress,
-        "start_method": plan.start_method,
-    }
-    if alignment:
-        segments = list(segment_results(metric, pairs, alignment=True, **run))
-        rows = [seg.stats.to_row() for seg in segments]
-        nrefs = [int(seg.signature.get("nrefs") or 1) for seg in segments]
-        return MetricRun(metric.score_rows(rows, nrefs), rows, nrefs, segments)
-    if not plan.keep_rows:
-        result, _ = corpus_result(metric, pairs, **run)
-        return MetricRun(result)
-    records = list(segment_rows(metric, pairs, **run))
-    return _run_of_records(metric, records, plan)
-
-
-def _run_of_records(
-    metric: Metric[Any], records: Sequence[tuple[Any, int]], plan: Plan
-) -> MetricRun:
-    """A system's run from each segment's ``(row, number of references)``, in input order."""
-    rows = [row for row, _ in records]
-    nrefs = [n for _, n in records]
-    run = MetricRun(metric.score_rows(rows, nrefs), rows, nrefs)
-    if plan.sentence_level:
-        seg_metric = _segment_metric(metric)
-        run.segments = [seg_metric.segment_result(r, n) for r, n in records]
-    return run
-
-
-def _score_distributed(systems: SystemsInput, metrics: Sequence[Metric[Any]], plan: Plan) -> Runs:
-    """``--scheduler``: every system and metric on a Dask cluster (files read by the workers
-    where they see them), with the results of local scoring."""
-    from meteor_eval import distributed
-
-    assert plan.scheduler is not None
-    runs = Runs(list(systems.names), list(metrics))
-    client, close = distributed.connect(plan.scheduler)
-    try:
-        for k, name in enumerate(systems.names):
-            runs.runs[name] = {}
-            source = systems.sources[k]
-            files = [source, *systems.ref_sources] if source and systems.ref_sources else None
-            for metric in metrics:
-                where: dict[str, Any] = {"files": files} if files else {"pairs": systems.pairs(k)}
-                errors = systems.errors
-                if not plan.keep_rows:
-                    result = distributed.corpus_result(metric, client, errors=errors, **where)
-                    runs.runs[name][metric.name] = MetricRun(result)
-                    continue
-                records = distributed.segment_rows(metric, client, errors=errors, **where)
-                runs.runs[name][metric.name] = _run_of_records(metric, records, plan)
-    finally:
-        close()
-    return runs
-
-
-def score_systems(systems: SystemsInput, metrics: Sequence[Metric[Any]], plan: Plan) -> Runs:
-    """Every metric's results for every system, in input order."""
-    if plan.scheduler is not None:
-        return _score_distributed(systems, metrics, plan)
-    runs = Runs(list(systems.names), list(metrics))
-    for k, name in enumerate(systems.names):
-        runs.runs[name] = {}
-        for metric in metrics:
-            progress = None
-            if plan.progress:
-                from meteor_eval.io import count_lines
-
-                source = systems.sources[k]
-                label = f"{name} {metric.name}: " if len(systems.names) > 1 else ""
-                progress = ProgressBar(label, count_lines(source) if source else None)
-            try:
-                alignment = bool(plan.alignments) and metric.name == "meteor"
-                runs.runs[name][metric.name] = _score_one(
-                    metric, systems.pairs(k), plan, alignment=alignment, progress=progress
-                )
-            except SegmentTooLongError as exc:  # say which input the line is in
-                raise InputError(f"{systems.sources[k] or name}, {exc}") from None
-            finally:
-                if progress is not None:
-                    progress.close()
-    return runs
-
-
-@contextlib.contextmanager
-def _output_file(path: str) -> Iterator[TextIO]:
-    """``path`` opened for writing; a write error names the file and removes what was written.
-
-    Errors while writing (a full disk, an I/O error) carry no file name of their own; the command
-    line's handler prints the name this adds, and no half-written file is left behind.
-    """
-    try:
-        with open(path, "w", encoding="utf-8") as out:
-            yield out
-    except OSError as exc:
-        if not exc.filename:
-            if os.path.isfile(path):  # never a device such as /dev/full, nor a pipe
-                with contextlib.suppress(OSError):
-                    os.unlink(path)
-            raise OSError(exc.errno, exc.strerror or str(exc), path) from None
-        raise
-
-
-def _write_side_files(runs: Runs, plan: Plan, references: str | None = None) -> None:
-    """``--stats`` and ``--alignments`` files, one per system, written after every system was
-    scored (a failure leaves none half-written)."""
-    import json
-
-    from meteor_eval.statsfile import stats_header, write_row
-
-    for k, name in enumerate(runs.names):
-        for metric in runs.metrics:
-            run = runs.runs[name][metric.name]
-            if plan.stats and run.rows is not None and run.nrefs is not None:
-                with _output_file(plan.stats[k]) as out:
-                    label = nrefs_label(run.nrefs)
-                    out.write(
-                        stats_header(
-                            metric,
-                            nrefs=label,
-                            segments=len(run.rows),
-                            system=name,
-                            references=references,
-                        )
-                        + "\n"
-                    )
-                    for row in run.rows:
-                        write_row(out, row)
-            if plan.alignments and metric.name == "meteor" and run.segments is not None:
-                with _output_file(plan.alignments[k]) as out:
-                    for index, seg in enumerate(run.segments):
-                        record: dict[str, object] = {
-                            "segment": index + 1,
-                            "score": seg.score,
-                            "reference": seg.reference_index,
-                        }
-                        if seg.alignment is not None:
-                            record.update(seg.alignment.to_dict())
-                        out.write(json.dumps(record, ensure_ascii=False) + "\n")
-
-
-def build_comparison(runs: Runs, plan: Plan, args: argparse.Namespace) -> dict[str, Any]:
-    """The results in the output schema, with the tests the options ask for."""
-    if plan.intervals:
-        if args.baseline is not None and args.baseline not in runs.names:
-            known = ", ".join(runs.names)
-            raise ConfigError(f"--baseline: {args.baseline!r} is not one of {known}")
-        runs.test(
-            baseline=args.baseline,
-            method=plan.test,
-            n_samples=args.n_samples,
-            seed=args.seed,
-            confidence=args.confidence,
-        )
-    if not plan.sentence_level:
-        for systems in runs.runs.values():
-            for run in systems.values():
-                run.segments = None
-    return runs.to_dict(short_signature=bool(getattr(args, "short_signature", False)))
-
-
-def run_systems(
-    args: argparse.Namespace, metrics: Sequence[Metric[Any]], systems: SystemsInput | None = None
-) -> int:
-    """Score, test and print; the exit status."""
-    if systems is None:
-        systems = load_systems(args)
-    plan = plan_from_args(args, len(systems.names))
-    runs = score_systems(systems, metrics, plan)
-    from meteor_eval.statsfile import input_references_digest
-
-    _write_side_files(runs, plan, input_references_digest(systems.pairs(0)) if plan.stats else None)
-    comparison = build_comparison(runs, plan, args)
-    from meteor_eval.cli._render import render
-
-    with contextlib.suppress(BrokenPipeError):
-        sys.stdout.write(render(comparison, args.format))
-    return 0
-
-
-def runs_from_stats(
-    args: argparse.Namespace, overrides: dict[str, dict[str, Any]], plan: Plan
-) -> Runs:
-    """Runs rebuilt from ``--from-stats`` files, with each metric's configuration taken from
-    the files' headers (``overrides``: per metric, explicit options that only change the score).
-
-    Files of several metrics are grouped by metric; within a metric each file is a system, and
-    every metric must have the same systems in the same order.
-    """
-    from meteor_eval.statsfile import (
-        check_same_metric,
-        check_same_segments,
-        metric_from_header,
-        read_stats,
-    )
-
-    files = [read_stats(path) for path in args.from_stats]
-    check_same_segments(files)
-    groups: dict[str, list[Any]] = {}
-    for stats in files:
-        groups.setdefault(stats.metric, []).append(stats)
-    unknown = sorted(set(overrides) - set(groups))
-    for name in unknown:
-        if overrides[name]:
+    if scheduler is not None:
+        if getattr(args, "jobs", 1) != 1:
+            raise ConfigError("--jobs and --scheduler are alternatives; give one")
+        if alignments:
             raise ConfigError(
-                f"{name} options were given but no statistics file of {name} was "
-                f"({', '.join(sorted(groups))} only)"
+                "--alignments is written by local scoring only (not with --scheduler)"
             )
-    first_names: list[str] | None = None
-    runs: Runs | None = None
-    for metric_name, group in groups.items():
-        check_same_metric(group)
-        metric = metric_from_header(group[0], overrides.get(metric_name))
-        names = _stats_names(args, [stats.system for stats in group])
-        if first_names is None:
-            first_names = names
-            runs = Runs(names, [])
-            runs.runs = {name: {} for name in names}
-        elif names != first_names:
-            raise InputError(
-                f"the {metric_name} statistics are of systems {', '.join(names)}, the others of "
-                f"{', '.join(first_names)}"
-            )
-        assert runs is not None
-        runs.metrics.append(metric)
-        for name, stats in zip(names, group, strict=True):
-            total = metric.total_of(stats.rows, ())
-            result = metric.score_total(total.row, nrefs=stats.nrefs, rows=total.rows)
-            n = int(stats.nrefs) if stats.nrefs.isdigit() else 0
-            run = MetricRun(result, stats.rows, [n] * len(stats.rows))
-            if plan.sentence_level:
-                seg_metric = _segment_metric(metric)
-                run.segments = [seg_metric.segment_result(row, n) for row in stats.rows]
-            runs.runs[name][metric.name] = run
-    assert runs is not None
-    return runs
+    return Engine(jobs, scheduler, start_method_of(args))
 
 
-def _stats_names(args: argparse.Namespace, names: list[str]) -> list[str]:
-    if args.names:
-        given = [part.strip() for part in args.names.split(",")]
-        if len(given) != len(names):
-            raise ConfigError(
-                f"--names gives {len(given)} names for {len(names)} statistics files per metric"
-            )
-        names = given
-    if len(set(names)) != len(names):
-        raise InputError(
-            f"two statistics files have the same system name ({', '.join(names)}); use --names"
-        )
-    return names
+def _stored(args: argparse.Namespace, overrides: dict[str, dict[str, Any]]) -> Any:
+    """``--from-stats``: the statistics files as systems, refused with text input or side files."""
+    from meteor_eval.statsfile import read_systems
 
-
-def run_from_stats(args: argparse.Namespace, overrides: dict[str, dict[str, Any]]) -> int:
-    """``--from-stats``: re-score stored statistics (and test significance) without the text."""
     if args.hyp or args.ref or args.example or args.input:
         raise ConfigError("--from-stats takes statistics instead of --hyp/--ref/--example/--input")
-    n_files = len(args.from_stats)
-    plan = plan_from_args(args, n_files if args.paired_bs or args.paired_ar else 1)
-    if plan.stats or plan.alignments:
+    if getattr(args, "stats", None) or getattr(args, "alignments", None):
         raise ConfigError("--stats/--alignments cannot be written from statistics")
-    runs = runs_from_stats(args, overrides, plan)
-    plan = plan_from_args(args, len(runs.names))
-    comparison = build_comparison(runs, plan, args)
+    names = [part.strip() for part in args.names.split(",")] if args.names else None
+    return read_systems(args.from_stats, overrides, names=names)
+
+
+def request_from_args(
+    args: argparse.Namespace,
+    metrics: Sequence[Metric[Any]],
+    *,
+    overrides: dict[str, dict[str, Any]] | None = None,
+) -> Request:
+    """The request the options describe. With ``overrides`` (per metric, explicit options that
+    only change the score) the systems are the ``--from-stats`` files, whose headers give the
+    metrics.
+
+    Raises:
+        ConfigError: options that do not go together (a usage error, exit status 2).
+    """
+    systems: Any
+    if overrides is not None:
+        systems = _stored(args, overrides)
+    else:
+        from meteor_eval.cli._systems import load_systems
+
+        systems = load_systems(args)
+    stats, alignments = _side_files(args, len(systems.names))
+    engine = _engine(args, alignments)
+    progress = None
+    if overrides is None and not getattr(args, "no_progress", False) and sys.stderr.isatty():
+        progress = _Bars(len(systems.names) > 1)
+    return Request(
+        systems,
+        list(metrics),
+        sentence_level=args.sentence_level or getattr(args, "format", "") == "jsonl",
+        significance=_significance(args, systems.names),
+        stats_files=stats,
+        alignment_files=alignments,
+        engine=engine,
+        progress=progress,
+    )
+
+
+def render_result(result: ComparisonResult, args: argparse.Namespace) -> None:
+    """Print the result in the chosen format (a closed pipe ends the output quietly)."""
     from meteor_eval.cli._render import render
 
+    payload = result.to_dict(short_signature=bool(getattr(args, "short_signature", False)))
     with contextlib.suppress(BrokenPipeError):
-        sys.stdout.write(render(comparison, args.format))
+        sys.stdout.write(render(payload, args.format))
+
+
+def run_command(
+    args: argparse.Namespace, metrics: Callable[[], Sequence[Metric[Any]]], names: Sequence[str]
+) -> int:
+    """A scoring command: the request of its options (``metrics`` builds the configured
+    metrics; ``names`` are the metrics whose options ``--from-stats`` may override), run,
+    rendered; the exit status."""
+    if args.from_stats:
+        from meteor_eval.cli.options import explicit_overrides
+
+        overrides = explicit_overrides(args, args.explicit, tuple(names))
+        request = request_from_args(args, (), overrides=overrides)
+    else:
+        request = request_from_args(args, metrics())
+    try:
+        result = run(request)
+    finally:
+        if isinstance(request.progress, _Bars):
+            request.progress.close()
+    render_result(result, args)
     return 0
+
+
+def add_metric_command(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    *,
+    help: str,
+    description: str,
+    options: Sequence[Callable[[argparse.ArgumentParser], None]],
+    run: Callable[[argparse.Namespace], int],
+    write_stats: bool = True,
+) -> argparse.ArgumentParser:
+    """A scoring command's parser: the input options, ``options`` (the metric's own), then the
+    output, significance, statistics and run options every scoring command shares."""
+    from meteor_eval.cli._common import add_output_options, add_run_options, add_stats_options
+    from meteor_eval.cli._systems import add_input_options
+    from meteor_eval.cli.options import add_significance_options
+
+    parser = subparsers.add_parser(name, help=help, description=description)
+    add_input_options(parser)
+    for add in options:
+        add(parser)
+    add_output_options(parser)
+    add_significance_options(parser)
+    add_stats_options(parser, write=write_stats)
+    add_run_options(parser)
+    parser.set_defaults(func=run)
+    return parser

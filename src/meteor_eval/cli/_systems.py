@@ -9,12 +9,11 @@ list of another length, or options that do not go together stop with a usage err
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
+from meteor_eval.comparison import Systems
 from meteor_eval.errors import ConfigError
-from meteor_eval.io import EncodingErrors
 from meteor_eval.metrics.protocol import Pair
 
 __all__ = ["SystemsInput", "add_input_options", "example_path", "load_systems"]
@@ -84,25 +83,8 @@ def example_path(name: str) -> Path:
     return Path(__file__).resolve().parent.parent / "examples" / name
 
 
-@dataclass
-class SystemsInput:
-    """The systems to score and how to read each one's segments.
-
-    Attributes:
-        names: One name per system, in the order given.
-        sources: Per system, the hypothesis file (``None`` for in-memory systems).
-        pairs: ``pairs(k)`` streams system ``k``'s ``(hypothesis, references)`` pairs (it may
-            be called several times, once per metric); for files, a
-            :class:`~meteor_eval.parallel.Files` (worker processes read their own byte ranges).
-        ref_sources: The reference files (empty for in-memory systems).
-        errors: How invalid UTF-8 is read (``--encoding-errors``).
-    """
-
-    names: list[str]
-    sources: list[str | None]
-    pairs: Callable[[int], Iterable[Pair]]
-    ref_sources: list[str] = field(default_factory=list)
-    errors: EncodingErrors = "strict"
+#: The systems of a request (:class:`meteor_eval.comparison.Systems`), read from the options.
+SystemsInput = Systems
 
 
 def _usage(command: str, message: str) -> ConfigError:

@@ -10,42 +10,44 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from meteor_eval.cli._common import add_output_options, add_run_options, add_stats_options
-from meteor_eval.cli._systems import add_input_options
+from meteor_eval.cli._run import add_metric_command, run_command
 from meteor_eval.cli.options import (
     METRICS,
     add_bleu_options,
     add_meteor_options,
     add_rouge_options,
-    add_significance_options,
     split_list,
 )
 from meteor_eval.errors import ConfigError
+from meteor_eval.metrics.protocol import Metric
 
 __all__ = ["register", "run"]
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Add the ``compare`` subcommand."""
-    parser = subparsers.add_parser(
-        "compare",
-        help="METEOR, BLEU and ROUGE side by side, with significance",
-        description=__doc__.split("\n")[0],
-    )
-    add_input_options(parser)
+def _add_metrics_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--metrics",
         default=",".join(METRICS),
         help=f"comma-separated metrics to compute (default: {','.join(METRICS)})",
     )
-    add_meteor_options(parser)
-    add_bleu_options(parser)
-    add_rouge_options(parser, in_compare=True)
-    add_output_options(parser)
-    add_significance_options(parser)
-    add_stats_options(parser, write=False)
-    add_run_options(parser)
-    parser.set_defaults(func=run)
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``compare`` subcommand."""
+    add_metric_command(
+        subparsers,
+        "compare",
+        help="METEOR, BLEU and ROUGE side by side, with significance",
+        description=__doc__.split("\n")[0],
+        options=[
+            _add_metrics_option,
+            add_meteor_options,
+            add_bleu_options,
+            lambda parser: add_rouge_options(parser, in_compare=True),
+        ],
+        run=run,
+        write_stats=False,
+    )
 
 
 def _metric_names(args: argparse.Namespace) -> list[str]:
@@ -59,15 +61,11 @@ def _metric_names(args: argparse.Namespace) -> list[str]:
     return names
 
 
-def run(args: argparse.Namespace) -> int:
-    """Score with the chosen metrics and print one table; returns the exit code."""
-    from meteor_eval.cli._run import run_from_stats, run_systems
-    from meteor_eval.cli.options import bleu_config, explicit_overrides, meteor_config, rouge_config
+def _metrics(args: argparse.Namespace, names: list[str]) -> list[Metric[Any]]:
+    """The chosen metrics, each configured by its options."""
+    from meteor_eval.cli.options import bleu_config, meteor_config, rouge_config
 
-    names = _metric_names(args)
-    if args.from_stats:
-        return run_from_stats(args, explicit_overrides(args, args.explicit, METRICS))
-    metrics: list[Any] = []
+    metrics: list[Metric[Any]] = []
     for name in names:
         if name == "meteor":
             from meteor_eval.metrics.meteor import Meteor
@@ -81,4 +79,10 @@ def run(args: argparse.Namespace) -> int:
             from meteor_eval.metrics.rouge import Rouge
 
             metrics.append(Rouge(rouge_config(args)))
-    return run_systems(args, metrics)
+    return metrics
+
+
+def run(args: argparse.Namespace) -> int:
+    """Score with the chosen metrics and print one table; returns the exit code."""
+    names = _metric_names(args)
+    return run_command(args, lambda: _metrics(args, names), METRICS)

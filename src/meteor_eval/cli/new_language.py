@@ -106,7 +106,7 @@ def _check(args: argparse.Namespace) -> dict[str, Path]:
 
 def run(args: argparse.Namespace) -> int:
     """Build the folder and print what was built; returns the exit status."""
-    from meteor_eval.universal import build_language
+    from meteor_eval.jar.new_language import build_language
 
     files = _check(args)
     try:

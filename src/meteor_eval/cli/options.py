@@ -548,9 +548,14 @@ def explicit_overrides(
     return out
 
 
-def explicit_dests(parser: argparse.ArgumentParser, arguments: Sequence[str]) -> set[str]:
-    """Destinations of the options given in ``arguments`` (parsing them again with every
-    default suppressed, so only what was typed remains)."""
+def explicit_dests(
+    parser: argparse.ArgumentParser,
+    arguments: Sequence[str],
+    parse: Callable[[argparse.ArgumentParser, Sequence[str]], argparse.Namespace],
+) -> set[str]:
+    """Destinations of the options given in ``arguments`` (parsing them again with ``parse``,
+    the command line's parser call, and every default suppressed, so only what was typed
+    remains)."""
 
     def suppress(p: argparse.ArgumentParser) -> None:
         for action in p._actions:
@@ -560,6 +565,4 @@ def explicit_dests(parser: argparse.ArgumentParser, arguments: Sequence[str]) ->
                     suppress(sub)
 
     suppress(parser)
-    from meteor_eval.cli import parse_arguments
-
-    return set(vars(parse_arguments(parser, arguments)))
+    return set(vars(parse(parser, arguments)))

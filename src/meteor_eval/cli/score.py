@@ -4,25 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from meteor_eval.cli._common import add_output_options, add_run_options, add_stats_options
-from meteor_eval.cli._systems import add_input_options
-from meteor_eval.cli.options import add_meteor_options, add_significance_options, meteor_config
+from meteor_eval.cli._run import add_metric_command, run_command
+from meteor_eval.cli.options import add_meteor_options, meteor_config
 
 __all__ = ["register", "run"]
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``score`` subcommand."""
-    parser = subparsers.add_parser(
-        "score",
-        help="METEOR score (official 1.5 by default)",
-        description="METEOR of hypotheses against references, one segment a line; several "
-        "--hyp files compare systems.",
-    )
-    add_input_options(parser)
-    add_meteor_options(parser)
-    add_output_options(parser)
-    add_significance_options(parser)
+def _add_alignments_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--alignments",
         metavar="FILE",
@@ -30,17 +18,23 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="extend",
         help="write each segment's alignment (JSON lines), one file per system",
     )
-    add_stats_options(parser)
-    add_run_options(parser)
-    parser.set_defaults(func=run)
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``score`` subcommand."""
+    add_metric_command(
+        subparsers,
+        "score",
+        help="METEOR score (official 1.5 by default)",
+        description="METEOR of hypotheses against references, one segment a line; several "
+        "--hyp files compare systems.",
+        options=[add_meteor_options, _add_alignments_option],
+        run=run,
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Score and print; returns the exit status."""
-    from meteor_eval.cli._run import run_from_stats, run_systems
-    from meteor_eval.cli.options import explicit_overrides
     from meteor_eval.metrics.meteor import Meteor
 
-    if args.from_stats:
-        return run_from_stats(args, explicit_overrides(args, args.explicit, ("meteor",)))
-    return run_systems(args, [Meteor(meteor_config(args))])
+    return run_command(args, lambda: [Meteor(meteor_config(args))], ["meteor"])

@@ -133,7 +133,7 @@ def _stem_resources(context: MatcherContext, matcher: Matcher) -> tuple[str, ...
 
 def _build_synonym(context: MatcherContext) -> Matcher:
     from meteor_eval.match.synonym import SynonymMatcher
-    from meteor_eval.resources.synonyms import meteor_wordnet, meteor_wordnet_from_dir
+    from meteor_eval.resources.wordnet import meteor_wordnet, meteor_wordnet_from_dir
 
     if context.synonym_dir is not None:
         wordnet = meteor_wordnet_from_dir(context.synonym_dir, context.language)
@@ -144,7 +144,7 @@ def _build_synonym(context: MatcherContext) -> Matcher:
 
 
 def _synonym_resources(context: MatcherContext, matcher: Matcher) -> tuple[str, ...]:
-    from meteor_eval.resources.synonyms import wordnet_spec
+    from meteor_eval.resources.wordnet import wordnet_spec
 
     if context.synonym_dir is not None:
         return (f"synonyms-dir:{context.synonym_dir}",)

@@ -1,6 +1,6 @@
 """Synonym matching: different words whose WordNet synonym sets intersect (spec section 3.3).
 
-The synonym-set function is passed in (from :mod:`meteor_eval.resources.synonyms`); it already
+The synonym-set function is passed in (from :mod:`meteor_eval.resources.wordnet`); it already
 includes the base forms found through the exception lists and morphological rules, and is cached
 there per word type.
 
@@ -8,7 +8,7 @@ With the compiled extension, each word type's set is packed once into sorted nat
 integers and the extension tests every (reference, hypothesis) pair by a merge of the two sorted
 arrays; the candidates and their order are those of the pure-Python code. A synonym view that
 stores its sets in that form already (:meth:`MeteorWordNet.packed_synonym_sets
-<meteor_eval.resources.synonyms.MeteorWordNet.packed_synonym_sets>`) supplies them directly.
+<meteor_eval.resources.wordnet.MeteorWordNet.packed_synonym_sets>`) supplies them directly.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ class SynonymMatcher:
         packed_sets: Maps a token sequence to each token's set as ascending native int64 values
             packed into bytes (what the compiled kernel reads). ``None`` takes the
             ``packed_synonym_sets`` method of the object ``synonym_set`` is bound to, when it has
-            one (as :class:`~meteor_eval.resources.synonyms.MeteorWordNet` does), else packs the
+            one (as :class:`~meteor_eval.resources.wordnet.MeteorWordNet` does), else packs the
             sets of ``synonym_set`` here.
     """
 

@@ -451,6 +451,11 @@ class Bleu(Metric[BleuScore]):
             stats.ref_len,
         )
 
+    def segment_metric(self) -> Bleu:
+        """This BLEU with effective order: sacrebleu scores single segments so
+        (``sentence_bleu``, ``--sentence-level``), else a segment lacking 4-grams scores 0."""
+        return self if self.config.effective_order else self.with_options(effective_order=True)
+
     def with_options(self, **changes: object) -> Bleu:
         """A copy with some settings changed (e.g. ``effective_order=True``)."""
         return Bleu(replace(self.config, **changes))  # type: ignore[arg-type]

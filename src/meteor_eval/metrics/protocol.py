@@ -123,6 +123,9 @@ class Metric(ABC, Generic[ScoreT]):
     #: ``function-words``): stored statistics may be re-scored with such a file at another
     #: path (a copied or moved folder) when its content, so its id, is the same.
     resource_fields: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    #: Segment results can carry their alignment (``segment_results(pairs, alignment=True)``):
+    #: what an alignments file (:mod:`meteor_eval.alignments`) is written from.
+    has_alignments: ClassVar[bool] = False
 
     config: Any
 
@@ -177,6 +180,23 @@ class Metric(ABC, Generic[ScoreT]):
         self.add_rows(total, self.segment_rows(pairs))
         total.nrefs.update(len(refs) for _, refs in pairs)
         return total
+
+    def chunk_total(self, pairs: Sequence[Pair]) -> Total:
+        """What an engine's worker returns for a chunk's corpus total: pooled where the
+        statistics allow it (:attr:`exact`), else its rows kept, to be folded in input order
+        by whoever merges the chunks."""
+        if self.exact:
+            return self.pooled_rows(pairs)
+        total = Total(self.zero(), keep_rows=True)
+        self.add_rows(total, self.segment_rows(pairs))
+        total.nrefs.update(len(refs) for _, refs in pairs)
+        return total
+
+    def chunk_rows(self, pairs: Sequence[Pair]) -> list[tuple[Row, int]]:
+        """Each pair's statistics row and number of references, in order (what an engine's
+        worker returns for per-segment output)."""
+        rows = self.segment_rows(pairs)
+        return [(row, len(refs)) for row, (_, refs) in zip(rows, pairs, strict=True)]
 
     def new_total(self) -> Total:
         """An empty running total for this metric."""
@@ -234,6 +254,12 @@ class Metric(ABC, Generic[ScoreT]):
     def segment_result(self, row: Row, n_refs: int) -> ScoreT:
         """The result of one segment's statistics row (a row is the total of its segment)."""
         return self.score_total(row, nrefs=str(n_refs))
+
+    def segment_metric(self) -> Metric[ScoreT]:
+        """The metric whose results report single segments in sentence-level output: this one
+        unless the metric has a rule of its own for single segments (BLEU: effective order,
+        as sacrebleu's ``sentence_bleu`` and ``--sentence-level``)."""
+        return self
 
     def _checked_pairs(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]

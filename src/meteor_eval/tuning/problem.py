@@ -111,10 +111,6 @@ class TuningProblem:
         keep = tuple(p for p in self.pairs if p.name in set(names))
         return TuningProblem(self.rows, self.groups, keep, self.objective)
 
-    def with_objective(self, objective: Objective) -> TuningProblem:
-        """The same data under another objective."""
-        return TuningProblem(self.rows, self.groups, self.pairs, objective)
-
     def measures(
         self, params: TuningParams, names: Sequence[str] | None = None
     ) -> dict[str, dict[str, float]]:

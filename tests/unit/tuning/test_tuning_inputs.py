@@ -187,11 +187,14 @@ def test_params_file_missing_field_and_bad_json(tmp_path: Path) -> None:
 def test_preset_takes_a_params_file_and_names_it_in_the_signature(tmp_path: Path) -> None:
     path = tmp_path / "p.json"
     write_params(path, params_document("my-da", "english", MODULES, PARAMS))
-    config = MeteorConfig.preset(params=path)
+    config = MeteorConfig.preset(params=read_params(path))
     assert config.modules == tuple(MODULES) and config.weights == PARAMS.weights
     assert (config.alpha, config.beta, config.gamma, config.delta) == (0.5, 1.0, 0.4, 0.7)
     assert f"|params:{read_params(path).id}|" in Meteor(config).signature().format()
     with pytest.raises(ConfigError, match="sets alpha"):
-        MeteorConfig.preset(params=path, alpha=0.3)
+        MeteorConfig.preset(params=read_params(path), alpha=0.3)
     with pytest.raises(ConfigError, match="for english, not german"):
-        MeteorConfig.preset(params=path, language="de")
+        MeteorConfig.preset(params=read_params(path), language="de")
+    # The configuration takes numbers: a path is read above it (no import of the tuning layer).
+    with pytest.raises(TypeError, match=r"read_params\(path\)"):
+        MeteorConfig.preset(params=path)  # type: ignore[arg-type]

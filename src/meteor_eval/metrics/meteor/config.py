@@ -20,8 +20,8 @@ import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Literal, get_args
+from pathlib import PurePath
+from typing import Literal, Protocol, get_args
 
 from meteor_eval.align.search import DEFAULT_BEAM, MAX_BEAM
 from meteor_eval.errors import ConfigError
@@ -38,8 +38,37 @@ from meteor_eval.metrics.meteor.presets import (
     resolve_language,
 )
 
-if TYPE_CHECKING:
-    from meteor_eval.tuning.paramfile import ParamsFile
+
+class TunedNumbers(Protocol):
+    """The numbers of a tuned parameter set: what :class:`TunedParameters` carries."""
+
+    @property
+    def alpha(self) -> float: ...
+    @property
+    def beta(self) -> float: ...
+    @property
+    def gamma(self) -> float: ...
+    @property
+    def delta(self) -> float: ...
+    @property
+    def weights(self) -> tuple[float, ...]: ...
+
+
+class TunedParameters(Protocol):
+    """A tuned parameter set as :meth:`MeteorConfig.preset` takes it (``params``): numbers
+    already read and checked, such as a :class:`~meteor_eval.tuning.paramfile.ParamsFile`
+    (``meteor_eval.tuning.read_params(path)``). The configuration takes numbers; files are
+    read above it."""
+
+    @property
+    def language(self) -> str: ...
+    @property
+    def modules(self) -> tuple[str, ...]: ...
+    @property
+    def params(self) -> TunedNumbers: ...
+    @property
+    def id(self) -> str: ...
+
 
 __all__ = ["Aggregate", "Flavour", "MeteorConfig", "Normalization", "Tokenizer"]
 
@@ -237,7 +266,7 @@ class MeteorConfig:
         synonym_dir: str | None = None,
         paraphrase_table: str | None = None,
         stem_table: str | None = None,
-        params: ParamsFile | str | Path | None = None,
+        params: TunedParameters | None = None,
     ) -> MeteorConfig:
         """A flavour's defaults with any settings replaced.
 
@@ -256,17 +285,24 @@ class MeteorConfig:
         exact/stem/synonym with weight 1 each, alpha 0.9, beta 3, gamma 0.5; the corpus score is
         the mean of segment scores (what ``evaluate`` reports) unless ``aggregate`` says otherwise.
 
-        ``params``: a parameter file of ``meteor-eval train`` (its path, or a
-        :class:`~meteor_eval.tuning.paramfile.ParamsFile`) sets the modules, weights and the
-        four parameters, and its id goes into the signature. It cannot be combined with
-        ``modules``, ``weights`` or the parameters, and its language must be ``language``.
+        ``params``: a parameter set of ``meteor-eval train`` (a
+        :class:`~meteor_eval.tuning.paramfile.ParamsFile`: ``read_params(path)``; the
+        configuration takes numbers, not files) sets the modules, weights and the four
+        parameters, and its id goes into the signature. It cannot be combined with ``modules``,
+        ``weights`` or the parameters, and its language must be ``language``.
 
         Raises:
             ConfigError: unknown names, out-of-range or non-finite values, a number of
                 weights other than the number of modules, or a parameter file that does not
                 fit (its path and the field named).
-            TypeError: a bare string where a sequence is expected.
+            TypeError: a bare string where a sequence is expected, or a file path as
+                ``params``.
         """
+        if isinstance(params, (str, PurePath)):
+            raise TypeError(
+                "params: give the parameters read from the file "
+                "(meteor_eval.tuning.read_params(path)), not its path"
+            )
         if isinstance(modules, str) or isinstance(weights, str):
             raise TypeError("modules and weights take sequences, not a str")
         base = flavour_defaults(flavour, language, task)
@@ -350,14 +386,9 @@ class MeteorConfig:
         return f"meteor-1.5-{mode}-{self.lang.short_name}-{level}-{params}-{mods}-{weights}"
 
 
-def _with_params(
-    params: ParamsFile | str | Path, conflicts: list[str], base: MeteorConfig
-) -> MeteorConfig:
-    """``base`` with a parameter file's modules, weights and parameters (see ``preset``)."""
-    from meteor_eval.tuning.paramfile import ParamsFile, read_params
-
-    where = "params" if isinstance(params, ParamsFile) else str(params)
-    loaded = params if isinstance(params, ParamsFile) else read_params(params)
+def _with_params(loaded: TunedParameters, conflicts: list[str], base: MeteorConfig) -> MeteorConfig:
+    """``base`` with a parameter set's modules, weights and parameters (see ``preset``)."""
+    where = "params"
     if conflicts:
         raise ConfigError(
             f"params: a parameter file sets {', '.join(conflicts)}; give one or the other"

@@ -6,7 +6,7 @@ algorithm is not METEOR 1.5 and not quite the 2005 paper either:
 * input is pre-tokenised; each token goes through ``preprocess`` (``str.lower`` by default);
 * matching is :func:`meteor_eval.align.greedy.greedy_align`: exact, then NLTK's Porter stemmer
   (:mod:`meteor_eval.resources.nltk_porter`), then WordNet synonyms looked up on the *stems*
-  (:meth:`meteor_eval.resources.synonyms.NltkWordNet.lemma_names`, multi-word names dropped),
+  (:meth:`meteor_eval.resources.wordnet.NltkWordNet.lemma_names`, multi-word names dropped),
   each stage greedy from the last hypothesis word backwards;
 * every match counts 1, there is no function-word weighting and no stage weight;
 * ``P = m / len(hyp)``, ``R = m / len(ref)``, ``Fmean = P*R / (alpha*P + (1-alpha)*R)``,
@@ -120,7 +120,7 @@ class NltkMeteor:
             ``PorterStemmer()`` works too.
         wordnet: An object with NLTK's ``synsets(word)`` (synsets with ``lemmas()`` and lemmas
             with ``name()``, e.g. ``nltk.corpus.wordnet``); ``None`` uses the shipped WordNet
-            3.0 (:func:`meteor_eval.resources.synonyms.nltk_wordnet`).
+            3.0 (:func:`meteor_eval.resources.wordnet.nltk_wordnet`).
         preprocess: Applied to every token before matching (NLTK's default ``str.lower``).
         alpha: Precision/recall balance.
         beta: Exponent of the fragmentation penalty.
@@ -190,7 +190,7 @@ class NltkMeteor:
     def _compute_synonyms(self, word: str) -> frozenset[str]:
         names: Iterable[str]
         if self._wordnet is None:
-            from meteor_eval.resources.synonyms import nltk_wordnet
+            from meteor_eval.resources.wordnet import nltk_wordnet
 
             names = nltk_wordnet().lemma_names(word)
         else:

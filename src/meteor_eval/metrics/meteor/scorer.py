@@ -332,6 +332,7 @@ class Meteor(Metric["MeteorScore"]):
     # -- the metric protocol -------------------------------------------------------------
 
     name = "meteor"
+    has_alignments = True
     config: MeteorConfig
     score_fields = frozenset(
         {"alpha", "beta", "gamma", "delta", "weights", "aggregate", "params_id"}

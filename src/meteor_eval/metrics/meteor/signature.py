@@ -37,7 +37,7 @@ def resource_ids(pipeline: Pipeline) -> str:
     ids: list[str] = []
     if pipeline.nltk is not None:
         from meteor_eval.resources.nltk_porter import nltk_porter_spec
-        from meteor_eval.resources.synonyms import wordnet_spec
+        from meteor_eval.resources.wordnet import wordnet_spec
 
         if len(config.modules) >= 2:
             ids.append(nltk_porter_spec().short_id)

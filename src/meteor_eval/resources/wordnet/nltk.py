@@ -216,14 +216,6 @@ class NltkWordNet:
                     result.append((self._synsets[file_pos, offset][0], offset))
         return result
 
-    def synset_lemma_names(self, pos: WordNetPos, offset: int) -> tuple[str, ...]:
-        """``synset.lemma_names()``: the synset's lemma names in order, with their case.
-
-        Raises:
-            KeyError: if there is no such synset.
-        """
-        return self._synsets["a" if pos == "s" else pos, offset][1]
-
     def lemma_names(self, word: str) -> frozenset[str]:
         """``set(chain.from_iterable(s.lemma_names() for s in wordnet.synsets(word)))``, cached.
 
