@@ -21,7 +21,7 @@ from meteor_eval.cli._common import check_output_paths, start_method_of
 from meteor_eval.cli._systems import SystemsInput, load_systems
 from meteor_eval.comparison import ComparisonResult as Runs
 from meteor_eval.comparison import SystemRun as MetricRun
-from meteor_eval.errors import ConfigError, InputError, SegmentTooLongError
+from meteor_eval.errors import ConfigError, InputError, WorkBudgetError
 from meteor_eval.metrics.protocol import Metric, nrefs_label
 
 __all__ = ["ProgressBar", "run_systems"]
@@ -220,7 +220,7 @@ def score_systems(systems: SystemsInput, metrics: Sequence[Metric[Any]], plan: P
                 runs.runs[name][metric.name] = _score_one(
                     metric, systems.pairs(k), plan, alignment=alignment, progress=progress
                 )
-            except SegmentTooLongError as exc:  # say which input the line is in
+            except WorkBudgetError as exc:  # say which input the line is in
                 raise InputError(f"{systems.sources[k] or name}, {exc}") from None
             finally:
                 if progress is not None:

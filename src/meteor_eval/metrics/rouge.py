@@ -44,8 +44,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from meteor_eval.errors import SegmentTooLongError
-from meteor_eval.limits import check_tokens
+from meteor_eval.errors import WorkBudgetError
+from meteor_eval.limits import check_work
 from meteor_eval.metrics.base import Score, Signature, SignatureField, check_corpus, check_segment
 from meteor_eval.metrics.protocol import Metric, Pair, Row
 from meteor_eval.stats.corpus import bootstrap_interval
@@ -326,25 +326,35 @@ class Rouge(Metric[dict[str, RougeScore]]):
             )
         return ngram_pair(hyp.tokens, ref.tokens, int(variant[5:]))
 
-    def _check_lengths(self, variant: str, hyp: _Text, refs: Sequence[_Text]) -> None:
-        """Refuse segments above ``MAX_TOKENS["rouge"]`` for the variants whose cost grows with
-        the product of the lengths (LCS tables; skip bigrams without a skip limit)."""
+    def _check_work(self, variant: str, hyp: _Text, refs: Sequence[_Text]) -> None:
+        """Refuse a segment whose work exceeds its budget (:mod:`meteor_eval.limits`) for the
+        variants whose cost grows with the product of the lengths: LCS table cells (ROUGE-L,
+        ROUGE-Lsum, ROUGE-W: hypothesis tokens times reference tokens, summed over the
+        references) and skip bigrams (ROUGE-S/SU without a skip limit). Other variants are
+        linear and never refused."""
         if variant in ("rougeL", "rougeLsum"):
-            lengths = [len(t.tokens) for t in (hyp, *refs)]
-        elif variant == "rougeW" or (
-            variant in ("rougeS", "rougeSU") and self.config.skip_distance < 0
-        ):
-            lengths = [len(t.tokens155) for t in (hyp, *refs)]
+            n = len(hyp.tokens)
+            cells = sum(n * len(ref.tokens) for ref in refs)
+            kind = "rouge"
+        elif variant == "rougeW":
+            n = len(hyp.tokens155)
+            cells = sum(n * len(ref.tokens155) for ref in refs)
+            kind = "rouge"
+        elif variant in ("rougeS", "rougeSU") and self.config.skip_distance < 0:
+            n = len(hyp.tokens155)
+            cells = n * (n - 1) // 2 + sum(
+                len(ref.tokens155) * (len(ref.tokens155) - 1) // 2 for ref in refs
+            )
+            kind = "rouge_skip"
         else:
             return
         label = {"rougeL": "ROUGE-L", "rougeLsum": "ROUGE-Lsum", "rougeW": "ROUGE-W"}.get(
             variant, f"{'ROUGE-S' if variant == 'rougeS' else 'ROUGE-SU'} without a skip limit"
         )
-        for k, n in enumerate(lengths):
-            check_tokens("rouge", "hypothesis" if k == 0 else "reference", n, label)
+        check_work(kind, cells, label)
 
     def _variant_stats(self, variant: str, hyp: _Text, refs: Sequence[_Text]) -> RougeStats:
-        self._check_lengths(variant, hyp, refs)
+        self._check_work(variant, hyp, refs)
         weight = self.config.weight
         triples = [self._pair(variant, hyp, ref) for ref in refs]
         if self.config.multi_ref == "average":
@@ -411,7 +421,7 @@ class Rouge(Metric[dict[str, RougeScore]]):
             try:
                 for variant in types:
                     row += self._variant_stats(variant, hyp, refs).to_row()
-            except SegmentTooLongError as exc:
+            except WorkBudgetError as exc:
                 raise exc.at_index(index) from None
             out.append(row)
         return out
