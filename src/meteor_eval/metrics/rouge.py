@@ -431,8 +431,24 @@ class Rouge(Metric[dict[str, RougeScore]]):
         return RougeStats.zero().to_row() * len(self.config.types)
 
     def keeps_rows(self) -> bool:
-        """The bootstrap interval needs every segment's row."""
-        return bool(self.config.n_bootstrap > 0)
+        """Every segment's row is kept for the bootstrap interval, and wherever the total
+        has float sums that depend on their order: the mean of segment scores (the default
+        aggregate) and ROUGE-W's weighted hits. :meth:`score_total` then sums each column
+        exactly rounded (``math.fsum``), so the result is the same to the last bit whatever the
+        order or grouping in which rows were merged (batches, ``jobs`` chunks, Dask
+        partitions, mergeable objects)."""
+        return bool(
+            self.config.n_bootstrap > 0
+            or self.config.aggregate == "mean"
+            or "rougeW" in self.config.types
+        )
+
+    @staticmethod
+    def exact_total(rows: Sequence[Row]) -> Row:
+        """The column sums of ``rows``, each exactly rounded (independent of the rows' order)."""
+        if not rows:
+            return ()
+        return tuple(math.fsum(column) for column in zip(*rows, strict=True))
 
     def _variant_records(self, row: Row) -> dict[str, RougeStats]:
         return {
@@ -443,7 +459,10 @@ class Rouge(Metric[dict[str, RougeScore]]):
     def score_total(
         self, total: Row, *, nrefs: str = "1", rows: Sequence[Row] | None = None
     ) -> dict[str, RougeScore]:
-        """Per variant, the score of merged statistics (``rows`` enable the bootstrap)."""
+        """Per variant, the score of merged statistics (``rows`` enable the bootstrap, and
+        replace ``total`` by their exactly rounded sums: see :meth:`keeps_rows`)."""
+        if rows:
+            total = self.exact_total(rows)
         per_row = [self._variant_records(row) for row in rows] if rows else None
         return {
             variant: self.score_stats(
