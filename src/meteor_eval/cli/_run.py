@@ -221,7 +221,7 @@ def score_systems(systems: SystemsInput, metrics: Sequence[Metric[Any]], plan: P
                     metric, systems.pairs(k), plan, alignment=alignment, progress=progress
                 )
             except WorkBudgetError as exc:  # say which input the line is in
-                raise InputError(f"{systems.sources[k] or name}, {exc}") from None
+                raise InputError(systems.locate(k, exc)) from None
             finally:
                 if progress is not None:
                     progress.close()

@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from meteor_eval.errors import ConfigError
+from meteor_eval.documents import Documents
+from meteor_eval.errors import ConfigError, WorkBudgetError
 from meteor_eval.io import EncodingErrors
 from meteor_eval.metrics.protocol import Pair
 
@@ -71,6 +72,9 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="score the example data shipped with meteor-eval instead of --hyp/--ref",
     )
+    from meteor_eval.cli.options import add_document_options
+
+    add_document_options(group)
     group.add_argument(
         "--encoding-errors",
         choices=("strict", "replace"),
@@ -96,6 +100,8 @@ class SystemsInput:
             :class:`~meteor_eval.parallel.Files` (worker processes read their own byte ranges).
         ref_sources: The reference files (empty for in-memory systems).
         errors: How invalid UTF-8 is read (``--encoding-errors``).
+        documents: In document mode, the documents (ids and lines; the same for every
+            system, whose pairs are then the documents').
     """
 
     names: list[str]
@@ -103,6 +109,16 @@ class SystemsInput:
     pairs: Callable[[int], Iterable[Pair]]
     ref_sources: list[str] = field(default_factory=list)
     errors: EncodingErrors = "strict"
+    documents: Documents | None = None
+
+    def locate(self, k: int, error: WorkBudgetError) -> str:
+        """A work budget's error of system ``k`` with its file and line, or in document mode
+        its file and document (id and lines)."""
+        source = self.sources[k] or self.names[k]
+        if self.documents is None or error.line is None:
+            return f"{source}, {error}"
+        bare = WorkBudgetError(error.metric, error.kind, error.units, error.budget)
+        return f"{source}, {self.documents.where(error.line - 1)}: {bare}"
 
 
 def _usage(command: str, message: str) -> ConfigError:
@@ -184,11 +200,52 @@ def _from_table(args: argparse.Namespace) -> SystemsInput:
 
 
 def load_systems(args: argparse.Namespace) -> SystemsInput:
-    """The systems named by the input options.
+    """The systems named by the input options (in document mode, their documents).
 
     Raises:
         ConfigError: options that do not go together (a usage error, exit status 2).
     """
+    systems = _load_segments(args)
+    from meteor_eval.cli.options import document_source
+
+    found = document_source(args)
+    return systems if found is None else _as_documents(systems, *found)
+
+
+def _as_documents(systems: SystemsInput, ids: list[str], source: str, sep: str) -> SystemsInput:
+    """The systems' segments joined into documents (:mod:`meteor_eval.documents`), read and
+    joined once per system (every metric scores the same documents)."""
+    from meteor_eval.documents import document_pairs
+
+    joined: dict[int, list[Pair]] = {}
+    documents: list[Documents] = []
+    segment_pairs = systems.pairs
+
+    def pairs(k: int) -> Iterable[Pair]:
+        if k not in joined:
+            joined[k], docs = document_pairs(segment_pairs(k), ids, separator=sep, source=source)
+            documents.append(docs)
+        return iter(joined[k])
+
+    pairs(0)  # the ids checked against the first system before anything is scored
+    systems.pairs = pairs
+    systems.documents = documents[0]
+    import logging
+
+    joiner = "a space" if sep == " " else "a newline"
+    logging.getLogger("meteor_eval.documents").info(
+        "document mode: %s documents of %s segments (ids from %s), each document's segments "
+        "joined with %s; every score below is per document",
+        f"{len(ids and documents[0].ids):,}",
+        f"{len(ids):,}",
+        source,
+        joiner,
+    )
+    return systems
+
+
+def _load_segments(args: argparse.Namespace) -> SystemsInput:
+    """The systems named by the input options, segment by segment."""
     if args.input is not None:
         return _from_table(args)
     if args.hyp_field or args.ref_field:
