@@ -335,8 +335,15 @@ class Pipeline:
             WorkBudgetError: above ``WORK_BUDGET[flavour]``.
         """
         kind = self.config.flavour
-        if len(hyp.tokens) * len(ref.tokens) > WORK_BUDGET[kind]:
-            check_work(kind, self.candidate_pairs(hyp.tokens, ref.tokens))
+        budget = WORK_BUDGET[kind]
+        if len(hyp.tokens) * len(ref.tokens) > budget:
+            # Pairs of equal words first (no stemming): when they alone exceed the budget, the
+            # stem pairs (a superset) do too, and a long line is refused without stemming it.
+            counts = Counter(ref.tokens)
+            exact = sum(counts[token] * n for token, n in Counter(hyp.tokens).items())
+            check_work(
+                kind, exact if exact > budget else self.candidate_pairs(hyp.tokens, ref.tokens)
+            )
 
     def segment_of(self, tokens: tuple[str, ...]) -> Segment:
         """The segment of preprocessed tokens."""
