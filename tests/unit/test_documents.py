@@ -232,3 +232,18 @@ def test_document_bleu_equals_sacrebleu_on_joined_documents(
     sacrebleu = pytest.importorskip("sacrebleu")
     docs = join_documents([s for _, s in test], [[s] for _, s in ref], [d for d, _ in test])
     assert score == sacrebleu.corpus_bleu(docs.hypotheses, [[r[0] for r in docs.references]]).score
+
+
+def test_cli_documents_in_worker_processes_equal_one_process(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hyp, ref, ids = _files(tmp_path)
+    outputs = []
+    for jobs in ("1", "2"):
+        args = ["rouge", "--hyp", str(hyp), "--ref", str(ref), "--doc-ids", str(ids)]
+        status = main([*args, "--format", "json", "--sentence-level", "--jobs", jobs])
+        out, err = capsys.readouterr()
+        assert status == 0, err
+        outputs.append(json.loads(out)["systems"])
+    assert outputs[0] == outputs[1]
+    assert len(outputs[0][0]["segments"]) == 2
