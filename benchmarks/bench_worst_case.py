@@ -1,30 +1,38 @@
-"""Worst inputs we can construct, per METEOR flavour and per BLEU/ROUGE variant: time and memory.
+"""Long natural documents and the worst inputs, per METEOR flavour and BLEU/ROUGE variant: time
+and peak memory at the default work budgets.
 
 Each case scores one hypothesis against one reference in a new process (so that its peak
-resident memory is its own, read from ``resource.getrusage``) under a timeout. Cases:
+resident memory is its own, read from ``resource.getrusage``) under a timeout and an address
+space limit (``--memory-limit``, so that a case that would take more fails alone instead of
+the machine). Cases:
 
-* ``natural N``: xray sentences (``../shared/data/meteor15``) joined on one line up to N tokens
-  (a paragraph or a document on one line);
-* ``repeated N``: one word N times against the same word N - 1 times and another word (every
-  position of one side matches every position of the other: the most candidate pairs);
+* ``natural N``: a document of N tokens (after the metric's own tokenizer) on one line: the
+  consecutive sentences of ``../shared/data/meteor15`` (the xray system output, then the
+  newstest2009 system output, against the xray reference, then the newstest2009 reference;
+  126,000 tokens a side, no sentence repeated), as document-level evaluation joins them;
+* ``repeated N``: one word N times against the same word N times (every position of one side
+  matches every position of the other: the most work per token), at the largest N the
+  default budget lets through and the smallest it refuses;
 * ``interleaved``: paper2005's adversarial case, five words repeated 3 to 10 times in
   different numbers on each side, shuffled among singletons (64 tokens);
-* ``N MB``: a line of that many megabytes of natural text (the linear metrics' worst case;
-  for the others, the time it takes to refuse it).
+* ``N MB``: a line of that many megabytes of natural text (the linear metrics' worst case).
 
-A case above a metric's limit (:mod:`meteor_eval.limits`) ends with ``SegmentTooLongError``
-and is reported as ``refused``; paper2005 cases that exhaust the exact search's budget say so.
-Seconds count the scoring only (the scorer and its resources are loaded first); peak RSS is the
-whole process's, resources included. Run from the repository root::
+A case above its metric's work budget (:mod:`meteor_eval.limits`) ends with
+``WorkBudgetError`` and is reported as ``refused`` with its work; paper2005 cases that exhaust
+the exact search's budget say so. Seconds count the scoring only (the scorer and its resources
+are loaded first); peak RSS is the whole process's, resources included. Run from the repository
+root::
 
-    python benchmarks/bench_worst_case.py                 # every case (about two minutes)
+    python benchmarks/bench_worst_case.py                 # every case (about half an hour)
     python benchmarks/bench_worst_case.py --only meteor15 --timeout 60
 """
 
 from __future__ import annotations
 
 import argparse
+import html
 import json
+import re
 import subprocess
 import sys
 import time
@@ -39,26 +47,39 @@ DATA = ROOT.parent / "shared" / "data" / "meteor15"
 #: (group, label, metric spec, input spec); metric spec: a METEOR flavour or ``bleu``/``rougeX``
 #: (``rougeSU*``: ROUGE-SU without a skip limit); input spec: see :func:`make_pair`.
 CASES: list[tuple[str, str, str, str]] = [
-    ("meteor15", "natural 2,000 tokens (limit)", "meteor15", "natural:2000"),
-    ("meteor15", "repeated 2,000 tokens (limit)", "meteor15", "repeated:2000"),
-    ("meteor15", "1 MB line", "meteor15", "mb:1"),
-    ("paper2005", "natural 500 tokens (limit)", "paper2005", "natural:500"),
-    ("paper2005", "repeated 500 tokens (limit)", "paper2005", "repeated:500"),
+    *(
+        (group, f"{label}natural {n:,} tokens", metric, f"natural:{n}")
+        for group, label, metric in (
+            ("meteor15", "", "meteor15"),
+            ("paper2005", "", "paper2005"),
+            ("nltk", "", "nltk"),
+            ("bleu", "", "bleu"),
+            ("rouge", "ROUGE-1/2 ", "rouge1,rouge2"),
+            ("rouge", "ROUGE-L ", "rougeL"),
+            ("rouge", "ROUGE-Lsum ", "rougeLsum"),
+            ("rouge", "ROUGE-W ", "rougeW"),
+        )
+        for n in (2_000, 10_000, 40_000, 100_000)
+    ),
+    ("rouge", "ROUGE-SU unlimited skip natural 2,000 tokens", "rougeSU*", "natural:2000"),
+    ("rouge", "ROUGE-SU unlimited skip natural 10,000 tokens", "rougeSU*", "natural:10000"),
+    # The pathological cases: the largest repetition each default budget lets through, and
+    # the smallest it refuses.
+    ("meteor15", "repeated 17,320 (299,982,400 pairs: within)", "meteor15", "repeated:17320"),
+    ("meteor15", "repeated 17,321 (300,017,041 pairs: refused)", "meteor15", "repeated:17321"),
+    ("paper2005", "repeated 3,162 (9,998,244 pairs: within)", "paper2005", "repeated:3162"),
+    ("paper2005", "repeated 3,163 (10,004,569 pairs: refused)", "paper2005", "repeated:3163"),
     ("paper2005", "interleaved 64 tokens", "paper2005", "interleaved"),
-    ("paper2005", "1 MB line", "paper2005", "mb:1"),
-    ("nltk", "natural 10,000 tokens (limit)", "nltk", "natural:10000"),
-    ("nltk", "repeated 10,000 tokens (limit)", "nltk", "repeated:10000"),
-    ("nltk", "1 MB line", "nltk", "mb:1"),
+    ("nltk", "repeated 100,000 (10 billion comparisons)", "nltk", "repeated:100000"),
+    ("nltk", "repeated 141,422 (refused)", "nltk", "repeated:141422"),
     ("bleu", "10 MB line", "bleu", "mb:10"),
     ("bleu", "repeated 1,000,000 tokens", "bleu", "repeated:1000000"),
     ("rouge", "ROUGE-1/2 10 MB line", "rouge1,rouge2", "mb:10"),
     ("rouge", "ROUGE-S/SU (skip 4) 10 MB line", "rougeS,rougeSU", "mb:10"),
-    ("rouge", "ROUGE-L natural 2,000 tokens (limit)", "rougeL", "natural:2000"),
-    ("rouge", "ROUGE-Lsum natural 2,000 tokens (limit)", "rougeLsum", "natural:2000"),
-    ("rouge", "ROUGE-W natural 2,000 tokens (limit)", "rougeW", "natural:2000"),
-    ("rouge", "ROUGE-W repeated 2,000 tokens (limit)", "rougeW", "repeated:2000"),
-    ("rouge", "ROUGE-SU unlimited skip 2,000 tokens (limit)", "rougeSU*", "natural:2000"),
-    ("rouge", "ROUGE-L 10 MB line", "rougeL", "mb:10"),
+    ("rouge", "ROUGE-L repeated 20,000 (400 million cells)", "rougeL", "repeated:20000"),
+    ("rouge", "ROUGE-L repeated 141,422 (refused)", "rougeL", "repeated:141422"),
+    ("rouge", "ROUGE-SU unlimited repeated 5,000 (within)", "rougeSU*", "repeated:5000"),
+    ("rouge", "ROUGE-SU unlimited repeated 5,001 (refused)", "rougeSU*", "repeated:5001"),
 ]
 
 INTERLEAVED = (
@@ -83,6 +104,21 @@ def _joined(lines: list[str], stop: int, *, by_bytes: bool) -> str:
     return text if by_bytes else " ".join(text.split()[:stop])
 
 
+def _sgm_segments(path: Path) -> list[str]:
+    """The segments of an SGML test set, in order."""
+    text = path.read_text(encoding="utf-8")
+    return [html.unescape(seg).strip() for seg in re.findall(r"<seg[^>]*>(.*?)</seg>", text)]
+
+
+def _sentences() -> tuple[list[str], list[str]]:
+    """Consecutive real sentences: system output and references (xray, then newstest2009)."""
+    hyps = (DATA / "xray-system1.hyp").read_text(encoding="utf-8").splitlines()
+    refs = (DATA / "xray-reference").read_text(encoding="utf-8").splitlines()
+    hyps += _sgm_segments(DATA / "newstest2009-test.sgm")
+    refs += _sgm_segments(DATA / "newstest2009-ref.sgm")
+    return hyps, refs
+
+
 def make_pair(spec: str) -> tuple[str, str]:
     """The hypothesis and reference of an input spec (see the module docstring)."""
     kind, _, size = spec.partition(":")
@@ -90,9 +126,8 @@ def make_pair(spec: str) -> tuple[str, str]:
         return INTERLEAVED
     if kind == "repeated":
         n = int(size)
-        return " ".join(["the"] * n), " ".join(["the"] * (n - 1) + ["cat"])
-    hyps = (DATA / "xray-system1.hyp").read_text(encoding="utf-8").splitlines()
-    refs = (DATA / "xray-reference").read_text(encoding="utf-8").splitlines()
+        return " ".join(["the"] * n), " ".join(["the"] * n)
+    hyps, refs = _sentences()
     if kind == "natural":
         # Token counts after each metric's tokenizer differ a little from whitespace words.
         return _joined(hyps, int(size), by_bytes=False), _joined(refs, int(size), by_bytes=False)
@@ -107,7 +142,8 @@ def run_case(metric: str, spec: str) -> dict[str, object]:
     import warnings
 
     sys.path.insert(0, str(SRC))
-    from meteor_eval.errors import SearchBudgetWarning, SegmentTooLongError
+    from meteor_eval.errors import SearchBudgetWarning, WorkBudgetError
+    from meteor_eval.limits import UNITS
 
     hyp, ref = make_pair(spec)
     score, tokenize = _scorer(metric)
@@ -121,8 +157,10 @@ def run_case(metric: str, spec: str) -> dict[str, object]:
         warnings.simplefilter("always")
         try:
             score(hyp, ref)
-        except SegmentTooLongError as exc:
-            outcome = f"refused ({exc.tokens:,} tokens)"
+        except WorkBudgetError as exc:
+            outcome = f"refused ({exc.units:,} {UNITS[exc.kind]})"
+        except MemoryError:
+            outcome = "out of memory (the address space limit)"
     seconds = time.perf_counter() - start
     if any(issubclass(w.category, SearchBudgetWarning) for w in caught):
         outcome = "exact-search budget spent"
@@ -168,16 +206,18 @@ def _scorer(metric: str) -> tuple[Callable[[str, str], object], Callable[[str], 
     return (lambda h, r: rouge.sentence_score(h, [r])), lambda text: tokenize_rouge155(text, False)
 
 
-def _in_subprocess(metric: str, spec: str, timeout: float) -> dict[str, object]:
-    command = [sys.executable, __file__, "--case", metric, spec]
+def _in_subprocess(metric: str, spec: str, timeout: float, memory_mb: int) -> dict[str, object]:
+    command = [sys.executable, __file__, "--case", metric, spec, "--memory-limit", str(memory_mb)]
     start = time.perf_counter()
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
         return {"outcome": f"timeout > {timeout:.0f} s", "seconds": None, "rss_mb": None}
     if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["?"])[-1]
-        return {"outcome": f"failed: {last[:60]}", "seconds": time.perf_counter() - start}
+        last = (done.stderr.strip().splitlines() or [f"status {done.returncode}"])[-1]
+        if "MemoryError" in done.stderr or "Cannot allocate" in done.stderr:
+            last = f"out of memory (the {memory_mb:,} MB limit)"
+        return {"outcome": f"failed: {last[:70]}", "seconds": time.perf_counter() - start}
     result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 
@@ -186,17 +226,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--case", nargs=2, metavar=("METRIC", "INPUT"), help=argparse.SUPPRESS)
     parser.add_argument("--only", help="a group: meteor15, paper2005, nltk, bleu or rouge")
+    parser.add_argument("--match", help="only the cases whose label contains this text")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per case (120)")
+    parser.add_argument(
+        "--memory-limit",
+        type=int,
+        default=8_000,
+        metavar="MB",
+        help="address space of each case's process (8,000 MB): a case that needs more fails",
+    )
     args = parser.parse_args()
     if args.case:
+        import resource
+
+        limit = args.memory_limit * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         print(json.dumps(run_case(*args.case)))
         return
     print("| metric | input | outcome | seconds | peak RSS MB |")
     print("|---|---|---|---:|---:|")
     for group, label, metric, spec in CASES:
-        if args.only and group != args.only:
+        if (args.only and group != args.only) or (args.match and args.match not in label):
             continue
-        result = _in_subprocess(metric, spec, args.timeout)
+        result = _in_subprocess(metric, spec, args.timeout, args.memory_limit)
         seconds = result.get("seconds")
         rss = result.get("rss_mb")
         secs = f"{seconds:.2f}" if isinstance(seconds, float) else ""

@@ -29,7 +29,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from meteor_eval.errors import ConfigError, InputError, SegmentTooLongError
+from meteor_eval.documents import Documents
+from meteor_eval.errors import ConfigError, InputError, WorkBudgetError
 from meteor_eval.io import EncodingErrors
 from meteor_eval.metrics.protocol import Metric, Pair, Row
 from meteor_eval.significance import SignificanceResult, paired_tests, significance_signature
@@ -256,6 +257,8 @@ class Systems:
         ref_sources: The reference files, which Dask workers may read themselves (empty for
             in-memory systems or standard input).
         errors: How invalid UTF-8 is read (``"strict"`` or ``"replace"``).
+        documents: In document mode, the documents (ids and lines; the same for every
+            system, whose pairs are then the documents').
     """
 
     names: list[str]
@@ -263,6 +266,16 @@ class Systems:
     pairs: Callable[[int], Iterable[Pair]]
     ref_sources: list[str] = field(default_factory=list)
     errors: EncodingErrors = "strict"
+    documents: Documents | None = None
+
+    def locate(self, k: int, error: WorkBudgetError) -> str:
+        """A work budget's error of system ``k`` with its file and line, or in document mode
+        its file and document (id and lines)."""
+        source = self.sources[k] or self.names[k]
+        if self.documents is None or error.line is None:
+            return f"{source}, {error}"
+        bare = WorkBudgetError(error.metric, error.kind, error.units, error.budget)
+        return f"{source}, {self.documents.where(error.line - 1)}: {bare}"
 
     @classmethod
     def from_lists(
@@ -470,7 +483,10 @@ def _score_dask(request: Request, systems: Systems, result: ComparisonResult) ->
     try:
         for k, name in enumerate(systems.names):
             source = systems.sources[k]
-            files = [source, *systems.ref_sources] if source and systems.ref_sources else None
+            # Workers read the files themselves only where a file's lines are the segments
+            # scored (in document mode the pairs are the joined documents).
+            direct = source and systems.ref_sources and systems.documents is None
+            files = [source, *systems.ref_sources] if direct else None
             for metric in result.metrics:
                 where: dict[str, Any] = {"files": files} if files else {"pairs": systems.pairs(k)}
                 if not request.keeps_rows:
@@ -557,8 +573,8 @@ def run(request: Request) -> ComparisonResult:
                 for metric in metrics:
                     try:
                         run = _score_local(request, systems, metric, k, n_jobs)
-                    except SegmentTooLongError as exc:  # say which input the line is in
-                        raise InputError(f"{systems.sources[k] or name}, {exc}") from None
+                    except WorkBudgetError as exc:  # say which input the line is in
+                        raise InputError(systems.locate(k, exc)) from None
                     result.runs[name][metric.name] = run
         _write_side_files(request, result)
     test = request.significance

@@ -160,9 +160,25 @@ def _score_chunk(
     job: FileChunk | list[Pair],
     mode: str,
     errors: EncodingErrors,
+    budgets: dict[str, int] | None = None,
 ) -> tuple[Any, list[str]]:
     """Run on a worker: a chunk's total (``"total"``) or rows (``"rows"``), with the
-    warnings raised while reading it."""
+    warnings raised while reading it; ``budgets``: the caller's work budgets
+    (:mod:`meteor_eval.limits`), in force while the chunk is scored."""
+    from meteor_eval.limits import work_budget
+
+    with work_budget(**(budgets or {})):
+        return _score_chunk_here(cls, config, job, mode, errors)
+
+
+def _score_chunk_here(
+    cls: type[Metric[Any]],
+    config: Any,
+    job: FileChunk | list[Pair],
+    mode: str,
+    errors: EncodingErrors,
+) -> tuple[Any, list[str]]:
+    """:func:`_score_chunk` under the budgets in force."""
     metric = _worker_metric(cls, config)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -241,9 +257,11 @@ def _submit(
 ) -> list[Any]:
     """One task per chunk (``mode``: ``"total"`` or ``"rows"``), in input order."""
     _check(chunk_size, files, pairs)
-    cls, config = type(metric), metric.config
+    from meteor_eval.limits import WORK_BUDGET
+
+    cls, config, budgets = type(metric), metric.config, dict(WORK_BUDGET)
     return [
-        client.submit(_score_chunk, cls, config, job, mode, errors, pure=False)
+        client.submit(_score_chunk, cls, config, job, mode, errors, budgets, pure=False)
         for job in _jobs(client, files, pairs, chunk_size, errors, shared_storage)
     ]
 

@@ -17,6 +17,7 @@ __all__ = [
     "ResourceError",
     "SearchBudgetWarning",
     "SegmentTooLongError",
+    "WorkBudgetError",
     "warn_empty",
 ]
 
@@ -37,14 +38,14 @@ class ResourceError(MeteorEvalError, RuntimeError):
     """A linguistic resource (word list, stemmer, WordNet, paraphrases) is missing or corrupt."""
 
 
-class SegmentTooLongError(InputError):
-    """A segment has more tokens than a metric accepts (see :mod:`meteor_eval.limits`).
+class WorkBudgetError(InputError):
+    """A segment would cost more work than its metric's budget (see :mod:`meteor_eval.limits`).
 
     Args:
         metric: What refused it (``"METEOR (meteor15)"``, ``"ROUGE-L"``).
-        side: ``"hypothesis"`` or ``"reference"``.
-        tokens: Its number of tokens.
-        limit: The most the metric accepts.
+        kind: The budget's key in :data:`meteor_eval.limits.WORK_BUDGET`.
+        units: The work the segment would take, in the kind's units.
+        budget: The budget in force.
         index: Its position in the batch the metric was given, when known.
         line: Its line (1-based) in the input, once the caller has placed it.
 
@@ -55,38 +56,46 @@ class SegmentTooLongError(InputError):
     def __init__(
         self,
         metric: str,
-        side: str,
-        tokens: int,
-        limit: int,
+        kind: str,
+        units: int,
+        budget: int,
         index: int | None = None,
         line: int | None = None,
     ) -> None:
-        super().__init__(metric, side, tokens, limit, index, line)
+        super().__init__(metric, kind, units, budget, index, line)
         self.metric = metric
-        self.side = side
-        self.tokens = tokens
-        self.limit = limit
+        self.kind = kind
+        self.units = units
+        self.budget = budget
         self.index = index
         self.line = line
 
     def __str__(self) -> str:
+        from meteor_eval.limits import ENV_VARIABLE, UNITS
+
         where = f"line {self.line}: " if self.line is not None else ""
+        unit = UNITS.get(self.kind, "units")
         return (
-            f"{where}the {self.side} has {self.tokens:,} tokens; {self.metric} accepts at most "
-            f"{self.limit:,} per segment (its time and memory grow with the square of the "
-            "length; see docs/limits.md)"
+            f"{where}{self.metric} would take {self.units:,} {unit} on this segment, above its "
+            f"work budget of {self.budget:,} ({self.kind}); raise it with --work-budget "
+            f"{self.kind}=N, {ENV_VARIABLE} or meteor_eval.limits.work_budget() "
+            "(see docs/limits.md)"
         )
 
-    def at_index(self, index: int) -> SegmentTooLongError:
+    def at_index(self, index: int) -> WorkBudgetError:
         """The same error placed at ``index`` in a batch (unless already placed)."""
         if self.index is not None:
             return self
-        return SegmentTooLongError(self.metric, self.side, self.tokens, self.limit, index)
+        return WorkBudgetError(self.metric, self.kind, self.units, self.budget, index)
 
-    def at_line(self, offset: int) -> SegmentTooLongError:
+    def at_line(self, offset: int) -> WorkBudgetError:
         """The same error at its line, for a batch that starts after ``offset`` lines."""
         line = offset + (self.index or 0) + 1
-        return SegmentTooLongError(self.metric, self.side, self.tokens, self.limit, None, line)
+        return WorkBudgetError(self.metric, self.kind, self.units, self.budget, None, line)
+
+
+#: Deprecated name of :class:`WorkBudgetError` (segments were once refused by length).
+SegmentTooLongError = WorkBudgetError
 
 
 class MeteorEvalWarning(UserWarning):

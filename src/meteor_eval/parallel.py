@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from meteor_eval.errors import ConfigError, MeteorEvalError, SegmentTooLongError, warn_empty
+from meteor_eval.errors import ConfigError, MeteorEvalError, WorkBudgetError, warn_empty
 from meteor_eval.io import EncodingErrors, FileChunk
 from meteor_eval.processes import WorkerState
 
@@ -248,7 +248,7 @@ def _serial(
     for chunk in _chunks(pairs, chunk_size):
         try:
             result = task(metric, chunk, *extra)
-        except SegmentTooLongError as exc:
+        except WorkBudgetError as exc:
             raise exc.at_line(offset) from None
         offset += len(chunk)
         yield result
@@ -352,13 +352,13 @@ def _worker_died(number: int, first: int, last_number: int, last: int) -> Worker
 
 
 def _outcome(pending: deque[tuple[Future[tuple[_T, list[str]]], int, int, int]]) -> _T:
-    """The result of the oldest chunk in flight, with a worker's death or a too-long segment
-    turned into an error that says where.
+    """The result of the oldest chunk in flight, with a worker's death or a segment over its
+    work budget turned into an error that says where.
 
     Raises:
         WorkerError: a worker process died (killed, out of memory): the pool is broken and
             every chunk in flight is lost, so the message names the range of them.
-        SegmentTooLongError: placed at its line.
+        WorkBudgetError: placed at its line.
     """
     from concurrent.futures.process import BrokenProcessPool
 
@@ -367,7 +367,7 @@ def _outcome(pending: deque[tuple[Future[tuple[_T, list[str]]], int, int, int]])
         result, notes = future.result()
     except BrokenProcessPool:
         raise _worker_died(number, first, pending[-1][1], pending[-1][3]) from None
-    except SegmentTooLongError as exc:
+    except WorkBudgetError as exc:
         raise exc.at_line(first - 1) from None
     pending.popleft()
     for note in notes:  # warnings of a worker's reading, in input order

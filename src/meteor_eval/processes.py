@@ -25,7 +25,7 @@ identical whatever the method.
   configuration uses: their declarations are sent to each worker, which registers them; a
   declaration that cannot be pickled (a ``lambda``, a function defined inside another) is
   refused with a :class:`~meteor_eval.errors.ConfigError` unless workers fork;
-* the segment limits of :data:`meteor_eval.limits.MAX_TOKENS`, as this process has them.
+* the work budgets of :data:`meteor_eval.limits.WORK_BUDGET`, as this process has them.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ START_METHODS: tuple[str, ...] = ("auto", "fork", "forkserver", "spawn")
 #: The environment variable that sets the default start method.
 ENV_VARIABLE = "METEOR_EVAL_START_METHOD"
 
-#: What a worker needs besides its metric: ``(runtime match modules, MAX_TOKENS)``.
+#: What a worker needs besides its metric: ``(runtime match modules, WORK_BUDGET)``.
 WorkerState = tuple[tuple[Any, ...], dict[str, int]]
 
 
@@ -165,16 +165,16 @@ def worker_state(config: object, method: str) -> WorkerState:
                     "(--start-method fork)"
                 ) from None
         extra.append(module)
-    return tuple(extra), dict(limits.MAX_TOKENS)
+    return tuple(extra), dict(limits.WORK_BUDGET)
 
 
 def apply_worker_state(state: WorkerState) -> None:
-    """In a worker: register the runtime match modules and set the limits of the parent."""
+    """In a worker: register the runtime match modules and set the work budgets of the parent."""
     from meteor_eval import limits
     from meteor_eval.match import registry
 
-    modules, max_tokens = state
+    modules, budgets = state
     for module in modules:
         registry.register(module, replace=True)
-    limits.MAX_TOKENS.clear()
-    limits.MAX_TOKENS.update(max_tokens)
+    limits.WORK_BUDGET.clear()
+    limits.WORK_BUDGET.update(budgets)

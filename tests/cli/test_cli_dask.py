@@ -96,6 +96,21 @@ def test_worker_errors_and_warnings_reach_the_client(client: Any, tmp_path: Path
         corpus_result(Bleu(), client, files=[str(hyp), str(ref)], chunk_size=1)
 
 
+def test_work_budget_of_the_client_reaches_the_workers(client: Any) -> None:
+    from meteor_eval import limits
+    from meteor_eval.distributed import corpus_result
+    from meteor_eval.errors import WorkBudgetError
+
+    pairs = [("the cat sat", ["the cat sat"]), ("a b c d", ["a b c d"])]
+    rouge = Rouge(RougeConfig(types=("rougeL",)))
+    with limits.work_budget(rouge=15), pytest.raises(WorkBudgetError, match="16 LCS table cells"):
+        corpus_result(rouge, client, pairs=pairs, chunk_size=1)
+    # The workers' own budgets were not changed: the default lets it through.
+    assert corpus_result(rouge, client, pairs=pairs, chunk_size=1) == rouge.corpus_score(
+        [h for h, _ in pairs], [r for _, r in pairs]
+    )
+
+
 def test_command_line_scheduler_equals_jobs_1(
     files: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:

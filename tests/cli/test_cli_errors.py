@@ -134,15 +134,70 @@ def test_empty_input_warns(files: Path) -> None:
     ]
 
 
-def test_too_long_line_names_file_and_line(files: Path) -> None:
-    (files / "long.txt").write_text("a\n" + "w " * 2_001 + "\n", encoding="utf-8")
-    done = _cli("score", "--hyp", "long.txt", "--ref", "ref.txt", cwd=files)
+def _repeated(files: Path, n: int) -> None:
+    """long.txt and longref.txt: a short line, then one word ``n`` times on both sides."""
+    (files / "long.txt").write_text("a\n" + "the " * n + "\n", encoding="utf-8")
+    (files / "longref.txt").write_text("a\n" + "the " * n + "\n", encoding="utf-8")
+
+
+BUDGET_ADVICE = (
+    "raise it with --work-budget meteor15=N, METEOR_EVAL_WORK_BUDGET or "
+    "meteor_eval.limits.work_budget() (see docs/limits.md)"
+)
+
+
+def test_repeated_word_refused_by_its_work_naming_file_and_line(files: Path) -> None:
+    """20,000 times one word on both sides: 400 million candidate pairs, above the default
+    budget of 300 million (a natural 100,000-token document has 146 million)."""
+    _repeated(files, 20_000)
+    done = _cli("score", "--hyp", "long.txt", "--ref", "longref.txt", cwd=files)
     assert done.returncode == 1
     assert done.stderr.splitlines() == [
-        "meteor-eval score: error: long.txt, line 2: the hypothesis has 2,001 tokens; METEOR "
-        "(meteor15) accepts at most 2,000 per segment (its time and memory grow with the square "
-        "of the length; see docs/limits.md)"
+        "meteor-eval score: error: long.txt, line 2: METEOR (meteor15) would take 400,000,000 "
+        "candidate pairs on this segment, above its work budget of 300,000,000 (meteor15); "
+        + BUDGET_ADVICE
     ]
+
+
+@pytest.mark.parametrize("where", ["option", "environment"])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_work_budget_setting_reaches_every_worker(files: Path, where: str, jobs: str) -> None:
+    _repeated(files, 100)  # 10,000 candidate pairs: scored at the default budget
+    args = ["score", "--hyp", "long.txt", "--ref", "longref.txt", "--jobs", jobs]
+    if jobs == "2":
+        args += ["--start-method", "spawn"]
+    assert _cli(*args, cwd=files).returncode == 0
+    env = {"METEOR_EVAL_WORK_BUDGET": "meteor15=9_999"} if where == "environment" else {}
+    if where == "option":
+        args += ["--work-budget", "meteor15=9999"]
+    done = subprocess.run(
+        [sys.executable, "-m", "meteor_eval", *args],
+        capture_output=True,
+        text=True,
+        cwd=files,
+        env={"PYTHONPATH": str(SRC), **env},
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1] == (
+        "meteor-eval score: error: long.txt, line 2: METEOR (meteor15) would take 10,000 "
+        "candidate pairs on this segment, above its work budget of 9,999 (meteor15); "
+        + BUDGET_ADVICE
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("meteor15=0", "--work-budget meteor15: '0' must be at least 1"),
+        ("bleu=5", "--work-budget: 'bleu=5' is not KIND=N with KIND one of meteor15, "),
+        ("1.5", "--work-budget: '1.5' is not a whole number of work units"),
+    ],
+)
+def test_bad_work_budget_is_a_usage_error(files: Path, value: str, message: str) -> None:
+    done = _cli("score", *IO, "--work-budget", value, cwd=files)
+    assert done.returncode == 2
+    assert message in done.stderr
 
 
 NEW = ("new-language", "--corpus", "hyp.txt", "--phrase-table", "empty.gz")

@@ -223,18 +223,15 @@ def test_workers_reading_files_warn_and_fail_as_one_process(tmp_path: Path) -> N
         list(segment_rows(scorer, files, jobs=2, chunk_size=3, start_method="fork"))
 
 
-def test_limits_of_this_process_reach_workers_that_do_not_fork(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+@pytest.mark.parametrize("method", ["forkserver", "spawn"])
+def test_work_budget_of_this_process_reaches_workers_that_do_not_fork(method: str) -> None:
     from meteor_eval import limits
-    from meteor_eval.errors import SegmentTooLongError
+    from meteor_eval.errors import WorkBudgetError
 
-    monkeypatch.setitem(limits.MAX_TOKENS, "meteor15", 5)
-    with pytest.raises(SegmentTooLongError) as caught:
-        Meteor(CONFIG).corpus_score(HYPS, REFS, jobs=2, start_method="forkserver")
-    assert str(caught.value).startswith(
-        "line 1: the hypothesis has 6 tokens; METEOR (meteor15) accepts at most 5 per segment"
-    )
+    with limits.work_budget(meteor15=1), pytest.raises(WorkBudgetError) as caught:
+        Meteor(CONFIG).corpus_score(HYPS, REFS, jobs=2, start_method=method)
+    assert str(caught.value).startswith("line 1: METEOR (meteor15) would take ")
+    assert "above its work budget of 1 (meteor15)" in str(caught.value)
 
 
 def test_compare_in_processes_gives_the_same_results() -> None:

@@ -7,6 +7,7 @@ resources), 2 usage errors (unknown options, invalid settings). Errors are one l
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import signal
 import sys
@@ -180,7 +181,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from meteor_eval.cli.validate import check_options
 
         check_options(parser, args)
-        status: int = args.func(args)
+        with _work_budget(args):
+            status: int = args.func(args)
         sys.stdout.flush()  # a full disk shows here, not as a traceback at exit
     except ConfigError as exc:
         print(f"meteor-eval {args.command}: error: {exc}", file=sys.stderr)
@@ -202,6 +204,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         _quiet_stdout()
         return 1
     return status
+
+
+def _work_budget(args: argparse.Namespace) -> contextlib.AbstractContextManager[object]:
+    """The work budgets of ``--work-budget`` for the command's run (restored after it, for
+    callers of :func:`main` in one process).
+
+    Raises:
+        ConfigError: a bad ``--work-budget`` or ``METEOR_EVAL_WORK_BUDGET``.
+    """
+    if not hasattr(args, "work_budget"):  # a command that scores nothing
+        return contextlib.nullcontext()
+    from meteor_eval import limits
+
+    problem = limits.environment_error()
+    if problem is not None:
+        raise ConfigError(problem)
+    if args.work_budget is None:
+        return contextlib.nullcontext()
+    return limits.work_budget(**limits.parse_work_budget(args.work_budget, "--work-budget"))
 
 
 def _quiet_stdout() -> None:

@@ -43,7 +43,7 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
-    """``--jobs``, ``--start-method``, ``--scheduler`` and ``--no-progress``."""
+    """``--jobs``, ``--start-method``, ``--scheduler``, ``--work-budget`` and ``--no-progress``."""
     parser.add_argument(
         "--jobs",
         "-j",
@@ -65,6 +65,13 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         help="score on a Dask cluster: a scheduler address (tcp://host:8786), 'local' or "
         "'local:N' (a local cluster of N worker processes); same results as --jobs 1 "
         "(needs meteor-eval[dask])",
+    )
+    parser.add_argument(
+        "--work-budget",
+        metavar="SPEC",
+        help="most work one segment may cost before it is refused: KIND=N items (kinds: "
+        "meteor15, paper2005, nltk, rouge, rouge_skip; e.g. 'meteor15=1e9 rouge=5e10') or one "
+        "N for all (default: $METEOR_EVAL_WORK_BUDGET, else the budgets of docs/limits.md)",
     )
     parser.add_argument(
         "--no-progress",

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from meteor_eval.comparison import Systems
+from meteor_eval.documents import Documents
 from meteor_eval.errors import ConfigError
 from meteor_eval.metrics.protocol import Pair
 
@@ -70,6 +71,9 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="score the example data shipped with meteor-eval instead of --hyp/--ref",
     )
+    from meteor_eval.cli.options import add_document_options
+
+    add_document_options(group)
     group.add_argument(
         "--encoding-errors",
         choices=("strict", "replace"),
@@ -166,11 +170,52 @@ def _from_table(args: argparse.Namespace) -> SystemsInput:
 
 
 def load_systems(args: argparse.Namespace) -> SystemsInput:
-    """The systems named by the input options.
+    """The systems named by the input options (in document mode, their documents).
 
     Raises:
         ConfigError: options that do not go together (a usage error, exit status 2).
     """
+    systems = _load_segments(args)
+    from meteor_eval.cli.options import document_source
+
+    found = document_source(args)
+    return systems if found is None else _as_documents(systems, *found)
+
+
+def _as_documents(systems: SystemsInput, ids: list[str], source: str, sep: str) -> SystemsInput:
+    """The systems' segments joined into documents (:mod:`meteor_eval.documents`), read and
+    joined once per system (every metric scores the same documents)."""
+    from meteor_eval.documents import document_pairs
+
+    joined: dict[int, list[Pair]] = {}
+    documents: list[Documents] = []
+    segment_pairs = systems.pairs
+
+    def pairs(k: int) -> Iterable[Pair]:
+        if k not in joined:
+            joined[k], docs = document_pairs(segment_pairs(k), ids, separator=sep, source=source)
+            documents.append(docs)
+        return iter(joined[k])
+
+    pairs(0)  # the ids checked against the first system before anything is scored
+    systems.pairs = pairs
+    systems.documents = documents[0]
+    import logging
+
+    joiner = "a space" if sep == " " else "a newline"
+    logging.getLogger("meteor_eval.documents").info(
+        "document mode: %s documents of %s segments (ids from %s), each document's segments "
+        "joined with %s; every score below is per document",
+        f"{len(ids and documents[0].ids):,}",
+        f"{len(ids):,}",
+        source,
+        joiner,
+    )
+    return systems
+
+
+def _load_segments(args: argparse.Namespace) -> SystemsInput:
+    """The systems named by the input options, segment by segment."""
     if args.input is not None:
         return _from_table(args)
     if args.hyp_field or args.ref_field:

@@ -44,8 +44,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from meteor_eval.errors import SegmentTooLongError
-from meteor_eval.limits import check_tokens
+from meteor_eval.errors import WorkBudgetError
+from meteor_eval.limits import check_work
 from meteor_eval.metrics.base import Score, Signature, SignatureField, check_corpus, check_segment
 from meteor_eval.metrics.protocol import Metric, Pair, Row
 from meteor_eval.stats.corpus import bootstrap_interval
@@ -330,25 +330,35 @@ class Rouge(Metric[dict[str, RougeScore]]):
             )
         return ngram_pair(hyp.tokens, ref.tokens, int(variant[5:]))
 
-    def _check_lengths(self, variant: str, hyp: _Text, refs: Sequence[_Text]) -> None:
-        """Refuse segments above ``MAX_TOKENS["rouge"]`` for the variants whose cost grows with
-        the product of the lengths (LCS tables; skip bigrams without a skip limit)."""
+    def _check_work(self, variant: str, hyp: _Text, refs: Sequence[_Text]) -> None:
+        """Refuse a segment whose work exceeds its budget (:mod:`meteor_eval.limits`) for the
+        variants whose cost grows with the product of the lengths: LCS table cells (ROUGE-L,
+        ROUGE-Lsum, ROUGE-W: hypothesis tokens times reference tokens, summed over the
+        references) and skip bigrams (ROUGE-S/SU without a skip limit). Other variants are
+        linear and never refused."""
         if variant in ("rougeL", "rougeLsum"):
-            lengths = [len(t.tokens) for t in (hyp, *refs)]
-        elif variant == "rougeW" or (
-            variant in ("rougeS", "rougeSU") and self.config.skip_distance < 0
-        ):
-            lengths = [len(t.tokens155) for t in (hyp, *refs)]
+            n = len(hyp.tokens)
+            cells = sum(n * len(ref.tokens) for ref in refs)
+            kind = "rouge"
+        elif variant == "rougeW":
+            n = len(hyp.tokens155)
+            cells = sum(n * len(ref.tokens155) for ref in refs)
+            kind = "rouge"
+        elif variant in ("rougeS", "rougeSU") and self.config.skip_distance < 0:
+            n = len(hyp.tokens155)
+            cells = n * (n - 1) // 2 + sum(
+                len(ref.tokens155) * (len(ref.tokens155) - 1) // 2 for ref in refs
+            )
+            kind = "rouge_skip"
         else:
             return
         label = {"rougeL": "ROUGE-L", "rougeLsum": "ROUGE-Lsum", "rougeW": "ROUGE-W"}.get(
             variant, f"{'ROUGE-S' if variant == 'rougeS' else 'ROUGE-SU'} without a skip limit"
         )
-        for k, n in enumerate(lengths):
-            check_tokens("rouge", "hypothesis" if k == 0 else "reference", n, label)
+        check_work(kind, cells, label)
 
     def _variant_stats(self, variant: str, hyp: _Text, refs: Sequence[_Text]) -> RougeStats:
-        self._check_lengths(variant, hyp, refs)
+        self._check_work(variant, hyp, refs)
         weight = self.config.weight
         triples = [self._pair(variant, hyp, ref) for ref in refs]
         if self.config.multi_ref == "average":
@@ -415,7 +425,7 @@ class Rouge(Metric[dict[str, RougeScore]]):
             try:
                 for variant in types:
                     row += self._variant_stats(variant, hyp, refs).to_row()
-            except SegmentTooLongError as exc:
+            except WorkBudgetError as exc:
                 raise exc.at_index(index) from None
             out.append(row)
         return out
@@ -425,8 +435,24 @@ class Rouge(Metric[dict[str, RougeScore]]):
         return RougeStats.zero().to_row() * len(self.config.types)
 
     def keeps_rows(self) -> bool:
-        """The bootstrap interval needs every segment's row."""
-        return bool(self.config.n_bootstrap > 0)
+        """Every segment's row is kept for the bootstrap interval, and wherever the total
+        has float sums that depend on their order: the mean of segment scores (the default
+        aggregate) and ROUGE-W's weighted hits. :meth:`score_total` then sums each column
+        exactly rounded (``math.fsum``), so the result is the same to the last bit whatever the
+        order or grouping in which rows were merged (batches, ``jobs`` chunks, Dask
+        partitions, mergeable objects)."""
+        return bool(
+            self.config.n_bootstrap > 0
+            or self.config.aggregate == "mean"
+            or "rougeW" in self.config.types
+        )
+
+    @staticmethod
+    def exact_total(rows: Sequence[Row]) -> Row:
+        """The column sums of ``rows``, each exactly rounded (independent of the rows' order)."""
+        if not rows:
+            return ()
+        return tuple(math.fsum(column) for column in zip(*rows, strict=True))
 
     def _variant_records(self, row: Row) -> dict[str, RougeStats]:
         return {
@@ -437,7 +463,10 @@ class Rouge(Metric[dict[str, RougeScore]]):
     def score_total(
         self, total: Row, *, nrefs: str = "1", rows: Sequence[Row] | None = None
     ) -> dict[str, RougeScore]:
-        """Per variant, the score of merged statistics (``rows`` enable the bootstrap)."""
+        """Per variant, the score of merged statistics (``rows`` enable the bootstrap, and
+        replace ``total`` by their exactly rounded sums: see :meth:`keeps_rows`)."""
+        if rows:
+            total = self.exact_total(rows)
         per_row = [self._variant_records(row) for row in rows] if rows else None
         return {
             variant: self.score_stats(

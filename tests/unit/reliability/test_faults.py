@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from meteor_eval import limits, parallel
-from meteor_eval.errors import SegmentTooLongError
+from meteor_eval.errors import SegmentTooLongError, WorkBudgetError
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
 from meteor_eval.metrics.protocol import Metric, Pair, Total
 from meteor_eval.metrics.rouge import Rouge, RougeConfig
@@ -160,45 +160,77 @@ def test_worker_error_is_a_meteor_eval_error() -> None:
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_too_long_segment_error_names_its_line(jobs: int) -> None:
+def test_work_budget_error_names_its_line(jobs: int) -> None:
     pairs = list(PAIRS)
-    pairs[26] = (" ".join(["word"] * 2_001), pairs[26][1])
-    with pytest.raises(SegmentTooLongError) as caught:
+    # 3,000 x 3,000 pairs of one repeated word: 9 million candidate pairs, above 5 million.
+    pairs[26] = (" ".join(["word"] * 3_000), [" ".join(["word"] * 3_000)])
+    with limits.work_budget(meteor15=5_000_000), pytest.raises(WorkBudgetError) as caught:
         list(segment_rows(Meteor(CONFIG), iter(pairs), jobs=jobs, chunk_size=10))
     assert str(caught.value) == (
-        "line 27: the hypothesis has 2,001 tokens; METEOR (meteor15) accepts at most 2,000 per "
-        "segment (its time and memory grow with the square of the length; see docs/limits.md)"
+        "line 27: METEOR (meteor15) would take 9,000,000 candidate pairs on this segment, above "
+        "its work budget of 5,000,000 (meteor15); raise it with --work-budget meteor15=N, "
+        "METEOR_EVAL_WORK_BUDGET or meteor_eval.limits.work_budget() (see docs/limits.md)"
     )
     # It crosses process boundaries intact.
     again = pickle.loads(pickle.dumps(caught.value))
-    assert (again.line, again.tokens, again.side) == (27, 2_001, "hypothesis")
+    assert (again.line, again.units, again.budget, again.kind) == (
+        27,
+        9_000_000,
+        5_000_000,
+        "meteor15",
+    )
+    assert SegmentTooLongError is WorkBudgetError  # the deprecated name still catches it
 
 
-@pytest.mark.parametrize(
-    ("flavour", "limit"), [("meteor15", 2_000), ("paper2005", 500), ("nltk", 10_000)]
-)
-def test_meteor_limits_by_flavour(flavour: str, limit: int) -> None:
+@pytest.mark.parametrize("flavour", ["meteor15", "paper2005", "nltk"])
+def test_meteor_budget_counts_work_not_length(flavour: str) -> None:
     scorer = Meteor(MeteorConfig.preset(flavour))  # type: ignore[arg-type]
-    assert limits.MAX_TOKENS[flavour] == limit
-    ok = " ".join(f"w{k}" for k in range(limit))  # distinct words: quick at any length
-    assert scorer.sentence_score(ok, [ok]).score > 0.9
-    with pytest.raises(SegmentTooLongError, match=f"the reference has {limit + 1:,} tokens"):
-        scorer.sentence_score("w", [ok + " w"])
-    with pytest.raises(SegmentTooLongError, match=r"line 2: the reference has"):
-        corpus_result(scorer, iter([("w", ["w"]), ("w", [ok + " w"])]))
+    # 3,000 distinct words against themselves: 3,000 candidate pairs (9 million comparisons
+    # for nltk), far longer than any former token limit and cheap at any budget.
+    ok = " ".join(f"w{k}" for k in range(3_000))
+    units = 9_000_000 if flavour == "nltk" else 3_000
+    with limits.work_budget(**{flavour: units}):
+        assert scorer.sentence_score(ok, [ok]).score > 0.9
+    with limits.work_budget(**{flavour: units - 1}):
+        with pytest.raises(WorkBudgetError, match=f"would take {units:,} "):
+            scorer.sentence_score(ok, [ok])
+        with pytest.raises(WorkBudgetError, match=r"^line 2: "):
+            corpus_result(scorer, iter([("w", ["w"]), (ok, [ok])]))
+    assert dict(limits.DEFAULT_WORK_BUDGET) == limits.WORK_BUDGET  # restored after the block
 
 
-def test_rouge_limits_only_the_quadratic_variants() -> None:
+def test_meteor15_budget_counts_stem_pairs_with_the_stem_module() -> None:
+    scorer = Meteor(MeteorConfig.preset("meteor15", modules=("exact", "stem")))
+    pipeline = scorer.pipeline
+    hyp = pipeline.tokenize("runs running run cat")
+    ref = pipeline.tokenize("run runs dog")
+    # Same stem 'run': 3 x 2 pairs (exact alone: runs-runs and run-run, 2).
+    assert pipeline.candidate_pairs(hyp, ref) == 6
+    exact = Meteor(MeteorConfig.preset("meteor15", modules=("exact",))).pipeline
+    assert exact.candidate_pairs(hyp, ref) == 2
+
+
+def test_repeated_word_refused_at_the_default_budget() -> None:
+    """One word repeated 17,321 times on both sides: 300,017,041 candidate pairs, above the
+    default 300 million; refused before any candidate is built (it would take gigabytes)."""
+    repeated = " ".join(["the"] * 17_321)
+    with pytest.raises(WorkBudgetError, match="300,017,041 candidate pairs"):
+        Meteor(CONFIG).sentence_score(repeated, [repeated])
+
+
+def test_rouge_budget_only_for_the_quadratic_variants() -> None:
     long = " ".join(f"w{k % 50}" for k in range(2_001))
     linear = Rouge(RougeConfig(types=("rouge1", "rouge2", "rougeS")))
-    assert linear.sentence_score(long, [long])["rouge1"].fmeasure == 1.0
-    for variant, label in (
-        ("rougeL", "ROUGE-L"),
-        ("rougeW", "ROUGE-W"),
-        ("rougeLsum", "ROUGE-Lsum"),
-    ):
-        with pytest.raises(SegmentTooLongError, match=f"hypothesis has 2,001 tokens; {label} "):
-            Rouge(RougeConfig(types=(variant,))).sentence_score(long, ["a b"])
+    with limits.work_budget(1):
+        assert linear.sentence_score(long, [long])["rouge1"].fmeasure == 1.0
+    with limits.work_budget(rouge=2_001 * 2 - 1):
+        for variant, label in (
+            ("rougeL", "ROUGE-L"),
+            ("rougeW", "ROUGE-W"),
+            ("rougeLsum", "ROUGE-Lsum"),
+        ):
+            with pytest.raises(WorkBudgetError, match=f"^{label} would take 4,002 LCS table"):
+                Rouge(RougeConfig(types=(variant,))).sentence_score(long, ["a b"])
     unlimited = Rouge(RougeConfig(types=("rougeSU",), skip_distance=-1))
-    with pytest.raises(SegmentTooLongError, match="ROUGE-SU without a skip limit"):
-        unlimited.sentence_score("a b", [long])
+    with pytest.raises(WorkBudgetError, match="ROUGE-SU without a skip limit would take "):
+        unlimited.sentence_score("a b", [" ".join(["w"] * 8_000)])  # 31,996,000 skip bigrams

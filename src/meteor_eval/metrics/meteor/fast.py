@@ -21,8 +21,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from meteor_eval._ext import compiled_kernels
-from meteor_eval.errors import SegmentTooLongError
-from meteor_eval.limits import MAX_TOKENS, check_tokens
+from meteor_eval.errors import WorkBudgetError
+from meteor_eval.limits import WORK_BUDGET
 from meteor_eval.match import registry as matchers
 from meteor_eval.match.base import Match, Segment
 from meteor_eval.match.word_types import WordTypes
@@ -188,6 +188,7 @@ class FastPipeline(Pipeline):
             or aligner_substituted()
         ):
             return super().pair_stats(hyp, ref, want_matches=want_matches)
+        self.check_pair_work(hyp, ref)
         with types.lock:  # no other thread grows the tables while the kernel reads them
             row, matches = _PAIR_KERNEL.meteor15_pair(
                 self.pair_kinds,
@@ -207,10 +208,13 @@ class FastPipeline(Pipeline):
         if hyps is None:
             return super().best_stats_many(pairs)
         best = self.best_reference
-        return [
-            best(hyp, refs, want_matches=False)[0]
-            for hyp, (_, refs) in zip(hyps, pairs, strict=True)
-        ]
+        out: list[MeteorStats] = []
+        for index, (hyp, (_, refs)) in enumerate(zip(hyps, pairs, strict=True)):
+            try:
+                out.append(best(hyp, refs, want_matches=False)[0])
+            except WorkBudgetError as exc:
+                raise exc.at_index(index) from None
+        return out
 
     def pooled_stats_many(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> MeteorStats:
         """:meth:`Pipeline.pooled_stats_many`; when every pair has one reference, the kernel's
@@ -233,8 +237,14 @@ class FastPipeline(Pipeline):
         interned = self._interned
         skip = self.config.zero_penalty_if_perfect
         total: list[int] = [0] * (7 + 4 * len(self.config.modules))
-        for hyp, (_, refs) in zip(hyps, pairs, strict=True):
+        budget = WORK_BUDGET["meteor15"]
+        for index, (hyp, (_, refs)) in enumerate(zip(hyps, pairs, strict=True)):
             ref = reference(refs[0])
+            if len(hyp.tokens) * len(ref.tokens) > budget:
+                try:
+                    self.check_pair_work(hyp, ref)
+                except WorkBudgetError as exc:
+                    raise exc.at_index(index) from None
             if interned(hyp, ref):
                 assert hyp.interned is not None and ref.interned is not None
                 with lock:  # the tables do not grow while the kernel reads them
@@ -246,27 +256,6 @@ class FastPipeline(Pipeline):
                 row = (*row[:4], 0, *row[5:])
             total = list(map(operator.add, total, row))
         return _stats_of(total)
-
-    def _check_batch_lengths(
-        self,
-        pairs: Sequence[tuple[str, Sequence[str]]],
-        hyp_tokens: list[tuple[str, ...]],
-        new_refs: dict[str, tuple[str, ...]],
-    ) -> None:
-        """:func:`check_tokens` for a batch, the error placed at its pair."""
-        limit = MAX_TOKENS[self.config.flavour]
-        if all(len(t) <= limit for t in hyp_tokens) and all(
-            len(t) <= limit for t in new_refs.values()
-        ):
-            return
-        for index, ((_, refs), tokens) in enumerate(zip(pairs, hyp_tokens, strict=True)):
-            try:
-                check_tokens(self.config.flavour, "hypothesis", len(tokens))
-                for text in refs:
-                    if text in new_refs:
-                        check_tokens(self.config.flavour, "reference", len(new_refs[text]))
-            except SegmentTooLongError as exc:
-                raise exc.at_index(index) from None
 
     def interned_batch(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> list[Segment] | None:
         """The hypotheses' segments, after checking every pair (errors as in
@@ -285,7 +274,6 @@ class FastPipeline(Pipeline):
         hyp_tokens = [tokenize(h) for h, _ in pairs]
         cache = self.ref_cache
         new_refs = {t: tokenize(t) for _, refs in pairs for t in refs if t not in cache}
-        self._check_batch_lengths(pairs, hyp_tokens, new_refs)
         if types.full:
             self.new_word_types()
             types = self.word_types

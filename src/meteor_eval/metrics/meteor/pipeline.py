@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import warnings
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TypeVar
@@ -30,8 +31,8 @@ from meteor_eval.align import search as _search
 from meteor_eval.align.alignment import Alignment, count_chunks
 from meteor_eval.align.greedy import greedy_align
 from meteor_eval.align.search import beam_align, beam_align_stages
-from meteor_eval.errors import InputError, SearchBudgetWarning, SegmentTooLongError
-from meteor_eval.limits import check_tokens
+from meteor_eval.errors import InputError, SearchBudgetWarning, WorkBudgetError
+from meteor_eval.limits import WORK_BUDGET, check_work
 from meteor_eval.match import registry as matchers
 from meteor_eval.match.base import CandidateStore, Match, Matcher, Segment
 from meteor_eval.metrics.meteor.config import MeteorConfig
@@ -308,15 +309,41 @@ class Pipeline:
         )
 
     def segment(self, text: str, side: str = "hypothesis") -> Segment:
-        """Preprocessed tokens of a text with their word identities.
+        """Preprocessed tokens of a text with their word identities (any length: the work of
+        a pair is bounded by :meth:`check_pair_work`; ``side`` is kept for callers)."""
+        del side
+        return self.segment_of(self.tokenize(text))
+
+    def candidate_pairs(self, hyp: tuple[str, ...], ref: tuple[str, ...]) -> int:
+        """The work unit of :mod:`meteor_eval.limits` for meteor15 and paper2005: pairs of
+        positions holding the same word, or the same stem when a stem module is configured
+        (every exact pair is also a stem pair). Linear in the lengths."""
+        keys: Callable[[tuple[str, ...]], Sequence[object]] = lambda tokens: tokens  # noqa: E731
+        for matcher in self.matchers:
+            stem_ids = getattr(matcher, "stem_ids", None)
+            if stem_ids is not None:
+                keys = stem_ids
+                break
+        counts = Counter(keys(ref))
+        return sum(counts[key] * n for key, n in Counter(keys(hyp)).items())
+
+    def check_pair_work(self, hyp: Segment, ref: Segment) -> None:
+        """Refuse a pair whose candidate pairs exceed the flavour's work budget (counted only
+        when the product of the lengths, their upper bound, exceeds it).
 
         Raises:
-            SegmentTooLongError: more tokens than :data:`meteor_eval.limits.MAX_TOKENS` allows
-                for the flavour (``side`` names the text in the message).
+            WorkBudgetError: above ``WORK_BUDGET[flavour]``.
         """
-        tokens = self.tokenize(text)
-        check_tokens(self.config.flavour, side, len(tokens))
-        return self.segment_of(tokens)
+        kind = self.config.flavour
+        budget = WORK_BUDGET[kind]
+        if len(hyp.tokens) * len(ref.tokens) > budget:
+            # Pairs of equal words first (no stemming): when they alone exceed the budget, the
+            # stem pairs (a superset) do too, and a long line is refused without stemming it.
+            counts = Counter(ref.tokens)
+            exact = sum(counts[token] * n for token, n in Counter(hyp.tokens).items())
+            check_work(
+                kind, exact if exact > budget else self.candidate_pairs(hyp.tokens, ref.tokens)
+            )
 
     def segment_of(self, tokens: tuple[str, ...]) -> Segment:
         """The segment of preprocessed tokens."""
@@ -380,7 +407,11 @@ class Pipeline:
 
         With ``want_matches=False`` the returned match list may be empty (only the statistics
         and chunks are needed).
+
+        Raises:
+            WorkBudgetError: the pair's candidate pairs exceed the work budget.
         """
+        self.check_pair_work(hyp, ref)
         matches = self.align(hyp, ref)
         if not self.config.characters:
             stats, chunks = word_stats(
@@ -480,7 +511,7 @@ class Pipeline:
         stem = scorer.stem if n_modules >= 2 else None
         synonyms = scorer.synonyms if n_modules >= 3 else None
         hyp_tokens = self.tokenize(hypothesis)
-        check_tokens("nltk", "hypothesis", len(hyp_tokens))
+        budget = WORK_BUDGET["nltk"]
         hyp = [preprocess_token(t) for t in hyp_tokens]
         best: tuple[float, MeteorStats, int, list[str], list[tuple[int, int, int]]] | None = None
         for k, text in enumerate(references):
@@ -490,8 +521,9 @@ class Pipeline:
                 if len(self._nltk_ref_cache) >= CACHE_LIMIT:
                     self._nltk_ref_cache.clear()
                 tokens = self.tokenize(text)
-                check_tokens("nltk", "reference", len(tokens))
                 self._nltk_ref_cache[text] = tokens
+            if len(hyp_tokens) * len(tokens) > budget:  # the greedy matcher's comparisons
+                check_work("nltk", len(hyp_tokens) * len(tokens))
             ref = [preprocess_token(t) for t in tokens]
             pairs = greedy_align(hyp, ref, stem=stem, synonyms=synonyms)
             stats = stats_from_matches(pairs, len(hyp), len(ref))
@@ -511,13 +543,13 @@ _R = TypeVar("_R")
 def each_placed(
     pairs: Sequence[tuple[str, Sequence[str]]], fn: Callable[[str, Sequence[str]], _R]
 ) -> list[_R]:
-    """``fn(hypothesis, references)`` of each pair; a too-long segment's error is placed at
-    its pair's index."""
+    """``fn(hypothesis, references)`` of each pair; a work budget's error is placed at its
+    pair's index."""
     out: list[_R] = []
     for index, (hypothesis, references) in enumerate(pairs):
         try:
             out.append(fn(hypothesis, references))
-        except SegmentTooLongError as exc:
+        except WorkBudgetError as exc:
             raise exc.at_index(index) from None
     return out
 

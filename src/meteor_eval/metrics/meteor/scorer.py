@@ -130,12 +130,9 @@ class Meteor(Metric["MeteorScore"]):
         return self.pipeline.tokenize(text)
 
     def segment(self, text: str, side: str = "hypothesis") -> Segment:
-        """Preprocessed tokens of a text with their word identities.
-
-        Raises:
-            SegmentTooLongError: more tokens than :data:`meteor_eval.limits.MAX_TOKENS` allows
-                for the flavour (``side`` names the text in the message).
-        """
+        """Preprocessed tokens of a text with their word identities (any length; scoring a
+        pair whose work exceeds :data:`meteor_eval.limits.WORK_BUDGET` raises
+        :class:`~meteor_eval.errors.WorkBudgetError`)."""
         return self.pipeline.segment(text, side)
 
     def align(self, hyp: Segment, ref: Segment) -> list[Match]:
