@@ -1,0 +1,405 @@
+"""The COCO caption metrics as pycocoevalcap computes them: BLEU-1..4, METEOR, ROUGE-L, CIDEr-D.
+
+Each function takes pycocoevalcap's inputs, already tokenized (``gts``: image id -> reference
+strings, ``res``: image id -> a list holding one caption; tokens separated by spaces) and returns
+pycocoevalcap's values, float for float:
+
+* :func:`coco_bleu`: ``Bleu(n)``, David Chiang's ``bleu_scorer`` as shipped in the COCO caption
+  code: clipped n-gram counts per image, the *closest* reference length (the shorter on a tie),
+  geometric mean with ``1e-15``/``1e-9`` guards against zero counts; per-image scores use the
+  same formula (so they are not smoothed sentence BLEU). Not sacrebleu's BLEU: no 13a tokenizer,
+  no ``exp`` smoothing, 0-1 scale.
+* :func:`coco_rouge_l`: ``Rouge()``, ROUGE-L with ``beta = 1.2``: per image, the best LCS
+  precision and the best LCS recall over the references (possibly from different references)
+  give one F-measure; tokens are ``split(" ")``; the corpus score is the mean of the images'.
+* :func:`cider_d`: ``Cider()``, which is CIDEr-D (Vedantam et al., 2015): TF-IDF vectors of
+  1..4-grams, document frequencies counted over the references of the images evaluated,
+  ``log(number of images)`` as the IDF numerator, the candidate's weights clipped by the
+  reference's, a Gaussian length penalty with ``sigma = 6`` on the lengths as pycocoevalcap
+  counts them (its number of bigrams), the mean over n and over references, times 10.
+* :func:`coco_meteor`: ``Meteor()``, METEOR 1.5 (``-l en -norm``) of each image against its
+  references and of the pooled statistics, from :mod:`meteor_eval.metrics.meteor`.
+
+The arithmetic follows the original's order, including its NumPy reductions, so the values are
+identical, not merely close.
+
+References:
+    Xinlei Chen et al. 2015. Microsoft COCO Captions: Data Collection and Evaluation Server.
+    Ramakrishna Vedantam, C. Lawrence Zitnick, Devi Parikh. 2015. CIDEr: Consensus-based Image
+    Description Evaluation. CVPR.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "BleuImageStats",
+    "check_captions",
+    "cider_d",
+    "coco_bleu",
+    "coco_meteor",
+    "coco_rouge_l",
+    "meteor_scorer",
+]
+
+ImageId = Hashable
+_SMALL = 1e-9
+_TINY = 1e-15
+
+
+def check_captions(
+    gts: Mapping[Any, Sequence[str]], res: Mapping[Any, Sequence[str]], *, metric: str
+) -> list[Any]:
+    """The image ids in ``gts`` order, after pycocoevalcap's checks (as ``ValueError``).
+
+    Raises:
+        ValueError: the key sets differ, an image has not exactly one caption or no reference,
+            or a value is not a list (the original asserts these).
+    """
+    if gts.keys() != res.keys():
+        raise ValueError(f"{metric}: gts and res must have the same image ids")
+    for image_id in gts:
+        hypothesis = res[image_id]
+        references = gts[image_id]
+        if not isinstance(hypothesis, list) or len(hypothesis) != 1:
+            raise ValueError(f"{metric}: res[{image_id!r}] must be a list of exactly one caption")
+        if not isinstance(references, list) or not references:
+            raise ValueError(f"{metric}: gts[{image_id!r}] must be a non-empty list of captions")
+    return list(gts)
+
+
+# -- BLEU ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BleuImageStats:
+    """One image's BLEU statistics, as ``bleu_scorer.cook_test`` records them.
+
+    Attributes:
+        testlen: Number of candidate tokens.
+        reflen: The reference length closest to ``testlen`` (the shorter on a tie).
+        guess: Candidate n-grams of each order.
+        correct: Clipped matches of each order.
+    """
+
+    testlen: int
+    reflen: int
+    guess: tuple[int, ...]
+    correct: tuple[int, ...]
+
+
+def _ngram_counts(words: Sequence[str], n: int) -> dict[tuple[str, ...], int]:
+    """n-gram counts in pycocoevalcap's ``precook`` order (orders 1..n, left to right)."""
+    counts: dict[tuple[str, ...], int] = {}
+    size = len(words)
+    for k in range(1, n + 1):
+        for i in range(size - k + 1):
+            gram = tuple(words[i : i + k])
+            counts[gram] = counts.get(gram, 0) + 1
+    return counts
+
+
+def bleu_image_stats(candidate: str, references: Sequence[str], n: int = 4) -> BleuImageStats:
+    """The statistics of one candidate against its references (whitespace-split tokens)."""
+    maxcounts: dict[tuple[str, ...], int] = {}
+    reflens: list[int] = []
+    for reference in references:
+        words = reference.split()
+        reflens.append(len(words))
+        for gram, count in _ngram_counts(words, n).items():
+            if count > maxcounts.get(gram, 0):
+                maxcounts[gram] = count
+    words = candidate.split()
+    testlen = len(words)
+    correct = [0] * n
+    for gram, count in _ngram_counts(words, n).items():
+        ref_count = maxcounts.get(gram, 0)
+        correct[len(gram) - 1] += count if count < ref_count else ref_count
+    reflen = min((abs(length - testlen), length) for length in reflens)[1]
+    guess = tuple(max(0, testlen - k + 1) for k in range(1, n + 1))
+    return BleuImageStats(testlen, reflen, guess, tuple(correct))
+
+
+def _bleu_values(
+    correct: Sequence[int], guess: Sequence[int], testlen: int, reflen: int
+) -> list[float]:
+    """BLEU-1..n of counts, in ``bleu_scorer.compute_score``'s float order."""
+    values: list[float] = []
+    bleu = 1.0
+    for k in range(len(correct)):
+        bleu *= (float(correct[k]) + _TINY) / (float(guess[k]) + _SMALL)
+        values.append(bleu ** (1.0 / (k + 1)))
+    ratio = (testlen + _TINY) / (reflen + _SMALL)
+    if ratio < 1:
+        penalty = math.exp(1 - 1 / ratio)
+        values = [value * penalty for value in values]
+    return values
+
+
+def bleu_of_stats(
+    stats: Sequence[BleuImageStats], n: int = 4
+) -> tuple[list[float], dict[str, Any]]:
+    """Corpus BLEU-1..n of summed statistics, and pycocoevalcap's ``totalcomps`` record."""
+    testlen = sum(s.testlen for s in stats)
+    reflen = sum(s.reflen for s in stats)
+    guess = [sum(s.guess[k] for s in stats) for k in range(n)]
+    correct = [sum(s.correct[k] for s in stats) for k in range(n)]
+    totals = {"testlen": testlen, "reflen": reflen, "guess": guess, "correct": correct}
+    return _bleu_values(correct, guess, testlen, reflen), totals
+
+
+def coco_bleu(
+    gts: Mapping[Any, Sequence[str]],
+    res: Mapping[Any, Sequence[str]],
+    n: int = 4,
+    *,
+    verbose: int = 0,
+) -> tuple[list[float], list[list[float]]]:
+    """pycocoevalcap's ``Bleu(n).compute_score(gts, res)``: BLEU-1..n and per-image lists.
+
+    With ``verbose`` > 0 the original's statistics are printed (its ``totalcomps`` dict and
+    ``ratio:``), as ``Bleu.compute_score`` does by default.
+
+    Example:
+        >>> same = {1: ["a cat sat on the mat"]}
+        >>> [round(s, 6) for s in coco_bleu(same, same)[0]]
+        [1.0, 1.0, 1.0, 1.0]
+    """
+    ids = check_captions(gts, res, metric="Bleu")
+    stats = [bleu_image_stats(res[i][0], gts[i], n) for i in ids]
+    per_image: list[list[float]] = [[] for _ in range(n)]
+    for record in stats:
+        for k, value in enumerate(
+            _bleu_values(record.correct, record.guess, record.testlen, record.reflen)
+        ):
+            per_image[k].append(value)
+    scores, totals = bleu_of_stats(stats, n)
+    if verbose > 0:
+        print(totals)
+        print("ratio:", (totals["testlen"] + _TINY) / (totals["reflen"] + _SMALL))
+    return scores, per_image
+
+
+# -- ROUGE-L -------------------------------------------------------------------------------------
+
+
+def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
+    """Length of a longest common subsequence, by the bit-parallel algorithm (Allison-Dix,
+    Hyyrö): one big-integer step per token of ``a``.
+
+    Example:
+        >>> lcs_length("a b c d".split(), "b d c".split())
+        2
+    """
+    if not a or not b:
+        return 0
+    masks: dict[str, int] = {}
+    for position, token in enumerate(b):
+        masks[token] = masks.get(token, 0) | (1 << position)
+    full = (1 << len(b)) - 1
+    row = full
+    for token in a:
+        match = masks.get(token)
+        if match is not None:
+            u = row & match
+            row = ((row + u) | (row - u)) & full
+    return len(b) - bin(row).count("1")
+
+
+def rouge_l_image(candidate: str, references: Sequence[str], beta: float = 1.2) -> float:
+    """pycocoevalcap's ``Rouge().calc_score([candidate], references)``."""
+    tokens_c = candidate.split(" ")
+    best_p = 0.0
+    best_r = 0.0
+    for reference in references:
+        tokens_r = reference.split(" ")
+        lcs = lcs_length(tokens_r, tokens_c)
+        precision = lcs / float(len(tokens_c))
+        recall = lcs / float(len(tokens_r))
+        best_p = precision if precision > best_p else best_p
+        best_r = recall if recall > best_r else best_r
+    if best_p != 0 and best_r != 0:
+        return ((1 + beta**2) * best_p * best_r) / float(best_r + beta**2 * best_p)
+    return 0.0
+
+
+def coco_rouge_l(
+    gts: Mapping[Any, Sequence[str]], res: Mapping[Any, Sequence[str]], *, beta: float = 1.2
+) -> tuple[Any, Any]:
+    """pycocoevalcap's ``Rouge().compute_score(gts, res)``: the mean and the per-image array.
+
+    Example:
+        >>> mean, per_image = coco_rouge_l({1: ["a b c d"]}, {1: ["a c d"]})
+        >>> round(float(mean), 6)
+        0.835616
+    """
+    ids = check_captions(gts, res, metric="Rouge")
+    scores = np.array([rouge_l_image(res[i][0], gts[i], beta) for i in ids])
+    return np.mean(scores), scores
+
+
+# -- CIDEr-D -------------------------------------------------------------------------------------
+
+
+def cider_d(
+    gts: Mapping[Any, Sequence[str]],
+    res: Mapping[Any, Sequence[str]],
+    *,
+    n: int = 4,
+    sigma: float = 6.0,
+) -> tuple[Any, Any]:
+    """pycocoevalcap's ``Cider().compute_score(gts, res)`` (CIDEr-D): the mean and the
+    per-image array.
+
+    Example:
+        >>> mean, per_image = cider_d({1: ["a cat"], 2: ["a dog"]}, {1: ["a cat"], 2: ["a cow"]})
+        >>> [round(float(x), 6) for x in per_image]
+        [5.0, 0.0]
+    """
+    ids = check_captions(gts, res, metric="Cider")
+    refs_counts = [[_ngram_counts(ref.split(), n) for ref in gts[i]] for i in ids]
+    test_counts = [_ngram_counts(res[i][0].split(), n) for i in ids]
+    # document frequency: in how many images' references each n-gram occurs
+    frequency: dict[tuple[str, ...], float] = {}
+    for refs in refs_counts:
+        seen: set[tuple[str, ...]] = set()
+        for counts in refs:
+            seen.update(counts)
+        for gram in seen:
+            frequency[gram] = frequency.get(gram, 0.0) + 1.0
+    if not ids:
+        raise ValueError("Cider: no image to score")
+    ref_len = np.log(float(len(ids)))
+    grams = list(frequency)
+    logs = np.log(np.maximum(1.0, np.array([frequency[g] for g in grams], dtype=float)))
+    idf: dict[tuple[str, ...], float] = {
+        g: float(ref_len - v) for g, v in zip(grams, logs, strict=True)
+    }
+    unseen = float(ref_len - np.log(1.0))
+    gauss_denominator = 2 * sigma**2
+    e = np.e
+
+    def vector(
+        counts: dict[tuple[str, ...], int],
+    ) -> tuple[list[dict[tuple[str, ...], float]], list[float], int]:
+        vec: list[dict[tuple[str, ...], float]] = [{} for _ in range(n)]
+        norm = [0.0] * n
+        length = 0
+        for gram, tf in counts.items():
+            order = len(gram) - 1
+            weight = float(tf) * idf.get(gram, unseen)
+            vec[order][gram] = weight
+            norm[order] += pow(weight, 2)
+            if order == 1:
+                length += tf
+        return vec, [math.sqrt(x) for x in norm], length
+
+    scores: list[Any] = []
+    for test, refs in zip(test_counts, refs_counts, strict=True):
+        vec, norm, length = vector(test)
+        score = np.zeros(n)
+        for ref in refs:
+            vec_ref, norm_ref, length_ref = vector(ref)
+            delta = float(length - length_ref)
+            penalty = e ** (-(delta**2) / gauss_denominator)
+            val = np.zeros(n)
+            for order in range(n):
+                acc = 0.0
+                ref_order = vec_ref[order]
+                for gram, weight in vec[order].items():
+                    other = ref_order.get(gram, 0.0)
+                    acc += (weight if weight < other else other) * other
+                if norm[order] != 0 and norm_ref[order] != 0:
+                    acc /= norm[order] * norm_ref[order]
+                val[order] = acc * penalty
+            score += val
+        average = np.mean(score)
+        average /= len(refs)
+        average *= 10.0
+        scores.append(average)
+    array = np.array(scores)
+    return np.mean(array), array
+
+
+# -- METEOR --------------------------------------------------------------------------------------
+
+_METEOR: dict[str, Any] = {}
+
+
+def meteor_scorer() -> Any:
+    """The shared METEOR 1.5 scorer with pycocoevalcap's settings (``-l en -norm``)."""
+    scorer = _METEOR.get("en-norm")
+    if scorer is None:
+        from meteor_eval.metrics.meteor import Meteor, MeteorConfig
+
+        scorer = Meteor(MeteorConfig.preset("meteor15", language="en", normalization="norm"))
+        _METEOR["en-norm"] = scorer
+    return scorer
+
+
+def meteor_fields(hypothesis: str, references: Sequence[str]) -> tuple[str, list[str]] | None:
+    """The hypothesis and references the jar reads from pycocoevalcap's ``SCORE`` line.
+
+    pycocoevalcap removes ``|||`` from the hypothesis and replaces each double space by one, joins
+    ``SCORE ||| ref_1 ||| ... ||| hyp``; the jar splits on ``|||`` (Java's rule: trailing empty
+    fields dropped) and trims each field. ``None`` when the line is not a valid ``SCORE`` line.
+    """
+    from meteor_eval.jar.stdio import java_split_fields
+    from meteor_eval.text.tokenize import java_trim
+
+    hypothesis = hypothesis.replace("|||", "").replace("  ", " ")
+    line = " ||| ".join(("SCORE", " ||| ".join(references), hypothesis))
+    fields = java_split_fields(line)
+    if len(fields) < 3:
+        return None
+    return java_trim(fields[-1]), [java_trim(f) for f in fields[1:-1]]
+
+
+def coco_meteor(
+    gts: Mapping[Any, Sequence[str]], res: Mapping[Any, Sequence[str]], *, scorer: Any = None
+) -> tuple[float, list[float], list[Any]]:
+    """pycocoevalcap's ``Meteor().compute_score(gts, res)`` and each image's statistics.
+
+    Returns:
+        The corpus score (of the pooled statistics), the per-image scores and the per-image
+        :class:`~meteor_eval.stats.meteor.MeteorStats`.
+
+    Args:
+        gts: Image id -> reference captions.
+        res: Image id -> a list holding one caption.
+        scorer: A :class:`~meteor_eval.metrics.meteor.Meteor`; default METEOR 1.5 ``-l en -norm``.
+
+    Raises:
+        ValueError: the key sets differ, an image has not exactly one caption, a line is one
+            the jar refuses, or there is no image.
+    """
+    from meteor_eval.metrics.meteor import pool_stats, score_from_stats
+
+    if gts.keys() != res.keys():
+        raise ValueError("Meteor: gts and res must have the same image ids")
+    if not gts:
+        raise ValueError("Meteor: no image to score")
+    pairs: list[tuple[str, Sequence[str]]] = []
+    for image_id in gts:
+        captions = res[image_id]
+        if len(captions) != 1:
+            raise ValueError(
+                f"Meteor: res[{image_id!r}] must hold exactly one caption, got {len(captions)}"
+            )
+        fields = meteor_fields(captions[0], gts[image_id])
+        if fields is None:
+            raise ValueError(f"Meteor: image {image_id!r} has no reference the jar can read")
+        pairs.append(fields)
+    if scorer is None:
+        scorer = meteor_scorer()
+    stats = scorer.best_stats_many(pairs)
+    config = scorer.config
+    scores = [score_from_stats(record, config).score for record in stats]
+    total = score_from_stats(pool_stats(stats, config), config).score
+    return total, scores, stats
