@@ -26,6 +26,7 @@ _COMMANDS = (
     "bleu",
     "rouge",
     "compare",
+    "caption",
     "report",
     "explain",
     "align",

@@ -40,6 +40,7 @@ import numpy as np
 
 __all__ = [
     "BleuImageStats",
+    "CiderModel",
     "check_captions",
     "cider_d",
     "coco_bleu",
@@ -247,6 +248,83 @@ def coco_rouge_l(
 # -- CIDEr-D -------------------------------------------------------------------------------------
 
 
+class CiderModel:
+    """CIDEr-D with fixed document frequencies: pycocoevalcap's ``CiderScorer`` arithmetic.
+
+    Args:
+        references: Every image's reference captions (tokens separated by spaces); the
+            document frequencies and ``log(number of images)`` come from them.
+        n: Highest n-gram order.
+        sigma: Standard deviation of the length penalty.
+    """
+
+    def __init__(
+        self, references: Sequence[Sequence[str]], *, n: int = 4, sigma: float = 6.0
+    ) -> None:
+        if not references:
+            raise ValueError("Cider: no image to score")
+        self.n = n
+        self.sigma = sigma
+        frequency: dict[tuple[str, ...], float] = {}
+        for refs in references:
+            seen: set[tuple[str, ...]] = set()
+            for ref in refs:
+                seen.update(_ngram_counts(ref.split(), n))
+            for gram in seen:
+                frequency[gram] = frequency.get(gram, 0.0) + 1.0
+        self.images = len(references)
+        self.ref_len = np.log(float(self.images))
+        grams = list(frequency)
+        logs = np.log(np.maximum(1.0, np.array([frequency[g] for g in grams], dtype=float)))
+        self.idf: dict[tuple[str, ...], float] = {
+            g: float(self.ref_len - v) for g, v in zip(grams, logs, strict=True)
+        }
+        self.unseen = float(self.ref_len - np.log(1.0))
+
+    def _vector(
+        self, counts: dict[tuple[str, ...], int]
+    ) -> tuple[list[dict[tuple[str, ...], float]], list[float], int]:
+        vec: list[dict[tuple[str, ...], float]] = [{} for _ in range(self.n)]
+        norm = [0.0] * self.n
+        length = 0
+        idf = self.idf
+        unseen = self.unseen
+        for gram, tf in counts.items():
+            order = len(gram) - 1
+            weight = float(tf) * idf.get(gram, unseen)
+            vec[order][gram] = weight
+            norm[order] += pow(weight, 2)
+            if order == 1:  # pycocoevalcap's "length" counts bigrams
+                length += tf
+        return vec, [math.sqrt(x) for x in norm], length
+
+    def score(self, candidate: str, references: Sequence[str]) -> Any:
+        """One image's CIDEr-D (a NumPy float), as ``CiderScorer.compute_cider`` computes it."""
+        n = self.n
+        vec, norm, length = self._vector(_ngram_counts(candidate.split(), n))
+        denominator = 2 * self.sigma**2
+        score = np.zeros(n)
+        for reference in references:
+            vec_ref, norm_ref, length_ref = self._vector(_ngram_counts(reference.split(), n))
+            delta = float(length - length_ref)
+            penalty = np.e ** (-(delta**2) / denominator)
+            val = np.zeros(n)
+            for order in range(n):
+                acc = 0.0
+                ref_order = vec_ref[order]
+                for gram, weight in vec[order].items():
+                    other = ref_order.get(gram, 0.0)
+                    acc += (weight if weight < other else other) * other
+                if norm[order] != 0 and norm_ref[order] != 0:
+                    acc /= norm[order] * norm_ref[order]
+                val[order] = acc * penalty
+            score += val
+        average = np.mean(score)
+        average /= len(references)
+        average *= 10.0
+        return average
+
+
 def cider_d(
     gts: Mapping[Any, Sequence[str]],
     res: Mapping[Any, Sequence[str]],
@@ -263,67 +341,8 @@ def cider_d(
         [5.0, 0.0]
     """
     ids = check_captions(gts, res, metric="Cider")
-    refs_counts = [[_ngram_counts(ref.split(), n) for ref in gts[i]] for i in ids]
-    test_counts = [_ngram_counts(res[i][0].split(), n) for i in ids]
-    # document frequency: in how many images' references each n-gram occurs
-    frequency: dict[tuple[str, ...], float] = {}
-    for refs in refs_counts:
-        seen: set[tuple[str, ...]] = set()
-        for counts in refs:
-            seen.update(counts)
-        for gram in seen:
-            frequency[gram] = frequency.get(gram, 0.0) + 1.0
-    if not ids:
-        raise ValueError("Cider: no image to score")
-    ref_len = np.log(float(len(ids)))
-    grams = list(frequency)
-    logs = np.log(np.maximum(1.0, np.array([frequency[g] for g in grams], dtype=float)))
-    idf: dict[tuple[str, ...], float] = {
-        g: float(ref_len - v) for g, v in zip(grams, logs, strict=True)
-    }
-    unseen = float(ref_len - np.log(1.0))
-    gauss_denominator = 2 * sigma**2
-    e = np.e
-
-    def vector(
-        counts: dict[tuple[str, ...], int],
-    ) -> tuple[list[dict[tuple[str, ...], float]], list[float], int]:
-        vec: list[dict[tuple[str, ...], float]] = [{} for _ in range(n)]
-        norm = [0.0] * n
-        length = 0
-        for gram, tf in counts.items():
-            order = len(gram) - 1
-            weight = float(tf) * idf.get(gram, unseen)
-            vec[order][gram] = weight
-            norm[order] += pow(weight, 2)
-            if order == 1:
-                length += tf
-        return vec, [math.sqrt(x) for x in norm], length
-
-    scores: list[Any] = []
-    for test, refs in zip(test_counts, refs_counts, strict=True):
-        vec, norm, length = vector(test)
-        score = np.zeros(n)
-        for ref in refs:
-            vec_ref, norm_ref, length_ref = vector(ref)
-            delta = float(length - length_ref)
-            penalty = e ** (-(delta**2) / gauss_denominator)
-            val = np.zeros(n)
-            for order in range(n):
-                acc = 0.0
-                ref_order = vec_ref[order]
-                for gram, weight in vec[order].items():
-                    other = ref_order.get(gram, 0.0)
-                    acc += (weight if weight < other else other) * other
-                if norm[order] != 0 and norm_ref[order] != 0:
-                    acc /= norm[order] * norm_ref[order]
-                val[order] = acc * penalty
-            score += val
-        average = np.mean(score)
-        average /= len(refs)
-        average *= 10.0
-        scores.append(average)
-    array = np.array(scores)
+    model = CiderModel([gts[i] for i in ids], n=n, sigma=sigma)
+    array = np.array([model.score(res[i][0], gts[i]) for i in ids])
     return np.mean(array), array
 
 
