@@ -32,6 +32,7 @@ References:
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -41,8 +42,10 @@ import numpy as np
 __all__ = [
     "BleuImageStats",
     "CiderModel",
+    "caption_counts",
     "check_captions",
     "cider_d",
+    "clear_caches",
     "coco_bleu",
     "coco_meteor",
     "coco_rouge_l",
@@ -51,6 +54,7 @@ __all__ = [
 
 ImageId = Hashable
 _SMALL = 1e-9
+_E = float(np.e)
 _TINY = 1e-15
 
 
@@ -95,15 +99,32 @@ class BleuImageStats:
     correct: tuple[int, ...]
 
 
-def _ngram_counts(words: Sequence[str], n: int) -> dict[tuple[str, ...], int]:
-    """n-gram counts in pycocoevalcap's ``precook`` order (orders 1..n, left to right)."""
-    counts: dict[tuple[str, ...], int] = {}
-    size = len(words)
-    for k in range(1, n + 1):
-        for i in range(size - k + 1):
-            gram = tuple(words[i : i + k])
-            counts[gram] = counts.get(gram, 0) + 1
+#: Caption -> its n-gram counts, one dict per order, shared by BLEU and CIDEr-D
+#: (``COCOEvalCap`` scores the same captions with both); bounded, cleared when full.
+_COUNTS: dict[tuple[str, int], list[Counter[tuple[str, ...]]]] = {}
+_COUNTS_LIMIT = 1 << 20
+
+
+def caption_counts(caption: str, n: int = 4) -> list[Counter[tuple[str, ...]]]:
+    """The 1..n-gram counts of a whitespace-tokenized caption, one dict per order, each in
+    ``precook``'s order (cached; do not modify the result)."""
+    key = (caption, n)
+    counts = _COUNTS.get(key)
+    if counts is None:
+        if len(_COUNTS) >= _COUNTS_LIMIT:
+            _COUNTS.clear()
+        words = caption.split()
+        # zip stops at the shortest slice: the k-grams, left to right (precook's order)
+        counts = [
+            Counter(zip(*[words[i:] for i in range(k)], strict=False)) for k in range(1, n + 1)
+        ]
+        _COUNTS[key] = counts
     return counts
+
+
+def clear_caches() -> None:
+    """Forget the cached n-gram counts (for benchmarks that time cold runs)."""
+    _COUNTS.clear()
 
 
 def bleu_image_stats(candidate: str, references: Sequence[str], n: int = 4) -> BleuImageStats:
@@ -111,17 +132,21 @@ def bleu_image_stats(candidate: str, references: Sequence[str], n: int = 4) -> B
     maxcounts: dict[tuple[str, ...], int] = {}
     reflens: list[int] = []
     for reference in references:
-        words = reference.split()
-        reflens.append(len(words))
-        for gram, count in _ngram_counts(words, n).items():
-            if count > maxcounts.get(gram, 0):
-                maxcounts[gram] = count
-    words = candidate.split()
-    testlen = len(words)
+        ref_counts = caption_counts(reference, n)
+        reflens.append(sum(ref_counts[0].values()))
+        for by_order in ref_counts:
+            for gram, count in by_order.items():
+                if count > maxcounts.get(gram, 0):
+                    maxcounts[gram] = count
+    counts = caption_counts(candidate, n)
+    testlen = sum(counts[0].values())
     correct = [0] * n
-    for gram, count in _ngram_counts(words, n).items():
-        ref_count = maxcounts.get(gram, 0)
-        correct[len(gram) - 1] += count if count < ref_count else ref_count
+    for order, by_order in enumerate(counts):
+        matched = 0
+        for gram, count in by_order.items():
+            ref_count = maxcounts.get(gram, 0)
+            matched += count if count < ref_count else ref_count
+        correct[order] = matched
     reflen = min((abs(length - testlen), length) for length in reflens)[1]
     guess = tuple(max(0, testlen - k + 1) for k in range(1, n + 1))
     return BleuImageStats(testlen, reflen, guess, tuple(correct))
@@ -269,7 +294,8 @@ class CiderModel:
         for refs in references:
             seen: set[tuple[str, ...]] = set()
             for ref in refs:
-                seen.update(_ngram_counts(ref.split(), n))
+                for by_order in caption_counts(ref, n):
+                    seen.update(by_order)
             for gram in seen:
                 frequency[gram] = frequency.get(gram, 0.0) + 1.0
         self.images = len(references)
@@ -282,44 +308,58 @@ class CiderModel:
         self.unseen = float(self.ref_len - np.log(1.0))
 
     def _vector(
-        self, counts: dict[tuple[str, ...], int]
+        self, counts: list[Counter[tuple[str, ...]]]
     ) -> tuple[list[dict[tuple[str, ...], float]], list[float], int]:
-        vec: list[dict[tuple[str, ...], float]] = [{} for _ in range(self.n)]
-        norm = [0.0] * self.n
-        length = 0
-        idf = self.idf
+        idf = self.idf.get
         unseen = self.unseen
-        for gram, tf in counts.items():
-            order = len(gram) - 1
-            weight = float(tf) * idf.get(gram, unseen)
-            vec[order][gram] = weight
-            norm[order] += pow(weight, 2)
-            if order == 1:  # pycocoevalcap's "length" counts bigrams
-                length += tf
-        return vec, [math.sqrt(x) for x in norm], length
+        vec = [{g: tf * idf(g, unseen) for g, tf in by_order.items()} for by_order in counts]
+        norm = []
+        for weights in vec:
+            squares = 0.0
+            for weight in weights.values():
+                squares += weight * weight  # pow(x, 2) and x * x are both correctly rounded
+            norm.append(math.sqrt(squares))
+        # pycocoevalcap's "length" counts bigrams
+        length = sum(counts[1].values()) if len(counts) > 1 else 0
+        return vec, norm, length
 
-    def score(self, candidate: str, references: Sequence[str]) -> Any:
-        """One image's CIDEr-D (a NumPy float), as ``CiderScorer.compute_cider`` computes it."""
+    def score(self, candidate: str, references: Sequence[str]) -> float:
+        """One image's CIDEr-D, as ``CiderScorer.compute_cider`` computes it.
+
+        The original's NumPy steps are done on floats in the same order: an element-wise sum
+        over references, then ``np.mean`` of n numbers (a left-to-right sum for fewer than 8),
+        so the value is the same bit for bit.
+        """
         n = self.n
-        vec, norm, length = self._vector(_ngram_counts(candidate.split(), n))
+        vec, norm, length = self._vector(caption_counts(candidate, n))
+        position = [{gram: k for k, gram in enumerate(grams)} for grams in vec]
         denominator = 2 * self.sigma**2
-        score = np.zeros(n)
+        score = [0.0] * n
         for reference in references:
-            vec_ref, norm_ref, length_ref = self._vector(_ngram_counts(reference.split(), n))
+            vec_ref, norm_ref, length_ref = self._vector(caption_counts(reference, n))
             delta = float(length - length_ref)
-            penalty = np.e ** (-(delta**2) / denominator)
-            val = np.zeros(n)
+            penalty = _E ** (-(delta**2) / denominator)
             for order in range(n):
                 acc = 0.0
                 ref_order = vec_ref[order]
-                for gram, weight in vec[order].items():
-                    other = ref_order.get(gram, 0.0)
+                hyp_order = vec[order]
+                # Only shared n-grams add anything (the others add 0.0, which changes no sum):
+                # add them in the candidate's order, as the original's loop does.
+                shared = hyp_order.keys() & ref_order.keys()
+                for gram in sorted(shared, key=position[order].__getitem__):
+                    weight = hyp_order[gram]
+                    other = ref_order[gram]
                     acc += (weight if weight < other else other) * other
                 if norm[order] != 0 and norm_ref[order] != 0:
                     acc /= norm[order] * norm_ref[order]
-                val[order] = acc * penalty
-            score += val
-        average = np.mean(score)
+                score[order] += acc * penalty
+        if n < 8:
+            total = score[0]
+            for value in score[1:]:
+                total += value
+            average = total / n
+        else:
+            average = float(np.mean(np.array(score)))
         average /= len(references)
         average *= 10.0
         return average
