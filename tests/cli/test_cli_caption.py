@@ -189,3 +189,22 @@ def test_systems_must_caption_the_same_images(
         main(["caption", "--annotations", str(annotations), "--results", str(one), str(two)]) == 1
     )
     assert "every system must caption the same images" in capsys.readouterr().err
+
+
+def test_report_takes_coco_captions(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The X-Ray report of captions: every image's captions are its references; with --norm
+    its METEOR is pycocoevalcap's."""
+    pytest.importorskip("jinja2")
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "report.html"
+    argv = ["report", "--annotations", ANNOTATIONS, "--results", *RESULTS, "--norm"]
+    assert main([*argv, "--n-samples", "20", "-o", str(out)]) == 0, capsys.readouterr().err
+    page = out.read_text(encoding="utf-8")
+    for results_file in ("results-1.json", "results-2.json"):
+        assert repr(golden()["scores"][results_file]["METEOR"]["corpus"]) in page
+
+
+def test_report_refuses_captions_with_line_files(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["report", "--annotations", ANNOTATIONS, "--results", RESULTS[0], "--hyp", "h.txt"]
+    assert main(argv) == 2
+    assert "are alternatives" in capsys.readouterr().err

@@ -16,13 +16,16 @@ import argparse
 import contextlib
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meteor_eval.cli._common import add_output_options
 from meteor_eval.cli.options import add_significance_options
 from meteor_eval.errors import ConfigError
 
-__all__ = ["register", "run"]
+if TYPE_CHECKING:
+    from meteor_eval.cli._systems import SystemsInput
+
+__all__ = ["coco_systems", "register", "run"]
 
 _METRICS = ("bleu", "meteor", "rouge", "cider")
 
@@ -132,10 +135,18 @@ def _system_names(args: argparse.Namespace, default: list[str]) -> list[str]:
 def _from_coco(args: argparse.Namespace) -> tuple[Any, dict[str, Any], dict[str, str]]:
     from meteor_eval.captioning import read_coco_annotations, read_coco_results
 
-    if args.input is not None or args.hyp_field or args.ref_field or args.id_field:
+    if (
+        args.input is not None
+        or args.hyp_field
+        or args.ref_field
+        or getattr(args, "id_field", None)
+        or getattr(args, "hyp", None)
+        or getattr(args, "ref", None)
+        or getattr(args, "example", False)
+    ):
         raise ConfigError(
-            "--annotations/--results and --input/--hyp-field/--ref-field/--id-field are "
-            "alternatives; give one"
+            "--annotations/--results and --input/--hyp-field/--ref-field/--id-field (or "
+            "--hyp/--ref/--example) are alternatives; give one"
         )
     if not args.annotations or not args.results:
         raise ConfigError("--annotations FILE and --results FILE are required (or --input)")
@@ -177,6 +188,22 @@ def _from_table(args: argparse.Namespace) -> tuple[Any, dict[str, Any], dict[str
         for name, field in zip(names, table.names, strict=True)
     }
     return references, systems, dict.fromkeys(names, args.input)
+
+
+def coco_systems(args: argparse.Namespace) -> SystemsInput:
+    """The systems of ``--annotations``/``--results``, tokenized as pycocoevalcap does (for
+    ``meteor-eval report``): one segment per image, its references all the image's captions."""
+    from meteor_eval.captioning import caption_corpus
+    from meteor_eval.cli._systems import SystemsInput
+
+    references, systems, sources = _from_coco(args)
+    corpus = caption_corpus(references, systems, sources=sources)
+    names = list(corpus.hypotheses)
+
+    def pairs(k: int) -> list[tuple[str, list[str]]]:
+        return list(zip(corpus.hypotheses[names[k]], corpus.references, strict=True))
+
+    return SystemsInput(names, [sources[name] for name in names], pairs)
 
 
 def run(args: argparse.Namespace) -> int:
