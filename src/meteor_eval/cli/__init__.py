@@ -27,6 +27,7 @@ _COMMANDS = (
     "bleu",
     "rouge",
     "compare",
+    "caption",
     "report",
     "explain",
     "align",

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from meteor_eval.cli._common import check_output_paths, start_method_of
-from meteor_eval.comparison import ComparisonResult, Engine, Request, Significance, run
+from meteor_eval.comparison import ComparisonResult, Engine, Request, Significance, Systems, run
 from meteor_eval.errors import ConfigError
 from meteor_eval.metrics.protocol import Metric
 
@@ -139,18 +139,18 @@ def request_from_args(
     metrics: Sequence[Metric[Any]],
     *,
     overrides: dict[str, dict[str, Any]] | None = None,
+    systems: Systems | None = None,
 ) -> Request:
     """The request the options describe. With ``overrides`` (per metric, explicit options that
     only change the score) the systems are the ``--from-stats`` files, whose headers give the
-    metrics.
+    metrics; ``systems`` are systems a command read itself (``caption``: COCO files).
 
     Raises:
         ConfigError: options that do not go together (a usage error, exit status 2).
     """
-    systems: Any
     if overrides is not None:
         systems = _stored(args, overrides)
-    else:
+    elif systems is None:
         from meteor_eval.cli._systems import load_systems
 
         systems = load_systems(args)

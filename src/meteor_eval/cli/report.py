@@ -39,6 +39,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "approximate randomisation, --ci for intervals only).",
     )
     add_input_options(parser)
+    captions = parser.add_argument_group("captions (instead of --hyp/--ref or --input)")
+    captions.add_argument(
+        "--annotations",
+        metavar="FILE",
+        help="COCO captions file: every image's captions are its references",
+    )
+    captions.add_argument(
+        "--results",
+        metavar="FILE",
+        nargs="+",
+        action="extend",
+        default=[],
+        help="COCO results file(s), one per system; captions are tokenized as pycocoevalcap "
+        "does (add --norm for its METEOR settings)",
+    )
     add_meteor_options(parser)
     add_significance_options(parser)
     group = parser.add_argument_group("report")
@@ -173,7 +188,12 @@ def run(args: argparse.Namespace) -> int:
     require_report_extra()
     output = check_output(args.output)
     _check_options(args)
-    systems = load_systems(args)
+    if args.annotations or args.results:
+        from meteor_eval.cli.caption import coco_systems
+
+        systems = coco_systems(args)
+    else:
+        systems = load_systems(args)
     if args.names is None:
         systems.names = _short_names(systems.names)
     order = _order(args.baseline, systems.names)

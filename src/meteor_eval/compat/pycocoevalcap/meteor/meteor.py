@@ -1,11 +1,16 @@
 """Drop-in replacement for ``pycocoevalcap.meteor.meteor.Meteor``, without Java.
 
+``from meteor_eval.compat.pycocoevalcap.meteor.meteor import Meteor`` (also importable as
+``meteor_eval.compat.pycocoevalcap.Meteor``).
+
 pycocoevalcap's wrapper starts ``java -jar meteor-1.5.jar - - -stdio -l en -norm``; for every
 image it removes ``|||`` from the hypothesis, replaces each double space by one, sends
 ``SCORE ||| ref_1 ||| ... ||| ref_n ||| hypothesis`` and reads one statistics line; then it sends
 ``EVAL ||| stats_1 ||| ... ||| stats_n`` and reads the n per-image scores and the corpus score
-(pooled statistics). This class builds the same protocol lines and answers them in process with
-:class:`meteor_eval.jar.stdio.StdioSession`, so the numbers are the jar's.
+(pooled statistics). This class reads the same fields from the same protocol lines and scores
+them in process (:func:`meteor_eval.metrics.caption.coco_meteor`, or
+:class:`meteor_eval.jar.stdio.StdioSession` for a line the jar would refuse), so the numbers are
+the jar's.
 
 Differences: no subprocess (nothing to leak, ``__del__`` is not needed); the checks that the
 original makes with ``assert`` raise :class:`ValueError` here; an empty input raises
@@ -19,6 +24,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from meteor_eval.metrics.caption import coco_meteor, meteor_fields
 from meteor_eval.metrics.meteor import Meteor as _Scorer
 from meteor_eval.metrics.meteor import MeteorConfig
 
@@ -45,13 +51,19 @@ class Meteor:
             else MeteorConfig.preset("meteor15", language="en", normalization="norm")
         )
         self._session: Any = None
+        self._metric: Any = None
         self.lock = threading.Lock()
+
+    def _scorer(self) -> Any:
+        if self._metric is None:
+            self._metric = _Scorer(self._config)
+        return self._metric
 
     def _get_session(self) -> Any:
         if self._session is None:
             from meteor_eval.jar.stdio import StdioSession
 
-            self._session = StdioSession(_Scorer(self._config))
+            self._session = StdioSession(self._scorer())
         return self._session
 
     def method(self) -> str:
@@ -80,6 +92,12 @@ class Meteor:
             raise ValueError("gts and res must have the same image ids")
         if not gts:
             raise ValueError("no image to score")
+        if all(len(c) == 1 for c in res.values()) and all(
+            meteor_fields(res[i][0], gts[i]) is not None for i in gts
+        ):
+            with self.lock:
+                total, scores, _ = coco_meteor(gts, res, scorer=self._scorer())
+            return total, scores
         with self.lock:
             session = self._get_session()
             stats: list[str] = []

@@ -1,0 +1,1 @@
+"""pycocoevalcap's ``bleu`` package, without Java."""

@@ -1,0 +1,1 @@
+"""pycocoevalcap's ``cider`` package, without Java."""

@@ -1,0 +1,1 @@
+"""pycocoevalcap's ``meteor`` package, without Java."""

@@ -1,0 +1,1 @@
+"""pycocoevalcap's ``rouge`` package, without Java."""

@@ -1,0 +1,1 @@
+"""pycocoevalcap's ``tokenizer`` package, without Java."""

@@ -1,0 +1,464 @@
+"""The COCO caption metrics as pycocoevalcap computes them: BLEU-1..4, METEOR, ROUGE-L, CIDEr-D.
+
+Each function takes pycocoevalcap's inputs, already tokenized (``gts``: image id -> reference
+strings, ``res``: image id -> a list holding one caption; tokens separated by spaces) and returns
+pycocoevalcap's values, float for float:
+
+* :func:`coco_bleu`: ``Bleu(n)``, David Chiang's ``bleu_scorer`` as shipped in the COCO caption
+  code: clipped n-gram counts per image, the *closest* reference length (the shorter on a tie),
+  geometric mean with ``1e-15``/``1e-9`` guards against zero counts; per-image scores use the
+  same formula (so they are not smoothed sentence BLEU). Not sacrebleu's BLEU: no 13a tokenizer,
+  no ``exp`` smoothing, 0-1 scale.
+* :func:`coco_rouge_l`: ``Rouge()``, ROUGE-L with ``beta = 1.2``: per image, the best LCS
+  precision and the best LCS recall over the references (possibly from different references)
+  give one F-measure; tokens are ``split(" ")``; the corpus score is the mean of the images'.
+* :func:`cider_d`: ``Cider()``, which is CIDEr-D (Vedantam et al., 2015): TF-IDF vectors of
+  1..4-grams, document frequencies counted over the references of the images evaluated,
+  ``log(number of images)`` as the IDF numerator, the candidate's weights clipped by the
+  reference's, a Gaussian length penalty with ``sigma = 6`` on the lengths as pycocoevalcap
+  counts them (its number of bigrams), the mean over n and over references, times 10.
+* :func:`coco_meteor`: ``Meteor()``, METEOR 1.5 (``-l en -norm``) of each image against its
+  references and of the pooled statistics, from :mod:`meteor_eval.metrics.meteor`.
+
+The arithmetic follows the original's order, including its NumPy reductions, so the values are
+identical, not merely close.
+
+References:
+    Xinlei Chen et al. 2015. Microsoft COCO Captions: Data Collection and Evaluation Server.
+    Ramakrishna Vedantam, C. Lawrence Zitnick, Devi Parikh. 2015. CIDEr: Consensus-based Image
+    Description Evaluation. CVPR.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "BleuImageStats",
+    "CiderModel",
+    "caption_counts",
+    "check_captions",
+    "cider_d",
+    "clear_caches",
+    "coco_bleu",
+    "coco_meteor",
+    "coco_rouge_l",
+    "meteor_scorer",
+]
+
+ImageId = Hashable
+_SMALL = 1e-9
+_E = float(np.e)
+_TINY = 1e-15
+
+
+def check_captions(
+    gts: Mapping[Any, Sequence[str]], res: Mapping[Any, Sequence[str]], *, metric: str
+) -> list[Any]:
+    """The image ids in ``gts`` order, after pycocoevalcap's checks (as ``ValueError``).
+
+    Raises:
+        ValueError: the key sets differ, an image has not exactly one caption or no reference,
+            or a value is not a list (the original asserts these).
+    """
+    if gts.keys() != res.keys():
+        raise ValueError(f"{metric}: gts and res must have the same image ids")
+    for image_id in gts:
+        hypothesis = res[image_id]
+        references = gts[image_id]
+        if not isinstance(hypothesis, list) or len(hypothesis) != 1:
+            raise ValueError(f"{metric}: res[{image_id!r}] must be a list of exactly one caption")
+        if not isinstance(references, list) or not references:
+            raise ValueError(f"{metric}: gts[{image_id!r}] must be a non-empty list of captions")
+    return list(gts)
+
+
+# -- BLEU ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BleuImageStats:
+    """One image's BLEU statistics, as ``bleu_scorer.cook_test`` records them.
+
+    Attributes:
+        testlen: Number of candidate tokens.
+        reflen: The reference length closest to ``testlen`` (the shorter on a tie).
+        guess: Candidate n-grams of each order.
+        correct: Clipped matches of each order.
+    """
+
+    testlen: int
+    reflen: int
+    guess: tuple[int, ...]
+    correct: tuple[int, ...]
+
+
+#: Caption -> its n-gram counts, one dict per order, shared by BLEU and CIDEr-D
+#: (``COCOEvalCap`` scores the same captions with both); bounded, cleared when full.
+_COUNTS: dict[tuple[str, int], list[Counter[tuple[str, ...]]]] = {}
+_COUNTS_LIMIT = 1 << 20
+
+
+def caption_counts(caption: str, n: int = 4) -> list[Counter[tuple[str, ...]]]:
+    """The 1..n-gram counts of a whitespace-tokenized caption, one dict per order, each in
+    ``precook``'s order (cached; do not modify the result)."""
+    key = (caption, n)
+    counts = _COUNTS.get(key)
+    if counts is None:
+        if len(_COUNTS) >= _COUNTS_LIMIT:
+            _COUNTS.clear()
+        words = caption.split()
+        # zip stops at the shortest slice: the k-grams, left to right (precook's order)
+        counts = [
+            Counter(zip(*[words[i:] for i in range(k)], strict=False)) for k in range(1, n + 1)
+        ]
+        _COUNTS[key] = counts
+    return counts
+
+
+def clear_caches() -> None:
+    """Forget the cached n-gram counts (for benchmarks that time cold runs)."""
+    _COUNTS.clear()
+
+
+def bleu_image_stats(candidate: str, references: Sequence[str], n: int = 4) -> BleuImageStats:
+    """The statistics of one candidate against its references (whitespace-split tokens)."""
+    maxcounts: dict[tuple[str, ...], int] = {}
+    reflens: list[int] = []
+    for reference in references:
+        ref_counts = caption_counts(reference, n)
+        reflens.append(sum(ref_counts[0].values()))
+        for by_order in ref_counts:
+            for gram, count in by_order.items():
+                if count > maxcounts.get(gram, 0):
+                    maxcounts[gram] = count
+    counts = caption_counts(candidate, n)
+    testlen = sum(counts[0].values())
+    correct = [0] * n
+    for order, by_order in enumerate(counts):
+        matched = 0
+        for gram, count in by_order.items():
+            ref_count = maxcounts.get(gram, 0)
+            matched += count if count < ref_count else ref_count
+        correct[order] = matched
+    reflen = min((abs(length - testlen), length) for length in reflens)[1]
+    guess = tuple(max(0, testlen - k + 1) for k in range(1, n + 1))
+    return BleuImageStats(testlen, reflen, guess, tuple(correct))
+
+
+def _bleu_values(
+    correct: Sequence[int], guess: Sequence[int], testlen: int, reflen: int
+) -> list[float]:
+    """BLEU-1..n of counts, in ``bleu_scorer.compute_score``'s float order."""
+    values: list[float] = []
+    bleu = 1.0
+    for k in range(len(correct)):
+        bleu *= (float(correct[k]) + _TINY) / (float(guess[k]) + _SMALL)
+        values.append(bleu ** (1.0 / (k + 1)))
+    ratio = (testlen + _TINY) / (reflen + _SMALL)
+    if ratio < 1:
+        penalty = math.exp(1 - 1 / ratio)
+        values = [value * penalty for value in values]
+    return values
+
+
+def bleu_of_stats(
+    stats: Sequence[BleuImageStats], n: int = 4
+) -> tuple[list[float], dict[str, Any]]:
+    """Corpus BLEU-1..n of summed statistics, and pycocoevalcap's ``totalcomps`` record."""
+    testlen = sum(s.testlen for s in stats)
+    reflen = sum(s.reflen for s in stats)
+    guess = [sum(s.guess[k] for s in stats) for k in range(n)]
+    correct = [sum(s.correct[k] for s in stats) for k in range(n)]
+    totals = {"testlen": testlen, "reflen": reflen, "guess": guess, "correct": correct}
+    return _bleu_values(correct, guess, testlen, reflen), totals
+
+
+def coco_bleu(
+    gts: Mapping[Any, Sequence[str]],
+    res: Mapping[Any, Sequence[str]],
+    n: int = 4,
+    *,
+    verbose: int = 0,
+) -> tuple[list[float], list[list[float]]]:
+    """pycocoevalcap's ``Bleu(n).compute_score(gts, res)``: BLEU-1..n and per-image lists.
+
+    With ``verbose`` > 0 the original's statistics are printed (its ``totalcomps`` dict and
+    ``ratio:``), as ``Bleu.compute_score`` does by default.
+
+    Example:
+        >>> same = {1: ["a cat sat on the mat"]}
+        >>> [round(s, 6) for s in coco_bleu(same, same)[0]]
+        [1.0, 1.0, 1.0, 1.0]
+    """
+    ids = check_captions(gts, res, metric="Bleu")
+    stats = [bleu_image_stats(res[i][0], gts[i], n) for i in ids]
+    per_image: list[list[float]] = [[] for _ in range(n)]
+    for record in stats:
+        for k, value in enumerate(
+            _bleu_values(record.correct, record.guess, record.testlen, record.reflen)
+        ):
+            per_image[k].append(value)
+    scores, totals = bleu_of_stats(stats, n)
+    if verbose > 0:
+        print(totals)
+        print("ratio:", (totals["testlen"] + _TINY) / (totals["reflen"] + _SMALL))
+    return scores, per_image
+
+
+# -- ROUGE-L -------------------------------------------------------------------------------------
+
+
+def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
+    """Length of a longest common subsequence, by the bit-parallel algorithm (Allison-Dix,
+    Hyyrö): one big-integer step per token of ``a``.
+
+    Example:
+        >>> lcs_length("a b c d".split(), "b d c".split())
+        2
+    """
+    if not a or not b:
+        return 0
+    masks: dict[str, int] = {}
+    for position, token in enumerate(b):
+        masks[token] = masks.get(token, 0) | (1 << position)
+    full = (1 << len(b)) - 1
+    row = full
+    for token in a:
+        match = masks.get(token)
+        if match is not None:
+            u = row & match
+            row = ((row + u) | (row - u)) & full
+    return len(b) - bin(row).count("1")
+
+
+def rouge_l_image(candidate: str, references: Sequence[str], beta: float = 1.2) -> float:
+    """pycocoevalcap's ``Rouge().calc_score([candidate], references)``."""
+    tokens_c = candidate.split(" ")
+    best_p = 0.0
+    best_r = 0.0
+    for reference in references:
+        tokens_r = reference.split(" ")
+        lcs = lcs_length(tokens_r, tokens_c)
+        precision = lcs / float(len(tokens_c))
+        recall = lcs / float(len(tokens_r))
+        best_p = precision if precision > best_p else best_p
+        best_r = recall if recall > best_r else best_r
+    if best_p != 0 and best_r != 0:
+        return ((1 + beta**2) * best_p * best_r) / float(best_r + beta**2 * best_p)
+    return 0.0
+
+
+def coco_rouge_l(
+    gts: Mapping[Any, Sequence[str]], res: Mapping[Any, Sequence[str]], *, beta: float = 1.2
+) -> tuple[Any, Any]:
+    """pycocoevalcap's ``Rouge().compute_score(gts, res)``: the mean and the per-image array.
+
+    Example:
+        >>> mean, per_image = coco_rouge_l({1: ["a b c d"]}, {1: ["a c d"]})
+        >>> round(float(mean), 6)
+        0.835616
+    """
+    ids = check_captions(gts, res, metric="Rouge")
+    scores = np.array([rouge_l_image(res[i][0], gts[i], beta) for i in ids])
+    return np.mean(scores), scores
+
+
+# -- CIDEr-D -------------------------------------------------------------------------------------
+
+
+class CiderModel:
+    """CIDEr-D with fixed document frequencies: pycocoevalcap's ``CiderScorer`` arithmetic.
+
+    Args:
+        references: Every image's reference captions (tokens separated by spaces); the
+            document frequencies and ``log(number of images)`` come from them.
+        n: Highest n-gram order.
+        sigma: Standard deviation of the length penalty.
+    """
+
+    def __init__(
+        self, references: Sequence[Sequence[str]], *, n: int = 4, sigma: float = 6.0
+    ) -> None:
+        if not references:
+            raise ValueError("Cider: no image to score")
+        self.n = n
+        self.sigma = sigma
+        frequency: dict[tuple[str, ...], float] = {}
+        for refs in references:
+            seen: set[tuple[str, ...]] = set()
+            for ref in refs:
+                for by_order in caption_counts(ref, n):
+                    seen.update(by_order)
+            for gram in seen:
+                frequency[gram] = frequency.get(gram, 0.0) + 1.0
+        self.images = len(references)
+        self.ref_len = np.log(float(self.images))
+        grams = list(frequency)
+        logs = np.log(np.maximum(1.0, np.array([frequency[g] for g in grams], dtype=float)))
+        self.idf: dict[tuple[str, ...], float] = {
+            g: float(self.ref_len - v) for g, v in zip(grams, logs, strict=True)
+        }
+        self.unseen = float(self.ref_len - np.log(1.0))
+
+    def _vector(
+        self, counts: list[Counter[tuple[str, ...]]]
+    ) -> tuple[list[dict[tuple[str, ...], float]], list[float], int]:
+        idf = self.idf.get
+        unseen = self.unseen
+        vec = [{g: tf * idf(g, unseen) for g, tf in by_order.items()} for by_order in counts]
+        norm = []
+        for weights in vec:
+            squares = 0.0
+            for weight in weights.values():
+                squares += weight * weight  # pow(x, 2) and x * x are both correctly rounded
+            norm.append(math.sqrt(squares))
+        # pycocoevalcap's "length" counts bigrams
+        length = sum(counts[1].values()) if len(counts) > 1 else 0
+        return vec, norm, length
+
+    def score(self, candidate: str, references: Sequence[str]) -> float:
+        """One image's CIDEr-D, as ``CiderScorer.compute_cider`` computes it.
+
+        The original's NumPy steps are done on floats in the same order: an element-wise sum
+        over references, then ``np.mean`` of n numbers (a left-to-right sum for fewer than 8),
+        so the value is the same bit for bit.
+        """
+        n = self.n
+        vec, norm, length = self._vector(caption_counts(candidate, n))
+        position = [{gram: k for k, gram in enumerate(grams)} for grams in vec]
+        denominator = 2 * self.sigma**2
+        score = [0.0] * n
+        for reference in references:
+            vec_ref, norm_ref, length_ref = self._vector(caption_counts(reference, n))
+            delta = float(length - length_ref)
+            penalty = _E ** (-(delta**2) / denominator)
+            for order in range(n):
+                acc = 0.0
+                ref_order = vec_ref[order]
+                hyp_order = vec[order]
+                # Only shared n-grams add anything (the others add 0.0, which changes no sum):
+                # add them in the candidate's order, as the original's loop does.
+                shared = hyp_order.keys() & ref_order.keys()
+                for gram in sorted(shared, key=position[order].__getitem__):
+                    weight = hyp_order[gram]
+                    other = ref_order[gram]
+                    acc += (weight if weight < other else other) * other
+                if norm[order] != 0 and norm_ref[order] != 0:
+                    acc /= norm[order] * norm_ref[order]
+                score[order] += acc * penalty
+        if n < 8:
+            total = score[0]
+            for value in score[1:]:
+                total += value
+            average = total / n
+        else:
+            average = float(np.mean(np.array(score)))
+        average /= len(references)
+        average *= 10.0
+        return average
+
+
+def cider_d(
+    gts: Mapping[Any, Sequence[str]],
+    res: Mapping[Any, Sequence[str]],
+    *,
+    n: int = 4,
+    sigma: float = 6.0,
+) -> tuple[Any, Any]:
+    """pycocoevalcap's ``Cider().compute_score(gts, res)`` (CIDEr-D): the mean and the
+    per-image array.
+
+    Example:
+        >>> mean, per_image = cider_d({1: ["a cat"], 2: ["a dog"]}, {1: ["a cat"], 2: ["a cow"]})
+        >>> [round(float(x), 6) for x in per_image]
+        [5.0, 0.0]
+    """
+    ids = check_captions(gts, res, metric="Cider")
+    model = CiderModel([gts[i] for i in ids], n=n, sigma=sigma)
+    array = np.array([model.score(res[i][0], gts[i]) for i in ids])
+    return np.mean(array), array
+
+
+# -- METEOR --------------------------------------------------------------------------------------
+
+_METEOR: dict[str, Any] = {}
+
+
+def meteor_scorer() -> Any:
+    """The shared METEOR 1.5 scorer with pycocoevalcap's settings (``-l en -norm``)."""
+    scorer = _METEOR.get("en-norm")
+    if scorer is None:
+        from meteor_eval.metrics.meteor import Meteor, MeteorConfig
+
+        scorer = Meteor(MeteorConfig.preset("meteor15", language="en", normalization="norm"))
+        _METEOR["en-norm"] = scorer
+    return scorer
+
+
+def meteor_fields(hypothesis: str, references: Sequence[str]) -> tuple[str, list[str]] | None:
+    """The hypothesis and references the jar reads from pycocoevalcap's ``SCORE`` line.
+
+    pycocoevalcap removes ``|||`` from the hypothesis and replaces each double space by one, joins
+    ``SCORE ||| ref_1 ||| ... ||| hyp``; the jar splits on ``|||`` (Java's rule: trailing empty
+    fields dropped) and trims each field. ``None`` when the line is not a valid ``SCORE`` line.
+    """
+    from meteor_eval.jar.stdio import java_split_fields
+    from meteor_eval.text.tokenize import java_trim
+
+    hypothesis = hypothesis.replace("|||", "").replace("  ", " ")
+    line = " ||| ".join(("SCORE", " ||| ".join(references), hypothesis))
+    fields = java_split_fields(line)
+    if len(fields) < 3:
+        return None
+    return java_trim(fields[-1]), [java_trim(f) for f in fields[1:-1]]
+
+
+def coco_meteor(
+    gts: Mapping[Any, Sequence[str]], res: Mapping[Any, Sequence[str]], *, scorer: Any = None
+) -> tuple[float, list[float], list[Any]]:
+    """pycocoevalcap's ``Meteor().compute_score(gts, res)`` and each image's statistics.
+
+    Returns:
+        The corpus score (of the pooled statistics), the per-image scores and the per-image
+        :class:`~meteor_eval.stats.meteor.MeteorStats`.
+
+    Args:
+        gts: Image id -> reference captions.
+        res: Image id -> a list holding one caption.
+        scorer: A :class:`~meteor_eval.metrics.meteor.Meteor`; default METEOR 1.5 ``-l en -norm``.
+
+    Raises:
+        ValueError: the key sets differ, an image has not exactly one caption, a line is one
+            the jar refuses, or there is no image.
+    """
+    from meteor_eval.metrics.meteor import pool_stats, score_from_stats
+
+    if gts.keys() != res.keys():
+        raise ValueError("Meteor: gts and res must have the same image ids")
+    if not gts:
+        raise ValueError("Meteor: no image to score")
+    pairs: list[tuple[str, Sequence[str]]] = []
+    for image_id in gts:
+        captions = res[image_id]
+        if len(captions) != 1:
+            raise ValueError(
+                f"Meteor: res[{image_id!r}] must hold exactly one caption, got {len(captions)}"
+            )
+        fields = meteor_fields(captions[0], gts[image_id])
+        if fields is None:
+            raise ValueError(f"Meteor: image {image_id!r} has no reference the jar can read")
+        pairs.append(fields)
+    if scorer is None:
+        scorer = meteor_scorer()
+    stats = scorer.best_stats_many(pairs)
+    config = scorer.config
+    scores = [score_from_stats(record, config).score for record in stats]
+    total = score_from_stats(pool_stats(stats, config), config).score
+    return total, scores, stats
