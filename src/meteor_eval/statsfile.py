@@ -50,6 +50,7 @@ __all__ = [
     "references_digest",
     "row_problem",
     "stats_header",
+    "stats_metric",
     "write_row",
 ]
 
@@ -164,6 +165,24 @@ def _number(value: float) -> str:
 def write_row(out: IO[str], row: Row) -> None:
     """Write one statistics row as a line of space-separated numbers."""
     out.write(" ".join(_number(x) for x in row) + "\n")
+
+
+def stats_metric(path: str) -> str | None:
+    """The metric named by a statistics file's header, read from its first line only
+    (``None`` when the file or its header cannot be read: :func:`read_stats` then says why)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            line = handle.readline()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not line.startswith(HEADER_PREFIX):
+        return None
+    try:
+        header = json.loads(line[len(HEADER_PREFIX) :])
+    except json.JSONDecodeError:
+        return None
+    metric = header.get("metric") if isinstance(header, dict) else None
+    return metric if isinstance(metric, str) else None
 
 
 def _parse_header(path: str, line: str) -> dict[str, Any]:

@@ -410,3 +410,94 @@ def test_every_output_numbers_segments_from_one(
     assert [json.loads(line)["segment"] for line in aligned_cmd.splitlines()] == list(
         range(1, len(HYPS) + 1)
     )
+
+
+# -- statistics of another metric, messages that name the right thing -------------------------
+
+
+@pytest.mark.parametrize(
+    ("made_by", "command"),
+    [("bleu", "score"), ("bleu", "rouge"), ("rouge", "bleu"), ("score", "bleu")],
+)
+def test_a_command_refuses_statistics_of_another_metric(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str], made_by: str, command: str
+) -> None:
+    stats = f"{files['dir']}/x.stats"
+    _stats(capsys, made_by, files["hyp"], files["ref"], stats)
+    status, out, err = _run(capsys, command, "--from-stats", stats)
+    assert status == 2 and out == ""
+    line = _one_error_line(err)
+    assert f"--from-stats: {stats} holds" in line and f"'meteor-eval {command}' re-scores" in line
+    assert _run(capsys, "compare", "--from-stats", stats)[0] == 0
+
+
+def _params(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    out = tmp_path / "tuned.json"
+    status, _, _ = _run(
+        capsys, "train", "--input", str(TINY), "--modules", "exact,stem,synonym",
+        "--restarts", "0", "--out", str(out),
+    )  # fmt: skip
+    assert status == 0
+    return str(out)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--lang", "de"], "field 'language': the parameters are for english, not german"),
+        (["--flavour", "nltk"], "the nltk flavour has fixed parameters"),
+    ],
+)
+def test_params_errors_name_the_file(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    params = _params(Path(files["dir"]), capsys)
+    argv = ["score", "--hyp", files["hyp"], "--ref", files["ref"], "--params", params, *extra]
+    status, _, err = _run(capsys, *argv)
+    assert status == 2
+    line = _one_error_line(err)
+    assert f"error: --params: {params}: {message}" in line and "params: params" not in line
+
+
+def test_params_with_an_unknown_module_names_the_file(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    params = _params(Path(files["dir"]), capsys)
+    doc = json.loads(Path(params).read_text(encoding="utf-8"))
+    doc["modules"] = ["exact", "stem", "bogus"]
+    Path(params).write_text(json.dumps(doc), encoding="utf-8")
+    argv = ["score", "--hyp", files["hyp"], "--ref", files["ref"], "--params", params]
+    status, _, err = _run(capsys, *argv)
+    assert status == 2 and f"--params: {params}: modules: 'bogus' is unknown" in err
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "name"),
+    [
+        ("report", "-o", "x.html"),
+        ("score", "--stats", "x.stats"),
+        ("score", "--alignments", "x.jsonl"),
+    ],
+)
+def test_output_under_a_file_says_it_is_a_file(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str], command: str, option: str,
+    name: str,
+) -> None:  # fmt: skip
+    blocker = Path(files["dir"]) / "plain"
+    blocker.write_text("not a folder", encoding="utf-8")
+    target = f"{blocker}/{name}"
+    argv = [command, "--hyp", files["hyp"], "--ref", files["ref"], option, target]
+    status, _, err = _run(capsys, *argv)
+    assert status == 2
+    line = _one_error_line(err)
+    assert f"cannot write {target}: " in line and "plain is a file, not a folder" in line
+    assert "does not exist" not in line
+
+
+def test_stem_of_the_language_independent_setting_explains_xx(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, _, err = _run(capsys, "stem", "--lang", "xx", str(TINY))
+    assert status == 2
+    line = _one_error_line(err)
+    assert "no built-in stemmer for other (xx and other select" in line

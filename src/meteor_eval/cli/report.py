@@ -69,8 +69,11 @@ def check_output(path: str) -> Path:
     if target.is_dir():
         raise ConfigError(f"--output: {path} is a folder; give a file name, e.g. report.html")
     parent = target.parent if str(target.parent) else Path(".")
-    if not parent.is_dir():
-        raise ConfigError(f"--output: the folder {parent} does not exist")
+    from meteor_eval.cli._common import folder_problem
+
+    problem = folder_problem(str(parent))
+    if problem is not None:
+        raise ConfigError(f"--output: cannot write {path}: {problem}")
     return target
 
 

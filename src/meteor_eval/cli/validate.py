@@ -9,7 +9,9 @@ for whichever command defines the option, so an option has the same rule everywh
   resample outside each end of the interval (:mod:`meteor_eval.stats.sampling`),
   ``--confidence`` is in (0, 1);
 * ``--jobs`` is from 0 to the maximum, ``--skip-distance`` from -1, ``--scheduler`` is
-  ``local``, ``local:N`` or a Dask address (checked without importing Dask).
+  ``local``, ``local:N`` or a Dask address (checked without importing Dask);
+* ``score``, ``bleu`` and ``rouge`` re-score statistics files of their own metric only
+  (``compare`` takes any).
 
 Each refusal is a :class:`~meteor_eval.errors.ConfigError` (exit status 2) whose message starts
 with the option.
@@ -105,6 +107,28 @@ def _check_ranges(args: argparse.Namespace) -> None:
         check_scheduler(scheduler)
 
 
+#: The metric each single-metric command re-scores from statistics files.
+_METRIC_OF_COMMAND = {"score": "meteor", "bleu": "bleu", "rouge": "rouge"}
+
+
+def _check_stats_metric(args: argparse.Namespace) -> None:
+    """``--from-stats`` of another metric's statistics: ``score`` of BLEU statistics would
+    print BLEU from the METEOR command."""
+    expected = _METRIC_OF_COMMAND.get(getattr(args, "command", ""))
+    if expected is None or not getattr(args, "from_stats", None):
+        return
+    from meteor_eval.statsfile import stats_metric
+
+    for path in args.from_stats:
+        found = stats_metric(path)
+        if found is not None and found != expected:
+            command = {v: k for k, v in _METRIC_OF_COMMAND.items()}.get(found, "compare")
+            raise ConfigError(
+                f"--from-stats: {path} holds {found} statistics; 'meteor-eval {args.command}' "
+                f"re-scores {expected} statistics (use 'meteor-eval {command}' or 'compare')"
+            )
+
+
 def check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """Refuse option values no command can use (see the module's list), before any work.
 
@@ -118,3 +142,4 @@ def check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     _check_blank(args, names)
     _check_resampling(args)
     _check_ranges(args)
+    _check_stats_metric(args)

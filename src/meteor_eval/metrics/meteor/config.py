@@ -356,15 +356,16 @@ def _with_params(
     """``base`` with a parameter file's modules, weights and parameters (see ``preset``)."""
     from meteor_eval.tuning.paramfile import ParamsFile, read_params
 
-    where = "params" if isinstance(params, ParamsFile) else str(params)
     loaded = params if isinstance(params, ParamsFile) else read_params(params)
+    # The file is named in every message (the field name "params" says nothing about which).
+    where = loaded.source or "params"
     if conflicts:
         raise ConfigError(
-            f"params: a parameter file sets {', '.join(conflicts)}; give one or the other"
+            f"{where}: a parameter file sets {', '.join(conflicts)}; give one or the other"
         )
     if base.flavour == "nltk":
         raise ConfigError(
-            "params: the nltk flavour has fixed parameters; use meteor15 or paper2005"
+            f"{where}: the nltk flavour has fixed parameters; use meteor15 or paper2005"
         )
     try:
         language = resolve_language(loaded.language).long_name
