@@ -501,3 +501,77 @@ def test_stem_of_the_language_independent_setting_explains_xx(
     assert status == 2
     line = _one_error_line(err)
     assert "no built-in stemmer for other (xx and other select" in line
+
+
+# -- further cases of the adversarial pass ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "extra", "message"),
+    [
+        ("bleu", ["--smooth-value", "5"], "--smooth-value: only --smooth-method floor or add-k"),
+        (
+            "bleu",
+            ["--smooth-method", "none", "--smooth-value", "0.1"],
+            "--smooth-value: only --smooth-method floor or add-k use a value (not none)",
+        ),
+        ("compare", ["--metrics", "meteor,bleu,meteor"], "--metrics: meteor is given twice"),
+        ("score", ["--modules", "exact,stem,exact"], "--modules: exact is given twice"),
+        ("compare", ["--modules", "exact exact"], "--modules: exact is given twice"),
+        ("score", ["--jobs", "-1"], "--jobs: -1 is invalid"),
+        ("score", ["--confidence", "nan", "--ci"], "--confidence: nan is invalid"),
+        ("bleu", ["--max-ngram-order", "0"], "--max-ngram-order: max_ngram_order: got 0"),
+        ("rouge", ["--weight", "0.5"], "--weight: weight: got 0.5"),
+        ("rouge", ["--types", "rouge1,rouge1"], "--types: types: got"),
+    ],
+)
+def test_options_without_effect_or_out_of_range_are_refused(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str], command: str, extra: list[str],
+    message: str,
+) -> None:  # fmt: skip
+    status, out, err = _run(capsys, command, "--hyp", files["hyp"], "--ref", files["ref"], *extra)
+    assert status == 2 and out == ""
+    assert message in _one_error_line(err)
+
+
+def test_smoothing_value_with_floor_is_used(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["bleu", "--hyp", files["hyp"], "--ref", files["ref"], "--smooth-method", "floor"]
+    status, out, _ = _run(capsys, *argv, "--smooth-value", "0.5")
+    assert status == 0 and "smooth:floor[0.50]" in out
+
+
+def test_report_paired_test_of_one_system_is_refused(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("jinja2")
+    out = Path(files["dir"]) / "r.html"
+    for test in ("--paired-bs", "--paired-ar"):
+        status, _, err = _run(
+            capsys, "report", "--hyp", files["hyp"], "--ref", files["ref"], "-o", str(out), test
+        )
+        assert status == 2 and f"{test} compares systems with a baseline" in _one_error_line(err)
+        assert not out.exists()
+
+
+def test_empty_input_scores_zero_with_a_warning(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = Path(files["dir"]) / "empty.txt"
+    empty.write_text("", encoding="utf-8")
+    for command in ("score", "bleu", "rouge"):
+        status, out, err = _run(capsys, command, "--hyp", str(empty), "--ref", str(empty))
+        assert status == 0 and "no segments to score (empty input)" in err
+        assert " 0.0" in out or "= 0.00" in out or "F = 0.00000" in out
+
+
+def test_reference_file_of_another_length_is_refused(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    short = Path(files["dir"]) / "short.txt"
+    short.write_text("one line\n", encoding="utf-8")
+    for command in ("score", "bleu", "rouge", "align"):
+        status, out, err = _run(capsys, command, "--hyp", files["hyp"], "--ref", str(short))
+        assert status == 1 and out == ""
+        assert f"has {len(HYPS)} lines but {short} has 1" in _one_error_line(err)

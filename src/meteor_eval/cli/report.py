@@ -180,6 +180,12 @@ def run(args: argparse.Namespace) -> int:
     if args.names is None:
         systems.names = _short_names(systems.names)
     order = _order(args.baseline, systems.names)
+    if len(order) < 2 and (args.paired_bs or args.paired_ar):
+        test = "--paired-bs" if args.paired_bs else "--paired-ar"
+        raise ConfigError(
+            f"{test} compares systems with a baseline: give at least two --hyp files (one "
+            "system's report has its bootstrap interval)"
+        )
     jobs = resolve_jobs(args.jobs)
     metric = Meteor(meteor_config(args))
     progress = not args.no_progress and sys.stderr.isatty()

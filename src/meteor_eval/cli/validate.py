@@ -10,6 +10,8 @@ for whichever command defines the option, so an option has the same rule everywh
   ``--confidence`` is in (0, 1);
 * ``--jobs`` is from 0 to the maximum, ``--skip-distance`` from -1, ``--scheduler`` is
   ``local``, ``local:N`` or a Dask address (checked without importing Dask);
+* ``--smooth-value`` only with a smoothing that uses it; ``--metrics`` and ``--modules``
+  name each item once;
 * ``score``, ``bleu`` and ``rouge`` re-score statistics files of their own metric only
   (``compare`` takes any).
 
@@ -100,6 +102,24 @@ def _check_ranges(args: argparse.Namespace) -> None:
         raise ConfigError(
             f"--skip-distance: {skip} is invalid; allowed: an integer >= 0, or -1 for any gap"
         )
+    smooth_value = getattr(args, "smooth_value", None)
+    method = getattr(args, "smooth_method", None)
+    from_stats = getattr(args, "from_stats", None)  # the method may come from the file
+    if smooth_value is not None and method not in ("floor", "add-k") and not from_stats:
+        raise ConfigError(
+            f"--smooth-value: only --smooth-method floor or add-k use a value (not {method})"
+        )
+    for dest, what in (("metrics", "metric"), ("modules", "module")):
+        value = getattr(args, dest, None)
+        if not isinstance(value, str):
+            continue
+        from meteor_eval.cli.options import split_list
+
+        names = list(split_list(value))
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            # a repeated module adds no match, and its weight would have no effect
+            raise ConfigError(f"--{dest}: {twice[0]} is given twice; give each {what} once")
     scheduler = getattr(args, "scheduler", None)
     if scheduler is not None:
         from meteor_eval.distributed import check_scheduler
