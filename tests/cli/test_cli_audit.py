@@ -575,3 +575,66 @@ def test_reference_file_of_another_length_is_refused(
         status, out, err = _run(capsys, command, "--hyp", files["hyp"], "--ref", str(short))
         assert status == 1 and out == ""
         assert f"has {len(HYPS)} lines but {short} has 1" in _one_error_line(err)
+
+
+@pytest.mark.parametrize(
+    ("command", "extra", "message"),
+    [
+        ("compare", ["--metrics", "meteor", "--types", "rouge1"], "--types: a rouge option"),
+        ("compare", ["--metrics", "bleu", "--alpha", "0.5"], "--alpha: a meteor option"),
+        ("compare", ["--metrics", "meteor", "--tokenize", "intl"], "--tokenize: a bleu option"),
+        (
+            "rouge",
+            ["--types", "rouge1", "--sentence-separator", "<n>"],
+            "--sentence-separator: only rougeLsum and rougeW use it",
+        ),
+        ("rouge", ["--types", "rouge1,rougeL", "--weight", "1.5"], "--weight: only rougeW"),
+        ("rouge", ["--types", "rougeL", "--skip-distance", "2"], "--skip-distance: only rougeS"),
+        ("bleu", ["--seed", "5"], "--seed: nothing is resampled"),
+        ("score", ["--confidence", "0.9"], "--confidence: nothing is resampled"),
+        ("rouge", ["--seed", "5"], "--seed: nothing is resampled; it needs --ci"),
+    ],
+)
+def test_options_that_would_change_nothing_are_refused(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str], command: str, extra: list[str],
+    message: str,
+) -> None:  # fmt: skip
+    status, out, err = _run(capsys, command, "--hyp", files["hyp"], "--ref", files["ref"], *extra)
+    assert status == 2 and out == ""
+    assert message in _one_error_line(err)
+
+
+def test_options_that_have_their_effect_are_accepted(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    inputs = ["--hyp", files["hyp"], "--ref", files["ref"]]
+    cases = [
+        ["rouge", "--types", "rougeS", "--skip-distance", "2"],
+        ["rouge", "--types", "rougeW", "--weight", "1.5"],
+        ["rouge", "--bootstrap", "40", "--seed", "5"],
+        ["compare", "--metrics", "bleu,rouge", "--stemmer", "--tokenize", "intl"],
+        ["bleu", "--ci", "--seed", "5", "--confidence", "0.9", "--n-samples", "40"],
+    ]
+    for argv in cases:
+        status, _, err = _run(capsys, argv[0], *inputs, *argv[1:])
+        assert status == 0, (argv, err)
+
+
+def test_rouge_bootstrap_uses_the_confidence(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["rouge", "--hyp", files["hyp"], "--ref", files["ref"], "--bootstrap", "40"]
+    status, out, _ = _run(capsys, *argv, "--confidence", "0.9")
+    assert status == 0 and "|ci:0.9|" in out
+    status, _, err = _run(capsys, *argv, "--confidence", "0.99")
+    assert status == 2 and "--bootstrap: 40 resample(s) cannot give a 99% interval" in err
+
+
+def test_train_seed_with_the_grid_is_refused(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _, err = _run(
+        capsys, "train", "--input", str(TINY), "--optimizer", "grid", "--seed", "3",
+        "--out", f"{files['dir']}/p.json",
+    )  # fmt: skip
+    assert status == 2 and "--seed: only with --optimizer coordinate" in _one_error_line(err)

@@ -412,6 +412,7 @@ def rouge_config(args: argparse.Namespace) -> RougeConfig:
         sentence_separator=args.sentence_separator,
         n_bootstrap=args.bootstrap,
         seed=args.seed,
+        confidence=getattr(args, "confidence", 0.95),
     )
 
 
