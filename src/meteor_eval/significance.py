@@ -130,15 +130,22 @@ def interval_bounds(scores: npt.NDArray[np.float64], confidence: float) -> tuple
     return float(ordered[k]), float(ordered[n - k - 1])
 
 
-def _check_options(n_samples: int, confidence: float, *, name: str = "n_samples") -> None:
+def _check_options(
+    n_samples: int, confidence: float, *, name: str = "n_samples", few: bool = False
+) -> None:
     """Counts and coverage: resamples that give an interval at all
-    (:func:`~meteor_eval.stats.sampling.check_resamples`)."""
+    (:func:`~meteor_eval.stats.sampling.check_resamples`), or any positive number with
+    ``few`` (the sacrebleu drop-in, which accepts what sacrebleu accepts)."""
     from meteor_eval.stats.sampling import check_resamples
 
     if isinstance(confidence, bool) or not isinstance(confidence, int | float):
         raise ConfigError(f"confidence: {confidence!r} is invalid; allowed: 0 < c < 1")
     if not 0.0 < confidence < 1.0:
         raise ConfigError(f"confidence: {confidence!r} is invalid; allowed: 0 < c < 1")
+    if few:
+        if isinstance(n_samples, bool) or not isinstance(n_samples, int) or n_samples < 1:
+            raise ConfigError(f"{name}: {n_samples!r} is invalid; allowed: an integer >= 1")
+        return
     check_resamples(name, n_samples, confidence)
 
 
@@ -196,6 +203,7 @@ def confidence_interval(
     n_samples: int = 1000,
     seed: int | None = 12345,
     confidence: float = 0.95,
+    allow_few_samples: bool = False,
 ) -> dict[str, Estimate]:
     """Bootstrap interval of each headline number of one system.
 
@@ -205,6 +213,7 @@ def confidence_interval(
         n_samples: Number of resampled corpora.
         seed: Seed of ``numpy.random.default_rng`` (``None``: fresh entropy).
         confidence: Interval coverage.
+        allow_few_samples: As :func:`paired_tests`'s.
 
     Example:
         >>> from meteor_eval.metrics.bleu import Bleu
@@ -221,6 +230,7 @@ def confidence_interval(
         n_samples=n_samples,
         seed=seed,
         confidence=confidence,
+        allow_few_samples=allow_few_samples,
     )
     return result.estimates["system"]
 
@@ -235,6 +245,7 @@ def paired_tests(
     n_confidence: int = 1000,
     seed: int | None = 12345,
     confidence: float = 0.95,
+    allow_few_samples: bool = False,
 ) -> SignificanceResult:
     """Intervals for every system and, with a ``method``, p-values against the baseline.
 
@@ -249,6 +260,9 @@ def paired_tests(
         n_confidence: Bootstrap resamples for the intervals of ``"ar"``.
         seed: Seed of ``numpy.random.default_rng`` (``None``: fresh entropy, not reproducible).
         confidence: Interval coverage.
+        allow_few_samples: Accept fewer resamples than an interval needs
+            (:func:`~meteor_eval.stats.sampling.min_resamples`); for drop-ins of tools that
+            accept them (sacrebleu), whose intervals are then as those tools give them.
 
     Raises:
         ConfigError: an unknown method or baseline, or invalid counts.
@@ -266,9 +280,9 @@ def paired_tests(
         # trials give a p-value, not an interval: any positive number
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
             raise ConfigError(f"n_samples: {samples!r} is invalid; allowed: an integer >= 1")
-        _check_options(n_confidence, confidence, name="n_confidence")
+        _check_options(n_confidence, confidence, name="n_confidence", few=allow_few_samples)
     else:
-        _check_options(samples, confidence)
+        _check_options(samples, confidence, few=allow_few_samples)
     n = _check_rows(systems)
     names = list(systems)
     base = None

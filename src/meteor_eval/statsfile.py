@@ -52,6 +52,7 @@ __all__ = [
     "references_digest",
     "row_problem",
     "stats_header",
+    "stats_metric",
     "write_row",
     "write_stats",
 ]
@@ -195,6 +196,24 @@ def write_stats(
         out.write(header + "\n")
         for row in rows:
             write_row(out, row)
+
+
+def stats_metric(path: str) -> str | None:
+    """The metric named by a statistics file's header, read from its first line only
+    (``None`` when the file or its header cannot be read: :func:`read_stats` then says why)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            line = handle.readline()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not line.startswith(HEADER_PREFIX):
+        return None
+    try:
+        header = json.loads(line[len(HEADER_PREFIX) :])
+    except json.JSONDecodeError:
+        return None
+    metric = header.get("metric") if isinstance(header, dict) else None
+    return metric if isinstance(metric, str) else None
 
 
 def _parse_header(path: str, line: str) -> dict[str, Any]:

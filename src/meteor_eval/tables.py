@@ -106,10 +106,11 @@ def _collect(
 GZIP_MAGIC = b"\x1f\x8b"
 
 
-def _text_of(path: Path) -> str:
+def _text_of(path: Path, errors: str = "strict") -> str:
     """The whole file as text: a gzip file named as such, a UTF-8 byte-order mark dropped
     (spreadsheets write one; it would otherwise become part of the first field's name), bytes
-    that are not UTF-8 an error naming the line.
+    that are not UTF-8 an error naming the line (``errors="replace"``: U+FFFD instead, as
+    ``--encoding-errors replace`` does for text files).
 
     Raises:
         InputError: unreadable, compressed, or not UTF-8.
@@ -123,7 +124,7 @@ def _text_of(path: Path) -> str:
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8", errors=errors)
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise InputError(
@@ -154,9 +155,9 @@ def _unique_keys(where: str) -> Callable[[list[tuple[str, Any]]], dict[str, Any]
     return hook
 
 
-def _jsonl_records(path: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
+def _jsonl_records(path: Path, errors: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
     """JSON Lines: one JSON object per line, no empty line, no key twice in an object."""
-    for number, line in enumerate(_lines(_text_of(path)), 1):
+    for number, line in enumerate(_lines(_text_of(path, errors)), 1):
         where = f"{path}: line {number}"
         if not line.strip():
             raise InputError(f"{where}: empty line (every line must be one JSON object)")
@@ -180,10 +181,10 @@ def _header(path: Path, header: list[str] | None) -> list[str]:
     return header
 
 
-def _csv_records(path: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
+def _csv_records(path: Path, errors: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
     """CSV as RFC 4180 has it: comma-separated, a field in double quotes may hold commas,
     line breaks and doubled quotes; a quote left open at the end of the file is an error."""
-    reader = csv.reader(io.StringIO(_text_of(path), newline=""), strict=True)
+    reader = csv.reader(io.StringIO(_text_of(path, errors), newline=""), strict=True)
     try:
         header = _header(path, next(reader, None))
         for row in reader:
@@ -195,11 +196,11 @@ def _csv_records(path: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
         raise InputError(f"{path}: line {reader.line_num}: not valid CSV ({exc})") from None
 
 
-def _tsv_records(path: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
+def _tsv_records(path: Path, errors: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
     """TSV as IANA's text/tab-separated-values has it: one record per line, fields split at
     tabs, no quoting (a ``"`` is an ordinary character: CSV's quoting would drop the quotes
     of ``"Hello," he said`` and let an unclosed quote swallow the next lines)."""
-    lines = _lines(_text_of(path))
+    lines = _lines(_text_of(path, errors))
     header = _header(path, lines[0].split("\t") if lines else None)
     for number, line in enumerate(lines[1:], 2):
         row = line.split("\t")
@@ -222,7 +223,7 @@ def _parquet_records(path: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
         yield f"{path}: row {number}", record
 
 
-def table_records(path: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
+def table_records(path: Path, *, errors: str = "strict") -> Iterator[tuple[str, Mapping[str, Any]]]:
     """Each record of a ``.jsonl``, ``.csv``, ``.tsv`` or ``.parquet`` file with where it is
     (``FILE: line N``), for readers of other layouts (``meteor-eval train``'s judgements).
 
@@ -236,15 +237,24 @@ def table_records(path: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
         raise InputError(f"{path}: unknown table type {suffix!r}; use {', '.join(TABLE_SUFFIXES)}")
     if not path.is_file():
         raise InputError(f"{path}: no such file")
+    if errors not in ("strict", "replace"):
+        raise ValueError(f"errors: {errors!r} is invalid; allowed: strict, replace")
     if suffix in (".jsonl", ".ndjson"):
-        return _jsonl_records(path)
+        return _jsonl_records(path, errors)
     if suffix == ".parquet":
         return _parquet_records(path)
-    return _tsv_records(path) if suffix == ".tsv" else _csv_records(path)
+    return _tsv_records(path, errors) if suffix == ".tsv" else _csv_records(path, errors)
 
 
-def read_table(path: str | Path, *, hyp_fields: Sequence[str], ref_fields: Sequence[str]) -> Table:
-    """Systems and references from a ``.jsonl``, ``.csv``, ``.tsv`` or ``.parquet`` file.
+def read_table(
+    path: str | Path,
+    *,
+    hyp_fields: Sequence[str],
+    ref_fields: Sequence[str],
+    errors: str = "strict",
+) -> Table:
+    """Systems and references from a ``.jsonl``, ``.csv``, ``.tsv`` or ``.parquet`` file
+    (``errors="replace"``: bytes that are not UTF-8 become U+FFFD instead of an error).
 
     Raises:
         InputError: an unknown file type, an unreadable file, or a bad record (file, line and
@@ -260,7 +270,7 @@ def read_table(path: str | Path, *, hyp_fields: Sequence[str], ref_fields: Seque
         [['the cat', 'a cat']]
     """
     file = Path(path)
-    return _collect(table_records(file), hyp_fields, ref_fields, str(file))
+    return _collect(table_records(file, errors=errors), hyp_fields, ref_fields, str(file))
 
 
 def from_dataframe(frame: Any, *, hyp_fields: Sequence[str], ref_fields: Sequence[str]) -> Table:

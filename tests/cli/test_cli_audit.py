@@ -410,3 +410,231 @@ def test_every_output_numbers_segments_from_one(
     assert [json.loads(line)["segment"] for line in aligned_cmd.splitlines()] == list(
         range(1, len(HYPS) + 1)
     )
+
+
+# -- statistics of another metric, messages that name the right thing -------------------------
+
+
+@pytest.mark.parametrize(
+    ("made_by", "command"),
+    [("bleu", "score"), ("bleu", "rouge"), ("rouge", "bleu"), ("score", "bleu")],
+)
+def test_a_command_refuses_statistics_of_another_metric(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str], made_by: str, command: str
+) -> None:
+    stats = f"{files['dir']}/x.stats"
+    _stats(capsys, made_by, files["hyp"], files["ref"], stats)
+    status, out, err = _run(capsys, command, "--from-stats", stats)
+    assert status == 2 and out == ""
+    line = _one_error_line(err)
+    assert f"--from-stats: {stats} holds" in line and f"'meteor-eval {command}' re-scores" in line
+    assert _run(capsys, "compare", "--from-stats", stats)[0] == 0
+
+
+def _params(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    out = tmp_path / "tuned.json"
+    status, _, _ = _run(
+        capsys, "train", "--input", str(TINY), "--modules", "exact,stem,synonym",
+        "--restarts", "0", "--out", str(out),
+    )  # fmt: skip
+    assert status == 0
+    return str(out)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--lang", "de"], "field 'language': the parameters are for english, not german"),
+        (["--flavour", "nltk"], "the nltk flavour has fixed parameters"),
+    ],
+)
+def test_params_errors_name_the_file(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    params = _params(Path(files["dir"]), capsys)
+    argv = ["score", "--hyp", files["hyp"], "--ref", files["ref"], "--params", params, *extra]
+    status, _, err = _run(capsys, *argv)
+    assert status == 2
+    line = _one_error_line(err)
+    assert f"error: --params: {params}: {message}" in line and "params: params" not in line
+
+
+def test_params_with_an_unknown_module_names_the_file(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    params = _params(Path(files["dir"]), capsys)
+    doc = json.loads(Path(params).read_text(encoding="utf-8"))
+    doc["modules"] = ["exact", "stem", "bogus"]
+    Path(params).write_text(json.dumps(doc), encoding="utf-8")
+    argv = ["score", "--hyp", files["hyp"], "--ref", files["ref"], "--params", params]
+    status, _, err = _run(capsys, *argv)
+    assert status == 2 and f"--params: {params}: modules: 'bogus' is unknown" in err
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "name"),
+    [
+        ("report", "-o", "x.html"),
+        ("score", "--stats", "x.stats"),
+        ("score", "--alignments", "x.jsonl"),
+    ],
+)
+def test_output_under_a_file_says_it_is_a_file(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str], command: str, option: str,
+    name: str,
+) -> None:  # fmt: skip
+    blocker = Path(files["dir"]) / "plain"
+    blocker.write_text("not a folder", encoding="utf-8")
+    target = f"{blocker}/{name}"
+    argv = [command, "--hyp", files["hyp"], "--ref", files["ref"], option, target]
+    status, _, err = _run(capsys, *argv)
+    assert status == 2
+    line = _one_error_line(err)
+    assert f"cannot write {target}: " in line and "plain is a file, not a folder" in line
+    assert "does not exist" not in line
+
+
+def test_stem_of_the_language_independent_setting_explains_xx(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, _, err = _run(capsys, "stem", "--lang", "xx", str(TINY))
+    assert status == 2
+    line = _one_error_line(err)
+    assert "no built-in stemmer for other (xx and other select" in line
+
+
+# -- further cases of the adversarial pass ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "extra", "message"),
+    [
+        ("bleu", ["--smooth-value", "5"], "--smooth-value: only --smooth-method floor or add-k"),
+        (
+            "bleu",
+            ["--smooth-method", "none", "--smooth-value", "0.1"],
+            "--smooth-value: only --smooth-method floor or add-k use a value (not none)",
+        ),
+        ("compare", ["--metrics", "meteor,bleu,meteor"], "--metrics: meteor is given twice"),
+        ("score", ["--modules", "exact,stem,exact"], "--modules: exact is given twice"),
+        ("compare", ["--modules", "exact exact"], "--modules: exact is given twice"),
+        ("score", ["--jobs", "-1"], "--jobs: -1 is invalid"),
+        ("score", ["--confidence", "nan", "--ci"], "--confidence: nan is invalid"),
+        ("bleu", ["--max-ngram-order", "0"], "--max-ngram-order: max_ngram_order: got 0"),
+        ("rouge", ["--weight", "0.5"], "--weight: weight: got 0.5"),
+        ("rouge", ["--types", "rouge1,rouge1"], "--types: types: got"),
+    ],
+)
+def test_options_without_effect_or_out_of_range_are_refused(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str], command: str, extra: list[str],
+    message: str,
+) -> None:  # fmt: skip
+    status, out, err = _run(capsys, command, "--hyp", files["hyp"], "--ref", files["ref"], *extra)
+    assert status == 2 and out == ""
+    assert message in _one_error_line(err)
+
+
+def test_smoothing_value_with_floor_is_used(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["bleu", "--hyp", files["hyp"], "--ref", files["ref"], "--smooth-method", "floor"]
+    status, out, _ = _run(capsys, *argv, "--smooth-value", "0.5")
+    assert status == 0 and "smooth:floor[0.50]" in out
+
+
+def test_report_paired_test_of_one_system_is_refused(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("jinja2")
+    out = Path(files["dir"]) / "r.html"
+    for test in ("--paired-bs", "--paired-ar"):
+        status, _, err = _run(
+            capsys, "report", "--hyp", files["hyp"], "--ref", files["ref"], "-o", str(out), test
+        )
+        assert status == 2 and f"{test} compares systems with a baseline" in _one_error_line(err)
+        assert not out.exists()
+
+
+def test_empty_input_scores_zero_with_a_warning(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = Path(files["dir"]) / "empty.txt"
+    empty.write_text("", encoding="utf-8")
+    for command in ("score", "bleu", "rouge"):
+        status, out, err = _run(capsys, command, "--hyp", str(empty), "--ref", str(empty))
+        assert status == 0 and "no segments to score (empty input)" in err
+        assert " 0.0" in out or "= 0.00" in out or "F = 0.00000" in out
+
+
+def test_reference_file_of_another_length_is_refused(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    short = Path(files["dir"]) / "short.txt"
+    short.write_text("one line\n", encoding="utf-8")
+    for command in ("score", "bleu", "rouge", "align"):
+        status, out, err = _run(capsys, command, "--hyp", files["hyp"], "--ref", str(short))
+        assert status == 1 and out == ""
+        assert f"has {len(HYPS)} lines but {short} has 1" in _one_error_line(err)
+
+
+@pytest.mark.parametrize(
+    ("command", "extra", "message"),
+    [
+        ("compare", ["--metrics", "meteor", "--types", "rouge1"], "--types: a rouge option"),
+        ("compare", ["--metrics", "bleu", "--alpha", "0.5"], "--alpha: a meteor option"),
+        ("compare", ["--metrics", "meteor", "--tokenize", "intl"], "--tokenize: a bleu option"),
+        (
+            "rouge",
+            ["--types", "rouge1", "--sentence-separator", "<n>"],
+            "--sentence-separator: only rougeLsum and rougeW use it",
+        ),
+        ("rouge", ["--types", "rouge1,rougeL", "--weight", "1.5"], "--weight: only rougeW"),
+        ("rouge", ["--types", "rougeL", "--skip-distance", "2"], "--skip-distance: only rougeS"),
+        ("bleu", ["--seed", "5"], "--seed: nothing is resampled"),
+        ("score", ["--confidence", "0.9"], "--confidence: nothing is resampled"),
+        ("rouge", ["--seed", "5"], "--seed: nothing is resampled; it needs --ci"),
+    ],
+)
+def test_options_that_would_change_nothing_are_refused(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str], command: str, extra: list[str],
+    message: str,
+) -> None:  # fmt: skip
+    status, out, err = _run(capsys, command, "--hyp", files["hyp"], "--ref", files["ref"], *extra)
+    assert status == 2 and out == ""
+    assert message in _one_error_line(err)
+
+
+def test_options_that_have_their_effect_are_accepted(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    inputs = ["--hyp", files["hyp"], "--ref", files["ref"]]
+    cases = [
+        ["rouge", "--types", "rougeS", "--skip-distance", "2"],
+        ["rouge", "--types", "rougeW", "--weight", "1.5"],
+        ["rouge", "--bootstrap", "40", "--seed", "5"],
+        ["compare", "--metrics", "bleu,rouge", "--stemmer", "--tokenize", "intl"],
+        ["bleu", "--ci", "--seed", "5", "--confidence", "0.9", "--n-samples", "40"],
+    ]
+    for argv in cases:
+        status, _, err = _run(capsys, argv[0], *inputs, *argv[1:])
+        assert status == 0, (argv, err)
+
+
+def test_rouge_bootstrap_uses_the_confidence(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["rouge", "--hyp", files["hyp"], "--ref", files["ref"], "--bootstrap", "40"]
+    status, out, _ = _run(capsys, *argv, "--confidence", "0.9")
+    assert status == 0 and "|ci:0.9|" in out
+    status, _, err = _run(capsys, *argv, "--confidence", "0.99")
+    assert status == 2 and "--bootstrap: 40 resample(s) cannot give a 99% interval" in err
+
+
+def test_train_seed_with_the_grid_is_refused(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _, err = _run(
+        capsys, "train", "--input", str(TINY), "--optimizer", "grid", "--seed", "3",
+        "--out", f"{files['dir']}/p.json",
+    )  # fmt: skip
+    assert status == 2 and "--seed: only with --optimizer coordinate" in _one_error_line(err)

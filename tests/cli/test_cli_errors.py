@@ -50,7 +50,12 @@ CASES = [
         2,
         "error: --max-ngram-order: max_ngram_order: got 0",
     ),
-    (("bleu", *IO, "--smooth-value", "nan"), 2, "error: --smooth-value: smooth_value: got nan"),
+    (
+        ("bleu", *IO, "--smooth-method", "floor", "--smooth-value", "nan"),
+        2,
+        "error: --smooth-value: smooth_value: got nan",
+    ),
+    (("bleu", *IO, "--smooth-value", "0.5"), 2, "error: --smooth-value: only --smooth-method"),
     (("rouge", *IO, "--types", "rouge9x"), 2, "error: --types: types: got 'rouge9x'"),
     (("score", *IO, "--stats", "missing/x.stats"), 2, "error: --stats: cannot write"),
     (("score", *IO, "--stats", "folder"), 2, "error: --stats: folder is a directory"),

@@ -147,3 +147,20 @@ def test_encoding_error_leaks_no_open_file(tmp_path: Path) -> None:
     )
     assert "invalid UTF-8" in done.stdout
     assert "ResourceWarning" not in done.stderr and "unclosed" not in done.stderr
+
+
+@pytest.mark.parametrize("name", ["t.csv", "t.tsv", "t.jsonl"])
+def test_encoding_errors_replace_applies_to_tables(tmp_path: Path, name: str) -> None:
+    # --encoding-errors replace was accepted with --input and had no effect
+    body = {
+        "t.csv": b"hyp,ref\n\xffa,b\n",
+        "t.tsv": b"hyp\tref\n\xffa\tb\n",
+        "t.jsonl": b'{"hyp": "\xffa", "ref": "b"}\n',
+    }[name]
+    table = read_table(_write(tmp_path, name, body), **FIELDS, errors="replace")
+    assert table.hypotheses["hyp"] == ["\ufffda"]
+
+
+def test_unknown_errors_mode_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="errors: 'ignore' is invalid"):
+        read_table(_write(tmp_path, "t.csv", b"hyp,ref\na,b\n"), **FIELDS, errors="ignore")

@@ -123,6 +123,23 @@ def add_stats_options(parser: argparse.ArgumentParser, *, write: bool = True) ->
     )
 
 
+def folder_problem(folder: str) -> str | None:
+    """Why files cannot be created in ``folder`` (a missing folder, or a file where a folder
+    should be: named as what it is, not as missing), or ``None``."""
+    if os.path.isdir(folder):
+        return None
+    # The nearest existing ancestor says whether a path component is a file.
+    part = folder
+    while part and not os.path.exists(part):
+        parent = os.path.dirname(part)
+        if parent == part:
+            break
+        part = parent
+    if part and os.path.exists(part) and not os.path.isdir(part):
+        return f"{part} is a file, not a folder"
+    return f"folder {folder} does not exist"
+
+
 def check_output_paths(option: str, paths: Sequence[str]) -> None:
     """Refuse, before anything is scored, output files that could not be written.
 
@@ -143,8 +160,9 @@ def check_output_paths(option: str, paths: Sequence[str]) -> None:
         folder = os.path.dirname(real) or "."
         if os.path.isdir(real):
             raise ConfigError(f"{option}: {path} is a directory; give a file name")
-        if not os.path.isdir(folder):
-            raise ConfigError(f"{option}: cannot write {path}: folder {folder} does not exist")
+        problem = folder_problem(folder)
+        if problem is not None:
+            raise ConfigError(f"{option}: cannot write {path}: {problem}")
         if os.path.exists(real):
             if not os.access(real, os.W_OK):
                 raise ConfigError(f"{option}: cannot write {path}: permission denied")

@@ -159,7 +159,12 @@ def _from_table(args: argparse.Namespace) -> SystemsInput:
         raise _usage(args.command, "--input cannot be combined with --hyp, --ref or --example")
     if not args.hyp_field or not args.ref_field:
         raise _usage(args.command, "--input needs at least one --hyp-field and one --ref-field")
-    table = read_table(args.input, hyp_fields=args.hyp_field, ref_fields=args.ref_field)
+    table = read_table(
+        args.input,
+        hyp_fields=args.hyp_field,
+        ref_fields=args.ref_field,
+        errors=args.encoding_errors,
+    )
     references = table.references
     columns = [table.hypotheses[name] for name in table.names]
 

@@ -237,7 +237,10 @@ def meteor_config(args: argparse.Namespace) -> MeteorConfig:
             params=params,
         )
     except ConfigError as exc:
-        raise ConfigError(_with_option(str(exc))) from None
+        message = str(exc)
+        if params is not None and params.source and message.startswith(f"{params.source}:"):
+            raise ConfigError(f"--params: {message}") from None
+        raise ConfigError(_with_option(message)) from None
 
 
 def _params_file(args: argparse.Namespace) -> ParamsFile | None:
@@ -410,6 +413,7 @@ def rouge_config(args: argparse.Namespace) -> RougeConfig:
         sentence_separator=args.sentence_separator,
         n_bootstrap=args.bootstrap,
         seed=args.seed,
+        confidence=getattr(args, "confidence", 0.95),
     )
 
 

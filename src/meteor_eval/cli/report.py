@@ -84,8 +84,11 @@ def check_output(path: str) -> Path:
     if target.is_dir():
         raise ConfigError(f"--output: {path} is a folder; give a file name, e.g. report.html")
     parent = target.parent if str(target.parent) else Path(".")
-    if not parent.is_dir():
-        raise ConfigError(f"--output: the folder {parent} does not exist")
+    from meteor_eval.cli._common import folder_problem
+
+    problem = folder_problem(str(parent))
+    if problem is not None:
+        raise ConfigError(f"--output: cannot write {path}: {problem}")
     return target
 
 
@@ -197,6 +200,12 @@ def run(args: argparse.Namespace) -> int:
     if args.names is None:
         systems.names = _short_names(systems.names)
     order = _order(args.baseline, systems.names)
+    if len(order) < 2 and (args.paired_bs or args.paired_ar):
+        test = "--paired-bs" if args.paired_bs else "--paired-ar"
+        raise ConfigError(
+            f"{test} compares systems with a baseline: give at least two --hyp files (one "
+            "system's report has its bootstrap interval)"
+        )
     jobs = resolve_jobs(args.jobs)
     metric = Meteor(meteor_config(args))
     progress = not args.no_progress and sys.stderr.isatty()

@@ -60,6 +60,12 @@ def stemmer_for(config: MeteorConfig) -> Callable[[str], str]:
         return stemmers.arabic_table_stemmer(config.stem_table)
     if config.language in ("czech", "other", "arabic-buckwalter-reduced"):
         hint = " (give its table with --stem-table)" if config.language.startswith("arabic") else ""
+        if config.language == "other":
+            # xx is the jar's code for it: say what the typed code stands for
+            hint = (
+                " (xx and other select METEOR 1.5's language-independent settings, which match "
+                "words exactly and stem nothing)"
+            )
         raise ConfigError(f"--lang: METEOR 1.5 has no built-in stemmer for {config.language}{hint}")
     return stemmers.get_stemmer(config.language)
 

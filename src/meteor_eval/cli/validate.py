@@ -9,7 +9,14 @@ for whichever command defines the option, so an option has the same rule everywh
   resample outside each end of the interval (:mod:`meteor_eval.stats.sampling`),
   ``--confidence`` is in (0, 1);
 * ``--jobs`` is from 0 to the maximum, ``--skip-distance`` from -1, ``--scheduler`` is
-  ``local``, ``local:N`` or a Dask address (checked without importing Dask).
+  ``local``, ``local:N`` or a Dask address (checked without importing Dask);
+* ``--smooth-value`` only with a smoothing that uses it; ``--metrics`` and ``--modules``
+  name each item once;
+* an option typed that would change nothing is refused: another metric's option in
+  ``compare --metrics``, a ROUGE option none of the ``--types`` uses, ``--seed`` or
+  ``--confidence`` with nothing resampled, ``train --seed`` with the grid;
+* ``score``, ``bleu`` and ``rouge`` re-score statistics files of their own metric only
+  (``compare`` takes any).
 
 Each refusal is a :class:`~meteor_eval.errors.ConfigError` (exit status 2) whose message starts
 with the option.
@@ -75,13 +82,7 @@ def _check_resampling(args: argparse.Namespace) -> None:
             check_resamples("--n-samples", n_samples, confidence)
     bootstrap = getattr(args, "bootstrap", 0)
     if bootstrap:
-        import dataclasses
-
-        from meteor_eval.metrics.rouge import RougeConfig
-
-        default = {f.name: f.default for f in dataclasses.fields(RougeConfig)}["confidence"]
-        assert isinstance(default, float)
-        check_resamples("--bootstrap", bootstrap, default)
+        check_resamples("--bootstrap", bootstrap, confidence)  # ROUGE's interval coverage
 
 
 def _check_ranges(args: argparse.Namespace) -> None:
@@ -98,11 +99,107 @@ def _check_ranges(args: argparse.Namespace) -> None:
         raise ConfigError(
             f"--skip-distance: {skip} is invalid; allowed: an integer >= 0, or -1 for any gap"
         )
+    smooth_value = getattr(args, "smooth_value", None)
+    method = getattr(args, "smooth_method", None)
+    from_stats = getattr(args, "from_stats", None)  # the method may come from the file
+    if smooth_value is not None and method not in ("floor", "add-k") and not from_stats:
+        raise ConfigError(
+            f"--smooth-value: only --smooth-method floor or add-k use a value (not {method})"
+        )
+    for dest, what in (("metrics", "metric"), ("modules", "module")):
+        value = getattr(args, dest, None)
+        if not isinstance(value, str):
+            continue
+        from meteor_eval.cli.options import split_list
+
+        names = list(split_list(value))
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            # a repeated module adds no match, and its weight would have no effect
+            raise ConfigError(f"--{dest}: {twice[0]} is given twice; give each {what} once")
     scheduler = getattr(args, "scheduler", None)
     if scheduler is not None:
         from meteor_eval.distributed import check_scheduler
 
         check_scheduler(scheduler)
+
+
+#: The metric each single-metric command re-scores from statistics files.
+_METRIC_OF_COMMAND = {"score": "meteor", "bleu": "bleu", "rouge": "rouge"}
+
+
+def _check_stats_metric(args: argparse.Namespace) -> None:
+    """``--from-stats`` of another metric's statistics: ``score`` of BLEU statistics would
+    print BLEU from the METEOR command."""
+    expected = _METRIC_OF_COMMAND.get(getattr(args, "command", ""))
+    if expected is None or not getattr(args, "from_stats", None):
+        return
+    from meteor_eval.statsfile import stats_metric
+
+    for path in args.from_stats:
+        found = stats_metric(path)
+        if found is not None and found != expected:
+            command = {v: k for k, v in _METRIC_OF_COMMAND.items()}.get(found, "compare")
+            raise ConfigError(
+                f"--from-stats: {path} holds {found} statistics; 'meteor-eval {args.command}' "
+                f"re-scores {expected} statistics (use 'meteor-eval {command}' or 'compare')"
+            )
+
+
+#: ROUGE options that only some variants use: option destination -> (variants, option).
+_ROUGE_VARIANT_OPTIONS = {
+    "sentence_separator": (("rougeLsum", "rougeW"), "--sentence-separator"),
+    "weight": (("rougeW",), "--weight"),
+    "skip_distance": (("rougeS", "rougeSU"), "--skip-distance"),
+}
+
+
+def _check_without_effect(args: argparse.Namespace, names: dict[str, str]) -> None:
+    """Options typed that would change nothing: another metric's options in ``compare``, a
+    ROUGE option none of the chosen variants uses, a seed or coverage with no resampling."""
+    explicit: set[str] = getattr(args, "explicit", None) or set()
+    if not explicit or getattr(args, "from_stats", None):
+        return  # --from-stats: the metric and its settings come from the files
+    from meteor_eval.cli.options import _FIELDS_OF_OPTION, split_list
+
+    metrics = getattr(args, "metrics", None)
+    if isinstance(metrics, str):
+        chosen = set(split_list(metrics))
+        for metric, options in _FIELDS_OF_OPTION.items():
+            if metric in chosen:
+                continue
+            for dest in sorted(explicit & options.keys()):
+                if not any(dest in _FIELDS_OF_OPTION[m] for m in chosen):
+                    raise ConfigError(
+                        f"{names.get(dest, dest)}: a {metric} option, but --metrics does not "
+                        f"include {metric}"
+                    )
+    else:
+        chosen = {"rouge"} if getattr(args, "command", "") == "rouge" else set()
+    types = getattr(args, "types", None)
+    if "rouge" in chosen and isinstance(types, str):
+        variants = {t.strip() for t in types.split(",") if t.strip()}
+        for dest, (users, option) in _ROUGE_VARIANT_OPTIONS.items():
+            if dest in explicit and not variants & set(users):
+                raise ConfigError(
+                    f"{option}: only {' and '.join(users)} use it, and --types has "
+                    f"{', '.join(sorted(variants))}"
+                )
+    resampling = any(getattr(args, flag, False) for flag in ("ci", "paired_bs", "paired_ar"))
+    command = getattr(args, "command", "")
+    if command == "train":
+        if "seed" in explicit and getattr(args, "optimizer", "") == "grid":
+            raise ConfigError("--seed: only with --optimizer coordinate (its random restarts)")
+        return
+    if command in ("report",) or resampling:
+        return
+    bootstrap = bool(getattr(args, "bootstrap", 0)) and "rouge" in chosen
+    for dest in ("seed", "confidence"):
+        if dest in explicit and hasattr(args, dest) and not bootstrap:
+            extra = " (or --bootstrap N)" if "rouge" in chosen else ""
+            raise ConfigError(
+                f"--{dest}: nothing is resampled; it needs --ci, --paired-bs or --paired-ar{extra}"
+            )
 
 
 def check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -118,3 +215,5 @@ def check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     _check_blank(args, names)
     _check_resampling(args)
     _check_ranges(args)
+    _check_stats_metric(args)
+    _check_without_effect(args, names)

@@ -16,12 +16,13 @@ the id, so a score says which parameters made it.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -46,12 +47,15 @@ class ParamsFile:
         language: METEOR language long name (``english``).
         modules: Matching stages, in order.
         params: alpha, beta, gamma, delta and one weight per module.
+        source: The file it was read from (``None`` when built in memory), for messages;
+            not part of the id.
     """
 
     name: str
     language: str
     modules: tuple[str, ...]
     params: TuningParams
+    source: str | None = field(default=None, compare=False)
 
     @property
     def digest(self) -> str:
@@ -167,4 +171,4 @@ def read_params(path: str | Path) -> ParamsFile:
         raise ConfigError(f"{file}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
     if not isinstance(doc, dict):
         raise ConfigError(f"{file}: a JSON {type(doc).__name__}, not an object")
-    return _check_document(doc, str(file))
+    return dataclasses.replace(_check_document(doc, str(file)), source=str(file))

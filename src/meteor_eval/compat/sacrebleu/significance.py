@@ -154,7 +154,12 @@ class PairedTest:
         resampling = SacrebleuResampling(metric.native.config)
         if self.test_type == "bs":
             found = paired_tests(
-                resampling, systems, method="bs", n_samples=self.n_samples, seed=self._seed
+                resampling,
+                systems,
+                method="bs",
+                n_samples=self.n_samples,
+                seed=self._seed,
+                allow_few_samples=True,
             ).estimates
             p_values = {k: found[k]["bleu"].p_value for k in systems}
             intervals = found
@@ -167,6 +172,7 @@ class PairedTest:
                 n_samples=self.n_samples,
                 n_confidence=self.n_ar_confidence if with_ci else 1,
                 seed=self._seed,
+                allow_few_samples=True,
             ).estimates
             p_values = {k: trials[k]["bleu"].p_value for k in systems}
             intervals = trials
@@ -179,6 +185,7 @@ class PairedTest:
                     n_samples=self.n_samples,
                     n_confidence=self.n_ar_confidence,
                     seed=self._seed,
+                    allow_few_samples=True,
                 ).estimates
         with_interval = self.test_type == "bs" or self.n_ar_confidence > 0
         return [_result(intervals[k]["bleu"], with_interval, p_values[k]) for k in systems]

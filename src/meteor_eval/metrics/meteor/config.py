@@ -388,14 +388,15 @@ class MeteorConfig:
 
 def _with_params(loaded: TunedParameters, conflicts: list[str], base: MeteorConfig) -> MeteorConfig:
     """``base`` with a parameter set's modules, weights and parameters (see ``preset``)."""
-    where = "params"
+    # The file is named in every message (the field name "params" says nothing about which).
+    where = getattr(loaded, "source", None) or "params"
     if conflicts:
         raise ConfigError(
-            f"params: a parameter file sets {', '.join(conflicts)}; give one or the other"
+            f"{where}: a parameter file sets {', '.join(conflicts)}; give one or the other"
         )
     if base.flavour == "nltk":
         raise ConfigError(
-            "params: the nltk flavour has fixed parameters; use meteor15 or paper2005"
+            f"{where}: the nltk flavour has fixed parameters; use meteor15 or paper2005"
         )
     try:
         language = resolve_language(loaded.language).long_name

@@ -453,7 +453,9 @@ class BLEU:
             seed = sacrebleu_seed()
             resampling = SacrebleuResampling(self._native.config)
             rows = [tuple(row) for row in stats]
-            estimate = confidence_interval(resampling, rows, n_samples=n_bootstrap, seed=seed)
+            estimate = confidence_interval(
+                resampling, rows, n_samples=n_bootstrap, seed=seed, allow_few_samples=True
+            )
             score._mean = estimate["bleu"].mean
             score._ci = estimate["bleu"].half_width
             self.n_bootstrap = n_bootstrap
