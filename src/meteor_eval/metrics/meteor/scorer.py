@@ -167,12 +167,8 @@ class Meteor(Metric["MeteorScore"]):
     def segment_stats(
         self, hypothesis: str, references: Sequence[str]
     ) -> tuple[MeteorStats, int, Alignment]:
-        """Statistics of the best reference (spec 5.4), its index and its alignment.
-
-        Raises:
-            TypeError: ``references`` is a bare string.
-            InputError: there is no reference.
-        """
+        """The pipeline's :meth:`~meteor_eval.metrics.meteor.pipeline.Pipeline.segment_stats`:
+        the best reference's statistics (spec 5.4), its index and its alignment."""
         return self.pipeline.segment_stats(hypothesis, references)
 
     def best_stats(self, hypothesis: str, references: Sequence[str]) -> MeteorStats:
