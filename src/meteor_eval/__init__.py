@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import warnings
 from typing import TYPE_CHECKING, Any
 
 from meteor_eval._version import __version__
@@ -30,14 +31,15 @@ if TYPE_CHECKING:
     from meteor_eval.mergeable import BleuMetric, MeteorMetric, RougeMetric
     from meteor_eval.metrics.base import Score, Signature
     from meteor_eval.metrics.bleu import Bleu, BleuConfig, BleuScore, corpus_bleu, sentence_bleu
+    from meteor_eval.metrics.bleu import score_from_stats as bleu_from_stats
     from meteor_eval.metrics.meteor import (
         Meteor,
         MeteorConfig,
         MeteorScore,
         corpus_meteor,
-        score_from_stats,
         sentence_meteor,
     )
+    from meteor_eval.metrics.meteor import score_from_stats as meteor_from_stats
     from meteor_eval.metrics.rouge import (
         Rouge,
         RougeConfig,
@@ -45,6 +47,7 @@ if TYPE_CHECKING:
         corpus_rouge,
         sentence_rouge,
     )
+    from meteor_eval.metrics.rouge import score_from_stats as rouge_from_stats
     from meteor_eval.stats.meteor import MeteorStats
     from meteor_eval.types import PerSegment
 
@@ -66,7 +69,6 @@ _LAZY: dict[str, str] = {
             "MeteorConfig",
             "MeteorScore",
             "corpus_meteor",
-            "score_from_stats",
             "sentence_meteor",
         ),
         "meteor_eval.metrics.meteor",
@@ -79,19 +81,42 @@ _LAZY: dict[str, str] = {
     "PerSegment": "meteor_eval.types",
 }
 
+# Public name -> (module, name there): each metric's formula of summed statistics, named after
+# its metric as corpus_* and sentence_* are (every metric's module calls it score_from_stats).
+_RENAMED: dict[str, tuple[str, str]] = {
+    "bleu_from_stats": ("meteor_eval.metrics.bleu", "score_from_stats"),
+    "meteor_from_stats": ("meteor_eval.metrics.meteor", "score_from_stats"),
+    "rouge_from_stats": ("meteor_eval.metrics.rouge", "score_from_stats"),
+}
+
+# Deprecated public name -> its replacement (kept for one release, with a DeprecationWarning).
+_DEPRECATED: dict[str, str] = {"score_from_stats": "meteor_from_stats"}
+
 
 def __getattr__(name: str) -> Any:
     """Import a public name's module on first use and cache the name in this module."""
-    module = _LAZY.get(name)
-    if module is None:
+    if name in _DEPRECATED:
+        replacement = _DEPRECATED[name]
+        warnings.warn(
+            f"meteor_eval.{name} is deprecated and will be removed in 0.3; use "
+            f"meteor_eval.{replacement} (BLEU and ROUGE have bleu_from_stats, rouge_from_stats)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return __getattr__(replacement)
+    if name in _RENAMED:
+        module, attribute = _RENAMED[name]
+    elif name in _LAZY:
+        module, attribute = _LAZY[name], name
+    else:
         raise AttributeError(f"module 'meteor_eval' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    value = getattr(importlib.import_module(module), attribute)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | set(_RENAMED))
 
 
 __all__ = [
@@ -118,11 +143,13 @@ __all__ = [
     "Score",
     "Signature",
     "__version__",
+    "bleu_from_stats",
     "compare",
     "corpus_bleu",
     "corpus_meteor",
     "corpus_rouge",
-    "score_from_stats",
+    "meteor_from_stats",
+    "rouge_from_stats",
     "sentence_bleu",
     "sentence_meteor",
     "sentence_rouge",

@@ -249,11 +249,12 @@ def _submit(
     metric: Metric[Any],
     client: Any,
     mode: str,
-    files: Sequence[str] | None,
-    pairs: Iterable[Pair] | None,
-    chunk_size: int,
-    errors: EncodingErrors,
-    shared_storage: bool,
+    *,
+    files: Sequence[str] | None = None,
+    pairs: Iterable[Pair] | None = None,
+    chunk_size: int = DEFAULT_CHUNK_LINES,
+    errors: EncodingErrors = "strict",
+    shared_storage: bool = True,
 ) -> list[Any]:
     """One task per chunk (``mode``: ``"total"`` or ``"rows"``), in input order."""
     _check(chunk_size, files, pairs)
@@ -290,7 +291,16 @@ def corpus_total(
     Raises:
         InputError: unreadable input or differing line counts.
     """
-    futures = _submit(metric, client, "total", files, pairs, chunk_size, errors, shared_storage)
+    futures = _submit(
+        metric,
+        client,
+        "total",
+        files=files,
+        pairs=pairs,
+        chunk_size=chunk_size,
+        errors=errors,
+        shared_storage=shared_storage,
+    )
     cls, config = type(metric), metric.config
     if not futures:
         return metric.new_total()
@@ -308,14 +318,23 @@ def corpus_total(
         merged_total: Total = total
         return merged_total
     result = metric.new_total()
+    for part in _results(futures):
+        metric.add_rows(result, part.rows or [])
+        result.nrefs |= part.nrefs
+    return result
+
+
+def _results(futures: Sequence[Any]) -> list[Any]:
+    """The futures' results in order, once every one is in; then the warnings their workers
+    raised while reading, re-raised here."""
+    out: list[Any] = []
     notes_all: list[str] = []
     for future in futures:
         part, notes = future.result()
+        out.append(part)
         notes_all.extend(notes)
-        metric.add_rows(result, part.rows or [])
-        result.nrefs |= part.nrefs
     _reraise(notes_all)
-    return result
+    return out
 
 
 def corpus_result(metric: Metric[Any], client: Any, **options: Any) -> Any:
@@ -323,24 +342,8 @@ def corpus_result(metric: Metric[Any], client: Any, **options: Any) -> Any:
     return metric.result(corpus_total(metric, client, **options))
 
 
-def segment_rows(
-    metric: Metric[Any],
-    client: Any,
-    *,
-    files: Sequence[str] | None = None,
-    pairs: Iterable[Pair] | None = None,
-    chunk_size: int = DEFAULT_CHUNK_LINES,
-    errors: EncodingErrors = "strict",
-    shared_storage: bool = True,
-) -> list[tuple[Row, int]]:
-    """Each segment's statistics row and number of references, in input order (options as
-    :func:`corpus_total`)."""
-    futures = _submit(metric, client, "rows", files, pairs, chunk_size, errors, shared_storage)
-    out: list[tuple[Row, int]] = []
-    notes_all: list[str] = []
-    for future in futures:
-        rows, notes = future.result()
-        out.extend(rows)
-        notes_all.extend(notes)
-    _reraise(notes_all)
-    return out
+def segment_rows(metric: Metric[Any], client: Any, **options: Any) -> list[tuple[Row, int]]:
+    """Each segment's statistics row and number of references, in input order (``options``:
+    those of :func:`corpus_total`)."""
+    futures = _submit(metric, client, "rows", **options)
+    return [record for rows in _results(futures) for record in rows]

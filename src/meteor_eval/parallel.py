@@ -446,26 +446,14 @@ def corpus_total(
 
 
 def corpus_result(
-    metric: Metric[_ScoreT],
-    pairs: Iterable[Pair],
-    *,
-    jobs: int = 1,
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
-    progress: Progress | None = None,
-    start_method: str | None = None,
+    metric: Metric[_ScoreT], pairs: Iterable[Pair], **options: Any
 ) -> tuple[_ScoreT, int]:
-    """The corpus result of a stream of pairs and the number of segments.
+    """The corpus result of a stream of pairs and the number of segments (``options``: those
+    of :func:`corpus_total`).
 
     Equal to the metric's ``corpus_score`` on the same segments, bit for bit.
     """
-    total = corpus_total(
-        metric,
-        pairs,
-        jobs=jobs,
-        chunk_size=chunk_size,
-        progress=progress,
-        start_method=start_method,
-    )
+    total = corpus_total(metric, pairs, **options)
     return metric.result(total), total.count
 
 
@@ -484,19 +472,7 @@ def segment_rows(
         ConfigError: ``jobs``, ``chunk_size`` or ``start_method`` is invalid
             (:mod:`meteor_eval.processes`).
     """
-    count = 0
-    for part in _run_chunks(
-        metric,
-        pairs,
-        _chunk_rows,
-        (),
-        _Run(jobs, chunk_size, start_method, progress),
-        len,
-    ):
-        count += len(part)
-        yield from part
-    if count == 0:
-        warn_empty()
+    return _each(metric, pairs, _chunk_rows, (), _Run(jobs, chunk_size, start_method, progress))
 
 
 def segment_results(
@@ -516,16 +492,27 @@ def segment_results(
         ConfigError: ``jobs``, ``chunk_size`` or ``start_method`` is invalid
             (:mod:`meteor_eval.processes`).
     """
-    count = 0
-    for part in _run_chunks(
-        metric,
-        pairs,
-        _chunk_results,
-        (options,),
-        _Run(jobs, chunk_size, start_method, progress),
-        len,
-    ):
-        count += len(part)
-        yield from part
-    if count == 0:
-        warn_empty()
+    run = _Run(jobs, chunk_size, start_method, progress)
+    return _each(metric, pairs, _chunk_results, (options,), run)
+
+
+def _each(
+    metric: Metric[Any],
+    pairs: Iterable[Pair],
+    task: Callable[..., list[_T]],
+    extra: tuple[object, ...],
+    run: _Run,
+) -> Iterator[_T]:
+    """Each pair's item of ``task``'s per-chunk lists, in input order (options checked before
+    the first item is asked for; an empty input warns)."""
+    chunks = _run_chunks(metric, pairs, task, extra, run, len)
+
+    def items() -> Iterator[_T]:
+        count = 0
+        for part in chunks:
+            count += len(part)
+            yield from part
+        if count == 0:
+            warn_empty()
+
+    return items()

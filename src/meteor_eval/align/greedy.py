@@ -126,17 +126,8 @@ def greedy_align_python(
     stem: Callable[[str], str] | None = None,
     synonyms: Callable[[str], Collection[str]] | None = None,
 ) -> list[GreedyMatch]:
-    """:func:`greedy_align` in pure Python: the reference for the compiled kernel.
-
-    Args:
-        hyp_words: Hypothesis tokens after NLTK's ``preprocess`` (lower-cased by default).
-        ref_words: Reference tokens, likewise.
-        stem: The stemmer of stage 2 (``None`` skips stages 2 and 3).
-        synonyms: Word -> its synonym names *including the word itself* (``None`` skips
-            stage 3). It receives stems, as in NLTK.
-
-    Returns:
-        ``(hypothesis index, reference index, stage)`` triples ordered by hypothesis index.
+    """:func:`greedy_align` in pure Python (same arguments and result): the reference for the
+    compiled kernel.
 
     Example:
         >>> def strip_s(word: str) -> str:

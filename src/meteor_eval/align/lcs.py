@@ -12,36 +12,13 @@ References:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 __all__ = ["lcs_indices", "lcs_length", "lcs_table", "wlcs_hit_mask"]
 
 
-def lcs_table(reference: Sequence[str], hypothesis: Sequence[str]) -> list[list[int]]:
-    """The ``(len(reference)+1) x (len(hypothesis)+1)`` table of LCS lengths of prefixes.
-
-    Example:
-        >>> lcs_table(("a", "b"), ("b",))[-1][-1]
-        1
-    """
-    cols = len(hypothesis)
-    table = [[0] * (cols + 1)]
-    for ref_token in reference:
-        above = table[-1]
-        row = [0] * (cols + 1)
-        for j in range(1, cols + 1):
-            if ref_token == hypothesis[j - 1]:
-                row[j] = above[j - 1] + 1
-            else:
-                left = row[j - 1]
-                up = above[j]
-                row[j] = up if up >= left else left
-        table.append(row)
-    return table
-
-
-def lcs_length(reference: Sequence[str], hypothesis: Sequence[str]) -> int:
-    """Length of a longest common subsequence, in O(len(hypothesis)) memory."""
+def _lcs_rows(reference: Sequence[str], hypothesis: Sequence[str]) -> Iterator[list[int]]:
+    """The rows of the LCS table after the first (all zeros), one per reference token."""
     cols = len(hypothesis)
     above = [0] * (cols + 1)
     for ref_token in reference:
@@ -53,8 +30,26 @@ def lcs_length(reference: Sequence[str], hypothesis: Sequence[str]) -> int:
                 left = row[j - 1]
                 up = above[j]
                 row[j] = up if up >= left else left
+        yield row
         above = row
-    return above[cols]
+
+
+def lcs_table(reference: Sequence[str], hypothesis: Sequence[str]) -> list[list[int]]:
+    """The ``(len(reference)+1) x (len(hypothesis)+1)`` table of LCS lengths of prefixes.
+
+    Example:
+        >>> lcs_table(("a", "b"), ("b",))[-1][-1]
+        1
+    """
+    return [[0] * (len(hypothesis) + 1), *_lcs_rows(reference, hypothesis)]
+
+
+def lcs_length(reference: Sequence[str], hypothesis: Sequence[str]) -> int:
+    """Length of a longest common subsequence, in O(len(hypothesis)) memory."""
+    last = [0] * (len(hypothesis) + 1)
+    for last in _lcs_rows(reference, hypothesis):  # noqa: B007 - only the last row is kept
+        pass
+    return last[-1]
 
 
 def lcs_indices(reference: Sequence[str], hypothesis: Sequence[str]) -> list[int]:

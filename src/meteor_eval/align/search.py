@@ -198,14 +198,7 @@ def beam_align_python(
     """Choose one alignment among the candidates, exactly as METEOR 1.5 does (pure Python).
 
     This is the reference implementation; the compiled one must agree with it on every input.
-
-    Args:
-        store: Candidates of every stage, in stage order per reference position.
-        aligner_weights: Objective weight per stage (1.0 for exact, 0.5 otherwise in the jar).
-        beam: Beam size (the jar's ``-x``, default 40).
-
-    Returns:
-        The chosen matches, ordered by reference position.
+    Arguments and result: those of :func:`beam_align`.
     """
     fixed = fixed_matches(store)
     if len(fixed) == sum(len(c) for c in store.by_ref):

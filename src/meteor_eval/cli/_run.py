@@ -12,6 +12,7 @@ import argparse
 import contextlib
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from meteor_eval.cli._common import check_output_paths, start_method_of
@@ -19,7 +20,14 @@ from meteor_eval.comparison import ComparisonResult, Engine, Request, Significan
 from meteor_eval.errors import ConfigError
 from meteor_eval.metrics.protocol import Metric
 
-__all__ = ["ProgressBar", "add_metric_command", "request_from_args", "run_command"]
+__all__ = [
+    "METRIC_BUILDERS",
+    "MetricCommand",
+    "ProgressBar",
+    "add_metric_command",
+    "request_from_args",
+    "run_command",
+]
 
 
 class ProgressBar:
@@ -202,6 +210,36 @@ def run_command(
     return 0
 
 
+def _meteor(args: argparse.Namespace) -> Metric[Any]:
+    from meteor_eval.cli.options import meteor_config
+    from meteor_eval.metrics.meteor import Meteor
+
+    return Meteor(meteor_config(args))
+
+
+def _bleu(args: argparse.Namespace) -> Metric[Any]:
+    from meteor_eval.cli.options import bleu_config
+    from meteor_eval.metrics.bleu import Bleu
+
+    return Bleu(bleu_config(args))
+
+
+def _rouge(args: argparse.Namespace) -> Metric[Any]:
+    from meteor_eval.cli.options import rouge_config
+    from meteor_eval.metrics.rouge import Rouge
+
+    return Rouge(rouge_config(args))
+
+
+#: Per metric, the metric its options configure (each metric's options are defined once, in
+#: :mod:`meteor_eval.cli.options`).
+METRIC_BUILDERS: dict[str, Callable[[argparse.Namespace], Metric[Any]]] = {
+    "meteor": _meteor,
+    "bleu": _bleu,
+    "rouge": _rouge,
+}
+
+
 def add_metric_command(
     subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
     name: str,
@@ -228,3 +266,37 @@ def add_metric_command(
     add_run_options(parser)
     parser.set_defaults(func=run)
     return parser
+
+
+@dataclass(frozen=True)
+class MetricCommand:
+    """A command scoring one metric (``score``, ``bleu``, ``rouge``): its parser and its run.
+
+    Attributes:
+        command: The subcommand's name.
+        metric: The metric's name (:data:`METRIC_BUILDERS`).
+        help: The one line ``meteor-eval --help`` shows.
+        description: The command's own ``--help`` description.
+        options: The metric's options (each adds to the parser), before the shared ones.
+    """
+
+    command: str
+    metric: str
+    help: str
+    description: str
+    options: tuple[Callable[[argparse.ArgumentParser], None], ...]
+
+    def register(self, subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+        """Add the subcommand."""
+        add_metric_command(
+            subparsers,
+            self.command,
+            help=self.help,
+            description=self.description,
+            options=self.options,
+            run=self.run,
+        )
+
+    def run(self, args: argparse.Namespace) -> int:
+        """Score and print; the exit status."""
+        return run_command(args, lambda: [METRIC_BUILDERS[self.metric](args)], [self.metric])

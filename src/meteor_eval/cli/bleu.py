@@ -2,28 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
-
-from meteor_eval.cli._run import add_metric_command, run_command
-from meteor_eval.cli.options import add_bleu_options, bleu_config
+from meteor_eval.cli._run import MetricCommand
+from meteor_eval.cli.options import add_bleu_options
 
 __all__ = ["register", "run"]
 
-
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``bleu`` subcommand."""
-    add_metric_command(
-        subparsers,
-        "bleu",
-        help="BLEU, equal to sacrebleu 2.x",
-        description=__doc__.split("\n")[0],
-        options=[add_bleu_options],
-        run=run,
-    )
-
-
-def run(args: argparse.Namespace) -> int:
-    """Score and print; returns the exit code."""
-    from meteor_eval.metrics.bleu import Bleu
-
-    return run_command(args, lambda: [Bleu(bleu_config(args))], ["bleu"])
+_COMMAND = MetricCommand(
+    "bleu", "bleu", "BLEU, equal to sacrebleu 2.x", __doc__, (add_bleu_options,)
+)
+register, run = _COMMAND.register, _COMMAND.run

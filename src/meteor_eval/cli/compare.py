@@ -8,9 +8,8 @@ metrics; ``--paired-bs``/``--paired-ar`` test every system against the baseline.
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from meteor_eval.cli._run import add_metric_command, run_command
+from meteor_eval.cli._run import METRIC_BUILDERS, add_metric_command, run_command
 from meteor_eval.cli.options import (
     METRICS,
     add_bleu_options,
@@ -19,7 +18,6 @@ from meteor_eval.cli.options import (
     split_list,
 )
 from meteor_eval.errors import ConfigError
-from meteor_eval.metrics.protocol import Metric
 
 __all__ = ["register", "run"]
 
@@ -61,28 +59,7 @@ def _metric_names(args: argparse.Namespace) -> list[str]:
     return names
 
 
-def _metrics(args: argparse.Namespace, names: list[str]) -> list[Metric[Any]]:
-    """The chosen metrics, each configured by its options."""
-    from meteor_eval.cli.options import bleu_config, meteor_config, rouge_config
-
-    metrics: list[Metric[Any]] = []
-    for name in names:
-        if name == "meteor":
-            from meteor_eval.metrics.meteor import Meteor
-
-            metrics.append(Meteor(meteor_config(args)))
-        elif name == "bleu":
-            from meteor_eval.metrics.bleu import Bleu
-
-            metrics.append(Bleu(bleu_config(args)))
-        else:
-            from meteor_eval.metrics.rouge import Rouge
-
-            metrics.append(Rouge(rouge_config(args)))
-    return metrics
-
-
 def run(args: argparse.Namespace) -> int:
     """Score with the chosen metrics and print one table; returns the exit code."""
     names = _metric_names(args)
-    return run_command(args, lambda: _metrics(args, names), METRICS)
+    return run_command(args, lambda: [METRIC_BUILDERS[name](args) for name in names], METRICS)

@@ -110,17 +110,9 @@ def meteor_score(
     beta: float = 3.0,
     gamma: float = 0.5,
 ) -> float:
-    """NLTK's ``meteor_score``: the best :func:`single_meteor_score` over the references.
-
-    Args:
-        references: Pre-tokenised references.
-        hypothesis: Pre-tokenised hypothesis (iterated once per reference, as in NLTK).
-        preprocess: Applied to every token (default ``str.lower``).
-        stemmer: Object with ``stem(word)``; ``None`` = NLTK's default Porter stemmer (ours).
-        wordnet: Object with NLTK's ``synsets(word)``; ``None`` = the shipped WordNet 3.0.
-        alpha: Precision/recall balance.
-        beta: Exponent of the fragmentation penalty.
-        gamma: Weight of the penalty.
+    """NLTK's ``meteor_score``: the best :func:`single_meteor_score` over the references
+    (``references``: pre-tokenised; the hypothesis is iterated once per reference, as in NLTK;
+    the other arguments are :func:`single_meteor_score`'s).
 
     Raises:
         TypeError: the hypothesis or a reference is a ``str`` (NLTK's message).

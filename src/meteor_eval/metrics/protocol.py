@@ -251,9 +251,9 @@ class Metric(ABC, Generic[ScoreT]):
         (row,) = self.segment_rows([(hypothesis, references)])
         return self.segment_result(row, len(references))
 
-    def segment_result(self, row: Row, n_refs: int) -> ScoreT:
+    def segment_result(self, row: Row, nrefs: int) -> ScoreT:
         """The result of one segment's statistics row (a row is the total of its segment)."""
-        return self.score_total(row, nrefs=str(n_refs))
+        return self.score_total(row, nrefs=str(nrefs))
 
     def segment_metric(self) -> Metric[ScoreT]:
         """The metric whose results report single segments in sentence-level output: this one

@@ -5,32 +5,15 @@ This module keeps the old import path working; new code imports from the package
 
 from __future__ import annotations
 
-from meteor_eval.resources.wordnet import (
-    METEOR_BINARY_FILE,
-    METEOR_MORPH_RULES,
-    NLTK_BINARY_FILE,
-    NLTK_SUBSTITUTIONS,
-    WORDNET_FILES,
-    MeteorWordNet,
-    NltkWordNet,
-    WordNetPos,
-    meteor_wordnet,
-    meteor_wordnet_from_dir,
-    nltk_wordnet,
-    wordnet_spec,
-)
+from typing import Any
 
-__all__ = [
-    "METEOR_BINARY_FILE",
-    "METEOR_MORPH_RULES",
-    "NLTK_BINARY_FILE",
-    "NLTK_SUBSTITUTIONS",
-    "WORDNET_FILES",
-    "MeteorWordNet",
-    "NltkWordNet",
-    "WordNetPos",
-    "meteor_wordnet",
-    "meteor_wordnet_from_dir",
-    "nltk_wordnet",
-    "wordnet_spec",
-]
+from meteor_eval.resources import wordnet as _wordnet
+
+__all__ = _wordnet.__all__
+
+
+def __getattr__(name: str) -> Any:
+    """The package's name of the same name (every name of ``__all__``)."""
+    if name in __all__:
+        return getattr(_wordnet, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

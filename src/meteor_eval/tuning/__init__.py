@@ -27,6 +27,7 @@ these; ``meteor-eval train`` (``docs/tuning.md``) is this project's own tuning c
 
 from __future__ import annotations
 
+from meteor_eval.tuning.paramfile import ParamsFile, read_params
 from meteor_eval.tuning.rescore import (
     PreparedStats,
     TuningParams,
@@ -39,10 +40,12 @@ from meteor_eval.tuning.rescore import (
 )
 
 __all__ = [
+    "ParamsFile",
     "PreparedStats",
     "TuningParams",
     "block_scores",
     "prepare_stats",
+    "read_params",
     "segment_scores",
     "segment_scores_grid",
     "stats_matrix",

@@ -17,16 +17,35 @@ is NaN, as in the jar.
 
 Sums are sequential (``np.cumsum``, not NumPy's pairwise ``sum``), because the jar adds in a
 loop and the last bits of the result depend on the order.
+
+The tuning objectives' correlations of two vectors are here too: :func:`pearson` and
+:func:`spearman_rho`, in NumPy's order by default (pairwise sums, NaN when a side is constant),
+or with ``order="jar"`` through the Trainer's functions above.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import itertools
+import math
+from collections.abc import Sequence
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["java_sort_keys", "rank_consistency", "spearman", "weighted_pearson"]
+__all__ = [
+    "Order",
+    "java_sort_keys",
+    "pearson",
+    "rank_consistency",
+    "spearman",
+    "spearman_rho",
+    "weighted_pearson",
+]
+
+#: The operation order of a correlation: NumPy's (pairwise sums; NaN for a constant side) or
+#: the METEOR 1.5 jar's Trainer (sequential sums in its sort orders; 0.0 for a constant side).
+Order = Literal["numpy", "jar"]
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -180,3 +199,64 @@ def rank_consistency(scores: Any, better: Any, worse: Any, *, epsilon: float = 0
     with np.errstate(divide="ignore", invalid="ignore"):
         result: Floats = (correct - (total - correct)) / total
     return result
+
+
+def _vectors(name: str, x: Any, y: Any, order: str) -> tuple[Floats, Floats]:
+    if order not in ("numpy", "jar"):
+        raise ValueError(f"{name}: order {order!r} is unknown; allowed: 'numpy', 'jar'")
+    xs = np.asarray(x, dtype=np.float64)
+    ys = np.asarray(y, dtype=np.float64)
+    if xs.shape != ys.shape or xs.ndim != 1:
+        raise ValueError(f"{name}: lengths differ ({xs.shape} and {ys.shape})")
+    return xs, ys
+
+
+def pearson(x: Sequence[float] | Any, y: Sequence[float] | Any, *, order: Order = "numpy") -> float:
+    """Pearson's r of two vectors.
+
+    ``order="numpy"``: NumPy's pairwise sums; NaN when either side is constant or has fewer
+    than two items. ``order="jar"``: :func:`weighted_pearson` with unit weights (the Trainer's
+    sums; 0.0 for a constant side).
+
+    Example:
+        >>> pearson([1, 2, 3], [2, 4, 7])
+        0.9933992677987828
+    """
+    xs, ys = _vectors("pearson", x, y, order)
+    if order == "jar":
+        return float(weighted_pearson(xs, ys, np.ones(len(xs)))[()])
+    if len(xs) < 2:
+        return math.nan
+    dx = xs - xs.mean()
+    dy = ys - ys.mean()
+    denominator = math.sqrt(float((dx * dx).sum()) * float((dy * dy).sum()))
+    return math.nan if denominator == 0.0 else float((dx * dy).sum()) / denominator
+
+
+def _average_ranks(values: Floats) -> Floats:
+    """Ranks 1..n with ties given the mean of their positions (Spearman's convention)."""
+    order = np.argsort(values, kind="mergesort")
+    sorted_values = values[order]
+    edges = np.concatenate(([0], np.flatnonzero(np.diff(sorted_values)) + 1, [len(values)]))
+    ranks = np.empty(len(values), dtype=np.float64)
+    for start, stop in itertools.pairwise(edges):
+        ranks[order[start:stop]] = (start + stop + 1) / 2.0
+    return ranks
+
+
+def spearman_rho(
+    x: Sequence[float] | Any, y: Sequence[float] | Any, *, order: Order = "numpy"
+) -> float:
+    """Spearman's rho of two vectors: Pearson's r of the tie-averaged ranks.
+
+    ``order="numpy"``: :func:`pearson` of the ranks. ``order="jar"``: :func:`spearman`, the
+    Trainer's two stable sorts and sums.
+
+    Example:
+        >>> spearman_rho([1, 2, 3, 4], [1, 3, 2, 4])
+        0.8
+    """
+    xs, ys = _vectors("spearman", x, y, order)
+    if order == "jar":
+        return float(spearman(xs, ys)[()])
+    return pearson(_average_ranks(xs), _average_ranks(ys))

@@ -24,6 +24,9 @@ from typing import Any, Literal
 
 import numpy as np
 
+from meteor_eval.tuning.agreement import pearson
+from meteor_eval.tuning.agreement import spearman_rho as spearman
+
 __all__ = [
     "MEASURES",
     "HumanData",
@@ -119,50 +122,6 @@ def kendall_tau_b(x: Sequence[float] | Any, y: Sequence[float] | Any) -> float:
     if denominator == 0.0:
         return math.nan
     return (concordant - discordant) / denominator
-
-
-def pearson(x: Sequence[float] | Any, y: Sequence[float] | Any) -> float:
-    """Pearson's r; NaN when either side is constant or has fewer than two items.
-
-    Example:
-        >>> pearson([1, 2, 3], [2, 4, 7])
-        0.9933992677987828
-    """
-    xs = np.asarray(x, dtype=np.float64)
-    ys = np.asarray(y, dtype=np.float64)
-    if xs.shape != ys.shape or xs.ndim != 1:
-        raise ValueError(f"pearson: lengths differ ({xs.shape} and {ys.shape})")
-    if len(xs) < 2:
-        return math.nan
-    dx = xs - xs.mean()
-    dy = ys - ys.mean()
-    denominator = math.sqrt(float((dx * dx).sum()) * float((dy * dy).sum()))
-    return math.nan if denominator == 0.0 else float((dx * dy).sum()) / denominator
-
-
-def _average_ranks(values: Any) -> Any:
-    """Ranks 1..n with ties given the mean of their positions (Spearman's convention)."""
-    order = np.argsort(values, kind="mergesort")
-    sorted_values = values[order]
-    edges = np.concatenate(([0], np.flatnonzero(np.diff(sorted_values)) + 1, [len(values)]))
-    ranks = np.empty(len(values), dtype=np.float64)
-    for start, stop in itertools.pairwise(edges):
-        ranks[order[start:stop]] = (start + stop + 1) / 2.0
-    return ranks
-
-
-def spearman(x: Sequence[float] | Any, y: Sequence[float] | Any) -> float:
-    """Spearman's rho: Pearson's r of the (tie-averaged) ranks.
-
-    Example:
-        >>> spearman([1, 2, 3, 4], [1, 3, 2, 4])
-        0.8
-    """
-    xs = np.asarray(x, dtype=np.float64)
-    ys = np.asarray(y, dtype=np.float64)
-    if xs.shape != ys.shape or xs.ndim != 1:
-        raise ValueError(f"spearman: lengths differ ({xs.shape} and {ys.shape})")
-    return pearson(_average_ranks(xs), _average_ranks(ys))
 
 
 def ranking_pairs(

@@ -81,6 +81,19 @@ class MeteorScore(Score):
     segments: tuple[MeteorScore, ...] = ()
 
 
+def _nrefs(nrefs: int | str, n_refs: int | str | None) -> int | str:
+    """``nrefs``, or the deprecated ``n_refs`` keyword with a warning (the protocol, BLEU and
+    ROUGE name it ``nrefs``, as sacrebleu's signature does)."""
+    if n_refs is None:
+        return nrefs
+    warnings.warn(
+        "n_refs= is deprecated and will be removed in 0.3; use nrefs=",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return n_refs
+
+
 class Meteor(Metric["MeteorScore"]):
     """A METEOR scorer: holds the configuration, the loaded resources and caches.
 
@@ -151,12 +164,8 @@ class Meteor(Metric["MeteorScore"]):
     def segment_stats(
         self, hypothesis: str, references: Sequence[str]
     ) -> tuple[MeteorStats, int, Alignment]:
-        """Statistics of the best reference (spec 5.4), its index and its alignment.
-
-        Raises:
-            TypeError: ``references`` is a bare string.
-            InputError: there is no reference.
-        """
+        """The pipeline's :meth:`~meteor_eval.metrics.meteor.pipeline.Pipeline.segment_stats`:
+        the best reference's statistics (spec 5.4), its index and its alignment."""
         return self.pipeline.segment_stats(hypothesis, references)
 
     def best_stats(self, hypothesis: str, references: Sequence[str]) -> MeteorStats:
@@ -179,18 +188,22 @@ class Meteor(Metric["MeteorScore"]):
 
     # -- statistics -> score -------------------------------------------------------------------
 
-    def signature(self, n_refs: int | str = 1) -> Signature:
-        """The signature of this configuration for a given number of references."""
-        key = str(n_refs)
+    def signature(self, nrefs: int | str = 1, /, *, n_refs: int | str | None = None) -> Signature:
+        """The signature of this configuration for a given number of references (``n_refs``:
+        the former keyword, deprecated)."""
+        key = str(_nrefs(nrefs, n_refs))
         cached = self._signature_cache.get(key)
         if cached is None:
             cached = build_signature(self.config, key, resource_ids(self.pipeline))
             self._signature_cache[key] = cached
         return cached
 
-    def score_stats(self, stats: MeteorStats, *, n_refs: int | str = 1) -> MeteorScore:
-        """Score a statistics record (one segment or a pooled sum)."""
-        return self._make_score(stats, n_refs, None, None)
+    def score_stats(
+        self, stats: MeteorStats, *, nrefs: int | str = 1, n_refs: int | str | None = None
+    ) -> MeteorScore:
+        """Score a statistics record (one segment or a pooled sum); ``nrefs``: the number of
+        references the signature records (``n_refs``: the former name, deprecated)."""
+        return self._make_score(stats, _nrefs(nrefs, n_refs), None, None)
 
     def _make_score(
         self,
@@ -285,7 +298,7 @@ class Meteor(Metric["MeteorScore"]):
             records.extend(self.best_stats_many(pairs[start : start + _BATCH]))
         n_refs_set = {str(len(refs)) for refs in references}
         n_refs = next(iter(n_refs_set)) if len(n_refs_set) == 1 else "var"
-        result = self.score_stats(pool_stats(records, self.config), n_refs=n_refs)
+        result = self.score_stats(pool_stats(records, self.config), nrefs=n_refs)
         if self.config.aggregate == "mean":
             result = dataclasses.replace(result, score=self._mean_score(records))
         return result
@@ -318,7 +331,7 @@ class Meteor(Metric["MeteorScore"]):
         n_refs_set = {s.signature.get("nrefs") for s in scores}
         n_refs = (next(iter(n_refs_set)) or "1") if len(n_refs_set) == 1 else "var"
         total = pool_stats((s.stats for s in scores), self.config)
-        result = self.score_stats(total, n_refs=n_refs)
+        result = self.score_stats(total, nrefs=n_refs)
         if self.config.aggregate == "mean":
             mean = math.fsum(s.score for s in scores) / len(scores) if scores else 0.0
             result = dataclasses.replace(result, score=mean)
@@ -391,7 +404,7 @@ class Meteor(Metric["MeteorScore"]):
     ) -> MeteorScore:
         """The score of merged statistics; with ``aggregate="mean"`` and ``rows``, the score is
         the exact mean of the segments' scores (the other fields stay those of the total)."""
-        result = self.score_stats(self.stats_of_row(total), n_refs=nrefs)
+        result = self.score_stats(self.stats_of_row(total), nrefs=nrefs)
         if rows is not None and self.config.aggregate == "mean":
             mean = self._mean_score([self.stats_of_row(r) for r in rows])
             result = dataclasses.replace(result, score=mean)

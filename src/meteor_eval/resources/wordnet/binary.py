@@ -225,16 +225,8 @@ class NltkSections:
 
 
 def parse_nltk_binary(raw: bytes | mmap.mmap, expected_source: bytes) -> NltkSections:
-    """The sections of the unpacked NLTK view ``raw``.
-
-    Args:
-        raw: The unpacked file.
-        expected_source: The source digest the header must record (see :func:`source_digest`).
-
-    Raises:
-        BinaryFormatError: wrong magic or version, another source digest, or sizes that do not
-            add up (a truncated or damaged file).
-    """
+    """The sections of the unpacked NLTK view ``raw`` (arguments and errors: those of
+    :func:`parse_meteor_binary`)."""
     if len(raw) < NLTK_HEADER.size:
         raise BinaryFormatError(_TRUNCATED)
     (magic, version, count, total, blob_size, bits, *per_pos, names_size, exc_size, source) = (
