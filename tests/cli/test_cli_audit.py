@@ -521,7 +521,7 @@ def test_stem_of_the_language_independent_setting_explains_xx(
         ("score", ["--jobs", "-1"], "--jobs: -1 is invalid"),
         ("score", ["--confidence", "nan", "--ci"], "--confidence: nan is invalid"),
         ("bleu", ["--max-ngram-order", "0"], "--max-ngram-order: max_ngram_order: got 0"),
-        ("rouge", ["--weight", "0.5"], "--weight: weight: got 0.5"),
+        ("rouge", ["--types", "rougeW", "--weight", "0.5"], "--weight: weight: got 0.5"),
         ("rouge", ["--types", "rouge1,rouge1"], "--types: types: got"),
     ],
 )
