@@ -89,6 +89,56 @@ class SegmentTooLongError(InputError):
         return SegmentTooLongError(self.metric, self.side, self.tokens, self.limit, None, line)
 
 
+class WorkBudgetError(InputError):
+    """A segment needs more work than a metric's budget allows (see
+    :data:`meteor_eval.limits.WORK_BUDGET`): the refusal of pathological input (one word
+    repeated thousands of times on both sides), never of natural text of ordinary length.
+
+    Args:
+        metric: What refused it (``"ROUGE-W"``).
+        units: The work the segment needs (table cells, pairs), in the budget's units.
+        budget: The budget.
+        index: Its position in the batch the metric was given, when known.
+        line: Its line (1-based) in the input, once the caller has placed it.
+
+    The arguments are kept in ``args``, so the error pickles (it crosses process boundaries
+    with ``--jobs``).
+    """
+
+    def __init__(
+        self,
+        metric: str,
+        units: int,
+        budget: int,
+        index: int | None = None,
+        line: int | None = None,
+    ) -> None:
+        super().__init__(metric, units, budget, index, line)
+        self.metric = metric
+        self.units = units
+        self.budget = budget
+        self.index = index
+        self.line = line
+
+    def __str__(self) -> str:
+        where = f"line {self.line}: " if self.line is not None else ""
+        return (
+            f"{where}{self.metric} needs {self.units:,} units of work on this segment, above "
+            f"its budget of {self.budget:,} (meteor_eval.limits.WORK_BUDGET; see docs/limits.md)"
+        )
+
+    def at_index(self, index: int) -> WorkBudgetError:
+        """The same error placed at ``index`` in a batch (unless already placed)."""
+        if self.index is not None:
+            return self
+        return WorkBudgetError(self.metric, self.units, self.budget, index)
+
+    def at_line(self, offset: int) -> WorkBudgetError:
+        """The same error at its line, for a batch that starts after ``offset`` lines."""
+        line = offset + (self.index or 0) + 1
+        return WorkBudgetError(self.metric, self.units, self.budget, None, line)
+
+
 class MeteorEvalWarning(UserWarning):
     """Base class of the warnings meteor-eval issues: the result is given, but something the
     user can fix or should know about changed it (the CLI prints each as one line)."""

@@ -17,9 +17,9 @@ measures the worst inputs at each limit.
 
 from __future__ import annotations
 
-from meteor_eval.errors import SegmentTooLongError
+from meteor_eval.errors import SegmentTooLongError, WorkBudgetError
 
-__all__ = ["MAX_TOKENS", "check_tokens"]
+__all__ = ["MAX_TOKENS", "WORK_BUDGET", "check_tokens", "check_work"]
 
 #: Most tokens per hypothesis or reference, by what computes on them. METEOR 1.5: 2,000
 #: tokens of one repeated word on both sides give 4 million candidates (1 GB, 9 s); natural
@@ -27,13 +27,19 @@ __all__ = ["MAX_TOKENS", "check_tokens"]
 #: candidate pair: 1,000 repeated words take 16 s and 500 MB; the search itself has a time
 #: budget). nltk: 10,000 (time only: its greedy matcher compares every pair of positions, 15 s
 #: at 20,000 tokens). ROUGE-L/Lsum/W and ROUGE-S/SU without a skip limit:
-#: 2,000 (pure Python tables: ROUGE-W on 4,000 repeated words takes 19 s and 1.3 GB).
-#: Measured worst cases: ``docs/limits.md``.
+#: Measured worst cases: ``docs/limits.md``. ROUGE has no token limit (``WORK_BUDGET``).
 MAX_TOKENS: dict[str, int] = {
     "meteor15": 2_000,
     "paper2005": 500,
     "nltk": 10_000,
-    "rouge": 2_000,
+}
+
+#: Most work per segment, by what computes on it, in the units the algorithm actually does.
+#: ``rouge``: ROUGE-W's weighted-LCS table cells (reference tokens times hypothesis tokens), and
+#: ROUGE-S/SU's skip-bigram pairs without a skip limit (n(n-1)/2 per text). ROUGE-L and Lsum run
+#: in linear memory and are not budgeted. 25 million cells: a 5,000-token ROUGE-W pair.
+WORK_BUDGET: dict[str, int] = {
+    "rouge": 25_000_000,
 }
 
 _LABELS = {
@@ -58,3 +64,19 @@ def check_tokens(kind: str, side: str, n_tokens: int, label: str | None = None) 
     limit = MAX_TOKENS[kind]
     if n_tokens > limit:
         raise SegmentTooLongError(label or _LABELS.get(kind, kind), side, n_tokens, limit)
+
+
+def check_work(kind: str, units: int, label: str | None = None) -> None:
+    """Refuse a segment whose work, ``units``, is above ``WORK_BUDGET[kind]``.
+
+    Args:
+        kind: A key of :data:`WORK_BUDGET`.
+        units: The work the segment needs, in the budget's units.
+        label: The metric's name in the message (default: ``kind``).
+
+    Raises:
+        WorkBudgetError: the work is above the budget.
+    """
+    budget = WORK_BUDGET[kind]
+    if units > budget:
+        raise WorkBudgetError(label or kind, units, budget)

@@ -45,7 +45,13 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from meteor_eval.errors import ConfigError, MeteorEvalError, SegmentTooLongError, warn_empty
+from meteor_eval.errors import (
+    ConfigError,
+    MeteorEvalError,
+    SegmentTooLongError,
+    WorkBudgetError,
+    warn_empty,
+)
 from meteor_eval.io import EncodingErrors, FileChunk
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
 from meteor_eval.processes import WorkerState
@@ -254,7 +260,7 @@ def _serial(
     for chunk in _chunks(pairs, chunk_size):
         try:
             result = task(metric, chunk, *extra)
-        except SegmentTooLongError as exc:
+        except (SegmentTooLongError, WorkBudgetError) as exc:
             raise exc.at_line(offset) from None
         offset += len(chunk)
         yield result

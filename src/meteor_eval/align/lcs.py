@@ -6,15 +6,27 @@ positions form consecutive runs): on equal tokens both take the diagonal, otherw
 (drop a reference token) unless moving left keeps a strictly larger value. This is rouge-score's
 ``_backtrack_norec`` and ROUGE-1.5.5's ``markLCS``.
 
+Memory: :func:`lcs_length` keeps one row of bits (Hyyrö's bit-parallel LCS, on Python
+integers: a row is an integer with one bit per hypothesis token), so ROUGE-L of two texts of any
+length takes memory linear in their lengths. :func:`lcs_indices` must reproduce one particular
+backtrace, which depends on the whole table: it keeps every k-th bit row (k about the square root
+of the reference length) on the way forward and recomputes one block of k rows at a time on the
+way back, in ``O(len(hypothesis) * sqrt(len(reference)))`` bits. :func:`lcs_table` and
+:func:`lcs_indices_table` are the plain quadratic tables, kept as the readable definition and the
+oracle of the property tests. The compiled twins are ``lcs_length_core`` and ``lcs_picks_core``
+in ``_ext/lcs.c``.
+
 References:
     Chin-Yew Lin. 2004. ROUGE: A Package for Automatic Evaluation of Summaries. Sections 3 and 4.
+    Heikki Hyyrö. 2004. Bit-parallel LCS-length computation revisited. AWOCA.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
-__all__ = ["lcs_indices", "lcs_length", "lcs_table", "wlcs_hit_mask"]
+__all__ = ["lcs_indices", "lcs_indices_table", "lcs_length", "lcs_table", "wlcs_hit_mask"]
 
 
 def lcs_table(reference: Sequence[str], hypothesis: Sequence[str]) -> list[list[int]]:
@@ -40,28 +52,90 @@ def lcs_table(reference: Sequence[str], hypothesis: Sequence[str]) -> list[list[
     return table
 
 
+def _match_masks(hypothesis: Sequence[str]) -> dict[str, int]:
+    """For each token, the integer whose bit ``j`` is set where ``hypothesis[j]`` is it."""
+    masks: dict[str, int] = {}
+    for j, token in enumerate(hypothesis):
+        masks[token] = masks.get(token, 0) | (1 << j)
+    return masks
+
+
+def _next_row(row: int, mask: int, full: int) -> int:
+    """Hyyrö's step: bit ``j`` of a row is 0 where the LCS value grows at column ``j + 1``."""
+    if not mask:
+        return row
+    u = row & mask
+    return ((row + u) | (row - u)) & full
+
+
+def _row_value(row: int, j: int) -> int:
+    """``D[i][j]`` of the LCS table from bit row ``i``: ``j`` minus its one bits below ``j``."""
+    return j - (row & ((1 << j) - 1)).bit_count()
+
+
 def lcs_length(reference: Sequence[str], hypothesis: Sequence[str]) -> int:
-    """Length of a longest common subsequence, in O(len(hypothesis)) memory."""
+    """Length of a longest common subsequence, in memory linear in the lengths.
+
+    Example:
+        >>> lcs_length(("a", "b", "c", "b"), ("b", "c", "a", "b"))
+        3
+    """
     cols = len(hypothesis)
-    above = [0] * (cols + 1)
-    for ref_token in reference:
-        row = [0] * (cols + 1)
-        for j in range(1, cols + 1):
-            if ref_token == hypothesis[j - 1]:
-                row[j] = above[j - 1] + 1
-            else:
-                left = row[j - 1]
-                up = above[j]
-                row[j] = up if up >= left else left
-        above = row
-    return above[cols]
+    if not reference or not cols:
+        return 0
+    masks = _match_masks(hypothesis)
+    full = (1 << cols) - 1
+    row = full
+    for token in reference:
+        row = _next_row(row, masks.get(token, 0), full)
+    return _row_value(row, cols)
 
 
 def lcs_indices(reference: Sequence[str], hypothesis: Sequence[str]) -> list[int]:
-    """Reference positions of one LCS, in increasing order, chosen as rouge-score chooses it.
+    """Reference positions of one LCS, in increasing order, chosen as rouge-score chooses it
+    (equal to :func:`lcs_indices_table`), in ``O(len(hypothesis) * sqrt(len(reference)))`` bits.
 
     Example:
         >>> lcs_indices(("a", "b", "c"), ("a", "c"))
+        [0, 2]
+    """
+    rows, cols = len(reference), len(hypothesis)
+    if not rows or not cols:
+        return []
+    masks = _match_masks(hypothesis)
+    full = (1 << cols) - 1
+    step = max(1, math.isqrt(rows - 1) + 1)
+    checkpoints = [full]
+    row = full
+    for i, token in enumerate(reference, 1):
+        row = _next_row(row, masks.get(token, 0), full)
+        if i % step == 0:
+            checkpoints.append(row)
+    picked: list[int] = []
+    i, j = rows, cols
+    while i > 0 and j > 0:
+        start = ((i - 1) // step) * step
+        block = [checkpoints[start // step]]
+        for r in range(start, i):
+            block.append(_next_row(block[-1], masks.get(reference[r], 0), full))
+        while i > start and j > 0:
+            if reference[i - 1] == hypothesis[j - 1]:
+                picked.append(i - 1)
+                i -= 1
+                j -= 1
+            elif _row_value(block[i - start], j - 1) > _row_value(block[i - 1 - start], j):
+                j -= 1
+            else:
+                i -= 1
+    picked.reverse()
+    return picked
+
+
+def lcs_indices_table(reference: Sequence[str], hypothesis: Sequence[str]) -> list[int]:
+    """:func:`lcs_indices` read from the full table (rouge-score's ``_backtrack_norec``).
+
+    Example:
+        >>> lcs_indices_table(("a", "b", "c"), ("a", "c"))
         [0, 2]
     """
     table = lcs_table(reference, hypothesis)

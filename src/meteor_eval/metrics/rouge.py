@@ -44,10 +44,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from meteor_eval.errors import SegmentTooLongError
-from meteor_eval.limits import check_tokens
+from meteor_eval._ext import compiled_function
+from meteor_eval.errors import WorkBudgetError, warn_empty
+from meteor_eval.limits import check_work
 from meteor_eval.metrics.base import Score, Signature, SignatureField, check_corpus, check_segment
-from meteor_eval.metrics.protocol import Metric, Pair, Row
+from meteor_eval.metrics.protocol import Metric, Pair, Row, Total, processes_for
 from meteor_eval.stats.corpus import bootstrap_interval
 from meteor_eval.stats.rouge import (
     RougeStats,
@@ -57,7 +58,7 @@ from meteor_eval.stats.rouge import (
     summary_lcs_pair,
     wlcs_pair,
 )
-from meteor_eval.text.rouge_tokenizer import tokenize_rouge155, tokenize_rouge_score
+from meteor_eval.text.rouge_tokenizer import porter_stem, tokenize_rouge155, tokenize_rouge_score
 
 __all__ = [
     "Interval",
@@ -78,6 +79,23 @@ _TYPE_RE = re.compile(r"rouge(?:[1-9][0-9]*|L|Lsum|W|S|SU)")
 DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL")
 #: Variants computed as in ROUGE-1.5.5 (the others follow rouge-score).
 ROUGE155_TYPES = frozenset({"rougeW", "rougeS", "rougeSU"})
+
+#: The compiled statistics kernel (``_ext/rouge.c``) of the rouge-score variants (ROUGE-N, L,
+#: Lsum): tokenizer, stemmer calls, n-gram clipping, LCS and union LCS of a chunk of lines in one
+#: call. ``None`` when the extension is not in use: the pure-Python twin
+#: (:meth:`Rouge._variant_stats`) runs then, with equal rows.
+_ROUGE_ROWS = compiled_function("rouge_rows")
+#: Pairs per call of the compiled kernel (its interned vocabulary lives for one call).
+CHUNK = 8192
+
+
+def _kernel_code(variant: str) -> int:
+    """The compiled kernel's code of a rouge-score variant: N, 0 (L) or -1 (Lsum)."""
+    if variant == "rougeL":
+        return 0
+    if variant == "rougeLsum":
+        return -1
+    return int(variant[5:])
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,25 +344,24 @@ class Rouge(Metric[dict[str, RougeScore]]):
             )
         return ngram_pair(hyp.tokens, ref.tokens, int(variant[5:]))
 
-    def _check_lengths(self, variant: str, hyp: _Text, refs: Sequence[_Text]) -> None:
-        """Refuse segments above ``MAX_TOKENS["rouge"]`` for the variants whose cost grows with
-        the product of the lengths (LCS tables; skip bigrams without a skip limit)."""
-        if variant in ("rougeL", "rougeLsum"):
-            lengths = [len(t.tokens) for t in (hyp, *refs)]
-        elif variant == "rougeW" or (
-            variant in ("rougeS", "rougeSU") and self.config.skip_distance < 0
-        ):
-            lengths = [len(t.tokens155) for t in (hyp, *refs)]
-        else:
-            return
-        label = {"rougeL": "ROUGE-L", "rougeLsum": "ROUGE-Lsum", "rougeW": "ROUGE-W"}.get(
-            variant, f"{'ROUGE-S' if variant == 'rougeS' else 'ROUGE-SU'} without a skip limit"
-        )
-        for k, n in enumerate(lengths):
-            check_tokens("rouge", "hypothesis" if k == 0 else "reference", n, label)
+    def _check_work(self, variant: str, hyp: _Text, refs: Sequence[_Text]) -> None:
+        """Refuse a segment whose work exceeds ``WORK_BUDGET["rouge"]`` for the variants that
+        still cost the product of the lengths: ROUGE-W's weighted-LCS table cells, and ROUGE-S/SU
+        skip-bigram pairs without a skip limit (ROUGE-L and Lsum run in linear memory and are
+        never refused)."""
+        if variant == "rougeW":
+            hyp_lengths = [len(s) for s in hyp.sentences155]
+            for ref in refs:
+                units = sum(len(s) for s in ref.sentences155) * sum(hyp_lengths)
+                check_work("rouge", units, "ROUGE-W")
+        elif variant in ("rougeS", "rougeSU") and self.config.skip_distance < 0:
+            label = "ROUGE-S" if variant == "rougeS" else "ROUGE-SU"
+            for text in (hyp, *refs):
+                n = len(text.tokens155)
+                check_work("rouge", n * (n - 1) // 2, f"{label} without a skip limit")
 
     def _variant_stats(self, variant: str, hyp: _Text, refs: Sequence[_Text]) -> RougeStats:
-        self._check_lengths(variant, hyp, refs)
+        self._check_work(variant, hyp, refs)
         weight = self.config.weight
         triples = [self._pair(variant, hyp, ref) for ref in refs]
         if self.config.multi_ref == "average":
@@ -400,9 +417,29 @@ class Rouge(Metric[dict[str, RougeScore]]):
         return tuple(f"{v}_{c}" for v in self.config.types for c in _VARIANT_COLUMNS)
 
     def segment_rows(self, pairs: Sequence[Pair]) -> list[Row]:
-        """Each pair's statistics, the variants' rows joined in ``config.types`` order."""
-        out: list[Row] = []
+        """Each pair's statistics, the variants' rows joined in ``config.types`` order.
+
+        The rouge-score variants (ROUGE-N, L, Lsum) come from the compiled kernel a chunk at a
+        time when it is built; ROUGE-W/S/SU, and every variant without the kernel (or when an
+        item is not a string, which this path then names), from the pure-Python twin.
+        """
         types = self.config.types
+        fast = [v for v in types if v not in ROUGE155_TYPES]
+        block = self._compiled_block(pairs, fast) if fast else None
+        if block is not None and len(fast) == len(types):
+            rows: list[Row] = []
+            seg = range(6, 7 * len(types), 7)
+            for values in block.tolist():
+                for k in seg:
+                    values[k] = 1
+                rows.append(tuple(values))
+            return rows
+        compiled = (
+            {v: block[:, 7 * k : 7 * k + 7] for k, v in enumerate(fast)}
+            if block is not None
+            else {}
+        )
+        out: list[Row] = []
         for index, (hypothesis, references) in enumerate(pairs):
             check_segment(index, hypothesis, references)
             hyp = self._split(hypothesis)
@@ -410,11 +447,90 @@ class Rouge(Metric[dict[str, RougeScore]]):
             row: tuple[float, ...] = ()
             try:
                 for variant in types:
-                    row += self._variant_stats(variant, hyp, refs).to_row()
-            except SegmentTooLongError as exc:
+                    if variant in compiled:
+                        values = compiled[variant][index].tolist()
+                        values[6] = 1
+                        row += tuple(values)
+                    else:
+                        row += self._variant_stats(variant, hyp, refs).to_row()
+            except WorkBudgetError as exc:
                 raise exc.at_index(index) from None
             out.append(row)
         return out
+
+    def _compiled_block(self, pairs: Sequence[Pair], variants: Sequence[str]) -> Any:
+        """The compiled kernel's float64 block (segments x 7 numbers per variant) of the
+        rouge-score ``variants``, or ``None`` when it cannot compute them."""
+        if _ROUGE_ROWS is None:
+            return None
+        import numpy as np
+
+        config = self.config
+        codes = [_kernel_code(v) for v in variants]
+        separator = config.sentence_separator or "\n"
+        stem = porter_stem if config.use_stemmer else None
+        average = config.multi_ref == "average"
+        width = 7 * len(codes)
+        parts = []
+        for start in range(0, len(pairs), CHUNK):
+            chunk = pairs[start : start + CHUNK]
+            data = _ROUGE_ROWS(
+                [hyp for hyp, _ in chunk],
+                [group for _, group in chunk],
+                codes,
+                separator,
+                stem,
+                average,
+            )
+            if data is None:
+                return None
+            parts.append(np.frombuffer(data, dtype=np.float64).reshape(-1, width))
+        if not parts:
+            return np.zeros((0, width))
+        return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+    def corpus_score(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str]],
+        *,
+        jobs: int = 1,
+        start_method: str | None = None,
+    ) -> dict[str, RougeScore]:
+        """Corpus ROUGE (see :meth:`Metric.corpus_score`). In one process, with the compiled
+        kernel, only rouge-score variants and no bootstrap, each chunk's rows are added in NumPy
+        one after another (``np.add.accumulate``: the same additions in the same order as the
+        row-by-row merge, so the same bits), without a Python object per segment."""
+        types = self.config.types
+        if (
+            _ROUGE_ROWS is not None
+            and not self.keeps_rows()
+            and not ROUGE155_TYPES & set(types)
+            and processes_for(jobs, start_method) == 1
+        ):
+            import numpy as np
+
+            check_corpus(hypotheses, references)
+            pairs = list(zip(hypotheses, references, strict=True))
+            acc = np.zeros(7 * len(types))
+            complete = True
+            for start in range(0, len(pairs), CHUNK):
+                block = self._compiled_block(pairs[start : start + CHUNK], types)
+                if block is None:
+                    complete = False
+                    break
+                acc = np.add.accumulate(np.vstack([acc[None, :], block]), axis=0)[-1]
+            if complete:
+                values = acc.tolist()
+                for k in range(6, 7 * len(types), 7):
+                    values[k] = int(values[k])
+                total = Total(tuple(values), keep_rows=False)
+                total.count = len(pairs)
+                total.nrefs.update(len(refs) for refs in references)
+                if not total.count:
+                    warn_empty()
+                return self.result(total)
+        return super().corpus_score(hypotheses, references, jobs=jobs, start_method=start_method)
 
     def zero(self) -> Row:
         """Zero counts and sums (floats) and no segment, for each variant."""

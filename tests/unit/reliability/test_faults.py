@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from meteor_eval import limits, parallel
-from meteor_eval.errors import SegmentTooLongError
+from meteor_eval.errors import SegmentTooLongError, WorkBudgetError
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
 from meteor_eval.metrics.protocol import Metric, Pair, Total
 from meteor_eval.metrics.rouge import Rouge, RougeConfig
@@ -188,17 +188,24 @@ def test_meteor_limits_by_flavour(flavour: str, limit: int) -> None:
         corpus_result(scorer, iter([("w", ["w"]), ("w", [ok + " w"])]))
 
 
-def test_rouge_limits_only_the_quadratic_variants() -> None:
+def test_rouge_refuses_no_length_only_work_above_the_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue #25: ROUGE-L and Lsum run in linear memory, so no token count is refused; ROUGE-W's
+    # table cells and unlimited skip bigrams are bounded by limits.WORK_BUDGET["rouge"].
     long = " ".join(f"w{k % 50}" for k in range(2_001))
-    linear = Rouge(RougeConfig(types=("rouge1", "rouge2", "rougeS")))
-    assert linear.sentence_score(long, [long])["rouge1"].fmeasure == 1.0
-    for variant, label in (
-        ("rougeL", "ROUGE-L"),
-        ("rougeW", "ROUGE-W"),
-        ("rougeLsum", "ROUGE-Lsum"),
-    ):
-        with pytest.raises(SegmentTooLongError, match=f"hypothesis has 2,001 tokens; {label} "):
-            Rouge(RougeConfig(types=(variant,))).sentence_score(long, ["a b"])
+    for variant in ("rouge1", "rouge2", "rougeS", "rougeL", "rougeLsum"):
+        scores = Rouge(RougeConfig(types=(variant,))).sentence_score(long, [long])
+        assert scores[variant].fmeasure == pytest.approx(1.0), variant
+    # ROUGE-1.5.5 weights ROUGE-W's reference total twice: identical texts score below 1.
+    assert Rouge(RougeConfig(types=("rougeW",))).sentence_score(long, [long])["rougeW"].recall
+    monkeypatch.setitem(limits.WORK_BUDGET, "rouge", 2_001 * 2)
+    assert Rouge(RougeConfig(types=("rougeW",))).sentence_score(long, ["a b"])
+    with pytest.raises(WorkBudgetError, match=r"ROUGE-W needs 6,003 units of work .* of 4,002"):
+        Rouge(RougeConfig(types=("rougeW",))).sentence_score(long, ["a b c"])
+    assert Rouge(RougeConfig(types=("rougeL", "rougeLsum"))).sentence_score(long, [long])
     unlimited = Rouge(RougeConfig(types=("rougeSU",), skip_distance=-1))
-    with pytest.raises(SegmentTooLongError, match="ROUGE-SU without a skip limit"):
+    with pytest.raises(WorkBudgetError, match="ROUGE-SU without a skip limit needs 2,001,000"):
         unlimited.sentence_score("a b", [long])
+    with pytest.raises(WorkBudgetError, match=r"line 2: ROUGE-SU"):
+        corpus_result(unlimited, iter([("a", ["a"]), ("a", [long])]))
