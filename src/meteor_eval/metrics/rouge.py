@@ -316,6 +316,15 @@ class Rouge(Metric[dict[str, RougeScore]]):
         if not isinstance(config, RougeConfig):
             raise TypeError(f"config: got {type(config).__name__}, expected RougeConfig")
         self.config = config
+        # The compiled kernel's arguments when every variant is a rouge-score one, else None.
+        self._kernel_args: tuple[list[int], str, Any, bool] | None = None
+        if _ROUGE_ROWS is not None and not ROUGE155_TYPES & set(config.types):
+            self._kernel_args = (
+                [_kernel_code(v) for v in config.types],
+                config.sentence_separator or "\n",
+                porter_stem if config.use_stemmer else None,
+                config.multi_ref == "average",
+            )
 
     def _split(self, text: str) -> _Text:
         separator = self.config.sentence_separator or "\n"
@@ -394,8 +403,19 @@ class Rouge(Metric[dict[str, RougeScore]]):
         return RougeStats(hits, hyp_count, ref_count, precision, recall, fmeasure, 1)
 
     def segment_stats(self, hypothesis: str, references: Sequence[str]) -> dict[str, RougeStats]:
-        """Per variant, the statistics of one hypothesis against its references."""
+        """Per variant, the statistics of one hypothesis against its references (one call of
+        the compiled kernel when every variant is a rouge-score one)."""
         check_segment(0, hypothesis, references)
+        kernel = _ROUGE_ROWS
+        if kernel is not None and self._kernel_args is not None:
+            codes, separator, stem, average = self._kernel_args
+            data = kernel([hypothesis], [references], codes, separator, stem, average)
+            if data is not None:
+                v = memoryview(data).cast("d").tolist()
+                return {
+                    variant: RougeStats(v[k], v[k + 1], v[k + 2], v[k + 3], v[k + 4], v[k + 5], 1)
+                    for variant, k in zip(self.config.types, range(0, len(v), 7), strict=True)
+                }
         hyp = self._split(hypothesis)
         refs = [self._split(ref) for ref in references]
         return {v: self._variant_stats(v, hyp, refs) for v in self.config.types}

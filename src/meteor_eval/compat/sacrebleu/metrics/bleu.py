@@ -101,6 +101,25 @@ class BLEUSignature(Signature):
         )
 
 
+class _References:
+    """Reference streams grouped per segment, with their clipping limits prepared on demand."""
+
+    __slots__ = ("_prepared", "groups")
+
+    def __init__(self, groups: list[list[str]]) -> None:
+        self.groups = groups
+        self._prepared: list[BleuReference] | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.groups)
+
+    def prepared(self, native: Bleu) -> list[BleuReference]:
+        """Each segment's clipping limits and lengths (the pure-Python path's input)."""
+        if self._prepared is None:
+            self._prepared = [native.prepare_references(lines) for lines in self.groups]
+        return self._prepared
+
+
 class BLEUScore(Score):
     """A BLEU score with sacrebleu's fields.
 
@@ -292,7 +311,7 @@ class BLEU:
                 max_ngram_order=max_ngram_order,
             )
         )
-        self._ref_cache: list[BleuReference] | None = None
+        self._ref_cache: _References | None = None
         if references is not None:
             self._ref_cache = self._cache_references(references)
 
@@ -309,8 +328,9 @@ class BLEU:
             sent = sent.lower()
         return self.tokenizer(sent.rstrip())
 
-    def _cache_references(self, references: Sequence[Sequence[str | None]]) -> list[BleuReference]:
-        """Prepare reference streams: per segment, its clipping limits and lengths.
+    def _cache_references(self, references: Sequence[Sequence[str | None]]) -> _References:
+        """Check reference streams and group them per segment (their clipping limits are
+        prepared only when the pure-Python path needs them).
 
         Raises:
             TypeError: ``references`` is a bare string or a stream is one.
@@ -330,23 +350,25 @@ class BLEU:
                 f"BLEU: reference streams have different lengths ({sorted(lengths)}); each "
                 "stream holds one reference for every hypothesis (use None for a missing one)"
             )
-        cache: list[BleuReference] = []
+        groups: list[list[str]] = []
         counts = set()
         for index, group in enumerate(zip(*references, strict=True)):
             lines = [ref for ref in group if ref is not None]
             if not lines:
                 raise InputError(f"BLEU: segment {index} has no reference (all are None)")
             counts.add(len(lines))
-            cache.append(self._native.prepare_references(lines))
+            groups.append(lines)
         self.num_refs = counts.pop() if len(counts) == 1 else -1
-        return cache
+        return _References(groups)
 
     def _extract_corpus_statistics(
         self,
         hypotheses: Sequence[str],
         references: Sequence[Sequence[str | None]] | None,
     ) -> list[list[int]]:
-        """Each segment's statistics ``[sys_len, ref_len, counts..., totals...]``.
+        """Each segment's statistics ``[sys_len, ref_len, counts..., totals...]``, from the
+        compiled kernel when it is built (else, or on an item of the wrong type, from the
+        pure-Python twin, which names the problem).
 
         Raises:
             RuntimeError: no ``references`` and none prepared at construction.
@@ -358,20 +380,24 @@ class BLEU:
             cache = self._ref_cache
         else:
             raise RuntimeError("No references provided and the cache is empty.")
-        if len(cache) != len(hypotheses):
+        if len(cache.groups) != len(hypotheses):
             raise InputError(
-                f"BLEU: {len(hypotheses)} hypotheses but reference streams of {len(cache)} "
-                "lines; references are streams: refs[k][i] is the k-th reference of "
-                "hypothesis i (pass [refs] for one reference per hypothesis)"
+                f"BLEU: {len(hypotheses)} hypotheses but reference streams of "
+                f"{len(cache.groups)} lines; references are streams: refs[k][i] is the k-th "
+                "reference of hypothesis i (pass [refs] for one reference per hypothesis)"
             )
+        block = self._native.segment_block(list(zip(hypotheses, cache.groups, strict=True)))
+        if block is not None:
+            rows: list[list[int]] = block.tolist()
+            return rows
         order = self.max_ngram_order
-        rows = []
-        for hyp, ref in zip(hypotheses, cache, strict=True):
+        out = []
+        for hyp, ref in zip(hypotheses, cache.prepared(self._native), strict=True):
             if not isinstance(hyp, str):
                 raise TypeError("BLEU: Each element of `hyps` should be a string.")
             tokens = tuple(self._preprocess_segment(hyp).split())
-            rows.append(list(bleu_segment_stats(tokens, ref, order).to_row()))
-        return rows
+            out.append(list(bleu_segment_stats(tokens, ref, order).to_row()))
+        return out
 
     def _compute_score_from_stats(self, stats: Sequence[Any]) -> BLEUScore:
         """The score of summed statistics ``[sys_len, ref_len, counts..., totals...]``."""
