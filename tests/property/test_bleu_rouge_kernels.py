@@ -12,7 +12,8 @@ against the quadratic table (issues #25 and #26).
   rows bit for bit, with several references, lowercasing, stemming, sentence separators and
   pooled references;
 * LCS: the bit-parallel length and the checkpointed backtrace (Python twins on integers and
-  ``_ext/lcs.c``) equal rouge-score's table version.
+  ``_ext/lcs.c``) equal rouge-score's table version, and ROUGE-W's checkpointed weighted LCS
+  (Python and C) marks the positions ROUGE-1.5.5's full table marks.
 
 Skipped (except the LCS twins) when the extension is not built.
 """
@@ -28,9 +29,17 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+import meteor_eval.align.lcs as lcs_module
 import meteor_eval.metrics.rouge as rouge_module
 from meteor_eval import _ext
-from meteor_eval.align.lcs import lcs_indices, lcs_indices_table, lcs_length, lcs_table
+from meteor_eval.align.lcs import (
+    lcs_indices,
+    lcs_indices_table,
+    lcs_length,
+    lcs_table,
+    wlcs_hit_mask,
+    wlcs_hit_mask_table,
+)
 from meteor_eval.metrics.bleu import Bleu, BleuConfig
 from meteor_eval.metrics.rouge import Rouge, RougeConfig
 from meteor_eval.text import bleu_tokenizers
@@ -212,3 +221,25 @@ def test_linear_memory_lcs_equals_the_table(reference: list[str], hypothesis: li
         a, b = [ids[c] for c in reference], [ids[c] for c in hypothesis]
         assert KERNELS.lcs_length_ids(a, b) == table[-1][-1]
         assert KERNELS.lcs_picks_ids(a, b) == picked
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    reference=SEQUENCES,
+    hypothesis=SEQUENCES,
+    weight=st.sampled_from([1.2, 1.5, 2.0, 3.7]),
+)
+@example(reference=list("aab" * 40), hypothesis=list("ab" * 60), weight=1.2)
+def test_linear_memory_weighted_lcs_equals_the_table(
+    reference: list[str], hypothesis: list[str], weight: float
+) -> None:
+    expected = [False] * len(reference)
+    wlcs_hit_mask_table(reference, hypothesis, weight, expected)
+    compiled = [False] * len(reference)
+    wlcs_hit_mask(reference, hypothesis, weight, compiled)
+    assert compiled == expected
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(lcs_module, "_WLCS_MASK", None)
+        python = [False] * len(reference)
+        wlcs_hit_mask(reference, hypothesis, weight, python)
+    assert python == expected

@@ -24,8 +24,8 @@ index         ``paraphrase_tokenize`` (tokens.c)          ``resources._paraphras
 text          ``text_tokenize``, ``intl_class``           ``text.bleu_tokenizers``,
               (texttok.c)                                 ``text.rouge_tokenizer``
 bleu          ``bleu_rows`` (bleu.c)                      ``stats.bleu.bleu_segment_stats``
-lcs           ``lcs_length_ids``, ``lcs_picks_ids``       ``align.lcs.lcs_length``,
-              (lcs.c)                                     ``align.lcs.lcs_indices``
+lcs           ``lcs_length_ids``, ``lcs_picks_ids``,      ``align.lcs.lcs_length``,
+              ``wlcs_mask_ids`` (lcs.c)                   ``lcs_indices``, ``wlcs_hit_mask``
 rouge         ``rouge_rows`` (rouge.c)                    the ROUGE metric's ``_variant_stats``
 ============  ==========================================  =========================================
 
@@ -74,7 +74,7 @@ KERNELS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         "index": ("paraphrase_tokenize",),
         "text": ("text_tokenize", "intl_class"),
         "bleu": ("bleu_rows",),
-        "lcs": ("lcs_length_ids", "lcs_picks_ids"),
+        "lcs": ("lcs_length_ids", "lcs_picks_ids", "wlcs_mask_ids"),
         "rouge": ("rouge_rows",),
     }
 )

@@ -19,6 +19,8 @@
 
 #include "kernels.h"
 
+#include <math.h>
+
 void
 lcs_work_free(LcsWork *w)
 {
@@ -237,6 +239,131 @@ lcs_picks_core(LcsWork *w, const int32_t *a, Py_ssize_t na, const int32_t *b, Py
     return 0;
 }
 
+/* ---- ROUGE-W: ROUGE-1.5.5's weighted LCS, positions of the reference it marks ---------------
+ *
+ * Cell (i, j): on equal tokens the diagonal, extending the run k of cell (i-1, j-1) with
+ * score (c[i-1][j-1] + f(k+1)) - f(k), f(k) = k ** weight (the twin's order of operations);
+ * else up when c[i-1][j] >= c[i][j-1], else left (runs restart at 0). The backtrace from
+ * (na, nb) marks the reference positions of its diagonal steps. Rows (score and run) are kept
+ * every k-th row (k = ceil(sqrt(na))); the moves of one block of k rows at a time are recomputed
+ * on the way back: O(nb * sqrt(na)) memory, two forward passes. f is tabulated once. */
+
+static void
+wlcs_row(const double *ps, const int32_t *pr, double *cs, int32_t *cr, unsigned char *moves,
+         int32_t token, const int32_t *b, Py_ssize_t nb, const double *f)
+{
+    cs[0] = 0.0;
+    cr[0] = 0;
+    for (Py_ssize_t j = 1; j <= nb; j++) {
+        if (token == b[j - 1]) {
+            int32_t k = pr[j - 1];
+            cs[j] = (ps[j - 1] + f[k + 1]) - f[k];
+            cr[j] = k + 1;
+            if (moves) {
+                moves[j] = 0;
+            }
+        }
+        else if (ps[j] >= cs[j - 1]) {
+            cs[j] = ps[j];
+            cr[j] = 0;
+            if (moves) {
+                moves[j] = 1;
+            }
+        }
+        else {
+            cs[j] = cs[j - 1];
+            cr[j] = 0;
+            if (moves) {
+                moves[j] = 2;
+            }
+        }
+    }
+}
+
+KERNEL_API int
+wlcs_mask_core(const int32_t *a, Py_ssize_t na, const int32_t *b, Py_ssize_t nb, double weight,
+               unsigned char *mask)
+{
+    if (na == 0 || nb == 0) {
+        return 0;
+    }
+    Py_ssize_t k = 1;
+    while (k * k < na) {
+        k++;
+    }
+    Py_ssize_t n_check = na / k + 1, width = nb + 1, top = na < nb ? na : nb;
+    double *f = PyMem_Malloc((size_t)(top + 2) * sizeof(double));
+    double *cs = PyMem_Malloc((size_t)(n_check + 2) * (size_t)width * sizeof(double));
+    int32_t *cr = PyMem_Malloc((size_t)(n_check + 2) * (size_t)width * sizeof(int32_t));
+    unsigned char *moves = PyMem_Malloc((size_t)k * (size_t)width);
+    int rc = -1;
+    if (f == NULL || cs == NULL || cr == NULL || moves == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t q = 0; q <= top + 1; q++) {
+        f[q] = pow((double)q, weight);
+    }
+    /* rows n_check and n_check + 1 of cs/cr are the two rolling rows */
+    double *s0 = cs + n_check * width, *s1 = s0 + width;
+    int32_t *r0 = cr + n_check * width, *r1 = r0 + width;
+    for (Py_ssize_t j = 0; j < width; j++) {
+        cs[j] = 0.0;
+        cr[j] = 0;
+    }
+    memcpy(s0, cs, (size_t)width * sizeof(double));
+    memcpy(r0, cr, (size_t)width * sizeof(int32_t));
+    for (Py_ssize_t i = 1; i <= na; i++) {
+        wlcs_row(s0, r0, s1, r1, NULL, a[i - 1], b, nb, f);
+        double *ts = s0;
+        s0 = s1;
+        s1 = ts;
+        int32_t *tr = r0;
+        r0 = r1;
+        r1 = tr;
+        if (i % k == 0) {
+            memcpy(cs + (i / k) * width, s0, (size_t)width * sizeof(double));
+            memcpy(cr + (i / k) * width, r0, (size_t)width * sizeof(int32_t));
+        }
+    }
+    Py_ssize_t i = na, j = nb;
+    while (i > 0 && j > 0) {
+        Py_ssize_t start = ((i - 1) / k) * k;
+        memcpy(s0, cs + (start / k) * width, (size_t)width * sizeof(double));
+        memcpy(r0, cr + (start / k) * width, (size_t)width * sizeof(int32_t));
+        for (Py_ssize_t r = start + 1; r <= i; r++) {
+            wlcs_row(s0, r0, s1, r1, moves + (r - start - 1) * width, a[r - 1], b, nb, f);
+            double *ts = s0;
+            s0 = s1;
+            s1 = ts;
+            int32_t *tr = r0;
+            r0 = r1;
+            r1 = tr;
+        }
+        while (i > start && j > 0) {
+            unsigned char step = moves[(i - start - 1) * width + j];
+            if (step == 0) {
+                i--;
+                j--;
+                mask[i] = 1;
+            }
+            else if (step == 1) {
+                i--;
+            }
+            else {
+                j--;
+            }
+        }
+    }
+    rc = 0;
+done:
+    PyMem_Free(f);
+    PyMem_Free(cs);
+    PyMem_Free(cr);
+    PyMem_Free(moves);
+    return rc;
+}
+
 static int32_t *
 read_ids(PyObject *seq, Py_ssize_t *n, int32_t *vocab)
 {
@@ -343,7 +470,45 @@ lcs_picks_ids_c(PyObject *self, PyObject *args)
     return result;
 }
 
+/* wlcs_mask_ids(reference_ids, hypothesis_ids, weight, mask) -> None; mask: a writable buffer */
+static PyObject *
+wlcs_mask_ids_c(PyObject *self, PyObject *args)
+{
+    PyObject *ao, *bo;
+    double weight;
+    Py_buffer view;
+    if (!PyArg_ParseTuple(args, "OOdw*:wlcs_mask_ids", &ao, &bo, &weight, &view)) {
+        return NULL;
+    }
+    Py_ssize_t na, nb;
+    int32_t vocab = 0;
+    int32_t *a = read_ids(ao, &na, &vocab), *b = NULL;
+    int rc = -1;
+    if (a != NULL) {
+        b = read_ids(bo, &nb, &vocab);
+    }
+    if (b != NULL) {
+        if (view.len < na) {
+            PyErr_SetString(PyExc_ValueError, "wlcs_mask_ids: mask shorter than the reference");
+        }
+        else {
+            rc = wlcs_mask_core(a, na, b, nb, weight, (unsigned char *)view.buf);
+        }
+    }
+    PyBuffer_Release(&view);
+    PyMem_Free(a);
+    PyMem_Free(b);
+    if (rc < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 PyMethodDef meteor_lcs_methods[] = {
+    {"wlcs_mask_ids", wlcs_mask_ids_c, METH_VARARGS,
+     "wlcs_mask_ids(reference, hypothesis, weight, mask) -> None\n\nSet mask[i] = 1 for the "
+     "reference positions of ROUGE-1.5.5's weighted LCS (O(len(hypothesis) * "
+     "sqrt(len(reference))) memory)."},
     {"lcs_length_ids", lcs_length_ids_c, METH_VARARGS,
      "lcs_length_ids(reference, hypothesis) -> int\n\nLCS length of two id sequences "
      "(bit-parallel, one row of memory)."},

@@ -26,7 +26,19 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-__all__ = ["lcs_indices", "lcs_indices_table", "lcs_length", "lcs_table", "wlcs_hit_mask"]
+from meteor_eval._ext import compiled_function
+
+__all__ = [
+    "lcs_indices",
+    "lcs_indices_table",
+    "lcs_length",
+    "lcs_table",
+    "wlcs_hit_mask",
+    "wlcs_hit_mask_table",
+]
+
+#: The compiled weighted LCS (``_ext/lcs.c``), or ``None`` (the Python rows below run then).
+_WLCS_MASK = compiled_function("wlcs_mask_ids")
 
 
 def lcs_table(reference: Sequence[str], hypothesis: Sequence[str]) -> list[list[int]]:
@@ -154,10 +166,103 @@ def lcs_indices_table(reference: Sequence[str], hypothesis: Sequence[str]) -> li
     return picked
 
 
+def _wlcs_row(
+    above: tuple[list[float], list[int]],
+    token: str,
+    hypothesis: Sequence[str],
+    f: list[float],
+    moves: list[int] | None,
+) -> tuple[list[float], list[int]]:
+    """Row ``i`` of the weighted-LCS scores and runs from row ``i - 1`` (and its moves)."""
+    score_above, run_above = above
+    cols = len(hypothesis)
+    score = [0.0] * (cols + 1)
+    run = [0] * (cols + 1)
+    for j in range(1, cols + 1):
+        if token == hypothesis[j - 1]:
+            k = run_above[j - 1]
+            score[j] = score_above[j - 1] + f[k + 1] - f[k]
+            run[j] = k + 1
+            if moves is not None:
+                moves[j] = 0
+        elif score_above[j] >= score[j - 1]:
+            score[j] = score_above[j]
+            if moves is not None:
+                moves[j] = 1
+        else:
+            score[j] = score[j - 1]
+            if moves is not None:
+                moves[j] = 2
+    return score, run
+
+
 def wlcs_hit_mask(
     reference: Sequence[str], hypothesis: Sequence[str], weight: float, mask: list[bool]
 ) -> None:
-    """Mark in ``mask`` the reference positions of one weighted LCS (ROUGE-1.5.5's ``wlcs_inner``).
+    """Mark in ``mask`` the reference positions of one weighted LCS (ROUGE-1.5.5's ``wlcs_inner``),
+    in ``O(len(hypothesis) * sqrt(len(reference)))`` memory; equal to :func:`wlcs_hit_mask_table`.
+
+    The weighted LCS rewards consecutive matches: extending a run of length ``k`` adds
+    ``f(k+1) - f(k)`` with ``f(k) = k ** weight``. ``mask`` has one flag per reference token; flags
+    already set by other hypothesis sentences stay set (ROUGE-1.5.5 unions the sentences' hits).
+    Score and run rows are kept every k-th row (k about the square root of the reference
+    length); the moves of one block of rows at a time are recomputed on the way back. The
+    compiled twin is ``wlcs_mask_ids`` (``_ext/lcs.c``).
+
+    Example:
+        >>> mask = [False] * 3
+        >>> wlcs_hit_mask(("a", "b", "c"), ("a", "c"), 1.2, mask)
+        >>> mask
+        [True, False, True]
+    """
+    rows, cols = len(reference), len(hypothesis)
+    if rows == 0 or cols == 0:
+        return
+    if _WLCS_MASK is not None:
+        ids: dict[str, int] = {}
+        ref_ids = [ids.setdefault(t, len(ids)) for t in reference]
+        hyp_ids = [ids.setdefault(t, len(ids)) for t in hypothesis]
+        marks = bytearray(rows)
+        _WLCS_MASK(ref_ids, hyp_ids, float(weight), marks)
+        for i, marked in enumerate(marks):
+            if marked:
+                mask[i] = True
+        return
+    f = [k**weight for k in range(min(rows, cols) + 2)]
+    step = max(1, math.isqrt(rows - 1) + 1)
+    row: tuple[list[float], list[int]] = ([0.0] * (cols + 1), [0] * (cols + 1))
+    checkpoints = [row]
+    for i in range(1, rows + 1):
+        row = _wlcs_row(row, reference[i - 1], hypothesis, f, None)
+        if i % step == 0:
+            checkpoints.append(row)
+    i, j = rows, cols
+    while i > 0 and j > 0:
+        start = ((i - 1) // step) * step
+        row = checkpoints[start // step]
+        block: list[list[int]] = []
+        for r in range(start + 1, i + 1):
+            moves = [0] * (cols + 1)
+            row = _wlcs_row(row, reference[r - 1], hypothesis, f, moves)
+            block.append(moves)
+        while i > start and j > 0:
+            move = block[i - start - 1][j]
+            if move == 0:
+                i -= 1
+                j -= 1
+                mask[i] = True
+            elif move == 1:
+                i -= 1
+            else:
+                j -= 1
+
+
+def wlcs_hit_mask_table(
+    reference: Sequence[str], hypothesis: Sequence[str], weight: float, mask: list[bool]
+) -> None:
+    """:func:`wlcs_hit_mask` from full tables (the readable definition and the tests' oracle).
+
+    Marks in ``mask`` the reference positions of one weighted LCS (ROUGE-1.5.5's ``wlcs_inner``).
 
     The weighted LCS rewards consecutive matches: extending a run of length ``k`` adds
     ``f(k+1) - f(k)`` with ``f(k) = k ** weight``. ``mask`` has one flag per reference token; flags

@@ -101,12 +101,21 @@ class BLEUSignature(Signature):
         )
 
 
+class _StatRows(list[list[int]]):
+    """Statistics rows from the compiled kernel: a list of rows (sacrebleu's shape) that also
+    keeps the NumPy block, so that summing them needs no Python loop."""
+
+    def __init__(self, block: npt.NDArray[np.int64]) -> None:
+        super().__init__(block.tolist())
+        self.block = block
+
+
 class _References:
     """Reference streams grouped per segment, with their clipping limits prepared on demand."""
 
     __slots__ = ("_prepared", "groups")
 
-    def __init__(self, groups: list[list[str]]) -> None:
+    def __init__(self, groups: list[Sequence[str]]) -> None:
         self.groups = groups
         self._prepared: list[BleuReference] | None = None
 
@@ -350,7 +359,11 @@ class BLEU:
                 f"BLEU: reference streams have different lengths ({sorted(lengths)}); each "
                 "stream holds one reference for every hypothesis (use None for a missing one)"
             )
-        groups: list[list[str]] = []
+        if references and all(None not in stream for stream in references):
+            # no missing reference: the groups are the streams transposed (a C-level zip)
+            self.num_refs = len(references)
+            return _References(list(zip(*references, strict=True)))
+        groups: list[Sequence[str]] = []
         counts = set()
         for index, group in enumerate(zip(*references, strict=True)):
             lines = [ref for ref in group if ref is not None]
@@ -388,8 +401,7 @@ class BLEU:
             )
         block = self._native.segment_block(list(zip(hypotheses, cache.groups, strict=True)))
         if block is not None:
-            rows: list[list[int]] = block.tolist()
-            return rows
+            return _StatRows(block)
         order = self.max_ngram_order
         out = []
         for hyp, ref in zip(hypotheses, cache.prepared(self._native), strict=True):
@@ -415,6 +427,8 @@ class BLEU:
 
     def _aggregate_and_compute(self, stats: Sequence[Sequence[Any]]) -> BLEUScore:
         """The score of segment statistics, summed column by column."""
+        if isinstance(stats, _StatRows):
+            return self._compute_score_from_stats(stats.block.sum(axis=0).tolist())
         summed = [sum(column) for column in zip(*stats, strict=True)]
         if not summed:
             summed = [0] * (2 + 2 * self.max_ngram_order)
