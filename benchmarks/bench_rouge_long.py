@@ -5,7 +5,8 @@ ROUGE-L's LCS runs bit-parallel in one row of memory and ROUGE-Lsum's union LCS 
 ``O(n sqrt(m))`` bits (``_ext/lcs.c``; ``docs/metrics/rouge.md``), so neither refuses a long
 document. Each case joins consecutive lines of a text file (hypothesis side and reference side,
 the same line numbers) until N rouge-score tokens, and scores it in a new process under
-``/usr/bin/time`` (seconds of the scoring alone, peak resident memory of the whole process).
+``/usr/bin/time`` (CPU seconds of the scoring alone, imports excluded; peak resident memory of
+the whole process).
 ``--peer`` also runs rouge-score's ``RougeScorer`` on the same pair, up to ``--peer-max``
 tokens (its table is quadratic)::
 
@@ -34,16 +35,15 @@ sys.path.insert(0, {src!r})
 hyp = open({hyp!r}, encoding="utf-8").read()
 ref = open({ref!r}, encoding="utf-8").read()
 types = {types!r}
-start = time.perf_counter()
 if {peer!r}:
     from rouge_score import rouge_scorer
-    scores = rouge_scorer.RougeScorer(list(types)).score(ref, hyp)
-    values = [scores[t].fmeasure for t in types]
+    score = lambda: rouge_scorer.RougeScorer(list(types)).score(ref, hyp)
 else:
     from meteor_eval import sentence_rouge
-    scores = sentence_rouge(hyp, [ref], types=types)
-    values = [scores[t].fmeasure for t in types]
-print(time.perf_counter() - start, *values)
+    score = lambda: sentence_rouge(hyp, [ref], types=types)
+start = time.process_time()
+scores = score()
+print(time.process_time() - start, *[scores[t].fmeasure for t in types])
 """
 
 
@@ -95,7 +95,7 @@ def run_case(hyp: str, ref: str, types: tuple[str, ...], peer: bool, work: Path)
         return f"failed: {done.stderr.strip().splitlines()[-1]}"
     seconds, *values = done.stdout.split()
     peak = int(report.read_text().split()[-1]) / 1024
-    return f"{float(seconds):.2f} s, {peak:.0f} MB, F " + " ".join(
+    return f"{float(seconds):.2f} s CPU, {peak:.0f} MB, F " + " ".join(
         f"{float(v):.6f}" for v in values
     )
 
