@@ -34,6 +34,10 @@ SOURCES = (
     "pair.c",
     "greedy.c",
     "tokens.c",
+    "texttok.c",
+    "bleu.c",
+    "lcs.c",
+    "rouge.c",
 )
 
 
@@ -66,7 +70,7 @@ if os.environ.get("METEOR_EVAL_NO_EXTENSION") != "1":
         Extension(
             "meteor_eval._ext._kernels",
             sources=[(EXT_DIR / name).as_posix() for name in SOURCES],
-            depends=[(EXT_DIR / "kernels.h").as_posix()],
+            depends=[(EXT_DIR / "kernels.h").as_posix(), (EXT_DIR / "intl_tables.h").as_posix()],
             optional=True,
         )
     )

@@ -14,7 +14,9 @@ from meteor_eval._version import __version__
 from meteor_eval.cli import main
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
-ALL_KERNELS = "normalise, hash, stem, candidates, beam, stats, pair, greedy, index"
+ALL_KERNELS = (
+    "normalise, hash, stem, candidates, beam, stats, pair, greedy, index, text, bleu, lcs, rouge"
+)
 
 
 def _version(pure_python: bool) -> subprocess.CompletedProcess[str]:

@@ -21,6 +21,12 @@ pair          ``meteor15_pair`` (pair.c)                  the METEOR 1.5 pipelin
 greedy        ``greedy_align`` (greedy.c)                 ``align.greedy.greedy_align``
 index         ``paraphrase_tokenize`` (tokens.c)          ``resources._paraphrase_build.``
                                                           ``_tokenize_python``
+text          ``text_tokenize``, ``intl_class``           ``text.bleu_tokenizers``,
+              (texttok.c)                                 ``text.rouge_tokenizer``
+bleu          ``bleu_rows`` (bleu.c)                      ``stats.bleu.bleu_segment_stats``
+lcs           ``lcs_length_ids``, ``lcs_picks_ids``,      ``align.lcs.lcs_length``,
+              ``wlcs_mask_ids`` (lcs.c)                   ``lcs_indices``, ``wlcs_hit_mask``
+rouge         ``rouge_rows`` (rouge.c)                    the ROUGE metric's ``_variant_stats``
 ============  ==========================================  =========================================
 
 Callers ask this module for a compiled function or for the module once, at import (or, for the
@@ -66,6 +72,10 @@ KERNELS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         "pair": ("meteor15_pair",),
         "greedy": ("greedy_align",),
         "index": ("paraphrase_tokenize",),
+        "text": ("text_tokenize", "intl_class"),
+        "bleu": ("bleu_rows",),
+        "lcs": ("lcs_length_ids", "lcs_picks_ids", "wlcs_mask_ids"),
+        "rouge": ("rouge_rows",),
     }
 )
 
@@ -135,8 +145,9 @@ def kernel_status() -> dict[str, bool]:
     """Each kernel of :data:`KERNELS` and whether it is compiled and in use now.
 
     Example:
-        >>> list(kernel_status())
-        ['normalise', 'hash', 'stem', 'candidates', 'beam', 'stats', 'pair', 'greedy', 'index']
+        >>> list(kernel_status())  # doctest: +NORMALIZE_WHITESPACE
+        ['normalise', 'hash', 'stem', 'candidates', 'beam', 'stats', 'pair', 'greedy', 'index',
+         'text', 'bleu', 'lcs', 'rouge']
     """
     return {kernel: compiled_kernels(*names) is not None for kernel, names in KERNELS.items()}
 

@@ -17,6 +17,12 @@
  *   greedy.c       NLTK's staged greedy alignment (greedy_align)
  *   tokens.c       token ids of paraphrase-table phrases for the index builder
  *                  (paraphrase_tokenize)
+ *   texttok.c      sacrebleu's and rouge-score's tokenizers into interned ids (text_tokenize,
+ *                  intl_class; the intl classes in the generated intl_tables.h)
+ *   bleu.c         BLEU statistics rows of a chunk of lines (bleu_rows)
+ *   lcs.c          bit-parallel LCS length and rouge-score's LCS positions in little memory
+ *                  (lcs_length_ids, lcs_picks_ids)
+ *   rouge.c        ROUGE-N/L/Lsum statistics rows of a chunk of lines (rouge_rows)
  *
  * Only what crosses files is declared here: the candidate record and the beam search's
  * workspace, the Match readers and makers, candidate emission, the paraphrase trie and the
@@ -168,6 +174,95 @@ KERNEL_API void stats_core(const Cand *chosen, Py_ssize_t n, const unsigned char
 KERNEL_API PyObject *stats_tuple(const int64_t head[7], const int64_t *counts,
                                  Py_ssize_t n_stages);
 
+/* ---- BLEU and ROUGE text (texttok.c, lcs.c) ------------------------------------------------- */
+
+enum { TOK_13A = 0, TOK_INTL = 1, TOK_CHAR = 2, TOK_NONE = 3, TOK_ROUGE = 4, TOK_ROUGE155 = 5 };
+
+typedef struct {
+    Py_UCS4 *buf;
+    Py_ssize_t cap;
+} U4;
+
+typedef struct {
+    int32_t *v;
+    Py_ssize_t n, cap;
+} Ids;
+
+/* Interned tokens: id -> UCS4 string in the arena; stem[id] = stemmed id (or -1: not yet). */
+typedef struct {
+    Py_UCS4 *arena;
+    Py_ssize_t arena_len, arena_cap;
+    Py_ssize_t *off, *len;
+    uint64_t *hash;
+    int32_t n, cap;
+    int32_t *slots;
+    size_t mask;
+    int32_t *stem;
+    int32_t stem_cap;
+} Vocab;
+
+typedef struct {
+    U4 a, b, in;
+} TokWork;
+
+KERNEL_API int u4_reserve(U4 *b, Py_ssize_t n);
+KERNEL_API int ids_push(Ids *ids, int32_t id);
+KERNEL_API void vocab_free(Vocab *v);
+KERNEL_API int32_t vocab_id(Vocab *v, const Py_UCS4 *s, Py_ssize_t n);
+KERNEL_API PyObject *vocab_str(const Vocab *v, int32_t id);
+KERNEL_API int text_tokens(int kind, const Py_UCS4 *text, Py_ssize_t n, TokWork *w, Vocab *v,
+                           Ids *out);
+KERNEL_API const Py_UCS4 *read_ucs4(PyObject *str, U4 *buf, Py_ssize_t *n);
+KERNEL_API void tokwork_free(TokWork *w);
+KERNEL_API int intl_class_of(Py_UCS4 c);
+
+/* LCS workspace: per-token position lists over the column text, the bit rows. */
+typedef struct {
+    int32_t *first;    /* first[id]: first column position of token id, or -1 */
+    Py_ssize_t n_first;
+    int32_t *next;     /* next[j]: next column position of the same token, or -1 */
+    Py_ssize_t n_next;
+    uint64_t *bits;    /* checkpoints, block rows, one mask row */
+    Py_ssize_t n_bits;
+} LcsWork;
+
+KERNEL_API void lcs_work_free(LcsWork *w);
+KERNEL_API Py_ssize_t lcs_length_core(LcsWork *w, const int32_t *a, Py_ssize_t na,
+                                      const int32_t *b, Py_ssize_t nb, int32_t vocab);
+KERNEL_API int lcs_picks_core(LcsWork *w, const int32_t *a, Py_ssize_t na, const int32_t *b,
+                              Py_ssize_t nb, int32_t vocab, unsigned char *picked);
+
+/* n-gram counts of one segment (bleu.c; rouge.c uses them too) */
+typedef struct {
+    uint64_t h;
+    const int32_t *p; /* NULL: empty slot */
+    int32_t n;
+    int32_t limit; /* highest count in any reference (BLEU) / reference count (ROUGE-N) */
+    int32_t cur;   /* count in the reference being read */
+    int32_t last;  /* which reference cur belongs to */
+    int32_t hyp;   /* count in the hypothesis */
+} Gram;
+
+typedef struct {
+    Gram *slots;
+    size_t mask;
+    Py_ssize_t *used;
+    Py_ssize_t n_used, cap_used;
+} GramTable;
+
+KERNEL_API void gram_table_free(GramTable *t);
+KERNEL_API int gram_table_reserve(GramTable *t, Py_ssize_t entries);
+KERNEL_API Gram *gram_find(GramTable *t, const int32_t *p, int32_t n, uint64_t h);
+KERNEL_API void gram_table_clear(GramTable *t);
+
+static inline uint64_t
+gram_mix(uint64_t h, int32_t id)
+{
+    h ^= (uint64_t)(uint32_t)id + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+    h *= 0xBF58476D1CE4E5B9ULL;
+    return h ^ (h >> 31);
+}
+
 /* ---- Method tables, one per file, gathered into the module by module.c ---------------------- */
 
 extern KERNEL_API PyMethodDef meteor_normalize_methods[];
@@ -180,5 +275,9 @@ extern KERNEL_API PyMethodDef meteor_stats_methods[];
 extern KERNEL_API PyMethodDef meteor_pair_methods[];
 extern KERNEL_API PyMethodDef meteor_greedy_methods[];
 extern KERNEL_API PyMethodDef meteor_tokens_methods[];
+extern KERNEL_API PyMethodDef meteor_texttok_methods[];
+extern KERNEL_API PyMethodDef meteor_bleu_methods[];
+extern KERNEL_API PyMethodDef meteor_lcs_methods[];
+extern KERNEL_API PyMethodDef meteor_rouge_methods[];
 
 #endif /* METEOR_EVAL_KERNELS_H */

@@ -23,6 +23,10 @@ PyInit__kernels(void)
         meteor_candidate_methods, meteor_paraphrase_methods, meteor_beam_methods,
         meteor_stats_methods,     meteor_pair_methods,  meteor_greedy_methods,
         meteor_tokens_methods,
+        meteor_texttok_methods,
+        meteor_bleu_methods,
+        meteor_lcs_methods,
+        meteor_rouge_methods,
     };
     PyObject *module = PyModule_Create(&kernels_module);
     if (module == NULL) {

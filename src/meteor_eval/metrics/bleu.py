@@ -37,10 +37,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, get_args
 
-from meteor_eval.metrics.base import Score, Signature, SignatureField, check_segment
-from meteor_eval.metrics.protocol import Metric, Pair, Row
+from meteor_eval._ext import compiled_function
+from meteor_eval.errors import warn_empty
+from meteor_eval.metrics.base import Score, Signature, SignatureField, check_corpus, check_segment
+from meteor_eval.metrics.protocol import Metric, Pair, Row, Total, processes_for
 from meteor_eval.stats.bleu import BleuReference, BleuStats, bleu_segment_stats, prepare_reference
-from meteor_eval.text.bleu_tokenizers import BLEU_TOKENIZERS, BleuTokenizerName, get_bleu_tokenizer
+from meteor_eval.text.bleu_tokenizers import (
+    BLEU_TOKENIZERS,
+    COMPILED_TOKENIZERS,
+    BleuTokenizerName,
+    get_bleu_tokenizer,
+)
 
 __all__ = [
     "Bleu",
@@ -59,6 +66,14 @@ SMOOTH_DEFAULTS: dict[str, float | None] = {"exp": None, "floor": 0.1, "add-k": 
 
 # sacrebleu floors log(0) to this value rather than -inf.
 _LOG_ZERO = -9999999999.0
+
+#: The compiled statistics kernel (``_ext/bleu.c``): tokenizer, n-gram counts and clipping of a
+#: chunk of lines in one call; ``None`` when the extension is not in use (the pure-Python twin,
+#: :func:`~meteor_eval.stats.bleu.bleu_segment_stats` over :meth:`Bleu.tokenize`, runs then).
+_BLEU_ROWS = compiled_function("bleu_rows")
+#: Pairs per call of the compiled kernel: its interned vocabulary lives for one call, so memory
+#: stays flat however long the input.
+CHUNK = 8192
 
 
 @dataclass(frozen=True, slots=True)
@@ -385,7 +400,96 @@ class Bleu(Metric[BleuScore]):
         )
 
     def segment_rows(self, pairs: Sequence[Pair]) -> list[Row]:
-        """Statistics rows of ``(hypothesis, references)`` pairs (sacrebleu's order)."""
+        """Statistics rows of ``(hypothesis, references)`` pairs (sacrebleu's order).
+
+        The compiled kernel computes them a chunk at a time when it is built and the tokenizer
+        is one of ``13a``, ``intl``, ``char``, ``none``; otherwise (or when an item is not a
+        string, which the Python path then names) the pure-Python twin does, with equal rows.
+        """
+        block = self.segment_block(pairs)
+        if block is not None:
+            return [tuple(row) for row in block.tolist()]
+        return self._segment_rows_python(pairs)
+
+    def segment_block(self, pairs: Sequence[Pair]) -> Any:
+        """The rows of :meth:`segment_rows` as one ``int64`` NumPy array (segments x columns)
+        from the compiled kernel, or ``None`` when it cannot compute them (not built, another
+        tokenizer, an item of the wrong type)."""
+        kind = COMPILED_TOKENIZERS.get(self.config.tokenize)
+        if _BLEU_ROWS is None or kind is None:
+            return None
+        import numpy as np
+
+        order = self.config.max_ngram_order
+        width = 2 + 2 * order
+        lower = self.config.lowercase
+        parts = []
+        for start in range(0, len(pairs), CHUNK):
+            chunk = pairs[start : start + CHUNK]
+            try:
+                # the groups go as they are: the kernel refuses a bare string or another type
+                refs: list[Sequence[str]]
+                if lower:
+                    hyps = [hyp.lower() for hyp, _ in chunk]
+                    refs = [
+                        group if isinstance(group, str) else [ref.lower() for ref in group]
+                        for _, group in chunk
+                    ]
+                else:
+                    hyps = [hyp for hyp, _ in chunk]
+                    refs = [group for _, group in chunk]
+            except AttributeError:
+                return None
+            data = _BLEU_ROWS(hyps, refs, kind, order)
+            if data is None:
+                return None
+            parts.append(np.frombuffer(data, dtype=np.int64).reshape(-1, width))
+        if not parts:
+            return np.zeros((0, width), dtype=np.int64)
+        return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+    def pooled_rows(self, pairs: Sequence[Pair]) -> Total:
+        """The total of a batch: summed in NumPy from the compiled block (integer sums, equal
+        to the row-by-row merge), else row by row."""
+        total = self.new_total()
+        block = self.segment_block(pairs) if total.rows is None else None
+        if block is None:
+            self.add_rows(total, self.segment_rows(self._checked(pairs)))
+        else:
+            total.row = self.merge_totals(total.row, tuple(block.sum(axis=0).tolist()))
+            total.count += len(block)
+        total.nrefs.update(len(refs) for _, refs in pairs)
+        return total
+
+    def corpus_score(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str]],
+        *,
+        jobs: int = 1,
+        start_method: str | None = None,
+    ) -> BleuScore:
+        """Corpus BLEU (see :meth:`Metric.corpus_score`). In one process with the compiled
+        kernel, the statistics of the whole corpus are summed as NumPy blocks, chunk by chunk,
+        without a Python object per segment; the kernel reports items of the wrong type, which
+        the general path then names."""
+        if _BLEU_ROWS is not None and processes_for(jobs, start_method) == 1:
+            check_corpus(hypotheses, references)
+            check_reference_layout(hypotheses, references)
+            total = self.pooled_rows(list(zip(hypotheses, references, strict=True)))
+            if total.count == len(hypotheses):
+                if not total.count:
+                    warn_empty()
+                return self.result(total)
+        return super().corpus_score(hypotheses, references, jobs=jobs, start_method=start_method)
+
+    @staticmethod
+    def _checked(pairs: Sequence[Pair]) -> Sequence[Pair]:
+        for index, (hyp, refs) in enumerate(pairs):
+            check_segment(index, hyp, refs)
+        return pairs
+
+    def _segment_rows_python(self, pairs: Sequence[Pair]) -> list[Row]:
         order = self.config.max_ngram_order
         out: list[Row] = []
         for index, (hyp, refs) in enumerate(pairs):

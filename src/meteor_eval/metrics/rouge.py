@@ -44,10 +44,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from meteor_eval.errors import WorkBudgetError
-from meteor_eval.limits import check_work
+from meteor_eval._ext import compiled_function
+from meteor_eval.errors import WorkBudgetError, warn_empty
+from meteor_eval.limits import WORK_BUDGET, check_work
 from meteor_eval.metrics.base import Score, Signature, SignatureField, check_corpus, check_segment
-from meteor_eval.metrics.protocol import Metric, Pair, Row
+from meteor_eval.metrics.protocol import Metric, Pair, Row, Total, processes_for
 from meteor_eval.stats.corpus import bootstrap_interval
 from meteor_eval.stats.rouge import (
     RougeStats,
@@ -57,7 +58,7 @@ from meteor_eval.stats.rouge import (
     summary_lcs_pair,
     wlcs_pair,
 )
-from meteor_eval.text.rouge_tokenizer import tokenize_rouge155, tokenize_rouge_score
+from meteor_eval.text.rouge_tokenizer import porter_stem, tokenize_rouge155, tokenize_rouge_score
 
 __all__ = [
     "Interval",
@@ -78,6 +79,23 @@ _TYPE_RE = re.compile(r"rouge(?:[1-9][0-9]*|L|Lsum|W|S|SU)")
 DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL")
 #: Variants computed as in ROUGE-1.5.5 (the others follow rouge-score).
 ROUGE155_TYPES = frozenset({"rougeW", "rougeS", "rougeSU"})
+
+#: The compiled statistics kernel (``_ext/rouge.c``) of the rouge-score variants (ROUGE-N, L,
+#: Lsum): tokenizer, stemmer calls, n-gram clipping, LCS and union LCS of a chunk of lines in one
+#: call. ``None`` when the extension is not in use: the pure-Python twin
+#: (:meth:`Rouge._variant_stats`) runs then, with equal rows.
+_ROUGE_ROWS = compiled_function("rouge_rows")
+#: Pairs per call of the compiled kernel (its interned vocabulary lives for one call).
+CHUNK = 8192
+
+
+def _kernel_code(variant: str) -> int:
+    """The compiled kernel's code of a rouge-score variant: N, 0 (L) or -1 (Lsum)."""
+    if variant == "rougeL":
+        return 0
+    if variant == "rougeLsum":
+        return -1
+    return int(variant[5:])
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,6 +320,15 @@ class Rouge(Metric[dict[str, RougeScore]]):
         if not isinstance(config, RougeConfig):
             raise TypeError(f"config: got {type(config).__name__}, expected RougeConfig")
         self.config = config
+        # The compiled kernel's arguments when every variant is a rouge-score one, else None.
+        self._kernel_args: tuple[list[int], str, Any, bool] | None = None
+        if _ROUGE_ROWS is not None and not ROUGE155_TYPES & set(config.types):
+            self._kernel_args = (
+                [_kernel_code(v) for v in config.types],
+                config.sentence_separator or "\n",
+                porter_stem if config.use_stemmer else None,
+                config.multi_ref == "average",
+            )
 
     def _split(self, text: str) -> _Text:
         separator = self.config.sentence_separator or "\n"
@@ -391,8 +418,19 @@ class Rouge(Metric[dict[str, RougeScore]]):
         return RougeStats(hits, hyp_count, ref_count, precision, recall, fmeasure, 1)
 
     def segment_stats(self, hypothesis: str, references: Sequence[str]) -> dict[str, RougeStats]:
-        """Per variant, the statistics of one hypothesis against its references."""
+        """Per variant, the statistics of one hypothesis against its references (one call of
+        the compiled kernel when every variant is a rouge-score one)."""
         check_segment(0, hypothesis, references)
+        kernel = _ROUGE_ROWS
+        if kernel is not None and self._kernel_args is not None:
+            codes, separator, stem, average = self._kernel_args
+            data = kernel([hypothesis], [references], codes, separator, stem, average)
+            if data is not None:
+                v = memoryview(data).cast("d").tolist()
+                return {
+                    variant: RougeStats(v[k], v[k + 1], v[k + 2], v[k + 3], v[k + 4], v[k + 5], 1)
+                    for variant, k in zip(self.config.types, range(0, len(v), 7), strict=True)
+                }
         hyp = self._split(hypothesis)
         refs = [self._split(ref) for ref in references]
         return {v: self._variant_stats(v, hyp, refs) for v in self.config.types}
@@ -414,9 +452,29 @@ class Rouge(Metric[dict[str, RougeScore]]):
         return tuple(f"{v}_{c}" for v in self.config.types for c in _VARIANT_COLUMNS)
 
     def segment_rows(self, pairs: Sequence[Pair]) -> list[Row]:
-        """Each pair's statistics, the variants' rows joined in ``config.types`` order."""
-        out: list[Row] = []
+        """Each pair's statistics, the variants' rows joined in ``config.types`` order.
+
+        The rouge-score variants (ROUGE-N, L, Lsum) come from the compiled kernel a chunk at a
+        time when it is built; ROUGE-W/S/SU, and every variant without the kernel (or when an
+        item is not a string, which this path then names), from the pure-Python twin.
+        """
         types = self.config.types
+        fast = [v for v in types if v not in ROUGE155_TYPES]
+        block = self._compiled_block(pairs, fast) if fast else None
+        if block is not None and len(fast) == len(types):
+            rows: list[Row] = []
+            seg = range(6, 7 * len(types), 7)
+            for values in block.tolist():
+                for k in seg:
+                    values[k] = 1
+                rows.append(tuple(values))
+            return rows
+        compiled = (
+            {v: block[:, 7 * k : 7 * k + 7] for k, v in enumerate(fast)}
+            if block is not None
+            else {}
+        )
+        out: list[Row] = []
         for index, (hypothesis, references) in enumerate(pairs):
             check_segment(index, hypothesis, references)
             hyp = self._split(hypothesis)
@@ -424,11 +482,122 @@ class Rouge(Metric[dict[str, RougeScore]]):
             row: tuple[float, ...] = ()
             try:
                 for variant in types:
-                    row += self._variant_stats(variant, hyp, refs).to_row()
+                    if variant in compiled:
+                        values = compiled[variant][index].tolist()
+                        values[6] = 1
+                        row += tuple(values)
+                    else:
+                        row += self._variant_stats(variant, hyp, refs).to_row()
             except WorkBudgetError as exc:
                 raise exc.at_index(index) from None
             out.append(row)
         return out
+
+    def _check_kernel_work(
+        self, pairs: Sequence[Pair], variants: Sequence[str], offset: int
+    ) -> None:
+        """The work budget of the LCS variants for pairs the compiled kernel scores (it
+        tokenizes inside C): a pair whose characters bound its table cells within the budget
+        passes at the cost of a ``len``; only a longer one is tokenized here and counted
+        exactly, as the Python path counts it (:meth:`_check_work`).
+
+        A rouge-score token is at least one character of the lowercased text, and lowercasing
+        at most doubles a character, so ``2 * len(text)`` bounds a text's tokens.
+
+        Raises:
+            WorkBudgetError: at the pair's index in the batch (``offset`` + its position).
+        """
+        budget = WORK_BUDGET["rouge"]
+        for index, (hypothesis, references) in enumerate(pairs):
+            if not isinstance(hypothesis, str) or not all(isinstance(r, str) for r in references):
+                continue  # the kernel refuses them, and the Python path names them
+            bound = 2 * len(hypothesis) * sum(2 * len(ref) for ref in references)
+            if bound <= budget:
+                continue
+            hyp = self._split(hypothesis)
+            refs = [self._split(ref) for ref in references]
+            try:
+                for variant in variants:
+                    self._check_work(variant, hyp, refs)
+            except WorkBudgetError as exc:
+                raise exc.at_index(offset + index) from None
+
+    def _compiled_block(self, pairs: Sequence[Pair], variants: Sequence[str]) -> Any:
+        """The compiled kernel's float64 block (segments x 7 numbers per variant) of the
+        rouge-score ``variants``, or ``None`` when it cannot compute them."""
+        if _ROUGE_ROWS is None:
+            return None
+        import numpy as np
+
+        config = self.config
+        codes = [_kernel_code(v) for v in variants]
+        separator = config.sentence_separator or "\n"
+        stem = porter_stem if config.use_stemmer else None
+        average = config.multi_ref == "average"
+        width = 7 * len(codes)
+        lcs = [v for v in variants if v in ("rougeL", "rougeLsum")]
+        parts = []
+        for start in range(0, len(pairs), CHUNK):
+            chunk = pairs[start : start + CHUNK]
+            if lcs:
+                self._check_kernel_work(chunk, lcs, start)
+            data = _ROUGE_ROWS(
+                [hyp for hyp, _ in chunk],
+                [group for _, group in chunk],
+                codes,
+                separator,
+                stem,
+                average,
+            )
+            if data is None:
+                return None
+            parts.append(np.frombuffer(data, dtype=np.float64).reshape(-1, width))
+        if not parts:
+            return np.zeros((0, width))
+        return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+    def corpus_score(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str]],
+        *,
+        jobs: int = 1,
+        start_method: str | None = None,
+    ) -> dict[str, RougeScore]:
+        """Corpus ROUGE (see :meth:`Metric.corpus_score`). In one process, with the compiled
+        kernel, only rouge-score variants and no bootstrap, each chunk's rows are added in NumPy
+        one after another (``np.add.accumulate``: the same additions in the same order as the
+        row-by-row merge, so the same bits), without a Python object per segment."""
+        types = self.config.types
+        if (
+            _ROUGE_ROWS is not None
+            and not self.keeps_rows()
+            and not ROUGE155_TYPES & set(types)
+            and processes_for(jobs, start_method) == 1
+        ):
+            import numpy as np
+
+            check_corpus(hypotheses, references)
+            pairs = list(zip(hypotheses, references, strict=True))
+            acc = np.zeros(7 * len(types))
+            complete = True
+            for start in range(0, len(pairs), CHUNK):
+                block = self._compiled_block(pairs[start : start + CHUNK], types)
+                if block is None:
+                    complete = False
+                    break
+                acc = np.add.accumulate(np.vstack([acc[None, :], block]), axis=0)[-1]
+            if complete:
+                values = acc.tolist()
+                for k in range(6, 7 * len(types), 7):
+                    values[k] = int(values[k])
+                total = Total(tuple(values), keep_rows=False)
+                total.count = len(pairs)
+                total.nrefs.update(len(refs) for refs in references)
+                if not total.count:
+                    warn_empty()
+                return self.result(total)
+        return super().corpus_score(hypotheses, references, jobs=jobs, start_method=start_method)
 
     def zero(self) -> Row:
         """Zero counts and sums (floats) and no segment, for each variant."""

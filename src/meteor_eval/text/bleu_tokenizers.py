@@ -26,12 +26,16 @@ from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import Literal, get_args
 
-__all__ = ["BLEU_TOKENIZERS", "BleuTokenizerName", "get_bleu_tokenizer"]
+__all__ = ["BLEU_TOKENIZERS", "COMPILED_TOKENIZERS", "BleuTokenizerName", "get_bleu_tokenizer"]
 
 BleuTokenizerName = Literal["13a", "intl", "char", "none", "zh"]
 
 #: Names accepted by :func:`get_bleu_tokenizer`, in documentation order.
 BLEU_TOKENIZERS: tuple[str, ...] = get_args(BleuTokenizerName)
+
+#: The tokenizers the compiled BLEU kernel (``_ext/texttok.c``) reproduces, by its code for
+#: them; ``zh`` stays in Python.
+COMPILED_TOKENIZERS: dict[str, int] = {"13a": 0, "intl": 1, "char": 2, "none": 3}
 
 # mteval-v13a's language-dependent rules. The first class holds every ASCII punctuation mark and
 # symbol except period, comma, hyphen-minus and apostrophe, written as ranges.

@@ -101,6 +101,34 @@ class BLEUSignature(Signature):
         )
 
 
+class _StatRows(list[list[int]]):
+    """Statistics rows from the compiled kernel: a list of rows (sacrebleu's shape) that also
+    keeps the NumPy block, so that summing them needs no Python loop."""
+
+    def __init__(self, block: npt.NDArray[np.int64]) -> None:
+        super().__init__(block.tolist())
+        self.block = block
+
+
+class _References:
+    """Reference streams grouped per segment, with their clipping limits prepared on demand."""
+
+    __slots__ = ("_prepared", "groups")
+
+    def __init__(self, groups: list[Sequence[str]]) -> None:
+        self.groups = groups
+        self._prepared: list[BleuReference] | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.groups)
+
+    def prepared(self, native: Bleu) -> list[BleuReference]:
+        """Each segment's clipping limits and lengths (the pure-Python path's input)."""
+        if self._prepared is None:
+            self._prepared = [native.prepare_references(lines) for lines in self.groups]
+        return self._prepared
+
+
 class BLEUScore(Score):
     """A BLEU score with sacrebleu's fields.
 
@@ -292,7 +320,7 @@ class BLEU:
                 max_ngram_order=max_ngram_order,
             )
         )
-        self._ref_cache: list[BleuReference] | None = None
+        self._ref_cache: _References | None = None
         if references is not None:
             self._ref_cache = self._cache_references(references)
 
@@ -309,8 +337,9 @@ class BLEU:
             sent = sent.lower()
         return self.tokenizer(sent.rstrip())
 
-    def _cache_references(self, references: Sequence[Sequence[str | None]]) -> list[BleuReference]:
-        """Prepare reference streams: per segment, its clipping limits and lengths.
+    def _cache_references(self, references: Sequence[Sequence[str | None]]) -> _References:
+        """Check reference streams and group them per segment (their clipping limits are
+        prepared only when the pure-Python path needs them).
 
         Raises:
             TypeError: ``references`` is a bare string or a stream is one.
@@ -330,23 +359,29 @@ class BLEU:
                 f"BLEU: reference streams have different lengths ({sorted(lengths)}); each "
                 "stream holds one reference for every hypothesis (use None for a missing one)"
             )
-        cache: list[BleuReference] = []
+        if references and all(None not in stream for stream in references):
+            # no missing reference: the groups are the streams transposed (a C-level zip)
+            self.num_refs = len(references)
+            return _References(list(zip(*references, strict=True)))
+        groups: list[Sequence[str]] = []
         counts = set()
         for index, group in enumerate(zip(*references, strict=True)):
             lines = [ref for ref in group if ref is not None]
             if not lines:
                 raise InputError(f"BLEU: segment {index} has no reference (all are None)")
             counts.add(len(lines))
-            cache.append(self._native.prepare_references(lines))
+            groups.append(lines)
         self.num_refs = counts.pop() if len(counts) == 1 else -1
-        return cache
+        return _References(groups)
 
     def _extract_corpus_statistics(
         self,
         hypotheses: Sequence[str],
         references: Sequence[Sequence[str | None]] | None,
     ) -> list[list[int]]:
-        """Each segment's statistics ``[sys_len, ref_len, counts..., totals...]``.
+        """Each segment's statistics ``[sys_len, ref_len, counts..., totals...]``, from the
+        compiled kernel when it is built (else, or on an item of the wrong type, from the
+        pure-Python twin, which names the problem).
 
         Raises:
             RuntimeError: no ``references`` and none prepared at construction.
@@ -358,20 +393,23 @@ class BLEU:
             cache = self._ref_cache
         else:
             raise RuntimeError("No references provided and the cache is empty.")
-        if len(cache) != len(hypotheses):
+        if len(cache.groups) != len(hypotheses):
             raise InputError(
-                f"BLEU: {len(hypotheses)} hypotheses but reference streams of {len(cache)} "
-                "lines; references are streams: refs[k][i] is the k-th reference of "
-                "hypothesis i (pass [refs] for one reference per hypothesis)"
+                f"BLEU: {len(hypotheses)} hypotheses but reference streams of "
+                f"{len(cache.groups)} lines; references are streams: refs[k][i] is the k-th "
+                "reference of hypothesis i (pass [refs] for one reference per hypothesis)"
             )
+        block = self._native.segment_block(list(zip(hypotheses, cache.groups, strict=True)))
+        if block is not None:
+            return _StatRows(block)
         order = self.max_ngram_order
-        rows = []
-        for hyp, ref in zip(hypotheses, cache, strict=True):
+        out = []
+        for hyp, ref in zip(hypotheses, cache.prepared(self._native), strict=True):
             if not isinstance(hyp, str):
                 raise TypeError("BLEU: Each element of `hyps` should be a string.")
             tokens = tuple(self._preprocess_segment(hyp).split())
-            rows.append(list(bleu_segment_stats(tokens, ref, order).to_row()))
-        return rows
+            out.append(list(bleu_segment_stats(tokens, ref, order).to_row()))
+        return out
 
     def _compute_score_from_stats(self, stats: Sequence[Any]) -> BLEUScore:
         """The score of summed statistics ``[sys_len, ref_len, counts..., totals...]``."""
@@ -389,6 +427,8 @@ class BLEU:
 
     def _aggregate_and_compute(self, stats: Sequence[Sequence[Any]]) -> BLEUScore:
         """The score of segment statistics, summed column by column."""
+        if isinstance(stats, _StatRows):
+            return self._compute_score_from_stats(stats.block.sum(axis=0).tolist())
         summed = [sum(column) for column in zip(*stats, strict=True)]
         if not summed:
             summed = [0] * (2 + 2 * self.max_ngram_order)

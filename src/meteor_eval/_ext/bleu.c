@@ -1,0 +1,262 @@
+/*
+ * BLEU statistics rows of a chunk of lines in one call (bleu_rows): sacrebleu's tokenizers
+ * (texttok.c), n-gram counts up to the maximum order, each hypothesis n-gram clipped by its
+ * highest count in any one reference, and the reference length closest to the hypothesis length
+ * (the shorter on a tie). The pure-Python twin is meteor_eval.stats.bleu.bleu_segment_stats over
+ * meteor_eval.metrics.bleu.Bleu.tokenize; rows come out as int64 in the same column order
+ * (sys_len, ref_len, counts_1..N, totals_1..N).
+ *
+ * The n-grams of one segment live in an open-addressing table of (hash, position, order)
+ * entries compared by their ids, cleared entry by entry after the segment.
+ */
+
+#include "kernels.h"
+
+void
+gram_table_free(GramTable *t)
+{
+    PyMem_Free(t->slots);
+    PyMem_Free(t->used);
+    memset(t, 0, sizeof(*t));
+}
+
+int
+gram_table_reserve(GramTable *t, Py_ssize_t entries)
+{
+    size_t size = t->mask ? t->mask + 1 : 0;
+    if (size >= (size_t)entries * 2 + 16 && t->cap_used >= entries) {
+        return 0;
+    }
+    size_t want = 64;
+    while (want < (size_t)entries * 2 + 16) {
+        want *= 2;
+    }
+    if (want > size) {
+        PyMem_Free(t->slots);
+        t->slots = PyMem_Calloc(want, sizeof(Gram));
+        if (t->slots == NULL) {
+            t->mask = 0;
+            PyErr_NoMemory();
+            return -1;
+        }
+        t->mask = want - 1;
+    }
+    if (t->cap_used < entries) {
+        PyMem_Free(t->used);
+        t->used = PyMem_Malloc((size_t)(entries + 1) * sizeof(Py_ssize_t));
+        if (t->used == NULL) {
+            t->cap_used = 0;
+            PyErr_NoMemory();
+            return -1;
+        }
+        t->cap_used = entries;
+    }
+    t->n_used = 0;
+    return 0;
+}
+
+Gram *
+gram_find(GramTable *t, const int32_t *p, int32_t n, uint64_t h)
+{
+    size_t idx = (size_t)h & t->mask;
+    for (;;) {
+        Gram *g = &t->slots[idx];
+        if (g->p == NULL) {
+            g->h = h;
+            g->p = p;
+            g->n = n;
+            g->limit = g->cur = g->hyp = 0;
+            g->last = -1;
+            t->used[t->n_used++] = (Py_ssize_t)idx;
+            return g;
+        }
+        if (g->h == h && g->n == n && memcmp(g->p, p, (size_t)n * sizeof(int32_t)) == 0) {
+            return g;
+        }
+        idx = (idx + 1) & t->mask;
+    }
+}
+
+void
+gram_table_clear(GramTable *t)
+{
+    for (Py_ssize_t k = 0; k < t->n_used; k++) {
+        t->slots[t->used[k]].p = NULL;
+    }
+    t->n_used = 0;
+}
+
+/* Statistics of one segment: tokens hyp[0..nh), references ref[off[r]..off[r+1]). */
+static int
+bleu_segment(GramTable *t, const int32_t *hyp, Py_ssize_t nh, const int32_t *ref,
+             const Py_ssize_t *off, Py_ssize_t nrefs, int order, int64_t *row)
+{
+    Py_ssize_t entries = nh * order;
+    for (Py_ssize_t r = 0; r < nrefs; r++) {
+        entries += (off[r + 1] - off[r]) * order;
+    }
+    if (gram_table_reserve(t, entries) < 0) {
+        return -1;
+    }
+    int64_t *counts = row + 2, *totals = row + 2 + order;
+    for (int n = 0; n < order; n++) {
+        counts[n] = totals[n] = 0;
+    }
+    Py_ssize_t best_diff = -1, best_len = 0;
+    for (Py_ssize_t r = 0; r < nrefs; r++) {
+        const int32_t *tok = ref + off[r];
+        Py_ssize_t len = off[r + 1] - off[r];
+        Py_ssize_t diff = nh > len ? nh - len : len - nh;
+        if (best_diff == -1 || diff < best_diff || (diff == best_diff && len < best_len)) {
+            best_diff = diff;
+            best_len = len;
+        }
+        for (Py_ssize_t i = 0; i < len; i++) {
+            uint64_t h = 0;
+            for (int n = 1; n <= order && i + n <= len; n++) {
+                h = gram_mix(h, tok[i + n - 1]);
+                Gram *g = gram_find(t, tok + i, n, h);
+                if (g->last != (int32_t)r) {
+                    g->last = (int32_t)r;
+                    g->cur = 0;
+                }
+                if (++g->cur > g->limit) {
+                    g->limit = g->cur;
+                }
+            }
+        }
+    }
+    for (Py_ssize_t i = 0; i < nh; i++) {
+        uint64_t h = 0;
+        for (int n = 1; n <= order && i + n <= nh; n++) {
+            h = gram_mix(h, hyp[i + n - 1]);
+            Gram *g = gram_find(t, hyp + i, n, h);
+            g->hyp++;
+            totals[n - 1]++;
+            if (g->hyp <= g->limit) {
+                counts[n - 1]++;
+            }
+        }
+    }
+    gram_table_clear(t);
+    row[0] = nh;
+    row[1] = best_len;
+    return 0;
+}
+
+/* Tokens of one str into ids (appended), or -2 when the object is not a str. */
+static int
+tokens_of(PyObject *obj, int kind, TokWork *w, Vocab *v, Ids *out)
+{
+    if (!PyUnicode_Check(obj)) {
+        return -2;
+    }
+    Py_ssize_t n;
+    const Py_UCS4 *s = read_ucs4(obj, &w->in, &n);
+    if (s == NULL) {
+        return -1;
+    }
+    return text_tokens(kind, s, n, w, v, out);
+}
+
+/* bleu_rows(hypotheses, references, kind, order) -> bytes | None */
+static PyObject *
+bleu_rows_c(PyObject *self, PyObject *args)
+{
+    PyObject *hyps_obj, *refs_obj;
+    int kind, order;
+    if (!PyArg_ParseTuple(args, "OOii:bleu_rows", &hyps_obj, &refs_obj, &kind, &order)) {
+        return NULL;
+    }
+    if (kind < TOK_13A || kind > TOK_NONE || order < 1 || order > 64) {
+        PyErr_SetString(PyExc_ValueError, "bleu_rows: bad tokenizer or order");
+        return NULL;
+    }
+    PyObject *hyps = PySequence_Fast(hyps_obj, "bleu_rows: hypotheses must be a sequence");
+    if (hyps == NULL) {
+        return NULL;
+    }
+    PyObject *refs = PySequence_Fast(refs_obj, "bleu_rows: references must be a sequence");
+    if (refs == NULL) {
+        Py_DECREF(hyps);
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(hyps), width = 2 + 2 * (Py_ssize_t)order;
+    PyObject *result = NULL, *out = NULL;
+    TokWork w = {0};
+    Vocab v = {0};
+    Ids hyp = {0}, ref = {0};
+    GramTable t = {0};
+    Py_ssize_t *off = NULL, cap_off = 0;
+    if (PySequence_Fast_GET_SIZE(refs) != n) {
+        PyErr_SetString(PyExc_ValueError, "bleu_rows: as many reference groups as hypotheses");
+        goto done;
+    }
+    out = PyBytes_FromStringAndSize(NULL, n * width * (Py_ssize_t)sizeof(int64_t));
+    if (out == NULL) {
+        goto done;
+    }
+    int64_t *rows = (int64_t *)PyBytes_AS_STRING(out);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *group = PySequence_Fast_GET_ITEM(refs, i);
+        if (PyUnicode_Check(group) || !(PyList_Check(group) || PyTuple_Check(group))) {
+            result = Py_None; /* the caller's checks name the problem */
+            goto done;
+        }
+        Py_ssize_t nrefs = PySequence_Fast_GET_SIZE(group);
+        if (nrefs == 0) {
+            result = Py_None;
+            goto done;
+        }
+        if (nrefs + 1 > cap_off) {
+            cap_off = 2 * (nrefs + 1);
+            PyMem_Free(off);
+            off = PyMem_Malloc((size_t)cap_off * sizeof(Py_ssize_t));
+            if (off == NULL) {
+                PyErr_NoMemory();
+                goto done;
+            }
+        }
+        hyp.n = ref.n = 0;
+        int rc = tokens_of(PySequence_Fast_GET_ITEM(hyps, i), kind, &w, &v, &hyp);
+        off[0] = 0;
+        for (Py_ssize_t r = 0; rc == 0 && r < nrefs; r++) {
+            rc = tokens_of(PySequence_Fast_ITEMS(group)[r], kind, &w, &v, &ref);
+            off[r + 1] = ref.n;
+        }
+        if (rc == -2) {
+            result = Py_None;
+            goto done;
+        }
+        if (rc < 0 ||
+            bleu_segment(&t, hyp.v, hyp.n, ref.v, off, nrefs, order, rows + i * width) < 0) {
+            goto done;
+        }
+    }
+    result = out;
+    out = NULL;
+done:
+    if (result == Py_None) {
+        Py_INCREF(Py_None);
+    }
+    Py_XDECREF(out);
+    Py_DECREF(hyps);
+    Py_DECREF(refs);
+    tokwork_free(&w);
+    vocab_free(&v);
+    PyMem_Free(hyp.v);
+    PyMem_Free(ref.v);
+    PyMem_Free(off);
+    gram_table_free(&t);
+    return result;
+}
+
+PyMethodDef meteor_bleu_methods[] = {
+    {"bleu_rows", bleu_rows_c, METH_VARARGS,
+     "bleu_rows(hypotheses, references, kind, order) -> bytes | None\n\n"
+     "BLEU statistics rows (int64, sys_len, ref_len, counts, totals) of a chunk of lines:\n"
+     "references[i] is the list of references of hypotheses[i]; kind 0 13a, 1 intl, 2 char,\n"
+     "3 none. None when an item has the wrong type or a segment has no reference (the caller\n"
+     "then names the problem)."},
+    {NULL, NULL, 0, NULL},
+};

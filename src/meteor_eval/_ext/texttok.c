@@ -1,0 +1,590 @@
+/*
+ * Tokens of BLEU and ROUGE lines as interned ids, for the statistics kernels (bleu.c, rouge.c).
+ *
+ *   sacrebleu's tokenizers 13a, intl, char and none (TOK_13A ... TOK_NONE), applied to a line
+ *   already lowercased (when asked) by the caller, then split on whitespace as str.split();
+ *   rouge-score's tokenizer (TOK_ROUGE: runs of a-z0-9 after str.lower(), whose only results
+ *   in a-z from outside ASCII are U+212A KELVIN SIGN -> k and U+0130 -> i + U+0307) and
+ *   ROUGE-1.5.5's (TOK_ROUGE155: ASCII lowercasing only).
+ *
+ * Each rule is a transcription of the pure-Python twin in meteor_eval.text.bleu_tokenizers /
+ * meteor_eval.text.rouge_tokenizer: a regular-expression substitution of a two-character pattern
+ * is a left-to-right scan that, on a match, writes the replacement and resumes after the two
+ * characters (what re.sub does for a fixed-width pattern). The intl classes come from the
+ * generated intl_tables.h (scripts/make_intl_tables.py, from unicodedata).
+ *
+ * Tokens are interned in a Vocab (a hash table of UCS4 strings) so that n-grams and LCS work on
+ * int32 ids; one Vocab lives for one call of a kernel (one chunk of lines).
+ */
+
+#include "kernels.h"
+#include "intl_tables.h"
+
+int
+u4_reserve(U4 *b, Py_ssize_t n)
+{
+    if (n <= b->cap) {
+        return 0;
+    }
+    Py_ssize_t cap = b->cap ? b->cap : 256;
+    while (cap < n) {
+        cap *= 2;
+    }
+    Py_UCS4 *p = PyMem_Realloc(b->buf, (size_t)cap * sizeof(Py_UCS4));
+    if (p == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    b->buf = p;
+    b->cap = cap;
+    return 0;
+}
+
+int
+ids_push(Ids *ids, int32_t id)
+{
+    if (ids->n == ids->cap) {
+        Py_ssize_t cap = ids->cap ? ids->cap * 2 : 256;
+        int32_t *p = PyMem_Realloc(ids->v, (size_t)cap * sizeof(int32_t));
+        if (p == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        ids->v = p;
+        ids->cap = cap;
+    }
+    ids->v[ids->n++] = id;
+    return 0;
+}
+
+void
+vocab_free(Vocab *v)
+{
+    PyMem_Free(v->arena);
+    PyMem_Free(v->off);
+    PyMem_Free(v->len);
+    PyMem_Free(v->hash);
+    PyMem_Free(v->slots);
+    PyMem_Free(v->stem);
+    memset(v, 0, sizeof(*v));
+}
+
+static uint64_t
+hash_u4(const Py_UCS4 *s, Py_ssize_t n)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        h = (h ^ (uint64_t)s[k]) * 1099511628211ULL;
+    }
+    return h ^ (h >> 29);
+}
+
+static int
+vocab_grow_slots(Vocab *v)
+{
+    size_t size = v->mask ? (v->mask + 1) * 2 : 1024;
+    int32_t *slots = PyMem_Malloc(size * sizeof(int32_t));
+    if (slots == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t k = 0; k < size; k++) {
+        slots[k] = -1;
+    }
+    for (int32_t id = 0; id < v->n; id++) {
+        size_t idx = (size_t)v->hash[id] & (size - 1);
+        while (slots[idx] >= 0) {
+            idx = (idx + 1) & (size - 1);
+        }
+        slots[idx] = id;
+    }
+    PyMem_Free(v->slots);
+    v->slots = slots;
+    v->mask = size - 1;
+    return 0;
+}
+
+int32_t
+vocab_id(Vocab *v, const Py_UCS4 *s, Py_ssize_t n)
+{
+    if ((size_t)v->n * 2 >= v->mask + 1 || v->slots == NULL) {
+        if (vocab_grow_slots(v) < 0) {
+            return -1;
+        }
+    }
+    uint64_t h = hash_u4(s, n);
+    size_t idx = (size_t)h & v->mask;
+    for (;;) {
+        int32_t id = v->slots[idx];
+        if (id < 0) {
+            break;
+        }
+        if (v->hash[id] == h && v->len[id] == n &&
+            memcmp(v->arena + v->off[id], s, (size_t)n * sizeof(Py_UCS4)) == 0) {
+            return id;
+        }
+        idx = (idx + 1) & v->mask;
+    }
+    if (v->n == v->cap) {
+        int32_t cap = v->cap ? v->cap * 2 : 1024;
+        Py_ssize_t *off = PyMem_Realloc(v->off, (size_t)cap * sizeof(Py_ssize_t));
+        if (off == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        v->off = off;
+        Py_ssize_t *len = PyMem_Realloc(v->len, (size_t)cap * sizeof(Py_ssize_t));
+        if (len == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        v->len = len;
+        uint64_t *hash = PyMem_Realloc(v->hash, (size_t)cap * sizeof(uint64_t));
+        if (hash == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        v->hash = hash;
+        v->cap = cap;
+    }
+    if (v->arena_len + n > v->arena_cap) {
+        Py_ssize_t cap = v->arena_cap ? v->arena_cap : 4096;
+        while (cap < v->arena_len + n) {
+            cap *= 2;
+        }
+        Py_UCS4 *arena = PyMem_Realloc(v->arena, (size_t)cap * sizeof(Py_UCS4));
+        if (arena == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        v->arena = arena;
+        v->arena_cap = cap;
+    }
+    int32_t id = v->n++;
+    memcpy(v->arena + v->arena_len, s, (size_t)n * sizeof(Py_UCS4));
+    v->off[id] = v->arena_len;
+    v->len[id] = n;
+    v->hash[id] = h;
+    v->arena_len += n;
+    v->slots[idx] = id;
+    return id;
+}
+
+PyObject *
+vocab_str(const Vocab *v, int32_t id)
+{
+    return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, v->arena + v->off[id], v->len[id]);
+}
+
+/* Append the whitespace-separated tokens of s[0..n) (str.split()) to out. */
+static int
+split_ws(Vocab *v, const Py_UCS4 *s, Py_ssize_t n, Ids *out)
+{
+    Py_ssize_t k = 0;
+    while (k < n) {
+        while (k < n && Py_UNICODE_ISSPACE(s[k])) {
+            k++;
+        }
+        Py_ssize_t start = k;
+        while (k < n && !Py_UNICODE_ISSPACE(s[k])) {
+            k++;
+        }
+        if (k > start) {
+            int32_t id = vocab_id(v, s + start, k - start);
+            if (id < 0 || ids_push(out, id) < 0) {
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* dst = src with every occurrence of pat replaced by rep (str.replace, left to right). */
+static Py_ssize_t
+replace_all(const Py_UCS4 *src, Py_ssize_t n, const char *pat, const char *rep, Py_UCS4 *dst)
+{
+    Py_ssize_t pn = (Py_ssize_t)strlen(pat), rn = (Py_ssize_t)strlen(rep), out = 0, k = 0;
+    while (k < n) {
+        if (src[k] == (Py_UCS4)pat[0] && k + pn <= n) {
+            Py_ssize_t q = 1;
+            while (q < pn && src[k + q] == (Py_UCS4)pat[q]) {
+                q++;
+            }
+            if (q == pn) {
+                for (Py_ssize_t r = 0; r < rn; r++) {
+                    dst[out++] = (Py_UCS4)rep[r];
+                }
+                k += pn;
+                continue;
+            }
+        }
+        dst[out++] = src[k++];
+    }
+    return out;
+}
+
+#define IS_DIGIT(c) ((c) >= '0' && (c) <= '9')
+
+static inline int
+in_13a_class(Py_UCS4 c)
+{
+    return (c >= 0x7B && c <= 0x7E) || (c >= 0x5B && c <= 0x60) || (c >= 0x20 && c <= 0x26) ||
+           (c >= 0x28 && c <= 0x2B) || (c >= 0x3A && c <= 0x40) || c == 0x2F;
+}
+
+static inline int
+intl_class(Py_UCS4 c)
+{
+    if (c >= 0x110000) {
+        return 0;
+    }
+    return intl_stage2[(size_t)intl_stage1[c >> 8] * 256 + (c & 255)];
+}
+
+KERNEL_API int
+intl_class_of(Py_UCS4 c)
+{
+    return intl_class(c);
+}
+
+#define SWAP_BUFS()                                                                            \
+    do {                                                                                       \
+        U4 t_ = *src;                                                                          \
+        *src = *dst;                                                                           \
+        *dst = t_;                                                                             \
+    } while (0)
+
+static int
+tokens_13a(TokWork *w, Py_ssize_t n, Vocab *v, Ids *out)
+{
+    U4 *src = &w->a, *dst = &w->b;
+    Py_UCS4 *s;
+    /* "<skipped>" removed, "-\n" removed, "\n" -> " " (replacements never lengthen). */
+    static const char *const steps[3][2] = {{"<skipped>", ""}, {"-\n", ""}, {"\n", " "}};
+    int has_lt = 0, has_nl = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        has_lt |= src->buf[k] == '<';
+        has_nl |= src->buf[k] == '\n';
+    }
+    for (int k = 0; k < 3; k++) {
+        if ((k == 0 && !has_lt) || (k > 0 && !has_nl)) {
+            continue; /* nothing to replace: the pass would copy the line unchanged */
+        }
+        if (u4_reserve(dst, n + 2) < 0) {
+            return -1;
+        }
+        n = replace_all(src->buf, n, steps[k][0], steps[k][1], dst->buf);
+        SWAP_BUFS();
+    }
+    int amp = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (src->buf[k] == '&') {
+            amp = 1;
+            break;
+        }
+    }
+    if (amp) {
+        static const char *const ent[4][2] = {
+            {"&quot;", "\""}, {"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}};
+        for (int k = 0; k < 4; k++) {
+            if (u4_reserve(dst, n + 2) < 0) {
+                return -1;
+            }
+            n = replace_all(src->buf, n, ent[k][0], ent[k][1], dst->buf);
+            SWAP_BUFS();
+        }
+    }
+    /* f" {line} " and the first rule: a punctuation mark or symbol gets a space each side. */
+    if (u4_reserve(dst, 3 * (n + 2)) < 0) {
+        return -1;
+    }
+    s = src->buf;
+    Py_UCS4 *d = dst->buf;
+    Py_ssize_t m = 0;
+    for (Py_ssize_t k = -1; k <= n; k++) {
+        Py_UCS4 c = (k < 0 || k == n) ? ' ' : s[k];
+        if (in_13a_class(c)) {
+            d[m++] = ' ';
+            d[m++] = c;
+            d[m++] = ' ';
+        }
+        else {
+            d[m++] = c;
+        }
+    }
+    n = m;
+    SWAP_BUFS();
+    /* ([^0-9])([\.,]) -> \1 \2 ;  ([\.,])([^0-9]) ->  \1 \2 ;  ([0-9])(-) -> \1 \2 */
+    for (int rule = 0; rule < 3; rule++) {
+        if (u4_reserve(dst, 2 * n + 2) < 0) {
+            return -1;
+        }
+        s = src->buf;
+        d = dst->buf;
+        m = 0;
+        Py_ssize_t k = 0;
+        while (k < n) {
+            if (k + 1 < n) {
+                Py_UCS4 a = s[k], b = s[k + 1];
+                int hit;
+                if (rule == 0) {
+                    hit = !IS_DIGIT(a) && (b == '.' || b == ',');
+                }
+                else if (rule == 1) {
+                    hit = (a == '.' || a == ',') && !IS_DIGIT(b);
+                }
+                else {
+                    hit = IS_DIGIT(a) && b == '-';
+                }
+                if (hit) {
+                    if (rule == 1) {
+                        d[m++] = ' ';
+                        d[m++] = a;
+                        d[m++] = ' ';
+                        d[m++] = b;
+                    }
+                    else {
+                        d[m++] = a;
+                        d[m++] = ' ';
+                        d[m++] = b;
+                        d[m++] = ' ';
+                    }
+                    k += 2;
+                    continue;
+                }
+            }
+            d[m++] = s[k++];
+        }
+        n = m;
+        SWAP_BUFS();
+    }
+    /* keep the buffers' ownership consistent with w (src/dst point into w) */
+    return split_ws(v, src->buf, n, out);
+}
+
+static int
+tokens_intl(TokWork *w, Py_ssize_t n, Vocab *v, Ids *out)
+{
+    U4 *src = &w->a, *dst = &w->b;
+    Py_UCS4 *s, *d;
+    Py_ssize_t m;
+    /* ([^N])([P]) -> \1 \2 ;  ([P])([^N]) ->  \1 \2 */
+    for (int rule = 0; rule < 2; rule++) {
+        if (u4_reserve(dst, 2 * n + 2) < 0) {
+            return -1;
+        }
+        s = src->buf;
+        d = dst->buf;
+        m = 0;
+        Py_ssize_t k = 0;
+        while (k < n) {
+            if (k + 1 < n) {
+                Py_UCS4 a = s[k], b = s[k + 1];
+                int hit = rule == 0 ? (intl_class(a) != 3 && intl_class(b) == 1)
+                                    : (intl_class(a) == 1 && intl_class(b) != 3);
+                if (hit) {
+                    if (rule == 0) {
+                        d[m++] = a;
+                        d[m++] = ' ';
+                        d[m++] = b;
+                        d[m++] = ' ';
+                    }
+                    else {
+                        d[m++] = ' ';
+                        d[m++] = a;
+                        d[m++] = ' ';
+                        d[m++] = b;
+                    }
+                    k += 2;
+                    continue;
+                }
+            }
+            d[m++] = s[k++];
+        }
+        n = m;
+        SWAP_BUFS();
+    }
+    /* ([S]) ->  \1  */
+    if (u4_reserve(dst, 3 * n + 2) < 0) {
+        return -1;
+    }
+    s = src->buf;
+    d = dst->buf;
+    m = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (intl_class(s[k]) == 2) {
+            d[m++] = ' ';
+            d[m++] = s[k];
+            d[m++] = ' ';
+        }
+        else {
+            d[m++] = s[k];
+        }
+    }
+    return split_ws(v, d, m, out);
+}
+
+/* Runs of a-z0-9 (rouge-score after str.lower(); ROUGE-1.5.5 after ASCII lowercasing). */
+static int
+tokens_rouge(const Py_UCS4 *s, Py_ssize_t n, int unicode_lower, TokWork *w, Vocab *v, Ids *out)
+{
+    if (u4_reserve(&w->b, n + 1) < 0) {
+        return -1;
+    }
+    Py_UCS4 *tok = w->b.buf;
+    Py_ssize_t m = 0;
+    for (Py_ssize_t k = 0; k <= n; k++) {
+        Py_UCS4 c = k < n ? s[k] : ' ';
+        int end_after = 0;
+        if (c >= 'A' && c <= 'Z') {
+            c += 'a' - 'A';
+        }
+        else if (unicode_lower && c == 0x212A) { /* KELVIN SIGN lowercases to k */
+            c = 'k';
+        }
+        else if (unicode_lower && c == 0x130) { /* I WITH DOT ABOVE: i + combining dot */
+            c = 'i';
+            end_after = 1;
+        }
+        if ((c >= 'a' && c <= 'z') || IS_DIGIT(c)) {
+            tok[m++] = c;
+            if (!end_after) {
+                continue;
+            }
+        }
+        if (m) {
+            int32_t id = vocab_id(v, tok, m);
+            if (id < 0 || ids_push(out, id) < 0) {
+                return -1;
+            }
+            m = 0;
+        }
+    }
+    return 0;
+}
+
+int
+text_tokens(int kind, const Py_UCS4 *text, Py_ssize_t n, TokWork *w, Vocab *v, Ids *out)
+{
+    if (kind == TOK_ROUGE || kind == TOK_ROUGE155) {
+        return tokens_rouge(text, n, kind == TOK_ROUGE, w, v, out);
+    }
+    while (n > 0 && Py_UNICODE_ISSPACE(text[n - 1])) { /* line.rstrip() */
+        n--;
+    }
+    if (kind == TOK_NONE) {
+        return split_ws(v, text, n, out);
+    }
+    if (kind == TOK_CHAR) {
+        for (Py_ssize_t k = 0; k < n; k++) {
+            if (!Py_UNICODE_ISSPACE(text[k])) {
+                int32_t id = vocab_id(v, text + k, 1);
+                if (id < 0 || ids_push(out, id) < 0) {
+                    return -1;
+                }
+            }
+        }
+        return 0;
+    }
+    if (u4_reserve(&w->a, n + 2) < 0) {
+        return -1;
+    }
+    memcpy(w->a.buf, text, (size_t)n * sizeof(Py_UCS4));
+    if (kind == TOK_13A) {
+        return tokens_13a(w, n, v, out);
+    }
+    return tokens_intl(w, n, v, out);
+}
+
+const Py_UCS4 *
+read_ucs4(PyObject *str, U4 *buf, Py_ssize_t *n)
+{
+    Py_ssize_t len = PyUnicode_GET_LENGTH(str);
+    if (PyUnicode_KIND(str) == PyUnicode_4BYTE_KIND) {
+        *n = len;
+        return (const Py_UCS4 *)PyUnicode_DATA(str);
+    }
+    if (u4_reserve(buf, len + 1) < 0) {
+        return NULL;
+    }
+    if (PyUnicode_AsUCS4(str, buf->buf, len + 1, 0) == NULL) {
+        return NULL;
+    }
+    *n = len;
+    return buf->buf;
+}
+
+void
+tokwork_free(TokWork *w)
+{
+    PyMem_Free(w->a.buf);
+    PyMem_Free(w->b.buf);
+    PyMem_Free(w->in.buf);
+    memset(w, 0, sizeof(*w));
+}
+
+/* text_tokenize(kind, line) -> list of str: one line through one tokenizer (tests, twins). */
+static PyObject *
+text_tokenize_c(PyObject *self, PyObject *args)
+{
+    int kind;
+    PyObject *line;
+    if (!PyArg_ParseTuple(args, "iU:text_tokenize", &kind, &line)) {
+        return NULL;
+    }
+    if (kind < TOK_13A || kind > TOK_ROUGE155) {
+        PyErr_Format(PyExc_ValueError, "text_tokenize: unknown tokenizer %d", kind);
+        return NULL;
+    }
+    TokWork w = {0};
+    Vocab v = {0};
+    Ids ids = {0};
+    PyObject *result = NULL;
+    Py_ssize_t n;
+    const Py_UCS4 *s = read_ucs4(line, &w.in, &n);
+    if (s == NULL || text_tokens(kind, s, n, &w, &v, &ids) < 0) {
+        goto done;
+    }
+    result = PyList_New(ids.n);
+    if (result == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < ids.n; k++) {
+        PyObject *token = vocab_str(&v, ids.v[k]);
+        if (token == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, k, token);
+    }
+done:
+    PyMem_Free(ids.v);
+    vocab_free(&v);
+    tokwork_free(&w);
+    return result;
+}
+
+/* intl_class(code) -> 0 other, 1 punctuation, 2 symbol, 3 number (the generated table). */
+static PyObject *
+intl_class_c(PyObject *self, PyObject *arg)
+{
+    long code = PyLong_AsLong(arg);
+    if (code == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (code < 0 || code >= 0x110000) {
+        PyErr_SetString(PyExc_ValueError, "intl_class: code point out of range");
+        return NULL;
+    }
+    return PyLong_FromLong(intl_class((Py_UCS4)code));
+}
+
+PyMethodDef meteor_texttok_methods[] = {
+    {"text_tokenize", text_tokenize_c, METH_VARARGS,
+     "text_tokenize(kind, line) -> list[str]\n\n"
+     "One line through a BLEU or ROUGE tokenizer: 0 13a, 1 intl, 2 char, 3 none (each after\n"
+     "rstrip), 4 rouge-score (str.lower() as far as it makes a-z), 5 ROUGE-1.5.5 (ASCII)."},
+    {"intl_class", intl_class_c, METH_O,
+     "intl_class(code) -> int\n\n0 other, 1 punctuation, 2 symbol, 3 number (intl tokenizer)."},
+    {NULL, NULL, 0, NULL},
+};
