@@ -17,6 +17,7 @@ __all__ = [
     "ResourceError",
     "SearchBudgetWarning",
     "SegmentTooLongError",
+    "WorkBudgetError",
     "warn_empty",
 ]
 
@@ -87,6 +88,62 @@ class SegmentTooLongError(InputError):
         """The same error at its line, for a batch that starts after ``offset`` lines."""
         line = offset + (self.index or 0) + 1
         return SegmentTooLongError(self.metric, self.side, self.tokens, self.limit, None, line)
+
+
+class WorkBudgetError(SegmentTooLongError):
+    """A segment needs more work than a metric's budget allows (see
+    :data:`meteor_eval.limits.WORK_BUDGET`): natural text of any length is scored, and only
+    input whose work explodes (one word repeated thousands of times on both sides) is refused.
+
+    Args:
+        metric: What refused it (``"METEOR (meteor15)"``).
+        units: The work counted when the budget was passed (METEOR 1.5: candidate matches).
+        budget: The budget.
+        index: Its position in the batch the metric was given, when known.
+        line: Its line (1-based) in the input, once the caller has placed it.
+
+    It is placed at its line like :class:`SegmentTooLongError` (whose placement the batch and
+    process engines already perform) and, like every bad-input error, is an
+    :class:`InputError`.
+    """
+
+    def __init__(
+        self,
+        metric: str,
+        units: int,
+        budget: int,
+        index: int | None = None,
+        line: int | None = None,
+    ) -> None:
+        InputError.__init__(self, metric, units, budget, index, line)
+        self.metric = metric
+        self.side = "pair"
+        self.tokens = units
+        self.limit = budget
+        self.units = units
+        self.budget = budget
+        self.index = index
+        self.line = line
+
+    def __str__(self) -> str:
+        where = f"line {self.line}: " if self.line is not None else ""
+        return (
+            f"{where}{self.metric} needs more than its work budget of {self.budget:,} candidate "
+            f"matches for this pair ({self.units:,} counted so far: the same words repeated "
+            "many times on both sides?); raise meteor_eval.limits.WORK_BUDGET to score it (see "
+            "docs/limits.md)"
+        )
+
+    def at_index(self, index: int) -> WorkBudgetError:
+        """The same error placed at ``index`` in a batch (unless already placed)."""
+        if self.index is not None:
+            return self
+        return WorkBudgetError(self.metric, self.units, self.budget, index)
+
+    def at_line(self, offset: int) -> WorkBudgetError:
+        """The same error at its line, for a batch that starts after ``offset`` lines."""
+        line = offset + (self.index or 0) + 1
+        return WorkBudgetError(self.metric, self.units, self.budget, None, line)
 
 
 class MeteorEvalWarning(UserWarning):

@@ -17,20 +17,18 @@ measures the worst inputs at each limit.
 
 from __future__ import annotations
 
-from meteor_eval.errors import SegmentTooLongError
+from meteor_eval.errors import SegmentTooLongError, WorkBudgetError
 
-__all__ = ["MAX_TOKENS", "check_tokens"]
+__all__ = ["MAX_TOKENS", "WORK_BUDGET", "check_tokens", "check_work"]
 
-#: Most tokens per hypothesis or reference, by what computes on them. METEOR 1.5: 2,000
-#: tokens of one repeated word on both sides give 4 million candidates (1 GB, 9 s); natural
-#: text of that length takes 50 MB. paper2005: 500 (its search builds Python objects per
-#: candidate pair: 1,000 repeated words take 16 s and 500 MB; the search itself has a time
-#: budget). nltk: 10,000 (time only: its greedy matcher compares every pair of positions, 15 s
-#: at 20,000 tokens). ROUGE-L/Lsum/W and ROUGE-S/SU without a skip limit:
+#: Most tokens per hypothesis or reference, by what computes on them. METEOR 1.5 has no token
+#: limit: its work is bounded by :data:`WORK_BUDGET` instead. paper2005: 500 (its search builds
+#: Python objects per candidate pair: 1,000 repeated words take 16 s and 500 MB; the search
+#: itself has a time budget). nltk: 10,000 (time only: its greedy matcher compares every pair
+#: of positions, 15 s at 20,000 tokens). ROUGE-L/Lsum/W and ROUGE-S/SU without a skip limit:
 #: 2,000 (pure Python tables: ROUGE-W on 4,000 repeated words takes 19 s and 1.3 GB).
 #: Measured worst cases: ``docs/limits.md``.
 MAX_TOKENS: dict[str, int] = {
-    "meteor15": 2_000,
     "paper2005": 500,
     "nltk": 10_000,
     "rouge": 2_000,
@@ -58,3 +56,30 @@ def check_tokens(kind: str, side: str, n_tokens: int, label: str | None = None) 
     limit = MAX_TOKENS[kind]
     if n_tokens > limit:
         raise SegmentTooLongError(label or _LABELS.get(kind, kind), side, n_tokens, limit)
+
+
+#: Most work one pair may cost, by what computes on it. METEOR 1.5: candidate matches (every
+#: pair of positions that some stage matches, each an 8-byte entry of the aligner's store, and
+#: each tried by every path of the beam at its reference position). Natural documents stay far
+#: below: 9,000 tokens a side have 1.6 million, 40,000 tokens 30 million (240 MB, about 30 s
+#: of CPU); the same word repeated 20,000 times on both sides would have 400 million.
+#: Measured: ``docs/limits.md``.
+WORK_BUDGET: dict[str, int] = {
+    "meteor15": 400_000_000,
+}
+
+
+def check_work(kind: str, units: int, label: str | None = None) -> None:
+    """Refuse a pair whose work ``units`` exceed ``WORK_BUDGET[kind]``.
+
+    Args:
+        kind: A key of :data:`WORK_BUDGET`.
+        units: The work counted (for ``"meteor15"``: candidate matches).
+        label: The metric's name in the message (default: from ``kind``).
+
+    Raises:
+        WorkBudgetError: the work is over the budget.
+    """
+    budget = WORK_BUDGET[kind]
+    if units > budget:
+        raise WorkBudgetError(label or _LABELS.get(kind, kind), units, budget)

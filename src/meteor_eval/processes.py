@@ -25,7 +25,8 @@ identical whatever the method.
   configuration uses: their declarations are sent to each worker, which registers them; a
   declaration that cannot be pickled (a ``lambda``, a function defined inside another) is
   refused with a :class:`~meteor_eval.errors.ConfigError` unless workers fork;
-* the segment limits of :data:`meteor_eval.limits.MAX_TOKENS`, as this process has them.
+* the segment limits of :data:`meteor_eval.limits.MAX_TOKENS` and the work budgets of
+  :data:`meteor_eval.limits.WORK_BUDGET`, as this process has them.
 """
 
 from __future__ import annotations
@@ -58,8 +59,8 @@ START_METHODS: tuple[str, ...] = ("auto", "fork", "forkserver", "spawn")
 #: The environment variable that sets the default start method.
 ENV_VARIABLE = "METEOR_EVAL_START_METHOD"
 
-#: What a worker needs besides its metric: ``(runtime match modules, MAX_TOKENS)``.
-WorkerState = tuple[tuple[Any, ...], dict[str, int]]
+#: What a worker needs besides its metric: ``(runtime match modules, MAX_TOKENS, WORK_BUDGET)``.
+WorkerState = tuple[tuple[Any, ...], dict[str, int], dict[str, int]]
 
 
 def resolve_start_method(start_method: str | None = None) -> str:
@@ -165,7 +166,7 @@ def worker_state(config: object, method: str) -> WorkerState:
                     "(--start-method fork)"
                 ) from None
         extra.append(module)
-    return tuple(extra), dict(limits.MAX_TOKENS)
+    return tuple(extra), dict(limits.MAX_TOKENS), dict(limits.WORK_BUDGET)
 
 
 def apply_worker_state(state: WorkerState) -> None:
@@ -173,8 +174,10 @@ def apply_worker_state(state: WorkerState) -> None:
     from meteor_eval import limits
     from meteor_eval.match import registry
 
-    modules, max_tokens = state
+    modules, max_tokens, work_budget = state
     for module in modules:
         registry.register(module, replace=True)
     limits.MAX_TOKENS.clear()
     limits.MAX_TOKENS.update(max_tokens)
+    limits.WORK_BUDGET.clear()
+    limits.WORK_BUDGET.update(work_budget)

@@ -130,14 +130,20 @@ def test_empty_input_warns(files: Path) -> None:
     ]
 
 
-def test_too_long_line_names_file_and_line(files: Path) -> None:
-    (files / "long.txt").write_text("a\n" + "w " * 2_001 + "\n", encoding="utf-8")
-    done = _cli("score", "--hyp", "long.txt", "--ref", "ref.txt", cwd=files)
+def test_pair_over_the_work_budget_names_file_and_line(files: Path) -> None:
+    # issue 25: one word repeated 20,001 times on both sides: 400,040,001 candidate matches,
+    # over the default budget of 400 million (a natural document of 40,000 tokens has 30
+    # million); refused while counting, before any is stored.
+    words = "w " * 20_001
+    (files / "long.txt").write_text("a\n" + words + "\n", encoding="utf-8")
+    (files / "longref.txt").write_text("a\n" + words + "\n", encoding="utf-8")
+    done = _cli("score", "--hyp", "long.txt", "--ref", "longref.txt", cwd=files)
     assert done.returncode == 1
     assert done.stderr.splitlines() == [
-        "meteor-eval score: error: long.txt, line 2: the hypothesis has 2,001 tokens; METEOR "
-        "(meteor15) accepts at most 2,000 per segment (its time and memory grow with the square "
-        "of the length; see docs/limits.md)"
+        "meteor-eval score: error: long.txt, line 2: METEOR (meteor15) needs more than its work "
+        "budget of 400,000,000 candidate matches for this pair (400,000,001 counted so far: the "
+        "same words repeated many times on both sides?); raise meteor_eval.limits.WORK_BUDGET "
+        "to score it (see docs/limits.md)"
     ]
 
 

@@ -227,13 +227,14 @@ def test_limits_of_this_process_reach_workers_that_do_not_fork(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from meteor_eval import limits
-    from meteor_eval.errors import SegmentTooLongError
+    from meteor_eval.errors import WorkBudgetError
 
-    monkeypatch.setitem(limits.MAX_TOKENS, "meteor15", 5)
-    with pytest.raises(SegmentTooLongError) as caught:
+    # Line 1 has 8 candidate matches ("the" twice on each side, four other words once).
+    monkeypatch.setitem(limits.WORK_BUDGET, "meteor15", 5)
+    with pytest.raises(WorkBudgetError) as caught:
         Meteor(CONFIG).corpus_score(HYPS, REFS, jobs=2, start_method="forkserver")
     assert str(caught.value).startswith(
-        "line 1: the hypothesis has 6 tokens; METEOR (meteor15) accepts at most 5 per segment"
+        "line 1: METEOR (meteor15) needs more than its work budget of 5 candidate matches"
     )
 
 

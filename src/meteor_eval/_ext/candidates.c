@@ -21,13 +21,47 @@
 int
 emit(Emit *e, Py_ssize_t ref_start, Py_ssize_t ref_len, Py_ssize_t hyp_start, Py_ssize_t hyp_len)
 {
+    if (e->mode == EMIT_FILL) {
+        Work *w = e->work;
+        Entry *x = &w->entries[w->slot[ref_start]++];
+        x->hyp_start = (int32_t)hyp_start;
+        x->hyp_len = (uint16_t)hyp_len;
+        x->ref_len = (uint8_t)ref_len;
+        x->stage = (uint8_t)e->stage;
+        return 0;
+    }
+    if (e->budget > 0 && e->list == NULL && ++e->units > e->budget) {
+        e->over = 1; /* no Python error: the caller reports the budget */
+        return -1;
+    }
+    if (e->mode == EMIT_COUNT) {
+        Work *w = e->work;
+        if (entry_check(w, ref_len, hyp_len, e->stage) < 0) {
+            return -1;
+        }
+        w->first[ref_start + 1]++;
+        for (Py_ssize_t j = ref_start; j < ref_start + ref_len; j++) {
+            w->ref_cov[j]++;
+        }
+        for (Py_ssize_t i = hyp_start; i < hyp_start + hyp_len; i++) {
+            w->hyp_cov[i]++;
+        }
+        return 0;
+    }
     if (e->list != NULL) {
         return append_match(e->list, e->type, ref_start, ref_len, hyp_start, hyp_len,
                             e->stage_obj);
     }
+    if (ref_len > ENTRY_MAX_REF_LEN || hyp_len > ENTRY_MAX_HYP_LEN || e->stage > ENTRY_MAX_STAGE ||
+        e->stage < 0) {
+        PyErr_SetString(PyExc_ValueError,
+                        "a candidate is too long for the compiled aligner (at most 255 "
+                        "reference words, 65,535 hypothesis words and stage 255)");
+        return -1;
+    }
     if (e->n == e->cap) {
         const Py_ssize_t cap = e->cap ? 2 * e->cap : 64;
-        Cand *raw = PyMem_Realloc(e->raw, (size_t)cap * sizeof(Cand));
+        Raw *raw = PyMem_Realloc(e->raw, (size_t)cap * sizeof(Raw));
         if (raw == NULL) {
             PyErr_NoMemory();
             return -1;
@@ -35,14 +69,97 @@ emit(Emit *e, Py_ssize_t ref_start, Py_ssize_t ref_len, Py_ssize_t hyp_start, Py
         e->raw = raw;
         e->cap = cap;
     }
-    Cand *c = &e->raw[e->n++];
-    c->ref_start = ref_start;
-    c->ref_len = ref_len;
-    c->hyp_start = hyp_start;
-    c->hyp_len = hyp_len;
-    c->stage = e->stage;
-    c->obj = NULL;
+    Raw *c = &e->raw[e->n++];
+    c->ref_start = (int32_t)ref_start;
+    c->ref_len = (uint8_t)ref_len;
+    c->hyp_start = (int32_t)hyp_start;
+    c->hyp_len = (uint16_t)hyp_len;
+    c->stage = (uint8_t)e->stage;
     return 0;
+}
+
+/* A hash table from int64 keys to chains of hypothesis positions in ascending order: the
+ * positions having a key are head[slot], next[head[slot]], ... (-1 ends a chain). Built in time
+ * and memory linear in the number of (key, position) entries, so candidate search costs the
+ * candidates found instead of comparing every pair of positions. */
+typedef struct {
+    int64_t *keys;
+    Py_ssize_t *head; /* first entry of a slot's chain, -1 for an empty slot */
+    Py_ssize_t *tail;
+    Py_ssize_t *next; /* next entry of the same key, -1 at the end */
+    Py_ssize_t *pos;  /* the position of an entry */
+    uint64_t mask;
+    Py_ssize_t n;
+} Chains;
+
+static void
+chains_free(Chains *c)
+{
+    PyMem_Free(c->keys);
+    PyMem_Free(c->head);
+    PyMem_Free(c->tail);
+    PyMem_Free(c->next);
+    PyMem_Free(c->pos);
+}
+
+static inline uint64_t
+key_hash(int64_t x)
+{
+    return ((uint64_t)x * UINT64_C(0x9E3779B97F4A7C15)) >> 17;
+}
+
+static int
+chains_init(Chains *c, Py_ssize_t entries)
+{
+    Py_ssize_t cap = 16;
+    while (cap < 2 * entries) {
+        cap *= 2;
+    }
+    c->mask = (uint64_t)cap - 1;
+    c->n = 0;
+    c->keys = PyMem_Malloc((size_t)cap * sizeof(int64_t));
+    c->head = PyMem_Malloc((size_t)cap * sizeof(Py_ssize_t));
+    c->tail = PyMem_Malloc((size_t)cap * sizeof(Py_ssize_t));
+    c->next = PyMem_Malloc((size_t)(entries ? entries : 1) * sizeof(Py_ssize_t));
+    c->pos = PyMem_Malloc((size_t)(entries ? entries : 1) * sizeof(Py_ssize_t));
+    if (c->keys == NULL || c->head == NULL || c->tail == NULL || c->next == NULL ||
+        c->pos == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < cap; k++) {
+        c->head[k] = -1;
+    }
+    return 0;
+}
+
+/* The slot of key (empty or holding it). */
+static inline uint64_t
+chains_slot(const Chains *c, int64_t key)
+{
+    uint64_t h = key_hash(key) & c->mask;
+    while (c->head[h] >= 0 && c->keys[h] != key) {
+        h = (h + 1) & c->mask;
+    }
+    return h;
+}
+
+/* Append position i to key's chain (positions must be added in ascending order). */
+static inline void
+chains_add(Chains *c, int64_t key, Py_ssize_t i)
+{
+    const uint64_t h = chains_slot(c, key);
+    const Py_ssize_t k = c->n++;
+    c->pos[k] = i;
+    c->next[k] = -1;
+    if (c->head[h] < 0) {
+        c->keys[h] = key;
+        c->head[h] = k;
+    }
+    else {
+        c->next[c->tail[h]] = k;
+    }
+    c->tail[h] = k;
 }
 
 /* Candidates (j, 1, i, 1) for every reference j ascending and hypothesis i ascending with
@@ -51,18 +168,34 @@ int
 equal_keys_core(Emit *e, const int64_t *hk, Py_ssize_t nh, const int64_t *rk, Py_ssize_t nr,
                 const int64_t *hid, const int64_t *rid, int different)
 {
+    if (nh == 0 || nr == 0) {
+        return 0;
+    }
+    Chains c;
+    memset(&c, 0, sizeof(c));
+    int rc = -1;
+    if (chains_init(&c, nh) < 0) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < nh; i++) {
+        chains_add(&c, hk[i], i);
+    }
     for (Py_ssize_t j = 0; j < nr; j++) {
-        const int64_t key = rk[j];
-        for (Py_ssize_t i = 0; i < nh; i++) {
-            if (hk[i] != key || (different && hid[i] == rid[j])) {
+        const uint64_t h = chains_slot(&c, rk[j]);
+        for (Py_ssize_t k = c.head[h]; k >= 0; k = c.next[k]) {
+            const Py_ssize_t i = c.pos[k];
+            if (different && hid[i] == rid[j]) {
                 continue;
             }
             if (emit(e, j, 1, i, 1) < 0) {
-                return -1;
+                goto done;
             }
         }
     }
-    return 0;
+    rc = 0;
+done:
+    chains_free(&c);
+    return rc;
 }
 
 /*
@@ -114,7 +247,7 @@ equal_keys_c(PyObject *self, PyObject *args)
     if (out == NULL) {
         goto done;
     }
-    Emit e = {out, (PyTypeObject *)type, stage, NULL, 0, 0, 0};
+    Emit e = {.list = out, .type = (PyTypeObject *)type, .stage_obj = stage};
     if (equal_keys_core(&e, hk, nh, rk, nr, hid, rid, different) < 0) {
         Py_CLEAR(out);
     }
@@ -126,22 +259,6 @@ done:
     return out;
 }
 
-/* Index of the lowest set bit of a non-zero word. */
-static inline int
-lowest_bit(uint64_t word)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctzll(word);
-#else
-    int n = 0;
-    while (!(word & 1u)) {
-        word >>= 1;
-        n++;
-    }
-    return n;
-#endif
-}
-
 static inline int64_t
 packed_at(const Packed *p, Py_ssize_t k)
 {
@@ -150,12 +267,75 @@ packed_at(const Packed *p, Py_ssize_t k)
     return x;
 }
 
+static void
+sort_positions(Py_ssize_t *a, Py_ssize_t n)
+{
+    if (n < 2) {
+        return;
+    }
+    if (n <= 24) {
+        for (Py_ssize_t i = 1; i < n; i++) {
+            const Py_ssize_t v = a[i];
+            Py_ssize_t j = i;
+            while (j > 0 && a[j - 1] > v) {
+                a[j] = a[j - 1];
+                j--;
+            }
+            a[j] = v;
+        }
+        return;
+    }
+    /* Heap sort: no recursion, O(n log n) for the rare long lists. */
+    for (Py_ssize_t start = n / 2 - 1; start >= 0; start--) {
+        Py_ssize_t at = start;
+        const Py_ssize_t v = a[at];
+        for (;;) {
+            Py_ssize_t child = 2 * at + 1;
+            if (child >= n) {
+                break;
+            }
+            if (child + 1 < n && a[child] < a[child + 1]) {
+                child++;
+            }
+            if (v >= a[child]) {
+                break;
+            }
+            a[at] = a[child];
+            at = child;
+        }
+        a[at] = v;
+    }
+    for (Py_ssize_t end = n - 1; end > 0; end--) {
+        const Py_ssize_t top = a[0];
+        a[0] = a[end];
+        a[end] = top;
+        Py_ssize_t at = 0;
+        const Py_ssize_t v = a[0];
+        for (;;) {
+            Py_ssize_t child = 2 * at + 1;
+            if (child >= end) {
+                break;
+            }
+            if (child + 1 < end && a[child] < a[child + 1]) {
+                child++;
+            }
+            if (v >= a[child]) {
+                break;
+            }
+            a[at] = a[child];
+            at = child;
+        }
+        a[at] = v;
+    }
+}
+
 /* Candidates (j, 1, i, 1) for every reference j ascending and hypothesis i ascending whose sets
  * share a value and whose identities differ.
  *
- * Every hypothesis value goes into a hash table whose slots hold the bit set of the hypothesis
- * positions having it; a reference word's hits are the union of its values' bit sets, read in
- * ascending position order (the order of a pairwise merge). */
+ * Every hypothesis value goes into a hash table of chains of the positions having it; a
+ * reference word's hits are the union of its values' chains (each position once, by a stamp),
+ * sorted ascending (the order of a pairwise merge). Time and memory are linear in the values
+ * and the candidates found, not in the product of the lengths. */
 int
 sets_core(Emit *e, const Packed *hs, Py_ssize_t nh, const Packed *rs, Py_ssize_t nr,
           const int64_t *hid, const int64_t *rid)
@@ -164,84 +344,52 @@ sets_core(Emit *e, const Packed *hs, Py_ssize_t nh, const Packed *rs, Py_ssize_t
     for (Py_ssize_t i = 0; i < nh; i++) {
         total += hs[i].n;
     }
-    if (total == 0) {
+    if (total == 0 || nr == 0) {
         return 0;
     }
     int rc = -1;
-    const Py_ssize_t words = (nh + 63) / 64;
-    Py_ssize_t cap = 16;
-    while (cap < 2 * total) {
-        cap *= 2;
-    }
-    int64_t *keys = PyMem_Malloc((size_t)cap * sizeof(int64_t));
-    Py_ssize_t *slot_set = PyMem_Malloc((size_t)cap * sizeof(Py_ssize_t));
-    uint64_t *bits = PyMem_Calloc((size_t)(total * words + words), sizeof(uint64_t));
-    if (keys == NULL || slot_set == NULL || bits == NULL) {
+    Chains c;
+    memset(&c, 0, sizeof(c));
+    Py_ssize_t *stamp = PyMem_Malloc((size_t)nh * sizeof(Py_ssize_t));
+    Py_ssize_t *hits = PyMem_Malloc((size_t)nh * sizeof(Py_ssize_t));
+    if (stamp == NULL || hits == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    for (Py_ssize_t k = 0; k < cap; k++) {
-        slot_set[k] = -1;
+    if (chains_init(&c, total) < 0) {
+        goto done;
     }
-    Py_ssize_t n_sets = 0;
-    const uint64_t mask = (uint64_t)cap - 1;
     for (Py_ssize_t i = 0; i < nh; i++) {
+        stamp[i] = -1;
         for (Py_ssize_t a = 0; a < hs[i].n; a++) {
-            const int64_t x = packed_at(&hs[i], a);
-            uint64_t h = ((uint64_t)x * UINT64_C(0x9E3779B97F4A7C15)) >> 17;
-            while (slot_set[h & mask] >= 0 && keys[h & mask] != x) {
-                h++;
-            }
-            const uint64_t slot = h & mask;
-            if (slot_set[slot] < 0) {
-                keys[slot] = x;
-                slot_set[slot] = n_sets++;
-            }
-            bits[slot_set[slot] * words + (i >> 6)] |= (uint64_t)1 << (i & 63);
+            chains_add(&c, packed_at(&hs[i], a), i);
         }
     }
-    uint64_t *hits = bits + total * words; /* scratch: one more bit set */
     for (Py_ssize_t j = 0; j < nr; j++) {
-        if (rs[j].n == 0) {
-            continue;
-        }
-        int any = 0;
-        memset(hits, 0, (size_t)words * sizeof(uint64_t));
+        Py_ssize_t n = 0;
         for (Py_ssize_t a = 0; a < rs[j].n; a++) {
-            const int64_t x = packed_at(&rs[j], a);
-            uint64_t h = ((uint64_t)x * UINT64_C(0x9E3779B97F4A7C15)) >> 17;
-            while (slot_set[h & mask] >= 0 && keys[h & mask] != x) {
-                h++;
-            }
-            const Py_ssize_t set = slot_set[h & mask];
-            if (set < 0) {
-                continue;
-            }
-            const uint64_t *src = bits + set * words;
-            for (Py_ssize_t w = 0; w < words; w++) {
-                hits[w] |= src[w];
-            }
-            any = 1;
-        }
-        if (!any) {
-            continue;
-        }
-        for (Py_ssize_t w = 0; w < words; w++) {
-            uint64_t word = hits[w];
-            while (word) {
-                const Py_ssize_t i = w * 64 + (Py_ssize_t)lowest_bit(word);
-                word &= word - 1;
-                if (hid[i] != rid[j] && emit(e, j, 1, i, 1) < 0) {
-                    goto done;
+            const uint64_t h = chains_slot(&c, packed_at(&rs[j], a));
+            for (Py_ssize_t k = c.head[h]; k >= 0; k = c.next[k]) {
+                const Py_ssize_t i = c.pos[k];
+                if (stamp[i] != j) {
+                    stamp[i] = j;
+                    hits[n++] = i;
                 }
+            }
+        }
+        sort_positions(hits, n);
+        for (Py_ssize_t k = 0; k < n; k++) {
+            const Py_ssize_t i = hits[k];
+            if (hid[i] != rid[j] && emit(e, j, 1, i, 1) < 0) {
+                goto done;
             }
         }
     }
     rc = 0;
 done:
-    PyMem_Free(keys);
-    PyMem_Free(slot_set);
-    PyMem_Free(bits);
+    chains_free(&c);
+    PyMem_Free(stamp);
+    PyMem_Free(hits);
     return rc;
 }
 
@@ -306,7 +454,7 @@ sets_intersect_c(PyObject *self, PyObject *args)
     if (out == NULL) {
         goto done;
     }
-    Emit e = {out, (PyTypeObject *)type, stage, NULL, 0, 0, 0};
+    Emit e = {.list = out, .type = (PyTypeObject *)type, .stage_obj = stage};
     if (sets_core(&e, sets, nh, sets + nh, nr, hid, rid) < 0) {
         Py_CLEAR(out);
     }

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from meteor_eval import limits, parallel
-from meteor_eval.errors import SegmentTooLongError
+from meteor_eval.errors import InputError, SegmentTooLongError, WorkBudgetError
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
 from meteor_eval.metrics.protocol import Metric, Pair, Total
 from meteor_eval.metrics.rouge import Rouge, RougeConfig
@@ -160,23 +160,38 @@ def test_worker_error_is_a_meteor_eval_error() -> None:
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_too_long_segment_error_names_its_line(jobs: int) -> None:
+def test_pair_over_the_work_budget_names_its_line(
+    jobs: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 25: METEOR 1.5 refuses work (candidate matches), not length.
+    monkeypatch.setitem(limits.WORK_BUDGET, "meteor15", 1_000)
     pairs = list(PAIRS)
-    pairs[26] = (" ".join(["word"] * 2_001), pairs[26][1])
-    with pytest.raises(SegmentTooLongError) as caught:
+    pairs[26] = (" ".join(["word"] * 40), [" ".join(["word"] * 40)])  # 1,600 candidates
+    with pytest.raises(WorkBudgetError) as caught:
         list(segment_rows(Meteor(CONFIG), iter(pairs), jobs=jobs, chunk_size=10))
-    assert str(caught.value) == (
-        "line 27: the hypothesis has 2,001 tokens; METEOR (meteor15) accepts at most 2,000 per "
-        "segment (its time and memory grow with the square of the length; see docs/limits.md)"
+    assert isinstance(caught.value, InputError)
+    assert str(caught.value).startswith(
+        "line 27: METEOR (meteor15) needs more than its work budget of 1,000 candidate matches "
+        "for this pair ("
     )
     # It crosses process boundaries intact.
     again = pickle.loads(pickle.dumps(caught.value))
-    assert (again.line, again.tokens, again.side) == (27, 2_001, "hypothesis")
+    assert (again.line, again.budget) == (27, 1_000)
+    assert again.units > 1_000
 
 
-@pytest.mark.parametrize(
-    ("flavour", "limit"), [("meteor15", 2_000), ("paper2005", 500), ("nltk", 10_000)]
-)
+def test_work_budget_default_lets_long_natural_text_through() -> None:
+    # 3,000 tokens a side were refused by the old 2,000-token limit.
+    assert "meteor15" not in limits.MAX_TOKENS
+    text = " ".join(f"w{k % 700}" for k in range(3_000))
+    scorer = Meteor(MeteorConfig.preset("meteor15"))
+    assert scorer.sentence_score(text, [text]).score > 0.99
+    limits.check_work("meteor15", limits.WORK_BUDGET["meteor15"])  # at the budget: accepted
+    with pytest.raises(WorkBudgetError):
+        limits.check_work("meteor15", limits.WORK_BUDGET["meteor15"] + 1)
+
+
+@pytest.mark.parametrize(("flavour", "limit"), [("paper2005", 500), ("nltk", 10_000)])
 def test_meteor_limits_by_flavour(flavour: str, limit: int) -> None:
     scorer = Meteor(MeteorConfig.preset(flavour))  # type: ignore[arg-type]
     assert limits.MAX_TOKENS[flavour] == limit

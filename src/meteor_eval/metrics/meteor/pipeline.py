@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import itertools
 import warnings
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
+from meteor_eval import limits
 from meteor_eval._ext import compiled_kernels
 from meteor_eval.align import exhaustive
 from meteor_eval.align import search as _search
@@ -31,7 +33,7 @@ from meteor_eval.align.alignment import Alignment, count_chunks
 from meteor_eval.align.greedy import greedy_align
 from meteor_eval.align.search import beam_align, beam_align_stages
 from meteor_eval.errors import InputError, SearchBudgetWarning, SegmentTooLongError
-from meteor_eval.limits import check_tokens
+from meteor_eval.limits import check_tokens, check_work
 from meteor_eval.match import registry as matchers
 from meteor_eval.match.base import CandidateStore, Match, Matcher, Segment
 from meteor_eval.metrics.meteor.config import MeteorConfig
@@ -312,10 +314,12 @@ class Pipeline:
 
         Raises:
             SegmentTooLongError: more tokens than :data:`meteor_eval.limits.MAX_TOKENS` allows
-                for the flavour (``side`` names the text in the message).
+                for the flavour (``side`` names the text in the message); METEOR 1.5 has no
+                token limit (its work budget applies when a pair is aligned).
         """
         tokens = self.tokenize(text)
-        check_tokens(self.config.flavour, side, len(tokens))
+        if self.config.flavour in limits.MAX_TOKENS:
+            check_tokens(self.config.flavour, side, len(tokens))
         return self.segment_of(tokens)
 
     def segment_of(self, tokens: tuple[str, ...]) -> Segment:
@@ -343,11 +347,18 @@ class Pipeline:
 
     def _align_meteor15(self, hyp: Segment, ref: Segment) -> list[Match]:
         identical = hyp.ids == ref.ids
+        # The work budget (candidate matches, as the compiled kernel counts them): the exact
+        # stage's count first, before any candidate is made (repeated words make it explode),
+        # then every stage's.
+        if self.config.modules and self.config.modules[0] == "exact":
+            counts = Counter(hyp.ids)
+            check_work("meteor15", sum(counts[x] for x in ref.ids))
         stage_lists = []
         for stage, matcher in enumerate(self.matchers):
             stage_lists.append(matcher.candidates(hyp, ref, stage))
             if identical:  # spec 3.5: only the first module runs for identical sentences
                 break
+        check_work("meteor15", sum(map(len, stage_lists)))
         if not aligner_substituted():
             # The library's aligner: the compiled one builds the candidate store itself.
             return beam_align_stages(
