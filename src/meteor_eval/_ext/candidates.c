@@ -78,21 +78,13 @@ emit(Emit *e, Py_ssize_t ref_start, Py_ssize_t ref_len, Py_ssize_t hyp_start, Py
     return 0;
 }
 
-/* A hash table from int64 keys to chains of hypothesis positions in ascending order: the
- * positions having a key are head[slot], next[head[slot]], ... (-1 ends a chain). Built in time
- * and memory linear in the number of (key, position) entries, so candidate search costs the
- * candidates found instead of comparing every pair of positions. */
-typedef struct {
-    int64_t *keys;
-    Py_ssize_t *head; /* first entry of a slot's chain, -1 for an empty slot */
-    Py_ssize_t *tail;
-    Py_ssize_t *next; /* next entry of the same key, -1 at the end */
-    Py_ssize_t *pos;  /* the position of an entry */
-    uint64_t mask;
-    Py_ssize_t n;
-} Chains;
+/* Chains (kernels.h): a hash table from int64 keys to chains of hypothesis positions in
+ * ascending order: the positions having a key are head[slot], next[head[slot]], ... (-1 ends a
+ * chain). Built in time and memory linear in the number of (key, position) entries, so
+ * candidate search costs the candidates found instead of comparing every pair of positions. Its
+ * arrays only grow, so the pair kernel reuses one for every stage and pair of a batch. */
 
-static void
+void
 chains_free(Chains *c)
 {
     PyMem_Free(c->keys);
@@ -100,6 +92,9 @@ chains_free(Chains *c)
     PyMem_Free(c->tail);
     PyMem_Free(c->next);
     PyMem_Free(c->pos);
+    PyMem_Free(c->stamp);
+    PyMem_Free(c->hits);
+    memset(c, 0, sizeof(*c));
 }
 
 static inline uint64_t
@@ -108,26 +103,35 @@ key_hash(int64_t x)
     return ((uint64_t)x * UINT64_C(0x9E3779B97F4A7C15)) >> 17;
 }
 
+/* An empty table for up to `entries` entries, and (positions > 0) the stamp and hit arrays of
+ * sets_core() for that many hypothesis positions. */
 static int
-chains_init(Chains *c, Py_ssize_t entries)
+chains_init(Chains *c, Py_ssize_t entries, Py_ssize_t positions)
 {
-    Py_ssize_t cap = 16;
-    while (cap < 2 * entries) {
-        cap *= 2;
+    Py_ssize_t size = 16;
+    while (size < 2 * entries) {
+        size *= 2;
     }
-    c->mask = (uint64_t)cap - 1;
-    c->n = 0;
-    c->keys = PyMem_Malloc((size_t)cap * sizeof(int64_t));
-    c->head = PyMem_Malloc((size_t)cap * sizeof(Py_ssize_t));
-    c->tail = PyMem_Malloc((size_t)cap * sizeof(Py_ssize_t));
-    c->next = PyMem_Malloc((size_t)(entries ? entries : 1) * sizeof(Py_ssize_t));
-    c->pos = PyMem_Malloc((size_t)(entries ? entries : 1) * sizeof(Py_ssize_t));
-    if (c->keys == NULL || c->head == NULL || c->tail == NULL || c->next == NULL ||
-        c->pos == NULL) {
-        PyErr_NoMemory();
+    /* keys, head and tail share slot_cap; next and pos share entry_cap; stamp and hits
+     * share pos_cap (each pair grows by the same rule from the same size). */
+    Py_ssize_t head_cap = c->slot_cap, tail_cap = c->slot_cap, pos_cap = c->entry_cap;
+    Py_ssize_t hits_cap = c->pos_cap;
+    const Py_ssize_t need = entries ? entries : 1;
+    if (grow((void **)&c->keys, &c->slot_cap, size, sizeof(int64_t)) < 0 ||
+        grow((void **)&c->head, &head_cap, size, sizeof(Py_ssize_t)) < 0 ||
+        grow((void **)&c->tail, &tail_cap, size, sizeof(Py_ssize_t)) < 0 ||
+        grow((void **)&c->next, &c->entry_cap, need, sizeof(Py_ssize_t)) < 0 ||
+        grow((void **)&c->pos, &pos_cap, need, sizeof(Py_ssize_t)) < 0) {
         return -1;
     }
-    for (Py_ssize_t k = 0; k < cap; k++) {
+    if (positions > 0 &&
+        (grow((void **)&c->stamp, &c->pos_cap, positions, sizeof(Py_ssize_t)) < 0 ||
+         grow((void **)&c->hits, &hits_cap, positions, sizeof(Py_ssize_t)) < 0)) {
+        return -1;
+    }
+    c->mask = (uint64_t)size - 1;
+    c->n = 0;
+    for (Py_ssize_t k = 0; k < size; k++) {
         c->head[k] = -1;
     }
     return 0;
@@ -165,25 +169,26 @@ chains_add(Chains *c, int64_t key, Py_ssize_t i)
 /* Candidates (j, 1, i, 1) for every reference j ascending and hypothesis i ascending with
  * hk[i] == rk[j], leaving out pairs of equal identities when `different` is set. */
 int
-equal_keys_core(Emit *e, const int64_t *hk, Py_ssize_t nh, const int64_t *rk, Py_ssize_t nr,
-                const int64_t *hid, const int64_t *rid, int different)
+equal_keys_core(Emit *e, Chains *reuse, const int64_t *hk, Py_ssize_t nh, const int64_t *rk,
+                Py_ssize_t nr, const int64_t *hid, const int64_t *rid, int different)
 {
     if (nh == 0 || nr == 0) {
         return 0;
     }
-    Chains c;
-    memset(&c, 0, sizeof(c));
+    Chains local;
+    memset(&local, 0, sizeof(local));
+    Chains *c = reuse != NULL ? reuse : &local;
     int rc = -1;
-    if (chains_init(&c, nh) < 0) {
+    if (chains_init(c, nh, 0) < 0) {
         goto done;
     }
     for (Py_ssize_t i = 0; i < nh; i++) {
-        chains_add(&c, hk[i], i);
+        chains_add(c, hk[i], i);
     }
     for (Py_ssize_t j = 0; j < nr; j++) {
-        const uint64_t h = chains_slot(&c, rk[j]);
-        for (Py_ssize_t k = c.head[h]; k >= 0; k = c.next[k]) {
-            const Py_ssize_t i = c.pos[k];
+        const uint64_t h = chains_slot(c, rk[j]);
+        for (Py_ssize_t k = c->head[h]; k >= 0; k = c->next[k]) {
+            const Py_ssize_t i = c->pos[k];
             if (different && hid[i] == rid[j]) {
                 continue;
             }
@@ -194,7 +199,7 @@ equal_keys_core(Emit *e, const int64_t *hk, Py_ssize_t nh, const int64_t *rk, Py
     }
     rc = 0;
 done:
-    chains_free(&c);
+    chains_free(&local);
     return rc;
 }
 
@@ -248,7 +253,7 @@ equal_keys_c(PyObject *self, PyObject *args)
         goto done;
     }
     Emit e = {.list = out, .type = (PyTypeObject *)type, .stage_obj = stage};
-    if (equal_keys_core(&e, hk, nh, rk, nr, hid, rid, different) < 0) {
+    if (equal_keys_core(&e, NULL, hk, nh, rk, nr, hid, rid, different) < 0) {
         Py_CLEAR(out);
     }
 done:
@@ -337,8 +342,8 @@ sort_positions(Py_ssize_t *a, Py_ssize_t n)
  * sorted ascending (the order of a pairwise merge). Time and memory are linear in the values
  * and the candidates found, not in the product of the lengths. */
 int
-sets_core(Emit *e, const Packed *hs, Py_ssize_t nh, const Packed *rs, Py_ssize_t nr,
-          const int64_t *hid, const int64_t *rid)
+sets_core(Emit *e, Chains *reuse, const Packed *hs, Py_ssize_t nh, const Packed *rs,
+          Py_ssize_t nr, const int64_t *hid, const int64_t *rid)
 {
     Py_ssize_t total = 0;
     for (Py_ssize_t i = 0; i < nh; i++) {
@@ -348,29 +353,25 @@ sets_core(Emit *e, const Packed *hs, Py_ssize_t nh, const Packed *rs, Py_ssize_t
         return 0;
     }
     int rc = -1;
-    Chains c;
-    memset(&c, 0, sizeof(c));
-    Py_ssize_t *stamp = PyMem_Malloc((size_t)nh * sizeof(Py_ssize_t));
-    Py_ssize_t *hits = PyMem_Malloc((size_t)nh * sizeof(Py_ssize_t));
-    if (stamp == NULL || hits == NULL) {
-        PyErr_NoMemory();
+    Chains local;
+    memset(&local, 0, sizeof(local));
+    Chains *c = reuse != NULL ? reuse : &local;
+    if (chains_init(c, total, nh) < 0) {
         goto done;
     }
-    if (chains_init(&c, total) < 0) {
-        goto done;
-    }
+    Py_ssize_t *stamp = c->stamp, *hits = c->hits;
     for (Py_ssize_t i = 0; i < nh; i++) {
         stamp[i] = -1;
         for (Py_ssize_t a = 0; a < hs[i].n; a++) {
-            chains_add(&c, packed_at(&hs[i], a), i);
+            chains_add(c, packed_at(&hs[i], a), i);
         }
     }
     for (Py_ssize_t j = 0; j < nr; j++) {
         Py_ssize_t n = 0;
         for (Py_ssize_t a = 0; a < rs[j].n; a++) {
-            const uint64_t h = chains_slot(&c, packed_at(&rs[j], a));
-            for (Py_ssize_t k = c.head[h]; k >= 0; k = c.next[k]) {
-                const Py_ssize_t i = c.pos[k];
+            const uint64_t h = chains_slot(c, packed_at(&rs[j], a));
+            for (Py_ssize_t k = c->head[h]; k >= 0; k = c->next[k]) {
+                const Py_ssize_t i = c->pos[k];
                 if (stamp[i] != j) {
                     stamp[i] = j;
                     hits[n++] = i;
@@ -387,9 +388,7 @@ sets_core(Emit *e, const Packed *hs, Py_ssize_t nh, const Packed *rs, Py_ssize_t
     }
     rc = 0;
 done:
-    chains_free(&c);
-    PyMem_Free(stamp);
-    PyMem_Free(hits);
+    chains_free(&local);
     return rc;
 }
 
@@ -455,7 +454,7 @@ sets_intersect_c(PyObject *self, PyObject *args)
         goto done;
     }
     Emit e = {.list = out, .type = (PyTypeObject *)type, .stage_obj = stage};
-    if (sets_core(&e, sets, nh, sets + nh, nr, hid, rid) < 0) {
+    if (sets_core(&e, NULL, sets, nh, sets + nh, nr, hid, rid) < 0) {
         Py_CLEAR(out);
     }
 done:

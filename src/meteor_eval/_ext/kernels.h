@@ -193,13 +193,29 @@ typedef struct {
     Py_ssize_t root_len;
 } Trie;
 
+/* A hash table from int64 keys to ascending chains of hypothesis positions (candidates.c),
+ * with grow-only arrays so that one serves every stage and pair of a batch. */
+typedef struct {
+    int64_t *keys;
+    Py_ssize_t *head, *tail; /* first and last entry of a slot's chain; head -1: empty slot */
+    Py_ssize_t slot_cap;
+    Py_ssize_t *next, *pos; /* next entry of the same key (-1: last), an entry's position */
+    Py_ssize_t entry_cap;
+    Py_ssize_t *stamp, *hits; /* sets_core(): last reference seen per position, the hits */
+    Py_ssize_t pos_cap;
+    uint64_t mask;
+    Py_ssize_t n;
+} Chains;
+
+KERNEL_API void chains_free(Chains *c);
 KERNEL_API int emit(Emit *e, Py_ssize_t ref_start, Py_ssize_t ref_len, Py_ssize_t hyp_start,
                     Py_ssize_t hyp_len);
-KERNEL_API int equal_keys_core(Emit *e, const int64_t *hk, Py_ssize_t nh, const int64_t *rk,
-                               Py_ssize_t nr, const int64_t *hid, const int64_t *rid,
-                               int different);
-KERNEL_API int sets_core(Emit *e, const Packed *hs, Py_ssize_t nh, const Packed *rs,
-                         Py_ssize_t nr, const int64_t *hid, const int64_t *rid);
+KERNEL_API int equal_keys_core(Emit *e, Chains *reuse, const int64_t *hk, Py_ssize_t nh,
+                               const int64_t *rk, Py_ssize_t nr, const int64_t *hid,
+                               const int64_t *rid, int different);
+KERNEL_API int sets_core(Emit *e, Chains *reuse, const Packed *hs, Py_ssize_t nh,
+                         const Packed *rs, Py_ssize_t nr, const int64_t *hid,
+                         const int64_t *rid);
 KERNEL_API int paraphrase_core(Emit *e, const Trie *t, const int64_t *hids, Py_ssize_t nh,
                                const int64_t *rids, Py_ssize_t nr);
 KERNEL_API int trie_open(Trie *t, Py_buffer views[5], PyObject *fc_obj, PyObject *tok_obj,

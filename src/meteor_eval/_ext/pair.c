@@ -9,9 +9,9 @@
  *                       int64 block, with the tables parsed and the workspace allocated once
  *                       per batch.
  *
- * The candidate store is built in two passes over the generators (count, then file each
- * candidate at its reference position) into 8-byte entries, so its memory is linear in the
- * number of candidate matches; the generators find candidates through hash tables, so their
+ * The candidate store holds 8-byte entries filed by reference position; for long pairs it is
+ * built in two passes over the generators (count, then file each candidate), so its memory is
+ * linear in the number of candidate matches; the generators find candidates through hash tables, so their
  * time is linear in the candidates found. The number of candidates is the work a pair costs:
  * above a caller's budget the pair is refused before its store is built.
  */
@@ -35,6 +35,11 @@ get_items(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what,
 }
 
 enum { KIND_EXACT, KIND_STEM, KIND_SYNONYM, KIND_PARAPHRASE };
+
+/* Pairs of at most this many tokens (both sides) generate their candidates once into a raw
+ * array; longer ones run the generators twice (count, then file) to keep memory at 8 bytes a
+ * candidate. Both give the same store. */
+#define ONE_PASS_TOKENS 2048
 
 /* The per-type tables and settings shared by every pair of a call. */
 typedef struct {
@@ -159,6 +164,8 @@ typedef struct {
     Cand *chosen;
     Py_ssize_t chosen_cap;
     Emit para; /* raw paraphrase candidates, generated once and replayed by both passes */
+    Emit all;  /* a short pair's raw candidates of every stage */
+    Chains chains; /* the exact, stem and synonym generators' hash table */
 } Scratch;
 
 static void
@@ -169,6 +176,8 @@ scratch_free(Scratch *s)
     PyMem_Free(s->sets);
     PyMem_Free(s->chosen);
     PyMem_Free(s->para.raw);
+    PyMem_Free(s->all.raw);
+    chains_free(&s->chains);
 }
 
 #define SCRATCH_GROW(ptr, cap, need) grow((void **)&(ptr), &(cap), (need), sizeof(*(ptr)))
@@ -186,16 +195,16 @@ generate(const Tables *t, Scratch *sc, Emit *e, const int32_t *hyp, Py_ssize_t n
         int rc = 0;
         switch (t->kinds[s]) {
         case KIND_EXACT:
-            rc = equal_keys_core(e, hid, nh, rid, nr, hid, rid, 0);
+            rc = equal_keys_core(e, &sc->chains, hid, nh, rid, nr, hid, rid, 0);
             break;
         case KIND_STEM:
             for (Py_ssize_t k = 0; k < nh + nr; k++) {
                 hkey[k] = t->stems[k < nh ? hyp[k] : ref[k - nh]];
             }
-            rc = equal_keys_core(e, hkey, nh, rkey, nr, hid, rid, 1);
+            rc = equal_keys_core(e, &sc->chains, hkey, nh, rkey, nr, hid, rid, 1);
             break;
         case KIND_SYNONYM:
-            rc = sets_core(e, sc->sets, nh, sc->sets + nh, nr, hid, rid);
+            rc = sets_core(e, &sc->chains, sc->sets, nh, sc->sets + nh, nr, hid, rid);
             break;
         default: { /* KIND_PARAPHRASE: replay this stage's raw candidates, unbudgeted */
             const int64_t budget = e->budget;
@@ -292,29 +301,72 @@ pair_core(const Tables *t, Work *w, Scratch *sc, const int32_t *hyp, Py_ssize_t 
             }
         }
     }
-    /* Pass 1: count the candidates of each position and the coverage; pass 2: file them. */
     if (store_begin(w, nh, nr) < 0) {
         return -1;
     }
     Emit e;
     memset(&e, 0, sizeof(e));
-    e.mode = EMIT_COUNT;
     e.work = w;
-    e.budget = t->budget;
-    e.units = sc->para.units;
-    if (generate(t, sc, &e, hyp, nh, ref, nr, identical) < 0) {
-        if (e.over) {
-            *units = e.units;
-            return 1;
+    if (nh + nr <= ONE_PASS_TOKENS) {
+        /* A short pair: generate once into the raw array (12 bytes a candidate), then count
+         * and file from it; cheaper than running the generators twice. */
+        Emit *all = &sc->all;
+        all->list = NULL;
+        all->mode = EMIT_DEFAULT;
+        all->n = 0;
+        all->over = 0;
+        all->budget = t->budget;
+        all->units = sc->para.units;
+        if (generate(t, sc, all, hyp, nh, ref, nr, identical) < 0) {
+            if (all->over) {
+                *units = all->units;
+                return 1;
+            }
+            return -1;
         }
-        return -1;
+        e.mode = EMIT_COUNT;
+        for (Py_ssize_t k = 0; k < all->n; k++) {
+            const Raw *c = &all->raw[k];
+            e.stage = c->stage;
+            if (emit(&e, c->ref_start, c->ref_len, c->hyp_start, c->hyp_len) < 0) {
+                return -1;
+            }
+        }
+        if (store_file(w, nr) < 0) {
+            return -1;
+        }
+        e.mode = EMIT_FILL;
+        for (Py_ssize_t k = 0; k < all->n; k++) {
+            const Raw *c = &all->raw[k];
+            e.stage = c->stage;
+            emit(&e, c->ref_start, c->ref_len, c->hyp_start, c->hyp_len);
+        }
+        e.units = all->units;
     }
-    if (store_file(w, nr) < 0) {
-        return -1;
+    else {
+        /* A long pair (a document): pass 1 counts the candidates of each position and the
+         * coverage (stopping at the budget), pass 2 files them; memory stays at the 8-byte
+         * entries. */
+        e.mode = EMIT_COUNT;
+        e.budget = t->budget;
+        e.units = sc->para.units;
+        if (generate(t, sc, &e, hyp, nh, ref, nr, identical) < 0) {
+            if (e.over) {
+                *units = e.units;
+                return 1;
+            }
+            return -1;
+        }
+        if (store_file(w, nr) < 0) {
+            return -1;
+        }
+        e.mode = EMIT_FILL;
+        e.budget = 0;
+        if (generate(t, sc, &e, hyp, nh, ref, nr, identical) < 0) {
+            return -1;
+        }
     }
-    e.mode = EMIT_FILL;
-    e.budget = 0;
-    if (generate(t, sc, &e, hyp, nh, ref, nr, identical) < 0 || search(w, nh, nr, t->beam) < 0) {
+    if (search(w, nh, nr, t->beam) < 0) {
         return -1;
     }
     Py_ssize_t n = 0;
