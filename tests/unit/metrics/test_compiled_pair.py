@@ -335,8 +335,7 @@ def test_row_blocks_equal_the_general_path(
     fused, general = scorers(config, monkeypatch)
     rng = random.Random(hash(("block", modules, beam)) & 0xFFFF)
     pairs = [
-        (sentence(rng, rng.randint(0, 80)), [sentence(rng, rng.randint(0, 80))])
-        for _ in range(50)
+        (sentence(rng, rng.randint(0, 80)), [sentence(rng, rng.randint(0, 80))]) for _ in range(50)
     ]
     pairs += [("the big house", ["the big house"]), ("", [""]), ("a", [""])]
     block = fused.pipeline.rows_block(pairs)
