@@ -53,6 +53,7 @@ TESTS = (
     "tests/unit/test_segment_fast_paths.py",
     "tests/reference/test_meteor15_golden.py",
     "tests/reference/test_meteor15_edge_cases.py",
+    "tests/reference/test_meteor15_longdoc.py",
 )
 
 

@@ -69,7 +69,7 @@ KERNELS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         "candidates": ("equal_keys", "sets_intersect", "paraphrase", "paraphrase_root"),
         "beam": ("align", "align_stages"),
         "stats": ("word_stats",),
-        "pair": ("meteor15_pair",),
+        "pair": ("meteor15_pair", "meteor15_rows"),
         "greedy": ("greedy_align",),
         "index": ("paraphrase_tokenize",),
         "text": ("text_tokenize", "intl_class"),

@@ -29,13 +29,15 @@
 void
 work_free(Work *w)
 {
-    PyMem_Free(w->cands);
+    PyMem_Free(w->entries);
+    PyMem_Free(w->objs);
     PyMem_Free(w->first);
+    PyMem_Free(w->fixed_at);
+    PyMem_Free(w->assigned);
+    PyMem_Free(w->slot);
     PyMem_Free(w->hyp_cov);
     PyMem_Free(w->ref_cov);
     PyMem_Free(w->weight);
-    PyMem_Free(w->fixed_at);
-    PyMem_Free(w->assigned);
     PyMem_Free(w->cur_head);
     PyMem_Free(w->new_head);
     PyMem_Free(w->cur_bits);
@@ -45,7 +47,40 @@ work_free(Work *w)
     PyMem_Free(w->tmp);
     PyMem_Free(w->node_cand);
     PyMem_Free(w->node_parent);
+    memset(w, 0, sizeof(*w));
 }
+
+/* Make *buffer hold at least need items of the given size (contents kept); 0, or -1 with
+ * MemoryError set. Capacities only grow, so a Work reused for a batch allocates rarely. */
+int
+grow(void **buffer, Py_ssize_t *cap, Py_ssize_t need, size_t item)
+{
+    if (need <= *cap && *buffer != NULL) {
+        return 0;
+    }
+    Py_ssize_t size = *cap > 0 ? *cap : 16;
+    while (size < need) {
+        if (size > PY_SSIZE_T_MAX / 2) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        size *= 2;
+    }
+    if ((size_t)size > (size_t)PY_SSIZE_T_MAX / item) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    void *grown = PyMem_Realloc(*buffer, (size_t)size * item);
+    if (grown == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *buffer = grown;
+    *cap = size;
+    return 0;
+}
+
+#define GROW(ptr, cap, need) grow((void **)&(ptr), &(cap), (need), sizeof(*(ptr)))
 
 static Span
 make_span(int64_t start, int64_t len, Py_ssize_t base)
@@ -299,6 +334,7 @@ read_coverage(PyObject *seq, Py_ssize_t *n)
 }
 
 /* The aligner weights as doubles, into w. */
+/* The aligner weights as doubles, into w. */
 int
 read_weights(Work *w, PyObject *weights_obj)
 {
@@ -307,10 +343,8 @@ read_weights(Work *w, PyObject *weights_obj)
         return -1;
     }
     const Py_ssize_t n = PySequence_Fast_GET_SIZE(weights);
-    w->weight = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(double));
-    if (w->weight == NULL) {
+    if (GROW(w->weight, w->weight_cap, n ? n : 1) < 0) {
         Py_DECREF(weights);
-        PyErr_NoMemory();
         return -1;
     }
     for (Py_ssize_t k = 0; k < n; k++) {
@@ -325,165 +359,184 @@ read_weights(Work *w, PyObject *weights_obj)
     return 0;
 }
 
-/* Objective gain, offset and bit-set spans of a candidate read by read_match(). */
-static int
-prepare_cand(const Work *w, Cand *c, Py_ssize_t wh)
+/* Whether a candidate fits the store (0) or not (-1 with an exception set): a stage with a
+ * weight, spans short enough for an Entry. */
+int
+entry_check(const Work *w, Py_ssize_t ref_len, Py_ssize_t hyp_len, int64_t stage)
 {
-    if (c->stage < 0 || c->stage >= w->n_weights) {
+    if (stage < 0 || stage >= w->n_weights) {
         PyErr_SetString(PyExc_IndexError, "aligner_weights: no weight for a stage");
         return -1;
     }
-    const double a = w->weight[c->stage];
-    /* Python's int() and C's cast both truncate toward zero. */
-    c->gain = (int64_t)((double)c->hyp_len * a) + (int64_t)((double)c->ref_len * a);
-    c->offset = c->ref_start > c->hyp_start ? c->ref_start - c->hyp_start
-                                            : c->hyp_start - c->ref_start;
-    c->hyp = make_span(c->hyp_start, c->hyp_len, 0);
-    c->ref = make_span(c->ref_start, c->ref_len, wh);
-    return 0;
-}
-
-static int
-alloc_positions(Work *w, Py_ssize_t n_ref)
-{
-    const size_t n = (size_t)(n_ref ? n_ref : 1);
-    w->first = PyMem_Malloc((n + 1) * sizeof(Py_ssize_t));
-    w->fixed_at = PyMem_Malloc(n * sizeof(Py_ssize_t));
-    w->assigned = PyMem_Malloc(n * sizeof(Py_ssize_t));
-    if (w->first == NULL || w->fixed_at == NULL || w->assigned == NULL) {
-        PyErr_NoMemory();
+    if (stage > ENTRY_MAX_STAGE || hyp_len > ENTRY_MAX_HYP_LEN || ref_len > ENTRY_MAX_REF_LEN) {
+        PyErr_SetString(PyExc_ValueError,
+                        "a candidate is too long for the compiled aligner (at most 255 "
+                        "reference words, 65,535 hypothesis words and stage 255)");
         return -1;
     }
     return 0;
 }
 
-/* Flatten a store's candidate lists (by_ref[j]: candidates whose reference span starts at j). */
-static int
-load_by_ref(Work *w, PyObject *by_ref, Py_ssize_t n_hyp, Py_ssize_t n_ref)
+/* Objective gain of an entry: Python's int() and C's cast both truncate toward zero. */
+static inline int64_t
+entry_gain(const Work *w, const Entry *e)
 {
-    const Py_ssize_t wh = (n_hyp + 63) / 64;
-    Py_ssize_t n_cands = 0;
-    for (Py_ssize_t j = 0; j < n_ref; j++) {
-        PyObject *lst = PySequence_Fast_GET_ITEM(by_ref, j);
-        if (!PyList_Check(lst)) {
-            PyErr_SetString(PyExc_TypeError, "by_ref: expected lists of matches");
-            return -1;
-        }
-        n_cands += PyList_GET_SIZE(lst);
-    }
-    w->cands = PyMem_Malloc((size_t)(n_cands ? n_cands : 1) * sizeof(Cand));
-    if (w->cands == NULL || alloc_positions(w, n_ref) < 0) {
-        if (!PyErr_Occurred()) {
-            PyErr_NoMemory();
-        }
+    const double a = w->weight[e->stage];
+    return (int64_t)((double)e->hyp_len * a) + (int64_t)((double)e->ref_len * a);
+}
+
+static inline int64_t
+entry_offset(const Entry *e, Py_ssize_t ref_start)
+{
+    const int64_t d = (int64_t)ref_start - (int64_t)e->hyp_start;
+    return d < 0 ? -d : d;
+}
+
+/* Entry k (filed under ref_start) as a candidate record. */
+void
+entry_cand(const Work *w, Py_ssize_t k, Py_ssize_t ref_start, Cand *out)
+{
+    const Entry *e = &w->entries[k];
+    memset(out, 0, sizeof(*out));
+    out->ref_start = ref_start;
+    out->ref_len = e->ref_len;
+    out->hyp_start = e->hyp_start;
+    out->hyp_len = e->hyp_len;
+    out->stage = e->stage;
+    out->obj = w->objs != NULL ? w->objs[k] : NULL;
+}
+
+/* Start a store for a pair: per-position arrays sized and zeroed (counts in first[j + 1],
+ * coverage counts), no entries yet. Candidates are then counted (first, coverage), filed with
+ * store_file() and written at w->entries[w->slot[ref_start]++]. */
+int
+store_begin(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref)
+{
+    const Py_ssize_t n = n_ref + 1;
+    /* The four position arrays share pos_cap (they grow by the same rule from the same size). */
+    Py_ssize_t c1 = w->pos_cap, c2 = w->pos_cap, c3 = w->pos_cap;
+    if (GROW(w->first, w->pos_cap, n) < 0 ||
+        grow((void **)&w->fixed_at, &c1, n, sizeof(Py_ssize_t)) < 0 ||
+        grow((void **)&w->assigned, &c2, n, sizeof(Py_ssize_t)) < 0 ||
+        grow((void **)&w->slot, &c3, n, sizeof(Py_ssize_t)) < 0 ||
+        GROW(w->hyp_cov, w->hyp_cap, n_hyp ? n_hyp : 1) < 0 ||
+        GROW(w->ref_cov, w->ref_cap, n_ref ? n_ref : 1) < 0) {
         return -1;
     }
-    Py_ssize_t at = 0;
-    for (Py_ssize_t j = 0; j < n_ref; j++) {
-        PyObject *lst = PySequence_Fast_GET_ITEM(by_ref, j);
-        w->first[j] = at;
-        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lst); k++) {
-            Cand *c = &w->cands[at];
-            if (read_match(PyList_GET_ITEM(lst, k), c, "by_ref") < 0) {
-                return -1;
-            }
-            if (c->ref_start != j || !span_inside(c, n_hyp, n_ref)) {
-                PyErr_SetString(PyExc_ValueError, "a candidate's span lies outside its segments");
-                return -1;
-            }
-            if (prepare_cand(w, c, wh) < 0) {
-                return -1;
-            }
-            at++;
-        }
-    }
-    w->first[n_ref] = at;
-    w->n_cands = at;
+    memset(w->first, 0, (size_t)n * sizeof(Py_ssize_t));
+    memset(w->hyp_cov, 0, (size_t)(n_hyp ? n_hyp : 1) * sizeof(int64_t));
+    memset(w->ref_cov, 0, (size_t)(n_ref ? n_ref : 1) * sizeof(int64_t));
+    w->n_cands = 0;
+    w->nodes = 0;
     return 0;
+}
+
+/* After counting: first[] as prefix sums, slot[j] = first[j], room for the entries. */
+int
+store_file(Work *w, Py_ssize_t n_ref)
+{
+    for (Py_ssize_t j = 0; j < n_ref; j++) {
+        w->first[j + 1] += w->first[j];
+        w->slot[j] = w->first[j];
+    }
+    w->n_cands = w->first[n_ref];
+    if (w->n_cands > INT32_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "beam search: more than 2**31 candidate matches");
+        return -1;
+    }
+    return GROW(w->entries, w->entries_cap, w->n_cands ? w->n_cands : 1);
+}
+
+static inline void
+count_cand(Work *w, int64_t ref_start, int64_t ref_len, int64_t hyp_start, int64_t hyp_len)
+{
+    w->first[ref_start + 1]++;
+    for (int64_t j = ref_start; j < ref_start + ref_len; j++) {
+        w->ref_cov[j]++;
+    }
+    for (int64_t i = hyp_start; i < hyp_start + hyp_len; i++) {
+        w->hyp_cov[i]++;
+    }
 }
 
 /* The store that appending raw[0..n_cands) (candidates in stage-list order, spans already
  * checked) would build: a stable bucket pass by reference start, so each position keeps stage
- * order, then each stage's own order. Both coverage counts are taken here. */
+ * order, then each stage's own order. Both coverage counts are taken here. keep_objs: keep
+ * each candidate's Match object (align() returns them). */
 int
-load_raw(Work *w, Cand *raw, Py_ssize_t n_cands, Py_ssize_t n_hyp, Py_ssize_t n_ref)
+load_raw(Work *w, const Cand *raw, Py_ssize_t n_cands, Py_ssize_t n_hyp, Py_ssize_t n_ref,
+         int keep_objs)
 {
-    const Py_ssize_t wh = (n_hyp + 63) / 64;
-    w->hyp_cov = PyMem_Calloc((size_t)(n_hyp ? n_hyp : 1), sizeof(int64_t));
-    w->ref_cov = PyMem_Calloc((size_t)(n_ref ? n_ref : 1), sizeof(int64_t));
-    w->cands = PyMem_Malloc((size_t)(n_cands ? n_cands : 1) * sizeof(Cand));
-    if (w->hyp_cov == NULL || w->ref_cov == NULL || w->cands == NULL ||
-        alloc_positions(w, n_ref) < 0) {
-        if (!PyErr_Occurred()) {
-            PyErr_NoMemory();
-        }
+    if (store_begin(w, n_hyp, n_ref) < 0) {
         return -1;
     }
-    /* first[j + 1] counts the candidates starting at j, then becomes a prefix sum. */
-    memset(w->first, 0, (size_t)(n_ref + 1) * sizeof(Py_ssize_t));
     for (Py_ssize_t k = 0; k < n_cands; k++) {
         const Cand *c = &raw[k];
-        w->first[c->ref_start + 1]++;
-        for (int64_t j = c->ref_start; j < c->ref_start + c->ref_len; j++) {
-            w->ref_cov[j]++;
-        }
-        for (int64_t i = c->hyp_start; i < c->hyp_start + c->hyp_len; i++) {
-            w->hyp_cov[i]++;
-        }
-    }
-    for (Py_ssize_t j = 0; j < n_ref; j++) {
-        w->first[j + 1] += w->first[j];
-        w->assigned[j] = w->first[j]; /* next free slot of position j, for the bucket pass */
-    }
-    for (Py_ssize_t k = 0; k < n_cands; k++) {
-        Cand *c = &w->cands[w->assigned[raw[k].ref_start]++];
-        *c = raw[k];
-        if (prepare_cand(w, c, wh) < 0) {
+        if (entry_check(w, (Py_ssize_t)c->ref_len, (Py_ssize_t)c->hyp_len, c->stage) < 0) {
             return -1;
         }
+        count_cand(w, c->ref_start, c->ref_len, c->hyp_start, c->hyp_len);
     }
-    w->n_cands = n_cands;
+    if (store_file(w, n_ref) < 0) {
+        return -1;
+    }
+    if (keep_objs && GROW(w->objs, w->objs_cap, n_cands ? n_cands : 1) < 0) {
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < n_cands; k++) {
+        const Cand *c = &raw[k];
+        const Py_ssize_t at = w->slot[c->ref_start]++;
+        Entry *e = &w->entries[at];
+        e->hyp_start = (int32_t)c->hyp_start;
+        e->hyp_len = (uint16_t)c->hyp_len;
+        e->ref_len = (uint8_t)c->ref_len;
+        e->stage = (uint8_t)c->stage;
+        if (keep_objs) {
+            w->objs[at] = c->obj;
+        }
+    }
     return 0;
 }
 
-/* load_raw() of per-stage lists of Match tuples. */
-static int
-load_stage_lists(Work *w, PyObject *lists, Py_ssize_t n_hyp, Py_ssize_t n_ref)
+/* Read Match objects of a sequence of lists (each a list of matches) into a new raw array;
+ * by_position: list j holds the candidates whose reference span starts at j. */
+static Cand *
+read_lists(PyObject *lists, Py_ssize_t n_hyp, Py_ssize_t n_ref, int by_position, Py_ssize_t *n,
+           const char *what)
 {
     const Py_ssize_t n_lists = PySequence_Fast_GET_SIZE(lists);
     Py_ssize_t n_cands = 0;
     for (Py_ssize_t s = 0; s < n_lists; s++) {
         PyObject *lst = PySequence_Fast_GET_ITEM(lists, s);
         if (!PyList_Check(lst)) {
-            PyErr_SetString(PyExc_TypeError, "stage_lists: expected lists of matches");
-            return -1;
+            PyErr_Format(PyExc_TypeError, "%s: expected lists of matches", what);
+            return NULL;
         }
         n_cands += PyList_GET_SIZE(lst);
     }
     Cand *raw = PyMem_Malloc((size_t)(n_cands ? n_cands : 1) * sizeof(Cand));
     if (raw == NULL) {
         PyErr_NoMemory();
-        return -1;
+        return NULL;
     }
     Py_ssize_t at = 0;
     for (Py_ssize_t s = 0; s < n_lists; s++) {
         PyObject *lst = PySequence_Fast_GET_ITEM(lists, s);
         for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lst); k++) {
             Cand *c = &raw[at++];
-            if (read_match(PyList_GET_ITEM(lst, k), c, "stage_lists") < 0) {
+            if (read_match(PyList_GET_ITEM(lst, k), c, what) < 0) {
                 PyMem_Free(raw);
-                return -1;
+                return NULL;
             }
-            if (!span_inside(c, n_hyp, n_ref)) {
+            if ((by_position && c->ref_start != s) || !span_inside(c, n_hyp, n_ref)) {
                 PyErr_SetString(PyExc_ValueError, "a candidate's span lies outside its segments");
                 PyMem_Free(raw);
-                return -1;
+                return NULL;
             }
         }
     }
-    const int rc = load_raw(w, raw, n_cands, n_hyp, n_ref);
-    PyMem_Free(raw);
-    return rc;
+    *n = n_cands;
+    return raw;
 }
 
 /* Bits needed to write 0..x. */
@@ -513,6 +566,7 @@ typedef struct {
 } Packing;
 
 /* Packing for every path of a search: bounds of each rank field over all paths. */
+/* Packing for every path of a search: bounds of each rank field over all paths. */
 static Packing
 packing_for(const Work *w, Py_ssize_t n_ref, Py_ssize_t most_succ)
 {
@@ -522,21 +576,24 @@ packing_for(const Work *w, Py_ssize_t n_ref, Py_ssize_t most_succ)
      * one per position plus the final one. */
     const uint64_t limit = (uint64_t)1 << 62;
     uint64_t gain_pos = 0, gain_neg = 0, offsets = 0;
-    for (Py_ssize_t k = 0; k < w->n_cands; k++) {
-        const Cand *c = &w->cands[k];
-        if (c->gain < INT64_MIN / 2 || c->gain > INT64_MAX / 2 || c->offset > INT64_MAX / 2) {
-            return pk;
-        }
-        const uint64_t g = (uint64_t)(c->gain < 0 ? -c->gain : c->gain);
-        if (c->gain >= 0) {
-            gain_pos += g;
-        }
-        else {
-            gain_neg += g;
-        }
-        offsets += (uint64_t)c->offset;
-        if (gain_pos > limit || gain_neg > limit || offsets > limit) {
-            return pk;
+    for (Py_ssize_t j = 0; j < n_ref; j++) {
+        for (Py_ssize_t k = w->first[j]; k < w->first[j + 1]; k++) {
+            const Entry *e = &w->entries[k];
+            const int64_t gain = entry_gain(w, e);
+            if (gain < INT64_MIN / 2 || gain > INT64_MAX / 2) {
+                return pk;
+            }
+            const uint64_t g = (uint64_t)(gain < 0 ? -gain : gain);
+            if (gain >= 0) {
+                gain_pos += g;
+            }
+            else {
+                gain_neg += g;
+            }
+            offsets += (uint64_t)entry_offset(e, j);
+            if (gain_pos > limit || gain_neg > limit || offsets > limit) {
+                return pk;
+            }
         }
     }
     const int bg = bit_width((uint64_t)(most_succ > 0 ? most_succ - 1 : 0));
@@ -579,8 +636,27 @@ select_best(Work *w, const Packing *pk, Py_ssize_t n, Py_ssize_t k)
 
 /* Materialise the successors w->succ[w->keys[0..k)] from the current paths into
  * new_head/new_bits, in that order. */
+/* The reference position an entry is filed under (binary search of first[]). */
+static Py_ssize_t
+entry_position(const Work *w, Py_ssize_t k, Py_ssize_t n_ref)
+{
+    Py_ssize_t lo = 0, hi = n_ref; /* first[lo] <= k < first[hi] */
+    while (hi - lo > 1) {
+        const Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (w->first[mid] <= k) {
+            lo = mid;
+        }
+        else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+/* Materialise the successors w->succ[w->keys[0..k)] from the current paths into
+ * new_head/new_bits, in that order; the step is at reference position c. */
 static int
-materialise(Work *w, Py_ssize_t k, Py_ssize_t bw)
+materialise(Work *w, Py_ssize_t k, Py_ssize_t bw, Py_ssize_t c, Py_ssize_t wh)
 {
     for (Py_ssize_t i = 0; i < k; i++) {
         const Succ *s = &w->succ[w->keys[i]];
@@ -595,9 +671,11 @@ materialise(Work *w, Py_ssize_t k, Py_ssize_t bw)
         h->last_end = s->last_end;
         h->chain = parent->chain;
         if (s->cand >= 0) {
-            const Cand *m = &w->cands[s->cand];
-            span_set(bits, &m->hyp);
-            span_set(bits, &m->ref);
+            const Entry *m = &w->entries[s->cand];
+            const Span hs = make_span(m->hyp_start, m->hyp_len, 0);
+            const Span rs = make_span(c, m->ref_len, wh);
+            span_set(bits, &hs);
+            span_set(bits, &rs);
             if (add_node(w, s->cand, parent->chain, &h->chain) < 0) {
                 return -1;
             }
@@ -606,21 +684,44 @@ materialise(Work *w, Py_ssize_t k, Py_ssize_t bw)
     return 0;
 }
 
-/* The beam search proper over the loaded store; fills w->assigned (candidate per position). */
+/* Whether entry m (at reference position c) overlaps no used position of a path. */
+static inline int
+entry_free(const uint64_t *bits, const Entry *m, Py_ssize_t c, Py_ssize_t wh)
+{
+    if (m->hyp_len == 1) {
+        if (bits[m->hyp_start >> 6] & ((uint64_t)1 << (m->hyp_start & 63))) {
+            return 0;
+        }
+    }
+    else {
+        const Span hs = make_span(m->hyp_start, m->hyp_len, 0);
+        if (!span_free(bits, &hs)) {
+            return 0;
+        }
+    }
+    if (m->ref_len == 1) {
+        return (bits[wh + (c >> 6)] & ((uint64_t)1 << (c & 63))) == 0;
+    }
+    const Span rs = make_span(c, m->ref_len, wh);
+    return span_free(bits, &rs);
+}
+
+/* The beam search proper over the loaded store; fills w->assigned (entry per position). */
 int
 search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
 {
     /* Fixed matches (spec 4.1). */
     Py_ssize_t n_fixed = 0;
+    w->nodes = 0;
     for (Py_ssize_t j = 0; j < n_ref; j++) {
         w->fixed_at[j] = -1;
         w->assigned[j] = -1;
         if (w->first[j + 1] - w->first[j] != 1) {
             continue;
         }
-        const Cand *c = &w->cands[w->first[j]];
+        const Entry *c = &w->entries[w->first[j]];
         int ok = 1;
-        for (int64_t r = c->ref_start; ok && r < c->ref_start + c->ref_len; r++) {
+        for (Py_ssize_t r = j; ok && r < j + c->ref_len; r++) {
             ok = w->ref_cov[r] == 1;
         }
         for (int64_t h = c->hyp_start; ok && h < c->hyp_start + c->hyp_len; h++) {
@@ -646,26 +747,30 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
             cap = cap * fan > beam ? beam : cap * fan;
             most = cap > most ? cap : most;
         }
-        w->cur_head = PyMem_Malloc((size_t)most * sizeof(Head));
-        w->new_head = PyMem_Malloc((size_t)most * sizeof(Head));
-        w->cur_bits = PyMem_Calloc((size_t)(most * bw), sizeof(uint64_t));
-        w->new_bits = PyMem_Malloc((size_t)(most * bw) * sizeof(uint64_t));
-        w->succ = PyMem_Malloc((size_t)most_succ * sizeof(Succ));
-        w->keys = PyMem_Malloc((size_t)most_succ * sizeof(uint64_t));
-        w->tmp = PyMem_Malloc((size_t)most_succ * sizeof(uint64_t));
-        if (w->cur_head == NULL || w->new_head == NULL || w->cur_bits == NULL ||
-            w->new_bits == NULL || w->succ == NULL || w->keys == NULL || w->tmp == NULL) {
-            PyErr_NoMemory();
+        /* Buffers in pairs share one capacity (they grow by the same rule from the same
+         * size): new_head with cur_head, new_bits with cur_bits, keys and tmp with succ. */
+        Py_ssize_t head_cap = w->head_cap, bits_cap = w->bits_cap;
+        Py_ssize_t keys_cap = w->succ_cap, tmp_cap = w->succ_cap;
+        if (GROW(w->cur_head, w->head_cap, most) < 0 ||
+            grow((void **)&w->new_head, &head_cap, most, sizeof(Head)) < 0 ||
+            GROW(w->cur_bits, w->bits_cap, most * bw) < 0 ||
+            grow((void **)&w->new_bits, &bits_cap, most * bw, sizeof(uint64_t)) < 0 ||
+            GROW(w->succ, w->succ_cap, most_succ) < 0 ||
+            grow((void **)&w->keys, &keys_cap, most_succ, sizeof(uint64_t)) < 0 ||
+            grow((void **)&w->tmp, &tmp_cap, most_succ, sizeof(uint64_t)) < 0) {
             return -1;
         }
+        memset(w->cur_bits, 0, (size_t)bw * sizeof(uint64_t));
         const Packing pk = packing_for(w, n_ref, most_succ);
         const Head start = {0, 0, 0, 0, -1, -1};
         w->cur_head[0] = start;
         for (Py_ssize_t j = 0; j < n_ref; j++) {
             if (w->fixed_at[j] >= 0) {
-                const Cand *c = &w->cands[w->fixed_at[j]];
-                span_set(w->cur_bits, &c->hyp);
-                span_set(w->cur_bits, &c->ref);
+                const Entry *c = &w->entries[w->fixed_at[j]];
+                const Span hs = make_span(c->hyp_start, c->hyp_len, 0);
+                const Span rs = make_span(j, c->ref_len, wh);
+                span_set(w->cur_bits, &hs);
+                span_set(w->cur_bits, &rs);
             }
         }
         Py_ssize_t kept = 1;
@@ -692,12 +797,12 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
                         if (f < 0) { /* unreachable with consistent fixed matches */
                             continue;
                         }
-                        const Cand *m = &w->cands[f];
-                        s->neg_w = h->neg_w - m->gain;
+                        const Entry *m = &w->entries[f];
+                        s->neg_w = h->neg_w - entry_gain(w, m);
                         s->chunks =
                             h->chunks + (h->last_end != -1 && m->hyp_start != h->last_end);
-                        s->dist = h->dist + m->offset;
-                        s->idx = m->ref_start + m->ref_len;
+                        s->dist = h->dist + entry_offset(m, c);
+                        s->idx = c + m->ref_len;
                         s->last_end = m->hyp_start + m->hyp_len;
                     }
                     s->parent = (int32_t)p;
@@ -708,19 +813,19 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
                 const int64_t last_end = h->last_end;
                 int64_t dist = h->dist;
                 for (Py_ssize_t k = lo; k < hi; k++) {
-                    const Cand *m = &w->cands[k];
-                    if (!span_free(bits, &m->hyp) || !span_free(bits, &m->ref)) {
+                    const Entry *m = &w->entries[k];
+                    if (!entry_free(bits, m, c, wh)) {
                         continue;
                     }
                     Succ *s = &succ[n++];
-                    s->neg_w = h->neg_w - m->gain;
+                    s->neg_w = h->neg_w - entry_gain(w, m);
                     s->chunks = h->chunks + (last_end != -1 && m->hyp_start != last_end);
                     s->dist = dist;
-                    s->idx = m->ref_start + m->ref_len;
+                    s->idx = c + m->ref_len;
                     s->last_end = m->hyp_start + m->hyp_len;
                     s->parent = (int32_t)p;
                     s->cand = (int32_t)k;
-                    dist += m->offset;
+                    dist += entry_offset(m, c);
                 }
                 Succ *s = &succ[n++];
                 s->neg_w = h->neg_w;
@@ -740,7 +845,7 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
             else {
                 k = n < beam ? n : beam;
                 select_best(w, &pk, n, k);
-                if (materialise(w, k, bw) < 0) {
+                if (materialise(w, k, bw, c, wh) < 0) {
                     return -1;
                 }
             }
@@ -769,7 +874,7 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
         }
         for (int64_t node = w->cur_head[best].chain; node != -1; node = w->node_parent[node]) {
             const Py_ssize_t k = w->node_cand[node];
-            w->assigned[w->cands[k].ref_start] = k;
+            w->assigned[entry_position(w, k, n_ref)] = k;
         }
     }
     for (Py_ssize_t j = 0; j < n_ref; j++) {
@@ -795,7 +900,7 @@ chosen_list(const Work *w, Py_ssize_t n_ref)
     Py_ssize_t at = 0;
     for (Py_ssize_t j = 0; j < n_ref; j++) {
         if (w->assigned[j] >= 0) {
-            PyObject *m = w->cands[w->assigned[j]].obj;
+            PyObject *m = w->objs[w->assigned[j]];
             Py_INCREF(m);
             PyList_SET_ITEM(result, at++, m);
         }
@@ -819,31 +924,43 @@ beam_align_c(PyObject *self, PyObject *args)
     Work w;
     memset(&w, 0, sizeof(w));
     PyObject *result = NULL;
-    Py_ssize_t n_hyp = 0, n_ref_cov = 0;
+    Py_ssize_t n_hyp = 0, n_ref_cov = 0, n_cands = 0;
+    int64_t *hyp_cov = NULL, *ref_cov = NULL;
+    Cand *raw = NULL;
     PyObject *by_ref = PySequence_Fast(by_ref_obj, "by_ref: expected a sequence of candidate lists");
     if (by_ref == NULL) {
         return NULL;
     }
     const Py_ssize_t n_ref = PySequence_Fast_GET_SIZE(by_ref);
-    w.hyp_cov = read_coverage(hyp_cov_obj, &n_hyp);
-    if (w.hyp_cov == NULL) {
+    hyp_cov = read_coverage(hyp_cov_obj, &n_hyp);
+    if (hyp_cov == NULL) {
         goto done;
     }
-    w.ref_cov = read_coverage(ref_cov_obj, &n_ref_cov);
-    if (w.ref_cov == NULL) {
+    ref_cov = read_coverage(ref_cov_obj, &n_ref_cov);
+    if (ref_cov == NULL) {
         goto done;
     }
     if (n_ref_cov != n_ref) {
         PyErr_SetString(PyExc_ValueError, "ref_coverage and by_ref differ in length");
         goto done;
     }
-    if (read_weights(&w, weights_obj) < 0 || load_by_ref(&w, by_ref, n_hyp, n_ref) < 0 ||
-        search(&w, n_hyp, n_ref, beam) < 0) {
+    raw = read_lists(by_ref, n_hyp, n_ref, 1, &n_cands, "by_ref");
+    if (raw == NULL || read_weights(&w, weights_obj) < 0 ||
+        load_raw(&w, raw, n_cands, n_hyp, n_ref, 1) < 0) {
+        goto done;
+    }
+    /* the store's own coverage counts, as given */
+    memcpy(w.hyp_cov, hyp_cov, (size_t)n_hyp * sizeof(int64_t));
+    memcpy(w.ref_cov, ref_cov, (size_t)n_ref * sizeof(int64_t));
+    if (search(&w, n_hyp, n_ref, beam) < 0) {
         goto done;
     }
     result = chosen_list(&w, n_ref);
 done:
     work_free(&w);
+    PyMem_Free(hyp_cov);
+    PyMem_Free(ref_cov);
+    PyMem_Free(raw);
     Py_DECREF(by_ref);
     return result;
 }
@@ -880,13 +997,16 @@ align_stages_c(PyObject *self, PyObject *args)
     Work w;
     memset(&w, 0, sizeof(w));
     PyObject *result = NULL;
-    if (read_weights(&w, weights_obj) < 0 || load_stage_lists(&w, lists, n_hyp, n_ref) < 0 ||
-        search(&w, n_hyp, n_ref, beam) < 0) {
+    Py_ssize_t n_cands = 0;
+    Cand *raw = read_lists(lists, n_hyp, n_ref, 0, &n_cands, "stage_lists");
+    if (raw == NULL || read_weights(&w, weights_obj) < 0 ||
+        load_raw(&w, raw, n_cands, n_hyp, n_ref, 1) < 0 || search(&w, n_hyp, n_ref, beam) < 0) {
         goto done;
     }
     result = chosen_list(&w, n_ref);
 done:
     work_free(&w);
+    PyMem_Free(raw);
     Py_DECREF(lists);
     return result;
 }

@@ -21,13 +21,47 @@
 int
 emit(Emit *e, Py_ssize_t ref_start, Py_ssize_t ref_len, Py_ssize_t hyp_start, Py_ssize_t hyp_len)
 {
+    if (e->mode == EMIT_FILL) {
+        Work *w = e->work;
+        Entry *x = &w->entries[w->slot[ref_start]++];
+        x->hyp_start = (int32_t)hyp_start;
+        x->hyp_len = (uint16_t)hyp_len;
+        x->ref_len = (uint8_t)ref_len;
+        x->stage = (uint8_t)e->stage;
+        return 0;
+    }
+    if (e->budget > 0 && e->list == NULL && ++e->units > e->budget) {
+        e->over = 1; /* no Python error: the caller reports the budget */
+        return -1;
+    }
+    if (e->mode == EMIT_COUNT) {
+        Work *w = e->work;
+        if (entry_check(w, ref_len, hyp_len, e->stage) < 0) {
+            return -1;
+        }
+        w->first[ref_start + 1]++;
+        for (Py_ssize_t j = ref_start; j < ref_start + ref_len; j++) {
+            w->ref_cov[j]++;
+        }
+        for (Py_ssize_t i = hyp_start; i < hyp_start + hyp_len; i++) {
+            w->hyp_cov[i]++;
+        }
+        return 0;
+    }
     if (e->list != NULL) {
         return append_match(e->list, e->type, ref_start, ref_len, hyp_start, hyp_len,
                             e->stage_obj);
     }
+    if (ref_len > ENTRY_MAX_REF_LEN || hyp_len > ENTRY_MAX_HYP_LEN || e->stage > ENTRY_MAX_STAGE ||
+        e->stage < 0) {
+        PyErr_SetString(PyExc_ValueError,
+                        "a candidate is too long for the compiled aligner (at most 255 "
+                        "reference words, 65,535 hypothesis words and stage 255)");
+        return -1;
+    }
     if (e->n == e->cap) {
         const Py_ssize_t cap = e->cap ? 2 * e->cap : 64;
-        Cand *raw = PyMem_Realloc(e->raw, (size_t)cap * sizeof(Cand));
+        Raw *raw = PyMem_Realloc(e->raw, (size_t)cap * sizeof(Raw));
         if (raw == NULL) {
             PyErr_NoMemory();
             return -1;
@@ -35,34 +69,138 @@ emit(Emit *e, Py_ssize_t ref_start, Py_ssize_t ref_len, Py_ssize_t hyp_start, Py
         e->raw = raw;
         e->cap = cap;
     }
-    Cand *c = &e->raw[e->n++];
-    c->ref_start = ref_start;
-    c->ref_len = ref_len;
-    c->hyp_start = hyp_start;
-    c->hyp_len = hyp_len;
-    c->stage = e->stage;
-    c->obj = NULL;
+    Raw *c = &e->raw[e->n++];
+    c->ref_start = (int32_t)ref_start;
+    c->ref_len = (uint8_t)ref_len;
+    c->hyp_start = (int32_t)hyp_start;
+    c->hyp_len = (uint16_t)hyp_len;
+    c->stage = (uint8_t)e->stage;
     return 0;
+}
+
+/* Chains (kernels.h): a hash table from int64 keys to chains of hypothesis positions in
+ * ascending order: the positions having a key are head[slot], next[head[slot]], ... (-1 ends a
+ * chain). Built in time and memory linear in the number of (key, position) entries, so
+ * candidate search costs the candidates found instead of comparing every pair of positions. Its
+ * arrays only grow, so the pair kernel reuses one for every stage and pair of a batch. */
+
+void
+chains_free(Chains *c)
+{
+    PyMem_Free(c->keys);
+    PyMem_Free(c->head);
+    PyMem_Free(c->tail);
+    PyMem_Free(c->next);
+    PyMem_Free(c->pos);
+    PyMem_Free(c->stamp);
+    PyMem_Free(c->hits);
+    memset(c, 0, sizeof(*c));
+}
+
+static inline uint64_t
+key_hash(int64_t x)
+{
+    return ((uint64_t)x * UINT64_C(0x9E3779B97F4A7C15)) >> 17;
+}
+
+/* An empty table for up to `entries` entries, and (positions > 0) the stamp and hit arrays of
+ * sets_core() for that many hypothesis positions. */
+static int
+chains_init(Chains *c, Py_ssize_t entries, Py_ssize_t positions)
+{
+    Py_ssize_t size = 16;
+    while (size < 2 * entries) {
+        size *= 2;
+    }
+    /* keys, head and tail share slot_cap; next and pos share entry_cap; stamp and hits
+     * share pos_cap (each pair grows by the same rule from the same size). */
+    Py_ssize_t head_cap = c->slot_cap, tail_cap = c->slot_cap, pos_cap = c->entry_cap;
+    Py_ssize_t hits_cap = c->pos_cap;
+    const Py_ssize_t need = entries ? entries : 1;
+    if (grow((void **)&c->keys, &c->slot_cap, size, sizeof(int64_t)) < 0 ||
+        grow((void **)&c->head, &head_cap, size, sizeof(Py_ssize_t)) < 0 ||
+        grow((void **)&c->tail, &tail_cap, size, sizeof(Py_ssize_t)) < 0 ||
+        grow((void **)&c->next, &c->entry_cap, need, sizeof(Py_ssize_t)) < 0 ||
+        grow((void **)&c->pos, &pos_cap, need, sizeof(Py_ssize_t)) < 0) {
+        return -1;
+    }
+    if (positions > 0 &&
+        (grow((void **)&c->stamp, &c->pos_cap, positions, sizeof(Py_ssize_t)) < 0 ||
+         grow((void **)&c->hits, &hits_cap, positions, sizeof(Py_ssize_t)) < 0)) {
+        return -1;
+    }
+    c->mask = (uint64_t)size - 1;
+    c->n = 0;
+    for (Py_ssize_t k = 0; k < size; k++) {
+        c->head[k] = -1;
+    }
+    return 0;
+}
+
+/* The slot of key (empty or holding it). */
+static inline uint64_t
+chains_slot(const Chains *c, int64_t key)
+{
+    uint64_t h = key_hash(key) & c->mask;
+    while (c->head[h] >= 0 && c->keys[h] != key) {
+        h = (h + 1) & c->mask;
+    }
+    return h;
+}
+
+/* Append position i to key's chain (positions must be added in ascending order). */
+static inline void
+chains_add(Chains *c, int64_t key, Py_ssize_t i)
+{
+    const uint64_t h = chains_slot(c, key);
+    const Py_ssize_t k = c->n++;
+    c->pos[k] = i;
+    c->next[k] = -1;
+    if (c->head[h] < 0) {
+        c->keys[h] = key;
+        c->head[h] = k;
+    }
+    else {
+        c->next[c->tail[h]] = k;
+    }
+    c->tail[h] = k;
 }
 
 /* Candidates (j, 1, i, 1) for every reference j ascending and hypothesis i ascending with
  * hk[i] == rk[j], leaving out pairs of equal identities when `different` is set. */
 int
-equal_keys_core(Emit *e, const int64_t *hk, Py_ssize_t nh, const int64_t *rk, Py_ssize_t nr,
-                const int64_t *hid, const int64_t *rid, int different)
+equal_keys_core(Emit *e, Chains *reuse, const int64_t *hk, Py_ssize_t nh, const int64_t *rk,
+                Py_ssize_t nr, const int64_t *hid, const int64_t *rid, int different)
 {
+    if (nh == 0 || nr == 0) {
+        return 0;
+    }
+    Chains local;
+    memset(&local, 0, sizeof(local));
+    Chains *c = reuse != NULL ? reuse : &local;
+    int rc = -1;
+    if (chains_init(c, nh, 0) < 0) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < nh; i++) {
+        chains_add(c, hk[i], i);
+    }
     for (Py_ssize_t j = 0; j < nr; j++) {
-        const int64_t key = rk[j];
-        for (Py_ssize_t i = 0; i < nh; i++) {
-            if (hk[i] != key || (different && hid[i] == rid[j])) {
+        const uint64_t h = chains_slot(c, rk[j]);
+        for (Py_ssize_t k = c->head[h]; k >= 0; k = c->next[k]) {
+            const Py_ssize_t i = c->pos[k];
+            if (different && hid[i] == rid[j]) {
                 continue;
             }
             if (emit(e, j, 1, i, 1) < 0) {
-                return -1;
+                goto done;
             }
         }
     }
-    return 0;
+    rc = 0;
+done:
+    chains_free(&local);
+    return rc;
 }
 
 /*
@@ -114,8 +252,8 @@ equal_keys_c(PyObject *self, PyObject *args)
     if (out == NULL) {
         goto done;
     }
-    Emit e = {out, (PyTypeObject *)type, stage, NULL, 0, 0, 0};
-    if (equal_keys_core(&e, hk, nh, rk, nr, hid, rid, different) < 0) {
+    Emit e = {.list = out, .type = (PyTypeObject *)type, .stage_obj = stage};
+    if (equal_keys_core(&e, NULL, hk, nh, rk, nr, hid, rid, different) < 0) {
         Py_CLEAR(out);
     }
 done:
@@ -126,22 +264,6 @@ done:
     return out;
 }
 
-/* Index of the lowest set bit of a non-zero word. */
-static inline int
-lowest_bit(uint64_t word)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctzll(word);
-#else
-    int n = 0;
-    while (!(word & 1u)) {
-        word >>= 1;
-        n++;
-    }
-    return n;
-#endif
-}
-
 static inline int64_t
 packed_at(const Packed *p, Py_ssize_t k)
 {
@@ -150,98 +272,123 @@ packed_at(const Packed *p, Py_ssize_t k)
     return x;
 }
 
+static void
+sort_positions(Py_ssize_t *a, Py_ssize_t n)
+{
+    if (n < 2) {
+        return;
+    }
+    if (n <= 24) {
+        for (Py_ssize_t i = 1; i < n; i++) {
+            const Py_ssize_t v = a[i];
+            Py_ssize_t j = i;
+            while (j > 0 && a[j - 1] > v) {
+                a[j] = a[j - 1];
+                j--;
+            }
+            a[j] = v;
+        }
+        return;
+    }
+    /* Heap sort: no recursion, O(n log n) for the rare long lists. */
+    for (Py_ssize_t start = n / 2 - 1; start >= 0; start--) {
+        Py_ssize_t at = start;
+        const Py_ssize_t v = a[at];
+        for (;;) {
+            Py_ssize_t child = 2 * at + 1;
+            if (child >= n) {
+                break;
+            }
+            if (child + 1 < n && a[child] < a[child + 1]) {
+                child++;
+            }
+            if (v >= a[child]) {
+                break;
+            }
+            a[at] = a[child];
+            at = child;
+        }
+        a[at] = v;
+    }
+    for (Py_ssize_t end = n - 1; end > 0; end--) {
+        const Py_ssize_t top = a[0];
+        a[0] = a[end];
+        a[end] = top;
+        Py_ssize_t at = 0;
+        const Py_ssize_t v = a[0];
+        for (;;) {
+            Py_ssize_t child = 2 * at + 1;
+            if (child >= end) {
+                break;
+            }
+            if (child + 1 < end && a[child] < a[child + 1]) {
+                child++;
+            }
+            if (v >= a[child]) {
+                break;
+            }
+            a[at] = a[child];
+            at = child;
+        }
+        a[at] = v;
+    }
+}
+
 /* Candidates (j, 1, i, 1) for every reference j ascending and hypothesis i ascending whose sets
  * share a value and whose identities differ.
  *
- * Every hypothesis value goes into a hash table whose slots hold the bit set of the hypothesis
- * positions having it; a reference word's hits are the union of its values' bit sets, read in
- * ascending position order (the order of a pairwise merge). */
+ * Every hypothesis value goes into a hash table of chains of the positions having it; a
+ * reference word's hits are the union of its values' chains (each position once, by a stamp),
+ * sorted ascending (the order of a pairwise merge). Time and memory are linear in the values
+ * and the candidates found, not in the product of the lengths. */
 int
-sets_core(Emit *e, const Packed *hs, Py_ssize_t nh, const Packed *rs, Py_ssize_t nr,
-          const int64_t *hid, const int64_t *rid)
+sets_core(Emit *e, Chains *reuse, const Packed *hs, Py_ssize_t nh, const Packed *rs,
+          Py_ssize_t nr, const int64_t *hid, const int64_t *rid)
 {
     Py_ssize_t total = 0;
     for (Py_ssize_t i = 0; i < nh; i++) {
         total += hs[i].n;
     }
-    if (total == 0) {
+    if (total == 0 || nr == 0) {
         return 0;
     }
     int rc = -1;
-    const Py_ssize_t words = (nh + 63) / 64;
-    Py_ssize_t cap = 16;
-    while (cap < 2 * total) {
-        cap *= 2;
-    }
-    int64_t *keys = PyMem_Malloc((size_t)cap * sizeof(int64_t));
-    Py_ssize_t *slot_set = PyMem_Malloc((size_t)cap * sizeof(Py_ssize_t));
-    uint64_t *bits = PyMem_Calloc((size_t)(total * words + words), sizeof(uint64_t));
-    if (keys == NULL || slot_set == NULL || bits == NULL) {
-        PyErr_NoMemory();
+    Chains local;
+    memset(&local, 0, sizeof(local));
+    Chains *c = reuse != NULL ? reuse : &local;
+    if (chains_init(c, total, nh) < 0) {
         goto done;
     }
-    for (Py_ssize_t k = 0; k < cap; k++) {
-        slot_set[k] = -1;
-    }
-    Py_ssize_t n_sets = 0;
-    const uint64_t mask = (uint64_t)cap - 1;
+    Py_ssize_t *stamp = c->stamp, *hits = c->hits;
     for (Py_ssize_t i = 0; i < nh; i++) {
+        stamp[i] = -1;
         for (Py_ssize_t a = 0; a < hs[i].n; a++) {
-            const int64_t x = packed_at(&hs[i], a);
-            uint64_t h = ((uint64_t)x * UINT64_C(0x9E3779B97F4A7C15)) >> 17;
-            while (slot_set[h & mask] >= 0 && keys[h & mask] != x) {
-                h++;
-            }
-            const uint64_t slot = h & mask;
-            if (slot_set[slot] < 0) {
-                keys[slot] = x;
-                slot_set[slot] = n_sets++;
-            }
-            bits[slot_set[slot] * words + (i >> 6)] |= (uint64_t)1 << (i & 63);
+            chains_add(c, packed_at(&hs[i], a), i);
         }
     }
-    uint64_t *hits = bits + total * words; /* scratch: one more bit set */
     for (Py_ssize_t j = 0; j < nr; j++) {
-        if (rs[j].n == 0) {
-            continue;
-        }
-        int any = 0;
-        memset(hits, 0, (size_t)words * sizeof(uint64_t));
+        Py_ssize_t n = 0;
         for (Py_ssize_t a = 0; a < rs[j].n; a++) {
-            const int64_t x = packed_at(&rs[j], a);
-            uint64_t h = ((uint64_t)x * UINT64_C(0x9E3779B97F4A7C15)) >> 17;
-            while (slot_set[h & mask] >= 0 && keys[h & mask] != x) {
-                h++;
-            }
-            const Py_ssize_t set = slot_set[h & mask];
-            if (set < 0) {
-                continue;
-            }
-            const uint64_t *src = bits + set * words;
-            for (Py_ssize_t w = 0; w < words; w++) {
-                hits[w] |= src[w];
-            }
-            any = 1;
-        }
-        if (!any) {
-            continue;
-        }
-        for (Py_ssize_t w = 0; w < words; w++) {
-            uint64_t word = hits[w];
-            while (word) {
-                const Py_ssize_t i = w * 64 + (Py_ssize_t)lowest_bit(word);
-                word &= word - 1;
-                if (hid[i] != rid[j] && emit(e, j, 1, i, 1) < 0) {
-                    goto done;
+            const uint64_t h = chains_slot(c, packed_at(&rs[j], a));
+            for (Py_ssize_t k = c->head[h]; k >= 0; k = c->next[k]) {
+                const Py_ssize_t i = c->pos[k];
+                if (stamp[i] != j) {
+                    stamp[i] = j;
+                    hits[n++] = i;
                 }
+            }
+        }
+        sort_positions(hits, n);
+        for (Py_ssize_t k = 0; k < n; k++) {
+            const Py_ssize_t i = hits[k];
+            if (hid[i] != rid[j] && emit(e, j, 1, i, 1) < 0) {
+                goto done;
             }
         }
     }
     rc = 0;
 done:
-    PyMem_Free(keys);
-    PyMem_Free(slot_set);
-    PyMem_Free(bits);
+    chains_free(&local);
     return rc;
 }
 
@@ -306,8 +453,8 @@ sets_intersect_c(PyObject *self, PyObject *args)
     if (out == NULL) {
         goto done;
     }
-    Emit e = {out, (PyTypeObject *)type, stage, NULL, 0, 0, 0};
-    if (sets_core(&e, sets, nh, sets + nh, nr, hid, rid) < 0) {
+    Emit e = {.list = out, .type = (PyTypeObject *)type, .stage_obj = stage};
+    if (sets_core(&e, NULL, sets, nh, sets + nh, nr, hid, rid) < 0) {
         Py_CLEAR(out);
     }
 done:

@@ -80,30 +80,60 @@ typedef struct {
     int32_t cand;   /* candidate added, or -1 (skip, fixed match or pass-through) */
 } Succ;
 
+/* One candidate of the beam search's store, 8 bytes: its reference start is the store position
+ * it is filed under (first[j] .. first[j + 1]), so a document's millions of candidate matches
+ * take memory linear in their number and small in each. */
 typedef struct {
-    Cand *cands;
-    Py_ssize_t n_cands;
-    Py_ssize_t *first; /* candidates of reference position j: cands[first[j] .. first[j+1]) */
-    int64_t *hyp_cov, *ref_cov;
-    double *weight;
-    Py_ssize_t n_weights;
+    int32_t hyp_start;
+    uint16_t hyp_len;
+    uint8_t ref_len;
+    uint8_t stage;
+} Entry;
+
+#define ENTRY_MAX_HYP_LEN 65535
+#define ENTRY_MAX_REF_LEN 255
+#define ENTRY_MAX_STAGE 255
+
+/* The beam search's store and workspace. Every array grows only (its capacity beside it), so
+ * one Work serves many pairs of a batch without allocating per pair. */
+typedef struct {
+    Entry *entries;
+    Py_ssize_t n_cands, entries_cap;
+    PyObject **objs; /* align()/align_stages(): the Match object of each entry (borrowed) */
+    Py_ssize_t objs_cap;
+    Py_ssize_t *first; /* candidates of reference position j: entries[first[j] .. first[j+1]) */
     Py_ssize_t *fixed_at;
     Py_ssize_t *assigned;
+    Py_ssize_t *slot; /* the next free entry of each reference position while filing */
+    Py_ssize_t pos_cap;
+    int64_t *hyp_cov, *ref_cov;
+    Py_ssize_t hyp_cap, ref_cap;
+    double *weight;
+    Py_ssize_t n_weights, weight_cap;
     Head *cur_head, *new_head;
+    Py_ssize_t head_cap;
     uint64_t *cur_bits, *new_bits;
+    Py_ssize_t bits_cap;
     Succ *succ;     /* the successors of one step, in generation order */
     uint64_t *keys; /* their packed ranks, or their indices in rank order */
     uint64_t *tmp;
+    Py_ssize_t succ_cap;
     int32_t *node_cand;
     int32_t *node_parent;
     Py_ssize_t nodes, node_cap;
 } Work;
 
 KERNEL_API void work_free(Work *w);
+KERNEL_API int grow(void **buffer, Py_ssize_t *cap, Py_ssize_t need, size_t item);
 KERNEL_API int read_weights(Work *w, PyObject *weights_obj);
-KERNEL_API int load_raw(Work *w, Cand *raw, Py_ssize_t n_cands, Py_ssize_t n_hyp,
-                        Py_ssize_t n_ref);
+KERNEL_API int load_raw(Work *w, const Cand *raw, Py_ssize_t n_cands, Py_ssize_t n_hyp,
+                        Py_ssize_t n_ref, int keep_objs);
+KERNEL_API int store_begin(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref);
+KERNEL_API int store_file(Work *w, Py_ssize_t n_ref);
+KERNEL_API int entry_check(const Work *w, Py_ssize_t ref_len, Py_ssize_t hyp_len,
+                           int64_t stage);
 KERNEL_API int search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam);
+KERNEL_API void entry_cand(const Work *w, Py_ssize_t k, Py_ssize_t ref_start, Cand *out);
 
 /* ---- Match tuples in and out (match.c) ------------------------------------------------------ */
 
@@ -126,15 +156,31 @@ KERNEL_API int check_match_type(PyObject *type);
 
 /* ---- Candidate generators (candidates.c, paraphrase.c) -------------------------------------- */
 
-/* Where a generator writes its candidates: Match objects appended to a Python list, or raw
- * candidates appended to a C array (the fused pair kernel). */
+/* Where a generator writes its candidates: Match objects appended to a Python list, raw
+ * candidates appended to a C array, or (the fused pair kernel) counted into a Work's store
+ * (EMIT_COUNT: per-position counts and coverage) and then filed into it (EMIT_FILL). */
+enum { EMIT_DEFAULT, EMIT_COUNT, EMIT_FILL };
+
+/* A raw candidate kept by the pair kernel between its two passes (paraphrase candidates),
+ * 12 bytes. */
+typedef struct {
+    int32_t ref_start, hyp_start;
+    uint16_t hyp_len;
+    uint8_t ref_len, stage;
+} Raw;
+
 typedef struct {
     PyObject *list; /* Python mode when not NULL */
     PyTypeObject *type;
     PyObject *stage_obj;
-    Cand *raw; /* C mode */
+    Raw *raw; /* C mode */
     Py_ssize_t n, cap;
     int64_t stage;
+    int mode;      /* EMIT_DEFAULT (list or raw), EMIT_COUNT, EMIT_FILL */
+    Work *work;    /* EMIT_COUNT and EMIT_FILL */
+    int64_t budget; /* most candidates counted or kept raw (0: no limit) */
+    int64_t units;  /* candidates counted or kept raw so far */
+    int over;       /* set (with no Python error) when units went over budget */
 } Emit;
 
 /* One word's synonym set: n native int64 values at base (not necessarily aligned). */
@@ -153,13 +199,29 @@ typedef struct {
     Py_ssize_t root_len;
 } Trie;
 
+/* A hash table from int64 keys to ascending chains of hypothesis positions (candidates.c),
+ * with grow-only arrays so that one serves every stage and pair of a batch. */
+typedef struct {
+    int64_t *keys;
+    Py_ssize_t *head, *tail; /* first and last entry of a slot's chain; head -1: empty slot */
+    Py_ssize_t slot_cap;
+    Py_ssize_t *next, *pos; /* next entry of the same key (-1: last), an entry's position */
+    Py_ssize_t entry_cap;
+    Py_ssize_t *stamp, *hits; /* sets_core(): last reference seen per position, the hits */
+    Py_ssize_t pos_cap;
+    uint64_t mask;
+    Py_ssize_t n;
+} Chains;
+
+KERNEL_API void chains_free(Chains *c);
 KERNEL_API int emit(Emit *e, Py_ssize_t ref_start, Py_ssize_t ref_len, Py_ssize_t hyp_start,
                     Py_ssize_t hyp_len);
-KERNEL_API int equal_keys_core(Emit *e, const int64_t *hk, Py_ssize_t nh, const int64_t *rk,
-                               Py_ssize_t nr, const int64_t *hid, const int64_t *rid,
-                               int different);
-KERNEL_API int sets_core(Emit *e, const Packed *hs, Py_ssize_t nh, const Packed *rs,
-                         Py_ssize_t nr, const int64_t *hid, const int64_t *rid);
+KERNEL_API int equal_keys_core(Emit *e, Chains *reuse, const int64_t *hk, Py_ssize_t nh,
+                               const int64_t *rk, Py_ssize_t nr, const int64_t *hid,
+                               const int64_t *rid, int different);
+KERNEL_API int sets_core(Emit *e, Chains *reuse, const Packed *hs, Py_ssize_t nh,
+                         const Packed *rs, Py_ssize_t nr, const int64_t *hid,
+                         const int64_t *rid);
 KERNEL_API int paraphrase_core(Emit *e, const Trie *t, const int64_t *hids, Py_ssize_t nh,
                                const int64_t *rids, Py_ssize_t nr);
 KERNEL_API int trie_open(Trie *t, Py_buffer views[5], PyObject *fc_obj, PyObject *tok_obj,

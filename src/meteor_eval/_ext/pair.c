@@ -1,16 +1,28 @@
 /*
  * The fused METEOR 1.5 pair kernel: candidates of every stage (candidates.c, paraphrase.c),
- * the beam search (beam.c) and the word statistics (stats.c) of one hypothesis/reference pair
- * of word-type ids, in one call and without Python objects in between.
+ * the beam search (beam.c) and the word statistics (stats.c) of hypothesis/reference pairs of
+ * word-type ids, without Python objects in between:
+ *
+ *   meteor15_pair(...)  one pair: its statistics tuple and, on request, the chosen matches;
+ *   meteor15_rows(...)  a batch of pairs (concatenated id arrays and offsets): each pair's
+ *                       23 statistics in the jar's order written straight into a caller's
+ *                       int64 block, with the tables parsed and the workspace allocated once
+ *                       per batch.
+ *
+ * The candidate store holds 8-byte entries filed by reference position; for long pairs it is
+ * built in two passes over the generators (count, then file each candidate), so its memory is
+ * linear in the number of candidate matches; the generators find candidates through hash tables, so their
+ * time is linear in the candidates found. The number of candidates is the work a pair costs:
+ * above a caller's budget the pair is refused before its store is built.
  */
 
 #include "kernels.h"
 
 /* A buffer of fixed-size items: its length in items, or -1 with an exception set. */
 static Py_ssize_t
-get_items(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what)
+get_items(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what, int writable)
 {
-    if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) < 0) {
+    if (PyObject_GetBuffer(obj, view, writable ? PyBUF_WRITABLE : PyBUF_SIMPLE) < 0) {
         return -1;
     }
     if (view->len % itemsize != 0) {
@@ -24,9 +36,356 @@ get_items(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what)
 
 enum { KIND_EXACT, KIND_STEM, KIND_SYNONYM, KIND_PARAPHRASE };
 
+/* Pairs of at most this many tokens (both sides) generate their candidates once into a raw
+ * array; longer ones run the generators twice (count, then file) to keep memory at 8 bytes a
+ * candidate. Both give the same store. */
+#define ONE_PASS_TOKENS 2048
+
+/* The per-type tables and settings shared by every pair of a call. */
+typedef struct {
+    const unsigned char *kinds;
+    Py_ssize_t n_stages;
+    Py_ssize_t n_types;
+    const int32_t *hashes, *stems, *para;
+    const unsigned char *functions;
+    const int64_t *starts;
+    const char *pool;
+    Py_ssize_t pool_len;
+    Trie trie;
+    Py_ssize_t beam;
+    int64_t budget;
+    Py_buffer views[6]; /* hashes, stems, paraphrase ids, functions, synonym starts, pool */
+    Py_buffer trie_views[5];
+} Tables;
+
+static void
+tables_close(Tables *t)
+{
+    for (int k = 0; k < 6; k++) {
+        if (t->views[k].obj) {
+            PyBuffer_Release(&t->views[k]);
+        }
+    }
+    trie_close(t->trie_views);
+}
+
+/* Read the tables a configuration uses; t must start zeroed and is released by tables_close()
+ * whatever happens. */
+static int
+tables_open(Tables *t, PyObject *kinds_obj, PyObject *hash_obj, PyObject *stem_obj,
+            PyObject *para_obj, PyObject *func_obj, PyObject *start_obj, PyObject *pool_obj,
+            PyObject *trie_obj)
+{
+    t->kinds = (const unsigned char *)PyBytes_AS_STRING(kinds_obj);
+    t->n_stages = PyBytes_GET_SIZE(kinds_obj);
+    if (t->n_stages > ENTRY_MAX_STAGE) {
+        PyErr_SetString(PyExc_ValueError, "kinds: at most 255 stages");
+        return -1;
+    }
+    t->n_types = get_items(hash_obj, &t->views[0], 4, "hashes", 0);
+    if (t->n_types < 0 || get_items(func_obj, &t->views[3], 1, "functions", 0) < 0) {
+        return -1;
+    }
+    if (t->views[3].len < t->n_types) {
+        PyErr_SetString(PyExc_ValueError, "functions: shorter than hashes");
+        return -1;
+    }
+    t->hashes = t->views[0].buf;
+    t->functions = t->views[3].buf;
+    for (Py_ssize_t s = 0; s < t->n_stages; s++) {
+        const unsigned char kind = t->kinds[s];
+        if (kind == KIND_STEM && t->stems == NULL) {
+            if (stem_obj == Py_None ||
+                get_items(stem_obj, &t->views[1], 4, "stems", 0) < t->n_types) {
+                if (!PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_ValueError, "stems: missing or shorter than hashes");
+                }
+                return -1;
+            }
+            t->stems = t->views[1].buf;
+        }
+        else if (kind == KIND_PARAPHRASE && t->para == NULL) {
+            if (para_obj == Py_None || trie_obj == Py_None ||
+                get_items(para_obj, &t->views[2], 4, "paraphrase_ids", 0) < t->n_types) {
+                if (!PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_ValueError,
+                                    "paraphrase_ids or trie: missing or shorter than hashes");
+                }
+                return -1;
+            }
+            t->para = t->views[2].buf;
+        }
+        else if (kind == KIND_SYNONYM && t->starts == NULL) {
+            if (start_obj == Py_None || pool_obj == Py_None ||
+                get_items(start_obj, &t->views[4], 8, "synonym_starts", 0) < t->n_types + 1 ||
+                (t->pool_len = get_items(pool_obj, &t->views[5], 8, "synonym_pool", 0)) < 0) {
+                if (!PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_ValueError, "synonym tables: missing or too short");
+                }
+                return -1;
+            }
+            t->starts = t->views[4].buf;
+            t->pool = t->views[5].buf;
+        }
+        else if (kind > KIND_PARAPHRASE) {
+            PyErr_SetString(PyExc_ValueError, "kinds: expected values 0 to 3");
+            return -1;
+        }
+    }
+    if (t->para != NULL) {
+        PyObject *parts = PySequence_Fast(trie_obj, "trie: expected a 5-tuple");
+        if (parts == NULL) {
+            return -1;
+        }
+        if (PySequence_Fast_GET_SIZE(parts) != 5) {
+            PyErr_SetString(PyExc_ValueError, "trie: expected a 5-tuple");
+            Py_DECREF(parts);
+            return -1;
+        }
+        PyObject **items = PySequence_Fast_ITEMS(parts);
+        const int rc =
+            trie_open(&t->trie, t->trie_views, items[0], items[1], items[2], items[3], items[4]);
+        Py_DECREF(parts);
+        if (rc < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Per-pair scratch arrays, grown only. */
+typedef struct {
+    int64_t *side; /* identities of both sides, then keys of both sides */
+    Py_ssize_t side_cap;
+    unsigned char *flags;
+    Py_ssize_t flags_cap;
+    Packed *sets;
+    Py_ssize_t sets_cap;
+    Cand *chosen;
+    Py_ssize_t chosen_cap;
+    Emit para; /* raw paraphrase candidates, generated once and replayed by both passes */
+    Emit all;  /* a short pair's raw candidates of every stage */
+    Chains chains; /* the exact, stem and synonym generators' hash table */
+} Scratch;
+
+static void
+scratch_free(Scratch *s)
+{
+    PyMem_Free(s->side);
+    PyMem_Free(s->flags);
+    PyMem_Free(s->sets);
+    PyMem_Free(s->chosen);
+    PyMem_Free(s->para.raw);
+    PyMem_Free(s->all.raw);
+    chains_free(&s->chains);
+}
+
+#define SCRATCH_GROW(ptr, cap, need) grow((void **)&(ptr), &(cap), (need), sizeof(*(ptr)))
+
+/* Run the generator of every stage (in stage order, only the first for identical segments,
+ * spec 3.5) into e; paraphrase candidates are replayed from sc->para.raw. */
+static int
+generate(const Tables *t, Scratch *sc, Emit *e, const int32_t *hyp, Py_ssize_t nh,
+         const int32_t *ref, Py_ssize_t nr, int identical)
+{
+    int64_t *hid = sc->side, *rid = sc->side + nh, *hkey = sc->side + nh + nr;
+    int64_t *rkey = hkey + nh;
+    for (Py_ssize_t s = 0; s < t->n_stages; s++) {
+        e->stage = s;
+        int rc = 0;
+        switch (t->kinds[s]) {
+        case KIND_EXACT:
+            rc = equal_keys_core(e, &sc->chains, hid, nh, rid, nr, hid, rid, 0);
+            break;
+        case KIND_STEM:
+            for (Py_ssize_t k = 0; k < nh + nr; k++) {
+                hkey[k] = t->stems[k < nh ? hyp[k] : ref[k - nh]];
+            }
+            rc = equal_keys_core(e, &sc->chains, hkey, nh, rkey, nr, hid, rid, 1);
+            break;
+        case KIND_SYNONYM:
+            rc = sets_core(e, &sc->chains, sc->sets, nh, sc->sets + nh, nr, hid, rid);
+            break;
+        default: { /* KIND_PARAPHRASE: replay this stage's raw candidates, unbudgeted */
+            const int64_t budget = e->budget;
+            e->budget = 0;
+            for (Py_ssize_t k = 0; k < sc->para.n && rc == 0; k++) {
+                const Raw *c = &sc->para.raw[k];
+                if (c->stage == s) {
+                    rc = emit(e, c->ref_start, c->ref_len, c->hyp_start, c->hyp_len);
+                }
+            }
+            e->budget = budget;
+            break;
+        }
+        }
+        if (rc < 0) {
+            return -1;
+        }
+        if (identical) {
+            break;
+        }
+    }
+    return 0;
+}
+
+/*
+ * One pair into w's store, searched: 0 on success (w->assigned set, row written to head and
+ * counts), 1 when the candidates exceed t->budget (*units set, no exception), -1 with an
+ * exception set.
+ */
+static int
+pair_core(const Tables *t, Work *w, Scratch *sc, const int32_t *hyp, Py_ssize_t nh,
+          const int32_t *ref, Py_ssize_t nr, int64_t head[7], int64_t *counts,
+          Py_ssize_t *n_chosen, int64_t *units)
+{
+    for (Py_ssize_t k = 0; k < nh + nr; k++) {
+        const int32_t v = k < nh ? hyp[k] : ref[k - nh];
+        if (v < 0 || v >= t->n_types) {
+            PyErr_SetString(PyExc_ValueError, "a word-type id is outside the tables");
+            return -1;
+        }
+    }
+    if (SCRATCH_GROW(sc->side, sc->side_cap, 2 * (nh + nr) + 1) < 0 ||
+        SCRATCH_GROW(sc->flags, sc->flags_cap, nh + nr + 1) < 0 ||
+        SCRATCH_GROW(sc->chosen, sc->chosen_cap, nr + 1) < 0) {
+        return -1;
+    }
+    int64_t *hid = sc->side, *rid = sc->side + nh, *hkey = sc->side + nh + nr;
+    int64_t *rkey = hkey + nh;
+    int identical = nh == nr;
+    for (Py_ssize_t i = 0; i < nh; i++) {
+        hid[i] = t->hashes[hyp[i]];
+        sc->flags[i] = t->functions[hyp[i]];
+    }
+    for (Py_ssize_t j = 0; j < nr; j++) {
+        rid[j] = t->hashes[ref[j]];
+        sc->flags[nh + j] = t->functions[ref[j]];
+        identical = identical && rid[j] == hid[j];
+    }
+    const Py_ssize_t stages_run = identical && t->n_stages > 0 ? 1 : t->n_stages;
+    /* Per-side inputs of the stages that run: synonym sets, paraphrase candidates. */
+    sc->para.n = 0;
+    sc->para.units = 0;
+    sc->para.over = 0;
+    sc->para.budget = t->budget;
+    sc->para.list = NULL;
+    sc->para.mode = EMIT_DEFAULT;
+    for (Py_ssize_t s = 0; s < stages_run; s++) {
+        if (t->kinds[s] == KIND_SYNONYM) {
+            if (SCRATCH_GROW(sc->sets, sc->sets_cap, nh + nr + 1) < 0) {
+                return -1;
+            }
+            for (Py_ssize_t k = 0; k < nh + nr; k++) {
+                const int32_t v = k < nh ? hyp[k] : ref[k - nh];
+                const int64_t a = t->starts[v], b = t->starts[v + 1];
+                if (a < 0 || b < a || b > t->pool_len) {
+                    PyErr_SetString(PyExc_ValueError, "synonym_starts: outside the pool");
+                    return -1;
+                }
+                sc->sets[k].base = t->pool + a * (int64_t)sizeof(int64_t);
+                sc->sets[k].n = (Py_ssize_t)(b - a);
+            }
+        }
+        else if (t->kinds[s] == KIND_PARAPHRASE) {
+            for (Py_ssize_t k = 0; k < nh + nr; k++) {
+                hkey[k] = t->para[k < nh ? hyp[k] : ref[k - nh]];
+            }
+            sc->para.stage = s;
+            if (paraphrase_core(&sc->para, &t->trie, hkey, nh, rkey, nr) < 0) {
+                if (sc->para.over) {
+                    *units = sc->para.units;
+                    return 1;
+                }
+                return -1;
+            }
+        }
+    }
+    if (store_begin(w, nh, nr) < 0) {
+        return -1;
+    }
+    Emit e;
+    memset(&e, 0, sizeof(e));
+    e.work = w;
+    if (nh + nr <= ONE_PASS_TOKENS) {
+        /* A short pair: generate once into the raw array (12 bytes a candidate), then count
+         * and file from it; cheaper than running the generators twice. */
+        Emit *all = &sc->all;
+        all->list = NULL;
+        all->mode = EMIT_DEFAULT;
+        all->n = 0;
+        all->over = 0;
+        all->budget = t->budget;
+        all->units = sc->para.units;
+        if (generate(t, sc, all, hyp, nh, ref, nr, identical) < 0) {
+            if (all->over) {
+                *units = all->units;
+                return 1;
+            }
+            return -1;
+        }
+        e.mode = EMIT_COUNT;
+        for (Py_ssize_t k = 0; k < all->n; k++) {
+            const Raw *c = &all->raw[k];
+            e.stage = c->stage;
+            if (emit(&e, c->ref_start, c->ref_len, c->hyp_start, c->hyp_len) < 0) {
+                return -1;
+            }
+        }
+        if (store_file(w, nr) < 0) {
+            return -1;
+        }
+        e.mode = EMIT_FILL;
+        for (Py_ssize_t k = 0; k < all->n; k++) {
+            const Raw *c = &all->raw[k];
+            e.stage = c->stage;
+            emit(&e, c->ref_start, c->ref_len, c->hyp_start, c->hyp_len);
+        }
+        e.units = all->units;
+    }
+    else {
+        /* A long pair (a document): pass 1 counts the candidates of each position and the
+         * coverage (stopping at the budget), pass 2 files them; memory stays at the 8-byte
+         * entries. */
+        e.mode = EMIT_COUNT;
+        e.budget = t->budget;
+        e.units = sc->para.units;
+        if (generate(t, sc, &e, hyp, nh, ref, nr, identical) < 0) {
+            if (e.over) {
+                *units = e.units;
+                return 1;
+            }
+            return -1;
+        }
+        if (store_file(w, nr) < 0) {
+            return -1;
+        }
+        e.mode = EMIT_FILL;
+        e.budget = 0;
+        if (generate(t, sc, &e, hyp, nh, ref, nr, identical) < 0) {
+            return -1;
+        }
+    }
+    if (search(w, nh, nr, t->beam) < 0) {
+        return -1;
+    }
+    Py_ssize_t n = 0;
+    for (Py_ssize_t j = 0; j < nr; j++) {
+        if (w->assigned[j] >= 0) {
+            entry_cand(w, w->assigned[j], j, &sc->chosen[n++]);
+        }
+    }
+    memset(counts, 0, (size_t)(4 * t->n_stages + 1) * sizeof(int64_t));
+    stats_core(sc->chosen, n, sc->flags, nh, sc->flags + nh, nr, head, counts);
+    *n_chosen = n;
+    *units = e.units;
+    return 0;
+}
+
 /*
  * meteor15_pair(kinds, hyp, ref, hashes, stems, paraphrase_ids, functions, synonym_starts,
- *               synonym_pool, trie, aligner_weights, beam, match_type) -> (row, matches)
+ *               synonym_pool, trie, aligner_weights, beam, match_type, budget=0)
+ *     -> (row, matches) or (None, units)
  *
  * One METEOR 1.5 hypothesis/reference pair from start to statistics, without Python objects
  * in between: kinds[k] is the module of stage k (0 exact, 1 stem, 2 synonym, 3 paraphrase);
@@ -40,7 +399,9 @@ enum { KIND_EXACT, KIND_STEM, KIND_SYNONYM, KIND_PARAPHRASE };
  * Candidates are generated stage by stage in the matchers' orders (only the first stage runs
  * when both segments have the same identities, spec 3.5), aligned by the beam search, and
  * counted as word_stats() does. row is word_stats()'s tuple; matches is the list of chosen
- * match_type objects when match_type is given, else None.
+ * match_type objects when match_type is given, else None. With budget > 0, a pair with more
+ * candidate matches than budget is not aligned: the result is (None, units), units being the
+ * candidates counted when the budget was passed.
  */
 static PyObject *
 meteor15_pair_c(PyObject *self, PyObject *args)
@@ -48,9 +409,11 @@ meteor15_pair_c(PyObject *self, PyObject *args)
     PyObject *kinds_obj, *hyp_obj, *ref_obj, *hash_obj, *stem_obj, *para_obj, *func_obj;
     PyObject *start_obj, *pool_obj, *trie_obj, *weights_obj, *type;
     Py_ssize_t beam;
-    if (!PyArg_ParseTuple(args, "O!OOOOOOOOOOnO:meteor15_pair", &PyBytes_Type, &kinds_obj,
+    long long budget = 0;
+    if (!PyArg_ParseTuple(args, "O!OOOOOOOOOOnO|L:meteor15_pair", &PyBytes_Type, &kinds_obj,
                           &hyp_obj, &ref_obj, &hash_obj, &stem_obj, &para_obj, &func_obj,
-                          &start_obj, &pool_obj, &trie_obj, &weights_obj, &beam, &type)) {
+                          &start_obj, &pool_obj, &trie_obj, &weights_obj, &beam, &type,
+                          &budget)) {
         return NULL;
     }
     if (beam < 1) {
@@ -60,182 +423,48 @@ meteor15_pair_c(PyObject *self, PyObject *args)
     if (type != Py_None && check_match_type(type) < 0) {
         return NULL;
     }
-    const unsigned char *kinds = (const unsigned char *)PyBytes_AS_STRING(kinds_obj);
-    const Py_ssize_t n_stages = PyBytes_GET_SIZE(kinds_obj);
-    Py_buffer hv = {0}, rv = {0}, hashv = {0}, stemv = {0}, parav = {0}, funcv = {0};
-    Py_buffer startv = {0}, poolv = {0};
-    Py_buffer trie_views[5];
-    memset(trie_views, 0, sizeof(trie_views));
+    Tables t;
+    memset(&t, 0, sizeof(t));
+    t.beam = beam;
+    t.budget = budget > 0 ? budget : 0;
+    Scratch sc;
+    memset(&sc, 0, sizeof(sc));
     Work w;
     memset(&w, 0, sizeof(w));
-    Emit e = {NULL, NULL, NULL, NULL, 0, 0, 0};
-    int64_t *side = NULL, *counts = NULL;
-    unsigned char *flags = NULL;
-    Packed *sets = NULL;
-    Cand *chosen = NULL;
+    Py_buffer hv = {0}, rv = {0};
+    int64_t *counts = NULL;
     PyObject *row = NULL, *matches = NULL, *result = NULL;
 
-    const Py_ssize_t nh = get_items(hyp_obj, &hv, 4, "hyp");
-    const Py_ssize_t nr = nh < 0 ? -1 : get_items(ref_obj, &rv, 4, "ref");
-    const Py_ssize_t n_types = nr < 0 ? -1 : get_items(hash_obj, &hashv, 4, "hashes");
-    if (n_types < 0 || get_items(func_obj, &funcv, 1, "functions") < 0) {
+    const Py_ssize_t nh = get_items(hyp_obj, &hv, 4, "hyp", 0);
+    const Py_ssize_t nr = nh < 0 ? -1 : get_items(ref_obj, &rv, 4, "ref", 0);
+    if (nr < 0 || tables_open(&t, kinds_obj, hash_obj, stem_obj, para_obj, func_obj, start_obj,
+                              pool_obj, trie_obj) < 0 ||
+        read_weights(&w, weights_obj) < 0) {
         goto done;
     }
-    if (funcv.len < n_types) {
-        PyErr_SetString(PyExc_ValueError, "functions: shorter than hashes");
-        goto done;
-    }
-    const int32_t *hyp = hv.buf, *ref = rv.buf, *hashes = hashv.buf;
-    for (Py_ssize_t k = 0; k < nh + nr; k++) {
-        const int32_t v = k < nh ? hyp[k] : ref[k - nh];
-        if (v < 0 || v >= n_types) {
-            PyErr_SetString(PyExc_ValueError, "a word-type id is outside the tables");
-            goto done;
-        }
-    }
-    const int32_t *stems = NULL, *para = NULL;
-    const int64_t *starts = NULL;
-    Py_ssize_t pool_len = 0;
-    for (Py_ssize_t s = 0; s < n_stages; s++) {
-        if (kinds[s] == KIND_STEM && stems == NULL) {
-            if (stem_obj == Py_None || get_items(stem_obj, &stemv, 4, "stems") < n_types) {
-                if (!PyErr_Occurred()) {
-                    PyErr_SetString(PyExc_ValueError, "stems: missing or shorter than hashes");
-                }
-                goto done;
-            }
-            stems = stemv.buf;
-        }
-        else if (kinds[s] == KIND_PARAPHRASE && para == NULL) {
-            if (para_obj == Py_None || trie_obj == Py_None ||
-                get_items(para_obj, &parav, 4, "paraphrase_ids") < n_types) {
-                if (!PyErr_Occurred()) {
-                    PyErr_SetString(PyExc_ValueError,
-                                    "paraphrase_ids or trie: missing or shorter than hashes");
-                }
-                goto done;
-            }
-            para = parav.buf;
-        }
-        else if (kinds[s] == KIND_SYNONYM && starts == NULL) {
-            if (start_obj == Py_None || pool_obj == Py_None ||
-                get_items(start_obj, &startv, 8, "synonym_starts") < n_types + 1 ||
-                (pool_len = get_items(pool_obj, &poolv, 8, "synonym_pool")) < 0) {
-                if (!PyErr_Occurred()) {
-                    PyErr_SetString(PyExc_ValueError, "synonym tables: missing or too short");
-                }
-                goto done;
-            }
-            starts = startv.buf;
-        }
-        else if (kinds[s] > KIND_PARAPHRASE) {
-            PyErr_SetString(PyExc_ValueError, "kinds: expected values 0 to 3");
-            goto done;
-        }
-    }
-    Trie t;
-    if (para != NULL) {
-        PyObject *parts = PySequence_Fast(trie_obj, "trie: expected a 5-tuple");
-        if (parts == NULL) {
-            goto done;
-        }
-        if (PySequence_Fast_GET_SIZE(parts) != 5) {
-            PyErr_SetString(PyExc_ValueError, "trie: expected a 5-tuple");
-            Py_DECREF(parts);
-            goto done;
-        }
-        PyObject **items = PySequence_Fast_ITEMS(parts);
-        const int rc = trie_open(&t, trie_views, items[0], items[1], items[2], items[3], items[4]);
-        Py_DECREF(parts);
-        if (rc < 0) {
-            goto done;
-        }
-    }
-    /* Per-side int64 keys: identities, then stems or paraphrase ids as a stage needs them. */
-    side = PyMem_Malloc((size_t)(4 * (nh + nr) + 1) * sizeof(int64_t));
-    flags = PyMem_Malloc((size_t)(nh + nr + 1));
-    sets = PyMem_Malloc((size_t)(nh + nr + 1) * sizeof(Packed));
-    counts = PyMem_Calloc((size_t)(4 * n_stages + 1), sizeof(int64_t));
-    if (side == NULL || flags == NULL || sets == NULL || counts == NULL) {
+    counts = PyMem_Calloc((size_t)(4 * t.n_stages + 1), sizeof(int64_t));
+    if (counts == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    int64_t *hid = side, *rid = side + nh, *hkey = side + nh + nr, *rkey = hkey + nh;
-    const unsigned char *functions = funcv.buf;
-    int identical = nh == nr;
-    for (Py_ssize_t i = 0; i < nh; i++) {
-        hid[i] = hashes[hyp[i]];
-        flags[i] = functions[hyp[i]];
-    }
-    for (Py_ssize_t j = 0; j < nr; j++) {
-        rid[j] = hashes[ref[j]];
-        flags[nh + j] = functions[ref[j]];
-        identical = identical && rid[j] == hid[j];
-    }
-    for (Py_ssize_t s = 0; s < n_stages; s++) {
-        e.stage = s;
-        int rc = 0;
-        switch (kinds[s]) {
-        case KIND_EXACT:
-            rc = equal_keys_core(&e, hid, nh, rid, nr, hid, rid, 0);
-            break;
-        case KIND_STEM:
-            for (Py_ssize_t k = 0; k < nh + nr; k++) {
-                hkey[k] = stems[k < nh ? hyp[k] : ref[k - nh]];
-            }
-            rc = equal_keys_core(&e, hkey, nh, rkey, nr, hid, rid, 1);
-            break;
-        case KIND_SYNONYM:
-            for (Py_ssize_t k = 0; k < nh + nr; k++) {
-                const int32_t v = k < nh ? hyp[k] : ref[k - nh];
-                const int64_t a = starts[v], b = starts[v + 1];
-                if (a < 0 || b < a || b > pool_len) {
-                    PyErr_SetString(PyExc_ValueError, "synonym_starts: outside the pool");
-                    goto done;
-                }
-                sets[k].base = (const char *)poolv.buf + a * (int64_t)sizeof(int64_t);
-                sets[k].n = (Py_ssize_t)(b - a);
-            }
-            rc = sets_core(&e, sets, nh, sets + nh, nr, hid, rid);
-            break;
-        default: /* KIND_PARAPHRASE */
-            for (Py_ssize_t k = 0; k < nh + nr; k++) {
-                hkey[k] = para[k < nh ? hyp[k] : ref[k - nh]];
-            }
-            rc = paraphrase_core(&e, &t, hkey, nh, rkey, nr);
-            break;
-        }
-        if (rc < 0) {
-            goto done;
-        }
-        if (identical) { /* spec 3.5: only the first module for identical segments */
-            break;
-        }
-    }
-    if (read_weights(&w, weights_obj) < 0 || load_raw(&w, e.raw, e.n, nh, nr) < 0 ||
-        search(&w, nh, nr, beam) < 0) {
-        goto done;
-    }
+    int64_t head[7], units = 0;
     Py_ssize_t n_chosen = 0;
-    chosen = PyMem_Malloc((size_t)(nr + 1) * sizeof(Cand));
-    if (chosen == NULL) {
-        PyErr_NoMemory();
+    const int rc = pair_core(&t, &w, &sc, hv.buf, nh, rv.buf, nr, head, counts, &n_chosen,
+                             &units);
+    if (rc < 0) {
         goto done;
     }
-    for (Py_ssize_t j = 0; j < nr; j++) {
-        if (w.assigned[j] >= 0) {
-            chosen[n_chosen++] = w.cands[w.assigned[j]];
-        }
+    if (rc == 1) {
+        result = Py_BuildValue("(OL)", Py_None, (long long)units);
+        goto done;
     }
     for (Py_ssize_t k = 0; k < n_chosen; k++) {
-        if (chosen[k].stage >= n_stages) {
+        if (sc.chosen[k].stage >= t.n_stages) {
             PyErr_SetString(PyExc_IndexError, "a match's stage is not below n_stages");
             goto done;
         }
     }
-    int64_t head[7];
-    stats_core(chosen, n_chosen, flags, nh, flags + nh, nr, head, counts);
-    row = stats_tuple(head, counts, n_stages);
+    row = stats_tuple(head, counts, t.n_stages);
     if (row == NULL) {
         goto done;
     }
@@ -245,12 +474,13 @@ meteor15_pair_c(PyObject *self, PyObject *args)
             goto done;
         }
         for (Py_ssize_t k = 0; k < n_chosen; k++) {
-            PyObject *stage = PyLong_FromLongLong(chosen[k].stage);
+            const Cand *c = &sc.chosen[k];
+            PyObject *stage = PyLong_FromLongLong(c->stage);
             if (stage == NULL) {
                 goto done;
             }
-            PyObject *m = new_match((PyTypeObject *)type, chosen[k].ref_start, chosen[k].ref_len,
-                                    chosen[k].hyp_start, chosen[k].hyp_len, stage);
+            PyObject *m = new_match((PyTypeObject *)type, c->ref_start, c->ref_len,
+                                    c->hyp_start, c->hyp_len, stage);
             Py_DECREF(stage);
             if (m == NULL) {
                 goto done;
@@ -266,14 +496,133 @@ done:
     Py_XDECREF(row);
     Py_XDECREF(matches);
     work_free(&w);
-    PyMem_Free(e.raw);
-    PyMem_Free(side);
-    PyMem_Free(flags);
-    PyMem_Free(sets);
+    scratch_free(&sc);
     PyMem_Free(counts);
-    PyMem_Free(chosen);
-    trie_close(trie_views);
-    Py_buffer *views[] = {&hv, &rv, &hashv, &stemv, &parav, &funcv, &startv, &poolv};
+    tables_close(&t);
+    if (hv.obj) {
+        PyBuffer_Release(&hv);
+    }
+    if (rv.obj) {
+        PyBuffer_Release(&rv);
+    }
+    return result;
+}
+
+/* The jar's statistics row (23 numbers: lengths, function words, four stages, chunks,
+ * matched) from the kernel's head and per-stage counts; stages beyond four are cut, missing
+ * ones are zero (as MeteorStats.to_row()). */
+static void
+jar_row(int64_t *out, const int64_t head[7], const int64_t *counts, Py_ssize_t n_stages)
+{
+    out[0] = head[0];
+    out[1] = head[1];
+    out[2] = head[2];
+    out[3] = head[3];
+    for (Py_ssize_t k = 0; k < 16; k++) {
+        out[4 + k] = k < 4 * n_stages ? counts[k] : 0;
+    }
+    out[20] = head[4];
+    out[21] = head[5];
+    out[22] = head[6];
+}
+
+/*
+ * meteor15_rows(kinds, hyp_ids, hyp_offsets, ref_ids, ref_offsets, hashes, stems,
+ *               paraphrase_ids, functions, synonym_starts, synonym_pool, trie,
+ *               aligner_weights, beam, budget, out) -> None or (index, units)
+ *
+ * meteor15_pair() of many pairs at once: pair k is hyp_ids[hyp_offsets[k] ..
+ * hyp_offsets[k + 1]] against ref_ids[ref_offsets[k] .. ref_offsets[k + 1]] (int32 ids, int64
+ * offsets), and its 23 statistics in the jar's order are written to row k of out (a writable
+ * int64 buffer of at least 23 values per pair). The tables are read and the workspace grown
+ * once for the whole batch. With budget > 0, the first pair whose candidate matches exceed it
+ * stops the batch: the result is (its index, the candidates counted); rows before it are
+ * written.
+ */
+static PyObject *
+meteor15_rows_c(PyObject *self, PyObject *args)
+{
+    PyObject *kinds_obj, *hyp_obj, *hoff_obj, *ref_obj, *roff_obj, *hash_obj, *stem_obj;
+    PyObject *para_obj, *func_obj, *start_obj, *pool_obj, *trie_obj, *weights_obj, *out_obj;
+    Py_ssize_t beam;
+    long long budget;
+    if (!PyArg_ParseTuple(args, "O!OOOOOOOOOOOOnLO:meteor15_rows", &PyBytes_Type, &kinds_obj,
+                          &hyp_obj, &hoff_obj, &ref_obj, &roff_obj, &hash_obj, &stem_obj,
+                          &para_obj, &func_obj, &start_obj, &pool_obj, &trie_obj, &weights_obj,
+                          &beam, &budget, &out_obj)) {
+        return NULL;
+    }
+    if (beam < 1) {
+        PyErr_SetString(PyExc_ValueError, "beam: must be at least 1");
+        return NULL;
+    }
+    Tables t;
+    memset(&t, 0, sizeof(t));
+    t.beam = beam;
+    t.budget = budget > 0 ? budget : 0;
+    Scratch sc;
+    memset(&sc, 0, sizeof(sc));
+    Work w;
+    memset(&w, 0, sizeof(w));
+    Py_buffer hv = {0}, hov = {0}, rv = {0}, rov = {0}, ov = {0};
+    int64_t *counts = NULL;
+    PyObject *result = NULL;
+    const Py_ssize_t n_hyp_ids = get_items(hyp_obj, &hv, 4, "hyp_ids", 0);
+    const Py_ssize_t n_hoff = n_hyp_ids < 0 ? -1 : get_items(hoff_obj, &hov, 8, "hyp_offsets", 0);
+    const Py_ssize_t n_ref_ids = n_hoff < 0 ? -1 : get_items(ref_obj, &rv, 4, "ref_ids", 0);
+    const Py_ssize_t n_roff = n_ref_ids < 0 ? -1 : get_items(roff_obj, &rov, 8, "ref_offsets", 0);
+    const Py_ssize_t n_out = n_roff < 0 ? -1 : get_items(out_obj, &ov, 8, "out", 1);
+    if (n_out < 0) {
+        goto done;
+    }
+    const Py_ssize_t n_pairs = n_hoff - 1;
+    if (n_hoff < 1 || n_roff != n_hoff || n_out < 23 * n_pairs) {
+        PyErr_SetString(PyExc_ValueError,
+                        "offsets: expected n + 1 for each side, and out: 23 values per pair");
+        goto done;
+    }
+    const int64_t *hoff = hov.buf, *roff = rov.buf;
+    for (Py_ssize_t k = 0; k < n_pairs; k++) {
+        if (hoff[k] < 0 || hoff[k] > hoff[k + 1] || hoff[k + 1] > n_hyp_ids || roff[k] < 0 ||
+            roff[k] > roff[k + 1] || roff[k + 1] > n_ref_ids) {
+            PyErr_SetString(PyExc_ValueError, "offsets: not ascending within the id arrays");
+            goto done;
+        }
+    }
+    if (tables_open(&t, kinds_obj, hash_obj, stem_obj, para_obj, func_obj, start_obj, pool_obj,
+                    trie_obj) < 0 ||
+        read_weights(&w, weights_obj) < 0) {
+        goto done;
+    }
+    counts = PyMem_Calloc((size_t)(4 * t.n_stages + 1), sizeof(int64_t));
+    if (counts == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const int32_t *hyp = hv.buf, *ref = rv.buf;
+    int64_t *out = ov.buf;
+    for (Py_ssize_t k = 0; k < n_pairs; k++) {
+        int64_t head[7], units = 0;
+        Py_ssize_t n_chosen = 0;
+        const int rc = pair_core(&t, &w, &sc, hyp + hoff[k], (Py_ssize_t)(hoff[k + 1] - hoff[k]),
+                                 ref + roff[k], (Py_ssize_t)(roff[k + 1] - roff[k]), head, counts,
+                                 &n_chosen, &units);
+        if (rc < 0) {
+            goto done;
+        }
+        if (rc == 1) {
+            result = Py_BuildValue("(nL)", k, (long long)units);
+            goto done;
+        }
+        jar_row(out + 23 * k, head, counts, t.n_stages);
+    }
+    result = Py_NewRef(Py_None);
+done:
+    work_free(&w);
+    scratch_free(&sc);
+    PyMem_Free(counts);
+    tables_close(&t);
+    Py_buffer *views[] = {&hv, &hov, &rv, &rov, &ov};
     for (size_t k = 0; k < sizeof(views) / sizeof(views[0]); k++) {
         if (views[k]->obj) {
             PyBuffer_Release(views[k]);
@@ -285,8 +634,16 @@ done:
 PyMethodDef meteor_pair_methods[] = {
     {"meteor15_pair", meteor15_pair_c, METH_VARARGS,
      "meteor15_pair(kinds, hyp, ref, hashes, stems, paraphrase_ids, functions, synonym_starts,\n"
-     "              synonym_pool, trie, aligner_weights, beam, match_type) -> (row, matches)\n\n"
+     "              synonym_pool, trie, aligner_weights, beam, match_type, budget=0)\n"
+     "    -> (row, matches) or (None, units)\n\n"
      "Candidates of every stage, beam search and word statistics of one pair of word-type id\n"
-     "arrays, in one call (row as word_stats() returns it)."},
+     "arrays, in one call (row as word_stats() returns it); (None, units) when the pair has\n"
+     "more candidate matches than a positive budget."},
+    {"meteor15_rows", meteor15_rows_c, METH_VARARGS,
+     "meteor15_rows(kinds, hyp_ids, hyp_offsets, ref_ids, ref_offsets, hashes, stems,\n"
+     "              paraphrase_ids, functions, synonym_starts, synonym_pool, trie,\n"
+     "              aligner_weights, beam, budget, out) -> None or (index, units)\n\n"
+     "meteor15_pair() of a batch of pairs, each pair's 23 statistics (the jar's order) written\n"
+     "to its row of the int64 buffer out; (index, units) for the first pair over budget."},
     {NULL, NULL, 0, NULL},
 };

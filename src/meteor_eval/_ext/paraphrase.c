@@ -471,7 +471,7 @@ paraphrase_c(PyObject *self, PyObject *args)
     if (out == NULL) {
         goto done;
     }
-    Emit e = {out, (PyTypeObject *)type, stage, NULL, 0, 0, 0};
+    Emit e = {.list = out, .type = (PyTypeObject *)type, .stage_obj = stage};
     if (paraphrase_core(&e, &t, hids, nh, rids, nr) < 0) {
         Py_CLEAR(out);
     }

@@ -321,3 +321,50 @@ def test_pooled_batches_equal_pooled_records(table: str, monkeypatch: pytest.Mon
     assert Meteor(plain).pooled_stats_many(pairs) == pool_stats(
         Meteor(plain).best_stats_many(pairs), plain
     )
+
+
+@pytest.mark.parametrize("modules", MODULES, ids="+".join)
+@pytest.mark.parametrize("beam", [1, 40])
+def test_row_blocks_equal_the_general_path(
+    modules: tuple[str, ...], beam: int, table: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 23: one meteor15_rows call per batch, rows written straight into a NumPy block.
+    config = MeteorConfig.preset(
+        "meteor15", normalization="norm", modules=modules, beam=beam, paraphrase_table=table
+    )
+    fused, general = scorers(config, monkeypatch)
+    rng = random.Random(hash(("block", modules, beam)) & 0xFFFF)
+    pairs = [
+        (sentence(rng, rng.randint(0, 80)), [sentence(rng, rng.randint(0, 80))]) for _ in range(50)
+    ]
+    pairs += [("the big house", ["the big house"]), ("", [""]), ("a", [""])]
+    block = fused.pipeline.rows_block(pairs)
+    assert block is not None and block.shape == (len(pairs), 23)
+    expected = [general.best_stats(h, r).to_row() for h, r in pairs]
+    assert [tuple(row) for row in block.tolist()] == expected
+    assert fused.segment_rows(pairs) == expected
+    assert fused.pooled_stats_many(pairs) == pool_stats(
+        [general.best_stats(h, r) for h, r in pairs], config
+    )
+
+
+def test_row_blocks_stop_at_the_first_pair_over_the_work_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from meteor_eval import limits
+    from meteor_eval.errors import WorkBudgetError
+
+    config = MeteorConfig.preset("meteor15", normalization="norm", modules=("exact", "stem"))
+    fused, general = scorers(config, monkeypatch)
+    monkeypatch.setitem(limits.WORK_BUDGET, "meteor15", 30)
+    repeated = " ".join(["cat"] * 6)  # 36 exact candidates
+    pairs = [("a cat", ["a cat"]), (repeated, [repeated]), ("dogs", ["dogs"])]
+    for scorer in (fused, general):
+        with pytest.raises(WorkBudgetError) as caught:
+            scorer.best_stats_many(pairs)
+        assert caught.value.index == 1 and caught.value.budget == 30
+        assert caught.value.units > 30
+        with pytest.raises(WorkBudgetError):
+            scorer.sentence_score(repeated, [repeated])
+    monkeypatch.setitem(limits.WORK_BUDGET, "meteor15", 36)  # at the budget: scored
+    assert fused.best_stats_many(pairs) == [general.best_stats(h, r) for h, r in pairs]

@@ -6,10 +6,17 @@ compiled pair kernel (``compiled_kind`` in :mod:`meteor_eval.match.registry`),
 table (Java hash, stem, function flag, synonym set and paraphrase id once per type) and scores a
 pair with the extension's ``meteor15_pair``: candidates, beam search and statistics in one call.
 Batches intern the new word types of all their pairs at once, and a pooled batch sums the
-kernel's rows directly. Results are those of :class:`~meteor_eval.metrics.meteor.pipeline.Pipeline`,
-bit for bit (``tests/unit/metrics/test_compiled_pair.py``); whatever the kernel cannot take
-(another flavour, character mode, a module without a code, a synonym identifier beyond 64 bits,
-a full table's old segments) goes through the general path.
+kernel's rows directly. Batches of single-reference pairs go further
+(:meth:`FastPipeline.rows_block`): their word-type ids are concatenated into two arrays and
+``meteor15_rows`` writes every pair's 23 statistics straight into one NumPy block, with no Python
+object per pair between the tokens and the row. Results are those of
+:class:`~meteor_eval.metrics.meteor.pipeline.Pipeline`, bit for bit
+(``tests/unit/metrics/test_compiled_pair.py``); whatever the kernel cannot take (another flavour,
+character mode, a module without a code, a synonym identifier beyond 64 bits, a full table's old
+segments) goes through the general path.
+
+A pair's work is its number of candidate matches: the kernel counts them before building its
+store and refuses a pair above :data:`meteor_eval.limits.WORK_BUDGET` (there is no token limit).
 """
 
 from __future__ import annotations
@@ -20,6 +27,9 @@ from array import array
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
+import numpy as np
+
+from meteor_eval import limits
 from meteor_eval._ext import compiled_kernels
 from meteor_eval.errors import WorkBudgetError
 from meteor_eval.limits import WORK_BUDGET
@@ -41,6 +51,10 @@ __all__ = ["FastPipeline", "compiled_kinds"]
 
 # The whole METEOR 1.5 pair (candidates, beam search, statistics) in one compiled call.
 _PAIR_KERNEL: Any = compiled_kernels("meteor15_pair", "paraphrase_root")
+# A batch of pairs into a block of statistics rows (None with an older build).
+_ROWS_KERNEL: Any = compiled_kernels("meteor15_rows", "meteor15_pair", "paraphrase_root")
+
+_LABEL = "METEOR (meteor15)"
 
 _STEM, _SYNONYM, _PARAPHRASE = 1, 2, 3
 
@@ -71,6 +85,20 @@ def _row_of(stats: MeteorStats) -> tuple[int, ...]:
     )
 
 
+def _stats_of_jar_row(row: Sequence[int], n_stages: int) -> MeteorStats:
+    """A row in the jar's order (23 numbers) as a statistics record of ``n_stages`` stages."""
+    stages = cast(
+        "tuple[tuple[int, int, int, int], ...]",
+        tuple(tuple(row[4 + 4 * s : 8 + 4 * s]) for s in range(n_stages)),
+    )
+    return MeteorStats(row[0], row[1], row[2], row[3], stages, row[20], row[21], row[22])
+
+
+def _over_budget(units: int, index: int | None = None) -> WorkBudgetError:
+    """The error of a pair whose candidate matches passed the budget."""
+    return WorkBudgetError(_LABEL, "meteor15", units, limits.WORK_BUDGET["meteor15"], index)
+
+
 def _stats_of(row: Sequence[int]) -> MeteorStats:
     """The kernel's row as a statistics record."""
     stages = cast(
@@ -92,6 +120,8 @@ class FastPipeline(Pipeline):
         self.pair_kinds = compiled_kinds(config)
         self.word_types: WordTypes | None = None
         self._trie: tuple[object, ...] | None = None
+        #: Reference text -> its word-type ids in the current table (the block path's cache).
+        self._ref_ids: dict[str, array[int]] = {}
         if self.pair_kinds is not None:
             self.new_word_types()
 
@@ -117,11 +147,13 @@ class FastPipeline(Pipeline):
             synonyms=synonyms,
         )
         self.ref_cache.clear()
+        self._ref_ids = {}
 
     def _general_path(self) -> None:
         """Leave the compiled pair path for good (a synonym identifier beyond 64 bits)."""
         self.word_types = None
         self.ref_cache.clear()
+        self._ref_ids = {}
 
     def segment_of(self, tokens: tuple[str, ...]) -> Segment:
         """The segment of preprocessed tokens, interned when the compiled pair path is on."""
@@ -159,6 +191,7 @@ class FastPipeline(Pipeline):
             self.aligner_weights,
             self.config.beam,
             Match if want_matches else None,
+            limits.WORK_BUDGET["meteor15"],
         )
 
     def _interned(self, hyp: Segment, ref: Segment) -> bool:
@@ -196,14 +229,21 @@ class FastPipeline(Pipeline):
                 ref.interned[1],
                 *self._kernel_arguments(want_matches, types),
             )
+        if row is None:  # over the work budget: matches holds the candidates counted
+            raise _over_budget(matches)
         stages = tuple(row[b : b + 4] for b in range(7, len(row), 4))
         stats = MeteorStats(row[0], row[1], row[2], row[3], stages, row[4], row[5], row[6])
         return stats, matches if matches is not None else [], row[4]
 
     def best_stats_many(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> list[MeteorStats]:
         """:meth:`Pipeline.best_stats_many`, with the new word types of all the pairs interned
-        in one batch (cheaper than one batch per segment when many words are new). The same
-        statistics and errors (the first faulty pair raises, before any is scored)."""
+        in one batch (cheaper than one batch per segment when many words are new), or, with one
+        reference per pair, through :meth:`rows_block`. The same statistics and errors (the
+        first faulty pair raises, before any is scored)."""
+        rows = self.rows_block(pairs) if len(pairs) >= 2 else None
+        if rows is not None:
+            n_stages = len(self.config.modules)
+            return [_stats_of_jar_row(row, n_stages) for row in rows.tolist()]
         hyps = self.interned_batch(pairs) if len(pairs) >= 2 else None
         if hyps is None:
             return super().best_stats_many(pairs)
@@ -217,9 +257,12 @@ class FastPipeline(Pipeline):
         return out
 
     def pooled_stats_many(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> MeteorStats:
-        """:meth:`Pipeline.pooled_stats_many`; when every pair has one reference, the kernel's
-        rows are summed directly (no statistics record or Python call per stage for each
-        pair)."""
+        """:meth:`Pipeline.pooled_stats_many`; when every pair has one reference, the rows of
+        :meth:`rows_block` are summed in one NumPy call (no statistics record or Python call per
+        pair), else the kernel's rows are summed one by one."""
+        rows = self.rows_block(pairs)
+        if rows is not None:
+            return _stats_of_jar_row(self.pooled_block(rows).tolist(), len(self.config.modules))
         hyps = None
         if (
             _PAIR_KERNEL is not None
@@ -248,7 +291,9 @@ class FastPipeline(Pipeline):
             if interned(hyp, ref):
                 assert hyp.interned is not None and ref.interned is not None
                 with lock:  # the tables do not grow while the kernel reads them
-                    row = kernel(kinds, hyp.interned[1], ref.interned[1], *fixed)[0]
+                    row, units = kernel(kinds, hyp.interned[1], ref.interned[1], *fixed)
+                if row is None:
+                    raise _over_budget(units, index)
             else:  # interned with another table (it filled up): the general path
                 row = _row_of(self.pair_stats(hyp, ref, want_matches=False)[0])
             if skip and row[4] == 1 and row[5] == row[0] and row[6] == row[1]:
@@ -256,6 +301,116 @@ class FastPipeline(Pipeline):
                 row = (*row[:4], 0, *row[5:])
             total = list(map(operator.add, total, row))
         return _stats_of(total)
+
+    def pooled_block(self, rows: np.ndarray[Any, np.dtype[np.int64]]) -> np.ndarray[Any, Any]:
+        """The pooled row of a block of rows in the jar's order: column sums, except that a
+        perfect segment (one chunk, every unit of both sides matched: ``perfect_row``) adds no
+        chunks (METEOR 1.5's rule, spec 5.2)."""
+        total: np.ndarray[Any, Any] = rows.sum(axis=0)
+        if self.config.zero_penalty_if_perfect and len(rows):
+            perfect = (
+                (rows[:, 20] == 1)
+                & (rows[:, 4:20:2].sum(axis=1) == rows[:, 0])
+                & (rows[:, 5:20:2].sum(axis=1) == rows[:, 1])
+            )
+            total[20] -= int(perfect.sum())
+        return total
+
+    def rows_block(
+        self, pairs: Sequence[tuple[str, Sequence[str]]]
+    ) -> np.ndarray[Any, np.dtype[np.int64]] | None:
+        """The statistics of single-reference pairs as an ``(n, 23)`` int64 block in the jar's
+        order (:data:`~meteor_eval.stats.meteor.ROW_COLUMNS`), from one ``meteor15_rows`` call:
+        the pairs' word types are interned in one batch and their ids concatenated, so no
+        Python object is made per pair on the way from the tokens to the row.
+
+        ``None`` when the block path does not apply (the compiled pair path is off, a pair
+        has several references, more than four modules, a substituted aligner). Errors are
+        those of :meth:`Pipeline.best_stats`, the first faulty pair raising before any is
+        scored; a pair over the work budget raises :class:`WorkBudgetError` placed at its index.
+        """
+        types = self.word_types
+        if (
+            types is None
+            or _ROWS_KERNEL is None
+            or not pairs
+            or len(self.config.modules) > 4
+            or aligner_substituted()
+        ):
+            return None
+        for hypothesis, references in pairs:
+            check_segment(hypothesis, references)
+            if len(references) != 1:
+                return None
+            check_reference(0, references[0])
+        tokenize = self.tokenize
+        hyp_tokens = [tokenize(h) for h, _ in pairs]
+        budget = limits.WORK_BUDGET["meteor15"]
+        for index, (tokens, (_, references)) in enumerate(zip(hyp_tokens, pairs, strict=True)):
+            # The exact count of equal words and stems (as the other paths give it) where the
+            # lengths allow it to pass the budget; normalising at most doubles a character, so
+            # twice the reference's characters bound its tokens. The kernel counts every
+            # stage's candidates as well, and stops at the budget.
+            if len(tokens) * 2 * len(references[0]) > budget:
+                try:
+                    self.check_token_work(tokens, tokenize(references[0]))
+                except WorkBudgetError as exc:
+                    raise exc.at_index(index) from None
+        cache = self._ref_ids
+        ref_texts = [refs[0] for _, refs in pairs]
+        found = {t: cache.get(t) for t in ref_texts}
+        new_refs = {t: tokenize(t) for t, ids in found.items() if ids is None}
+        if types.full:
+            self.new_word_types()
+            types = self.word_types
+            assert types is not None
+            cache = self._ref_ids
+            new_refs = {t: tokenize(t) for t in found}
+        words = dict.fromkeys(
+            itertools.chain.from_iterable(itertools.chain(hyp_tokens, new_refs.values()))
+        )
+        try:
+            types.add([w for w in words if w not in types])
+        except OverflowError:  # see segment_of(): the general path from now on
+            self._general_path()
+            return None
+        known = types.__getitem__
+        for text, tokens in new_refs.items():
+            found[text] = array("i", map(known, tokens))
+        if len(cache) + len(new_refs) > CACHE_LIMIT:
+            cache.clear()
+        for text in new_refs:
+            cache[text] = cast("array[int]", found[text])
+        ref_arrays = [cast("array[int]", found[t]) for t in ref_texts]
+        hyp_ids = array("i", map(known, itertools.chain.from_iterable(hyp_tokens)))
+        hyp_offsets = array("q", itertools.accumulate(map(len, hyp_tokens), initial=0))
+        ref_ids = array("i")
+        ref_ids.frombytes(b"".join(ref_arrays))
+        ref_offsets = array("q", itertools.accumulate(map(len, ref_arrays), initial=0))
+        out = np.zeros((len(pairs), 23), dtype=np.int64)
+        with types.lock:  # the tables do not grow while the kernel reads them
+            over = _ROWS_KERNEL.meteor15_rows(
+                self.pair_kinds,
+                hyp_ids,
+                hyp_offsets,
+                ref_ids,
+                ref_offsets,
+                types.hashes,
+                types.stems,
+                types.paraphrase_ids,
+                types.functions,
+                types.synonym_starts,
+                types.synonym_pool,
+                self._trie,
+                self.aligner_weights,
+                self.config.beam,
+                limits.WORK_BUDGET["meteor15"],
+                out,
+            )
+        if over is not None:
+            index, units = over
+            raise _over_budget(units, index)
+        return out
 
     def interned_batch(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> list[Segment] | None:
         """The hypotheses' segments, after checking every pair (errors as in

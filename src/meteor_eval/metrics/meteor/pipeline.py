@@ -334,16 +334,22 @@ class Pipeline:
         Raises:
             WorkBudgetError: above ``WORK_BUDGET[flavour]``.
         """
+        self.check_token_work(hyp.tokens, ref.tokens)
+
+    def check_token_work(self, hyp: tuple[str, ...], ref: tuple[str, ...]) -> None:
+        """:meth:`check_pair_work` of preprocessed tokens.
+
+        Raises:
+            WorkBudgetError: above ``WORK_BUDGET[flavour]``.
+        """
         kind = self.config.flavour
         budget = WORK_BUDGET[kind]
-        if len(hyp.tokens) * len(ref.tokens) > budget:
+        if len(hyp) * len(ref) > budget:
             # Pairs of equal words first (no stemming): when they alone exceed the budget, the
             # stem pairs (a superset) do too, and a long line is refused without stemming it.
-            counts = Counter(ref.tokens)
-            exact = sum(counts[token] * n for token, n in Counter(hyp.tokens).items())
-            check_work(
-                kind, exact if exact > budget else self.candidate_pairs(hyp.tokens, ref.tokens)
-            )
+            counts = Counter(ref)
+            exact = sum(counts[token] * n for token, n in Counter(hyp).items())
+            check_work(kind, exact if exact > budget else self.candidate_pairs(hyp, ref))
 
     def segment_of(self, tokens: tuple[str, ...]) -> Segment:
         """The segment of preprocessed tokens."""
@@ -370,11 +376,18 @@ class Pipeline:
 
     def _align_meteor15(self, hyp: Segment, ref: Segment) -> list[Match]:
         identical = hyp.ids == ref.ids
+        # The work budget (candidate matches, as the compiled kernel counts them): the exact
+        # stage's count first, before any candidate is made (repeated words make it explode),
+        # then every stage's.
+        if self.config.modules and self.config.modules[0] == "exact":
+            counts = Counter(hyp.ids)
+            check_work("meteor15", sum(counts[x] for x in ref.ids))
         stage_lists = []
         for stage, matcher in enumerate(self.matchers):
             stage_lists.append(matcher.candidates(hyp, ref, stage))
             if identical:  # spec 3.5: only the first module runs for identical sentences
                 break
+        check_work("meteor15", sum(map(len, stage_lists)))
         if not aligner_substituted():
             # The library's aligner: the compiled one builds the candidate store itself.
             return beam_align_stages(

@@ -367,7 +367,11 @@ class Meteor(Metric["MeteorScore"]):
         return ROW_COLUMNS
 
     def segment_rows(self, pairs: Sequence[Pair]) -> list[Row]:
-        """The best reference's statistics row of each pair (:meth:`best_stats_many`)."""
+        """The best reference's statistics row of each pair (:meth:`best_stats_many`); one
+        compiled call for a batch of single-reference pairs (``FastPipeline.rows_block``)."""
+        block = self.pipeline.rows_block(pairs) if len(pairs) >= 2 else None
+        if block is not None:
+            return list(map(tuple, block.tolist()))
         return [stats.to_row() for stats in self.best_stats_many(pairs)]
 
     def keeps_rows(self) -> bool:
