@@ -8,6 +8,8 @@ resources), so generic handlers keep working.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 __all__ = [
     "ConfigError",
     "EmptyInputWarning",
@@ -36,6 +38,20 @@ class ConfigError(MeteorEvalError, ValueError):
 
 class ResourceError(MeteorEvalError, RuntimeError):
     """A linguistic resource (word list, stemmer, WordNet, paraphrases) is missing or corrupt."""
+
+
+#: The environment variable that sets the work budgets (:mod:`meteor_eval.limits`, which
+#: re-exports it as ``ENV_VARIABLE``; kept here so that this module imports nothing).
+WORK_BUDGET_VARIABLE = "METEOR_EVAL_WORK_BUDGET"
+
+#: What the units of each kind of work budget count, for messages (``limits.UNITS``).
+WORK_UNITS: Mapping[str, str] = {
+    "meteor15": "candidate pairs",
+    "paper2005": "candidate pairs",
+    "nltk": "position comparisons",
+    "rouge": "LCS table cells",
+    "rouge_skip": "skip bigrams",
+}
 
 
 class WorkBudgetError(InputError):
@@ -71,14 +87,12 @@ class WorkBudgetError(InputError):
         self.line = line
 
     def __str__(self) -> str:
-        from meteor_eval.limits import ENV_VARIABLE, UNITS
-
         where = f"line {self.line}: " if self.line is not None else ""
-        unit = UNITS.get(self.kind, "units")
+        unit = WORK_UNITS.get(self.kind, "units")
         return (
             f"{where}{self.metric} would take {self.units:,} {unit} on this segment, above its "
             f"work budget of {self.budget:,} ({self.kind}); raise it with --work-budget "
-            f"{self.kind}=N, {ENV_VARIABLE} or meteor_eval.limits.work_budget() "
+            f"{self.kind}=N, {WORK_BUDGET_VARIABLE} or meteor_eval.limits.work_budget() "
             "(see docs/limits.md)"
         )
 

@@ -39,7 +39,13 @@ import os
 import warnings
 from collections.abc import Iterator, Mapping
 
-from meteor_eval.errors import ConfigError, MeteorEvalWarning, WorkBudgetError
+from meteor_eval.errors import (
+    WORK_BUDGET_VARIABLE,
+    WORK_UNITS,
+    ConfigError,
+    MeteorEvalWarning,
+    WorkBudgetError,
+)
 
 __all__ = [
     "DEFAULT_WORK_BUDGET",
@@ -54,7 +60,7 @@ __all__ = [
 ]
 
 #: The environment variable that sets the budgets (same syntax as ``--work-budget``).
-ENV_VARIABLE = "METEOR_EVAL_WORK_BUDGET"
+ENV_VARIABLE = WORK_BUDGET_VARIABLE
 
 #: The budgets as shipped. Each sits above the work of natural documents of 100,000 tokens
 #: on both sides (built from consecutive news and xray sentences; ``docs/limits.md``) except
@@ -75,13 +81,7 @@ DEFAULT_WORK_BUDGET: Mapping[str, int] = {
 }
 
 #: What the units of each kind count, for messages and documentation.
-UNITS: Mapping[str, str] = {
-    "meteor15": "candidate pairs",
-    "paper2005": "candidate pairs",
-    "nltk": "position comparisons",
-    "rouge": "LCS table cells",
-    "rouge_skip": "skip bigrams",
-}
+UNITS: Mapping[str, str] = WORK_UNITS
 
 #: The budgets in force, by kind (a caller may change them; prefer :func:`work_budget`).
 WORK_BUDGET: dict[str, int] = dict(DEFAULT_WORK_BUDGET)

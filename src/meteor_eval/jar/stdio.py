@@ -30,22 +30,9 @@ from meteor_eval.jar.output import stats_line
 from meteor_eval.javafmt import java_double
 from meteor_eval.metrics.meteor import Meteor, pool_stats, score_from_stats
 from meteor_eval.stats.meteor import ROW_LENGTH, MeteorStats
-from meteor_eval.text.tokenize import java_split, java_trim
+from meteor_eval.text.tokenize import java_split, java_split_fields, java_trim
 
 __all__ = ["StdioSession", "java_split_fields", "parse_stats_block"]
-
-
-def java_split_fields(line: str) -> list[str]:
-    """``line.split("\\\\|\\\\|\\\\|")``: split on ``|||``, trailing empty fields removed.
-
-    Example:
-        >>> java_split_fields("SCORE ||| a ||| b |||")
-        ['SCORE ', ' a ', ' b ']
-    """
-    parts = line.split("|||")
-    while parts and parts[-1] == "":
-        parts.pop()
-    return parts
 
 
 def parse_stats_block(text: str) -> MeteorStats:

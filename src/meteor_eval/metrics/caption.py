@@ -409,8 +409,7 @@ def meteor_fields(hypothesis: str, references: Sequence[str]) -> tuple[str, list
     ``SCORE ||| ref_1 ||| ... ||| hyp``; the jar splits on ``|||`` (Java's rule: trailing empty
     fields dropped) and trims each field. ``None`` when the line is not a valid ``SCORE`` line.
     """
-    from meteor_eval.jar.stdio import java_split_fields
-    from meteor_eval.text.tokenize import java_trim
+    from meteor_eval.text.tokenize import java_split_fields, java_trim
 
     hypothesis = hypothesis.replace("|||", "").replace("  ", " ")
     line = " ||| ".join(("SCORE", " ||| ".join(references), hypothesis))

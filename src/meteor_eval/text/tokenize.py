@@ -40,6 +40,7 @@ __all__ = [
     "java_hash_python",
     "java_lower",
     "java_split",
+    "java_split_fields",
     "java_trim",
     "preprocess",
     "utf16_len",
@@ -378,3 +379,16 @@ def preprocess(text: str, *, language: str, level: NormalizationLevel) -> Tokens
         # delimiter and no space at either end, so splitting on " " is java_split (and faster).
         return tuple(normalised.split(" ")) if normalised else ()
     raise ConfigError(f"level must be one of {', '.join(_LEVELS)}; got {level!r}")
+
+
+def java_split_fields(line: str) -> list[str]:
+    """``line.split("\\\\|\\\\|\\\\|")``: split on ``|||``, trailing empty fields removed.
+
+    Example:
+        >>> java_split_fields("SCORE ||| a ||| b |||")
+        ['SCORE ', ' a ', ' b ']
+    """
+    parts = line.split("|||")
+    while parts and parts[-1] == "":
+        parts.pop()
+    return parts
