@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -210,13 +211,17 @@ def run(args: argparse.Namespace, hyps: list[str], refs: list[str], work: Path) 
     )
 
     def peer_rouge(module: Any) -> dict[str, float]:
+        # rouge-score scores segments and defines no corpus mean; the mean of its segment
+        # F-measures is taken exactly rounded (math.fsum), as meteor-eval's mean is (the same
+        # to the last bit however the segments are split; a left-to-right sum can differ in
+        # the last bit).
         scorer = module.RougeScorer(list(ROUGE_TYPES))
-        sums = dict.fromkeys(ROUGE_TYPES, 0.0)
+        values: dict[str, list[float]] = {t: [] for t in ROUGE_TYPES}
         for h, r in zip(r_hyps, r_refs, strict=True):
             scores = scorer.score(r, h)
             for t in ROUGE_TYPES:
-                sums[t] += scores[t].fmeasure
-        return {t: sums[t] / m for t in ROUGE_TYPES}
+                values[t].append(scores[t].fmeasure)
+        return {t: math.fsum(values[t]) / m for t in ROUGE_TYPES}
 
     peer_r, _, peer_cpu = timed_call(lambda: peer_rouge(rouge_scorer), args.repeat)
     ours_f = {t: ours_r[t].fmeasure for t in ROUGE_TYPES}

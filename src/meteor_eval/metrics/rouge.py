@@ -38,6 +38,7 @@ References:
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Sequence
@@ -565,13 +566,16 @@ class Rouge(Metric[dict[str, RougeScore]]):
         start_method: str | None = None,
     ) -> dict[str, RougeScore]:
         """Corpus ROUGE (see :meth:`Metric.corpus_score`). In one process, with the compiled
-        kernel, only rouge-score variants and no bootstrap, each chunk's rows are added in NumPy
+        kernel, only rouge-score variants and no bootstrap, the chunks' rows are summed as NumPy
+        blocks, without a Python object per segment: for the mean of segment scores (the
+        default) each column is summed exactly rounded (``math.fsum``, the same bits as
+        :meth:`exact_total` of the rows, whatever the split), else the rows are added in NumPy
         one after another (``np.add.accumulate``: the same additions in the same order as the
-        row-by-row merge, so the same bits), without a Python object per segment."""
+        row-by-row merge, so the same bits)."""
         types = self.config.types
         if (
             _ROUGE_ROWS is not None
-            and not self.keeps_rows()
+            and self.config.n_bootstrap == 0
             and not ROUGE155_TYPES & set(types)
             and processes_for(jobs, start_method) == 1
         ):
@@ -579,17 +583,31 @@ class Rouge(Metric[dict[str, RougeScore]]):
 
             check_corpus(hypotheses, references)
             pairs = list(zip(hypotheses, references, strict=True))
-            acc = np.zeros(7 * len(types))
+            exact = self.config.aggregate == "mean"
+            width = 7 * len(types)
+            acc = np.zeros(width)
+            blocks = []
             complete = True
             for start in range(0, len(pairs), CHUNK):
                 block = self._compiled_block(pairs[start : start + CHUNK], types)
                 if block is None:
                     complete = False
                     break
-                acc = np.add.accumulate(np.vstack([acc[None, :], block]), axis=0)[-1]
+                if exact:
+                    blocks.append(block)
+                else:
+                    acc = np.add.accumulate(np.vstack([acc[None, :], block]), axis=0)[-1]
             if complete:
-                values = acc.tolist()
-                for k in range(6, 7 * len(types), 7):
+                if exact:
+                    # Float64 blocks (8 bytes a number) rather than Python rows: the exactly
+                    # rounded sum needs every value; the sums are taken column by column.
+                    values = [
+                        math.fsum(itertools.chain.from_iterable(b[:, k] for b in blocks))
+                        for k in range(width)
+                    ]
+                else:
+                    values = acc.tolist()
+                for k in range(6, width, 7):
                     values[k] = int(values[k])
                 total = Total(tuple(values), keep_rows=False)
                 total.count = len(pairs)
