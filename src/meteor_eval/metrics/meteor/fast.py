@@ -24,7 +24,7 @@ from __future__ import annotations
 import itertools
 import operator
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -366,13 +366,7 @@ class FastPipeline(Pipeline):
             assert types is not None
             cache = self._ref_ids
             new_refs = {t: tokenize(t) for t in found}
-        words = dict.fromkeys(
-            itertools.chain.from_iterable(itertools.chain(hyp_tokens, new_refs.values()))
-        )
-        try:
-            types.add([w for w in words if w not in types])
-        except OverflowError:  # see segment_of(): the general path from now on
-            self._general_path()
+        if not self._add_words(types, hyp_tokens, new_refs.values()):
             return None
         known = types.__getitem__
         for text, tokens in new_refs.items():
@@ -412,6 +406,18 @@ class FastPipeline(Pipeline):
             raise _over_budget(units, index)
         return out
 
+    def _add_words(self, types: WordTypes, *token_lists: Iterable[tuple[str, ...]]) -> bool:
+        """Intern every word of ``token_lists`` that ``types`` does not know yet, in one batch;
+        ``False`` when an identifier would pass 64 bits (see :meth:`segment_of`): the general
+        path is taken from then on."""
+        words = dict.fromkeys(itertools.chain.from_iterable(itertools.chain(*token_lists)))
+        try:
+            types.add([w for w in words if w not in types])
+        except OverflowError:
+            self._general_path()
+            return False
+        return True
+
     def interned_batch(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> list[Segment] | None:
         """The hypotheses' segments, after checking every pair (errors as in
         :meth:`Pipeline.best_stats`) and interning the new word types of all hypotheses and
@@ -433,13 +439,7 @@ class FastPipeline(Pipeline):
             self.new_word_types()
             types = self.word_types
             assert types is not None
-        words = dict.fromkeys(
-            itertools.chain.from_iterable(itertools.chain(hyp_tokens, new_refs.values()))
-        )
-        try:
-            types.add([w for w in words if w not in types])
-        except OverflowError:  # see segment_of(): the general path from now on
-            self._general_path()
+        if not self._add_words(types, hyp_tokens, new_refs.values()):
             return None
         if len(cache) + len(new_refs) > CACHE_LIMIT:
             cache.clear()
