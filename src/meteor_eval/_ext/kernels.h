@@ -23,6 +23,8 @@
  *   lcs.c          bit-parallel LCS length and rouge-score's LCS positions in little memory
  *                  (lcs_length_ids, lcs_picks_ids)
  *   rouge.c        ROUGE-N/L/Lsum statistics rows of a chunk of lines (rouge_rows)
+ *   caption.c      pycocoevalcap's per-image CIDEr-D and ROUGE-L of a caption set
+ *                  (cider_d_scores, coco_rouge_l_scores)
  *
  * Only what crosses files is declared here: the candidate record and the beam search's
  * workspace, the Match readers and makers, candidate emission, the paraphrase trie and the
@@ -341,5 +343,6 @@ extern KERNEL_API PyMethodDef meteor_texttok_methods[];
 extern KERNEL_API PyMethodDef meteor_bleu_methods[];
 extern KERNEL_API PyMethodDef meteor_lcs_methods[];
 extern KERNEL_API PyMethodDef meteor_rouge_methods[];
+extern KERNEL_API PyMethodDef meteor_caption_methods[];
 
 #endif /* METEOR_EVAL_KERNELS_H */

@@ -21,7 +21,10 @@ pycocoevalcap's values, float for float:
   references and of the pooled statistics, from :mod:`meteor_eval.metrics.meteor`.
 
 The arithmetic follows the original's order, including its NumPy reductions, so the values are
-identical, not merely close.
+identical, not merely close. Whole caption sets go through compiled kernels when the extension is
+built (BLEU's counts: ``bleu_rows``; CIDEr-D and ROUGE-L: ``cider_d_scores`` and
+``coco_rouge_l_scores`` of ``_ext/caption.c``), which repeat the same floating-point operations
+in the same order; the Python functions here are their twins and the fallback.
 
 References:
     Xinlei Chen et al. 2015. Microsoft COCO Captions: Data Collection and Evaluation Server.
@@ -39,6 +42,8 @@ from typing import Any
 
 import numpy as np
 
+from meteor_eval._ext import compiled_kernels
+
 __all__ = [
     "BleuImageStats",
     "CiderModel",
@@ -50,9 +55,14 @@ __all__ = [
     "coco_meteor",
     "coco_rouge_l",
     "meteor_scorer",
+    "rouge_l_images",
 ]
 
 ImageId = Hashable
+#: The compiled caption kernels (``None``: the Python twins below).
+_CAPTION_KERNELS: Any = compiled_kernels("cider_d_scores", "coco_rouge_l_scores")
+_BLEU_KERNEL: Any = compiled_kernels("bleu_rows")
+_TOK_NONE = 3  # bleu_rows' tokenizer code for str.split()
 _SMALL = 1e-9
 _E = float(np.e)
 _TINY = 1e-15
@@ -152,6 +162,23 @@ def bleu_image_stats(candidate: str, references: Sequence[str], n: int = 4) -> B
     return BleuImageStats(testlen, reflen, guess, tuple(correct))
 
 
+def _bleu_stats_compiled(
+    candidates: Sequence[str], references: Sequence[Sequence[str]], n: int
+) -> list[BleuImageStats] | None:
+    """:func:`bleu_image_stats` of every image from one ``bleu_rows`` call (the same integer
+    counts: ``str.split()`` tokens, clipped counts, closest reference length), or ``None`` when
+    the kernel is missing or an item is not a string (the Python path then runs)."""
+    if _BLEU_KERNEL is None or not candidates or n > 64:
+        return None
+    block = _BLEU_KERNEL.bleu_rows(candidates, references, _TOK_NONE, n)
+    if block is None:
+        return None
+    rows = np.frombuffer(block, dtype=np.int64).reshape(len(candidates), 2 + 2 * n).tolist()
+    return [
+        BleuImageStats(row[0], row[1], tuple(row[2 + n :]), tuple(row[2 : 2 + n])) for row in rows
+    ]
+
+
 def _bleu_values(
     correct: Sequence[int], guess: Sequence[int], testlen: int, reflen: int
 ) -> list[float]:
@@ -198,7 +225,9 @@ def coco_bleu(
         [1.0, 1.0, 1.0, 1.0]
     """
     ids = check_captions(gts, res, metric="Bleu")
-    stats = [bleu_image_stats(res[i][0], gts[i], n) for i in ids]
+    stats = _bleu_stats_compiled([res[i][0] for i in ids], [gts[i] for i in ids], n)
+    if stats is None:
+        stats = [bleu_image_stats(res[i][0], gts[i], n) for i in ids]
     per_image: list[list[float]] = [[] for _ in range(n)]
     for record in stats:
         for k, value in enumerate(
@@ -266,8 +295,23 @@ def coco_rouge_l(
         0.835616
     """
     ids = check_captions(gts, res, metric="Rouge")
-    scores = np.array([rouge_l_image(res[i][0], gts[i], beta) for i in ids])
+    scores = rouge_l_images([res[i][0] for i in ids], [gts[i] for i in ids], beta)
     return np.mean(scores), scores
+
+
+def rouge_l_images(
+    candidates: Sequence[str], references: Sequence[Sequence[str]], beta: float = 1.2
+) -> Any:
+    """:func:`rouge_l_image` of every image, as a float64 array (one compiled call when the
+    extension is built: the same floats)."""
+    if _CAPTION_KERNELS is not None and candidates:
+        block = _CAPTION_KERNELS.coco_rouge_l_scores(candidates, references, float(beta**2))
+        if block is not None:
+            return np.frombuffer(block, dtype=np.float64).copy()
+    return np.array(
+        [rouge_l_image(c, refs, beta) for c, refs in zip(candidates, references, strict=True)],
+        dtype=np.float64,
+    )
 
 
 # -- CIDEr-D -------------------------------------------------------------------------------------
@@ -381,9 +425,36 @@ def cider_d(
         [5.0, 0.0]
     """
     ids = check_captions(gts, res, metric="Cider")
-    model = CiderModel([gts[i] for i in ids], n=n, sigma=sigma)
-    array = np.array([model.score(res[i][0], gts[i]) for i in ids])
+    candidates = [res[i][0] for i in ids]
+    references = [gts[i] for i in ids]
+    array = _cider_d_compiled(candidates, references, n, sigma)
+    if array is None:
+        model = CiderModel(references, n=n, sigma=sigma)
+        array = np.array(
+            [model.score(c, refs) for c, refs in zip(candidates, references, strict=True)]
+        )
     return np.mean(array), array
+
+
+def _cider_d_compiled(
+    candidates: Sequence[str], references: Sequence[Sequence[str]], n: int, sigma: float
+) -> Any:
+    """Every image's CIDEr-D from one ``cider_d_scores`` call, with the document frequencies of
+    ``references``: :class:`CiderModel`'s floats (its weights' logarithms are NumPy's, taken
+    here as there). ``None`` when the kernel is missing, ``n`` > 7 (the mean over orders is then
+    NumPy's pairwise sum), or an item is not a string."""
+    if _CAPTION_KERNELS is None or not candidates or n > 7:
+        return None
+    ref_len = np.log(float(len(references)))
+
+    def idf_of(frequencies: bytes) -> Any:
+        df = np.frombuffer(frequencies, dtype=np.float64)
+        return np.ascontiguousarray(ref_len - np.log(np.maximum(1.0, df)), dtype=np.float64)
+
+    block = _CAPTION_KERNELS.cider_d_scores(candidates, references, n, float(2 * sigma**2), idf_of)
+    if block is None:
+        return None
+    return np.frombuffer(block, dtype=np.float64).copy()
 
 
 # -- METEOR --------------------------------------------------------------------------------------
