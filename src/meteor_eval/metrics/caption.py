@@ -54,6 +54,7 @@ __all__ = [
     "coco_bleu",
     "coco_meteor",
     "coco_rouge_l",
+    "meteor_best_rows",
     "meteor_scorer",
     "rouge_l_images",
 ]
@@ -480,6 +481,18 @@ def meteor_fields(hypothesis: str, references: Sequence[str]) -> tuple[str, list
     ``SCORE ||| ref_1 ||| ... ||| hyp``; the jar splits on ``|||`` (Java's rule: trailing empty
     fields dropped) and trims each field. ``None`` when the line is not a valid ``SCORE`` line.
     """
+    from meteor_eval.text.tokenize import java_trim
+
+    if references and "|" not in hypothesis and not any("|" in r for r in references):
+        # No bar anywhere: the fields are the texts themselves, trimmed (the usual caption).
+        return java_trim(hypothesis.replace("  ", " ")), [java_trim(r) for r in references]
+    return _meteor_fields_of_line(hypothesis, references)
+
+
+def _meteor_fields_of_line(
+    hypothesis: str, references: Sequence[str]
+) -> tuple[str, list[str]] | None:
+    """:func:`meteor_fields` by building the ``SCORE`` line and splitting it as the jar does."""
     from meteor_eval.text.tokenize import java_split_fields, java_trim
 
     hypothesis = hypothesis.replace("|||", "").replace("  ", " ")
@@ -527,8 +540,82 @@ def coco_meteor(
         pairs.append(fields)
     if scorer is None:
         scorer = meteor_scorer()
-    stats = scorer.best_stats_many(pairs)
     config = scorer.config
+    best = meteor_best_rows(scorer, pairs)
+    if best is not None:
+        rows, row_scores = best
+        stats = [_jar_row_stats(row, len(config.modules)) for row in rows.tolist()]
+        pooled = _jar_row_stats(scorer.pipeline.pooled_block(rows).tolist(), len(config.modules))
+        total = score_from_stats(pooled, config).score
+        return total, row_scores.tolist(), stats
+    stats = scorer.best_stats_many(pairs)
     scores = [score_from_stats(record, config).score for record in stats]
     total = score_from_stats(pool_stats(stats, config), config).score
     return total, scores, stats
+
+
+def _jar_row_stats(row: Sequence[int], n_stages: int) -> Any:
+    """A statistics row in the jar's order as a record of ``n_stages`` stages."""
+    from meteor_eval.stats.meteor import MeteorStats
+
+    stages = tuple(tuple(row[4 + 4 * s : 8 + 4 * s]) for s in range(n_stages))
+    return MeteorStats(row[0], row[1], row[2], row[3], stages, row[20], row[21], row[22])  # type: ignore[arg-type]
+
+
+def meteor_best_rows(scorer: Any, pairs: Sequence[tuple[str, Sequence[str]]]) -> Any:
+    """The best reference's statistics row and score of every pair, from one compiled call
+    for every (hypothesis, reference) pair of the batch, or ``None`` where that path does not
+    apply (the caller then takes :meth:`best_stats_many`).
+
+    Every hypothesis is paired with each of its references and the pairs are scored as one
+    single-reference batch (``FastPipeline.rows_block``: one ``meteor15_rows`` call); each
+    row's score is the scorer's formula on whole columns (:func:`meteor_eval.tuning.rescore.
+    block_scores`, bit for bit the scalar formula), and each pair keeps its first reference
+    with the highest score, as :meth:`Pipeline.best_reference` does.
+
+    Returns:
+        ``(rows, scores)``: an ``(n, 23)`` int64 block in the jar's order and the ``n`` scores.
+    """
+    rows_block = getattr(getattr(scorer, "pipeline", None), "rows_block", None)
+    config = scorer.config
+    if (
+        rows_block is None
+        or config.flavour != "meteor15"
+        or len(pairs) < 1
+        or not 1 <= len(config.weights) <= 4
+    ):
+        return None
+    from meteor_eval.errors import WorkBudgetError
+    from meteor_eval.tuning.rescore import block_scores
+
+    flat: list[tuple[str, Sequence[str]]] = []
+    counts: list[int] = []
+    for hypothesis, references in pairs:
+        if isinstance(references, str) or not references:
+            return None  # the general path names the problem
+        flat.extend((hypothesis, (reference,)) for reference in references)
+        counts.append(len(references))
+    if len(flat) < 2:
+        return None
+    try:
+        block = rows_block(flat)
+    except WorkBudgetError:
+        return None  # the general path raises it, placed at its pair
+    if block is None:
+        return None
+    values = np.array(
+        [[config.alpha, config.beta, config.gamma, config.delta, *config.weights]],
+        dtype=np.float64,
+    )
+    scores = block_scores(block, values)[0]
+    if len(flat) == len(pairs):
+        return block, scores
+    starts = np.zeros(len(pairs), dtype=np.int64)
+    np.cumsum(counts[:-1], out=starts[1:])
+    highest = np.maximum.reduceat(scores, starts)
+    segment = np.repeat(np.arange(len(pairs)), counts)
+    index = np.arange(len(scores), dtype=np.int64)
+    chosen = np.minimum.reduceat(
+        np.where(scores == highest[segment], index, len(scores)), starts
+    )
+    return block[chosen], scores[chosen]

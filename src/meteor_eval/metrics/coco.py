@@ -32,6 +32,7 @@ from meteor_eval.metrics.caption import (
     CiderModel,
     _bleu_values,
     bleu_image_stats,
+    meteor_best_rows,
     meteor_fields,
     rouge_l_image,
 )
@@ -377,12 +378,25 @@ class CocoMeteor(Meteor):
         return out
 
     def segment_rows(self, pairs: Sequence[Pair]) -> list[Row]:
-        """The best reference's statistics of each pair, on the jar's fields."""
-        return super().segment_rows(self._fields(pairs))
+        """The best reference's statistics of each pair, on the jar's fields (every pair and
+        reference in one compiled batch where it applies: :func:`meteor_best_rows`)."""
+        fields = self._fields(pairs)
+        best = meteor_best_rows(self, fields)
+        if best is not None:
+            return list(map(tuple, best[0].tolist()))
+        return super().segment_rows(fields)
 
     def pooled_rows(self, pairs: Sequence[Pair]) -> Total:
         """The pooled statistics of a batch, on the jar's fields."""
-        return super().pooled_rows(self._fields(pairs))
+        fields = self._fields(pairs)
+        best = meteor_best_rows(self, fields) if not self.keeps_rows() else None
+        if best is None:
+            return super().pooled_rows(fields)
+        total = self.new_total()
+        total.row = tuple(self.pipeline.pooled_block(best[0]).tolist())
+        total.count = len(fields)
+        total.nrefs = {len(refs) for _, refs in fields}
+        return total
 
 
 #: The metric names of :func:`coco_metrics`, in output order.
