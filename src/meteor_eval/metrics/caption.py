@@ -615,7 +615,5 @@ def meteor_best_rows(scorer: Any, pairs: Sequence[tuple[str, Sequence[str]]]) ->
     highest = np.maximum.reduceat(scores, starts)
     segment = np.repeat(np.arange(len(pairs)), counts)
     index = np.arange(len(scores), dtype=np.int64)
-    chosen = np.minimum.reduceat(
-        np.where(scores == highest[segment], index, len(scores)), starts
-    )
+    chosen = np.minimum.reduceat(np.where(scores == highest[segment], index, len(scores)), starts)
     return block[chosen], scores[chosen]

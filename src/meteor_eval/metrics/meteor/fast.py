@@ -346,9 +346,7 @@ class FastPipeline(Pipeline):
         tokenize = self.tokenize
         # A hypothesis paired with each of its references is tokenized once.
         seen: dict[str, tuple[str, ...]] = {}
-        hyp_tokens = [
-            seen[h] if h in seen else seen.setdefault(h, tokenize(h)) for h, _ in pairs
-        ]
+        hyp_tokens = [seen[h] if h in seen else seen.setdefault(h, tokenize(h)) for h, _ in pairs]
         budget = limits.WORK_BUDGET["meteor15"]
         for index, (tokens, (_, references)) in enumerate(zip(hyp_tokens, pairs, strict=True)):
             # The exact count of equal words and stems (as the other paths give it) where the
