@@ -55,6 +55,7 @@ __all__ = [
     "coco_meteor",
     "coco_rouge_l",
     "meteor_best_rows",
+    "meteor_of_fields",
     "meteor_scorer",
     "rouge_l_images",
 ]
@@ -521,8 +522,6 @@ def coco_meteor(
         ValueError: the key sets differ, an image has not exactly one caption, a line is one
             the jar refuses, or there is no image.
     """
-    from meteor_eval.metrics.meteor import pool_stats, score_from_stats
-
     if gts.keys() != res.keys():
         raise ValueError("Meteor: gts and res must have the same image ids")
     if not gts:
@@ -538,6 +537,16 @@ def coco_meteor(
         if fields is None:
             raise ValueError(f"Meteor: image {image_id!r} has no reference the jar can read")
         pairs.append(fields)
+    return meteor_of_fields(pairs, scorer=scorer)
+
+
+def meteor_of_fields(
+    pairs: Sequence[tuple[str, Sequence[str]]], *, scorer: Any = None
+) -> tuple[float, list[float], list[Any]]:
+    """:func:`coco_meteor` of the fields the jar reads (:func:`meteor_fields` of each image,
+    none ``None``, at least one image)."""
+    from meteor_eval.metrics.meteor import pool_stats, score_from_stats
+
     if scorer is None:
         scorer = meteor_scorer()
     config = scorer.config

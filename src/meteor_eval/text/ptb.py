@@ -343,7 +343,17 @@ def _chunk_entry(chunk: str) -> tuple[tuple[str, ...], int]:
     return tokens, flag
 
 
-def _line_tokens(chunks: list[str], next_chunk: str | None) -> list[str]:
+def _first_chunk(line: str | None) -> str | None:
+    """The first chunk of a line (``None``: no line, or a line of separators only)."""
+    if not line:
+        return None
+    chunks = _fast_chunks(line)
+    return chunks[0] if chunks else None
+
+
+def _line_tokens(chunks: list[str], next_line: str | None) -> list[str]:
+    """The kept tokens of a line's chunks; ``next_line`` (the line after it, if any) is read
+    only when the last chunk's period depends on what follows."""
     out: list[str] = []
     last = len(chunks) - 1
     cache = _CHUNK_CACHE
@@ -351,7 +361,7 @@ def _line_tokens(chunks: list[str], next_chunk: str | None) -> list[str]:
         entry = cache.get(chunk)
         tokens, flag = entry if entry is not None else _chunk_entry(chunk)
         if flag:
-            following = chunks[index + 1] if index < last else next_chunk
+            following = chunks[index + 1] if index < last else _first_chunk(next_line)
             if following is None:
                 pass
             elif flag == 1 and _starts_sentence(following):
@@ -403,8 +413,7 @@ def tokenize_caption(caption: str, next_line: str | None = None) -> list[str]:
         >>> tokenize_caption("A man isn't riding a WAVE, on top of a surf-board!")
         ['a', 'man', 'is', "n't", 'riding', 'a', 'wave', 'on', 'top', 'of', 'a', 'surf-board']
     """
-    following = _chunks(next_line) if next_line else []
-    return _line_tokens(_chunks(caption), following[0] if following else None)
+    return _line_tokens(_chunks(caption), next_line)
 
 
 def caption_tokens(captions: Sequence[str]) -> list[str]:
@@ -428,9 +437,8 @@ def caption_tokens(captions: Sequence[str]) -> list[str]:
         if simple is not None:
             out.append(simple)
             continue
-        following = _fast_chunks(lines[index + 1]) if index + 1 < len(lines) else []
-        tokens = _line_tokens(_fast_chunks(line), following[0] if following else None)
-        out.append(" ".join(tokens))
+        next_line = lines[index + 1] if index + 1 < len(lines) else None
+        out.append(" ".join(_line_tokens(_fast_chunks(line), next_line)))
     return out
 
 
