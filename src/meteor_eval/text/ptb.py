@@ -161,6 +161,9 @@ _SENTENCE_STARTERS = frozenset(
     while as after many some what one here then yet once other such""".split()
 )
 _SIMPLE = re.compile(r"[a-z]+")
+# Lines of words that are single tokens: ASCII letters and digits joined by inner hyphens.
+_SIMPLE_WORDS = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*(?: [A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)*")
+_COMMA_DIGIT = re.compile(r",[0-9]")
 _MIXED_FRACTION = re.compile(r"(?<!\S)(\d{1,4}) (\d{1,4}/\d{1,4})")
 _YEAR = re.compile(r"\d\d[sS]?")
 _CLOSING_QUOTE = re.compile("\u2019(?!\\d\\d)")
@@ -446,16 +449,25 @@ def _simple_line(line: str) -> str | None:
     """The tokens of a line of ASCII words, spaces, commas and one final period, or ``None``.
 
     Most captions are such lines; their tokens are their lowercased words, unless a word is
-    split by the lexer (``cannot``) or keeps its final period (``st.``, ``a.``).
+    split by the lexer (``cannot``) or keeps its final period (``st.``, ``a.``, and ``no.``
+    when the next line opens with a digit). Words are letters, or letters and digits joined by
+    inner hyphens (``half-eaten``, ``3-d``, ``b-52``: one token each), except that a comma
+    before a digit makes a number (``1,000``, ``,5``).
     """
     core = line.rstrip(" .")
     tail = line[len(core) :]
     if tail.count(".") > 1 or not core.isascii():
         return None
     words = core.replace(",", " ").split()
-    if not "".join(words).isalpha():
+    if not "".join(words).isalpha() and (
+        _SIMPLE_WORDS.fullmatch(" ".join(words)) is None or _COMMA_DIGIT.search(core) is not None
+    ):
         return None
-    if tail.startswith(".") and words and (len(words[-1]) == 1 or _is_abbreviation(words[-1])):
+    if (
+        tail.startswith(".")
+        and words
+        and (len(words[-1]) == 1 or words[-1].lower() == "no" or _is_abbreviation(words[-1]))
+    ):
         return None
     low = [word.lower() for word in words]
     if not _SPLIT_WORDS.keys().isdisjoint(low):
