@@ -541,10 +541,11 @@ def coco_meteor(
 
 
 def meteor_of_fields(
-    pairs: Sequence[tuple[str, Sequence[str]]], *, scorer: Any = None
+    pairs: Sequence[tuple[str, Sequence[str]]], *, scorer: Any = None, want_stats: bool = True
 ) -> tuple[float, list[float], list[Any]]:
     """:func:`coco_meteor` of the fields the jar reads (:func:`meteor_fields` of each image,
-    none ``None``, at least one image)."""
+    none ``None``, at least one image); without ``want_stats`` the statistics list may be
+    empty (no record is built per image on the compiled path)."""
     from meteor_eval.metrics.meteor import pool_stats, score_from_stats
 
     if scorer is None:
@@ -553,7 +554,8 @@ def meteor_of_fields(
     best = meteor_best_rows(scorer, pairs)
     if best is not None:
         rows, row_scores = best
-        stats = [_jar_row_stats(row, len(config.modules)) for row in rows.tolist()]
+        n_stages = len(config.modules)
+        stats = [_jar_row_stats(row, n_stages) for row in rows.tolist()] if want_stats else []
         pooled = _jar_row_stats(scorer.pipeline.pooled_block(rows).tolist(), len(config.modules))
         total = score_from_stats(pooled, config).score
         return total, row_scores.tolist(), stats

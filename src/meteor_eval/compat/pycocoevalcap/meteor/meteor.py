@@ -96,7 +96,9 @@ class Meteor:
         if all(f is not None for f in fields):
             with self.lock:
                 total, scores, _ = meteor_of_fields(
-                    cast("list[tuple[str, list[str]]]", fields), scorer=self._scorer()
+                    cast("list[tuple[str, list[str]]]", fields),
+                    scorer=self._scorer(),
+                    want_stats=False,
                 )
             return total, scores
         with self.lock:
