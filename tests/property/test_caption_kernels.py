@@ -180,3 +180,14 @@ def test_public_functions_use_the_kernels_with_the_same_results() -> None:
         [caption._bleu_values(s.correct, s.guess, s.testlen, s.reflen)[k] for s in stats]
         for k in range(4)
     ]
+
+
+@settings(max_examples=100, deadline=None)
+@given(IMAGES)
+def test_caption_metric_rows_equal_the_python_twins(images: list[tuple[str, list[str]]]) -> None:
+    from meteor_eval.metrics.coco import CocoBleu, CocoRougeL
+
+    rows = CocoBleu().segment_rows(images)
+    expected = [bleu_image_stats(hyp, refs) for hyp, refs in images]
+    assert rows == [(s.testlen, s.reflen, *s.guess, *s.correct) for s in expected]
+    assert CocoRougeL().segment_rows(images) == [(rouge_l_image(h, r), 1) for h, r in images]
