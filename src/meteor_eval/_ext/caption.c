@@ -31,6 +31,8 @@ typedef struct {
     Ids ids;
     int64_t *off;
     Py_ssize_t n, cap;
+    int32_t empty_id; /* split(" "): the id of the empty token (interned as " ", which no
+                       * token can be; the vocabulary is not asked for an empty string) */
 } Captions;
 
 static void
@@ -70,7 +72,7 @@ captions_add(Captions *c, PyObject *obj, int space_only, TokWork *w, Vocab *v)
         Py_ssize_t start = 0;
         for (Py_ssize_t k = 0; k <= n; k++) {
             if (k == n || s[k] == ' ') {
-                int32_t id = vocab_id(v, s + start, k - start);
+                int32_t id = k > start ? vocab_id(v, s + start, k - start) : c->empty_id;
                 if (id < 0 || ids_push(&c->ids, id) < 0) {
                     return -1;
                 }
@@ -100,6 +102,14 @@ read_captions(PyObject *hyps, PyObject *refs, int space_only, Captions *c, Vocab
     if (ref_start == NULL) {
         PyErr_NoMemory();
         return -1;
+    }
+    if (space_only) {
+        const Py_UCS4 space = ' ';
+        c->empty_id = vocab_id(v, &space, 1);
+        if (c->empty_id < 0) {
+            PyMem_Free(ref_start);
+            return -1;
+        }
     }
     for (Py_ssize_t i = 0; rc == 0 && i < images; i++) {
         rc = captions_add(c, PySequence_Fast_GET_ITEM(hyps, i), space_only, &w, v);
