@@ -599,13 +599,12 @@ def meteor_best_rows(scorer: Any, pairs: Sequence[tuple[str, Sequence[str]]]) ->
     from meteor_eval.errors import WorkBudgetError
     from meteor_eval.tuning.rescore import block_scores
 
-    flat: list[tuple[str, Sequence[str]]] = []
-    counts: list[int] = []
-    for hypothesis, references in pairs:
-        if isinstance(references, str) or not references:
-            return None  # the general path names the problem
-        flat.extend((hypothesis, (reference,)) for reference in references)
-        counts.append(len(references))
+    if any(isinstance(references, str) or not references for _, references in pairs):
+        return None  # the general path names the problem
+    flat: list[tuple[str, Sequence[str]]] = [
+        (hypothesis, (reference,)) for hypothesis, references in pairs for reference in references
+    ]
+    counts = [len(references) for _, references in pairs]
     if len(flat) < 2:
         return None
     try:

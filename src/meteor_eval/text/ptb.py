@@ -161,8 +161,11 @@ _SENTENCE_STARTERS = frozenset(
     while as after many some what one here then yet once other such""".split()
 )
 _SIMPLE = re.compile(r"[a-z]+")
-# Lines of words that are single tokens: ASCII letters and digits joined by inner hyphens.
-_SIMPLE_WORDS = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*(?: [A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)*")
+# Lines of words that are single tokens (lowercased): ASCII letters and digits joined by inner
+# hyphens.
+_SIMPLE_WORDS = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*(?: [a-z0-9]+(?:-[a-z0-9]+)*)*")
+# Every abbreviation in lower case (whether it keeps its period depends on its case).
+_ANY_ABBREVIATION = _ABBREVIATIONS | _CAPITALISED_ABBREVIATIONS | _MIXED_CASE_ABBREVIATIONS
 _COMMA_DIGIT = re.compile(r",[0-9]")
 _MIXED_FRACTION = re.compile(r"(?<!\S)(\d{1,4}) (\d{1,4}/\d{1,4})")
 _YEAR = re.compile(r"\d\d[sS]?")
@@ -458,18 +461,18 @@ def _simple_line(line: str) -> str | None:
     tail = line[len(core) :]
     if tail.count(".") > 1 or not core.isascii():
         return None
-    words = core.replace(",", " ").split()
+    words = core.lower().replace(",", " ").split()
+    out = " ".join(words)
     if not "".join(words).isalpha() and (
-        _SIMPLE_WORDS.fullmatch(" ".join(words)) is None or _COMMA_DIGIT.search(core) is not None
+        _SIMPLE_WORDS.fullmatch(out) is None or _COMMA_DIGIT.search(core) is not None
     ):
         return None
-    if (
-        tail.startswith(".")
-        and words
-        and (len(words[-1]) == 1 or words[-1].lower() == "no" or _is_abbreviation(words[-1]))
-    ):
+    if tail.startswith(".") and words:
+        last = words[-1]
+        if len(last) == 1 or last == "no":
+            return None
+        if last in _ANY_ABBREVIATION and _is_abbreviation(core.replace(",", " ").split()[-1]):
+            return None
+    if not _SPLIT_WORDS.keys().isdisjoint(words):
         return None
-    low = [word.lower() for word in words]
-    if not _SPLIT_WORDS.keys().isdisjoint(low):
-        return None
-    return " ".join(low)
+    return out
