@@ -128,3 +128,25 @@ def test_fields_hand_cases() -> None:
     assert meteor_fields("a", []) == ("a", [""])
     # a bar in a reference moves the fields, as in the jar
     assert meteor_fields("a", ["b ||| c"]) == ("a", ["b", "c"])
+
+
+ROW = st.lists(st.integers(0, 6), min_size=23, max_size=23)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(ROW, min_size=1, max_size=40))
+def test_row_scores_equal_the_scalar_formula_and_the_rescorer(rows: list[list[int]]) -> None:
+    import numpy as np
+
+    from meteor_eval.metrics.meteor.formula import jar_row_scores
+    from meteor_eval.stats.meteor import MeteorStats
+    from meteor_eval.tuning.rescore import TuningParams, segment_scores
+
+    config = _scorer().config
+    block = np.array(rows, dtype=np.int64)
+    block[:, 0] += block[:, 4:20:4].sum(axis=1) + block[:, 6:20:4].sum(axis=1)  # lengths >= matches
+    block[:, 1] += block[:, 5:20:4].sum(axis=1) + block[:, 7:20:4].sum(axis=1)
+    ours = jar_row_scores(block, config).tolist()
+    scalar = [score_from_stats(MeteorStats.from_row(r), config).score for r in block.tolist()]
+    assert ours == scalar
+    assert ours == segment_scores(block, TuningParams.from_config(config)).tolist()

@@ -580,9 +580,10 @@ def meteor_best_rows(scorer: Any, pairs: Sequence[tuple[str, Sequence[str]]]) ->
 
     Every hypothesis is paired with each of its references and the pairs are scored as one
     single-reference batch (``FastPipeline.rows_block``: one ``meteor15_rows`` call); each
-    row's score is the scorer's formula on whole columns (:func:`meteor_eval.tuning.rescore.
-    block_scores`, bit for bit the scalar formula), and each pair keeps its first reference
-    with the highest score, as :meth:`Pipeline.best_reference` does.
+    row's score is the scorer's formula on whole columns
+    (:func:`~meteor_eval.metrics.meteor.formula.jar_row_scores`, bit for bit the scalar
+    formula), and each pair keeps its first reference with the highest score, as
+    :meth:`Pipeline.best_reference` does.
 
     Returns:
         ``(rows, scores)``: an ``(n, 23)`` int64 block in the jar's order and the ``n`` scores.
@@ -597,7 +598,7 @@ def meteor_best_rows(scorer: Any, pairs: Sequence[tuple[str, Sequence[str]]]) ->
     ):
         return None
     from meteor_eval.errors import WorkBudgetError
-    from meteor_eval.tuning.rescore import block_scores
+    from meteor_eval.metrics.meteor.formula import jar_row_scores
 
     if any(isinstance(references, str) or not references for _, references in pairs):
         return None  # the general path names the problem
@@ -613,11 +614,7 @@ def meteor_best_rows(scorer: Any, pairs: Sequence[tuple[str, Sequence[str]]]) ->
         return None  # the general path raises it, placed at its pair
     if block is None:
         return None
-    values = np.array(
-        [[config.alpha, config.beta, config.gamma, config.delta, *config.weights]],
-        dtype=np.float64,
-    )
-    scores = block_scores(block, values)[0]
+    scores = jar_row_scores(block, config)
     if len(flat) == len(pairs):
         return block, scores
     starts = np.zeros(len(pairs), dtype=np.int64)
