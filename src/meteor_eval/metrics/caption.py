@@ -66,7 +66,7 @@ _CAPTION_KERNELS: Any = compiled_kernels("cider_d_scores", "coco_rouge_l_scores"
 _BLEU_KERNEL: Any = compiled_kernels("bleu_rows")
 _TOK_NONE = 3  # bleu_rows' tokenizer code for str.split()
 _SMALL = 1e-9
-_E = float(np.e)
+_E = math.e  # == numpy.e, the constant of the original
 _TINY = 1e-15
 
 
