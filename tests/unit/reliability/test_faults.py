@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from meteor_eval import limits, parallel
+from meteor_eval import limits, pool
 from meteor_eval.errors import SegmentTooLongError, WorkBudgetError
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
 from meteor_eval.metrics.protocol import Metric, Pair, Total
@@ -48,7 +48,7 @@ def _children() -> set[int]:
     return found
 
 
-def _killing_total(metric: Metric[Any], chunk: Sequence[Pair]) -> Total:
+def _killing_total(metric: Metric[Any], chunk: Sequence[Pair]) -> Total:  # a method of Meteor
     """A chunk task that kills its own worker on the chunk holding segment 21 (in a worker)."""
     if any(h == "the cat number 21" for h, _ in chunk):
         os.kill(os.getpid(), signal.SIGKILL)
@@ -62,7 +62,7 @@ def _killing_total(metric: Metric[Any], chunk: Sequence[Pair]) -> Total:
 def test_killed_worker_names_its_chunk_and_leaves_no_process(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(parallel, "_chunk_total", _killing_total)
+    monkeypatch.setattr(Meteor, "chunk_total", _killing_total)  # forked workers inherit it
     sigpipe = signal.getsignal(signal.SIGPIPE)
     before = _children()  # other tests in this process may have left helpers running
     with pytest.raises(WorkerError, match=r"a worker process died ") as caught:
@@ -156,7 +156,7 @@ def test_pool_found_broken_at_submit_is_a_worker_error(
     """Under load a killed worker can break the pool before the next result is asked for;
     ``submit`` then raises BrokenProcessPool, which used to escape as is. The chunks in
     flight are named, or the one that could not be submitted when none was."""
-    monkeypatch.setattr(parallel, "_pool", lambda *args: _PoolBrokenAtSubmit(failing))
+    monkeypatch.setattr(pool, "_pool", lambda *args: _PoolBrokenAtSubmit(failing))
     with pytest.raises(WorkerError, match=message):
         corpus_result(Meteor(CONFIG), iter(PAIRS), jobs=2, chunk_size=2)
 

@@ -38,6 +38,7 @@ from meteor_eval.metrics.meteor.pipeline import (
 )
 from meteor_eval.metrics.meteor.signature import build_signature, resource_ids
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total, processes_for
+from meteor_eval.pool import Run, each
 from meteor_eval.stats.meteor import ROW_COLUMNS, MeteorStats
 
 __all__ = ["Meteor", "MeteorScore", "corpus_meteor", "sentence_meteor"]
@@ -313,15 +314,12 @@ class Meteor(Metric["MeteorScore"]):
         start_method: str | None,
     ) -> MeteorScore:
         """:meth:`corpus_score` in worker processes (the same result, bit for bit)."""
-        from meteor_eval.parallel import corpus_result, segment_results
-
         pairs = self._checked_pairs(hypotheses, references)
-        run: dict[str, Any] = {"jobs": jobs, "start_method": start_method}
+        run = Run(jobs, start_method=start_method)
         if segments:
-            seg_scores = segment_results(self, pairs, alignment=alignments, **run)
+            seg_scores = each(self, pairs, "segment_results", run, alignment=alignments)
             return self.combine(seg_scores, keep_segments=True)
-        result, _ = corpus_result(self, pairs, **run)
-        return result
+        return self.result(self.stream_total(pairs, run))
 
     def combine(
         self, seg_scores: Iterable[MeteorScore], *, keep_segments: bool = False
