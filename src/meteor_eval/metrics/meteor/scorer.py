@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import operator
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -30,16 +29,11 @@ from meteor_eval.metrics.base import Score, Signature
 from meteor_eval.metrics.meteor.config import MeteorConfig
 from meteor_eval.metrics.meteor.fast import FastPipeline
 from meteor_eval.metrics.meteor.formula import finite, score_from_stats, scores_of_totals
-from meteor_eval.metrics.meteor.pipeline import (
-    check_corpus,
-    each_placed,
-    perfect_row,
-    pool_stats,
-)
+from meteor_eval.metrics.meteor.pipeline import check_corpus, each_placed, pool_stats
 from meteor_eval.metrics.meteor.signature import build_signature, resource_ids
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total, processes_for
 from meteor_eval.pool import Run, each
-from meteor_eval.stats.meteor import ROW_COLUMNS, MeteorStats
+from meteor_eval.stats.meteor import ROW_COLUMNS, MeteorStats, merge_row
 
 __all__ = ["Meteor", "MeteorScore", "corpus_meteor", "sentence_meteor"]
 
@@ -377,10 +371,9 @@ class Meteor(Metric["MeteorScore"]):
         return self.config.aggregate == "mean"
 
     def merge(self, total: Row, row: Row) -> Row:
-        """Sum, except that a perfect segment's chunks are not added (METEOR 1.5's rule)."""
-        if self.config.zero_penalty_if_perfect and perfect_row(row):
-            row = (*row[:20], 0, *row[21:])
-        return tuple(map(operator.add, total, row))
+        """Sum, except that a perfect segment's chunks are not added (METEOR 1.5's rule:
+        :func:`~meteor_eval.stats.meteor.merge_row`)."""
+        return merge_row(total, row, skip_perfect_chunks=self.config.zero_penalty_if_perfect)
 
     def pooled_rows(self, pairs: Sequence[Pair]) -> Total:
         """The pooled total of a batch, from :meth:`pooled_stats_many` where the rows are not
