@@ -26,6 +26,7 @@ from meteor_eval.align.alignment import Alignment
 from meteor_eval.errors import warn_empty
 from meteor_eval.match.base import Match, Segment
 from meteor_eval.metrics.base import Score, Signature
+from meteor_eval.metrics.cache import LruCache
 from meteor_eval.metrics.meteor.config import MeteorConfig
 from meteor_eval.metrics.meteor.fast import FastPipeline
 from meteor_eval.metrics.meteor.formula import finite, score_from_stats, scores_of_totals
@@ -479,7 +480,8 @@ class Meteor(Metric["MeteorScore"]):
 
 # -- the plain functions ----------------------------------------------------------------------
 
-_DEFAULT_SCORERS: dict[MeteorConfig, Meteor] = {}
+#: The scorers of ``corpus_meteor`` and ``sentence_meteor``, by configuration.
+_DEFAULT_SCORERS: LruCache[MeteorConfig, Meteor] = LruCache(16)
 
 
 def _scorer(config: MeteorConfig | None, options: dict[str, object]) -> Meteor:
@@ -487,13 +489,8 @@ def _scorer(config: MeteorConfig | None, options: dict[str, object]) -> Meteor:
         raise TypeError("pass either config= or individual options, not both")
     if config is None:
         config = MeteorConfig.preset(**options)  # type: ignore[arg-type]
-    scorer = _DEFAULT_SCORERS.get(config)
-    if scorer is None:
-        if len(_DEFAULT_SCORERS) > 16:
-            _DEFAULT_SCORERS.clear()
-        scorer = Meteor(config)
-        _DEFAULT_SCORERS[config] = scorer
-    return scorer
+    chosen = config
+    return _DEFAULT_SCORERS.get(config, lambda: Meteor(chosen))
 
 
 def corpus_meteor(
