@@ -37,7 +37,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from meteor_eval.errors import warn_empty
+from meteor_eval.errors import warn_empty, warn_renamed
 from meteor_eval.metrics.base import Signature, check_corpus, check_segment
 from meteor_eval.pool import Run, each, resolve_jobs, run_chunks
 
@@ -159,7 +159,7 @@ class Metric(ABC, Generic[ScoreT]):
         """The statistics row of each ``(hypothesis, references)`` pair, in order.
 
         A batch, so that a metric can share work between the segments (METEOR interns the new
-        words of the whole batch at once). Checks the pairs and raises as ``sentence_score``.
+        words of the whole batch at once). Checks the pairs and raises as ``segment_score``.
         """
 
     # -- 2. merge ---------------------------------------------------------------------------
@@ -254,11 +254,16 @@ class Metric(ABC, Generic[ScoreT]):
 
     # -- written once -------------------------------------------------------------------------
 
-    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> ScoreT:
+    def segment_score(self, hypothesis: str, references: Sequence[str]) -> ScoreT:
         """The score of one hypothesis against its references."""
         check_segment(0, hypothesis, references)
         (row,) = self.segment_rows([(hypothesis, references)])
         return self.segment_result(row, len(references))
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str], **options: Any) -> ScoreT:
+        """Deprecated name of :meth:`segment_score` (removed in 0.3)."""
+        warn_renamed(f"{type(self).__name__}.sentence_score", "segment_score")
+        return self.segment_score(hypothesis, references, **options)
 
     def segment_result(self, row: Row, nrefs: int) -> ScoreT:
         """The result of one segment's statistics row (a row is the total of its segment)."""
@@ -329,7 +334,7 @@ class Metric(ABC, Generic[ScoreT]):
             warn_empty()
         return self.score_rows(rows, (len(refs) for refs in references))
 
-    def sentence_scores(
+    def segment_scores(
         self,
         hypotheses: Sequence[str],
         references: Sequence[Sequence[str]],
@@ -343,6 +348,18 @@ class Metric(ABC, Generic[ScoreT]):
         return [
             self.segment_result(row, len(refs)) for row, refs in zip(rows, references, strict=True)
         ]
+
+    def sentence_scores(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str]],
+        *,
+        jobs: int = 1,
+        start_method: str | None = None,
+    ) -> list[ScoreT]:
+        """Deprecated name of :meth:`segment_scores` (removed in 0.3)."""
+        warn_renamed(f"{type(self).__name__}.sentence_scores", "segment_scores")
+        return self.segment_scores(hypotheses, references, jobs=jobs, start_method=start_method)
 
     def stream_total(self, pairs: Iterable[Pair], run: Run) -> Total:
         """The merged statistics of a stream of pairs (and its rows when :meth:`keeps_rows`),

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from meteor_eval._ext import compiled_function
-from meteor_eval.errors import WorkBudgetError, warn_empty
+from meteor_eval.errors import WorkBudgetError, warn_empty, warn_renamed
 from meteor_eval.limits import WORK_BUDGET, check_work
 from meteor_eval.metrics.base import Score, Signature, SignatureField, check_corpus, check_segment
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total, processes_for
@@ -68,6 +68,7 @@ __all__ = [
     "RougeScore",
     "corpus_rouge",
     "score_from_stats",
+    "segment_rouge",
     "sentence_rouge",
 ]
 
@@ -291,7 +292,7 @@ _WIDTH = len(_VARIANT_COLUMNS)
 
 
 class Rouge(Metric[dict[str, RougeScore]]):
-    """ROUGE with a fixed configuration; :func:`corpus_rouge` and :func:`sentence_rouge` wrap it.
+    """ROUGE with a fixed configuration; :func:`corpus_rouge` and :func:`segment_rouge` wrap it.
 
     A :class:`~meteor_eval.metrics.protocol.Metric` whose row holds, for each variant in
     ``config.types``, the seven numbers of :class:`~meteor_eval.stats.rouge.RougeStats`. Rows
@@ -300,7 +301,7 @@ class Rouge(Metric[dict[str, RougeScore]]):
 
     Example:
         >>> r = Rouge(RougeConfig(types=("rouge1",)))
-        >>> r.sentence_score("He works on machine learning", ["I work on machine learning"])[
+        >>> r.segment_score("He works on machine learning", ["I work on machine learning"])[
         ...     "rouge1"].precision
         0.6
     """
@@ -819,7 +820,7 @@ def corpus_rouge(
     return Rouge(config).corpus_score(hypotheses, references, jobs=jobs, start_method=start_method)
 
 
-def sentence_rouge(
+def segment_rouge(
     hypothesis: str,
     references: Sequence[str],
     *,
@@ -833,7 +834,7 @@ def sentence_rouge(
     """ROUGE of one hypothesis against its references, for each variant in ``types``.
 
     Example:
-        >>> s = sentence_rouge("He works on machine learning.", ["I work on machine learning."])
+        >>> s = segment_rouge("He works on machine learning.", ["I work on machine learning."])
         >>> s["rouge1"].precision
         0.6
     """
@@ -847,4 +848,12 @@ def sentence_rouge(
         skip_distance=skip_distance,
         sentence_separator=sentence_separator,
     )
-    return Rouge(config).sentence_score(hypothesis, references)
+    return Rouge(config).segment_score(hypothesis, references)
+
+
+def sentence_rouge(
+    hypothesis: str, references: Sequence[str], **options: Any
+) -> dict[str, RougeScore]:
+    """Deprecated name of :func:`segment_rouge` (removed in 0.3)."""
+    warn_renamed("sentence_rouge", "segment_rouge")
+    return segment_rouge(hypothesis, references, **options)

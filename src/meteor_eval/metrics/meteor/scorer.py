@@ -5,7 +5,7 @@
 applies), scores statistics with :func:`~meteor_eval.metrics.meteor.formula.score_from_stats`,
 signs them (:mod:`meteor_eval.metrics.meteor.signature`) and implements the metric protocol
 (:class:`~meteor_eval.metrics.protocol.Metric`) on the jar's 23-number statistics rows.
-``corpus_meteor`` and ``sentence_meteor`` are wrappers around a cached :class:`Meteor`.
+``corpus_meteor`` and ``segment_meteor`` are wrappers around a cached :class:`Meteor`.
 
 Several references: each reference is scored and the first one with the strictly highest score
 keeps its statistics (spec 5.4). Corpus score: the segments' statistics are pooled and scored once
@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import Any
 
 from meteor_eval.align.alignment import Alignment
-from meteor_eval.errors import warn_empty
+from meteor_eval.errors import warn_empty, warn_renamed
 from meteor_eval.match.base import Match, Segment
 from meteor_eval.metrics.base import Score, Signature
 from meteor_eval.metrics.cache import LruCache
@@ -36,7 +36,7 @@ from meteor_eval.metrics.protocol import Metric, Pair, Row, Total, processes_for
 from meteor_eval.pool import Run, each
 from meteor_eval.stats.meteor import ROW_COLUMNS, MeteorStats, merge_row
 
-__all__ = ["Meteor", "MeteorScore", "corpus_meteor", "sentence_meteor"]
+__all__ = ["Meteor", "MeteorScore", "corpus_meteor", "segment_meteor", "sentence_meteor"]
 
 #: Pairs scored together by :meth:`Meteor.corpus_score` (their new word types are interned in
 #: one batch).
@@ -106,7 +106,7 @@ class Meteor(Metric["MeteorScore"]):
     Example:
         >>> scorer = Meteor(MeteorConfig.preset("meteor15", modules=("exact", "stem", "synonym"),
         ...                                     normalization="norm"))
-        >>> scorer.sentence_score("The cat sat on the mat.", ["The cat sat on the mat."]).score
+        >>> scorer.segment_score("The cat sat on the mat.", ["The cat sat on the mat."]).score
         1.0
     """
 
@@ -232,7 +232,7 @@ class Meteor(Metric["MeteorScore"]):
             return 0.0
         return math.fsum(score_from_stats(r, config).score for r in records) / len(records)
 
-    def sentence_score(
+    def segment_score(
         self, hypothesis: str, references: Sequence[str], *, alignment: bool = False
     ) -> MeteorScore:
         """METEOR of one hypothesis against its references.
@@ -283,7 +283,7 @@ class Meteor(Metric["MeteorScore"]):
             warn_empty()
         if segments or alignments:
             seg_scores = [
-                self.sentence_score(h, refs, alignment=alignments)
+                self.segment_score(h, refs, alignment=alignments)
                 for h, refs in zip(hypotheses, references, strict=True)
             ]
             return self.combine(seg_scores, keep_segments=True)
@@ -409,12 +409,12 @@ class Meteor(Metric["MeteorScore"]):
     def segment_results(
         self, pairs: Sequence[Pair], *, alignment: bool = False, **options: Any
     ) -> list[MeteorScore]:
-        """:meth:`sentence_score` of each pair (``alignment``: attach each one's alignment)."""
+        """:meth:`segment_score` of each pair (``alignment``: attach each one's alignment)."""
         if options:
             return super().segment_results(pairs, **options)
 
         def score(hypothesis: str, references: Sequence[str]) -> MeteorScore:
-            return self.sentence_score(hypothesis, references, alignment=alignment)
+            return self.segment_score(hypothesis, references, alignment=alignment)
 
         return each_placed(pairs, score)
 
@@ -480,7 +480,7 @@ class Meteor(Metric["MeteorScore"]):
 
 # -- the plain functions ----------------------------------------------------------------------
 
-#: The scorers of ``corpus_meteor`` and ``sentence_meteor``, by configuration.
+#: The scorers of ``corpus_meteor`` and ``segment_meteor``, by configuration.
 _DEFAULT_SCORERS: LruCache[MeteorConfig, Meteor] = LruCache(16)
 
 
@@ -518,7 +518,7 @@ def corpus_meteor(
     )
 
 
-def sentence_meteor(
+def segment_meteor(
     hypothesis: str,
     references: Sequence[str],
     *,
@@ -529,9 +529,22 @@ def sentence_meteor(
     """METEOR of one hypothesis; ``options`` are those of :meth:`MeteorConfig.preset`.
 
     Example:
-        >>> s = sentence_meteor("on the mat sat the cat", ["the cat sat on the mat"],
+        >>> s = segment_meteor("on the mat sat the cat", ["the cat sat on the mat"],
         ...                     flavour="paper2005", modules=("exact",))
         >>> (s.chunks, s.penalty, s.score)
         (6, 0.5, 0.5)
     """
-    return _scorer(config, options).sentence_score(hypothesis, references, alignment=alignment)
+    return _scorer(config, options).segment_score(hypothesis, references, alignment=alignment)
+
+
+def sentence_meteor(
+    hypothesis: str,
+    references: Sequence[str],
+    *,
+    config: MeteorConfig | None = None,
+    alignment: bool = False,
+    **options: object,
+) -> MeteorScore:
+    """Deprecated name of :func:`segment_meteor` (removed in 0.3)."""
+    warn_renamed("sentence_meteor", "segment_meteor")
+    return segment_meteor(hypothesis, references, config=config, alignment=alignment, **options)
