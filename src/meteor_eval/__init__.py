@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from meteor_eval.metrics.rouge import (
         Rouge,
         RougeConfig,
+        RougeResult,
         RougeScore,
         corpus_rouge,
         segment_rouge,
@@ -74,7 +75,7 @@ _LAZY: dict[str, str] = {
         "meteor_eval.metrics.meteor",
     ),
     **dict.fromkeys(
-        ("Rouge", "RougeConfig", "RougeScore", "corpus_rouge", "segment_rouge"),
+        ("Rouge", "RougeConfig", "RougeResult", "RougeScore", "corpus_rouge", "segment_rouge"),
         "meteor_eval.metrics.rouge",
     ),
     "MeteorStats": "meteor_eval.stats.meteor",
@@ -147,6 +148,7 @@ __all__ = [
     "Rouge",
     "RougeConfig",
     "RougeMetric",
+    "RougeResult",
     "RougeScore",
     "Score",
     "Signature",

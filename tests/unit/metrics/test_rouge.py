@@ -161,3 +161,36 @@ def test_compiled_corpus_path_equals_the_rows_path_to_the_bit(aggregate: str) ->
             other.recall,
             other.fmeasure,
         ), variant
+
+
+def test_the_result_is_a_score_object_and_still_a_mapping() -> None:
+    """ROUGE returns a score object like BLEU and METEOR (a signature, ``float()``), which is
+    also the read-only mapping of variants that ROUGE returned before (a plain dict)."""
+    import pickle
+    from collections.abc import Mapping
+
+    from meteor_eval.metrics.base import Score
+    from meteor_eval.metrics.rouge import RougeResult
+
+    rouge = Rouge(RougeConfig(types=("rougeL", "rouge1")))
+    hyps, refs = ["the cat sat", "a dog"], [["the cat sat down"], ["a dog barked"]]
+    corpus = rouge.corpus_score(hyps, refs)
+    assert isinstance(corpus, RougeResult) and isinstance(corpus, Score)
+    assert isinstance(corpus, Mapping)
+    assert list(corpus) == ["rougeL", "rouge1"] and len(corpus) == 2
+    # rougeL's F-measure, the first configured variant: (2 * 3/3 * 3/4 / (3/3 + 3/4) + 4/5) / 2
+    assert float(corpus) == corpus.score == corpus["rougeL"].fmeasure
+    assert corpus.score == pytest.approx((6 / 7 + 0.8) / 2, abs=1e-15)
+    assert corpus.signature == rouge.signature("1")
+    as_dict = dict(corpus)
+    assert corpus == as_dict and as_dict == corpus
+    assert corpus != {"rougeL": corpus["rougeL"]}
+    assert {k: v.fmeasure for k, v in corpus.items()} == rouge.values(corpus)
+    assert pickle.loads(pickle.dumps(corpus)) == corpus
+    segment = rouge.segment_score(hyps[0], refs[0])
+    assert isinstance(segment, RougeResult)
+    assert segment["rouge1"].recall == 0.75
+    with pytest.raises(KeyError):
+        segment["rouge2"]
+    with pytest.raises(TypeError):
+        segment["rouge1"] = segment["rouge1"]  # type: ignore[index]
