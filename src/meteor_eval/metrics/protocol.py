@@ -381,7 +381,7 @@ class Metric(ABC, Generic[ScoreT]):
                 self.add_rows(total, part.rows)
                 total.nrefs |= part.nrefs
         if total.count == 0:
-            warn_empty()
+            warn_empty(stacklevel=4)  # at the caller of corpus_score or parallel.corpus_total
         return total
 
     def total_of(self, rows: Iterable[Row], nrefs: Iterable[int]) -> Total:
