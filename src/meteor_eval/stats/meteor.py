@@ -118,12 +118,14 @@ def perfect_rows(rows: Any) -> Any:
 
 
 def merge_row(
-    total: Sequence[float], row: Sequence[float], *, skip_perfect_chunks: bool = True
+    total: Sequence[float], row: Sequence[float], skip_perfect_chunks: bool = True
 ) -> tuple[float, ...]:
     """``total`` plus one segment's ``row`` (both in the jar's order): sums, except that with
     ``skip_perfect_chunks`` a perfect segment adds no chunks (:meth:`MeteorStats.merge` on
     rows)."""
-    if skip_perfect_chunks and perfect_row(row):
+    # row[20] == 1 first: most segments have other chunk counts (no call, on the protocol's
+    # merge of every row)
+    if skip_perfect_chunks and row[20] == 1 and perfect_row(row):
         row = (*row[:20], 0, *row[21:])
     return tuple(map(operator.add, total, row))
 

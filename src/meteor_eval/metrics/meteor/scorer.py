@@ -374,7 +374,7 @@ class Meteor(Metric["MeteorScore"]):
     def merge(self, total: Row, row: Row) -> Row:
         """Sum, except that a perfect segment's chunks are not added (METEOR 1.5's rule:
         :func:`~meteor_eval.stats.meteor.merge_row`)."""
-        return merge_row(total, row, skip_perfect_chunks=self.config.zero_penalty_if_perfect)
+        return merge_row(total, row, self.config.zero_penalty_if_perfect)
 
     def pooled_rows(self, pairs: Sequence[Pair]) -> Total:
         """The pooled total of a batch, from :meth:`pooled_stats_many` where the rows are not
