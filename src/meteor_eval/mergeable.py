@@ -34,29 +34,24 @@ Example:
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from meteor_eval.errors import ConfigError
+from meteor_eval.metrics.cache import LruCache
 from meteor_eval.metrics.protocol import Metric, Row, Total
 
 __all__ = ["BleuMetric", "MergeableMetric", "MeteorMetric", "RougeMetric"]
 
 _STATE_FORMAT = 1
-_SHARED: dict[tuple[type[Any], Any], Metric[Any]] = {}
-_SHARED_LOCK = threading.Lock()
+#: The metric objects of the mergeable metrics, by class and configuration.
+_SHARED: LruCache[tuple[type[Any], Any], Metric[Any]] = LruCache(16)
 
 
 def _shared_metric(cls: type[Metric[Any]], config: Any) -> Metric[Any]:
-    """One metric object per configuration and process (resources load once)."""
-    key = (cls, config)
-    with _SHARED_LOCK:
-        metric = _SHARED.get(key)
-        if metric is None:
-            metric = cls(config)
-            _SHARED[key] = metric
-        return metric
+    """One metric object per configuration and process (resources load once; the 16 most
+    recently used configurations are kept)."""
+    return _SHARED.get((cls, config), lambda: cls(config))
 
 
 class MergeableMetric:

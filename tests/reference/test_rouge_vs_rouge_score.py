@@ -81,7 +81,7 @@ def test_multisentence_pairs_equal_rouge_score(stem: bool) -> None:
     hyps = ["<n>".join(h) for h, _ in pairs]
     refs = [["<n>".join(r) for r in group] for _, group in pairs]
     rouge = Rouge(RougeConfig(types=ROUGE_TYPES, use_stemmer=stem, sentence_separator="<n>"))
-    results = rouge.sentence_scores(hyps, refs)
+    results = rouge.segment_scores(hyps, refs)
     for case in _load("rouge/rouge_score.json.gz")["multisentence"]:
         if case["stem"] != stem:
             continue

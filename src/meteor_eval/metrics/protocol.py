@@ -19,7 +19,11 @@ On top of that the base class writes once what every metric shares: sentence and
 the reference-count label of signatures, the total of a stream of rows, and the resampling
 interface (:meth:`Metric.sample_matrix`, :meth:`Metric.sample_values`) that significance tests
 use to score thousands of resampled corpora without touching the text again.
-:mod:`meteor_eval.parallel` runs any metric over streams and processes through this protocol.
+``jobs=`` runs on :mod:`meteor_eval.pool`, an executor below the metrics that knows nothing of
+them (it calls a metric's ``chunk_total``, ``chunk_rows`` or ``segment_results`` by name on each
+chunk); :mod:`meteor_eval.parallel` and :mod:`meteor_eval.distributed`, the engines above the
+metrics, run any metric over streams and processes through this protocol. Nothing here imports
+them.
 
 Models: sacrebleu's ``Metric`` (statistics, then a formula, then a signature) and torchmetrics'
 update/merge/compute on one statistics path.
@@ -33,8 +37,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from meteor_eval.errors import warn_empty
+from meteor_eval.errors import warn_empty, warn_renamed
 from meteor_eval.metrics.base import Signature, check_corpus, check_segment
+from meteor_eval.pool import Run, each, resolve_jobs, run_chunks
 
 if TYPE_CHECKING:
     import numpy as np
@@ -58,7 +63,6 @@ def processes_for(jobs: int, start_method: str | None = None) -> int:
         ConfigError: ``jobs`` is not an integer from 0 to 1,024, or ``start_method`` is
             unknown or unavailable (:mod:`meteor_eval.processes`).
     """
-    from meteor_eval.parallel import resolve_jobs
     from meteor_eval.processes import resolve_start_method
 
     n_jobs = resolve_jobs(jobs)
@@ -102,6 +106,11 @@ class Total:
             if other.rows is None:
                 raise ValueError("cannot merge a total without rows into one that keeps rows")
             self.rows.extend(other.rows)
+
+
+def _count(total: Total) -> int:
+    """The number of segments of a chunk's total (for progress)."""
+    return total.count
 
 
 class Metric(ABC, Generic[ScoreT]):
@@ -150,7 +159,7 @@ class Metric(ABC, Generic[ScoreT]):
         """The statistics row of each ``(hypothesis, references)`` pair, in order.
 
         A batch, so that a metric can share work between the segments (METEOR interns the new
-        words of the whole batch at once). Checks the pairs and raises as ``sentence_score``.
+        words of the whole batch at once). Checks the pairs and raises as ``segment_score``.
         """
 
     # -- 2. merge ---------------------------------------------------------------------------
@@ -245,11 +254,16 @@ class Metric(ABC, Generic[ScoreT]):
 
     # -- written once -------------------------------------------------------------------------
 
-    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> ScoreT:
+    def segment_score(self, hypothesis: str, references: Sequence[str]) -> ScoreT:
         """The score of one hypothesis against its references."""
         check_segment(0, hypothesis, references)
         (row,) = self.segment_rows([(hypothesis, references)])
         return self.segment_result(row, len(references))
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str], **options: Any) -> ScoreT:
+        """Deprecated name of :meth:`segment_score` (removed in 0.3)."""
+        warn_renamed(f"{type(self).__name__}.sentence_score", "segment_score")
+        return self.segment_score(hypothesis, references, **options)
 
     def segment_result(self, row: Row, nrefs: int) -> ScoreT:
         """The result of one segment's statistics row (a row is the total of its segment)."""
@@ -286,9 +300,8 @@ class Metric(ABC, Generic[ScoreT]):
         pairs = self._checked_pairs(hypotheses, references)
         if n_jobs == 1:
             return self.segment_rows(pairs)
-        from meteor_eval.parallel import segment_rows
-
-        return [row for row, _ in segment_rows(self, pairs, jobs=n_jobs, start_method=start_method)]
+        rows = each(self, pairs, "chunk_rows", Run(n_jobs, start_method=start_method))
+        return [row for row, _ in rows]
 
     def corpus_score(
         self,
@@ -314,17 +327,14 @@ class Metric(ABC, Generic[ScoreT]):
         """
         n_jobs = processes_for(jobs, start_method)
         if n_jobs > 1:
-            from meteor_eval.parallel import corpus_result
-
             pairs = self._checked_pairs(hypotheses, references)
-            result, _ = corpus_result(self, pairs, jobs=n_jobs, start_method=start_method)
-            return result
+            return self.result(self.stream_total(pairs, Run(n_jobs, start_method=start_method)))
         rows = self.segment_rows(self._checked_pairs(hypotheses, references))
         if not rows:
             warn_empty()
         return self.score_rows(rows, (len(refs) for refs in references))
 
-    def sentence_scores(
+    def segment_scores(
         self,
         hypotheses: Sequence[str],
         references: Sequence[Sequence[str]],
@@ -338,6 +348,41 @@ class Metric(ABC, Generic[ScoreT]):
         return [
             self.segment_result(row, len(refs)) for row, refs in zip(rows, references, strict=True)
         ]
+
+    def sentence_scores(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str]],
+        *,
+        jobs: int = 1,
+        start_method: str | None = None,
+    ) -> list[ScoreT]:
+        """Deprecated name of :meth:`segment_scores` (removed in 0.3)."""
+        warn_renamed(f"{type(self).__name__}.sentence_scores", "segment_scores")
+        return self.segment_scores(hypotheses, references, jobs=jobs, start_method=start_method)
+
+    def stream_total(self, pairs: Iterable[Pair], run: Run) -> Total:
+        """The merged statistics of a stream of pairs (and its rows when :meth:`keeps_rows`),
+        its chunks run as ``run`` says (:mod:`meteor_eval.pool`: here or in worker processes;
+        ``pairs`` may be :class:`meteor_eval.pool.Files`).
+
+        Equal to merging every segment's row in input order: with :attr:`exact` statistics
+        each chunk is merged where it is scored (one small total comes back from a worker),
+        else the chunk's rows come back and are folded here one by one, in input order, so
+        floating-point sums are the same whatever the number of processes. An empty stream
+        warns.
+        """
+        total = self.new_total()
+        for part in run_chunks(self, pairs, "chunk_total", run, _count):
+            if self.exact:
+                total.merge_total(self, part)
+            else:
+                assert part.rows is not None
+                self.add_rows(total, part.rows)
+                total.nrefs |= part.nrefs
+        if total.count == 0:
+            warn_empty(stacklevel=4)  # at the caller of corpus_score or parallel.corpus_total
+        return total
 
     def total_of(self, rows: Iterable[Row], nrefs: Iterable[int]) -> Total:
         """The running total of ``rows`` (with the segments' numbers of references)."""

@@ -41,12 +41,12 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from meteor_eval._ext import compiled_function
-from meteor_eval.errors import WorkBudgetError, warn_empty
+from meteor_eval.errors import WorkBudgetError, warn_empty, warn_renamed
 from meteor_eval.limits import WORK_BUDGET, check_work
 from meteor_eval.metrics.base import Score, Signature, SignatureField, check_corpus, check_segment
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total, processes_for
@@ -65,9 +65,11 @@ __all__ = [
     "Interval",
     "Rouge",
     "RougeConfig",
+    "RougeResult",
     "RougeScore",
     "corpus_rouge",
     "score_from_stats",
+    "segment_rouge",
     "sentence_rouge",
 ]
 
@@ -223,6 +225,50 @@ class RougeScore(Score):
     fmeasure_ci: Interval | None = None
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class RougeResult(Score, Mapping[str, RougeScore]):
+    """ROUGE's result: a score object like BLEU's and METEOR's, and a read-only mapping of each
+    configured variant to its :class:`RougeScore`, in the configured order (so
+    ``result["rougeL"]``, ``dict(result)``, ``result.items()`` and ``result == {...}`` work as
+    with the plain dict that ROUGE returned before 0.2).
+
+    Attributes:
+        score: The F-measure of the first configured variant (the headline, as
+            ``float(result)``).
+        signature: The whole configuration's signature (every variant; each variant's own
+            score carries its own).
+        variants: Per variant name, its score.
+
+    Example:
+        >>> r = Rouge(RougeConfig(types=("rouge1", "rougeL")))
+        >>> result = r.segment_score("the cat sat", ["the cat sat down"])
+        >>> list(result), round(result["rouge1"].recall, 2)
+        (['rouge1', 'rougeL'], 0.75)
+        >>> result.score == result["rouge1"].fmeasure, result == dict(result)
+        (True, True)
+    """
+
+    variants: dict[str, RougeScore]
+
+    def __getitem__(self, variant: str) -> RougeScore:
+        return self.variants[variant]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.variants)
+
+    def __len__(self) -> int:
+        return len(self.variants)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to any mapping of the same variants to equal scores (a dict, as before)."""
+        if isinstance(other, Mapping):
+            return self.variants == dict(other.items())
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"RougeResult({self.variants!r})"
+
+
 def _ratio(hits: float, count: float) -> float:
     return hits / count if count > 0 else 0.0
 
@@ -290,8 +336,8 @@ _VARIANT_COLUMNS = ("hits", "hyp_count", "ref_count", "precision", "recall", "fm
 _WIDTH = len(_VARIANT_COLUMNS)
 
 
-class Rouge(Metric[dict[str, RougeScore]]):
-    """ROUGE with a fixed configuration; :func:`corpus_rouge` and :func:`sentence_rouge` wrap it.
+class Rouge(Metric[RougeResult]):
+    """ROUGE with a fixed configuration; :func:`corpus_rouge` and :func:`segment_rouge` wrap it.
 
     A :class:`~meteor_eval.metrics.protocol.Metric` whose row holds, for each variant in
     ``config.types``, the seven numbers of :class:`~meteor_eval.stats.rouge.RougeStats`. Rows
@@ -300,7 +346,7 @@ class Rouge(Metric[dict[str, RougeScore]]):
 
     Example:
         >>> r = Rouge(RougeConfig(types=("rouge1",)))
-        >>> r.sentence_score("He works on machine learning", ["I work on machine learning"])[
+        >>> r.segment_score("He works on machine learning", ["I work on machine learning"])[
         ...     "rouge1"].precision
         0.6
     """
@@ -564,7 +610,7 @@ class Rouge(Metric[dict[str, RougeScore]]):
         *,
         jobs: int = 1,
         start_method: str | None = None,
-    ) -> dict[str, RougeScore]:
+    ) -> RougeResult:
         """Corpus ROUGE (see :meth:`Metric.corpus_score`). In one process, with the compiled
         kernel, only rouge-score variants and no bootstrap, the chunks' rows are summed as NumPy
         blocks, without a Python object per segment: for the mean of segment scores (the
@@ -649,13 +695,14 @@ class Rouge(Metric[dict[str, RougeScore]]):
 
     def score_total(
         self, total: Row, *, nrefs: str = "1", rows: Sequence[Row] | None = None
-    ) -> dict[str, RougeScore]:
+    ) -> RougeResult:
         """Per variant, the score of merged statistics (``rows`` enable the bootstrap, and
-        replace ``total`` by their exactly rounded sums: see :meth:`keeps_rows`)."""
+        replace ``total`` by their exactly rounded sums: see :meth:`keeps_rows`), as one
+        :class:`RougeResult`."""
         if rows:
             total = self.exact_total(rows)
         per_row = [self._variant_records(row) for row in rows] if rows else None
-        return {
+        variants = {
             variant: self.score_stats(
                 variant,
                 stats,
@@ -664,12 +711,14 @@ class Rouge(Metric[dict[str, RougeScore]]):
             )
             for variant, stats in self._variant_records(total).items()
         }
+        headline = variants[self.config.types[0]].fmeasure
+        return RougeResult(headline, self.signature(nrefs), variants)
 
-    def values(self, score: dict[str, RougeScore]) -> dict[str, float]:
+    def values(self, score: RougeResult) -> dict[str, float]:
         """The F-measure of each variant, by variant name."""
         return {variant: result.fmeasure for variant, result in score.items()}
 
-    def report(self, score: dict[str, RougeScore]) -> dict[str, dict[str, Any]]:
+    def report(self, score: RougeResult) -> dict[str, dict[str, Any]]:
         """Per variant, its F-measure as the score, with precision, recall and F-measure, and
         their bootstrap intervals (``precision_ci``, ``recall_ci``, ``fmeasure_ci``: ``[low,
         high]``) when ``n_bootstrap`` asked for them."""
@@ -794,7 +843,7 @@ def corpus_rouge(
     confidence: float = 0.95,
     jobs: int = 1,
     start_method: str | None = None,
-) -> dict[str, RougeScore]:
+) -> RougeResult:
     """Corpus ROUGE for each variant in ``types`` (see :class:`RougeConfig` for the options);
     ``jobs`` processes (0: one per CPU) started by ``start_method``
     (:mod:`meteor_eval.processes`) give the same result as one.
@@ -819,7 +868,7 @@ def corpus_rouge(
     return Rouge(config).corpus_score(hypotheses, references, jobs=jobs, start_method=start_method)
 
 
-def sentence_rouge(
+def segment_rouge(
     hypothesis: str,
     references: Sequence[str],
     *,
@@ -829,11 +878,11 @@ def sentence_rouge(
     weight: float = 1.2,
     skip_distance: int = 4,
     sentence_separator: str | None = None,
-) -> dict[str, RougeScore]:
+) -> RougeResult:
     """ROUGE of one hypothesis against its references, for each variant in ``types``.
 
     Example:
-        >>> s = sentence_rouge("He works on machine learning.", ["I work on machine learning."])
+        >>> s = segment_rouge("He works on machine learning.", ["I work on machine learning."])
         >>> s["rouge1"].precision
         0.6
     """
@@ -847,4 +896,10 @@ def sentence_rouge(
         skip_distance=skip_distance,
         sentence_separator=sentence_separator,
     )
-    return Rouge(config).sentence_score(hypothesis, references)
+    return Rouge(config).segment_score(hypothesis, references)
+
+
+def sentence_rouge(hypothesis: str, references: Sequence[str], **options: Any) -> RougeResult:
+    """Deprecated name of :func:`segment_rouge` (removed in 0.3)."""
+    warn_renamed("sentence_rouge", "segment_rouge")
+    return segment_rouge(hypothesis, references, **options)

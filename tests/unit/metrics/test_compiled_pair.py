@@ -73,8 +73,8 @@ def sentence(rng: random.Random, length: int) -> str:
 
 
 def same_everywhere(fused: Meteor, general: Meteor, hyp: str, refs: list[str]) -> None:
-    a = fused.sentence_score(hyp, refs, alignment=True)
-    b = general.sentence_score(hyp, refs, alignment=True)
+    a = fused.segment_score(hyp, refs, alignment=True)
+    b = general.segment_score(hyp, refs, alignment=True)
     assert a.stats == b.stats
     assert a.reference_index == b.reference_index
     assert a.alignment is not None and b.alignment is not None
@@ -121,7 +121,7 @@ def test_identical_long_and_empty_segments(
     )
     fused, general = scorers(config, monkeypatch)
     # With paraphrase first, identical segments are matched by paraphrases alone (spec 3.5).
-    identical = fused.sentence_score("big house large home", ["big house large home"])
+    identical = fused.segment_score("big house large home", ["big house large home"])
     assert identical.stats.stages[0] != (0, 0, 0, 0)
     assert sum(identical.stats.stages[1]) == sum(identical.stats.stages[2]) == 0
     rng = random.Random(9)
@@ -365,6 +365,6 @@ def test_row_blocks_stop_at_the_first_pair_over_the_work_budget(
         assert caught.value.index == 1 and caught.value.budget == 30
         assert caught.value.units > 30
         with pytest.raises(WorkBudgetError):
-            scorer.sentence_score(repeated, [repeated])
+            scorer.segment_score(repeated, [repeated])
     monkeypatch.setitem(limits.WORK_BUDGET, "meteor15", 36)  # at the budget: scored
     assert fused.best_stats_many(pairs) == [general.best_stats(h, r) for h, r in pairs]

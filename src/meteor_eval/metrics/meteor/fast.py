@@ -44,7 +44,7 @@ from meteor_eval.metrics.meteor.pipeline import (
     check_reference,
     check_segment,
 )
-from meteor_eval.stats.meteor import MeteorStats
+from meteor_eval.stats.meteor import MeteorStats, is_perfect, perfect_rows, stats_of_compiled
 from meteor_eval.text.tokenize import java_hash
 
 __all__ = ["FastPipeline", "compiled_kinds"]
@@ -72,7 +72,9 @@ def compiled_kinds(config: MeteorConfig) -> bytes | None:
 
 
 def _row_of(stats: MeteorStats) -> tuple[int, ...]:
-    """A statistics record in the kernel's row order (lengths, chunks, matched, stages)."""
+    """A statistics record in the compiled pair kernel's compact order (lengths, chunks,
+    matched, stages: :func:`~meteor_eval.stats.meteor.stats_of_compiled` reads it back), to add
+    a pair scored on the general path to a running sum of the kernel's rows."""
     return (
         stats.hyp_length,
         stats.ref_length,
@@ -97,15 +99,6 @@ def _stats_of_jar_row(row: Sequence[int], n_stages: int) -> MeteorStats:
 def _over_budget(units: int, index: int | None = None) -> WorkBudgetError:
     """The error of a pair whose candidate matches passed the budget."""
     return WorkBudgetError(_LABEL, "meteor15", units, limits.WORK_BUDGET["meteor15"], index)
-
-
-def _stats_of(row: Sequence[int]) -> MeteorStats:
-    """The kernel's row as a statistics record."""
-    stages = cast(
-        "tuple[tuple[int, int, int, int], ...]",
-        tuple(tuple(row[b : b + 4]) for b in range(7, len(row), 4)),
-    )
-    return MeteorStats(row[0], row[1], row[2], row[3], stages, row[4], row[5], row[6])
 
 
 class FastPipeline(Pipeline):
@@ -231,9 +224,7 @@ class FastPipeline(Pipeline):
             )
         if row is None:  # over the work budget: matches holds the candidates counted
             raise _over_budget(matches)
-        stages = tuple(row[b : b + 4] for b in range(7, len(row), 4))
-        stats = MeteorStats(row[0], row[1], row[2], row[3], stages, row[4], row[5], row[6])
-        return stats, matches if matches is not None else [], row[4]
+        return stats_of_compiled(row), matches if matches is not None else [], row[4]
 
     def best_stats_many(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> list[MeteorStats]:
         """:meth:`Pipeline.best_stats_many`, with the new word types of all the pairs interned
@@ -296,11 +287,11 @@ class FastPipeline(Pipeline):
                     raise _over_budget(units, index)
             else:  # interned with another table (it filled up): the general path
                 row = _row_of(self.pair_stats(hyp, ref, want_matches=False)[0])
-            if skip and row[4] == 1 and row[5] == row[0] and row[6] == row[1]:
-                # A perfect segment adds no chunks (word mode: matched words = stage sums).
+            # A perfect segment adds no chunks (word mode: matched words = stage sums).
+            if skip and is_perfect(row[4], row[5], row[6], row[0], row[1]):
                 row = (*row[:4], 0, *row[5:])
             total = list(map(operator.add, total, row))
-        return _stats_of(total)
+        return stats_of_compiled(total)
 
     def pooled_block(self, rows: np.ndarray[Any, np.dtype[np.int64]]) -> np.ndarray[Any, Any]:
         """The pooled row of a block of rows in the jar's order: column sums, except that a
@@ -308,12 +299,7 @@ class FastPipeline(Pipeline):
         chunks (METEOR 1.5's rule, spec 5.2)."""
         total: np.ndarray[Any, Any] = rows.sum(axis=0)
         if self.config.zero_penalty_if_perfect and len(rows):
-            perfect = (
-                (rows[:, 20] == 1)
-                & (rows[:, 4:20:2].sum(axis=1) == rows[:, 0])
-                & (rows[:, 5:20:2].sum(axis=1) == rows[:, 1])
-            )
-            total[20] -= int(perfect.sum())
+            total[20] -= int(perfect_rows(rows).sum())
         return total
 
     def rows_block(

@@ -27,7 +27,7 @@ import struct
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from meteor_eval.stats.meteor import MeteorStats
+from meteor_eval.stats.meteor import MeteorStats, is_perfect
 
 if TYPE_CHECKING:
     from meteor_eval.metrics.meteor.config import MeteorConfig
@@ -369,7 +369,7 @@ def scores_of_totals(totals: Any, config: MeteorConfig) -> Any:
         fmean = 1.0 / ((1.0 - config.alpha) / precision + config.alpha / recall)
         frag = chunks / (matched / 2.0)
         if config.zero_penalty_if_perfect:
-            perfect = (chunks == 1) & (hyp_total == data[:, 0]) & (ref_total == data[:, 1])
+            perfect = is_perfect(chunks, hyp_total, ref_total, data[:, 0], data[:, 1])
             frag = np.where(perfect, 0.0, frag)
         penalty = config.gamma * np.power(frag, config.beta)
         score = fmean * (1.0 - penalty)
