@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
@@ -39,6 +39,8 @@ from meteor_eval.metrics.base import Signature, check_corpus, check_segment
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+
+    from meteor_eval.stats.exactsum import ExactSum
 
 __all__ = ["Metric", "Pair", "Row", "Total", "nrefs_label", "processes_for"]
 
@@ -82,26 +84,63 @@ class Total:
     """A running total of rows: the merged statistics, the segment count, the reference counts
     seen, and (when the metric needs them) the rows themselves, in input order.
 
+    For a metric whose columns are summed exactly (:meth:`Metric.exact_sums`) the total holds
+    an :class:`~meteor_eval.stats.exactsum.ExactSum` (``sums``) instead of a fold: ``row`` is
+    then every column's sum rounded once, the same bits whatever the grouping, in constant
+    memory.
+
     Totals of consecutive parts of a stream merge with :meth:`merge_total` (in order).
     """
 
-    __slots__ = ("count", "nrefs", "row", "rows")
+    __slots__ = ("_row", "count", "nrefs", "rows", "sums")
 
-    def __init__(self, row: Row, *, keep_rows: bool) -> None:
-        self.row = row
+    def __init__(self, row: Row, *, keep_rows: bool, exact_sums: bool = False) -> None:
+        self._row = row
         self.count = 0
         self.nrefs: set[int] = set()
         self.rows: list[Row] | None = [] if keep_rows else None
+        self.sums: ExactSum | None = None
+        if exact_sums:
+            from meteor_eval.stats.exactsum import ExactSum
+
+            self.sums = ExactSum(len(row))
+            self.sums.add_row(row)
+
+    @property
+    def row(self) -> Row:
+        """The merged statistics (with exact sums: each column's sum rounded once)."""
+        return self._row if self.sums is None else self.sums.rounded()
+
+    @row.setter
+    def row(self, value: Row) -> None:
+        if self.sums is not None:
+            raise AttributeError("a total of exact sums changes only by adding rows or totals")
+        self._row = value
 
     def merge_total(self, metric: Metric[Any], other: Total) -> None:
         """Add ``other``, the total of the segments that follow this one's."""
-        self.row = metric.merge_totals(self.row, other.row)
+        if self.sums is not None:
+            if other.sums is None:
+                raise ValueError("cannot merge a total without exact sums into one with them")
+            self.sums.merge(other.sums)
+        else:
+            self._row = metric.merge_totals(self._row, other.row)
         self.count += other.count
         self.nrefs |= other.nrefs
         if self.rows is not None:
             if other.rows is None:
                 raise ValueError("cannot merge a total without rows into one that keeps rows")
             self.rows.extend(other.rows)
+
+
+def _counted(total: Total, rows: Iterable[Row]) -> Iterator[Row]:
+    """``rows``, each counted in ``total`` (and kept, when it keeps rows) as it passes."""
+    kept = total.rows
+    for row in rows:
+        total.count += 1
+        if kept is not None:
+            kept.append(row)
+        yield row
 
 
 class Metric(ABC, Generic[ScoreT]):
@@ -160,6 +199,19 @@ class Metric(ABC, Generic[ScoreT]):
         a bootstrap), not just the merged total."""
         return False
 
+    def exact_sums(self) -> bool:
+        """True when the total holds each column's exact sum (:class:`Total`, ``sums``): the
+        merged row is each column's exactly rounded sum (``math.fsum``'s bits) whatever the
+        order or grouping of the rows, so totals of any parts merge without keeping rows.
+        Only for metrics that merge by plain sums (no :meth:`merge` rule of their own)."""
+        return False
+
+    def groups_exactly(self) -> bool:
+        """True when totals of parts merge into the total of the whole, bit for bit, however
+        the rows were grouped: integer statistics (:attr:`exact`) or exact sums
+        (:meth:`exact_sums`). Workers then return one merged total per chunk."""
+        return self.exact or self.exact_sums()
+
     def zero(self) -> Row:
         """The total of no segment."""
         return (0,) * len(self.columns)
@@ -183,9 +235,9 @@ class Metric(ABC, Generic[ScoreT]):
 
     def chunk_total(self, pairs: Sequence[Pair]) -> Total:
         """What an engine's worker returns for a chunk's corpus total: pooled where the
-        statistics allow it (:attr:`exact`), else its rows kept, to be folded in input order
-        by whoever merges the chunks."""
-        if self.exact:
+        statistics allow it (:meth:`groups_exactly`), else its rows kept, to be folded in input
+        order by whoever merges the chunks."""
+        if self.groups_exactly():
             return self.pooled_rows(pairs)
         total = Total(self.zero(), keep_rows=True)
         self.add_rows(total, self.segment_rows(pairs))
@@ -200,11 +252,14 @@ class Metric(ABC, Generic[ScoreT]):
 
     def new_total(self) -> Total:
         """An empty running total for this metric."""
-        return Total(self.zero(), keep_rows=self.keeps_rows())
+        return Total(self.zero(), keep_rows=self.keeps_rows(), exact_sums=self.exact_sums())
 
     def add_rows(self, total: Total, rows: Iterable[Row]) -> None:
         """Merge ``rows`` into ``total``, in order (the caller records their reference counts
         in ``total.nrefs``)."""
+        if total.sums is not None:
+            total.sums.add_rows(_counted(total, rows))
+            return
         merge = self.merge
         acc = total.row
         kept = total.rows
