@@ -9,7 +9,8 @@ Every metric (METEOR in each flavour, BLEU, ROUGE) says four things and nothing 
    the metric has its own rule (METEOR: a perfect segment adds no chunks). :attr:`Metric.exact`
    says whether totals of any grouping add up to the same total (integer statistics); when it
    is false the rows are folded one by one in input order, so floating-point sums stay
-   bit-identical whatever the number of processes.
+   bit-identical whatever the number of processes, unless :meth:`Metric.exact_sums` says that
+   the total holds each column's exact sum (ROUGE): such totals merge in any grouping too.
 3. **Score** (:meth:`Metric.score_total`): the metric's result object from a total (and, for
    metrics whose corpus score needs each segment, from the rows), plus :meth:`Metric.values`,
    the headline numbers of a result by name (``{"meteor": ...}``, ``{"rouge1": ..., ...}``).
@@ -35,12 +36,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from meteor_eval.errors import warn_empty
 from meteor_eval.metrics.base import Signature, check_corpus, check_segment
+from meteor_eval.stats.exactsum import ExactSum
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
-
-    from meteor_eval.stats.exactsum import ExactSum
 
 __all__ = ["Metric", "Pair", "Row", "Total", "nrefs_label", "processes_for"]
 
@@ -101,8 +101,6 @@ class Total:
         self.rows: list[Row] | None = [] if keep_rows else None
         self.sums: ExactSum | None = None
         if exact_sums:
-            from meteor_eval.stats.exactsum import ExactSum
-
             self.sums = ExactSum(len(row))
             self.sums.add_row(row)
 
