@@ -22,13 +22,14 @@ has its own word-type tables):
   plus a few bytes each: 27.0 MB for 25.8 MB of text on 100,000 xray segments).
 
 What comes back is statistics: one merged record per chunk for the corpus score of a metric with
-integer statistics, else one row per segment (or result objects when asked for).
+integer statistics or exact sums, else one row per segment (or result objects when asked for).
 
 Three things can be asked of a chunk, and so of a stream:
 
-* :func:`corpus_total`: the merged statistics only. Metrics with integer statistics
-  (``Metric.exact``) merge each chunk where it is scored, so one small record per chunk comes
-  back from a worker; the others return their rows, which are merged here one by one in input
+* :func:`corpus_total`: the merged statistics only. Metrics whose totals merge exactly in any
+  grouping (``Metric.groups_exactly``: integer statistics, or float columns held as exact sums
+  as ROUGE's) merge each chunk where it is scored, so one small record per chunk comes back
+  from a worker; the others return their rows, which are merged here one by one in input
   order, so floating-point sums are the same whatever the number of processes.
   :func:`corpus_result` scores the total.
 * :func:`segment_rows`: each segment's statistics row and number of references.
@@ -86,8 +87,8 @@ def corpus_total(
     ``start_method`` chooses how workers start (:mod:`meteor_eval.processes`; ``None``: the
     environment variable ``METEOR_EVAL_START_METHOD``, else ``"auto"``).
 
-    Equal to merging every segment's row in input order: exact metrics merge chunk totals
-    (integer sums), the others fold the rows one by one here.
+    Equal to merging every segment's row in input order: metrics that group exactly merge
+    chunk totals (integer or exact sums), the others fold the rows one by one here.
 
     Raises:
         ConfigError: ``jobs``, ``chunk_size`` or ``start_method`` is invalid

@@ -9,7 +9,8 @@ Every metric (METEOR in each flavour, BLEU, ROUGE) says four things and nothing 
    the metric has its own rule (METEOR: a perfect segment adds no chunks). :attr:`Metric.exact`
    says whether totals of any grouping add up to the same total (integer statistics); when it
    is false the rows are folded one by one in input order, so floating-point sums stay
-   bit-identical whatever the number of processes.
+   bit-identical whatever the number of processes, unless :meth:`Metric.exact_sums` says that
+   the total holds each column's exact sum (ROUGE): such totals merge in any grouping too.
 3. **Score** (:meth:`Metric.score_total`): the metric's result object from a total (and, for
    metrics whose corpus score needs each segment, from the rows), plus :meth:`Metric.values`,
    the headline numbers of a result by name (``{"meteor": ...}``, ``{"rouge1": ..., ...}``).
@@ -33,13 +34,14 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from meteor_eval.errors import warn_empty, warn_renamed
 from meteor_eval.metrics.base import Signature, check_corpus, check_segment
 from meteor_eval.pool import Run, each, resolve_jobs, run_chunks
+from meteor_eval.stats.exactsum import ExactSum
 
 if TYPE_CHECKING:
     import numpy as np
@@ -86,20 +88,45 @@ class Total:
     """A running total of rows: the merged statistics, the segment count, the reference counts
     seen, and (when the metric needs them) the rows themselves, in input order.
 
+    For a metric whose columns are summed exactly (:meth:`Metric.exact_sums`) the total holds
+    an :class:`~meteor_eval.stats.exactsum.ExactSum` (``sums``) instead of a fold: ``row`` is
+    then every column's sum rounded once, the same bits whatever the grouping, in constant
+    memory.
+
     Totals of consecutive parts of a stream merge with :meth:`merge_total` (in order).
     """
 
-    __slots__ = ("count", "nrefs", "row", "rows")
+    __slots__ = ("_row", "count", "nrefs", "rows", "sums")
 
-    def __init__(self, row: Row, *, keep_rows: bool) -> None:
-        self.row = row
+    def __init__(self, row: Row, *, keep_rows: bool, exact_sums: bool = False) -> None:
+        self._row = row
         self.count = 0
         self.nrefs: set[int] = set()
         self.rows: list[Row] | None = [] if keep_rows else None
+        self.sums: ExactSum | None = None
+        if exact_sums:
+            self.sums = ExactSum(len(row))
+            self.sums.add_row(row)
+
+    @property
+    def row(self) -> Row:
+        """The merged statistics (with exact sums: each column's sum rounded once)."""
+        return self._row if self.sums is None else self.sums.rounded()
+
+    @row.setter
+    def row(self, value: Row) -> None:
+        if self.sums is not None:
+            raise AttributeError("a total of exact sums changes only by adding rows or totals")
+        self._row = value
 
     def merge_total(self, metric: Metric[Any], other: Total) -> None:
         """Add ``other``, the total of the segments that follow this one's."""
-        self.row = metric.merge_totals(self.row, other.row)
+        if self.sums is not None:
+            if other.sums is None:
+                raise ValueError("cannot merge a total without exact sums into one with them")
+            self.sums.merge(other.sums)
+        else:
+            self._row = metric.merge_totals(self._row, other.row)
         self.count += other.count
         self.nrefs |= other.nrefs
         if self.rows is not None:
@@ -111,6 +138,16 @@ class Total:
 def _count(total: Total) -> int:
     """The number of segments of a chunk's total (for progress)."""
     return total.count
+
+
+def _counted(total: Total, rows: Iterable[Row]) -> Iterator[Row]:
+    """``rows``, each counted in ``total`` (and kept, when it keeps rows) as it passes."""
+    kept = total.rows
+    for row in rows:
+        total.count += 1
+        if kept is not None:
+            kept.append(row)
+        yield row
 
 
 class Metric(ABC, Generic[ScoreT]):
@@ -169,6 +206,19 @@ class Metric(ABC, Generic[ScoreT]):
         a bootstrap), not just the merged total."""
         return False
 
+    def exact_sums(self) -> bool:
+        """True when the total holds each column's exact sum (:class:`Total`, ``sums``): the
+        merged row is each column's exactly rounded sum (``math.fsum``'s bits) whatever the
+        order or grouping of the rows, so totals of any parts merge without keeping rows.
+        Only for metrics that merge by plain sums (no :meth:`merge` rule of their own)."""
+        return False
+
+    def groups_exactly(self) -> bool:
+        """True when totals of parts merge into the total of the whole, bit for bit, however
+        the rows were grouped: integer statistics (:attr:`exact`) or exact sums
+        (:meth:`exact_sums`). Workers then return one merged total per chunk."""
+        return self.exact or self.exact_sums()
+
     def zero(self) -> Row:
         """The total of no segment."""
         return (0,) * len(self.columns)
@@ -192,9 +242,9 @@ class Metric(ABC, Generic[ScoreT]):
 
     def chunk_total(self, pairs: Sequence[Pair]) -> Total:
         """What an engine's worker returns for a chunk's corpus total: pooled where the
-        statistics allow it (:attr:`exact`), else its rows kept, to be folded in input order
-        by whoever merges the chunks."""
-        if self.exact:
+        statistics allow it (:meth:`groups_exactly`), else its rows kept, to be folded in input
+        order by whoever merges the chunks."""
+        if self.groups_exactly():
             return self.pooled_rows(pairs)
         total = Total(self.zero(), keep_rows=True)
         self.add_rows(total, self.segment_rows(pairs))
@@ -209,11 +259,14 @@ class Metric(ABC, Generic[ScoreT]):
 
     def new_total(self) -> Total:
         """An empty running total for this metric."""
-        return Total(self.zero(), keep_rows=self.keeps_rows())
+        return Total(self.zero(), keep_rows=self.keeps_rows(), exact_sums=self.exact_sums())
 
     def add_rows(self, total: Total, rows: Iterable[Row]) -> None:
         """Merge ``rows`` into ``total``, in order (the caller records their reference counts
         in ``total.nrefs``)."""
+        if total.sums is not None:
+            total.sums.add_rows(_counted(total, rows))
+            return
         merge = self.merge
         acc = total.row
         kept = total.rows
@@ -366,15 +419,16 @@ class Metric(ABC, Generic[ScoreT]):
         its chunks run as ``run`` says (:mod:`meteor_eval.pool`: here or in worker processes;
         ``pairs`` may be :class:`meteor_eval.pool.Files`).
 
-        Equal to merging every segment's row in input order: with :attr:`exact` statistics
-        each chunk is merged where it is scored (one small total comes back from a worker),
+        Equal to merging every segment's row in input order: with statistics that group
+        exactly (:meth:`groups_exactly`: integer statistics or exact sums) each chunk is
+        merged where it is scored (one small total comes back from a worker),
         else the chunk's rows come back and are folded here one by one, in input order, so
         floating-point sums are the same whatever the number of processes. An empty stream
         warns.
         """
         total = self.new_total()
         for part in run_chunks(self, pairs, "chunk_total", run, _count):
-            if self.exact:
+            if self.groups_exactly():
                 total.merge_total(self, part)
             else:
                 assert part.rows is not None

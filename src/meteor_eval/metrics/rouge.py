@@ -38,7 +38,6 @@ References:
 
 from __future__ import annotations
 
-import itertools
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -341,8 +340,8 @@ class Rouge(Metric[RougeResult]):
 
     A :class:`~meteor_eval.metrics.protocol.Metric` whose row holds, for each variant in
     ``config.types``, the seven numbers of :class:`~meteor_eval.stats.rouge.RougeStats`. Rows
-    hold floats, so they are merged one by one in input order (the sums are those of a plain
-    loop, as before).
+    hold floats; totals hold their exact column sums (:meth:`exact_sums`), so a corpus score is
+    the same whatever the grouping, and no segment's row is kept unless a bootstrap asks.
 
     Example:
         >>> r = Rouge(RougeConfig(types=("rouge1",)))
@@ -612,12 +611,9 @@ class Rouge(Metric[RougeResult]):
         start_method: str | None = None,
     ) -> RougeResult:
         """Corpus ROUGE (see :meth:`Metric.corpus_score`). In one process, with the compiled
-        kernel, only rouge-score variants and no bootstrap, the chunks' rows are summed as NumPy
-        blocks, without a Python object per segment: for the mean of segment scores (the
-        default) each column is summed exactly rounded (``math.fsum``, the same bits as
-        :meth:`exact_total` of the rows, whatever the split), else the rows are added in NumPy
-        one after another (``np.add.accumulate``: the same additions in the same order as the
-        row-by-row merge, so the same bits)."""
+        kernel, only rouge-score variants and no bootstrap, each chunk's float64 block goes
+        straight into the total's exact column sums (:meth:`exact_sums`), without a Python
+        object per segment: the same bits as the general path, in constant memory."""
         types = self.config.types
         if (
             _ROUGE_ROWS is not None
@@ -625,37 +621,18 @@ class Rouge(Metric[RougeResult]):
             and not ROUGE155_TYPES & set(types)
             and processes_for(jobs, start_method) == 1
         ):
-            import numpy as np
-
             check_corpus(hypotheses, references)
             pairs = list(zip(hypotheses, references, strict=True))
-            exact = self.config.aggregate == "mean"
-            width = 7 * len(types)
-            acc = np.zeros(width)
-            blocks = []
+            total = self.new_total()
             complete = True
             for start in range(0, len(pairs), CHUNK):
                 block = self._compiled_block(pairs[start : start + CHUNK], types)
                 if block is None:
                     complete = False
                     break
-                if exact:
-                    blocks.append(block)
-                else:
-                    acc = np.add.accumulate(np.vstack([acc[None, :], block]), axis=0)[-1]
+                assert total.sums is not None
+                total.sums.add_block(block)
             if complete:
-                if exact:
-                    # Float64 blocks (8 bytes a number) rather than Python rows: the exactly
-                    # rounded sum needs every value; the sums are taken column by column.
-                    values = [
-                        math.fsum(itertools.chain.from_iterable(b[:, k] for b in blocks))
-                        for k in range(width)
-                    ]
-                else:
-                    values = acc.tolist()
-                for k in range(6, width, 7):
-                    values[k] = int(values[k])
-                total = Total(tuple(values), keep_rows=False)
                 total.count = len(pairs)
                 total.nrefs.update(len(refs) for refs in references)
                 if not total.count:
@@ -663,22 +640,41 @@ class Rouge(Metric[RougeResult]):
                 return self.result(total)
         return super().corpus_score(hypotheses, references, jobs=jobs, start_method=start_method)
 
+    def pooled_rows(self, pairs: Sequence[Pair]) -> Total:
+        """The total of a batch (what a ``jobs`` or Dask worker returns for a chunk): the
+        compiled kernel's float64 block added to the exact sums when it computes every variant
+        and no row is kept, else :meth:`segment_rows` (the same sums: the block's segment
+        column holds the 1.0 of each row)."""
+        types = self.config.types
+        if not self.keeps_rows() and _ROUGE_ROWS is not None and not ROUGE155_TYPES & set(types):
+            block = self._compiled_block(pairs, types)
+            if block is not None:
+                total = self.new_total()
+                assert total.sums is not None
+                total.sums.add_block(block)
+                total.count = len(pairs)
+                total.nrefs.update(len(refs) for _, refs in pairs)
+                return total
+        return super().pooled_rows(pairs)
+
     def zero(self) -> Row:
         """Zero counts and sums (floats) and no segment, for each variant."""
         return RougeStats.zero().to_row() * len(self.config.types)
 
     def keeps_rows(self) -> bool:
-        """Every segment's row is kept for the bootstrap interval, and wherever the total
-        has float sums that depend on their order: the mean of segment scores (the default
-        aggregate) and ROUGE-W's weighted hits. :meth:`score_total` then sums each column
-        exactly rounded (``math.fsum``), so the result is the same to the last bit whatever the
-        order or grouping in which rows were merged (batches, ``jobs`` chunks, Dask
-        partitions, mergeable objects)."""
-        return bool(
-            self.config.n_bootstrap > 0
-            or self.config.aggregate == "mean"
-            or "rougeW" in self.config.types
-        )
+        """Every segment's row is kept only for the bootstrap interval: the total's sums are
+        exact (:meth:`exact_sums`), so neither the mean of segment scores nor ROUGE-W's
+        weighted hits need the rows."""
+        return self.config.n_bootstrap > 0
+
+    def exact_sums(self) -> bool:
+        """Always: every column of a ROUGE total (counts, ROUGE-W's weighted hits, the sums of
+        segment scores of the mean) is its exactly rounded sum (``math.fsum``'s bits), the
+        same to the last bit whatever the order or grouping in which rows were merged
+        (batches, ``jobs`` chunks, Dask partitions, mergeable objects), in constant memory.
+        Pooled counts of ROUGE-N/L/Lsum/S/SU are whole numbers, so their exact sums are the
+        plain ones."""
+        return True
 
     @staticmethod
     def exact_total(rows: Sequence[Row]) -> Row:

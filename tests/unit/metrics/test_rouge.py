@@ -194,3 +194,51 @@ def test_the_result_is_a_score_object_and_still_a_mapping() -> None:
         segment["rouge2"]
     with pytest.raises(TypeError):
         segment["rouge1"] = segment["rouge1"]  # type: ignore[index]
+
+
+def _random_corpus(n: int, seed: int) -> tuple[list[str], list[list[str]]]:
+    import random
+
+    rng = random.Random(seed)
+    words = "the a cat dog sat on mat big small red blue of".split()
+    hyps = [" ".join(rng.choice(words) for _ in range(rng.randint(1, 14))) for _ in range(n)]
+    refs = [[" ".join(rng.choice(words) for _ in range(rng.randint(1, 14)))] for _ in range(n)]
+    return hyps, refs
+
+
+@pytest.mark.parametrize(
+    "types", [("rouge1", "rougeL", "rougeLsum"), ("rouge2", "rougeW", "rougeSU")]
+)
+def test_totals_hold_exact_sums_and_no_rows(types: tuple[str, ...]) -> None:
+    """A ROUGE total (one process, a worker's chunk, the engine's stream) keeps no row: its
+    columns are exact sums, which round to math.fsum of the rows' columns, and the mean of
+    segment scores is that sum over the count."""
+    from meteor_eval.parallel import corpus_total
+    from meteor_eval.stats.exactsum import ExactSum
+
+    hyps, refs = _random_corpus(700, 11)
+    pairs = list(zip(hyps, refs, strict=True))
+    metric = Rouge(RougeConfig(types=types))
+    rows = metric.segment_rows(pairs)
+    expected = ExactSum(len(metric.columns))
+    expected.add_rows(rows)
+    chunk = metric.chunk_total(pairs)
+    assert chunk.rows is None and chunk.sums == expected and chunk.count == 700
+    streamed = corpus_total(metric, pairs, chunk_size=64)
+    assert streamed.rows is None and streamed.sums == expected
+    fsums = tuple(math.fsum(column) for column in zip(*rows, strict=True))
+    assert streamed.row == fsums
+    score = metric.corpus_score(hyps, refs)
+    for k, variant in enumerate(types):
+        fmeasures = [row[7 * k + 5] for row in rows]
+        assert score[variant].fmeasure == math.fsum(fmeasures) / 700
+        assert metric.result(streamed)[variant] == score[variant]
+
+
+def test_bootstrap_totals_keep_their_rows_in_input_order() -> None:
+    hyps, refs = _random_corpus(50, 3)
+    metric = Rouge(RougeConfig(types=("rouge1", "rougeW"), n_bootstrap=40))
+    total = metric.total_of(metric.segment_rows(list(zip(hyps, refs, strict=True))), [1] * 50)
+    assert total.rows == metric.segment_rows(list(zip(hyps, refs, strict=True)))
+    assert metric.result(total) == metric.corpus_score(hyps, refs)
+    assert metric.result(total) == metric.corpus_score(hyps, refs, jobs=2)
