@@ -27,6 +27,8 @@ bleu          ``bleu_rows`` (bleu.c)                      ``stats.bleu.bleu_segm
 lcs           ``lcs_length_ids``, ``lcs_picks_ids``,      ``align.lcs.lcs_length``,
               ``wlcs_mask_ids`` (lcs.c)                   ``lcs_indices``, ``wlcs_hit_mask``
 rouge         ``rouge_rows`` (rouge.c)                    the ROUGE metric's ``_variant_stats``
+front         ``meteor15_tokens``,                        ``FastPipeline.tokens_python``
+              ``meteor15_token_cache`` (frontend.c)
 ============  ==========================================  =========================================
 
 Callers ask this module for a compiled function or for the module once, at import (or, for the
@@ -76,6 +78,7 @@ KERNELS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         "bleu": ("bleu_rows",),
         "lcs": ("lcs_length_ids", "lcs_picks_ids", "wlcs_mask_ids"),
         "rouge": ("rouge_rows",),
+        "front": ("meteor15_tokens", "meteor15_token_cache"),
     }
 )
 
