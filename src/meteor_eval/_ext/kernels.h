@@ -123,6 +123,8 @@ typedef struct {
     int32_t *node_cand;
     int32_t *node_parent;
     Py_ssize_t nodes, node_cap;
+    int64_t *gain; /* objective gain of each entry, computed once per search */
+    Py_ssize_t gain_cap;
 } Work;
 
 KERNEL_API void work_free(Work *w);
