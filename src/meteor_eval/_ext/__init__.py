@@ -17,7 +17,9 @@ candidates    ``equal_keys``, ``sets_intersect``          ``match.exact``, ``mat
               ``paraphrase_root`` (paraphrase.c)
 beam          ``align``, ``align_stages`` (beam.c)        ``align.search.beam_align_python``
 stats         ``word_stats`` (stats.c)                    the METEOR metric's ``_word_stats_python``
-pair          ``meteor15_pair`` (pair.c)                  the METEOR 1.5 pipeline, step by step
+pair          ``meteor15_pair``, ``meteor15_rows``        the METEOR 1.5 pipeline, step by step
+              (pair.c), ``paraphrase_walk_cache``
+              (paraphrase.c)
 greedy        ``greedy_align`` (greedy.c)                 ``align.greedy.greedy_align``
 index         ``paraphrase_tokenize`` (tokens.c)          ``resources._paraphrase_build.``
                                                           ``_tokenize_python``
@@ -71,7 +73,7 @@ KERNELS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         "candidates": ("equal_keys", "sets_intersect", "paraphrase", "paraphrase_root"),
         "beam": ("align", "align_stages"),
         "stats": ("word_stats",),
-        "pair": ("meteor15_pair", "meteor15_rows"),
+        "pair": ("meteor15_pair", "meteor15_rows", "paraphrase_walk_cache"),
         "greedy": ("greedy_align",),
         "index": ("paraphrase_tokenize",),
         "text": ("text_tokenize", "intl_class"),

@@ -201,7 +201,13 @@ typedef struct {
      * would touch about 15 cache lines scattered over the index for every start position. */
     const uint32_t *root;
     Py_ssize_t root_len;
+    /* Optional (NULL: none): the walks of reference segments met before, from a
+     * paraphrase_walk_cache() capsule (paraphrase.c). */
+    struct WalkCache *walks;
 } Trie;
+
+/* The capsule of paraphrase_walk_cache(), or NULL with an exception set. */
+KERNEL_API struct WalkCache *walk_cache_of(PyObject *capsule);
 
 /* A hash table from int64 keys to ascending chains of hypothesis positions (candidates.c),
  * with grow-only arrays so that one serves every stage and pair of a batch. */

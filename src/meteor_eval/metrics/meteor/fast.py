@@ -58,6 +58,8 @@ __all__ = ["FastPipeline", "compiled_kinds"]
 _PAIR_KERNEL: Any = compiled_kernels("meteor15_pair", "paraphrase_root")
 # A batch of pairs into a block of statistics rows (None with an older build).
 _ROWS_KERNEL: Any = compiled_kernels("meteor15_rows", "meteor15_pair", "paraphrase_root")
+# A cache of the references' paraphrase walks, bound to a scorer's trie (None: older build).
+_WALK_CACHE: Any = compiled_kernels("paraphrase_walk_cache", "meteor15_pair")
 # A chunk of lines normalised, lower-cased, split and interned in one call (None: the Python
 # front end, FastPipeline.tokens_python, does it).
 _FRONT_KERNEL: Any = compiled_kernels("meteor15_tokens", "meteor15_token_cache")
@@ -136,6 +138,10 @@ class FastPipeline(Pipeline):
         self._front = self._front_settings(config)
         #: The compiled front end's token cache (one per word-type table).
         self._token_cache: object = None
+        #: The references' paraphrase walks met so far (the sixth item of the trie tuple).
+        self._walk_cache: object = (
+            None if _WALK_CACHE is None else _WALK_CACHE.paraphrase_walk_cache()
+        )
         if self.pair_kinds is not None:
             self.new_word_types()
 
@@ -152,7 +158,7 @@ class FastPipeline(Pipeline):
                 synonyms = matcher.packed_sets  # type: ignore[attr-defined]
             elif kind == _PARAPHRASE:
                 paraphrase = matcher.token_id  # type: ignore[attr-defined]
-                self._trie = matcher.compiled_trie()  # type: ignore[attr-defined]
+                self._trie = (*matcher.compiled_trie(), self._walk_cache)  # type: ignore[attr-defined]
         self.word_types = WordTypes(
             identity=java_hash,
             function=self.function_cache.__getitem__,
