@@ -284,6 +284,15 @@ occurrences_find(const Occurrences *o, uint32_t node)
  * walks without it. */
 
 #define WALK_CACHE_BYTES ((size_t)32 << 20)
+/* Taking and giving back the cache: an atomic test-and-set where the compiler has one (free-
+ * threaded builds run kernels at once); elsewhere the GIL already serialises the kernels. */
+#if defined(__GNUC__) || defined(__clang__)
+#define CACHE_TAKE(flag) (!__atomic_test_and_set(&(flag), __ATOMIC_ACQUIRE))
+#define CACHE_GIVE(flag) __atomic_clear(&(flag), __ATOMIC_RELEASE)
+#else
+#define CACHE_TAKE(flag) ((flag) ? 0 : ((flag) = 1))
+#define CACHE_GIVE(flag) ((flag) = 0)
+#endif
 #define WALK_CACHE_NAME "meteor_eval.paraphrase_walk_cache"
 
 typedef struct {
@@ -296,7 +305,7 @@ typedef struct {
 struct WalkCache {
     WalkEntry *slots; /* open addressing; ids == NULL: empty */
     size_t mask, used, bytes;
-    char busy;
+    char busy; /* taken by the thread using the cache (CACHE_TAKE) */
 };
 
 static void
@@ -478,11 +487,8 @@ paraphrase_core(Emit *e, const Trie *t, const int64_t *hids, Py_ssize_t nh, cons
     const Step *ref_steps = NULL; /* rsteps, or the cache's copy */
     Occurrences hfound = {NULL, 0, NULL}, rfound = {NULL, 0, NULL};
     struct WalkCache *cache = t->walks;
-    if (cache != NULL && cache->busy) {
+    if (cache != NULL && !CACHE_TAKE(cache->busy)) {
         cache = NULL; /* in use by another thread: walk without it */
-    }
-    else if (cache != NULL) {
-        cache->busy = 1;
     }
     const Py_ssize_t hn = walk_all(t, hids, nh, &hsteps);
     if (hn < 0) {
@@ -527,7 +533,7 @@ paraphrase_core(Emit *e, const Trie *t, const int64_t *hids, Py_ssize_t nh, cons
     rc = 0;
 done:
     if (cache != NULL) {
-        cache->busy = 0;
+        CACHE_GIVE(cache->busy);
     }
     PyMem_Free(hsteps);
     PyMem_Free(rsteps);
