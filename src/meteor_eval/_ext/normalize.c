@@ -212,12 +212,37 @@ swap(Buf *a, Buf *b)
 
 /* ---- The steps ---------------------------------------------------------------------------- */
 
+/* What isolate_other() saw, so that the steps that cannot change the line are skipped: each
+ * step below only looks for these characters, and none makes one it does not look for. */
+enum {
+    SEEN_DOT = 1,   /* '.': dot runs, sentence dots (DOTMULTI is made from dots) */
+    SEEN_D = 2,     /* 'D': a DOTMULTI written in the input */
+    SEEN_COMMA = 4, /* ',' */
+    SEEN_QUOTE = 8, /* ' ` U+2018 U+2019 U+201C U+201D: quotes and apostrophes */
+    SEEN_DASH = 16, /* '-' U+2013 */
+};
+
 static int
-isolate_other(const Buf *in, Buf *out)
+isolate_other(const Buf *in, Buf *out, unsigned *seen)
 {
     out->len = 0;
+    unsigned found = 0;
     for (Py_ssize_t k = 0; k < in->len; k++) {
         const Py_UCS4 c = in->p[k];
+        if (c < 0x80) {
+            found |= c == '.' ? SEEN_DOT
+                     : c == 'D' ? SEEN_D
+                     : c == ',' ? SEEN_COMMA
+                     : (c == '\'' || c == '`') ? SEEN_QUOTE
+                     : c == '-' ? SEEN_DASH
+                                : 0u;
+        }
+        else if (c == 0x2018 || c == 0x2019 || c == 0x201C || c == 0x201D) {
+            found |= SEEN_QUOTE;
+        }
+        else if (c == 0x2013) {
+            found |= SEEN_DASH;
+        }
         const int keep = is_alnum(c) || is_java_ws(c) || c == '.' || c == '\'' || c == '`' ||
                          c == ',' || c == '-' || c == 0x2018 || c == 0x2019;
         if (keep) {
@@ -229,6 +254,7 @@ isolate_other(const Buf *in, Buf *out)
             return -1;
         }
     }
+    *seen = found;
     return 0;
 }
 
@@ -534,34 +560,38 @@ normalize_ucs4(PyObject *text, int mode, int keep_punctuation, PyObject *prefixe
     line->p[n + 1] = ' ';
     line->len = n + 2;
 
-    if (isolate_other(line, tmp) < 0) {
+    unsigned seen;
+    if (isolate_other(line, tmp, &seen) < 0) {
         return -1;
     }
     swap(line, tmp);
-    if (protect_dot_runs(line, tmp) < 0) {
+    if ((seen & SEEN_DOT) && protect_dot_runs(line, tmp) < 0) {
         return -1;
     }
-    if (contains(line, ',')) {
+    if (seen & SEEN_COMMA) {
         if (pair_step(line, tmp, cls_not_digit, ',', cls_not_digit, " , ") < 0 ||
             pair_step(line, tmp, cls_digit, ',', cls_not_digit, " , ") < 0 ||
             pair_step(line, tmp, cls_not_digit, ',', cls_digit, " , ") < 0) {
             return -1;
         }
     }
-    if (normalize_quotes(line, tmp) < 0 || normalize_dashes(line, tmp) < 0) {
+    if ((seen & SEEN_QUOTE) && normalize_quotes(line, tmp) < 0) {
         return -1;
     }
-    if (contains(line, '-') && pair_step(line, tmp, cls_alnum_or_dot, '-', cls_alnum, " ") < 0) {
+    if ((seen & SEEN_DASH) &&
+        (normalize_dashes(line, tmp) < 0 ||
+         (contains(line, '-') &&
+          pair_step(line, tmp, cls_alnum_or_dot, '-', cls_alnum, " ") < 0))) {
         return -1;
     }
-    if (split_apostrophes(line, tmp, mode) < 0) {
+    if ((seen & SEEN_QUOTE) && split_apostrophes(line, tmp, mode) < 0) {
         return -1;
     }
     if (split_sentence_dots(line, tmp, prefixes) < 0) {
         return -1;
     }
     swap(line, tmp);
-    if (restore_dot_runs(line, tmp) < 0) {
+    if ((seen & (SEEN_DOT | SEEN_D)) && restore_dot_runs(line, tmp) < 0) {
         return -1;
     }
     if (!keep_punctuation) {
