@@ -152,7 +152,7 @@ def kernel_status() -> dict[str, bool]:
     Example:
         >>> list(kernel_status())  # doctest: +NORMALIZE_WHITESPACE
         ['normalise', 'hash', 'stem', 'candidates', 'beam', 'stats', 'pair', 'greedy', 'index',
-         'text', 'bleu', 'lcs', 'rouge']
+         'text', 'bleu', 'lcs', 'rouge', 'front']
     """
     return {kernel: compiled_kernels(*names) is not None for kernel, names in KERNELS.items()}
 
