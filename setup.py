@@ -38,6 +38,7 @@ SOURCES = (
     "bleu.c",
     "lcs.c",
     "rouge.c",
+    "frontend.c",
 )
 
 

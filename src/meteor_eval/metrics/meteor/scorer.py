@@ -289,15 +289,22 @@ class Meteor(Metric["MeteorScore"]):
             return self.combine(seg_scores, keep_segments=True)
         # Only the statistics are needed: no per-segment score objects or alignments.
         pairs = list(zip(hypotheses, references, strict=True))
+        n_refs_set = {str(len(refs)) for refs in references}
+        n_refs = next(iter(n_refs_set)) if len(n_refs_set) == 1 else "var"
+        if self.config.aggregate != "mean":
+            # Pooled batch by batch (the compiled path sums a block of rows: no statistics
+            # record per segment). A batch's total is never perfect (a fully matched segment
+            # with one chunk is perfect and adds none), so the totals add up plainly.
+            total = MeteorStats.zero(len(self.config.modules))
+            for start in range(0, len(pairs), _BATCH):
+                batch = self.pooled_stats_many(pairs[start : start + _BATCH])
+                total = total.merge(batch, skip_perfect_chunks=False)
+            return self.score_stats(total, nrefs=n_refs)
         records: list[MeteorStats] = []
         for start in range(0, len(pairs), _BATCH):
             records.extend(self.best_stats_many(pairs[start : start + _BATCH]))
-        n_refs_set = {str(len(refs)) for refs in references}
-        n_refs = next(iter(n_refs_set)) if len(n_refs_set) == 1 else "var"
         result = self.score_stats(pool_stats(records, self.config), nrefs=n_refs)
-        if self.config.aggregate == "mean":
-            result = dataclasses.replace(result, score=self._mean_score(records))
-        return result
+        return dataclasses.replace(result, score=self._mean_score(records))
 
     def _corpus_score_in_processes(
         self,
