@@ -36,7 +36,6 @@ import compileall
 import importlib.util
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -47,6 +46,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "meteor15"
 SRC = ROOT / "src"
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from _common import official_jar  # noqa: E402
 
 
 @dataclass
@@ -89,13 +91,7 @@ def _timed(cmd: list[str], *, env: dict[str, str] | None = None) -> tuple[str, f
 
 def jar_path() -> Path | None:
     """meteor-1.5.jar from pycocoevalcap, if it and Java are installed."""
-    if shutil.which("java") is None:
-        return None
-    spec = importlib.util.find_spec("pycocoevalcap")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    jar = Path(next(iter(spec.submodule_search_locations))) / "meteor" / "meteor-1.5.jar"
-    return jar if jar.is_file() else None
+    return official_jar(need_java=True)
 
 
 def sgml_to_lines(path: Path, out: Path) -> Path:

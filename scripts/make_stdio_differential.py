@@ -37,8 +37,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from _common import official_jar_or_exit
 from make_edge_golden import SPEC, parse_cases
-from make_meteor_golden import default_jar
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "tests" / "reference" / "golden" / "stdio"
@@ -500,7 +500,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--table", type=Path, default=None)
     args = parser.parse_args()
-    jar = args.jar or default_jar()
+    jar = args.jar or official_jar_or_exit()
     table = args.table or jar.parent / "data" / "paraphrase-en.gz"
     OUT.mkdir(parents=True, exist_ok=True)
 

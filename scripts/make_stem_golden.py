@@ -44,6 +44,8 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from _common import official_jar
+
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "reference" / "golden" / "stemmers"
 DEFAULT_WORDNET = Path("/usr/share/wordnet")
@@ -90,15 +92,6 @@ public class PorterWords {
   }
 }
 """
-
-
-def default_jar() -> Path | None:
-    """The jar shipped by the ``pycocoevalcap`` package, when it is installed."""
-    spec = importlib.util.find_spec("pycocoevalcap")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    jar = Path(next(iter(spec.submodule_search_locations))) / "meteor" / "meteor-1.5.jar"
-    return jar if jar.is_file() else None
 
 
 def is_jar_number(token: str) -> bool:
@@ -269,7 +262,7 @@ def read_tsv(path: Path) -> tuple[list[str], list[list[str]]]:
 
 def main(argv: Iterable[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--jar", type=Path, default=default_jar())
+    parser.add_argument("--jar", type=Path, default=official_jar())
     parser.add_argument("--wordnet", type=Path, default=DEFAULT_WORDNET)
     parser.add_argument("--xray-dir", type=Path, default=DEFAULT_XRAY)
     parser.add_argument("--size", type=int, default=8000, help="synthetic words per language")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import shutil
 import sys
 from pathlib import Path
 
@@ -13,20 +11,16 @@ ROOT = Path(__file__).resolve().parents[1]
 # Test this checkout's code even if another copy of meteor-eval is installed.
 if str(ROOT / "src") not in sys.path:
     sys.path.insert(0, str(ROOT / "src"))
+# The scripts' shared helpers (scripts/_common.py), for the tests that load or run a script;
+# appended, so that no script's module name hides another module.
+if str(ROOT / "scripts") not in sys.path:
+    sys.path.append(str(ROOT / "scripts"))
+
+from _common import official_jar  # noqa: E402
+
 SHARED = ROOT.parent / "shared"
 METEOR_DATA = SHARED / "data" / "meteor15"
 GOLDEN = Path(__file__).resolve().parent / "reference" / "golden"
-
-
-def jar_path() -> Path | None:
-    """The official meteor-1.5.jar shipped by pycocoevalcap, if it and Java are installed."""
-    if shutil.which("java") is None:
-        return None
-    spec = importlib.util.find_spec("pycocoevalcap")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    jar = Path(next(iter(spec.submodule_search_locations))) / "meteor" / "meteor-1.5.jar"
-    return jar if jar.is_file() else None
 
 
 @pytest.fixture(scope="session")
@@ -35,6 +29,24 @@ def meteor_data() -> Path:
     if not METEOR_DATA.is_dir():
         pytest.skip("../shared/data/meteor15 is not available")
     return METEOR_DATA
+
+
+@pytest.fixture(scope="session")
+def jar_file() -> Path:
+    """The official meteor-1.5.jar shipped by pycocoevalcap, to read (skips without it)."""
+    jar = official_jar()
+    if jar is None:
+        pytest.skip("meteor-1.5.jar (pycocoevalcap) is not installed")
+    return jar
+
+
+@pytest.fixture(scope="session")
+def live_jar() -> Path:
+    """The official meteor-1.5.jar, to run (skips without it or without java)."""
+    jar = official_jar(need_java=True)
+    if jar is None:
+        pytest.skip("java or meteor-1.5.jar (pycocoevalcap) is not installed")
+    return jar
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,36 @@
+"""What the scripts under ``scripts/`` and ``benchmarks/`` share: where the official jar is.
+
+The official METEOR 1.5 jar these scripts record goldens from, and benchmark against, is the one
+PyPI ``pycocoevalcap`` ships (``pycocoevalcap/meteor/meteor-1.5.jar``); a script's ``--jar``
+option names another copy. Scripts in this folder import it as ``from _common import ...`` (their
+folder is first on ``sys.path`` when run); benchmarks put this folder on ``sys.path`` first.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+from pathlib import Path
+
+
+def official_jar(*, need_java: bool = False) -> Path | None:
+    """``meteor-1.5.jar`` of the installed pycocoevalcap; ``None`` when pycocoevalcap or the
+    jar is missing, or (``need_java``) when there is no ``java`` to run it with."""
+    if need_java and shutil.which("java") is None:
+        return None
+    spec = importlib.util.find_spec("pycocoevalcap")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for location in spec.submodule_search_locations:
+        jar = Path(location) / "meteor" / "meteor-1.5.jar"
+        if jar.is_file():
+            return jar
+    return None
+
+
+def official_jar_or_exit() -> Path:
+    """:func:`official_jar` for a script that cannot go on without it: exits naming ``--jar``."""
+    jar = official_jar()
+    if jar is None:
+        raise SystemExit("meteor-1.5.jar not found (is pycocoevalcap installed?); pass --jar")
+    return jar
