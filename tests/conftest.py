@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,32 @@ def meteor_data() -> Path:
     if not METEOR_DATA.is_dir():
         pytest.skip("../shared/data/meteor15 is not available")
     return METEOR_DATA
+
+
+@pytest.fixture(scope="session")
+def xray_head(
+    tmp_path_factory: pytest.TempPathFactory, meteor_data: Path
+) -> Callable[[int], dict[str, str]]:
+    """Files of the first ``n`` segments of the xray data: ``sys1`` and ``sys2`` (the two
+    systems) and ``ref`` (their reference), made once per ``n``; a test may add its own keys."""
+    made: dict[int, dict[str, str]] = {}
+
+    def head(n: int) -> dict[str, str]:
+        if n not in made:
+            folder = tmp_path_factory.mktemp(f"xray{n}")
+            made[n] = {}
+            for name, source in (
+                ("sys1", "xray-system1.hyp"),
+                ("sys2", "xray-system2.hyp"),
+                ("ref", "xray-reference"),
+            ):
+                lines = (meteor_data / source).read_text(encoding="utf-8").splitlines()[:n]
+                path = folder / f"{name}.txt"
+                path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+                made[n][name] = str(path)
+        return dict(made[n])
+
+    return head
 
 
 @pytest.fixture(scope="session")
