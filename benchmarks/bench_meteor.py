@@ -89,11 +89,6 @@ def _timed(cmd: list[str], *, env: dict[str, str] | None = None) -> tuple[str, f
     return text, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def jar_path() -> Path | None:
-    """meteor-1.5.jar from pycocoevalcap, if it and Java are installed."""
-    return official_jar(need_java=True)
-
-
 def sgml_to_lines(path: Path, out: Path) -> Path:
     """The ``<seg>`` texts of a WMT SGML file, one a line, in file order."""
     text = path.read_text(encoding="utf-8")
@@ -245,7 +240,7 @@ def parse_jar(out: str) -> float:
 def bench(args: argparse.Namespace, name: str, hyp: Path, ref: Path) -> list[Run]:
     n = sum(1 for _ in hyp.open(encoding="utf-8"))
     runs: list[Run] = []
-    jar = None if args.no_jar else jar_path()
+    jar = None if args.no_jar else official_jar(need_java=True)
     # Correctness first: one untimed run of each tool, scores compared.
     ours = parse_ours(_timed(our_cli(args, hyp, ref, 1), env=_env())[0])
     if jar is not None:
