@@ -17,19 +17,17 @@ Where the two differ, by design:
 from __future__ import annotations
 
 import json
-import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from make_significance_golden import sacrebleu_paired, systems
 
 from meteor_eval.metrics.bleu import Bleu
 from meteor_eval.significance import SignificanceResult, paired_tests
 
 GOLDEN = Path(__file__).parent / "golden" / "significance" / "sacrebleu.json"
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-from make_significance_golden import sacrebleu_paired, systems  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
     not (Path(__file__).resolve().parents[3] / "shared" / "data").is_dir(),
