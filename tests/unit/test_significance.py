@@ -25,7 +25,6 @@ from meteor_eval.significance import (
     paired_tests,
     significance_signature,
 )
-from meteor_eval.stats.meteor import MeteorStats
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "meteor15"
 needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data is missing")
@@ -43,7 +42,7 @@ def _xray(n: int = 400) -> tuple[list[str], list[list[str]]]:
     return hyps, [[r] for r in refs]
 
 
-def _xray_rows(n: int = 400) -> list[MeteorStats]:
+def _xray_rows(n: int = 400) -> list[tuple[float, ...]]:
     """METEOR's statistics rows of :func:`_xray`."""
     return _meteor().corpus_rows(*_xray(n))
 
