@@ -372,15 +372,8 @@ def iter_segments(
     Every file is opened before the first pair is produced, so a missing file is reported at
     once. The files are then read in step; when one ends, the others are read to their end and
     the line counts are compared with :func:`read_segments`'s checks and message, so a mismatch
-    is still an error (raised after the last pair instead of before the first).
-
-    Args:
-        hyp: Hypothesis file, or ``"-"`` for standard input.
-        refs: One file per reference set; line ``i`` of each is a reference of hypothesis ``i``.
-        errors: ``"strict"`` rejects invalid UTF-8; ``"replace"`` substitutes U+FFFD.
-
-    Raises:
-        InputError: a file cannot be read, or the files' line counts differ (naming both).
+    is still an error (raised after the last pair instead of before the first). The arguments
+    and errors are :func:`read_segments`'s.
     """
     if isinstance(refs, str):
         raise TypeError("refs: expected a sequence of file names, got a str")
