@@ -22,6 +22,8 @@ extension the same walks and lookups run in C over the memory-mapped index array
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from meteor_eval._ext import compiled_kernels
 from meteor_eval.errors import ResourceError
 from meteor_eval.match.base import Match, Segment
@@ -151,33 +153,34 @@ class ParaphraseMatcher:
     def _python_candidates(self, hyp: Segment, ref: Segment, stage: int) -> list[Match]:
         hyp_walks, hyp_found = self._walks(hyp.tokens)
         ref_walks, ref_found = self._walks(ref.tokens)
-        table = self._table
-        record_count = table.record_count
-        paraphrases_of = table.paraphrases_of
         out: list[Match] = []
         # Pass 1: the reference has A, the hypothesis has B.
-        for ref_start, steps in enumerate(ref_walks):
-            for depth, node in steps:
-                if not record_count(node):
-                    continue
-                for b_node in paraphrases_of(node):
-                    hit = hyp_found.get(b_node)
-                    if hit is not None:
-                        b_len, hyp_starts = hit
-                        for hyp_start in hyp_starts:
-                            out.append(Match(ref_start, depth, hyp_start, b_len, stage))
+        for ref_start, depth, hyp_start, b_len in self._one_way(ref_walks, hyp_found):
+            out.append(Match(ref_start, depth, hyp_start, b_len, stage))
         # Pass 2: the hypothesis has A, the reference has B.
-        for hyp_start, steps in enumerate(hyp_walks):
+        for hyp_start, depth, ref_start, b_len in self._one_way(hyp_walks, ref_found):
+            out.append(Match(ref_start, b_len, hyp_start, depth, stage))
+        return out
+
+    def _one_way(
+        self,
+        a_walks: _Walks,
+        b_found: _Occurrences,
+    ) -> Iterator[tuple[int, int, int, int]]:
+        """``(a_start, a_len, b_start, b_len)`` of every phrase A walked on one side whose
+        paraphrase B stands on the other side, in the reference implementation's order."""
+        record_count = self._table.record_count
+        paraphrases_of = self._table.paraphrases_of
+        for a_start, steps in enumerate(a_walks):
             for depth, node in steps:
                 if not record_count(node):
                     continue
                 for b_node in paraphrases_of(node):
-                    hit = ref_found.get(b_node)
+                    hit = b_found.get(b_node)
                     if hit is not None:
-                        b_len, ref_starts = hit
-                        for ref_start in ref_starts:
-                            out.append(Match(ref_start, b_len, hyp_start, depth, stage))
-        return out
+                        b_len, b_starts = hit
+                        for b_start in b_starts:
+                            yield a_start, depth, b_start, b_len
 
 
 def _damaged(table: ParaphraseTable, problem: Exception) -> ResourceError:
