@@ -1,4 +1,5 @@
-"""What the scripts under ``scripts/`` and ``benchmarks/`` share: where the official jar is.
+"""What the scripts under ``scripts/`` and ``benchmarks/`` share: where the official jar is,
+and how a run is timed.
 
 The official METEOR 1.5 jar these scripts record goldens from, and benchmark against, is the one
 PyPI ``pycocoevalcap`` ships (``pycocoevalcap/meteor/meteor-1.5.jar``); a script's ``--jar``
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -34,3 +37,14 @@ def official_jar_or_exit() -> Path:
     if jar is None:
         raise SystemExit("meteor-1.5.jar not found (is pycocoevalcap installed?); pass --jar")
     return jar
+
+
+def shortest_run(repeat: int, run: Callable[[], object]) -> float:
+    """The shortest of ``repeat`` timed calls of ``run``, in seconds (the least disturbed by
+    other work on the machine)."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
