@@ -37,6 +37,7 @@ __all__ = [
     "read_lines",
     "read_range",
     "read_segments",
+    "read_text",
     "streams_to_segments",
 ]
 
@@ -47,6 +48,23 @@ _BOM = b"\xef\xbb\xbf"
 
 def _display(name: str) -> str:
     return "<stdin>" if name == "-" else name
+
+
+def read_text(path: str | Path) -> str:
+    """The whole text of a UTF-8 file, for the readers of small side files (tuning data,
+    caption files).
+
+    Raises:
+        InputError: the file does not exist, or is not valid UTF-8 (the file and the byte
+            named).
+    """
+    file = Path(path)
+    try:
+        return file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{file}: no such file") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{file}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
 
 
 def read_lines(name: str, *, errors: EncodingErrors = "strict") -> list[str]:
