@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -56,6 +58,27 @@ def xray_head(
         return dict(made[n])
 
     return head
+
+
+JarCli = Callable[..., tuple[int, str, str]]
+
+
+def _jar_cli(argv: list[str], folder: Path, stdin: bytes = b"") -> tuple[int, str, str]:
+    from meteor_eval.cli.jar_compat import run_jar
+
+    out, err = io.StringIO(), io.StringIO()
+    source = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+    with contextlib.chdir(folder):
+        status = run_jar(argv, stdin=source, stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="session")
+def jar_cli() -> JarCli:
+    """The jar-compatible command line in this process: ``jar_cli(argv, folder, stdin=b"")``
+    runs ``argv`` inside ``folder`` (where the jar's relative paths and side files go) and
+    gives its exit status, standard output and standard error."""
+    return _jar_cli
 
 
 @pytest.fixture(scope="session")
