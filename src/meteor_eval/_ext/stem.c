@@ -257,6 +257,29 @@ static const unsigned char en_g_valid_LI[] = {55, 141, 2};
 
 #define V(z) en_g_v, 97, 121
 
+/* Snowball's "goto [s]" (after a vowel when after_vowel: "goto (v [s])"): the first position
+ * from the cursor where s stands, marked by bra and ket, the cursor left where that attempt
+ * began; 0 (the cursor at the limit; the callers restore it) when none. The prelude and postlude
+ * repeat it to turn y into Y and back. */
+static int
+en_goto_mark(SB *z, const char *s, int after_vowel)
+{
+    for (;;) {
+        Py_ssize_t v = z->c;
+        if (!after_vowel || in_grouping(z, V(z))) {
+            z->bra = z->c;
+            if (eq_s(z, s)) {
+                z->ket = z->c;
+                z->c = v;
+                return 1;
+            }
+        }
+        z->c = v;
+        if (z->c >= z->l) return 0;
+        z->c++;
+    }
+}
+
 static int
 en_prelude(SB *z)
 {
@@ -279,23 +302,7 @@ en_prelude(SB *z)
     Py_ssize_t v_3 = z->c;
     for (;;) {
         Py_ssize_t v_4 = z->c;
-        int found = 0;
-        for (;;) {
-            Py_ssize_t v_5 = z->c;
-            if (in_grouping(z, V(z))) {
-                z->bra = z->c;
-                if (eq_s(z, "y")) {
-                    z->ket = z->c;
-                    z->c = v_5;
-                    found = 1;
-                    break;
-                }
-            }
-            z->c = v_5;
-            if (z->c >= z->l) break;
-            z->c++;
-        }
-        if (!found) {
+        if (!en_goto_mark(z, "y", 1)) {
             z->c = v_4;
             break;
         }
@@ -558,21 +565,7 @@ en_postlude(SB *z)
     if (!z->y_found) return 0;
     for (;;) {
         Py_ssize_t v_1 = z->c;
-        int found = 0;
-        for (;;) {
-            Py_ssize_t v_2 = z->c;
-            z->bra = z->c;
-            if (eq_s(z, "Y")) {
-                z->ket = z->c;
-                z->c = v_2;
-                found = 1;
-                break;
-            }
-            z->c = v_2;
-            if (z->c >= z->l) break;
-            z->c++;
-        }
-        if (!found) {
+        if (!en_goto_mark(z, "Y", 0)) {
             z->c = v_1;
             break;
         }
