@@ -280,6 +280,18 @@ en_goto_mark(SB *z, const char *s, int after_vowel)
     }
 }
 
+/* Snowball's "[substring]" going backward: the among-table entry ending at the cursor, its
+ * suffix marked by ket (its end) and bra (its start, where the cursor moves); the entry's result,
+ * 0 when none (then bra is left alone). Every rule step of the English stemmer begins so. */
+static int
+en_mark_suffix(SB *z, const Among *v, int n)
+{
+    z->ket = z->c;
+    int among_var = find_among_b(z, v, n);
+    if (among_var != 0) z->bra = z->c;
+    return among_var;
+}
+
 static int
 en_prelude(SB *z)
 {
@@ -365,10 +377,8 @@ en_step_1a(SB *z)
         z->bra = z->c;
         if (!slice_del(z)) return 0;
     }
-    z->ket = z->c;
-    int among_var = find_among_b(z, en_a_2, NA(en_a_2));
+    int among_var = en_mark_suffix(z, en_a_2, NA(en_a_2));
     if (among_var == 0) return 0;
-    z->bra = z->c;
     if (among_var == 1) {
         if (!slice_from(z, "ss")) return 0;
     } else if (among_var == 2) {
@@ -394,10 +404,8 @@ en_step_1a(SB *z)
 static int
 en_step_1b(SB *z)
 {
-    z->ket = z->c;
-    int among_var = find_among_b(z, en_a_4, NA(en_a_4));
+    int among_var = en_mark_suffix(z, en_a_4, NA(en_a_4));
     if (among_var == 0) return 0;
-    z->bra = z->c;
     if (among_var == 1) {
         if (!R1(z)) return 0;
         if (!slice_from(z, "ee")) return 0;
@@ -455,10 +463,8 @@ en_step_2(SB *z)
 {
     static const char *const to[] = {NULL,  "tion", "ence", "ance", "able", "ent", "ize", "ate",
                                      "al",  "ful",  "ous",  "ive",  "ble",  NULL,  "less"};
-    z->ket = z->c;
-    int among_var = find_among_b(z, en_a_5, NA(en_a_5));
+    int among_var = en_mark_suffix(z, en_a_5, NA(en_a_5));
     if (among_var == 0) return 0;
-    z->bra = z->c;
     if (!R1(z)) return 0;
     if (among_var >= 1 && among_var <= 14 && among_var != 13) {
         if (!slice_from(z, to[among_var])) return 0;
@@ -475,10 +481,8 @@ en_step_2(SB *z)
 static int
 en_step_3(SB *z)
 {
-    z->ket = z->c;
-    int among_var = find_among_b(z, en_a_6, NA(en_a_6));
+    int among_var = en_mark_suffix(z, en_a_6, NA(en_a_6));
     if (among_var == 0) return 0;
-    z->bra = z->c;
     if (!R1(z)) return 0;
     switch (among_var) {
         case 1: return slice_from(z, "tion");
@@ -495,10 +499,8 @@ en_step_3(SB *z)
 static int
 en_step_4(SB *z)
 {
-    z->ket = z->c;
-    int among_var = find_among_b(z, en_a_7, NA(en_a_7));
+    int among_var = en_mark_suffix(z, en_a_7, NA(en_a_7));
     if (among_var == 0) return 0;
-    z->bra = z->c;
     if (!R2(z)) return 0;
     if (among_var != 1) {
         Py_ssize_t v_1 = z->l - z->c;
@@ -513,10 +515,8 @@ en_step_4(SB *z)
 static int
 en_step_5(SB *z)
 {
-    z->ket = z->c;
-    int among_var = find_among_b(z, en_a_8, NA(en_a_8));
+    int among_var = en_mark_suffix(z, en_a_8, NA(en_a_8));
     if (among_var == 0) return 0;
-    z->bra = z->c;
     if (among_var == 1) {
         Py_ssize_t v_1 = z->l - z->c;
         if (!R2(z)) {
