@@ -180,16 +180,14 @@ bleu_rows_c(PyObject *self, PyObject *args)
     Ids hyp = {0}, ref = {0};
     GramTable t = {0};
     Py_ssize_t *off = NULL, cap_off = 0;
-    Py_ssize_t row_bytes = width * (Py_ssize_t)sizeof(int64_t);
-    if (row_chunk_open(&c, "bleu_rows", hyps_obj, refs_obj, row_bytes) < 0) {
+    if (row_chunk_open(&c, "bleu_rows", hyps_obj, refs_obj, width, sizeof(int64_t)) < 0) {
         goto done;
     }
     int64_t *rows = (int64_t *)c.rows;
     for (Py_ssize_t i = 0; i < c.n; i++) {
         Py_ssize_t nrefs;
-        PyObject *group = row_chunk_group(&c, i, &nrefs);
+        PyObject *group = row_chunk_group(&c, i, &nrefs, &outcome);
         if (group == NULL) {
-            outcome = ROWS_REFUSED;
             goto done;
         }
         if (grow((void **)&off, &cap_off, nrefs + 1, sizeof(Py_ssize_t)) < 0) {

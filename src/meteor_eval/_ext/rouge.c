@@ -346,16 +346,14 @@ rouge_rows_c(PyObject *self, PyObject *args)
         goto done;
     }
     Py_ssize_t width = 7 * nv;
-    Py_ssize_t row_bytes = width * (Py_ssize_t)sizeof(double);
-    if (row_chunk_open(&c, "rouge_rows", hyps_obj, refs_obj, row_bytes) < 0) {
+    if (row_chunk_open(&c, "rouge_rows", hyps_obj, refs_obj, width, sizeof(double)) < 0) {
         goto done;
     }
     double *rows = (double *)c.rows;
     for (Py_ssize_t i = 0; i < c.n; i++) {
         Py_ssize_t nrefs;
-        PyObject *group = row_chunk_group(&c, i, &nrefs);
+        PyObject *group = row_chunk_group(&c, i, &nrefs, &outcome);
         if (group == NULL) {
-            outcome = ROWS_REFUSED;
             goto done;
         }
         if (grow((void **)&texts, &cap_texts, nrefs + 1, sizeof(Text)) < 0) {

@@ -21,11 +21,12 @@ typedef struct {
 /* How a kernel ends: with an error set, with its rows, or with None (a segment refused). */
 enum { ROWS_ERROR, ROWS_DONE, ROWS_REFUSED };
 
-/* Open the chunk of kernel (its name starts the error messages): row_bytes bytes of rows per
- * segment. On failure (-1, error set) row_chunk_close() still releases what was made. */
+/* Open the chunk of kernel (its name starts the error messages): a row of width items of
+ * item bytes per segment. On failure (-1, error set) row_chunk_close() still releases what was
+ * made. */
 static inline int
 row_chunk_open(RowChunk *c, const char *kernel, PyObject *hyps_obj, PyObject *refs_obj,
-               Py_ssize_t row_bytes)
+               Py_ssize_t width, size_t item)
 {
     char message[96];
     memset(c, 0, sizeof(*c));
@@ -44,7 +45,7 @@ row_chunk_open(RowChunk *c, const char *kernel, PyObject *hyps_obj, PyObject *re
         PyErr_Format(PyExc_ValueError, "%s: as many reference groups as hypotheses", kernel);
         return -1;
     }
-    c->out = PyBytes_FromStringAndSize(NULL, c->n * row_bytes);
+    c->out = PyBytes_FromStringAndSize(NULL, c->n * width * (Py_ssize_t)item);
     if (c->out == NULL) {
         return -1;
     }
@@ -52,17 +53,21 @@ row_chunk_open(RowChunk *c, const char *kernel, PyObject *hyps_obj, PyObject *re
     return 0;
 }
 
-/* The reference group of segment i (borrowed) and its size, or NULL (no error set) when it is
- * not a list or tuple of references or is empty: the kernel then ends with ROWS_REFUSED. */
+/* The reference group of segment i (borrowed) and its size, or NULL (no error set, *outcome
+ * set to ROWS_REFUSED) when it is not a list or tuple of references or is empty. */
 static inline PyObject *
-row_chunk_group(const RowChunk *c, Py_ssize_t i, Py_ssize_t *nrefs)
+row_chunk_group(const RowChunk *c, Py_ssize_t i, Py_ssize_t *nrefs, int *outcome)
 {
     PyObject *group = PySequence_Fast_GET_ITEM(c->refs, i);
-    if (PyUnicode_Check(group) || !(PyList_Check(group) || PyTuple_Check(group))) {
+    *nrefs = 0;
+    if (!PyUnicode_Check(group) && (PyList_Check(group) || PyTuple_Check(group))) {
+        *nrefs = PySequence_Fast_GET_SIZE(group);
+    }
+    if (*nrefs == 0) {
+        *outcome = ROWS_REFUSED;
         return NULL;
     }
-    *nrefs = PySequence_Fast_GET_SIZE(group);
-    return *nrefs == 0 ? NULL : group;
+    return group;
 }
 
 /* The kernel's return value for its outcome; the chunk's references are released. */
