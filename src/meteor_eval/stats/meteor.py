@@ -211,33 +211,6 @@ def row_problem(row: Sequence[float]) -> str | None:
     return next((message for holds, message in rules if not holds), None)
 
 
-def _matched_units(
-    spans: Sequence[tuple[int, int, int]],
-    function: Sequence[bool],
-    sizes: Sequence[int] | None,
-    n_stages: int,
-) -> tuple[list[int], list[int]]:
-    """Per stage, the content and the function units that one side's matched spans
-    ``(start, length, stage)`` cover (a unit: a token, or ``sizes[i]`` of token ``i``)."""
-    content = [0] * n_stages
-    function_units = [0] * n_stages
-    for start, length, stage in spans:
-        for i in range(start, start + length):
-            size = 1 if sizes is None else sizes[i]
-            if function[i]:
-                function_units[stage] += size
-            else:
-                content[stage] += size
-    return content, function_units
-
-
-def _length_and_function(function: Sequence[bool], sizes: Sequence[int] | None) -> tuple[int, int]:
-    """One side's length and its function words' share of it, in units."""
-    if sizes is None:
-        return len(function), sum(function)
-    return sum(sizes), sum(size for size, fn in zip(sizes, function, strict=True) if fn)
-
-
 def stats_from_alignment(
     matches: Sequence[Match],
     chunks: int,
@@ -260,16 +233,38 @@ def stats_from_alignment(
             UTF-16 lengths).
         ref_sizes: Same for the reference.
     """
-    hc, hf = _matched_units(
-        [(m.hyp_start, m.hyp_len, m.stage) for m in matches], hyp_function, hyp_sizes, n_stages
-    )
-    rc, rf = _matched_units(
-        [(m.ref_start, m.ref_len, m.stage) for m in matches], ref_function, ref_sizes, n_stages
-    )
-    hyp_length, hyp_fn = _length_and_function(hyp_function, hyp_sizes)
-    ref_length, ref_fn = _length_and_function(ref_function, ref_sizes)
-    hyp_matched = sum(m.hyp_len for m in matches)
-    ref_matched = sum(m.ref_len for m in matches)
+    hc = [0] * n_stages
+    rc = [0] * n_stages
+    hf = [0] * n_stages
+    rf = [0] * n_stages
+    hyp_matched = 0
+    ref_matched = 0
+    for m in matches:
+        s = m.stage
+        hyp_matched += m.hyp_len
+        ref_matched += m.ref_len
+        for i in range(m.hyp_start, m.hyp_start + m.hyp_len):
+            size = 1 if hyp_sizes is None else hyp_sizes[i]
+            if hyp_function[i]:
+                hf[s] += size
+            else:
+                hc[s] += size
+        for j in range(m.ref_start, m.ref_start + m.ref_len):
+            size = 1 if ref_sizes is None else ref_sizes[j]
+            if ref_function[j]:
+                rf[s] += size
+            else:
+                rc[s] += size
+    if hyp_sizes is None:
+        hyp_length, hyp_fn = len(hyp_function), sum(hyp_function)
+    else:
+        hyp_length = sum(hyp_sizes)
+        hyp_fn = sum(size for size, fn in zip(hyp_sizes, hyp_function, strict=True) if fn)
+    if ref_sizes is None:
+        ref_length, ref_fn = len(ref_function), sum(ref_function)
+    else:
+        ref_length = sum(ref_sizes)
+        ref_fn = sum(size for size, fn in zip(ref_sizes, ref_function, strict=True) if fn)
     stages = tuple((hc[s], rc[s], hf[s], rf[s]) for s in range(n_stages))
     return MeteorStats(
         hyp_length, ref_length, hyp_fn, ref_fn, stages, chunks, hyp_matched, ref_matched
