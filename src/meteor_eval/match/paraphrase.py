@@ -22,8 +22,6 @@ extension the same walks and lookups run in C over the memory-mapped index array
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from meteor_eval._ext import compiled_kernels
 from meteor_eval.errors import ResourceError
 from meteor_eval.match.base import Match, Segment
@@ -154,21 +152,16 @@ class ParaphraseMatcher:
         hyp_walks, hyp_found = self._walks(hyp.tokens)
         ref_walks, ref_found = self._walks(ref.tokens)
         out: list[Match] = []
-        # Pass 1: the reference has A, the hypothesis has B.
-        for ref_start, depth, hyp_start, b_len in self._one_way(ref_walks, hyp_found):
-            out.append(Match(ref_start, depth, hyp_start, b_len, stage))
-        # Pass 2: the hypothesis has A, the reference has B.
-        for hyp_start, depth, ref_start, b_len in self._one_way(hyp_walks, ref_found):
-            out.append(Match(ref_start, b_len, hyp_start, depth, stage))
+        # Pass 1: the reference has A, the hypothesis has B; pass 2: the other way round.
+        self._one_way(ref_walks, hyp_found, stage, True, out)
+        self._one_way(hyp_walks, ref_found, stage, False, out)
         return out
 
     def _one_way(
-        self,
-        a_walks: _Walks,
-        b_found: _Occurrences,
-    ) -> Iterator[tuple[int, int, int, int]]:
-        """``(a_start, a_len, b_start, b_len)`` of every phrase A walked on one side whose
-        paraphrase B stands on the other side, in the reference implementation's order."""
+        self, a_walks: _Walks, b_found: _Occurrences, stage: int, a_in_ref: bool, out: list[Match]
+    ) -> None:
+        """Append to ``out`` a match for every phrase A walked on one side (the reference when
+        ``a_in_ref``) whose paraphrase B stands on the other, in the reference order."""
         record_count = self._table.record_count
         paraphrases_of = self._table.paraphrases_of
         for a_start, steps in enumerate(a_walks):
@@ -179,8 +172,12 @@ class ParaphraseMatcher:
                     hit = b_found.get(b_node)
                     if hit is not None:
                         b_len, b_starts = hit
-                        for b_start in b_starts:
-                            yield a_start, depth, b_start, b_len
+                        for b in b_starts:
+                            out.append(
+                                Match(a_start, depth, b, b_len, stage)
+                                if a_in_ref
+                                else Match(b, b_len, a_start, depth, stage)
+                            )
 
 
 def _damaged(table: ParaphraseTable, problem: Exception) -> ResourceError:
