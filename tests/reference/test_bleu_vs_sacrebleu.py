@@ -8,18 +8,16 @@ from __future__ import annotations
 
 import gzip
 import json
-import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from make_bleu_rouge_golden import datasets
 
 from meteor_eval.metrics.bleu import Bleu, BleuConfig
 
 GOLDEN = Path(__file__).parent / "golden" / "bleu"
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-from make_bleu_rouge_golden import datasets  # noqa: E402
 
 
 @cache

@@ -9,19 +9,17 @@ from __future__ import annotations
 
 import gzip
 import json
-import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from make_bleu_rouge_golden import ROUGE_TYPES, datasets
 
 from meteor_eval.metrics.rouge import Rouge, RougeConfig
 from meteor_eval.stats.rouge import RougeStats
 
 ROOT = Path(__file__).parent / "golden"
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-from make_bleu_rouge_golden import ROUGE_TYPES, datasets  # noqa: E402
 
 
 @cache

@@ -134,41 +134,31 @@ def test_api_and_cli_identical_in_one_process(
     assert ("test" in api) is paired
 
 
+@pytest.mark.parametrize("parallel", ["two processes", "dask"])
 @pytest.mark.parametrize("metric", ["meteor", "bleu", "rouge"])
 @pytest.mark.parametrize(("segment_level", "paired"), [(False, False), (True, True)])
-def test_api_and_cli_identical_in_two_processes(
+def test_api_and_cli_identical_on_a_parallel_engine(
+    request: pytest.FixtureRequest,
     capsys: pytest.CaptureFixture[str],
     files: dict[str, str],
+    parallel: str,
     metric: str,
     segment_level: bool,
     paired: bool,
 ) -> None:
-    api, cli = _both(
-        capsys, files, metric, segment_level=segment_level, paired=paired, engine={"jobs": 2}
-    )
-    serial, _ = _both(capsys, files, metric, segment_level=segment_level, paired=paired, engine={})
+    """``jobs=2`` or a Dask scheduler (the ``scheduler`` fixture, skipped without Dask): the
+    library and the command line agree, and with the serial run."""
+    if parallel == "dask":
+        engine: dict[str, Any] = {"scheduler": request.getfixturevalue("scheduler")}
+    else:
+        engine = {"jobs": 2}
+    options: dict[str, Any] = {"segment_level": segment_level, "paired": paired}
+    api, cli = _both(capsys, files, metric, **options, engine=engine)
+    serial, _ = _both(capsys, files, metric, **options, engine={})
     assert api == cli == serial
 
 
-@pytest.mark.parametrize("metric", ["meteor", "bleu", "rouge"])
-@pytest.mark.parametrize(("segment_level", "paired"), [(False, False), (True, True)])
-def test_api_and_cli_identical_on_dask(
-    capsys: pytest.CaptureFixture[str],
-    files: dict[str, str],
-    scheduler: str,
-    metric: str,
-    segment_level: bool,
-    paired: bool,
-) -> None:
-    engine = {"scheduler": scheduler}
-    api, cli = _both(
-        capsys, files, metric, segment_level=segment_level, paired=paired, engine=engine
-    )
-    serial, _ = _both(capsys, files, metric, segment_level=segment_level, paired=paired, engine={})
-    assert api == cli == serial
-
-
-def test_sentence_level_bleu_has_effective_order_in_both(
+def test_segment_level_bleu_has_effective_order_in_both(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     sacrebleu = (

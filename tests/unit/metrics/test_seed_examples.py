@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from meteor_eval import segment_meteor
+from meteor_eval import MeteorScore, segment_meteor
 
 STARRY_REF = "we danced with joy under the starry night"
 
@@ -25,27 +25,26 @@ def test_starry_night_with_a_linear_penalty() -> None:
     assert s.score == 0.75
 
 
-def test_starry_night_from_the_raw_sentences() -> None:
-    s = segment_meteor(
-        "Under the starry night, we danced with glee.",
+def _paper_card(hypothesis: str) -> MeteorScore:
+    """The metric card's setting (paper2005, exact matches, beta 1, punctuation dropped)
+    against the card's raw reference sentence."""
+    return segment_meteor(
+        hypothesis,
         ["We danced with joy under the starry night."],
         flavour="paper2005",
         modules=("exact",),
         beta=1.0,
         normalization="norm_nopunct",
     )
+
+
+def test_starry_night_from_the_raw_sentences() -> None:
+    s = _paper_card("Under the starry night, we danced with glee.")
     assert (s.chunks, s.score) == (2, 0.75)
 
 
 def test_scrambled_starry_night_has_eight_chunks() -> None:
-    s = segment_meteor(
-        "Danced we with under joy the night starry.",
-        ["We danced with joy under the starry night."],
-        flavour="paper2005",
-        modules=("exact",),
-        beta=1.0,
-        normalization="norm_nopunct",
-    )
+    s = _paper_card("Danced we with under joy the night starry.")
     assert (s.precision, s.recall, s.fmean) == (1.0, 1.0, 1.0)
     assert (s.chunks, s.penalty, s.score) == (8, 0.5, 0.5)
 
