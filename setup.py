@@ -38,6 +38,7 @@ SOURCES = (
     "bleu.c",
     "lcs.c",
     "rouge.c",
+    "frontend.c",
     "caption.c",
 )
 
@@ -71,7 +72,9 @@ if os.environ.get("METEOR_EVAL_NO_EXTENSION") != "1":
         Extension(
             "meteor_eval._ext._kernels",
             sources=[(EXT_DIR / name).as_posix() for name in SOURCES],
-            depends=[(EXT_DIR / "kernels.h").as_posix(), (EXT_DIR / "intl_tables.h").as_posix()],
+            depends=[
+                (EXT_DIR / name).as_posix() for name in ("kernels.h", "rows.h", "intl_tables.h")
+            ],
             optional=True,
         )
     )

@@ -21,8 +21,11 @@ Rows, each timed in the same run on the same lines (``--segments``, default all)
   ``meteor_eval.corpus_rouge`` and the drop-in ``RougeScorer.score`` loop against rouge-score's
   ``RougeScorer.score`` loop (``--rouge-segments``, default all), and the command line
   ``meteor-eval rouge`` (a new process);
-* memory: peak resident memory of ``meteor-eval bleu`` and ``meteor-eval rouge`` on a quarter of
-  the input and on all of it (flat memory: the two peaks about equal).
+* memory: peak resident memory of ``meteor-eval bleu``, ``meteor-eval rouge`` (the four
+  variants above, mean of segment scores) and ``meteor-eval rouge --types rougeL,rougeW`` (the
+  pure-Python ROUGE-W path) on a quarter of the input, on half of it and on all of it, with the
+  growth from a quarter to all (flat memory: about 1.0x; the corpus total is exact column sums,
+  never a list of rows).
 
 Every pair of numbers is compared and printed (``same``); the run stops if they differ.
 Ratios are CPU time (peer / ours): on a shared machine wall times swing with the load, CPU
@@ -265,19 +268,32 @@ def run(args: argparse.Namespace, hyps: list[str], refs: list[str], work: Path) 
     for cells in table:
         print("| " + " | ".join(cells) + " |")
 
-    # -- memory at two input sizes -----------------------------------------------------------
-    quarter = n // 4
-    q_hyp, q_ref = work / "qhyp.txt", work / "qref.txt"
-    q_hyp.write_text("".join(h + "\n" for h in hyps[:quarter]), encoding="utf-8")
-    q_ref.write_text("".join(r + "\n" for r in refs[:quarter]), encoding="utf-8")
+    # -- memory at three input sizes ---------------------------------------------------------
+    sizes = (n // 4, n // 2, n)
+    files = []
+    for size in sizes:
+        s_hyp, s_ref = work / f"hyp{size}.txt", work / f"ref{size}.txt"
+        s_hyp.write_text("".join(h + "\n" for h in hyps[:size]), encoding="utf-8")
+        s_ref.write_text("".join(r + "\n" for r in refs[:size]), encoding="utf-8")
+        files.append((s_hyp, s_ref))
     print()
-    print("| peak resident memory | " + f"{quarter:,} segments | {n:,} segments |")
-    print("|---|---:|---:|")
-    for name, cli in (("meteor-eval bleu", [*env_cli, "bleu"]), ("meteor-eval rouge", rouge_cli)):
-        peaks = []
-        for h, r in ((q_hyp, q_ref), (hyp_file, ref_file)):
-            peaks.append(timed_process([*cli, "--hyp", str(h), "--ref", str(r)], 1)[3])
-        print(f"| {name} | {peaks[0]:.0f} MB | {peaks[1]:.0f} MB |")
+    print(
+        "| peak resident memory | "
+        + " | ".join(f"{size:,} segments" for size in sizes)
+        + f" | growth {sizes[0]:,} -> {sizes[-1]:,} |"
+    )
+    print("|---|" + "---:|" * (len(sizes) + 1))
+    for name, cli in (
+        ("meteor-eval bleu", [*env_cli, "bleu"]),
+        (f"meteor-eval rouge --types {','.join(ROUGE_TYPES)}", rouge_cli),
+        (
+            "meteor-eval rouge --types rougeL,rougeW",
+            [*env_cli, "rouge", "--types", "rougeL,rougeW"],
+        ),
+    ):
+        peaks = [timed_process([*cli, "--hyp", str(h), "--ref", str(r)], 1)[3] for h, r in files]
+        cells = " | ".join(f"{peak:.0f} MB" for peak in peaks)
+        print(f"| {name} | {cells} | {peaks[-1] / peaks[0]:.2f}x |")
     if any(cells[4] != "same" for cells in table):
         print("numbers differ", file=sys.stderr)
         return 1

@@ -156,7 +156,7 @@ def pipe_traffic(hyp: Path, ref: Path, chunk_size: int = 256) -> tuple[int, int,
     number of chunks."""
     sys.path.insert(0, str(SRC))
     from meteor_eval.io import file_chunks, iter_segments
-    from meteor_eval.parallel import _chunks
+    from meteor_eval.pool import _chunks
 
     pairs_bytes = sum(
         len(pickle.dumps(chunk)) for chunk in _chunks(iter_segments(str(hyp), [str(ref)]), 256)

@@ -29,7 +29,7 @@ from meteor_eval.errors import WorkBudgetError
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
 lines, data = int(sys.argv[1]), sys.argv[2]
 scorer = Meteor(MeteorConfig.preset("meteor15", normalization="norm"))
-scorer.sentence_score("a b", ["a b"])  # resources opened before timing
+scorer.segment_score("a b", ["a b"])  # resources opened before timing
 if lines > 0:
     hyp = " ".join(open(data + "/xray-system1.hyp", encoding="utf-8").read().split("\\n")[:lines])
     ref = " ".join(open(data + "/xray-reference", encoding="utf-8").read().split("\\n")[:lines])
@@ -37,7 +37,7 @@ else:
     hyp = ref = " ".join(["w"] * 20_001)
 start = time.process_time()
 try:
-    outcome = repr(scorer.sentence_score(hyp, [ref]).score)
+    outcome = repr(scorer.segment_score(hyp, [ref]).score)
 except WorkBudgetError as exc:
     outcome = f"refused ({exc.units:,} candidates counted)"
 print(json.dumps({

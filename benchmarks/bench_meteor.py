@@ -36,7 +36,6 @@ import compileall
 import importlib.util
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -47,6 +46,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "meteor15"
 SRC = ROOT / "src"
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from _common import official_jar  # noqa: E402
 
 
 @dataclass
@@ -85,17 +87,6 @@ def _timed(cmd: list[str], *, env: dict[str, str] | None = None) -> tuple[str, f
         if proc.returncode != 0:
             raise RuntimeError(f"{cmd[:3]} failed: {err.read().decode('utf-8', 'replace')[-2000:]}")
     return text, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
-
-
-def jar_path() -> Path | None:
-    """meteor-1.5.jar from pycocoevalcap, if it and Java are installed."""
-    if shutil.which("java") is None:
-        return None
-    spec = importlib.util.find_spec("pycocoevalcap")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    jar = Path(next(iter(spec.submodule_search_locations))) / "meteor" / "meteor-1.5.jar"
-    return jar if jar.is_file() else None
 
 
 def sgml_to_lines(path: Path, out: Path) -> Path:
@@ -249,7 +240,7 @@ def parse_jar(out: str) -> float:
 def bench(args: argparse.Namespace, name: str, hyp: Path, ref: Path) -> list[Run]:
     n = sum(1 for _ in hyp.open(encoding="utf-8"))
     runs: list[Run] = []
-    jar = None if args.no_jar else jar_path()
+    jar = None if args.no_jar else official_jar(need_java=True)
     # Correctness first: one untimed run of each tool, scores compared.
     ours = parse_ours(_timed(our_cli(args, hyp, ref, 1), env=_env())[0])
     if jar is not None:

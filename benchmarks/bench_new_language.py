@@ -33,9 +33,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "data" / "parex"
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "scripts"))
 
-from conftest import jar_path  # noqa: E402
+from _common import official_jar  # noqa: E402
 
 
 def measure(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, int]:
@@ -80,7 +80,7 @@ def bench(
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "METEOR_EVAL_CACHE": str(work / "cache")}
     args = ["corpus.f", "corpus.e", "phrase-table.gz", "corpus.e"]
     rows = []
-    jar = jar_path()
+    jar = official_jar(need_java=True)
     if jar is not None:
         out = work / f"{name}-jar"
         command = ["java", "-Xmx2G", "-cp", str(jar), "Parex", *args, str(out)]

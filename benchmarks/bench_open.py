@@ -55,8 +55,8 @@ import sys, time
 from meteor_eval.resources.registry import data_file
 from meteor_eval.resources.wordnet import shipped
 start = time.perf_counter()
-shipped.read_meteor_binary(data_file("wordnet", "meteor-synsets.bin.gz"))
-shipped.read_nltk_binary(data_file("wordnet", "nltk-wordnet.bin.gz"))
+shipped.read_meteor_binary(data_file("wordnet", "meteor-synsets.bin.xz"))
+shipped.read_nltk_binary(data_file("wordnet", "nltk-wordnet.bin.xz"))
 print(time.perf_counter() - start)
 """
 

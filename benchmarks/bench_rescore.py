@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import time
+import sys
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -29,19 +28,14 @@ from meteor_eval.tuning import (
     system_scores,
 )
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+
+from _common import shortest_run
+
 STATS = (
     Path(__file__).resolve().parents[1]
     / "tests/reference/golden/meteor15/xray-system1.en-norm-esn.stats.gz"
 )
-
-
-def _time(repeat: int, fn: Any) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:
@@ -64,10 +58,13 @@ def main() -> None:
         for g in np.linspace(0.2, 0.6, max(1, args.grid // 20))
     ][: args.grid]
     results = [
-        ("prepare_stats (once per data set)", _time(args.repeat, lambda: prepare_stats(rows))),
+        (
+            "prepare_stats (once per data set)",
+            shortest_run(args.repeat, lambda: prepare_stats(rows)),
+        ),
         (
             "segment_scores, new beta",
-            _time(
+            shortest_run(
                 args.repeat,
                 lambda: segment_scores(
                     prepared, params.__class__(0.85, float(next(betas)), 0.6, 0.75, (1.0, 0.6, 0.8))
@@ -76,15 +73,15 @@ def main() -> None:
         ),
         (
             "segment_scores, known beta",
-            _time(args.repeat, lambda: segment_scores(prepared, params)),
+            shortest_run(args.repeat, lambda: segment_scores(prepared, params)),
         ),
         (
             "system_scores, 20 systems",
-            _time(args.repeat, lambda: system_scores(prepared, groups, params)),
+            shortest_run(args.repeat, lambda: system_scores(prepared, groups, params)),
         ),
         (
             f"segment_scores_grid, {len(grid)} sets",
-            _time(args.repeat, lambda: segment_scores_grid(prepared, grid)),
+            shortest_run(args.repeat, lambda: segment_scores_grid(prepared, grid)),
         ),
     ]
     print(f"{args.segments:,} segments, best of {args.repeat}")

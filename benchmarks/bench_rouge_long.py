@@ -39,8 +39,8 @@ if {peer!r}:
     from rouge_score import rouge_scorer
     score = lambda: rouge_scorer.RougeScorer(list(types)).score(ref, hyp)
 else:
-    from meteor_eval import sentence_rouge
-    score = lambda: sentence_rouge(hyp, [ref], types=types)
+    from meteor_eval import segment_rouge
+    score = lambda: segment_rouge(hyp, [ref], types=types)
 start = time.process_time()
 scores = score()
 print(time.process_time() - start, *[scores[t].fmeasure for t in types])

@@ -18,13 +18,17 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 from pathlib import Path
-from typing import Any
 
 from meteor_eval.metrics.bleu import Bleu
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
 from meteor_eval.significance import paired_tests
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+
+from _common import shortest_run
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "meteor15"
 
@@ -48,15 +52,6 @@ def _systems(n_systems: int, n_segments: int) -> tuple[list[list[str]], list[str
             damaged.append(" ".join(kept))
         systems.append(damaged)
     return systems, refs
-
-
-def _time(repeat: int, fn: Any) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:
@@ -93,7 +88,7 @@ def main() -> None:
         n = args.trials if method == "ar" else args.samples
         test = None if method == "ci" else method
         for name, metric in metrics.items():
-            seconds = _time(
+            seconds = shortest_run(
                 args.repeat,
                 lambda m=metric, r=rows[name], t=test, k=n: paired_tests(
                     m, r, method=t, n_samples=k

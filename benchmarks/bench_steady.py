@@ -40,8 +40,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 
-from bench_meteor import DATA, SRC, _env, _timed, jar_path, sgml_to_lines
+from _common import official_jar
+from bench_meteor import DATA, SRC, _env, _timed, sgml_to_lines
 
 FINAL = re.compile(r"^Final score:\s+(\S+)", re.M)
 
@@ -147,7 +149,7 @@ def main() -> None:
         print(f"input: {source}: {n_large:,} pairs, {len({h for h, _ in pairs}):,} distinct")
         print(f"sizes: {n_small:,} and {n_large:,} segments; fastest of {args.repeat} run(s)\n")
         tools: dict[str, dict[str, tuple[str, float, float, float]]] = {"meteor-eval": {}}
-        jar = None if args.no_jar else jar_path()
+        jar = None if args.no_jar else official_jar(need_java=True)
         if jar is not None:
             tools["jar"] = {}
         for _ in range(args.repeat):

@@ -16,7 +16,6 @@ English paraphrase table for meteor-eval. Run from the repository root::
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import subprocess
 import sys
 import tempfile
@@ -24,6 +23,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from _common import official_jar_or_exit  # noqa: E402
+
 FIXTURES = ROOT / "tests" / "data" / "trainer"
 
 ONE_POINT = ["-i", "0.85 0.2 0.6 0.75 1.0 0.6 0.8 0.6", "-f", "0.85 0.2 0.6 0.75 1.0 0.6 0.8 0.6"]
@@ -41,13 +44,6 @@ GRIDS = {
         "-s", "0.05 0.25 0.1 0.1 0.05 0.2 0.2 0.2",
     ],
 }  # fmt: skip
-
-
-def _default_jar() -> Path:
-    spec = importlib.util.find_spec("pycocoevalcap")
-    if spec is None or not spec.submodule_search_locations:
-        raise SystemExit("pycocoevalcap is not installed; pass --jar")
-    return Path(next(iter(spec.submodule_search_locations))) / "meteor" / "meteor-1.5.jar"
 
 
 def _run(command: list[str], repeat: int) -> tuple[float, bytes]:
@@ -69,7 +65,15 @@ def main() -> None:
     parser.add_argument("--jar", type=Path, default=None)
     args = parser.parse_args()
     data = str(FIXTURES / ("rank" if args.task == "rank" else "segcor"))
-    jar = ["java", "-Xmx2G", "-cp", str(args.jar or _default_jar()), "Trainer", args.task, data]
+    jar = [
+        "java",
+        "-Xmx2G",
+        "-cp",
+        str(args.jar or official_jar_or_exit()),
+        "Trainer",
+        args.task,
+        data,
+    ]
     ours = [sys.executable, "-m", "meteor_eval", "jar-compat", "Trainer", args.task, data]
     rows = []
     for label, grid in (("1 point", ONE_POINT), (f"{args.grid} grid", GRIDS[args.grid])):

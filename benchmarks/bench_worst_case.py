@@ -191,7 +191,7 @@ def _scorer(metric: str) -> tuple[Callable[[str, str], object], Callable[[str], 
             else {}
         )
         scorer = Meteor(MeteorConfig.preset(metric, **extra))  # type: ignore[arg-type]
-        return (lambda h, r: scorer.sentence_score(h, [r])), scorer.tokenize
+        return (lambda h, r: scorer.segment_score(h, [r])), scorer.tokenize
     if metric == "bleu":
         from meteor_eval.metrics.bleu import Bleu
 
@@ -203,7 +203,7 @@ def _scorer(metric: str) -> tuple[Callable[[str, str], object], Callable[[str], 
     skip = -1 if metric.endswith("*") else 4
     types = tuple(metric.rstrip("*").split(","))
     rouge = Rouge(RougeConfig(types=types, skip_distance=skip))
-    return (lambda h, r: rouge.sentence_score(h, [r])), lambda text: tokenize_rouge155(text, False)
+    return (lambda h, r: rouge.segment_score(h, [r])), lambda text: tokenize_rouge155(text, False)
 
 
 def _in_subprocess(metric: str, spec: str, timeout: float, memory_mb: int) -> dict[str, object]:

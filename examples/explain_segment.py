@@ -21,7 +21,7 @@ def main() -> None:
         "meteor15", normalization="norm", modules=("exact", "stem", "synonym")
     )
     scorer = Meteor(config)
-    result = scorer.sentence_score(HYPOTHESIS, [REFERENCE], alignment=True)
+    result = scorer.segment_score(HYPOTHESIS, [REFERENCE], alignment=True)
     assert result.alignment is not None
     print(result.alignment.render())
     print(

@@ -17,21 +17,11 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import time
-from collections.abc import Callable
 from pathlib import Path
 
+from _common import shortest_run
+
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "meteor15"
-
-
-def best(run: Callable[[], object], repeat: int) -> float:
-    """The shortest of ``repeat`` timed runs, in seconds."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def report(name: str, peer: float | None, ours: float) -> None:
@@ -65,8 +55,8 @@ def main() -> None:
 
     report(
         "corpus_bleu, 2 streams",
-        best(peer_bleu, repeat) if has_sacrebleu else None,
-        best(lambda: ours_bleu.corpus_bleu(one, [ref, two]), repeat),
+        shortest_run(repeat, peer_bleu) if has_sacrebleu else None,
+        shortest_run(repeat, lambda: ours_bleu.corpus_bleu(one, [ref, two])),
     )
     named = [("system1", one), ("system2", two)]
     for method in ("bs", "ar"):
@@ -82,8 +72,8 @@ def main() -> None:
 
         report(
             f"PairedTest {method}",
-            best(peer_test, 1) if has_sacrebleu else None,
-            best(our_test, 1),
+            shortest_run(1, peer_test) if has_sacrebleu else None,
+            shortest_run(1, our_test),
         )
     types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
@@ -99,8 +89,8 @@ def main() -> None:
 
     report(
         "RougeScorer.score, 4 types",
-        best(peer_rouge, repeat) if has_rouge else None,
-        best(our_rouge, repeat),
+        shortest_run(repeat, peer_rouge) if has_rouge else None,
+        shortest_run(repeat, our_rouge),
     )
 
 

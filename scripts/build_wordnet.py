@@ -19,17 +19,18 @@ The build first derives the canonical *text form* (``index.tsv.gz``, ``synsets.t
 ``exceptions.tsv.gz``; ``scripts/wordnet_build/text_form.py`` documents it and
 ``scripts/wordnet_build/debian.py`` the offset correction that makes synset offsets equal
 Princeton's), then the two binary views from it. Only the binaries ship; the text form is
-written too with ``--text``. All gzip'd output is written with ``mtime=0`` and no file name, so
-a rerun on the same inputs gives the same bytes.
+written too with ``--text``. The text form is gzip'd with ``mtime=0`` and no file name, the
+binaries xz-compressed with fixed settings (``wordnet_build.text_form.XZ_FILTERS``), so a rerun
+on the same inputs gives the same bytes.
 
 Outputs (under ``src/meteor_eval/resources/data/wordnet/`` by default):
 
-``meteor-synsets.bin.gz``
+``meteor-synsets.bin.xz``
     The METEOR 1.5 view: each word's synset offsets and each word's or inflected form's
     complete synonym set, as sorted int64 values behind a CRC-32 key table, so that it loads in
     milliseconds and a first lookup is a slice (``scripts/wordnet_build/meteor_binary.py``
     documents the layout).
-``nltk-wordnet.bin.gz``
+``nltk-wordnet.bin.xz``
     The NLTK view (lemma -> part of speech -> synsets, synset -> type and lemma names, and the
     exception lists' text) read through a CRC-32 key table and decoded per lookup
     (``scripts/wordnet_build/nltk_binary.py`` documents the layout). It holds the whole text

@@ -20,7 +20,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from make_meteor_golden import default_jar
+from _common import official_jar_or_exit
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = ROOT.parent / "shared" / "spec" / "meteor-1.5.md"
@@ -61,7 +61,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--jar", type=Path, default=None)
     args = parser.parse_args()
-    jar = args.jar or default_jar()
+    jar = args.jar or official_jar_or_exit()
     cases = parse_cases()
     with tempfile.TemporaryDirectory() as tmp:
         hyp_file, ref_file = Path(tmp, "hyp"), Path(tmp, "ref")

@@ -52,9 +52,9 @@ def render() -> str:
         lines.append("    " + ", ".join(str(v) for v in stage1[k : k + 16]) + ",")
     lines.append("};")
     lines.append(f"static const uint8_t intl_stage2[{len(blocks) * BLOCK}] = {{")
-    for block in blocks:
-        for k in range(0, BLOCK, 32):
-            lines.append("    " + ",".join(str(v) for v in block[k : k + 32]) + ",")
+    # One line per block: the blocks are distinct, so no line of the table repeats another.
+    for number, block in enumerate(blocks):
+        lines.append(f"    /* {number} */ " + ",".join(str(v) for v in block) + ",")
     lines.append("};")
     return "\n".join(lines) + "\n"
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import importlib.util
 import json
 import subprocess
 import tempfile
 from pathlib import Path
+
+from _common import official_jar_or_exit
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "reference" / "golden" / "jar"
@@ -367,13 +368,6 @@ def _write_inputs() -> None:
     (INPUTS / "stdio.in").write_text(STDIO, encoding="utf-8", newline="")
 
 
-def _default_jar() -> Path:
-    spec = importlib.util.find_spec("pycocoevalcap")
-    if spec is None or not spec.submodule_search_locations:
-        raise SystemExit("pycocoevalcap is not installed; pass --jar")
-    return Path(next(iter(spec.submodule_search_locations))) / "meteor" / "meteor-1.5.jar"
-
-
 def expand(arg: str, out: Path) -> str:
     """Replace the placeholders of a golden argument."""
     return arg.format(inputs=INPUTS, data=DATA, out=out)
@@ -383,7 +377,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--jar", type=Path, default=None)
     args = parser.parse_args()
-    jar = args.jar or _default_jar()
+    jar = args.jar or official_jar_or_exit()
     _write_inputs()
     results = {}
     for name, (jar_args, stdin_name, files) in CASES.items():

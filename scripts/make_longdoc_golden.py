@@ -19,7 +19,6 @@ printed with Java's shortest round-trip digits), its wall time and the token cou
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import re
 import subprocess
@@ -27,17 +26,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from _common import official_jar_or_exit
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "meteor15"
 OUT = ROOT / "tests" / "reference" / "golden" / "longdoc" / "meteor15.json"
 HEAP = "-Xmx8g"
-
-
-def default_jar() -> Path:
-    spec = importlib.util.find_spec("pycocoevalcap")
-    if spec is None or not spec.submodule_search_locations:
-        raise SystemExit("pycocoevalcap is not installed; pass --jar")
-    return Path(next(iter(spec.submodule_search_locations))) / "meteor" / "meteor-1.5.jar"
 
 
 def document(name: str, n_lines: int) -> str:
@@ -51,7 +45,7 @@ def main() -> None:
     parser.add_argument("--jar", type=Path, default=None)
     parser.add_argument("--lines", type=int, nargs="+", default=[80, 200])
     args = parser.parse_args()
-    jar = (args.jar or default_jar()).resolve()
+    jar = (args.jar or official_jar_or_exit()).resolve()
     cases = []
     with tempfile.TemporaryDirectory() as folder:
         for n in args.lines:

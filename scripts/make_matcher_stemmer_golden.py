@@ -33,12 +33,13 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import importlib.util
 import json
 import random
 import subprocess
 import tempfile
 from pathlib import Path
+
+from _common import official_jar
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "reference" / "golden"
@@ -85,14 +86,6 @@ STEMMER_CASES: dict[str, tuple[list[str], str | None]] = {
     "lang-en-xray": (["en"], "stem-en-xray"),
     "lang-long-name": (["French"], "stem-fr"),
 }
-
-
-def default_jar() -> Path | None:
-    spec = importlib.util.find_spec("pycocoevalcap")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    jar = Path(next(iter(spec.submodule_search_locations))) / "meteor" / "meteor-1.5.jar"
-    return jar if jar.is_file() else None
 
 
 def _head(path: Path, n: int) -> str:
@@ -189,7 +182,7 @@ def run_case(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--jar", type=Path, default=default_jar())
+    parser.add_argument("--jar", type=Path, default=official_jar())
     args = parser.parse_args()
     if args.jar is None:
         raise SystemExit("meteor-1.5.jar not found: pip install pycocoevalcap, or pass --jar")

@@ -16,6 +16,8 @@ import shlex
 import subprocess
 from pathlib import Path
 
+from _common import official_jar_or_exit
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "meteor15"
 OUT = ROOT / "tests" / "reference" / "golden" / "meteor15"
@@ -49,19 +51,11 @@ CONFIGS: dict[str, tuple[str, list[str]]] = {
 }
 
 
-def default_jar() -> Path:
-    import importlib.util
-
-    spec = importlib.util.find_spec("pycocoevalcap")
-    assert spec is not None and spec.submodule_search_locations is not None
-    return Path(next(iter(spec.submodule_search_locations))) / "meteor" / "meteor-1.5.jar"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--jar", type=Path, default=None)
     args = parser.parse_args()
-    jar = args.jar or default_jar()
+    jar = args.jar or official_jar_or_exit()
     OUT.mkdir(parents=True, exist_ok=True)
     commands = []
     for name, (hyp, options) in CONFIGS.items():

@@ -55,7 +55,7 @@ def single_sentence(text: str) -> bool:
 def porter_vocabulary_wordnet() -> list[str]:
     """Every WordNet lemma (``_`` kept), its ``_``/``-`` parts, and every 7th capitalised."""
     sys.path.insert(0, str(ROOT / "src"))
-    from meteor_eval.resources.synonyms import meteor_wordnet
+    from meteor_eval.resources.wordnet import meteor_wordnet
 
     words: set[str] = set()
     for lemma in meteor_wordnet().words():
@@ -87,7 +87,7 @@ def stem_digest(words: Iterable[str], stem: Callable[[str], str]) -> str:
 def generated_pairs(n: int = 2000, seed: int = SEED) -> list[dict[str, object]]:
     """Pairs whose hypotheses inflect, replace by WordNet synonyms, drop, add and move words."""
     sys.path.insert(0, str(ROOT / "src"))
-    from meteor_eval.resources.synonyms import meteor_wordnet, nltk_wordnet
+    from meteor_eval.resources.wordnet import meteor_wordnet, nltk_wordnet
 
     rng = random.Random(seed)
     vocabulary = sorted(w for w in meteor_wordnet().words() if w.isalpha() and len(w) > 2)

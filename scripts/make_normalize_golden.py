@@ -28,12 +28,13 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import importlib.util
 import random
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from _common import official_jar
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN_DIR = ROOT / "tests" / "reference" / "golden" / "normalize"
@@ -48,18 +49,6 @@ CONFIGS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 CONFIGS["en-lower"] = ("en", ("-lower",))
 CONFIGS["en-none"] = ("en", ())
-
-
-def default_jar() -> Path | None:
-    """The jar shipped with pycocoevalcap, if installed."""
-    spec = importlib.util.find_spec("pycocoevalcap")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for location in spec.submodule_search_locations:
-        path = Path(location) / "meteor" / "meteor-1.5.jar"
-        if path.is_file():
-            return path
-    return None
 
 
 # --- Building the adversarial inputs ---------------------------------------------------------
@@ -518,7 +507,7 @@ def jar_preprocess(jar: Path, lines: list[str], language: str, flags: tuple[str,
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--jar", type=Path, default=default_jar())
+    parser.add_argument("--jar", type=Path, default=official_jar())
     parser.add_argument("--regenerate-inputs", action="store_true")
     args = parser.parse_args(argv)
     if args.jar is None or not args.jar.is_file():

@@ -17,21 +17,15 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import importlib.util
 import subprocess
 import tempfile
 from pathlib import Path
 
+from _common import official_jar_or_exit
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "meteor15"
 OUT = ROOT / "tests" / "reference" / "golden" / "paraphrase"
-
-
-def default_jar() -> Path:
-    spec = importlib.util.find_spec("pycocoevalcap")
-    if spec is None or not spec.submodule_search_locations:
-        raise SystemExit("pycocoevalcap is not installed; pass --jar")
-    return Path(next(iter(spec.submodule_search_locations))) / "meteor" / "meteor-1.5.jar"
 
 
 def run(jar: Path, args: list[str], cwd: Path) -> bytes:
@@ -43,7 +37,7 @@ def run(jar: Path, args: list[str], cwd: Path) -> bytes:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--jar", type=Path, default=None)
-    jar = (parser.parse_args().jar or default_jar()).resolve()
+    jar = (parser.parse_args().jar or official_jar_or_exit()).resolve()
     OUT.mkdir(parents=True, exist_ok=True)
     for system in ("xray-system1", "xray-system2"):
         hyp, ref = str(DATA / f"{system}.hyp"), str(DATA / "xray-reference")

@@ -37,15 +37,10 @@ import tempfile
 import zlib
 from pathlib import Path
 
+from _common import official_jar_or_exit
+
 DATA = Path("tests/data/parex")
 GOLDEN = DATA / "golden"
-
-
-def default_jar() -> Path:
-    """``meteor-1.5.jar`` inside the installed pycocoevalcap."""
-    import pycocoevalcap
-
-    return Path(next(iter(pycocoevalcap.__path__))) / "meteor" / "meteor-1.5.jar"
 
 
 def java_version() -> str:
@@ -194,7 +189,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--jar", type=Path, default=None)
     args = parser.parse_args()
-    jar = (args.jar or default_jar()).resolve()
+    jar = (args.jar or official_jar_or_exit()).resolve()
     GOLDEN.mkdir(parents=True, exist_ok=True)
     commands: dict[str, list[str]] = {}
     parex(jar, commands, "parex", ["corpus.f", "corpus.e", "phrase-table.gz", "corpus.e"], [])

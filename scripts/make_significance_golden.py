@@ -36,32 +36,36 @@ def systems() -> tuple[dict[str, list[str]], list[str]]:
     return {"system1": one, "system2": two, "near": near, "copy": list(one)}, ref
 
 
-def main() -> None:
-    import sacrebleu
+def sacrebleu_paired(method: str) -> tuple[int, dict[str, dict[str, object]]]:
+    """sacrebleu's paired test ``method`` (``bs`` or ``ar``, its default samples) of BLEU over
+    :func:`systems`: the number of samples and, per system, score, p-value, mean and interval."""
     from sacrebleu.metrics import BLEU
     from sacrebleu.significance import PairedTest
 
     named, ref = systems()
+    test = PairedTest(
+        list(named.items()),
+        {"BLEU": BLEU()},
+        [ref],
+        test_type=method,
+        n_samples=0,
+        n_ar_confidence=0 if method == "ar" else -1,
+    )
+    _, scores = test()
+    records: dict[str, dict[str, object]] = {
+        name: {"score": r.score, "p_value": r.p_value, "mean": r.mean, "ci": r.ci}
+        for name, r in zip(scores["System"], scores["BLEU"], strict=True)
+    }
+    return test.n_samples, records
+
+
+def main() -> None:
+    import sacrebleu
+
     out: dict[str, object] = {"sacrebleu": sacrebleu.__version__, "seed": 12345, "tests": {}}
-    for method, n_ar_confidence in (("bs", -1), ("ar", 0)):
-        test = PairedTest(
-            list(named.items()),
-            {"BLEU": BLEU()},
-            [ref],
-            test_type=method,
-            n_samples=0,
-            n_ar_confidence=n_ar_confidence,
-        )
-        _, scores = test()
-        records = {}
-        for name, result in zip(scores["System"], scores["BLEU"], strict=True):
-            records[name] = {
-                "score": result.score,
-                "p_value": result.p_value,
-                "mean": result.mean,
-                "ci": result.ci,
-            }
-        out["tests"][method] = {"n_samples": test.n_samples, "systems": records}  # type: ignore[index]
+    for method in ("bs", "ar"):
+        n_samples, records = sacrebleu_paired(method)
+        out["tests"][method] = {"n_samples": n_samples, "systems": records}  # type: ignore[index]
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {OUT}")

@@ -30,15 +30,14 @@ import json
 import random
 import re
 import statistics
-import subprocess
 import sys
 import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from _common import official_jar_or_exit, output_lines
 from make_edge_golden import SPEC, parse_cases
-from make_meteor_golden import default_jar
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "tests" / "reference" / "golden" / "stdio"
@@ -386,14 +385,8 @@ def score_line(refs: list[str], hyp: str) -> str:
 
 def run_jar(jar: Path, options: list[str], lines: list[str]) -> list[str]:
     cmd = ["java", "-Xmx2G", "-jar", str(jar), "-", "-", "-stdio", *options]
-    data = "".join(line + "\n" for line in lines).encode("utf-8")
     start = time.perf_counter()
-    done = subprocess.run(cmd, input=data, capture_output=True, check=True)
-    answers = done.stdout.decode("utf-8").split("\n")
-    if answers and answers[-1] == "":
-        answers.pop()
-    if len(answers) != len(lines):
-        raise RuntimeError(f"{len(lines)} lines sent, {len(answers)} answers: {done.stderr!r}")
+    answers = output_lines(cmd, lines)
     for n, answer in enumerate(answers):
         if len(answer.split(" ")) != 23:
             raise RuntimeError(f"line {n}: unexpected answer {answer!r}")
@@ -500,7 +493,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--table", type=Path, default=None)
     args = parser.parse_args()
-    jar = args.jar or default_jar()
+    jar = args.jar or official_jar_or_exit()
     table = args.table or jar.parent / "data" / "paraphrase-en.gz"
     OUT.mkdir(parents=True, exist_ok=True)
 

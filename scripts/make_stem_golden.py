@@ -44,6 +44,8 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from _common import official_jar, output_lines
+
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "reference" / "golden" / "stemmers"
 DEFAULT_WORDNET = Path("/usr/share/wordnet")
@@ -90,15 +92,6 @@ public class PorterWords {
   }
 }
 """
-
-
-def default_jar() -> Path | None:
-    """The jar shipped by the ``pycocoevalcap`` package, when it is installed."""
-    spec = importlib.util.find_spec("pycocoevalcap")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    jar = Path(next(iter(spec.submodule_search_locations))) / "meteor" / "meteor-1.5.jar"
-    return jar if jar.is_file() else None
 
 
 def is_jar_number(token: str) -> bool:
@@ -202,7 +195,7 @@ def run_jar_stemmer(jar: Path, code: str, words: Sequence[str]) -> list[str]:
     """Stem one word per line with ``java -cp JAR Stemmer CODE``."""
     command = ["java", "-Dfile.encoding=UTF-8", "-Dsun.stdout.encoding=UTF-8", "-cp", str(jar)]
     command += ["Stemmer", code]
-    return _run(command, words)
+    return output_lines(command, words)
 
 
 def run_jar_porter(jar: Path, words: Sequence[str]) -> list[str]:
@@ -211,18 +204,7 @@ def run_jar_porter(jar: Path, words: Sequence[str]) -> list[str]:
         source = Path(tmp) / "PorterWords.java"
         source.write_text(PORTER_JAVA, encoding="utf-8")
         subprocess.run(["javac", "-cp", str(jar), "-d", tmp, str(source)], check=True)
-        return _run(["java", "-cp", f"{tmp}:{jar}", "PorterWords"], words)
-
-
-def _run(command: list[str], words: Sequence[str]) -> list[str]:
-    data = "".join(f"{w}\n" for w in words).encode("utf-8")
-    done = subprocess.run(command, input=data, capture_output=True, check=True)
-    stems = done.stdout.decode("utf-8").split("\n")
-    if stems and stems[-1] == "":
-        stems.pop()
-    if len(stems) != len(words):
-        raise RuntimeError(f"{command}: {len(words)} words in, {len(stems)} lines out")
-    return stems
+        return output_lines(["java", "-cp", f"{tmp}:{jar}", "PorterWords"], words)
 
 
 #: How an empty stem is written (an empty cell means "same as the word").
@@ -269,7 +251,7 @@ def read_tsv(path: Path) -> tuple[list[str], list[list[str]]]:
 
 def main(argv: Iterable[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--jar", type=Path, default=default_jar())
+    parser.add_argument("--jar", type=Path, default=official_jar())
     parser.add_argument("--wordnet", type=Path, default=DEFAULT_WORDNET)
     parser.add_argument("--xray-dir", type=Path, default=DEFAULT_XRAY)
     parser.add_argument("--size", type=int, default=8000, help="synthetic words per language")

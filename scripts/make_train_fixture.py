@@ -50,7 +50,7 @@ def main() -> None:
     with OUT.open("w", encoding="utf-8") as out:
         for k, ref in enumerate(refs):
             for name, texts in systems.items():
-                human = round(meteor.sentence_score(texts[k], [ref]).score, 4)
+                human = round(meteor.segment_score(texts[k], [ref]).score, 4)
                 record = {
                     "lp": "xx-en" if k < 15 else "yy-en",
                     "system": name,

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import importlib.util
 import json
 import os
 import re
@@ -43,6 +42,8 @@ import subprocess
 import tempfile
 from html import escape
 from pathlib import Path
+
+from _common import official_jar_or_exit
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "meteor15"
@@ -210,13 +211,6 @@ def write_rank() -> None:
     _write(folder / "xray-en.rank", "\n".join(lines) + "\n")
 
 
-def _default_jar() -> Path:
-    spec = importlib.util.find_spec("pycocoevalcap")
-    if spec is None or not spec.submodule_search_locations:
-        raise SystemExit("pycocoevalcap is not installed; pass --jar")
-    return Path(next(iter(spec.submodule_search_locations))) / "meteor" / "meteor-1.5.jar"
-
-
 def run_cases(jar: Path, names: list[str]) -> None:
     """Run the jar on the cases ``names``; keep the other cases' goldens and listings."""
     GOLDEN.mkdir(parents=True, exist_ok=True)
@@ -276,7 +270,7 @@ def main() -> None:
     write_multiref()
     write_rank()
     if not args.fixtures_only:
-        run_cases(args.jar or _default_jar(), args.cases or list(CASES))
+        run_cases(args.jar or official_jar_or_exit(), args.cases or list(CASES))
 
 
 if __name__ == "__main__":

@@ -67,3 +67,47 @@ def test_meteor_takes_nrefs_like_the_other_metrics() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert scorer.signature(2).get("nrefs") == "2"
+
+
+def test_segment_is_the_word_and_the_sentence_names_warn() -> None:
+    """``segment_*`` everywhere in the API; the former ``sentence_*`` names give the same
+    results with a DeprecationWarning (one release). The sacrebleu drop-in keeps its names."""
+    from meteor_eval.metrics import bleu, meteor, rouge
+
+    hyp, refs = "the cat sat on a mat", ["the cat sat on the mat"]
+    for old, new in [
+        ("sentence_meteor", "segment_meteor"),
+        ("sentence_bleu", "segment_bleu"),
+        ("sentence_rouge", "segment_rouge"),
+    ]:
+        assert new in meteor_eval.__all__ and old not in meteor_eval.__all__
+        with pytest.warns(DeprecationWarning, match=f"use meteor_eval.{new}"):
+            assert getattr(meteor_eval, old) is getattr(meteor_eval, new)
+    with pytest.warns(DeprecationWarning, match="sentence_meteor is deprecated"):
+        old_meteor = meteor.sentence_meteor(hyp, refs)
+    assert old_meteor == meteor.segment_meteor(hyp, refs)
+    with pytest.warns(DeprecationWarning, match="sentence_bleu is deprecated"):
+        assert bleu.sentence_bleu(hyp, refs) == bleu.segment_bleu(hyp, refs)
+    with pytest.warns(DeprecationWarning, match="sentence_rouge is deprecated"):
+        assert rouge.sentence_rouge(hyp, refs) == rouge.segment_rouge(hyp, refs)
+
+    scorer = meteor.Meteor()
+    with pytest.warns(DeprecationWarning, match=r"Meteor.sentence_score is deprecated.*segment"):
+        aligned = scorer.sentence_score(hyp, refs, alignment=True)
+    assert aligned == scorer.segment_score(hyp, refs, alignment=True)
+    assert aligned.alignment is not None
+    with pytest.warns(DeprecationWarning, match=r"Bleu.sentence_scores is deprecated"):
+        assert bleu.Bleu().sentence_scores([hyp], [refs]) == bleu.Bleu().segment_scores(
+            [hyp], [refs]
+        )
+    with pytest.warns(DeprecationWarning, match=r"compare\(sentence_level=\) is deprecated"):
+        old = meteor_eval.compare({"A": [hyp]}, [refs], metrics=["bleu"], sentence_level=True)
+    new = meteor_eval.compare({"A": [hyp]}, [refs], metrics=["bleu"], segment_level=True)
+    assert old.to_dict() == new.to_dict()
+    assert "segments" in new.to_dict()["systems"][0]
+
+    from meteor_eval.compat import sacrebleu
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert sacrebleu.sentence_bleu(hyp, refs).score == bleu.segment_bleu(hyp, refs).score

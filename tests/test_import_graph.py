@@ -128,9 +128,13 @@ def test_no_import_circle() -> None:
 
 def test_no_arrow_back_up_from_the_metrics() -> None:
     """The metrics (and everything they are built from) import nothing of the layers that use
-    them: comparison, engines on clusters, tuning, the command line, the jar's emulation."""
+    them: comparison, the engines that run them (local processes, clusters), tuning, the
+    command line, the jar's emulation. Lazy imports inside functions count (the graph reads
+    every import statement); the metrics' own ``jobs=`` runs on the executor below them
+    (``meteor_eval.pool``)."""
     above = (
         "meteor_eval.comparison",
+        "meteor_eval.parallel",
         "meteor_eval.distributed",
         "meteor_eval.tuning",
         "meteor_eval.cli",
@@ -147,6 +151,16 @@ def test_no_arrow_back_up_from_the_metrics() -> None:
         if any(_within(target, a) for a in above)
     )
     assert arrows == []
+
+
+def test_a_lazy_import_inside_a_function_is_an_edge() -> None:
+    """The protocol's ``jobs=`` used to import the local engine inside its methods: such an
+    import is read as an edge like a module-level one."""
+    graph = import_graph()
+    # cli/report.py imports the engine only inside a function (segment scores with alignments)
+    assert "meteor_eval.parallel" in graph["meteor_eval.cli.report"]
+    assert "meteor_eval.pool" in graph["meteor_eval.metrics.protocol"]
+    assert "meteor_eval.metrics.protocol" in graph["meteor_eval.parallel"]
 
 
 def test_nothing_outside_the_command_line_imports_it() -> None:

@@ -1,4 +1,4 @@
-"""Building the binary METEOR view (``meteor-synsets.bin.gz``) from the text form."""
+"""Building the binary METEOR view (``meteor-synsets.bin.xz``) from the text form."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from meteor_eval.resources.wordnet.binary import (
 from meteor_eval.resources.wordnet.meteor import MeteorWordNet, meteor_exceptions
 
 from .keytable import build_key_table
-from .text_form import gzip_deterministic, merged_synsets
+from .text_form import merged_synsets, xz_deterministic
 
 
 def _gunzip_text(data: bytes, what: str) -> str:
@@ -36,7 +36,8 @@ def source_digest_of(*files: bytes) -> bytes:
 
 
 def build_meteor_binary(index_gz: bytes, exceptions_gz: bytes) -> bytes:
-    """The gzip'd content of ``meteor-synsets.bin.gz`` for the text form's index and exceptions.
+    """The xz-compressed content of ``meteor-synsets.bin.xz`` for the text form's index and
+    exceptions.
 
     Keys are the listed words and the inflected forms of the exception lists, sorted by code
     point. Layout after the header (little-endian), sections zero-padded to 4 bytes (the last
@@ -90,4 +91,4 @@ def build_meteor_binary(index_gz: bytes, exceptions_gz: bytes) -> bytes:
         body += each.tobytes()
     body += bytes(-len(body) % 8)
     body += pool.tobytes()
-    return gzip_deterministic(bytes(body))
+    return xz_deterministic(bytes(body))

@@ -1,4 +1,4 @@
-"""Building the binary NLTK view (``nltk-wordnet.bin.gz``) from the text form."""
+"""Building the binary NLTK view (``nltk-wordnet.bin.xz``) from the text form."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from meteor_eval.resources.wordnet.binary import NLTK_HEADER, NLTK_MAGIC, NLTK_V
 
 from .keytable import build_key_table
 from .meteor_binary import _gunzip_text, _pad4, source_digest_of
-from .text_form import gzip_deterministic, nltk_tables
+from .text_form import nltk_tables, xz_deterministic
 
 # File part of speech -> its rank in the synset numbering (and in the key order n v a r).
 _FILE_POS = {"n": 0, "v": 1, "a": 2, "r": 3}
@@ -20,7 +20,7 @@ _POS_ORDER = ("n", "v", "a", "r")
 
 
 def build_nltk_binary(index_gz: bytes, synsets_gz: bytes, exceptions_gz: bytes) -> bytes:
-    """The gzip'd content of ``nltk-wordnet.bin.gz`` for the three files of the text form.
+    """The xz-compressed content of ``nltk-wordnet.bin.xz`` for the three files of the text form.
 
     Synsets are numbered in the order of their key (file part of speech ``n v a r``, then
     offset); the header gives the count of each part of speech. Layout after the header
@@ -108,4 +108,4 @@ def build_nltk_binary(index_gz: bytes, synsets_gz: bytes, exceptions_gz: bytes) 
             exceptions_blob,
         )
     )
-    return gzip_deterministic(body)
+    return xz_deterministic(body)

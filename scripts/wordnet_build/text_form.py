@@ -24,6 +24,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import io
+import lzma
 from dataclasses import dataclass
 
 from meteor_eval.resources.wordnet.binary import NltkSections
@@ -38,6 +39,22 @@ def gzip_deterministic(body: bytes) -> bytes:
     with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=0, compresslevel=9) as gz:
         gz.write(body)
     return buffer.getvalue()
+
+
+#: How the shipped binaries are compressed: xz (one block, CRC32 checks, which the reader's
+#: check of its unpacked copy reads without decompressing: ``registry.content_crc32``), LZMA2 at
+#: its strongest preset with 4-byte-aligned literal and position contexts for the binary tables
+#: (1.67 and 2.50 MB against 2.57 and 3.39 MB as gzip -9).
+XZ_FILTERS = (
+    {"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME, "lc": 1, "lp": 2, "pb": 2},
+)
+
+
+def xz_deterministic(body: bytes) -> bytes:
+    """xz as :data:`XZ_FILTERS` says: the same input always gives the same bytes."""
+    return lzma.compress(
+        body, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC32, filters=list(XZ_FILTERS)
+    )
 
 
 @dataclass(frozen=True)

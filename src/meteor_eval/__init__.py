@@ -5,8 +5,8 @@ part of the package, say :mod:`meteor_eval.compat.nltk`, does not load every met
 stays importable from here (``from meteor_eval import Meteor``, ``from meteor_eval import *``).
 
 Example:
-    >>> from meteor_eval import sentence_meteor
-    >>> round(sentence_meteor("the cat sat on the mat", ["the cat sat on the mat"],
+    >>> from meteor_eval import segment_meteor
+    >>> round(segment_meteor("the cat sat on the mat", ["the cat sat on the mat"],
     ...                       flavour="paper2005").score, 4)
     0.9977
 """
@@ -30,22 +30,23 @@ if TYPE_CHECKING:
     from meteor_eval.comparison import ComparisonResult, compare
     from meteor_eval.mergeable import BleuMetric, MeteorMetric, RougeMetric
     from meteor_eval.metrics.base import Score, Signature
-    from meteor_eval.metrics.bleu import Bleu, BleuConfig, BleuScore, corpus_bleu, sentence_bleu
+    from meteor_eval.metrics.bleu import Bleu, BleuConfig, BleuScore, corpus_bleu, segment_bleu
     from meteor_eval.metrics.bleu import score_from_stats as bleu_from_stats
     from meteor_eval.metrics.meteor import (
         Meteor,
         MeteorConfig,
         MeteorScore,
         corpus_meteor,
-        sentence_meteor,
+        segment_meteor,
     )
     from meteor_eval.metrics.meteor import score_from_stats as meteor_from_stats
     from meteor_eval.metrics.rouge import (
         Rouge,
         RougeConfig,
+        RougeResult,
         RougeScore,
         corpus_rouge,
-        sentence_rouge,
+        segment_rouge,
     )
     from meteor_eval.metrics.rouge import score_from_stats as rouge_from_stats
     from meteor_eval.stats.meteor import MeteorStats
@@ -60,7 +61,7 @@ _LAZY: dict[str, str] = {
     "Score": "meteor_eval.metrics.base",
     "Signature": "meteor_eval.metrics.base",
     **dict.fromkeys(
-        ("Bleu", "BleuConfig", "BleuScore", "corpus_bleu", "sentence_bleu"),
+        ("Bleu", "BleuConfig", "BleuScore", "corpus_bleu", "segment_bleu"),
         "meteor_eval.metrics.bleu",
     ),
     **dict.fromkeys(
@@ -69,12 +70,12 @@ _LAZY: dict[str, str] = {
             "MeteorConfig",
             "MeteorScore",
             "corpus_meteor",
-            "sentence_meteor",
+            "segment_meteor",
         ),
         "meteor_eval.metrics.meteor",
     ),
     **dict.fromkeys(
-        ("Rouge", "RougeConfig", "RougeScore", "corpus_rouge", "sentence_rouge"),
+        ("Rouge", "RougeConfig", "RougeResult", "RougeScore", "corpus_rouge", "segment_rouge"),
         "meteor_eval.metrics.rouge",
     ),
     "MeteorStats": "meteor_eval.stats.meteor",
@@ -90,16 +91,24 @@ _RENAMED: dict[str, tuple[str, str]] = {
 }
 
 # Deprecated public name -> its replacement (kept for one release, with a DeprecationWarning).
-_DEPRECATED: dict[str, str] = {"score_from_stats": "meteor_from_stats"}
+_DEPRECATED: dict[str, str] = {
+    "score_from_stats": "meteor_from_stats",
+    # "segment" is the project's word for one hypothesis with its references
+    "sentence_bleu": "segment_bleu",
+    "sentence_meteor": "segment_meteor",
+    "sentence_rouge": "segment_rouge",
+}
+_NOTES = {"score_from_stats": " (BLEU and ROUGE have bleu_from_stats, rouge_from_stats)"}
 
 
 def __getattr__(name: str) -> Any:
     """Import a public name's module on first use and cache the name in this module."""
     if name in _DEPRECATED:
         replacement = _DEPRECATED[name]
+        note = _NOTES.get(name, "")
         warnings.warn(
             f"meteor_eval.{name} is deprecated and will be removed in 0.3; use "
-            f"meteor_eval.{replacement} (BLEU and ROUGE have bleu_from_stats, rouge_from_stats)",
+            f"meteor_eval.{replacement}{note}",
             DeprecationWarning,
             stacklevel=2,
         )
@@ -139,6 +148,7 @@ __all__ = [
     "Rouge",
     "RougeConfig",
     "RougeMetric",
+    "RougeResult",
     "RougeScore",
     "Score",
     "Signature",
@@ -150,7 +160,7 @@ __all__ = [
     "corpus_rouge",
     "meteor_from_stats",
     "rouge_from_stats",
-    "sentence_bleu",
-    "sentence_meteor",
-    "sentence_rouge",
+    "segment_bleu",
+    "segment_meteor",
+    "segment_rouge",
 ]

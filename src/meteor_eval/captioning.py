@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from meteor_eval.errors import InputError
+from meteor_eval.io import read_text
 from meteor_eval.text.ptb import caption_tokens
 
 __all__ = ["CaptionCorpus", "caption_corpus", "read_coco_annotations", "read_coco_results"]
@@ -30,12 +31,7 @@ __all__ = ["CaptionCorpus", "caption_corpus", "read_coco_annotations", "read_coc
 
 def _load_json(path: str | Path) -> Any:
     file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{file}: no such file") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{file}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
+    text = read_text(file)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from meteor_eval.documents import Documents
-from meteor_eval.errors import ConfigError, InputError, WorkBudgetError
+from meteor_eval.errors import ConfigError, InputError, WorkBudgetError, warn_renamed
 from meteor_eval.io import EncodingErrors
 from meteor_eval.metrics.protocol import Metric, Pair, Row
 from meteor_eval.significance import SignificanceResult, paired_tests, significance_signature
@@ -352,7 +352,7 @@ class Request:
         systems: The systems to score (:class:`Systems`), or statistics files read back
             (:class:`~meteor_eval.statsfile.StoredSystems`, whose headers give the metrics).
         metrics: The metrics, configured (ignored for stored statistics).
-        sentence_level: Keep every segment's result (``to_dict()["systems"][i]["segments"]``).
+        segment_level: Keep every segment's result (``to_dict()["systems"][i]["segments"]``).
         significance: Intervals and paired tests, or ``None``.
         stats_files: One statistics file to write per system (empty: none).
         alignment_files: One alignments file to write per system (empty: none); written by
@@ -365,7 +365,7 @@ class Request:
 
     systems: Systems | StoredSystems
     metrics: Sequence[Metric[Any]] = ()
-    sentence_level: bool = False
+    segment_level: bool = False
     significance: Significance | None = None
     stats_files: Sequence[str] = ()
     alignment_files: Sequence[str] = ()
@@ -381,7 +381,7 @@ class Request:
             self.keep_rows
             or self.significance is not None
             or bool(self.stats_files)
-            or self.sentence_level
+            or self.segment_level
         )
 
 
@@ -419,10 +419,10 @@ def _check(request: Request) -> int:
 
 
 def _run_of_rows(
-    metric: Metric[Any], rows: list[Row], nrefs: list[int], sentence_level: bool
+    metric: Metric[Any], rows: list[Row], nrefs: list[int], segment_level: bool
 ) -> SystemRun:
     run = SystemRun(metric.score_rows(rows, nrefs), rows, nrefs)
-    if sentence_level:
+    if segment_level:
         single = metric.segment_metric()
         run.segments = [single.segment_result(r, n) for r, n in zip(rows, nrefs, strict=True)]
     return run
@@ -470,7 +470,7 @@ def _score_local(
     records = list(segment_rows(metric, pairs, **options))
     rows = [row for row, _ in records]
     nrefs = [n for _, n in records]
-    return _run_of_rows(metric, rows, nrefs, request.sentence_level)
+    return _run_of_rows(metric, rows, nrefs, request.segment_level)
 
 
 def _score_dask(request: Request, systems: Systems, result: ComparisonResult) -> None:
@@ -498,7 +498,7 @@ def _score_dask(request: Request, systems: Systems, result: ComparisonResult) ->
                 records = distributed.segment_rows(metric, client, errors=systems.errors, **where)
                 rows = [row for row, _ in records]
                 nrefs = [n for _, n in records]
-                run = _run_of_rows(metric, rows, nrefs, request.sentence_level)
+                run = _run_of_rows(metric, rows, nrefs, request.segment_level)
                 result.runs[name][metric.name] = run
     finally:
         close()
@@ -515,7 +515,7 @@ def _from_stored(request: Request, stored: StoredSystems) -> ComparisonResult:
             score = metric.score_total(total.row, nrefs=stats.nrefs, rows=total.rows)
             n = int(stats.nrefs) if stats.nrefs.isdigit() else 0
             run = SystemRun(score, list(stats.rows), [n] * len(stats.rows))
-            if request.sentence_level:
+            if request.segment_level:
                 run.segments = [single.segment_result(row, n) for row in stats.rows]
             result.runs[name][metric.name] = run
     return result
@@ -586,7 +586,7 @@ def run(request: Request) -> ComparisonResult:
             seed=test.seed,
             confidence=test.confidence,
         )
-    if not request.sentence_level:  # kept only to write the alignments
+    if not request.segment_level:  # kept only to write the alignments
         for runs in result.runs.values():
             for system_run in runs.values():
                 system_run.segments = None
@@ -604,7 +604,7 @@ def compare(
     n_samples: int | None = None,
     seed: int | None = 12345,
     confidence: float = 0.95,
-    sentence_level: bool = False,
+    segment_level: bool = False,
     data: Any = None,
     hyp_fields: Sequence[str] | None = None,
     ref_fields: Sequence[str] | None = None,
@@ -612,6 +612,7 @@ def compare(
     start_method: str | None = None,
     scheduler: str | None = None,
     progress: ProgressCallback | None = None,
+    sentence_level: bool | None = None,
 ) -> ComparisonResult:
     """Score several systems with several metrics, optionally with intervals and paired tests
     (a :class:`Request` of in-memory lists, carried out by :func:`run`).
@@ -628,7 +629,7 @@ def compare(
         n_samples: Resamples or trials (default 1000 for ``bs``, 10000 for ``ar``).
         seed: Random seed (``None``: not reproducible).
         confidence: Interval coverage.
-        sentence_level: Keep every segment's result (``to_dict()["systems"][i]["segments"]``);
+        segment_level: Keep every segment's result (``to_dict()["systems"][i]["segments"]``);
             BLEU scores single segments with effective order, as sacrebleu's ``sentence_bleu``
             and the command line's ``--sentence-level``.
         data: Instead of ``systems``/``references``: a pandas DataFrame, one row a segment.
@@ -641,12 +642,16 @@ def compare(
         scheduler: Score on a Dask cluster instead (an address, ``"local"`` or
             ``"local:N"``); the results are identical.
         progress: Called as segments are scored (:data:`ProgressCallback`).
+        sentence_level: The former name of ``segment_level`` (deprecated; removed in 0.3).
 
     Raises:
         ConfigError: unknown metric or test, bad counts, an unknown baseline, bad ``jobs`` or
             ``start_method``.
         InputError: systems of different lengths, segments without reference.
     """
+    if sentence_level is not None:
+        warn_renamed("compare(sentence_level=)", "segment_level=")
+        segment_level = sentence_level
     hyps, refs = _systems(systems, references, data, hyp_fields, ref_fields)
     if paired is not None and paired not in ("bs", "ar"):
         raise ConfigError(f"paired: {paired!r} is unknown; allowed: 'bs', 'ar', None")
@@ -666,7 +671,7 @@ def compare(
     request = Request(
         Systems.from_lists(hyps, refs),
         chosen,
-        sentence_level=sentence_level,
+        segment_level=segment_level,
         significance=significance,
         engine=Engine(jobs, scheduler, start_method),
         progress=progress,

@@ -12,8 +12,9 @@ once), with ``dask.distributed`` workers instead of local processes:
   chunks and sends them.
 * **Resources** load once per worker process: each worker keeps one metric per configuration
   (the same cache as the mergeable metric objects).
-* **Merging.** Metrics with integer statistics (``Metric.exact``) return one merged total per
-  chunk, summed pairwise in a tree on the workers (exact in any grouping); the others return
+* **Merging.** Metrics with integer statistics or exact sums (``Metric.groups_exactly``)
+  return one merged total per chunk, summed pairwise in a tree on the workers (exact in any
+  grouping); the others return
   their rows, folded here in input order, so floating-point sums equal ``jobs=1``'s. Per-segment
   rows come back in input order.
 * Warnings a worker raises while reading (a byte-order mark, a carriage return) are re-raised
@@ -304,7 +305,7 @@ def corpus_total(
     cls, config = type(metric), metric.config
     if not futures:
         return metric.new_total()
-    if metric.exact:
+    if metric.groups_exactly():
         while len(futures) > 1:  # pairwise, in order: a tree of merges on the workers
             merged = [
                 client.submit(_merge_pair, cls, config, futures[k], futures[k + 1], pure=False)

@@ -21,6 +21,7 @@ __all__ = [
     "SegmentTooLongError",
     "WorkBudgetError",
     "warn_empty",
+    "warn_renamed",
 ]
 
 
@@ -124,6 +125,18 @@ class SearchBudgetWarning(MeteorEvalWarning):
 
 class EmptyInputWarning(MeteorEvalWarning):
     """There was no segment to score (an empty file or an empty list); the score is 0.0."""
+
+
+def warn_renamed(old: str, new: str, stacklevel: int = 3) -> None:
+    """Warn that a public name is deprecated in favour of ``new`` (kept for one release: both
+    work in 0.2, the old one goes in 0.3)."""
+    import warnings
+
+    warnings.warn(
+        f"{old} is deprecated and will be removed in 0.3; use {new}",
+        DeprecationWarning,
+        stacklevel=stacklevel,
+    )
 
 
 def warn_empty(stacklevel: int = 3) -> None:

@@ -37,6 +37,7 @@ __all__ = [
     "read_lines",
     "read_range",
     "read_segments",
+    "read_text",
     "streams_to_segments",
 ]
 
@@ -47,6 +48,23 @@ _BOM = b"\xef\xbb\xbf"
 
 def _display(name: str) -> str:
     return "<stdin>" if name == "-" else name
+
+
+def read_text(path: str | Path) -> str:
+    """The whole text of a UTF-8 file, for the readers of small side files (tuning data,
+    caption files).
+
+    Raises:
+        InputError: the file does not exist, or is not valid UTF-8 (the file and the byte
+            named).
+    """
+    file = Path(path)
+    try:
+        return file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{file}: no such file") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{file}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
 
 
 def read_lines(name: str, *, errors: EncodingErrors = "strict") -> list[str]:
@@ -372,15 +390,8 @@ def iter_segments(
     Every file is opened before the first pair is produced, so a missing file is reported at
     once. The files are then read in step; when one ends, the others are read to their end and
     the line counts are compared with :func:`read_segments`'s checks and message, so a mismatch
-    is still an error (raised after the last pair instead of before the first).
-
-    Args:
-        hyp: Hypothesis file, or ``"-"`` for standard input.
-        refs: One file per reference set; line ``i`` of each is a reference of hypothesis ``i``.
-        errors: ``"strict"`` rejects invalid UTF-8; ``"replace"`` substitutes U+FFFD.
-
-    Raises:
-        InputError: a file cannot be read, or the files' line counts differ (naming both).
+    is still an error (raised after the last pair instead of before the first). The arguments
+    and errors are :func:`read_segments`'s.
     """
     if isinstance(refs, str):
         raise TypeError("refs: expected a sequence of file names, got a str")

@@ -10,8 +10,11 @@ test checks it for every flavour and metric). ``state_dict`` is small, picklable
 ``update``/``compute``/``merge_state`` and HF evaluate's ``add_batch``.
 
 How exactness is kept: metrics whose statistics are integers (METEOR pooled, BLEU) merge by sums,
-which are exact in any grouping; ROUGE (float statistics) and METEOR with ``aggregate="mean"``
-keep each segment's row, so ``compute`` folds them in input order exactly as ``corpus_score``.
+which are exact in any grouping; ROUGE (float statistics) holds each column's exact sum
+(:class:`~meteor_eval.stats.exactsum.ExactSum`: integer sums again, rounded once by ``compute``),
+so its state stays the same size however many segments it has seen (the rows are kept only
+for a bootstrap interval); METEOR with ``aggregate="mean"`` keeps each segment's row, so
+``compute`` takes the mean of their scores exactly as ``corpus_score``.
 
 Metric objects are shared: two objects with the same configuration use one scorer, so resources
 (WordNet, the paraphrase index, stemmers) load once per process however many objects exist.
@@ -34,29 +37,25 @@ Example:
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from meteor_eval.errors import ConfigError
-from meteor_eval.metrics.protocol import Metric, Row, Total
+from meteor_eval.metrics.cache import LruCache
+from meteor_eval.metrics.protocol import Metric, Row
+from meteor_eval.stats.exactsum import ExactSum
 
 __all__ = ["BleuMetric", "MergeableMetric", "MeteorMetric", "RougeMetric"]
 
 _STATE_FORMAT = 1
-_SHARED: dict[tuple[type[Any], Any], Metric[Any]] = {}
-_SHARED_LOCK = threading.Lock()
+#: The metric objects of the mergeable metrics, by class and configuration.
+_SHARED: LruCache[tuple[type[Any], Any], Metric[Any]] = LruCache(16)
 
 
 def _shared_metric(cls: type[Metric[Any]], config: Any) -> Metric[Any]:
-    """One metric object per configuration and process (resources load once)."""
-    key = (cls, config)
-    with _SHARED_LOCK:
-        metric = _SHARED.get(key)
-        if metric is None:
-            metric = cls(config)
-            _SHARED[key] = metric
-        return metric
+    """One metric object per configuration and process (resources load once; the 16 most
+    recently used configurations are kept)."""
+    return _SHARED.get((cls, config), lambda: cls(config))
 
 
 class MergeableMetric:
@@ -70,7 +69,7 @@ class MergeableMetric:
 
     def __init__(self, metric: Metric[Any]) -> None:
         self.metric = metric
-        self._keep = self.metric.keeps_rows() or not self.metric.exact
+        self._keep = self.metric.keeps_rows() or not self.metric.groups_exactly()
         self.reset()
 
     # -- accumulate ------------------------------------------------------------------------
@@ -79,6 +78,9 @@ class MergeableMetric:
         """Forget every segment."""
         self._row: Row = self.metric.zero()
         self._rows: list[Row] | None = [] if self._keep else None
+        self._sums: ExactSum | None = None
+        if self.metric.exact_sums():
+            self._sums = ExactSum(len(self._row))
         self._nrefs: set[int] = set()
         self.count = 0
 
@@ -97,11 +99,14 @@ class MergeableMetric:
         self._add(rows, (len(refs) for refs in references))
 
     def _add(self, rows: Sequence[Row], nrefs: Iterable[int]) -> None:
-        merge = self.metric.merge
-        acc = self._row
-        for row in rows:
-            acc = merge(acc, row)
-        self._row = acc
+        if self._sums is not None:
+            self._sums.add_rows(rows)
+        else:
+            merge = self.metric.merge
+            acc = self._row
+            for row in rows:
+                acc = merge(acc, row)
+            self._row = acc
         if self._rows is not None:
             self._rows.extend(rows)
         self._nrefs.update(nrefs)
@@ -123,7 +128,11 @@ class MergeableMetric:
         if self._rows is not None:
             assert other._rows is not None
             self._rows.extend(other._rows)
-        self._row = self.metric.merge_totals(self._row, other._row)
+        if self._sums is not None:
+            assert other._sums is not None
+            self._sums.merge(other._sums)
+        else:
+            self._row = self.metric.merge_totals(self._row, other._row)
         self._nrefs |= other._nrefs
         self.count += other.count
         return self
@@ -142,9 +151,13 @@ class MergeableMetric:
     def compute(self) -> Any:
         """The corpus result of every segment added, as ``corpus_score`` gives it."""
         metric = self.metric
-        total = Total(metric.zero(), keep_rows=metric.keeps_rows())
+        total = metric.new_total()
         if self._rows is not None:
             metric.add_rows(total, self._rows)
+        elif total.sums is not None:
+            assert self._sums is not None
+            total.sums.merge(self._sums)
+            total.count = self.count
         else:
             total.row = self._row
             total.count = self.count
@@ -160,9 +173,15 @@ class MergeableMetric:
 
     # -- state ---------------------------------------------------------------------------------
 
+    def _total(self) -> Row:
+        """The merged statistics (exact sums rounded once, where the metric holds them)."""
+        return self._row if self._sums is None else self._sums.rounded()
+
     def state_dict(self) -> dict[str, Any]:
         """The state as plain JSON-ready data: the metric, its configuration and the
-        statistics (each segment's row only where the corpus score needs them)."""
+        statistics: the total; for exact sums (ROUGE) each column's exact sum as a few
+        doubles (``"sums"``: :meth:`ExactSum.partials`), so that merged states keep every
+        bit; each segment's row only where the corpus score needs them."""
         from meteor_eval.statsfile import config_fields
 
         state: dict[str, Any] = {
@@ -171,8 +190,10 @@ class MergeableMetric:
             "config": config_fields(self.metric),
             "count": self.count,
             "nrefs": sorted(self._nrefs),
-            "total": list(self._row),
+            "total": list(self._total()),
         }
+        if self._sums is not None:
+            state["sums"] = [self._sums.partials(k) for k in range(self._sums.width)]
         if self._rows is not None:
             state["rows"] = [list(row) for row in self._rows]
         return state
@@ -188,7 +209,8 @@ class MergeableMetric:
             InputError: damaged statistics (the key and the problem named): a missing or
                 extra key, rows missing for the count, a number that is not a whole one where
                 the metric counts, a negative or impossible row, a total that is not the sum
-                of the rows, references counts that do not fit the segment count.
+                of the rows or not the rounded exact sums, exact sums that are not those of
+                the rows, references counts that do not fit the segment count.
         """
         from meteor_eval.statsfile import config_from_fields
 
@@ -207,9 +229,10 @@ class MergeableMetric:
         target = cls if cls.family else _FAMILIES[name]
         out = target.__new__(target)
         MergeableMetric.__init__(out, metric)
-        count, nrefs, total, rows = _checked_state(state, metric, keep=out._rows is not None)
+        count, nrefs, total, rows, sums = _checked_state(state, metric, keep=out._rows is not None)
         out._rows = rows
         out._row = total
+        out._sums = sums
         out._nrefs = nrefs
         out.count = count
         return out
@@ -225,7 +248,28 @@ class MergeableMetric:
         return f"{type(self).__name__}(segments={self.count}, {self.signature()})"
 
 
-_STATE_KEYS = frozenset({"format", "metric", "config", "count", "nrefs", "total", "rows"})
+_STATE_KEYS = frozenset({"format", "metric", "config", "count", "nrefs", "total", "rows", "sums"})
+#: Doubles of one column's exact sum in a state: 40 cover the whole double range.
+_MAX_PARTIALS = 64
+
+
+def _checked_sums(value: Any, width: int) -> ExactSum:
+    """A state's exact sums: ``width`` lists of at most ``_MAX_PARTIALS`` finite numbers."""
+    from meteor_eval.errors import InputError
+
+    if not isinstance(value, list | tuple):
+        raise InputError(f"state['sums']: expected a list of lists, got {type(value).__name__}")
+    if len(value) != width:
+        raise InputError(f"state['sums']: {len(value)} columns, the metric has {width}")
+    for k, column in enumerate(value):
+        if not isinstance(column, list | tuple) or len(column) > _MAX_PARTIALS:
+            raise InputError(
+                f"state['sums'][{k}]: expected a list of at most {_MAX_PARTIALS} numbers"
+            )
+        for j, x in enumerate(column):
+            if isinstance(x, bool) or not isinstance(x, int | float) or not math.isfinite(x):
+                raise InputError(f"state['sums'][{k}][{j}]: {x!r} is not a finite number")
+    return ExactSum.from_partials(value)
 
 
 def _number_list(key: str, value: Any, width: int, integral: bool) -> Row:
@@ -252,8 +296,11 @@ def _number_list(key: str, value: Any, width: int, integral: bool) -> Row:
 
 def _checked_state(
     state: Mapping[str, Any], metric: Metric[Any], *, keep: bool
-) -> tuple[int, set[int], Row, list[Row] | None]:
-    """The one validator of a mergeable state: ``(count, nrefs, total, rows)``.
+) -> tuple[int, set[int], Row, list[Row] | None, ExactSum | None]:
+    """The one validator of a mergeable state: ``(count, nrefs, total, rows, sums)``.
+
+    A metric of exact sums needs ``"sums"``, unless the state has every row (as states of
+    ROUGE's mean were written before its sums were exact): its sums are then the rows'.
 
     Raises:
         InputError: naming the key and what is wrong (see :meth:`MergeableMetric.from_state_dict`).
@@ -267,8 +314,56 @@ def _checked_state(
     missing = [k for k in ("count", "nrefs", "total") if k not in state]
     if keep and "rows" not in state:
         missing.append("rows")
+    exact_sums = metric.exact_sums()
+    if exact_sums and "sums" not in state and "rows" not in state:
+        missing.append("sums")
+    if not exact_sums and "sums" in state:
+        raise InputError(f"state['sums']: {metric.name} totals are not exact sums")
     if missing:
         raise InputError(f"state: missing key(s) {', '.join(map(repr, missing))}")
+    count, nrefs = _checked_count(state)
+    width = len(metric.zero())
+    total = _number_list("'total'", state["total"], width, metric.exact)
+    rows: list[Row] | None = None
+    sums = _checked_sums(state["sums"], width) if "sums" in state else None
+    if keep or (exact_sums and sums is None):
+        rows = _checked_rows(state["rows"], metric, count, total)
+        if exact_sums:
+            of_rows = ExactSum(width)
+            of_rows.add_rows(rows)
+            if sums is None:
+                sums = of_rows
+            elif sums != of_rows:
+                raise InputError("state['sums']: not the exact sums of state['rows']")
+    if sums is not None:
+        total = _rounded_sums(sums, total)
+    problem = row_problem(metric.name, total, width)
+    if problem is not None:
+        raise InputError(f"state['total']: impossible statistics: {problem}")
+    if count == 0 and any(total):
+        raise InputError("state['total']: statistics for a count of 0")
+    if rows is not None and not keep:
+        rows = None  # rows of an older state: their exact sums are all that is needed
+    return count, nrefs, total, rows, sums
+
+
+def _rounded_sums(sums: ExactSum, total: Row) -> Row:
+    """The rounded exact sums of a state, which must be its total to the last bit."""
+    from meteor_eval.errors import InputError
+
+    try:
+        rounded = sums.rounded()
+    except (OverflowError, ValueError) as exc:
+        raise InputError(f"state['sums']: {exc}") from None
+    if rounded != total:
+        raise InputError("state['total']: not the rounded sums of state['sums']")
+    return rounded
+
+
+def _checked_count(state: Mapping[str, Any]) -> tuple[int, set[int]]:
+    """A state's segment count and reference counts, which must fit each other."""
+    from meteor_eval.errors import InputError
+
     count = state["count"]
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise InputError(f"state['count']: {count!r} is not a whole number >= 0")
@@ -283,36 +378,32 @@ def _checked_state(
             f"state['nrefs']: {sorted(nrefs)} for {count} segment(s): every segment has "
             "references, and only segments do"
         )
-    width = len(metric.zero())
-    integral = metric.exact
-    total = _number_list("'total'", state["total"], width, integral)
-    rows: list[Row] | None = None
-    if keep:
-        raw_rows = state["rows"]
-        if not isinstance(raw_rows, list | tuple):
-            raise InputError(
-                f"state['rows']: expected a list of rows, got {type(raw_rows).__name__}"
-            )
-        if len(raw_rows) != count:
-            raise InputError(f"state['rows']: {len(raw_rows)} rows for a count of {count}")
-        rows = [
-            _number_list(f"'rows'][{k}", row, width, integral) for k, row in enumerate(raw_rows)
-        ]
-        summed = metric.zero()
-        for k, row in enumerate(rows):
-            problem = row_problem(metric.name, row, width)
-            if problem is not None:
-                raise InputError(f"state['rows'][{k}]: impossible statistics: {problem}")
-            summed = metric.merge(summed, row)
-        pairs = zip(summed, total, strict=True)
-        if not all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9) for a, b in pairs):
-            raise InputError("state['total']: not the sum of state['rows']")
-    problem = row_problem(metric.name, total, width)
-    if problem is not None:
-        raise InputError(f"state['total']: impossible statistics: {problem}")
-    if count == 0 and any(total):
-        raise InputError("state['total']: statistics for a count of 0")
-    return count, nrefs, total, rows
+    return count, nrefs
+
+
+def _checked_rows(raw_rows: Any, metric: Metric[Any], count: int, total: Row) -> list[Row]:
+    """A state's rows: ``count`` possible rows whose merged sum is ``total``."""
+    from meteor_eval.errors import InputError
+    from meteor_eval.statsfile import row_problem
+
+    if not isinstance(raw_rows, list | tuple):
+        raise InputError(f"state['rows']: expected a list of rows, got {type(raw_rows).__name__}")
+    if len(raw_rows) != count:
+        raise InputError(f"state['rows']: {len(raw_rows)} rows for a count of {count}")
+    width = len(total)
+    rows = [
+        _number_list(f"'rows'][{k}", row, width, metric.exact) for k, row in enumerate(raw_rows)
+    ]
+    summed = metric.zero()
+    for k, row in enumerate(rows):
+        problem = row_problem(metric.name, row, width)
+        if problem is not None:
+            raise InputError(f"state['rows'][{k}]: impossible statistics: {problem}")
+        summed = metric.merge(summed, row)
+    pairs = zip(summed, total, strict=True)
+    if not all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9) for a, b in pairs):
+        raise InputError("state['total']: not the sum of state['rows']")
+    return rows
 
 
 class MeteorMetric(MergeableMetric):

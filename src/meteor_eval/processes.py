@@ -128,7 +128,7 @@ def context(method: str) -> multiprocessing.context.BaseContext:
 
     ctx = multiprocessing.get_context(method)
     if method == "forkserver":
-        ctx.set_forkserver_preload(["meteor_eval.parallel", "meteor_eval.metrics.meteor"])
+        ctx.set_forkserver_preload(["meteor_eval.pool", "meteor_eval.metrics.meteor"])
     return ctx
 
 

@@ -6,13 +6,15 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def _cli(*args: str, cwd: Path, **options: Any) -> subprocess.CompletedProcess[str]:
+    """The command line in a child process; ``options`` go to :func:`subprocess.run`."""
     return subprocess.run(
         [sys.executable, "-m", "meteor_eval", *args],
         capture_output=True,
@@ -21,6 +23,7 @@ def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         cwd=cwd,
         check=False,
         timeout=120,
+        **options,
     )
 
 
@@ -114,15 +117,8 @@ def _file_size_limit(limit: int) -> None:  # pragma: no cover - runs in the chil
 def test_failed_side_file_is_named_and_removed(files: Path) -> None:
     """A side file that cannot be written in full (here: a 64-byte file size limit, as a full
     disk would) is named in the one-line error and not left half-written."""
-    done = subprocess.run(
-        [sys.executable, "-m", "meteor_eval", "bleu", *IO, "--stats", "out.stats"],
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(SRC)},
-        cwd=files,
-        check=False,
-        timeout=120,
-        preexec_fn=lambda: _file_size_limit(64),
+    done = _cli(
+        "bleu", *IO, "--stats", "out.stats", cwd=files, preexec_fn=lambda: _file_size_limit(64)
     )
     assert done.returncode == 1
     assert done.stderr.splitlines() == [

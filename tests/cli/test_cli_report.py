@@ -83,7 +83,7 @@ def test_segments_are_the_sentence_scores(two_system_report: str) -> None:
     meteor = Meteor()
     first = model["systems"][0]
     for i in (0, 7, 29):
-        seg = meteor.sentence_score(hyps[i], refs[i], alignment=True)
+        seg = meteor.segment_score(hyps[i], refs[i], alignment=True)
         assert seg.alignment is not None
         assert first["score"][i] == seg.score
         assert first["precision"][i] == seg.precision

@@ -84,23 +84,8 @@ def test_seed_example_through_the_cli(tmp_path: Path, capsys: pytest.CaptureFixt
 
 def test_tsv_output(pair: tuple[str, str], capsys: pytest.CaptureFixture[str]) -> None:
     hyp, ref = pair
-    assert (
-        main(
-            [
-                "score",
-                "--hyp",
-                hyp,
-                "--ref",
-                ref,
-                "--modules",
-                "exact",
-                "--format",
-                "tsv",
-                "--sentence-level",
-            ]
-        )
-        == 0
-    )
+    args = ["score", "--hyp", hyp, "--ref", ref, "--modules", "exact"]
+    assert main([*args, "--format", "tsv", "--sentence-level"]) == 0
     lines = capsys.readouterr().out.splitlines()
     header = lines[0].split("\t")
     assert header[:3] == ["system", "segment", "meteor"]
@@ -200,23 +185,8 @@ def test_invalid_option_value_is_a_usage_error(pair: tuple[str, str]) -> None:
 def test_empty_lines_score_zero_not_nan(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     hyp = _write(tmp_path / "h", "\nthe cat\n\n")
     ref = _write(tmp_path / "r", "the cat\n\n\n")
-    assert (
-        main(
-            [
-                "score",
-                "--hyp",
-                hyp,
-                "--ref",
-                ref,
-                "--modules",
-                "exact",
-                "--format",
-                "json",
-                "--sentence-level",
-            ]
-        )
-        == 0
-    )
+    args = ["score", "--hyp", hyp, "--ref", ref, "--modules", "exact"]
+    assert main([*args, "--format", "json", "--sentence-level"]) == 0
     (system,) = json.loads(capsys.readouterr().out)["systems"]
     assert [s["meteor"]["score"] for s in system["segments"]] == [0.0, 0.0, 0.0]
     assert system["meteor"]["score"] == 0.0

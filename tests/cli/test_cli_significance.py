@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -24,19 +25,8 @@ pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data is mis
 
 
 @pytest.fixture(scope="module")
-def xray(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    folder = tmp_path_factory.mktemp("xray-sig")
-    out = {}
-    for name, source in (
-        ("sys1", "xray-system1.hyp"),
-        ("sys2", "xray-system2.hyp"),
-        ("ref", "xray-reference"),
-    ):
-        lines = (DATA / source).read_text(encoding="utf-8").splitlines()[:N]
-        path = folder / f"{name}.txt"
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        out[name] = str(path)
-    return out
+def xray(xray_head: Callable[[int], dict[str, str]]) -> dict[str, str]:
+    return xray_head(N)
 
 
 @cache

@@ -4,30 +4,20 @@ their configuration (the systems-comparison defects, each with a test that faile
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from meteor_eval.cli import main
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "meteor15"
 N = 120  # segments of the xray data used here (enough to differ, quick to score)
 
 
 @pytest.fixture(scope="module")
-def xray(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+def xray(xray_head: Callable[[int], dict[str, str]]) -> dict[str, str]:
     """The first ``N`` segments of the two xray systems, its reference and a second one."""
-    folder = tmp_path_factory.mktemp("xray")
-    out = {}
-    for name, source in (
-        ("sys1", "xray-system1.hyp"),
-        ("sys2", "xray-system2.hyp"),
-        ("ref", "xray-reference"),
-    ):
-        lines = (DATA / source).read_text(encoding="utf-8").splitlines()[:N]
-        path = folder / f"{name}.txt"
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        out[name] = str(path)
+    out = xray_head(N)
     # A second reference: the second system's output, so that nrefs is 2 (only the first
     # system is scored against both).
     out["ref2"] = out["sys2"]

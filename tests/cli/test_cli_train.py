@@ -100,7 +100,7 @@ def test_score_params_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[s
         gamma=0.5,
         delta=0.5,
     )
-    expected = Meteor(config).sentence_score("the cats sat on a mat", ["the cat sat on the mat"])
+    expected = Meteor(config).segment_score("the cats sat on a mat", ["the cat sat on the mat"])
     assert result["systems"][0]["meteor"]["score"] == expected.score
     assert "|params:tiny-" in result["signature"]["meteor"]
 

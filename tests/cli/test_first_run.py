@@ -197,7 +197,7 @@ def test_resources_verify_checks_the_unpacked_wordnet_copies(
     monkeypatch.setenv("METEOR_EVAL_CACHE", str(tmp_path / "cache"))
     assert main(["resources", "verify"]) == 0
     assert capsys.readouterr().out == f"nothing built or unpacked in {tmp_path / 'cache'}\n"
-    read_meteor_binary(data_file("wordnet", "meteor-synsets.bin.gz"))  # unpacks the copy
+    read_meteor_binary(data_file("wordnet", "meteor-synsets.bin.xz"))  # unpacks the copy
     (copy,) = (tmp_path / "cache" / "data").iterdir()
     assert main(["resources", "verify"]) == 0
     assert capsys.readouterr().out == f"unpacked WordNet copy: ok: {copy}\n"

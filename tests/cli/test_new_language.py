@@ -196,32 +196,32 @@ def test_folder_or_device_as_input_is_refused_as_such(
     assert not (tmp_path / "o").exists()
 
 
-def test_malformed_table_line_is_refused_with_its_number(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("content", "number", "ending"),
+    [
+        pytest.param(
+            b"a b ||| x y ||| 0.5 0.5 0.5 0.5\nc ||| z ||| 0.5 0.5\n", 2,
+            "got 'c ||| z ||| 0.5 0.5'", id="malformed-line",
+        ),
+        pytest.param(
+            b"a ||| x ||| 0.5 0.5 1.5 0.5\n", 1, "p(e|f) is 1.5, not a probability in [0, 1]",
+            id="probability-above-one",
+        ),
+    ],
+)  # fmt: skip
+def test_bad_table_line_is_refused_with_its_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, number: int, ending: str
 ) -> None:
     table = tmp_path / "pt.gz"
-    table.write_bytes(gzip.compress(b"a b ||| x y ||| 0.5 0.5 0.5 0.5\nc ||| z ||| 0.5 0.5\n"))
+    table.write_bytes(gzip.compress(content))
     line = _refused(
         capsys,
         _argv(tmp_path / "o", DATA / "corpus.e", table, "--foreign-corpus", str(DATA / "corpus.f")),
         status=1,
     )
-    assert line.startswith(f"meteor-eval new-language: error: --phrase-table: {table} line 2: ")
-    assert line.endswith("got 'c ||| z ||| 0.5 0.5'")
+    prefix = f"meteor-eval new-language: error: --phrase-table: {table} line {number}: "
+    assert line.startswith(prefix) and line.endswith(ending)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pt.gz"]  # no folder, no leftovers
-
-
-def test_probability_above_one_is_refused(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    table = tmp_path / "pt.gz"
-    table.write_bytes(gzip.compress(b"a ||| x ||| 0.5 0.5 1.5 0.5\n"))
-    line = _refused(
-        capsys,
-        _argv(tmp_path / "o", DATA / "corpus.e", table, "--foreign-corpus", str(DATA / "corpus.f")),
-        status=1,
-    )
-    assert line.endswith(f"{table} line 1: p(e|f) is 1.5, not a probability in [0, 1]")
 
 
 def test_a_table_giving_no_paraphrase_is_refused(

@@ -362,12 +362,12 @@ def test_pair(
 ) -> None:
     fused, general = pair_scorers[which]
     try:
-        a = fused.sentence_score(hyp, refs, alignment=True)
+        a = fused.segment_score(hyp, refs, alignment=True)
     except WorkBudgetError:  # a long generated line over the work budget
         with pytest.raises(WorkBudgetError):  # both paths refuse the same segment
-            general.sentence_score(hyp, refs, alignment=True)
+            general.segment_score(hyp, refs, alignment=True)
         return
-    b = general.sentence_score(hyp, refs, alignment=True)
+    b = general.segment_score(hyp, refs, alignment=True)
     assert a.stats == b.stats and a.reference_index == b.reference_index
     assert a.alignment is not None and b.alignment is not None
     assert a.alignment.matches == b.alignment.matches

@@ -29,6 +29,8 @@ FACTORIES: dict[str, Any] = {
     "nltk": lambda: MeteorMetric(flavour="nltk"),
     "bleu": lambda: BleuMetric(),
     "rouge": lambda: RougeMetric(types=("rouge1", "rougeL", "rougeSU")),
+    # the bootstrap keeps the rows in input order (its resamples draw segments by position)
+    "rouge-bootstrap": lambda: RougeMetric(types=("rouge1", "rougeW"), n_bootstrap=40),
 }
 
 
@@ -101,9 +103,21 @@ def test_state_is_small_and_json_ready() -> None:
     assert "rows" not in state  # integer sums: the total is the state
     assert state["count"] == N and len(state["total"]) == 10
     assert json.loads(json.dumps(state)) == state
-    rouge = RougeMetric(types=("rouge1",))
-    rouge.update(hyps[:3], refs[:3])
-    assert len(rouge.state_dict()["rows"]) == 3  # float statistics: kept in input order
+    # float statistics as exact sums: no rows, a few doubles per column, whatever the count
+    few, many = RougeMetric(types=("rouge1", "rougeW")), RougeMetric(types=("rouge1", "rougeW"))
+    few.update(hyps[:3], refs[:3])
+    many.update(hyps, refs)
+    for rouge in (few, many):
+        rouge_state = rouge.state_dict()
+        assert "rows" not in rouge_state
+        assert json.loads(json.dumps(rouge_state))["sums"] == rouge_state["sums"]
+        assert len(rouge_state["sums"]) == 14
+        assert all(len(column) <= 3 for column in rouge_state["sums"])
+    assert len(json.dumps(many.state_dict())) < 2 * len(json.dumps(few.state_dict()))
+    # the bootstrap resamples segments: its rows are kept, in input order
+    bootstrap = RougeMetric(types=("rouge1",), n_bootstrap=50)
+    bootstrap.update(hyps[:3], refs[:3])
+    assert len(bootstrap.state_dict()["rows"]) == 3
 
 
 def test_reset_and_errors() -> None:
@@ -131,11 +145,12 @@ def test_reset_and_errors() -> None:
 
 #: Every metric with float sums or mean aggregation, plus the integer ones (exact anyway).
 INTERLEAVED: dict[str, Any] = {
-    **FACTORIES,
+    **{name: make for name, make in FACTORIES.items() if name != "rouge-bootstrap"},
     "paper2005-mean": lambda: MeteorMetric(flavour="paper2005", aggregate="mean"),
     "nltk-mean": lambda: MeteorMetric(flavour="nltk", aggregate="mean"),
     "rouge-mean": lambda: RougeMetric(types=("rouge2", "rougeLsum", "rougeW", "rougeS")),
     "rouge-pooled": lambda: RougeMetric(types=("rouge2", "rougeW"), aggregate="pooled"),
+    "rouge-pooled-nl": lambda: RougeMetric(types=("rouge1", "rougeL"), aggregate="pooled"),
 }
 
 

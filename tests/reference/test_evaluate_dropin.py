@@ -88,17 +88,10 @@ def test_tokenizer_and_scores_equal_live_nltk(golden: Any, tmp_path: Path) -> No
         pytest.skip("Debian's wordnet-base is not installed")
     import nltk
     import numpy as np
+    from make_nltk_wordnet_dir import make_nltk_wordnet_dir
     from nltk.tokenize import NLTKWordTokenizer
 
-    root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location(
-        "make_nltk_wordnet_dir", root / "scripts" / "make_nltk_wordnet_dir.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    folder = str(module.make_nltk_wordnet_dir(tmp_path))
+    folder = str(make_nltk_wordnet_dir(tmp_path))
     nltk.data.path.insert(0, folder)
     try:
         from nltk.translate.meteor_score import meteor_score

@@ -16,16 +16,13 @@ from __future__ import annotations
 
 import gzip
 import importlib.util
-import io
 import json
-import os
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-from meteor_eval.cli.jar_compat import run_jar
 
 HERE = Path(__file__).resolve().parent
 JAR_GOLDEN = HERE / "golden" / "jar"
@@ -57,27 +54,17 @@ def _cases() -> dict[str, dict[str, Any]]:
 CASES = _cases()
 
 
-def _run(argv: list[str], cwd: Path, stdin: bytes = b"") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    source = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
-    old = Path.cwd()
-    os.chdir(cwd)
-    try:
-        status = run_jar(argv, stdin=source, stdout=out, stderr=err)
-    finally:
-        os.chdir(old)
-    return status, out.getvalue(), err.getvalue()
-
-
 @pytest.mark.parametrize(
     "name",
     [pytest.param(n, marks=pytest.mark.slow) if n in _SLOW else n for n in sorted(CASES)],
 )
-def test_generated_case_equals_the_jar(name: str, tmp_path: Path, meteor_data: Path) -> None:
+def test_generated_case_equals_the_jar(
+    name: str, tmp_path: Path, meteor_data: Path, jar_cli: Callable[..., tuple[int, str, str]]
+) -> None:
     case = CASES[name]
     argv = [a.format(inputs=INPUTS, data=meteor_data, out=tmp_path) for a in case["args"]]
     stdin = (INPUTS / case["stdin"]).read_bytes() if case["stdin"] else b""
-    status, out, err = _run(argv, tmp_path, stdin)
+    status, out, err = jar_cli(argv, tmp_path, stdin)
     assert out == case["stdout"]
     assert status == case["status"]
     if name in _STDERR_CASES:
@@ -141,24 +128,28 @@ def _shared_param(name: str) -> Any:
 
 
 @pytest.mark.parametrize("name", [_shared_param(n) for n in _SHARED])
-def test_shared_plaintext_golden(name: str, meteor_data: Path, tmp_path: Path) -> None:
+def test_shared_plaintext_golden(
+    name: str, meteor_data: Path, tmp_path: Path, jar_cli: Callable[..., tuple[int, str, str]]
+) -> None:
     hyp, ref, options, _ = _SHARED[name]
     argv = [str(meteor_data / hyp), str(meteor_data / ref), *shlex.split(options)]
-    status, out, _ = _run(argv, tmp_path)
+    status, out, _ = jar_cli(argv, tmp_path)
     assert status == 0
     assert out == (meteor_data / "golden" / f"{name}.out").read_text(encoding="utf-8")
 
 
 @pytest.mark.slow
 @needs_paraphrase
-def test_shared_sgml_golden_with_score_files(meteor_data: Path, tmp_path: Path) -> None:
+def test_shared_sgml_golden_with_score_files(
+    meteor_data: Path, tmp_path: Path, jar_cli: Callable[..., tuple[int, str, str]]
+) -> None:
     name = "newstest2009.en-norm-sgml"
     argv = [
         str(meteor_data / "newstest2009-test.sgm"),
         str(meteor_data / "newstest2009-ref.sgm"),
         *shlex.split(f"-l en -norm -sgml -f {tmp_path}/{name}"),
     ]
-    status, out, _ = _run(argv, tmp_path)
+    status, out, _ = jar_cli(argv, tmp_path)
     golden = meteor_data / "golden"
     assert status == 0
     assert out == (golden / f"{name}.out").read_text(encoding="utf-8")
@@ -169,13 +160,15 @@ def test_shared_sgml_golden_with_score_files(meteor_data: Path, tmp_path: Path) 
 
 @pytest.mark.slow
 @needs_paraphrase
-def test_shared_alignment_file(meteor_data: Path, tmp_path: Path) -> None:
+def test_shared_alignment_file(
+    meteor_data: Path, tmp_path: Path, jar_cli: Callable[..., tuple[int, str, str]]
+) -> None:
     argv = [
         str(meteor_data / "xray-system1.hyp"),
         str(meteor_data / "xray-reference"),
         *shlex.split("-l en -norm -writeAlignments -f xray-system1.en-norm"),
     ]
-    status, out, _ = _run(argv, tmp_path)
+    status, out, _ = jar_cli(argv, tmp_path)
     assert status == 0
     produced = (tmp_path / "xray-system1.en-norm-align.out").read_text(encoding="utf-8")
     expected = (meteor_data / "golden" / "xray-system1.en-norm-align.out").read_text(
@@ -187,8 +180,10 @@ def test_shared_alignment_file(meteor_data: Path, tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @needs_paraphrase
-def test_shared_stdio_session(meteor_data: Path, tmp_path: Path) -> None:
+def test_shared_stdio_session(
+    meteor_data: Path, tmp_path: Path, jar_cli: Callable[..., tuple[int, str, str]]
+) -> None:
     stdin = (meteor_data / "stdio-session.in").read_bytes()
-    status, out, _ = _run(["-", "-", "-stdio", "-l", "en", "-norm"], tmp_path, stdin)
+    status, out, _ = jar_cli(["-", "-", "-stdio", "-l", "en", "-norm"], tmp_path, stdin)
     assert status == 0
     assert out == (meteor_data / "golden" / "stdio-session.en-norm.out").read_text(encoding="utf-8")

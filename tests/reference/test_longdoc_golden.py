@@ -41,4 +41,4 @@ def test_long_document_equals_the_jar(case: dict[str, object]) -> None:
     n = int(str(case["lines"]))
     hyp, ref = document("xray-system1.hyp", n), document("xray-reference", n)
     assert len(hyp.split()) == case["hyp_words"] and len(ref.split()) == case["ref_words"]
-    assert scorer().sentence_score(hyp, [ref]).score == float(str(case["segment_score"]))
+    assert scorer().segment_score(hyp, [ref]).score == float(str(case["segment_score"]))

@@ -14,15 +14,13 @@ Cases using the paraphrase module skip when no English paraphrase table is insta
 from __future__ import annotations
 
 import gzip
-import io
 import json
-import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from meteor_eval.cli.jar_compat import run_jar
 from meteor_eval.errors import ResourceError
 from meteor_eval.resources.paraphrases import find_paraphrase_table
 
@@ -64,26 +62,22 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def run_case(case: dict[str, Any], folder: Path) -> tuple[int, str, str]:
+def run_case(
+    case: dict[str, Any], folder: Path, jar_cli: Callable[..., tuple[int, str, str]]
+) -> tuple[int, str, str]:
     argv = [case["class"], *(a.format(**{"in": folder}) for a in case["args"])]
     stdin = b"" if case["stdin"] is None else (folder / case["stdin"]).read_bytes()
-    out, err = io.StringIO(), io.StringIO()
-    source = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
-    old = Path.cwd()
-    os.chdir(folder)
-    try:
-        status = run_jar(argv, stdin=source, stdout=out, stderr=err)
-    finally:
-        os.chdir(old)
-    return status, out.getvalue(), err.getvalue()
+    return jar_cli(argv, folder, stdin)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_case_equals_the_jar(name: str, inputs: Path) -> None:
+def test_case_equals_the_jar(
+    name: str, inputs: Path, jar_cli: Callable[..., tuple[int, str, str]]
+) -> None:
     case = CASES[name]
     if _uses_paraphrase(case) and not _has_paraphrase_table():
         pytest.skip("no English paraphrase table installed")
-    status, out, err = run_case(case, inputs)
+    status, out, err = run_case(case, inputs, jar_cli)
     assert out == case["stdout"]
     assert err == case["stderr"]
     assert status == case["status"]

@@ -55,7 +55,7 @@ def test_edge_cases_match_the_jar(mode: str, golden: dict[str, Any]) -> None:
 def test_no_score_is_nan(golden: dict[str, Any]) -> None:
     scorer = Meteor(MeteorConfig.preset("meteor15", normalization="norm", modules=("exact",)))
     for case in golden["cases"]:
-        score = scorer.sentence_score(case["hypothesis"], [case["reference"]])
+        score = scorer.segment_score(case["hypothesis"], [case["reference"]])
         for value in (score.score, score.precision, score.recall, score.fmean, score.penalty):
             assert value == value  # not NaN
         assert 0.0 <= score.score <= 1.0

@@ -133,16 +133,10 @@ def nltk_meteor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         pytest.skip("nltk is not installed")
     if not Path("/usr/share/wordnet/data.noun").is_file():
         pytest.skip("Debian's wordnet-base is not installed")
-    spec = importlib.util.spec_from_file_location(
-        "make_nltk_wordnet_dir", ROOT / "scripts" / "make_nltk_wordnet_dir.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
     import nltk
+    from make_nltk_wordnet_dir import make_nltk_wordnet_dir
 
-    folder = module.make_nltk_wordnet_dir(tmp_path_factory.mktemp("nltk_wordnet"))
+    folder = make_nltk_wordnet_dir(tmp_path_factory.mktemp("nltk_wordnet"))
     nltk.data.path.insert(0, str(folder))
     from nltk.translate.meteor_score import meteor_score as theirs
 

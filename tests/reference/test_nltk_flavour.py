@@ -29,5 +29,5 @@ def test_nltk_tokenizer_equals_evaluate_pairs(golden_dir: Path) -> None:
     pairs = golden["pairs"]
     scorer = Meteor(MeteorConfig.preset("nltk"))
     for pair in pairs[:200]:
-        score = scorer.sentence_score(pair["prediction"], [pair["reference"]]).score
+        score = scorer.segment_score(pair["prediction"], [pair["reference"]]).score
         assert score == pair["score"]

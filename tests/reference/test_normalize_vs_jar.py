@@ -20,7 +20,6 @@ on the same inputs (slow: about 30 s), which checks the golden files themselves.
 from __future__ import annotations
 
 import importlib.util
-import shutil
 import sys
 from functools import cache
 from pathlib import Path
@@ -95,20 +94,10 @@ def test_matches_golden(name: str) -> None:
     assert differences(expected, ours(language, flags)) == []
 
 
-def _jar() -> Path | None:
-    if shutil.which("java") is None:
-        return None
-    jar: Path | None = golden_script().default_jar()
-    return jar
-
-
 @pytest.mark.slow
 @pytest.mark.oracle
-@pytest.mark.skipif(_jar() is None, reason="java or meteor-1.5.jar (pycocoevalcap) not installed")
 @pytest.mark.parametrize("name", list(CONFIGS))
-def test_matches_live_jar(name: str) -> None:
+def test_matches_live_jar(name: str, live_jar: Path) -> None:
     language, flags = CONFIGS[name]
-    jar = _jar()
-    assert jar is not None
-    expected = golden_script().jar_preprocess(jar, inputs(), language, flags)
+    expected = golden_script().jar_preprocess(live_jar, inputs(), language, flags)
     assert differences(expected, ours(language, flags)) == []

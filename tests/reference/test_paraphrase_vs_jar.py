@@ -86,7 +86,7 @@ def test_segment_scores_subset(meteor: Meteor, meteor_data: Path, golden_dir: Pa
     hyps, refs = inputs(meteor_data, "xray-system1")
     expected, _ = jar_scores(golden_dir, "xray-system1.en-norm.out.gz")
     got = [
-        java_double(meteor.sentence_score(h, [r]).score)
+        java_double(meteor.segment_score(h, [r]).score)
         for h, r in zip(hyps[:FAST_SEGMENTS], refs[:FAST_SEGMENTS], strict=True)
     ]
     assert got == expected[:FAST_SEGMENTS]
@@ -96,7 +96,7 @@ def test_alignments_subset(meteor: Meteor, meteor_data: Path, golden_dir: Path) 
     hyps, refs = inputs(meteor_data, "xray-system1")
     expected = jar_alignments(golden_dir)[:FAST_SEGMENTS]
     for index, (h, r) in enumerate(zip(hyps[:FAST_SEGMENTS], refs[:FAST_SEGMENTS], strict=True)):
-        alignment = meteor.sentence_score(h, [r], alignment=True).alignment
+        alignment = meteor.segment_score(h, [r], alignment=True).alignment
         assert alignment is not None
         assert list(alignment.matches) == expected[index], f"segment {index + 1}"
 
@@ -119,7 +119,7 @@ def test_all_alignments(meteor: Meteor, meteor_data: Path, golden_dir: Path) -> 
     expected = jar_alignments(golden_dir)
     got = []
     for h, r in zip(hyps, refs, strict=True):
-        alignment = meteor.sentence_score(h, [r], alignment=True).alignment
+        alignment = meteor.segment_score(h, [r], alignment=True).alignment
         assert alignment is not None
         got.append(list(alignment.matches))
     assert got == expected

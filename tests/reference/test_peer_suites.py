@@ -9,13 +9,10 @@ downloaded during the tests. The runner itself is checked on a small fabricated 
 from __future__ import annotations
 
 import io
-import sys
 import tarfile
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import run_peer_tests
 from run_peer_tests import PEERS, Peer, archive_path, run_suite, unpack
 

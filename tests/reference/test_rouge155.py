@@ -50,7 +50,7 @@ def test_segments_equal_rouge155_printed_digits(run: int) -> None:
     hyps, refs = _inputs()
     assert len(hyps) == 300
     assert sum(len(h.split("<n>")) > 1 for h in hyps) >= 200
-    results = Rouge(config).sentence_scores(hyps, refs)
+    results = Rouge(config).segment_scores(hyps, refs)
     tags = {
         "rougeW": f"ROUGE-W-{options['w']}",
         "rougeS": f"ROUGE-S{distance}",
@@ -70,7 +70,7 @@ def test_corpus_mean_is_mean_of_segments() -> None:
     config = RougeConfig(types=("rougeSU",), sentence_separator="<n>", multi_ref="average")
     rouge = Rouge(config)
     corpus = rouge.corpus_score(hyps, refs)["rougeSU"]
-    segments = rouge.sentence_scores(hyps, refs)
+    segments = rouge.segment_scores(hyps, refs)
     assert corpus.recall == pytest.approx(
         sum(s["rougeSU"].recall for s in segments) / 300, abs=1e-12
     )

@@ -12,25 +12,23 @@ from __future__ import annotations
 
 import gzip
 import json
-import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from make_bleu_rouge_golden import ROUGE_TYPES, datasets, multisentence_pairs
+from make_dropin_golden import (
+    AGGREGATOR_CASES,
+    N_ROUGE,
+    WhitespaceTokenizer,
+)
+from make_dropin_golden import ROUGE_TYPES as CUSTOM_TYPES
 
 from meteor_eval.compat.rouge_score import rouge_scorer, scoring, tokenize, tokenizers
 from meteor_eval.metrics.rouge import Rouge, RougeConfig
 
 GOLDEN = Path(__file__).parent / "golden"
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-from make_bleu_rouge_golden import ROUGE_TYPES, datasets, multisentence_pairs  # noqa: E402
-from make_dropin_golden import (  # noqa: E402
-    AGGREGATOR_CASES,
-    N_ROUGE,
-    WhitespaceTokenizer,
-)
-from make_dropin_golden import ROUGE_TYPES as CUSTOM_TYPES  # noqa: E402
 
 
 @cache

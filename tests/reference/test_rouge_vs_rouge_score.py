@@ -9,19 +9,17 @@ from __future__ import annotations
 
 import gzip
 import json
-import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from make_bleu_rouge_golden import ROUGE_TYPES, datasets
 
 from meteor_eval.metrics.rouge import Rouge, RougeConfig
 from meteor_eval.stats.rouge import RougeStats
 
 ROOT = Path(__file__).parent / "golden"
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-from make_bleu_rouge_golden import ROUGE_TYPES, datasets  # noqa: E402
 
 
 @cache
@@ -81,7 +79,7 @@ def test_multisentence_pairs_equal_rouge_score(stem: bool) -> None:
     hyps = ["<n>".join(h) for h, _ in pairs]
     refs = [["<n>".join(r) for r in group] for _, group in pairs]
     rouge = Rouge(RougeConfig(types=ROUGE_TYPES, use_stemmer=stem, sentence_separator="<n>"))
-    results = rouge.sentence_scores(hyps, refs)
+    results = rouge.segment_scores(hyps, refs)
     for case in _load("rouge/rouge_score.json.gz")["multisentence"]:
         if case["stem"] != stem:
             continue

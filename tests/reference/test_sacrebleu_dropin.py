@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import gzip
 import json
-import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from make_bleu_rouge_golden import datasets
+from make_dropin_golden import BLEU_TEXT_CASES
 
 import meteor_eval.compat.sacrebleu as sacrebleu
 from meteor_eval.compat.sacrebleu.metrics import BLEU
@@ -29,9 +30,6 @@ from meteor_eval.compat.sacrebleu.metrics.base import SIGNATURE_VERSION
 from meteor_eval.compat.sacrebleu.significance import PairedTest, Result, estimate_ci
 
 GOLDEN = Path(__file__).parent / "golden"
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-from make_bleu_rouge_golden import datasets  # noqa: E402
-from make_dropin_golden import BLEU_TEXT_CASES  # noqa: E402
 
 
 @cache

@@ -17,19 +17,17 @@ Where the two differ, by design:
 from __future__ import annotations
 
 import json
-import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from make_significance_golden import sacrebleu_paired, systems
 
 from meteor_eval.metrics.bleu import Bleu
 from meteor_eval.significance import SignificanceResult, paired_tests
 
 GOLDEN = Path(__file__).parent / "golden" / "significance" / "sacrebleu.json"
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-from make_significance_golden import systems  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
     not (Path(__file__).resolve().parents[3] / "shared" / "data").is_dir(),
@@ -84,21 +82,5 @@ def test_near_copy_is_not_at_the_minimum_p_value(method: str) -> None:
 @pytest.mark.parametrize("method", ["bs", "ar"])
 def test_bleu_significance_equals_live_sacrebleu(method: str) -> None:
     pytest.importorskip("sacrebleu")
-    from sacrebleu.metrics import BLEU
-    from sacrebleu.significance import PairedTest
-
-    named, ref = systems()
-    test = PairedTest(
-        list(named.items()),
-        {"BLEU": BLEU()},
-        [ref],
-        test_type=method,
-        n_samples=0,
-        n_ar_confidence=0 if method == "ar" else -1,
-    )
-    _, scores = test()
-    expected = {
-        name: {"score": r.score, "p_value": r.p_value, "mean": r.mean, "ci": r.ci}
-        for name, r in zip(scores["System"], scores["BLEU"], strict=True)
-    }
+    _, expected = sacrebleu_paired(method)
     _check(method, expected)

@@ -21,10 +21,8 @@ each jar process spends about 10 s loading the paraphrase table).
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import json
 import re
-import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
@@ -180,16 +178,6 @@ def test_equal_scores_keep_the_first_reference(
 # -- live -----------------------------------------------------------------------------------
 
 
-def _jar() -> Path | None:
-    if shutil.which("java") is None:
-        return None
-    spec = importlib.util.find_spec("pycocoevalcap")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    jar = Path(next(iter(spec.submodule_search_locations))) / "meteor" / "meteor-1.5.jar"
-    return jar if jar.is_file() else None
-
-
 def score_line(refs: list[str], hyp: str) -> str:
     """A stdio SCORE command; spaces around every field keep an empty last field present."""
     return "SCORE ||| " + " ||| ".join([*refs, hyp]) + " "
@@ -206,12 +194,10 @@ def run_stdio(jar: Path, command: str, lines: list[str]) -> list[str]:
 
 @pytest.mark.slow
 @pytest.mark.oracle
-@pytest.mark.skipif(_jar() is None, reason="java or meteor-1.5.jar (pycocoevalcap) not installed")
 def test_live_jar_agrees_on_a_subset(
-    generated: dict[str, Any], edge: dict[str, Any], scorers: dict[str, Meteor]
+    generated: dict[str, Any], edge: dict[str, Any], scorers: dict[str, Meteor], live_jar: Path
 ) -> None:
-    jar = _jar()
-    assert jar is not None
+    jar = live_jar
     pairs = generated["pairs"]
     step = len(pairs) // LIVE_PAIRS
     picked = list(range(0, len(pairs), step))[:LIVE_PAIRS]

@@ -32,24 +32,13 @@ from meteor_eval.resources.stemmers import arabic_table_stemmer, get_stemmer, po
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).resolve().parent / "golden" / "stemmers"
 CODES = ("en", "fr", "de", "es", "pt", "ru", "da", "ro", "hu", "tr", "fi", "nl", "it", "no", "se")
-EMPTY_STEM = '""'  # how the golden files write an empty stem; an empty cell means "unchanged"
 
 
 @cache
 def read_golden(code: str) -> tuple[list[str], list[list[str]]]:
-    """Words and one full stem column per stemmer (jar's Snowball; for English also Porter)."""
-    words: list[str] = []
-    columns: list[list[str]] = []
-    text = gzip.decompress((GOLDEN / f"{code}.tsv.gz").read_bytes()).decode("utf-8")
-    for line in text.split("\n"):
-        if not line:
-            continue
-        word, *stems = line.split("\t")
-        if not columns:
-            columns = [[] for _ in stems]
-        words.append(word)
-        for column, stem in zip(columns, stems, strict=True):
-            column.append("" if stem == EMPTY_STEM else stem or word)
+    """Words and one full stem column per stemmer (jar's Snowball; for English also Porter),
+    read by the script that records them."""
+    words, columns = _script().read_tsv(GOLDEN / f"{code}.tsv.gz")
     return words, columns
 
 
@@ -100,20 +89,6 @@ def test_golden_covers_known_jar_quirks() -> None:
 # --- live comparison with the jar -------------------------------------------------------------
 
 
-def _find_jar() -> Path | None:
-    spec = importlib.util.find_spec("pycocoevalcap")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    jar = Path(next(iter(spec.submodule_search_locations))) / "meteor" / "meteor-1.5.jar"
-    return jar if jar.is_file() else None
-
-
-JAR = _find_jar()
-needs_jar = pytest.mark.skipif(
-    JAR is None or shutil.which("java") is None, reason="java and meteor-1.5.jar not available"
-)
-
-
 def _script() -> ModuleType:
     path = ROOT / "scripts" / "make_stem_golden.py"
     spec = importlib.util.spec_from_file_location("make_stem_golden", path)
@@ -126,36 +101,30 @@ def _script() -> ModuleType:
 
 
 @pytest.mark.oracle
-@needs_jar
 @pytest.mark.parametrize("code", CODES)
-def test_jar_still_matches_golden(code: str) -> None:
-    assert JAR is not None
+def test_jar_still_matches_golden(code: str, live_jar: Path) -> None:
     words, columns = read_golden(code)
-    live = _script().run_jar_stemmer(JAR, code, words)
+    live = _script().run_jar_stemmer(live_jar, code, words)
     bad = [(w, j, g) for w, j, g in zip(words, live, columns[0], strict=True) if j != g]
     assert bad == [], f"golden out of date (word, jar, golden): {bad[:10]}"
 
 
 @pytest.mark.oracle
 @pytest.mark.slow
-@needs_jar
-def test_jar_porter_still_matches_golden() -> None:
+def test_jar_porter_still_matches_golden(live_jar: Path) -> None:
     if shutil.which("javac") is None:
         pytest.skip("javac not available")
-    assert JAR is not None
     words, columns = read_golden("en")
-    live = _script().run_jar_porter(JAR, words)
+    live = _script().run_jar_porter(live_jar, words)
     bad = [(w, j, g) for w, j, g in zip(words, live, columns[1], strict=True) if j != g]
     assert bad == [], f"golden out of date (word, jar, golden): {bad[:10]}"
 
 
 @pytest.mark.oracle
 @pytest.mark.slow
-@needs_jar
-def test_arabic_table_matches_jar(tmp_path: Path) -> None:
+def test_arabic_table_matches_jar(tmp_path: Path, live_jar: Path) -> None:
     """The jar's own Buckwalter table, on its listed words, variants and unknown words."""
-    assert JAR is not None
-    with zipfile.ZipFile(JAR) as archive:
+    with zipfile.ZipFile(live_jar) as archive:
         data = archive.read("stem/arabic-buckwalter-reduced.gz")
     table = tmp_path / "arabic-buckwalter-reduced.gz"
     table.write_bytes(data)
@@ -164,7 +133,7 @@ def test_arabic_table_matches_jar(tmp_path: Path) -> None:
     variants = [w + "x" for w in sample[:2000]] + [w.upper() for w in sample[:2000]]
     words = sorted({*sample, *variants} - {""})
     words = [w for w in words if not all(c.isdigit() or c in ",.-" for c in w)]
-    command = ["java", "-Dfile.encoding=UTF-8", "-cp", str(JAR), "Stemmer", "ar-bw-red"]
+    command = ["java", "-Dfile.encoding=UTF-8", "-cp", str(live_jar), "Stemmer", "ar-bw-red"]
     feed = "".join(w + "\n" for w in words)
     done = subprocess.run(command, input=feed, capture_output=True, encoding="utf-8", check=True)
     jar_stems = done.stdout.split("\n")[: len(words)]

@@ -4,7 +4,7 @@ Runs when Debian's ``wordnet-base`` is installed (``apt-get install wordnet-base
 ``/usr/share/wordnet``) in the revision the manifest records; the same check by hand::
 
     PYTHONPATH=src python scripts/build_wordnet.py --out-dir /tmp/wordnet
-    sha256sum /tmp/wordnet/*.gz src/meteor_eval/resources/data/wordnet/*.gz
+    sha256sum /tmp/wordnet/*.xz src/meteor_eval/resources/data/wordnet/*.xz
 """
 
 from __future__ import annotations

@@ -23,7 +23,6 @@ offsets ascending in decimal, bases sorted and deduplicated, one tab-separated l
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import zipfile
 from collections.abc import Mapping, Set
 from pathlib import Path
@@ -57,17 +56,6 @@ def ours() -> tuple[dict[str, frozenset[int]], dict[str, frozenset[str]]]:
     return synsets, exceptions
 
 
-def jar_path() -> Path | None:
-    spec = importlib.util.find_spec("pycocoevalcap")
-    if spec is None:
-        return None
-    for folder in spec.submodule_search_locations or ():
-        path = Path(folder) / "meteor" / "meteor-1.5.jar"
-        if path.is_file():
-            return path
-    return None
-
-
 def read_jar(path: Path) -> tuple[dict[str, set[int]], dict[str, set[str]], int]:
     """The jar's two files, loaded as its ``SynonymDictionary`` loads them."""
     with zipfile.ZipFile(path) as jar:
@@ -93,11 +81,8 @@ def test_meteor_view_matches_golden_digests() -> None:
 
 
 @pytest.mark.oracle
-def test_meteor_view_equals_jar_word_by_word() -> None:
-    path = jar_path()
-    if path is None:
-        pytest.skip("pycocoevalcap's meteor-1.5.jar is not installed")
-    jar_synsets, jar_exceptions, n_bases = read_jar(path)
+def test_meteor_view_equals_jar_word_by_word(jar_file: Path) -> None:
+    jar_synsets, jar_exceptions, n_bases = read_jar(jar_file)
     synsets, exceptions = ours()
     assert len(jar_synsets) == GOLDEN_WORDS
     assert n_bases == 4_270

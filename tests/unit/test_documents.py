@@ -81,6 +81,11 @@ def _files(tmp_path: Path) -> tuple[Path, Path, Path]:
     return hyp, ref, ids
 
 
+def _inputs(hyp: Path, ref: Path, ids: Path) -> list[str]:
+    """The options naming the files of :func:`_files`."""
+    return ["--hyp", str(hyp), "--ref", str(ref), "--doc-ids", str(ids)]
+
+
 @pytest.mark.parametrize("command", ["bleu", "rouge", "score"])
 def test_cli_doc_ids_equal_the_library_on_joined_documents(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
@@ -88,19 +93,7 @@ def test_cli_doc_ids_equal_the_library_on_joined_documents(
     hyp, ref, ids = _files(tmp_path)
     extra = ["--modules", "exact,stem"] if command == "score" else []
     status = main(
-        [
-            command,
-            "--hyp",
-            str(hyp),
-            "--ref",
-            str(ref),
-            "--doc-ids",
-            str(ids),
-            "--format",
-            "json",
-            "--sentence-level",
-            *extra,
-        ]
+        [command, *_inputs(hyp, ref, ids), "--format", "json", "--sentence-level", *extra]
     )
     out, err = capsys.readouterr()
     assert status == 0, err
@@ -175,19 +168,7 @@ def test_cli_budget_error_in_document_mode_names_the_document(
     # Document 1: rouge-score's tokens "the cat sat it purred" against "a cat sat it purrs":
     # 5 x 5 = 25 cells.
     status = main(
-        [
-            "rouge",
-            "--hyp",
-            str(hyp),
-            "--ref",
-            str(ref),
-            "--doc-ids",
-            str(ids),
-            "--types",
-            "rougeL",
-            "--work-budget",
-            "rouge=24",
-        ]
+        ["rouge", *_inputs(hyp, ref, ids), "--types", "rougeL", "--work-budget", "rouge=24"]
     )
     err = capsys.readouterr().err
     assert status == 1
@@ -240,7 +221,7 @@ def test_cli_documents_in_worker_processes_equal_one_process(
     hyp, ref, ids = _files(tmp_path)
     outputs = []
     for jobs in ("1", "2"):
-        args = ["rouge", "--hyp", str(hyp), "--ref", str(ref), "--doc-ids", str(ids)]
+        args = ["rouge", *_inputs(hyp, ref, ids)]
         status = main([*args, "--format", "json", "--sentence-level", "--jobs", jobs])
         out, err = capsys.readouterr()
         assert status == 0, err
@@ -259,7 +240,7 @@ def test_cli_documents_on_dask_equal_one_process(
     hyp, ref, ids = _files(tmp_path)
     outputs = []
     for engine in ([], ["--scheduler", "local:1"]):
-        args = ["bleu", "--hyp", str(hyp), "--ref", str(ref), "--doc-ids", str(ids), *engine]
+        args = ["bleu", *_inputs(hyp, ref, ids), *engine]
         status = main([*args, "--format", "json", "--sentence-level"])
         out, err = capsys.readouterr()
         assert status == 0, err

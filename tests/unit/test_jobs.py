@@ -78,7 +78,7 @@ def test_every_start_method_gives_the_results_of_one_process(method: str, tmp_pa
     files = _write(tmp_path)
     scorer = Meteor(CONFIG)
     expected = [
-        (scorer.sentence_score(h, [r[0], r[-1]]).stats.to_row(), 2)
+        (scorer.segment_score(h, [r[0], r[-1]]).stats.to_row(), 2)
         for h, r in zip(HYPS, REFS, strict=True)
     ]
     got = list(segment_rows(scorer, files, jobs=2, chunk_size=7, start_method=method))
@@ -91,8 +91,8 @@ def test_jobs_in_every_public_entry_point() -> None:
     rouge = corpus_rouge(HYPS, REFS, types=types, jobs=2, start_method="fork")
     assert rouge == corpus_rouge(HYPS, REFS, types=types)
     scorer = Meteor(CONFIG)
-    scores = scorer.sentence_scores(HYPS, REFS, jobs=2, start_method="fork")
-    assert scores == scorer.sentence_scores(HYPS, REFS)
+    scores = scorer.segment_scores(HYPS, REFS, jobs=2, start_method="fork")
+    assert scores == scorer.segment_scores(HYPS, REFS)
     aligned = scorer.corpus_score(HYPS, REFS, alignments=True, jobs=2, start_method="fork")
     assert aligned == scorer.corpus_score(HYPS, REFS, alignments=True)  # every alignment too
     assert aligned.segments and aligned.segments[1].alignment is not None
@@ -113,7 +113,7 @@ def test_api_jobs_checked_as_the_command_line_checks_them(jobs: object, message:
     for score in (
         lambda: corpus_meteor(HYPS, REFS, config=CONFIG, jobs=jobs),  # type: ignore[arg-type]
         lambda: corpus_bleu(HYPS, REFS, jobs=jobs),  # type: ignore[arg-type]
-        lambda: Meteor(CONFIG).sentence_scores(HYPS, REFS, jobs=jobs),  # type: ignore[arg-type]
+        lambda: Meteor(CONFIG).segment_scores(HYPS, REFS, jobs=jobs),  # type: ignore[arg-type]
         lambda: MeteorMetric(**OPTIONS).update(HYPS, REFS, jobs=jobs),  # type: ignore[arg-type]
     ):
         with pytest.raises(ConfigError) as caught:
@@ -274,7 +274,7 @@ def test_a_worker_that_cannot_build_its_metric_reports_why(
     try:
         config = MeteorConfig.preset("meteor15", modules=("exact", "lowercase"), weights=(1, 0.5))
         scorer = Meteor(config)
-        scorer.sentence_score("a", ["a"])  # built here
+        scorer.segment_score("a", ["a"])  # built here
         monkeypatch.setenv("JOBS_TEST_FAIL", "1")
         with pytest.raises(ResourceError, match=r"^lowercase: its word list is missing"):
             scorer.corpus_score(HYPS, REFS, jobs=2, start_method="spawn")

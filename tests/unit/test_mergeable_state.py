@@ -33,6 +33,8 @@ def test_round_trip_of_every_family_is_exact() -> None:
     for cls, options in (
         (BleuMetric, {}),
         (RougeMetric, {}),
+        (RougeMetric, {"types": ("rougeW", "rougeLsum"), "aggregate": "pooled"}),
+        (RougeMetric, {"n_bootstrap": 50}),
         (MeteorMetric, {"modules": ("exact",)}),
         (MeteorMetric, {"modules": ("exact",), "aggregate": "mean"}),
     ):
@@ -43,12 +45,67 @@ def test_round_trip_of_every_family_is_exact() -> None:
 
 
 def test_rows_missing_for_the_count_are_refused() -> None:
-    # the example: ROUGE with no rows computed 0.0 while reporting the segments
-    state = _state(RougeMetric)
+    # the example: ROUGE with no rows computed 0.0 while reporting the segments (the
+    # rows are kept for a bootstrap interval; otherwise the exact sums are the state)
+    state = _state(RougeMetric, n_bootstrap=50)
     state["rows"] = []
     _refused(RougeMetric, state, r"state\['rows'\]: 0 rows for a count of 4")
     del state["rows"]
     _refused(RougeMetric, state, r"missing key\(s\) 'rows'")
+
+
+def test_rouge_state_without_sums_or_rows_is_refused() -> None:
+    state = _state(RougeMetric)
+    assert "rows" not in state
+    del state["sums"]
+    _refused(RougeMetric, state, r"missing key\(s\) 'sums'")
+
+
+def test_rouge_state_of_rows_without_sums_is_read_as_their_exact_sums() -> None:
+    # states of ROUGE's mean written before its sums were exact kept every row
+    metric = RougeMetric(types=("rouge1", "rougeW"))
+    metric.update(HYPS, REFS)
+    state = json.loads(json.dumps(metric.state_dict()))
+    del state["sums"]
+    state["rows"] = [
+        list(row) for row in metric.metric.segment_rows(list(zip(HYPS, REFS, strict=True)))
+    ]
+    again = RougeMetric.from_state_dict(state)
+    assert again.compute() == metric.compute()
+    assert again.state_dict() == metric.state_dict()  # no rows kept: the sums are the state
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda s: s["total"].__setitem__(3, s["total"][3] * (1 + 2**-52)), r"not the rounded"),
+        (lambda s: s["sums"][3].append(0.5), r"not the rounded sums of state\['sums'\]"),
+        (lambda s: s["sums"][3].__setitem__(0, "x"), r"state\['sums'\]\[3\]\[0\]: 'x'"),
+        (lambda s: s["sums"][3].append(float("inf")), r"\[3\]\[\d\]: inf is not a finite"),
+        (lambda s: s.update(sums=s["sums"][:-1]), r"state\['sums'\]: 6 columns"),
+        (lambda s: s.update(sums=3), r"state\['sums'\]: expected a list of lists"),
+        (lambda s: s["sums"].__setitem__(0, [1.0] * 65), r"at most 64 numbers"),
+        (lambda s: s.update(sums=[[1e308] * 2] * 7), r"state\['sums'\]: column 0: .*range"),
+    ],
+)
+def test_damaged_rouge_sums_are_refused(
+    damage: Callable[[dict[str, Any]], None], message: str
+) -> None:
+    state = _state(RougeMetric, types=("rouge1",))
+    damage(state)
+    _refused(RougeMetric, state, message)
+
+
+def test_sums_that_are_not_those_of_the_rows_are_refused() -> None:
+    state = _state(RougeMetric, types=("rouge1",), n_bootstrap=50)
+    state["sums"][3].append(2**-60)  # below the rounding of the total: only the sums see it
+    _refused(RougeMetric, state, r"state\['sums'\]: not the exact sums of state\['rows'\]")
+
+
+def test_sums_of_a_metric_without_exact_sums_are_refused() -> None:
+    state = _state(BleuMetric)
+    state["sums"] = [[0.0]] * 10
+    _refused(BleuMetric, state, r"state\['sums'\]: bleu totals are not exact sums")
 
 
 def test_fractional_bleu_counts_are_refused_not_truncated() -> None:
@@ -83,13 +140,13 @@ def test_damaged_bleu_states_are_refused(
 
 
 def test_rouge_total_that_is_not_the_sum_of_its_rows_is_refused() -> None:
-    state = _state(RougeMetric)
+    state = _state(RougeMetric, n_bootstrap=50)
     state["total"][0] += 1.0
     _refused(RougeMetric, state, r"state\['total'\]: not the sum of state\['rows'\]")
 
 
 def test_rouge_row_of_the_wrong_width_is_refused() -> None:
-    state = _state(RougeMetric)
+    state = _state(RougeMetric, n_bootstrap=50)
     state["rows"][1] = state["rows"][1][:3]
     _refused(RougeMetric, state, r"state\['rows'\]\[1\]: 3 numbers")
 

@@ -38,7 +38,7 @@ def expected() -> list[tuple[float, tuple[int, ...], int | None]]:
     scorer = Meteor(CONFIG)
     return [
         (s.score, s.stats.to_row(), s.reference_index)
-        for s in (scorer.sentence_score(h, r) for h, r in zip(HYPS, REFS, strict=True))
+        for s in (scorer.segment_score(h, r) for h, r in zip(HYPS, REFS, strict=True))
     ]
 
 
@@ -126,7 +126,7 @@ def test_stats_stream_equals_corpus_score(aggregate: str, jobs: int, chunk_size:
     )
     assert [n for _, n in records] == [len(r) for r in REFS]
     assert [row for row, _ in records] == [
-        scorer.sentence_score(h, r).stats.to_row() for h, r in zip(HYPS, REFS, strict=True)
+        scorer.segment_score(h, r).stats.to_row() for h, r in zip(HYPS, REFS, strict=True)
     ]
     streamed = scorer.score_rows([row for row, _ in records], (n for _, n in records))
     assert streamed.score == direct.score

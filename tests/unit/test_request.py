@@ -85,7 +85,7 @@ def _both(
     files: dict[str, str],
     metric: str,
     *,
-    sentence_level: bool,
+    segment_level: bool,
     paired: bool,
     engine: dict[str, Any],
 ) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -93,14 +93,14 @@ def _both(
         HYPS,
         REFS,
         metrics=[metric],
-        sentence_level=sentence_level,
+        segment_level=segment_level,
         paired="bs" if paired else None,
         n_samples=200 if paired else None,
         **engine,
     ).to_dict()
     argv = [COMMANDS[metric], "--hyp", files["A"], files["B"], "--names", "A,B"]
     argv += ["--ref", files["ref0"], "--ref", files["ref1"], "--format", "json", "--no-progress"]
-    if sentence_level:
+    if segment_level:
         argv.append("--sentence-level")
     if paired:
         argv += ["--paired-bs", "--n-samples", "200"]
@@ -118,68 +118,54 @@ def _headline(payload: dict[str, Any], metric: str) -> list[float]:
 
 
 @pytest.mark.parametrize("metric", ["meteor", "bleu", "rouge"])
-@pytest.mark.parametrize("sentence_level", [False, True])
+@pytest.mark.parametrize("segment_level", [False, True])
 @pytest.mark.parametrize("paired", [False, True])
 def test_api_and_cli_identical_in_one_process(
     capsys: pytest.CaptureFixture[str],
     files: dict[str, str],
     metric: str,
-    sentence_level: bool,
+    segment_level: bool,
     paired: bool,
 ) -> None:
-    api, cli = _both(capsys, files, metric, sentence_level=sentence_level, paired=paired, engine={})
+    api, cli = _both(capsys, files, metric, segment_level=segment_level, paired=paired, engine={})
     assert api == cli
     assert all(value > 0 for value in _headline(api, metric))
-    assert ("segments" in api["systems"][0]) is sentence_level
+    assert ("segments" in api["systems"][0]) is segment_level
     assert ("test" in api) is paired
 
 
+@pytest.mark.parametrize("parallel", ["two processes", "dask"])
 @pytest.mark.parametrize("metric", ["meteor", "bleu", "rouge"])
-@pytest.mark.parametrize(("sentence_level", "paired"), [(False, False), (True, True)])
-def test_api_and_cli_identical_in_two_processes(
+@pytest.mark.parametrize(("segment_level", "paired"), [(False, False), (True, True)])
+def test_api_and_cli_identical_on_a_parallel_engine(
+    request: pytest.FixtureRequest,
     capsys: pytest.CaptureFixture[str],
     files: dict[str, str],
+    parallel: str,
     metric: str,
-    sentence_level: bool,
+    segment_level: bool,
     paired: bool,
 ) -> None:
-    api, cli = _both(
-        capsys, files, metric, sentence_level=sentence_level, paired=paired, engine={"jobs": 2}
-    )
-    serial, _ = _both(
-        capsys, files, metric, sentence_level=sentence_level, paired=paired, engine={}
-    )
+    """``jobs=2`` or a Dask scheduler (the ``scheduler`` fixture, skipped without Dask): the
+    library and the command line agree, and with the serial run."""
+    if parallel == "dask":
+        engine: dict[str, Any] = {"scheduler": request.getfixturevalue("scheduler")}
+    else:
+        engine = {"jobs": 2}
+    options: dict[str, Any] = {"segment_level": segment_level, "paired": paired}
+    api, cli = _both(capsys, files, metric, **options, engine=engine)
+    serial, _ = _both(capsys, files, metric, **options, engine={})
     assert api == cli == serial
 
 
-@pytest.mark.parametrize("metric", ["meteor", "bleu", "rouge"])
-@pytest.mark.parametrize(("sentence_level", "paired"), [(False, False), (True, True)])
-def test_api_and_cli_identical_on_dask(
-    capsys: pytest.CaptureFixture[str],
-    files: dict[str, str],
-    scheduler: str,
-    metric: str,
-    sentence_level: bool,
-    paired: bool,
-) -> None:
-    engine = {"scheduler": scheduler}
-    api, cli = _both(
-        capsys, files, metric, sentence_level=sentence_level, paired=paired, engine=engine
-    )
-    serial, _ = _both(
-        capsys, files, metric, sentence_level=sentence_level, paired=paired, engine={}
-    )
-    assert api == cli == serial
-
-
-def test_sentence_level_bleu_has_effective_order_in_both(
+def test_segment_level_bleu_has_effective_order_in_both(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     sacrebleu = (
         60.653065971263345  # sacrebleu 2.x sentence_bleu("hello there", ["hello there friend"])
     )
     api = compare(
-        {"A": ["hello there"]}, [["hello there friend"]], metrics=["bleu"], sentence_level=True
+        {"A": ["hello there"]}, [["hello there friend"]], metrics=["bleu"], segment_level=True
     ).to_dict()
     (tmp_path / "h").write_text("hello there\n", encoding="utf-8")
     (tmp_path / "r").write_text("hello there friend\n", encoding="utf-8")

@@ -195,9 +195,7 @@ def test_corpus_score_equals_pooled_sentence_scores(config: MeteorConfig) -> Non
     scorer = Meteor(config)
     for hyps, refs in ((HYPS, REFS), (HYPS[:1], REFS[:1]), ([], [])):
         fast = scorer.corpus_score(hyps, refs)
-        slow = scorer.combine(
-            [scorer.sentence_score(h, r) for h, r in zip(hyps, refs, strict=True)]
-        )
+        slow = scorer.combine([scorer.segment_score(h, r) for h, r in zip(hyps, refs, strict=True)])
         assert fast == slow
         assert str(fast.signature) == str(slow.signature)
         assert fast.score == slow.score  # bit for bit (== on floats, not approx)
@@ -236,14 +234,14 @@ def test_split_join_substitutions_equal_re_sub(seed: int) -> None:
 def test_sentence_score_without_alignment_equals_the_aligned_one() -> None:
     scorer = Meteor(MeteorConfig.preset("meteor15", normalization="norm", modules=("exact",)))
     for hyp, refs in zip(HYPS, REFS, strict=True):
-        plain = scorer.sentence_score(hyp, refs)
-        aligned = scorer.sentence_score(hyp, refs, alignment=True)
+        plain = scorer.segment_score(hyp, refs)
+        aligned = scorer.segment_score(hyp, refs, alignment=True)
         assert plain.alignment is None
         assert aligned.alignment is not None
         assert plain == dataclasses.replace(aligned, alignment=None)
         stats, k, _ = scorer.segment_stats(hyp, refs)
         assert (plain.stats, plain.reference_index) == (stats, k)
     with pytest.raises(TypeError, match="got a str"):
-        scorer.sentence_score("a", "b")
+        scorer.segment_score("a", "b")
     with pytest.raises(InputError, match="at least one reference"):
-        scorer.sentence_score("a", [])
+        scorer.segment_score("a", [])

@@ -42,6 +42,11 @@ def _xray(n: int = 400) -> tuple[list[str], list[list[str]]]:
     return hyps, [[r] for r in refs]
 
 
+def _xray_rows(n: int = 400) -> list[tuple[float, ...]]:
+    """METEOR's statistics rows of :func:`_xray`."""
+    return _meteor().corpus_rows(*_xray(n))
+
+
 def _damaged(lines: list[str], share: float, seed: int) -> list[str]:
     rng = random.Random(seed)
     out = []
@@ -161,9 +166,7 @@ def test_rouge_resamples_are_means_of_segment_scores() -> None:
 @needs_data
 @pytest.mark.parametrize("method", ["ar", "bs"])
 def test_meteor_system_against_itself_has_p_one(method: str) -> None:
-    meteor = _meteor()
-    hyps, refs = _xray()
-    rows = meteor.corpus_rows(hyps, refs)
+    meteor, rows = _meteor(), _xray_rows()
     result = paired_tests(meteor, {"a": rows, "b": list(rows)}, method=method, n_samples=500)
     assert result.estimates["b"]["meteor"].p_value == 1.0
     assert result.estimates["a"]["meteor"].p_value is None
@@ -172,9 +175,8 @@ def test_meteor_system_against_itself_has_p_one(method: str) -> None:
 @needs_data
 @pytest.mark.parametrize("method", ["ar", "bs"])
 def test_meteor_system_against_a_damaged_copy_is_significant(method: str) -> None:
-    meteor = _meteor()
+    meteor, rows = _meteor(), _xray_rows()
     hyps, refs = _xray()
-    rows = meteor.corpus_rows(hyps, refs)
     damaged = meteor.corpus_rows(_damaged(hyps, 0.3, seed=1), refs)
     result = paired_tests(meteor, {"a": rows, "b": damaged}, method=method, n_samples=1000)
     estimate = result.estimates["b"]["meteor"]

@@ -27,6 +27,15 @@ def _write(tmp_path: Path, name: str, data: bytes) -> Path:
     return path
 
 
+def _body(name: str, *rows: tuple[bytes, bytes]) -> bytes:
+    """A table of the fields hyp and ref in the format the file name says, rows as raw bytes
+    (so that a test can put bytes that are not UTF-8 in a field)."""
+    if name == "t.jsonl":
+        return b"".join(b'{"hyp": "%s", "ref": "%s"}\n' % row for row in rows)
+    separator = b"," if name == "t.csv" else b"\t"
+    return b"".join(hyp + separator + ref + b"\n" for hyp, ref in [(b"hyp", b"ref"), *rows])
+
+
 def test_tsv_keeps_quotes_as_text(tmp_path: Path) -> None:
     hyp = '"Hello," he said.'
     ref = '"Hello," he said to me.'
@@ -51,31 +60,47 @@ def test_tsv_crlf_lines_and_missing_final_break(tmp_path: Path) -> None:
     assert table.hypotheses["hyp"] == ["a", "c"] and table.references == [["b"], ["d"]]
 
 
-def test_tsv_wrong_field_count_names_the_line(tmp_path: Path) -> None:
-    path = _write(tmp_path, "t.tsv", b"hyp\tref\na\tb\nc\td\te\n")
-    with pytest.raises(InputError, match=r"t\.tsv: line 3: 3 fields but the header has 2"):
-        read_table(path, **FIELDS)
-
-
 def test_csv_quoting_follows_rfc_4180(tmp_path: Path) -> None:
     text = 'hyp,ref\n"""Hello,"" he said","two\nlines"\n'
     table = read_table(_write(tmp_path, "t.csv", text.encode()), **FIELDS)
     assert table.hypotheses["hyp"] == ['"Hello," he said'] and table.references == [["two\nlines"]]
 
 
-def test_csv_quote_open_at_the_end_is_an_error(tmp_path: Path) -> None:
-    path = _write(tmp_path, "t.csv", b'hyp,ref\n"a,b\nc,d\n')
-    with pytest.raises(InputError, match=r"t\.csv: line \d: not valid CSV"):
-        read_table(path, **FIELDS)
+@pytest.mark.parametrize(
+    ("name", "body", "message"),
+    [
+        pytest.param(
+            "t.tsv", b"hyp\tref\na\tb\nc\td\te\n",
+            r"t\.tsv: line 3: 3 fields but the header has 2", id="tsv-wrong-field-count",
+        ),
+        pytest.param(
+            "t.csv", b'hyp,ref\n"a,b\nc,d\n', r"t\.csv: line \d: not valid CSV",
+            id="csv-quote-open-at-the-end",
+        ),
+        pytest.param(
+            "t.jsonl", b'{"hyp": "a", "ref": "r"}\n{"hyp": "a", "hyp": "b"}\n',
+            r"t\.jsonl: line 2: key 'hyp' appears twice", id="jsonl-duplicated-key",
+        ),
+        pytest.param(
+            "t.jsonl", b'{"hyp": "a", "ref": "r", "m": {"x": 1, "x": 2}}\n',
+            "key 'x' appears twice", id="jsonl-duplicated-key-in-a-nested-object",
+        ),
+        pytest.param(
+            "t.csv", b"hyp,ref,hyp\na,b,c\n", r"line 1: field 'hyp' appears twice in the header",
+            id="csv-duplicated-header",
+        ),
+    ],
+)  # fmt: skip
+def test_malformed_table_is_refused_naming_line_and_field(
+    tmp_path: Path, name: str, body: bytes, message: str
+) -> None:
+    with pytest.raises(InputError, match=message):
+        read_table(_write(tmp_path, name, body), **FIELDS)
 
 
 @pytest.mark.parametrize("name", ["t.csv", "t.tsv", "t.jsonl"])
 def test_byte_order_mark_is_dropped(tmp_path: Path, name: str) -> None:
-    body = {
-        "t.csv": b"hyp,ref\na,b\n",
-        "t.tsv": b"hyp\tref\na\tb\n",
-        "t.jsonl": b'{"hyp": "a", "ref": "b"}\n',
-    }[name]
+    body = _body(name, (b"a", b"b"))
     table = read_table(_write(tmp_path, name, b"\xef\xbb\xbf" + body), **FIELDS)
     assert table.hypotheses["hyp"] == ["a"] and table.references == [["b"]]
 
@@ -87,31 +112,9 @@ def test_gzip_table_is_named_as_compressed(tmp_path: Path, name: str) -> None:
         read_table(path, **FIELDS)
 
 
-def test_jsonl_duplicated_key_is_refused(tmp_path: Path) -> None:
-    path = _write(tmp_path, "t.jsonl", b'{"hyp": "a", "ref": "r"}\n{"hyp": "a", "hyp": "b"}\n')
-    with pytest.raises(InputError, match=r"t\.jsonl: line 2: key 'hyp' appears twice"):
-        read_table(path, **FIELDS)
-
-
-def test_jsonl_duplicated_key_in_a_nested_object_is_refused(tmp_path: Path) -> None:
-    path = _write(tmp_path, "t.jsonl", b'{"hyp": "a", "ref": "r", "m": {"x": 1, "x": 2}}\n')
-    with pytest.raises(InputError, match="key 'x' appears twice"):
-        read_table(path, **FIELDS)
-
-
-def test_csv_duplicated_header_names_the_field(tmp_path: Path) -> None:
-    path = _write(tmp_path, "t.csv", b"hyp,ref,hyp\na,b,c\n")
-    with pytest.raises(InputError, match=r"line 1: field 'hyp' appears twice in the header"):
-        read_table(path, **FIELDS)
-
-
 @pytest.mark.parametrize("name", ["t.csv", "t.tsv", "t.jsonl"])
 def test_bad_utf8_names_the_line(tmp_path: Path, name: str) -> None:
-    body = {
-        "t.csv": b"hyp,ref\na,b\n\xff,b\n",
-        "t.tsv": b"hyp\tref\na\tb\n\xff\tb\n",
-        "t.jsonl": b'{"hyp": "a", "ref": "b"}\n{"hyp": "\xff", "ref": "b"}\n',
-    }[name]
+    body = _body(name, (b"a", b"b"), (b"\xff", b"b"))
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no ResourceWarning either
         with pytest.raises(InputError, match=r"line 3: not valid UTF-8 \(byte 0xff\)"
@@ -152,11 +155,7 @@ def test_encoding_error_leaks_no_open_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ["t.csv", "t.tsv", "t.jsonl"])
 def test_encoding_errors_replace_applies_to_tables(tmp_path: Path, name: str) -> None:
     # --encoding-errors replace was accepted with --input and had no effect
-    body = {
-        "t.csv": b"hyp,ref\n\xffa,b\n",
-        "t.tsv": b"hyp\tref\n\xffa\tb\n",
-        "t.jsonl": b'{"hyp": "\xffa", "ref": "b"}\n',
-    }[name]
+    body = _body(name, (b"\xffa", b"b"))
     table = read_table(_write(tmp_path, name, body), **FIELDS, errors="replace")
     assert table.hypotheses["hyp"] == ["\ufffda"]
 

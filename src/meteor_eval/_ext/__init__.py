@@ -17,7 +17,9 @@ candidates    ``equal_keys``, ``sets_intersect``          ``match.exact``, ``mat
               ``paraphrase_root`` (paraphrase.c)
 beam          ``align``, ``align_stages`` (beam.c)        ``align.search.beam_align_python``
 stats         ``word_stats`` (stats.c)                    the METEOR metric's ``_word_stats_python``
-pair          ``meteor15_pair`` (pair.c)                  the METEOR 1.5 pipeline, step by step
+pair          ``meteor15_pair``, ``meteor15_rows``        the METEOR 1.5 pipeline, step by step
+              (pair.c), ``paraphrase_walk_cache``
+              (paraphrase.c)
 greedy        ``greedy_align`` (greedy.c)                 ``align.greedy.greedy_align``
 index         ``paraphrase_tokenize`` (tokens.c)          ``resources._paraphrase_build.``
                                                           ``_tokenize_python``
@@ -27,6 +29,8 @@ bleu          ``bleu_rows`` (bleu.c)                      ``stats.bleu.bleu_segm
 lcs           ``lcs_length_ids``, ``lcs_picks_ids``,      ``align.lcs.lcs_length``,
               ``wlcs_mask_ids`` (lcs.c)                   ``lcs_indices``, ``wlcs_hit_mask``
 rouge         ``rouge_rows`` (rouge.c)                    the ROUGE metric's ``_variant_stats``
+front         ``meteor15_tokens``,                        ``FastPipeline.tokens_python``
+              ``meteor15_token_cache`` (frontend.c)
 caption       ``cider_d_scores``,                         ``metrics.caption.CiderModel``,
               ``coco_rouge_l_scores`` (caption.c)         ``metrics.caption.rouge_l_image``
 ============  ==========================================  =========================================
@@ -71,13 +75,14 @@ KERNELS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         "candidates": ("equal_keys", "sets_intersect", "paraphrase", "paraphrase_root"),
         "beam": ("align", "align_stages"),
         "stats": ("word_stats",),
-        "pair": ("meteor15_pair", "meteor15_rows"),
+        "pair": ("meteor15_pair", "meteor15_rows", "paraphrase_walk_cache"),
         "greedy": ("greedy_align",),
         "index": ("paraphrase_tokenize",),
         "text": ("text_tokenize", "intl_class"),
         "bleu": ("bleu_rows",),
         "lcs": ("lcs_length_ids", "lcs_picks_ids", "wlcs_mask_ids"),
         "rouge": ("rouge_rows",),
+        "front": ("meteor15_tokens", "meteor15_token_cache"),
         "caption": ("cider_d_scores", "coco_rouge_l_scores"),
     }
 )
@@ -150,7 +155,7 @@ def kernel_status() -> dict[str, bool]:
     Example:
         >>> list(kernel_status())  # doctest: +NORMALIZE_WHITESPACE
         ['normalise', 'hash', 'stem', 'candidates', 'beam', 'stats', 'pair', 'greedy', 'index',
-         'text', 'bleu', 'lcs', 'rouge', 'caption']
+         'text', 'bleu', 'lcs', 'rouge', 'front', 'caption']
     """
     return {kernel: compiled_kernels(*names) is not None for kernel, names in KERNELS.items()}
 

@@ -47,6 +47,7 @@ work_free(Work *w)
     PyMem_Free(w->tmp);
     PyMem_Free(w->node_cand);
     PyMem_Free(w->node_parent);
+    PyMem_Free(w->gain);
     memset(w, 0, sizeof(*w));
 }
 
@@ -611,6 +612,12 @@ packing_for(const Work *w, Py_ssize_t n_ref, Py_ssize_t most_succ)
     return pk;
 }
 
+/* Steps with at most this many successors are sorted whole by insertion. Most steps of a
+ * sentence pair are reference words without candidates, where each of the beam's paths has one
+ * successor whose rank differs from its parent's by at most a chunk: the keys arrive nearly in
+ * order, which insertion sort passes over in about n comparisons. */
+#define INSERTION_ONLY 48
+
 /* Leave in w->keys[0..k) the indices of the k best of succ[0..n) in the stable sort's order. */
 static void
 select_best(Work *w, const Packing *pk, Py_ssize_t n, Py_ssize_t k)
@@ -627,7 +634,12 @@ select_best(Work *w, const Packing *pk, Py_ssize_t n, Py_ssize_t k)
                   shifted((uint64_t)s->chunks, pk->sh_c) | shifted((uint64_t)s->dist, pk->sh_d) |
                   (uint64_t)i;
     }
-    partial_sort_keys(keys, n, k, 2 * bit_width((uint64_t)n) + 2);
+    if (n <= INSERTION_ONLY) {
+        insertion_sort_keys(keys, n);
+    }
+    else {
+        partial_sort_keys(keys, n, k, 2 * bit_width((uint64_t)n) + 2);
+    }
     const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
     for (Py_ssize_t i = 0; i < k; i++) {
         keys[i] &= index_mask;
@@ -760,6 +772,13 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
             grow((void **)&w->tmp, &tmp_cap, most_succ, sizeof(uint64_t)) < 0) {
             return -1;
         }
+        if (GROW(w->gain, w->gain_cap, w->n_cands ? w->n_cands : 1) < 0) {
+            return -1;
+        }
+        for (Py_ssize_t k = 0; k < w->n_cands; k++) {
+            w->gain[k] = entry_gain(w, &w->entries[k]);
+        }
+        const int64_t *gain = w->gain;
         memset(w->cur_bits, 0, (size_t)bw * sizeof(uint64_t));
         const Packing pk = packing_for(w, n_ref, most_succ);
         const Head start = {0, 0, 0, 0, -1, -1};
@@ -798,7 +817,7 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
                             continue;
                         }
                         const Entry *m = &w->entries[f];
-                        s->neg_w = h->neg_w - entry_gain(w, m);
+                        s->neg_w = h->neg_w - gain[f];
                         s->chunks =
                             h->chunks + (h->last_end != -1 && m->hyp_start != h->last_end);
                         s->dist = h->dist + entry_offset(m, c);
@@ -818,7 +837,7 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
                         continue;
                     }
                     Succ *s = &succ[n++];
-                    s->neg_w = h->neg_w - entry_gain(w, m);
+                    s->neg_w = h->neg_w - gain[k];
                     s->chunks = h->chunks + (last_end != -1 && m->hyp_start != last_end);
                     s->dist = dist;
                     s->idx = c + m->ref_len;

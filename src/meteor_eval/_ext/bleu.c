@@ -10,7 +10,7 @@
  * entries compared by their ids, cleared entry by entry after the segment.
  */
 
-#include "kernels.h"
+#include "rows.h"
 
 void
 gram_table_free(GramTable *t)
@@ -172,60 +172,36 @@ bleu_rows_c(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "bleu_rows: bad tokenizer or order");
         return NULL;
     }
-    PyObject *hyps = PySequence_Fast(hyps_obj, "bleu_rows: hypotheses must be a sequence");
-    if (hyps == NULL) {
-        return NULL;
-    }
-    PyObject *refs = PySequence_Fast(refs_obj, "bleu_rows: references must be a sequence");
-    if (refs == NULL) {
-        Py_DECREF(hyps);
-        return NULL;
-    }
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(hyps), width = 2 + 2 * (Py_ssize_t)order;
-    PyObject *result = NULL, *out = NULL;
+    Py_ssize_t width = 2 + 2 * (Py_ssize_t)order;
+    RowChunk c;
+    int outcome = ROWS_ERROR;
     TokWork w = {0};
     Vocab v = {0};
     Ids hyp = {0}, ref = {0};
     GramTable t = {0};
     Py_ssize_t *off = NULL, cap_off = 0;
-    if (PySequence_Fast_GET_SIZE(refs) != n) {
-        PyErr_SetString(PyExc_ValueError, "bleu_rows: as many reference groups as hypotheses");
+    if (row_chunk_open(&c, "bleu_rows", hyps_obj, refs_obj, width, sizeof(int64_t)) < 0) {
         goto done;
     }
-    out = PyBytes_FromStringAndSize(NULL, n * width * (Py_ssize_t)sizeof(int64_t));
-    if (out == NULL) {
-        goto done;
-    }
-    int64_t *rows = (int64_t *)PyBytes_AS_STRING(out);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *group = PySequence_Fast_GET_ITEM(refs, i);
-        if (PyUnicode_Check(group) || !(PyList_Check(group) || PyTuple_Check(group))) {
-            result = Py_None; /* the caller's checks name the problem */
+    int64_t *rows = (int64_t *)c.rows;
+    for (Py_ssize_t i = 0; i < c.n; i++) {
+        Py_ssize_t nrefs;
+        PyObject *group = row_chunk_group(&c, i, &nrefs, &outcome);
+        if (group == NULL) {
             goto done;
         }
-        Py_ssize_t nrefs = PySequence_Fast_GET_SIZE(group);
-        if (nrefs == 0) {
-            result = Py_None;
+        if (grow((void **)&off, &cap_off, nrefs + 1, sizeof(Py_ssize_t)) < 0) {
             goto done;
-        }
-        if (nrefs + 1 > cap_off) {
-            cap_off = 2 * (nrefs + 1);
-            PyMem_Free(off);
-            off = PyMem_Malloc((size_t)cap_off * sizeof(Py_ssize_t));
-            if (off == NULL) {
-                PyErr_NoMemory();
-                goto done;
-            }
         }
         hyp.n = ref.n = 0;
-        int rc = tokens_of(PySequence_Fast_GET_ITEM(hyps, i), kind, &w, &v, &hyp);
+        int rc = tokens_of(PySequence_Fast_GET_ITEM(c.hyps, i), kind, &w, &v, &hyp);
         off[0] = 0;
         for (Py_ssize_t r = 0; rc == 0 && r < nrefs; r++) {
             rc = tokens_of(PySequence_Fast_ITEMS(group)[r], kind, &w, &v, &ref);
             off[r + 1] = ref.n;
         }
         if (rc == -2) {
-            result = Py_None;
+            outcome = ROWS_REFUSED;
             goto done;
         }
         if (rc < 0 ||
@@ -233,22 +209,15 @@ bleu_rows_c(PyObject *self, PyObject *args)
             goto done;
         }
     }
-    result = out;
-    out = NULL;
+    outcome = ROWS_DONE;
 done:
-    if (result == Py_None) {
-        Py_INCREF(Py_None);
-    }
-    Py_XDECREF(out);
-    Py_DECREF(hyps);
-    Py_DECREF(refs);
     tokwork_free(&w);
     vocab_free(&v);
     PyMem_Free(hyp.v);
     PyMem_Free(ref.v);
     PyMem_Free(off);
     gram_table_free(&t);
-    return result;
+    return row_chunk_close(&c, outcome);
 }
 
 PyMethodDef meteor_bleu_methods[] = {

@@ -43,6 +43,30 @@ greedy_equal_stage(PyObject **hyp, Py_ssize_t nh, PyObject **ref, Py_ssize_t nr,
     return 0;
 }
 
+/* How many hypothesis and reference words are still free. */
+static void
+count_free(const int32_t *hyp_to, Py_ssize_t nh, const unsigned char *ref_taken, Py_ssize_t nr,
+           Py_ssize_t *hyp_left, Py_ssize_t *ref_left)
+{
+    *hyp_left = *ref_left = 0;
+    for (Py_ssize_t i = 0; i < nh; i++) {
+        *hyp_left += hyp_to[i] < 0;
+    }
+    for (Py_ssize_t j = 0; j < nr; j++) {
+        *ref_left += !ref_taken[j];
+    }
+}
+
+/* Release an array of n stems (NULL where none was made) and the array. */
+static void
+free_stems(PyObject **stems, Py_ssize_t n)
+{
+    for (Py_ssize_t k = 0; stems != NULL && k < n; k++) {
+        Py_XDECREF(stems[k]);
+    }
+    PyMem_Free(stems);
+}
+
 static PyObject *
 greedy_align_c(PyObject *self, PyObject *args)
 {
@@ -85,13 +109,8 @@ greedy_align_c(PyObject *self, PyObject *args)
     if (greedy_equal_stage(hw, nh, rw, nr, hyp_to, ref_taken, stage_of, 0) < 0) {
         goto done;
     }
-    Py_ssize_t hyp_left = 0, ref_left = 0;
-    for (Py_ssize_t i = 0; i < nh; i++) {
-        hyp_left += hyp_to[i] < 0;
-    }
-    for (Py_ssize_t j = 0; j < nr; j++) {
-        ref_left += !ref_taken[j];
-    }
+    Py_ssize_t hyp_left, ref_left;
+    count_free(hyp_to, nh, ref_taken, nr, &hyp_left, &ref_left);
     if (stem != Py_None && hyp_left && ref_left) {
         /* Stems of the free words, hypothesis from last to first, then the reference. */
         for (Py_ssize_t i = nh - 1; i >= 0; i--) {
@@ -105,33 +124,10 @@ greedy_align_c(PyObject *self, PyObject *args)
             }
         }
         /* Matched positions keep a NULL stem and are skipped by the taken / matched tests. */
-        for (Py_ssize_t i = nh - 1; i >= 0; i--) {
-            if (hyp_to[i] >= 0) {
-                continue;
-            }
-            for (Py_ssize_t j = nr - 1; j >= 0; j--) {
-                if (ref_taken[j]) {
-                    continue;
-                }
-                int eq = hs[i] == rs[j] ? 1 : PyObject_RichCompareBool(hs[i], rs[j], Py_EQ);
-                if (eq < 0) {
-                    goto done;
-                }
-                if (eq) {
-                    hyp_to[i] = (int32_t)j;
-                    stage_of[i] = 1;
-                    ref_taken[j] = 1;
-                    break;
-                }
-            }
+        if (greedy_equal_stage(hs, nh, rs, nr, hyp_to, ref_taken, stage_of, 1) < 0) {
+            goto done;
         }
-        hyp_left = ref_left = 0;
-        for (Py_ssize_t i = 0; i < nh; i++) {
-            hyp_left += hyp_to[i] < 0;
-        }
-        for (Py_ssize_t j = 0; j < nr; j++) {
-            ref_left += !ref_taken[j];
-        }
+        count_free(hyp_to, nh, ref_taken, nr, &hyp_left, &ref_left);
         if (synonyms != Py_None && hyp_left && ref_left) {
             for (Py_ssize_t i = nh - 1; i >= 0; i--) {
                 if (hyp_to[i] >= 0) {
@@ -181,18 +177,8 @@ greedy_align_c(PyObject *self, PyObject *args)
         Py_DECREF(triple);
     }
 done:
-    if (hs != NULL) {
-        for (Py_ssize_t i = 0; i < nh; i++) {
-            Py_XDECREF(hs[i]);
-        }
-    }
-    if (rs != NULL) {
-        for (Py_ssize_t j = 0; j < nr; j++) {
-            Py_XDECREF(rs[j]);
-        }
-    }
-    PyMem_Free(hs);
-    PyMem_Free(rs);
+    free_stems(hs, nh);
+    free_stems(rs, nr);
     PyMem_Free(hyp_to);
     PyMem_Free(stage_of);
     PyMem_Free(ref_taken);

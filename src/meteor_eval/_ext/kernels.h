@@ -23,6 +23,8 @@
  *   lcs.c          bit-parallel LCS length and rouge-score's LCS positions in little memory
  *                  (lcs_length_ids, lcs_picks_ids)
  *   rouge.c        ROUGE-N/L/Lsum statistics rows of a chunk of lines (rouge_rows)
+ *   frontend.c     METEOR 1.5's front end: a chunk of lines normalised, lower-cased, split and
+ *                  interned to word-type ids in one call (meteor15_tokens)
  *   caption.c      pycocoevalcap's per-image CIDEr-D and ROUGE-L of a caption set
  *                  (cider_d_scores, coco_rouge_l_scores)
  *
@@ -123,6 +125,8 @@ typedef struct {
     int32_t *node_cand;
     int32_t *node_parent;
     Py_ssize_t nodes, node_cap;
+    int64_t *gain; /* objective gain of each entry, computed once per search */
+    Py_ssize_t gain_cap;
 } Work;
 
 KERNEL_API void work_free(Work *w);
@@ -199,7 +203,13 @@ typedef struct {
      * would touch about 15 cache lines scattered over the index for every start position. */
     const uint32_t *root;
     Py_ssize_t root_len;
+    /* Optional (NULL: none): the walks of reference segments met before, from a
+     * paraphrase_walk_cache() capsule (paraphrase.c). */
+    struct WalkCache *walks;
 } Trie;
+
+/* The capsule of paraphrase_walk_cache(), or NULL with an exception set. */
+KERNEL_API struct WalkCache *walk_cache_of(PyObject *capsule);
 
 /* A hash table from int64 keys to ascending chains of hypothesis positions (candidates.c),
  * with grow-only arrays so that one serves every stage and pair of a batch. */
@@ -327,6 +337,17 @@ gram_mix(uint64_t h, int32_t id)
     return h ^ (h >> 31);
 }
 
+/* ---- METEOR 1.5's -norm normaliser on code points (normalize.c; frontend.c uses it) --------- */
+
+/* A grow-only code point buffer. */
+typedef struct {
+    Py_UCS4 *p;
+    Py_ssize_t len, cap;
+} UcsBuf;
+
+KERNEL_API int normalize_ucs4(PyObject *text, int mode, int keep_punctuation, PyObject *prefixes,
+                              UcsBuf *line, UcsBuf *tmp, Py_ssize_t *start, Py_ssize_t *end);
+
 /* ---- Method tables, one per file, gathered into the module by module.c ---------------------- */
 
 extern KERNEL_API PyMethodDef meteor_normalize_methods[];
@@ -343,6 +364,7 @@ extern KERNEL_API PyMethodDef meteor_texttok_methods[];
 extern KERNEL_API PyMethodDef meteor_bleu_methods[];
 extern KERNEL_API PyMethodDef meteor_lcs_methods[];
 extern KERNEL_API PyMethodDef meteor_rouge_methods[];
+extern KERNEL_API PyMethodDef meteor_frontend_methods[];
 extern KERNEL_API PyMethodDef meteor_caption_methods[];
 
 #endif /* METEOR_EVAL_KERNELS_H */

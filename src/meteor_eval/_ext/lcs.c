@@ -30,50 +30,21 @@ lcs_work_free(LcsWork *w)
     memset(w, 0, sizeof(*w));
 }
 
+/* Room for nb column positions, token ids below vocab and words bit words; new first[] slots
+ * are -1 (no position). The arrays only grow, so one workspace serves a whole chunk. */
 static int
 work_reserve(LcsWork *w, Py_ssize_t nb, int32_t vocab, Py_ssize_t words)
 {
-    if (vocab > w->n_first) {
-        Py_ssize_t cap = w->n_first ? w->n_first : 1024;
-        while (cap < vocab) {
-            cap *= 2;
-        }
-        int32_t *p = PyMem_Realloc(w->first, (size_t)cap * sizeof(int32_t));
-        if (p == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        for (Py_ssize_t k = w->n_first; k < cap; k++) {
-            p[k] = -1;
-        }
-        w->first = p;
-        w->n_first = cap;
+    Py_ssize_t old = w->n_first;
+    if (grow((void **)&w->first, &w->n_first, vocab, sizeof(int32_t)) < 0) {
+        return -1;
     }
-    if (nb > w->n_next) {
-        Py_ssize_t cap = w->n_next ? w->n_next : 256;
-        while (cap < nb) {
-            cap *= 2;
-        }
-        int32_t *p = PyMem_Realloc(w->next, (size_t)cap * sizeof(int32_t));
-        if (p == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        w->next = p;
-        w->n_next = cap;
+    for (Py_ssize_t k = old; k < w->n_first; k++) {
+        w->first[k] = -1;
     }
-    if (words > w->n_bits) {
-        Py_ssize_t cap = w->n_bits ? w->n_bits : 64;
-        while (cap < words) {
-            cap *= 2;
-        }
-        uint64_t *p = PyMem_Realloc(w->bits, (size_t)cap * sizeof(uint64_t));
-        if (p == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        w->bits = p;
-        w->n_bits = cap;
+    if (grow((void **)&w->next, &w->n_next, nb, sizeof(int32_t)) < 0 ||
+        grow((void **)&w->bits, &w->n_bits, words, sizeof(uint64_t)) < 0) {
+        return -1;
     }
     return 0;
 }
@@ -280,6 +251,18 @@ wlcs_row(const double *ps, const int32_t *pr, double *cs, int32_t *cr, unsigned 
     }
 }
 
+/* The next row becomes the previous one: exchange the rolling score and run rows. */
+static inline void
+swap_rows(double **s0, double **s1, int32_t **r0, int32_t **r1)
+{
+    double *ts = *s0;
+    *s0 = *s1;
+    *s1 = ts;
+    int32_t *tr = *r0;
+    *r0 = *r1;
+    *r1 = tr;
+}
+
 KERNEL_API int
 wlcs_mask_core(const int32_t *a, Py_ssize_t na, const int32_t *b, Py_ssize_t nb, double weight,
                unsigned char *mask)
@@ -315,12 +298,7 @@ wlcs_mask_core(const int32_t *a, Py_ssize_t na, const int32_t *b, Py_ssize_t nb,
     memcpy(r0, cr, (size_t)width * sizeof(int32_t));
     for (Py_ssize_t i = 1; i <= na; i++) {
         wlcs_row(s0, r0, s1, r1, NULL, a[i - 1], b, nb, f);
-        double *ts = s0;
-        s0 = s1;
-        s1 = ts;
-        int32_t *tr = r0;
-        r0 = r1;
-        r1 = tr;
+        swap_rows(&s0, &s1, &r0, &r1);
         if (i % k == 0) {
             memcpy(cs + (i / k) * width, s0, (size_t)width * sizeof(double));
             memcpy(cr + (i / k) * width, r0, (size_t)width * sizeof(int32_t));
@@ -333,12 +311,7 @@ wlcs_mask_core(const int32_t *a, Py_ssize_t na, const int32_t *b, Py_ssize_t nb,
         memcpy(r0, cr + (start / k) * width, (size_t)width * sizeof(int32_t));
         for (Py_ssize_t r = start + 1; r <= i; r++) {
             wlcs_row(s0, r0, s1, r1, moves + (r - start - 1) * width, a[r - 1], b, nb, f);
-            double *ts = s0;
-            s0 = s1;
-            s1 = ts;
-            int32_t *tr = r0;
-            r0 = r1;
-            r1 = tr;
+            swap_rows(&s0, &s1, &r0, &r1);
         }
         while (i > start && j > 0) {
             unsigned char step = moves[(i - start - 1) * width + j];
@@ -397,30 +370,59 @@ read_ids(PyObject *seq, Py_ssize_t *n, int32_t *vocab)
     return out;
 }
 
+/* The two id sequences of a call, read with one vocabulary bound (every id below vocab). */
+typedef struct {
+    int32_t *a, *b;
+    Py_ssize_t na, nb;
+    int32_t vocab;
+} IdPair;
+
+static void
+id_pair_free(IdPair *p)
+{
+    PyMem_Free(p->a);
+    PyMem_Free(p->b);
+}
+
+/* Read both sequences; on failure nothing stays allocated. */
+static int
+read_id_pair(PyObject *ao, PyObject *bo, IdPair *p)
+{
+    memset(p, 0, sizeof(*p));
+    p->a = read_ids(ao, &p->na, &p->vocab);
+    if (p->a != NULL) {
+        p->b = read_ids(bo, &p->nb, &p->vocab);
+    }
+    if (p->b == NULL) {
+        id_pair_free(p);
+        return -1;
+    }
+    return 0;
+}
+
+/* The two id sequences that are a call's only arguments (format: "OO:name"). */
+static int
+parse_id_pair(PyObject *args, const char *format, IdPair *p)
+{
+    PyObject *ao, *bo;
+    if (!PyArg_ParseTuple(args, format, &ao, &bo)) {
+        return -1;
+    }
+    return read_id_pair(ao, bo, p);
+}
+
 /* lcs_length_ids(reference_ids, hypothesis_ids) -> int */
 static PyObject *
 lcs_length_ids_c(PyObject *self, PyObject *args)
 {
-    PyObject *ao, *bo;
-    if (!PyArg_ParseTuple(args, "OO:lcs_length_ids", &ao, &bo)) {
-        return NULL;
-    }
-    Py_ssize_t na, nb;
-    int32_t vocab = 0;
-    int32_t *a = read_ids(ao, &na, &vocab);
-    if (a == NULL) {
-        return NULL;
-    }
-    int32_t *b = read_ids(bo, &nb, &vocab);
-    if (b == NULL) {
-        PyMem_Free(a);
+    IdPair p;
+    if (parse_id_pair(args, "OO:lcs_length_ids", &p) < 0) {
         return NULL;
     }
     LcsWork w = {0};
-    Py_ssize_t length = lcs_length_core(&w, a, na, b, nb, vocab);
+    Py_ssize_t length = lcs_length_core(&w, p.a, p.na, p.b, p.nb, p.vocab);
     lcs_work_free(&w);
-    PyMem_Free(a);
-    PyMem_Free(b);
+    id_pair_free(&p);
     return length < 0 ? NULL : PyLong_FromSsize_t(length);
 }
 
@@ -428,30 +430,19 @@ lcs_length_ids_c(PyObject *self, PyObject *args)
 static PyObject *
 lcs_picks_ids_c(PyObject *self, PyObject *args)
 {
-    PyObject *ao, *bo;
-    if (!PyArg_ParseTuple(args, "OO:lcs_picks_ids", &ao, &bo)) {
-        return NULL;
-    }
-    Py_ssize_t na, nb;
-    int32_t vocab = 0;
-    int32_t *a = read_ids(ao, &na, &vocab);
-    if (a == NULL) {
-        return NULL;
-    }
-    int32_t *b = read_ids(bo, &nb, &vocab);
-    if (b == NULL) {
-        PyMem_Free(a);
+    IdPair p;
+    if (parse_id_pair(args, "OO:lcs_picks_ids", &p) < 0) {
         return NULL;
     }
     PyObject *result = NULL;
-    unsigned char *picked = PyMem_Calloc((size_t)na + 1, 1);
+    unsigned char *picked = PyMem_Calloc((size_t)p.na + 1, 1);
     LcsWork w = {0};
     if (picked == NULL) {
         PyErr_NoMemory();
     }
-    else if (lcs_picks_core(&w, a, na, b, nb, vocab, picked) == 0) {
+    else if (lcs_picks_core(&w, p.a, p.na, p.b, p.nb, p.vocab, picked) == 0) {
         result = PyList_New(0);
-        for (Py_ssize_t i = 0; result != NULL && i < na; i++) {
+        for (Py_ssize_t i = 0; result != NULL && i < p.na; i++) {
             if (picked[i]) {
                 PyObject *x = PyLong_FromSsize_t(i);
                 if (x == NULL || PyList_Append(result, x) < 0) {
@@ -465,8 +456,7 @@ lcs_picks_ids_c(PyObject *self, PyObject *args)
     }
     lcs_work_free(&w);
     PyMem_Free(picked);
-    PyMem_Free(a);
-    PyMem_Free(b);
+    id_pair_free(&p);
     return result;
 }
 
@@ -480,24 +470,20 @@ wlcs_mask_ids_c(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOdw*:wlcs_mask_ids", &ao, &bo, &weight, &view)) {
         return NULL;
     }
-    Py_ssize_t na, nb;
-    int32_t vocab = 0;
-    int32_t *a = read_ids(ao, &na, &vocab), *b = NULL;
-    int rc = -1;
-    if (a != NULL) {
-        b = read_ids(bo, &nb, &vocab);
+    IdPair p;
+    if (read_id_pair(ao, bo, &p) < 0) {
+        PyBuffer_Release(&view);
+        return NULL;
     }
-    if (b != NULL) {
-        if (view.len < na) {
-            PyErr_SetString(PyExc_ValueError, "wlcs_mask_ids: mask shorter than the reference");
-        }
-        else {
-            rc = wlcs_mask_core(a, na, b, nb, weight, (unsigned char *)view.buf);
-        }
+    int rc = -1;
+    if (view.len < p.na) {
+        PyErr_SetString(PyExc_ValueError, "wlcs_mask_ids: mask shorter than the reference");
+    }
+    else {
+        rc = wlcs_mask_core(p.a, p.na, p.b, p.nb, weight, (unsigned char *)view.buf);
     }
     PyBuffer_Release(&view);
-    PyMem_Free(a);
-    PyMem_Free(b);
+    id_pair_free(&p);
     if (rc < 0) {
         return NULL;
     }

@@ -27,6 +27,7 @@ PyInit__kernels(void)
         meteor_bleu_methods,
         meteor_lcs_methods,
         meteor_rouge_methods,
+        meteor_frontend_methods,
         meteor_caption_methods,
     };
     PyObject *module = PyModule_Create(&kernels_module);

@@ -16,10 +16,7 @@
 
 #include "kernels.h"
 
-typedef struct {
-    Py_UCS4 *p;
-    Py_ssize_t len, cap;
-} Buf;
+typedef UcsBuf Buf; /* kernels.h: the front end (frontend.c) lends its buffers */
 
 static int
 buf_reserve(Buf *b, Py_ssize_t extra)
@@ -215,12 +212,37 @@ swap(Buf *a, Buf *b)
 
 /* ---- The steps ---------------------------------------------------------------------------- */
 
+/* What isolate_other() saw, so that the steps that cannot change the line are skipped: each
+ * step below only looks for these characters, and none makes one it does not look for. */
+enum {
+    SEEN_DOT = 1,   /* '.': dot runs, sentence dots (DOTMULTI is made from dots) */
+    SEEN_D = 2,     /* 'D': a DOTMULTI written in the input */
+    SEEN_COMMA = 4, /* ',' */
+    SEEN_QUOTE = 8, /* ' ` U+2018 U+2019 U+201C U+201D: quotes and apostrophes */
+    SEEN_DASH = 16, /* '-' U+2013 */
+};
+
 static int
-isolate_other(const Buf *in, Buf *out)
+isolate_other(const Buf *in, Buf *out, unsigned *seen)
 {
     out->len = 0;
+    unsigned found = 0;
     for (Py_ssize_t k = 0; k < in->len; k++) {
         const Py_UCS4 c = in->p[k];
+        if (c < 0x80) {
+            found |= c == '.' ? SEEN_DOT
+                     : c == 'D' ? SEEN_D
+                     : c == ',' ? SEEN_COMMA
+                     : (c == '\'' || c == '`') ? SEEN_QUOTE
+                     : c == '-' ? SEEN_DASH
+                                : 0u;
+        }
+        else if (c == 0x2018 || c == 0x2019 || c == 0x201C || c == 0x201D) {
+            found |= SEEN_QUOTE;
+        }
+        else if (c == 0x2013) {
+            found |= SEEN_DASH;
+        }
         const int keep = is_alnum(c) || is_java_ws(c) || c == '.' || c == '\'' || c == '`' ||
                          c == ',' || c == '-' || c == 0x2018 || c == 0x2019;
         if (keep) {
@@ -232,6 +254,7 @@ isolate_other(const Buf *in, Buf *out)
             return -1;
         }
     }
+    *seen = found;
     return 0;
 }
 
@@ -517,6 +540,81 @@ collapse_spaces(Buf *line)
     line->len = w;
 }
 
+/* The normalised text of `text` in line->p[*start .. *end): the steps of normalize_line() on
+ * the caller's two grow-only buffers (their contents are replaced), so that a front end that
+ * normalises many lines allocates nothing per line. 0, or -1 with an exception set. */
+int
+normalize_ucs4(PyObject *text, int mode, int keep_punctuation, PyObject *prefixes, Buf *line,
+               Buf *tmp, Py_ssize_t *start, Py_ssize_t *end)
+{
+    const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    line->len = 0;
+    tmp->len = 0;
+    if (buf_reserve(line, n + 2) < 0 || buf_reserve(tmp, 2 * n + 16) < 0) {
+        return -1;
+    }
+    line->p[0] = ' ';
+    if (PyUnicode_AsUCS4(text, line->p + 1, n, 0) == NULL) {
+        return -1;
+    }
+    line->p[n + 1] = ' ';
+    line->len = n + 2;
+
+    unsigned seen;
+    if (isolate_other(line, tmp, &seen) < 0) {
+        return -1;
+    }
+    swap(line, tmp);
+    if ((seen & SEEN_DOT) && protect_dot_runs(line, tmp) < 0) {
+        return -1;
+    }
+    if (seen & SEEN_COMMA) {
+        if (pair_step(line, tmp, cls_not_digit, ',', cls_not_digit, " , ") < 0 ||
+            pair_step(line, tmp, cls_digit, ',', cls_not_digit, " , ") < 0 ||
+            pair_step(line, tmp, cls_not_digit, ',', cls_digit, " , ") < 0) {
+            return -1;
+        }
+    }
+    if ((seen & SEEN_QUOTE) && normalize_quotes(line, tmp) < 0) {
+        return -1;
+    }
+    if ((seen & SEEN_DASH) &&
+        (normalize_dashes(line, tmp) < 0 ||
+         (contains(line, '-') &&
+          pair_step(line, tmp, cls_alnum_or_dot, '-', cls_alnum, " ") < 0))) {
+        return -1;
+    }
+    if ((seen & SEEN_QUOTE) && split_apostrophes(line, tmp, mode) < 0) {
+        return -1;
+    }
+    if (split_sentence_dots(line, tmp, prefixes) < 0) {
+        return -1;
+    }
+    swap(line, tmp);
+    if ((seen & (SEEN_DOT | SEEN_D)) && restore_dot_runs(line, tmp) < 0) {
+        return -1;
+    }
+    if (!keep_punctuation) {
+        for (Py_ssize_t k = 0; k < line->len; k++) {
+            if (!is_alnum(line->p[k])) {
+                line->p[k] = ' ';
+            }
+        }
+    }
+    collapse_spaces(line);
+    /* String.trim: every code point <= U+0020 at either end. */
+    Py_ssize_t s = 0, e = line->len;
+    while (s < e && line->p[s] <= 0x20) {
+        s++;
+    }
+    while (e > s && line->p[e - 1] <= 0x20) {
+        e--;
+    }
+    *start = s;
+    *end = e;
+    return 0;
+}
+
 static PyObject *
 normalize_line_c(PyObject *self, PyObject *args)
 {
@@ -532,66 +630,10 @@ normalize_line_c(PyObject *self, PyObject *args)
     }
     Buf line = {NULL, 0, 0}, tmp = {NULL, 0, 0};
     PyObject *result = NULL;
-    const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
-    if (buf_reserve(&line, n + 2) < 0 || buf_reserve(&tmp, 2 * n + 16) < 0) {
-        goto done;
+    Py_ssize_t start, end;
+    if (normalize_ucs4(text, mode, keep_punctuation, prefixes, &line, &tmp, &start, &end) == 0) {
+        result = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, line.p + start, end - start);
     }
-    line.p[0] = ' ';
-    if (PyUnicode_AsUCS4(text, line.p + 1, n, 0) == NULL) {
-        goto done;
-    }
-    line.p[n + 1] = ' ';
-    line.len = n + 2;
-
-    if (isolate_other(&line, &tmp) < 0) {
-        goto done;
-    }
-    swap(&line, &tmp);
-    if (protect_dot_runs(&line, &tmp) < 0) {
-        goto done;
-    }
-    if (contains(&line, ',')) {
-        if (pair_step(&line, &tmp, cls_not_digit, ',', cls_not_digit, " , ") < 0 ||
-            pair_step(&line, &tmp, cls_digit, ',', cls_not_digit, " , ") < 0 ||
-            pair_step(&line, &tmp, cls_not_digit, ',', cls_digit, " , ") < 0) {
-            goto done;
-        }
-    }
-    if (normalize_quotes(&line, &tmp) < 0 || normalize_dashes(&line, &tmp) < 0) {
-        goto done;
-    }
-    if (contains(&line, '-') &&
-        pair_step(&line, &tmp, cls_alnum_or_dot, '-', cls_alnum, " ") < 0) {
-        goto done;
-    }
-    if (split_apostrophes(&line, &tmp, mode) < 0) {
-        goto done;
-    }
-    if (split_sentence_dots(&line, &tmp, prefixes) < 0) {
-        goto done;
-    }
-    swap(&line, &tmp);
-    if (restore_dot_runs(&line, &tmp) < 0) {
-        goto done;
-    }
-    if (!keep_punctuation) {
-        for (Py_ssize_t k = 0; k < line.len; k++) {
-            if (!is_alnum(line.p[k])) {
-                line.p[k] = ' ';
-            }
-        }
-    }
-    collapse_spaces(&line);
-    /* String.trim: every code point <= U+0020 at either end. */
-    Py_ssize_t start = 0, end = line.len;
-    while (start < end && line.p[start] <= 0x20) {
-        start++;
-    }
-    while (end > start && line.p[end - 1] <= 0x20) {
-        end--;
-    }
-    result = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, line.p + start, end - start);
-done:
     PyMem_Free(line.p);
     PyMem_Free(tmp.p);
     return result;

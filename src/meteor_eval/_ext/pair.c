@@ -133,18 +133,23 @@ tables_open(Tables *t, PyObject *kinds_obj, PyObject *hash_obj, PyObject *stem_o
         }
     }
     if (t->para != NULL) {
-        PyObject *parts = PySequence_Fast(trie_obj, "trie: expected a 5-tuple");
+        PyObject *parts = PySequence_Fast(trie_obj, "trie: expected a 5- or 6-tuple");
         if (parts == NULL) {
             return -1;
         }
-        if (PySequence_Fast_GET_SIZE(parts) != 5) {
-            PyErr_SetString(PyExc_ValueError, "trie: expected a 5-tuple");
+        const Py_ssize_t n_parts = PySequence_Fast_GET_SIZE(parts);
+        if (n_parts != 5 && n_parts != 6) {
+            PyErr_SetString(PyExc_ValueError, "trie: expected a 5- or 6-tuple");
             Py_DECREF(parts);
             return -1;
         }
         PyObject **items = PySequence_Fast_ITEMS(parts);
-        const int rc =
+        int rc =
             trie_open(&t->trie, t->trie_views, items[0], items[1], items[2], items[3], items[4]);
+        if (rc == 0 && n_parts == 6 && items[5] != Py_None) {
+            t->trie.walks = walk_cache_of(items[5]);
+            rc = t->trie.walks == NULL ? -1 : 0;
+        }
         Py_DECREF(parts);
         if (rc < 0) {
             return -1;
@@ -394,7 +399,9 @@ pair_core(const Tables *t, Work *w, Scratch *sc, const int32_t *hyp, Py_ssize_t 
  * unknown), functions (uint8 function-word flag) and the packed synonym sets
  * synonym_pool[synonym_starts[v] .. synonym_starts[v + 1]) (int64, sorted). Tables a
  * configuration does not use may be None. trie is (first_child, token, record_start, record_b,
- * root or None) of the paraphrase index, or None.
+ * root or None) of the paraphrase index, or None; a sixth item, when given and not None, is a
+ * paraphrase_walk_cache() bound to that index, which keeps the walks of the references met
+ * (the same candidates, fewer lookups in the index).
  *
  * Candidates are generated stage by stage in the matchers' orders (only the first stage runs
  * when both segments have the same identities, spec 3.5), aligned by the beam search, and

@@ -4,7 +4,8 @@
  *
  *   paraphrase(...)       the candidates, as the pure-Python matcher in match/paraphrase.py
  *                         produces them;
- *   paraphrase_root(...)  a direct lookup table of the trie root's children.
+ *   paraphrase_root(...)  a direct lookup table of the trie root's children;
+ *   paraphrase_walk_cache()  a cache of the reference segments' walks for the pair kernels.
  */
 
 #include "kernels.h"
@@ -273,6 +274,157 @@ occurrences_find(const Occurrences *o, uint32_t node)
     }
 }
 
+/* ---- The walks of references met before ---------------------------------------------------
+ *
+ * A reference is usually scored against many hypotheses (one per system), and its walks, the
+ * slowest part of a pair's paraphrase candidates (cache misses all over the index), depend on
+ * its table token ids only. The cache keeps the steps of each distinct sequence of ids, up to
+ * WALK_CACHE_BYTES, and starts afresh when that is passed. It is tied to one index (the caller
+ * binds it with the index arrays) and used by one thread at a time: a thread that finds it busy
+ * walks without it. */
+
+#define WALK_CACHE_BYTES ((size_t)32 << 20)
+/* Taking and giving back the cache: an atomic test-and-set where the compiler has one (free-
+ * threaded builds run kernels at once); elsewhere the GIL already serialises the kernels. */
+#if defined(__GNUC__) || defined(__clang__)
+#define CACHE_TAKE(flag) (!__atomic_test_and_set(&(flag), __ATOMIC_ACQUIRE))
+#define CACHE_GIVE(flag) __atomic_clear(&(flag), __ATOMIC_RELEASE)
+#else
+#define CACHE_TAKE(flag) ((flag) ? 0 : ((flag) = 1))
+#define CACHE_GIVE(flag) ((flag) = 0)
+#endif
+#define WALK_CACHE_NAME "meteor_eval.paraphrase_walk_cache"
+
+typedef struct {
+    uint64_t hash;
+    Py_ssize_t n_ids, n_steps;
+    int64_t *ids; /* the key, then the steps */
+    Step *steps;
+} WalkEntry;
+
+struct WalkCache {
+    WalkEntry *slots; /* open addressing; ids == NULL: empty */
+    size_t mask, used, bytes;
+    char busy; /* taken by the thread using the cache (CACHE_TAKE) */
+};
+
+static void
+walk_cache_clear(struct WalkCache *c)
+{
+    for (size_t k = 0; c->slots != NULL && k <= c->mask; k++) {
+        PyMem_Free(c->slots[k].ids);
+        PyMem_Free(c->slots[k].steps);
+    }
+    PyMem_Free(c->slots);
+    c->slots = NULL;
+    c->mask = 0;
+    c->used = 0;
+    c->bytes = 0;
+}
+
+static void
+walk_cache_destroy(PyObject *capsule)
+{
+    struct WalkCache *c = PyCapsule_GetPointer(capsule, WALK_CACHE_NAME);
+    if (c != NULL) {
+        walk_cache_clear(c);
+        PyMem_Free(c);
+    }
+}
+
+struct WalkCache *
+walk_cache_of(PyObject *capsule)
+{
+    if (!PyCapsule_IsValid(capsule, WALK_CACHE_NAME)) {
+        PyErr_SetString(PyExc_TypeError, "trie: item 6 must be a paraphrase_walk_cache()");
+        return NULL;
+    }
+    return PyCapsule_GetPointer(capsule, WALK_CACHE_NAME);
+}
+
+static uint64_t
+ids_hash(const int64_t *ids, Py_ssize_t n)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        h = (h ^ (uint64_t)ids[k]) * 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
+/* The slot of ids in the cache: its entry, or the empty slot where it would go. */
+static WalkEntry *
+walk_cache_slot(struct WalkCache *c, const int64_t *ids, Py_ssize_t n, uint64_t h)
+{
+    for (size_t at = (size_t)h & c->mask;; at = (at + 1) & c->mask) {
+        WalkEntry *e = &c->slots[at];
+        if (e->ids == NULL || (e->hash == h && e->n_ids == n &&
+                               memcmp(e->ids, ids, (size_t)n * sizeof(int64_t)) == 0)) {
+            return e;
+        }
+    }
+}
+
+/* Keep a copy of the walk of ids (count steps); a failure to allocate only skips it. */
+static void
+walk_cache_put(struct WalkCache *c, const int64_t *ids, Py_ssize_t n, uint64_t h,
+               const Step *steps, Py_ssize_t count)
+{
+    const size_t size = (size_t)n * sizeof(int64_t) + (size_t)count * sizeof(Step) + 64;
+    if (size > WALK_CACHE_BYTES / 8) {
+        return; /* a document: not worth a cache of sentences */
+    }
+    if (c->bytes + size > WALK_CACHE_BYTES || (c->slots != NULL && 2 * (c->used + 1) > c->mask)) {
+        if (c->bytes + size > WALK_CACHE_BYTES || c->mask + 1 >= ((size_t)1 << 20)) {
+            walk_cache_clear(c);
+        }
+        else { /* double the table */
+            WalkEntry *old = c->slots;
+            const size_t old_size = c->mask + 1;
+            c->slots = PyMem_Calloc(old_size * 2, sizeof(WalkEntry));
+            if (c->slots == NULL) {
+                c->slots = old;
+                return;
+            }
+            c->mask = old_size * 2 - 1;
+            for (size_t k = 0; k < old_size; k++) {
+                if (old[k].ids != NULL) {
+                    *walk_cache_slot(c, old[k].ids, old[k].n_ids, old[k].hash) = old[k];
+                }
+            }
+            PyMem_Free(old);
+        }
+    }
+    if (c->slots == NULL) {
+        c->slots = PyMem_Calloc(1024, sizeof(WalkEntry));
+        if (c->slots == NULL) {
+            return;
+        }
+        c->mask = 1023;
+    }
+    WalkEntry *e = walk_cache_slot(c, ids, n, h);
+    if (e->ids != NULL) {
+        return;
+    }
+    int64_t *key = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(int64_t));
+    Step *copy = PyMem_Malloc((size_t)(count ? count : 1) * sizeof(Step));
+    if (key == NULL || copy == NULL) {
+        PyMem_Free(key);
+        PyMem_Free(copy);
+        return;
+    }
+    memcpy(key, ids, (size_t)n * sizeof(int64_t));
+    memcpy(copy, steps, (size_t)count * sizeof(Step));
+    e->hash = h;
+    e->n_ids = n;
+    e->n_steps = count;
+    e->ids = key;
+    e->steps = copy;
+    c->used++;
+    c->bytes += size;
+}
+
 /* One pass: side A walks, side B occurrences; a_is_ref says which side is the reference. */
 static int
 paraphrase_pass(const Trie *t, const Step *a_steps, Py_ssize_t na, const Step *b_steps,
@@ -332,34 +484,57 @@ paraphrase_core(Emit *e, const Trie *t, const int64_t *hids, Py_ssize_t nh, cons
     }
     int rc = -1;
     Step *hsteps = NULL, *rsteps = NULL;
+    const Step *ref_steps = NULL; /* rsteps, or the cache's copy */
     Occurrences hfound = {NULL, 0, NULL}, rfound = {NULL, 0, NULL};
+    struct WalkCache *cache = t->walks;
+    if (cache != NULL && !CACHE_TAKE(cache->busy)) {
+        cache = NULL; /* in use by another thread: walk without it */
+    }
     const Py_ssize_t hn = walk_all(t, hids, nh, &hsteps);
     if (hn < 0) {
         goto done;
     }
-    const Py_ssize_t rn = walk_all(t, rids, nr, &rsteps);
-    if (rn < 0) {
-        goto done;
+    Py_ssize_t rn = -1;
+    const uint64_t rhash = cache != NULL ? ids_hash(rids, nr) : 0;
+    if (cache != NULL && cache->slots != NULL) {
+        const WalkEntry *hit = walk_cache_slot(cache, rids, nr, rhash);
+        if (hit->ids != NULL) {
+            rn = hit->n_steps;
+            ref_steps = hit->steps;
+        }
+    }
+    if (ref_steps == NULL) {
+        rn = walk_all(t, rids, nr, &rsteps);
+        if (rn < 0) {
+            goto done;
+        }
+        if (cache != NULL) {
+            walk_cache_put(cache, rids, nr, rhash, rsteps, rn);
+        }
+        ref_steps = rsteps;
     }
     if (hn == 0 || rn == 0) {
         rc = 0;
         goto done;
     }
     for (Py_ssize_t k = 0; k < hn + rn; k++) {
-        const uint32_t node = k < hn ? hsteps[k].node : rsteps[k - hn].node;
+        const uint32_t node = k < hn ? hsteps[k].node : ref_steps[k - hn].node;
         if (node >= t->nodes) {
             PyErr_SetString(PyExc_ValueError, "paraphrase index: corrupt trie");
             goto done;
         }
     }
     if (occurrences_build(&hfound, hsteps, hn) < 0 ||
-        occurrences_build(&rfound, rsteps, rn) < 0 ||
-        paraphrase_pass(t, rsteps, rn, hsteps, &hfound, 1, e) < 0 ||
-        paraphrase_pass(t, hsteps, hn, rsteps, &rfound, 0, e) < 0) {
+        occurrences_build(&rfound, ref_steps, rn) < 0 ||
+        paraphrase_pass(t, ref_steps, rn, hsteps, &hfound, 1, e) < 0 ||
+        paraphrase_pass(t, hsteps, hn, ref_steps, &rfound, 0, e) < 0) {
         goto done;
     }
     rc = 0;
 done:
+    if (cache != NULL) {
+        CACHE_GIVE(cache->busy);
+    }
     PyMem_Free(hsteps);
     PyMem_Free(rsteps);
     PyMem_Free(hfound.slots);
@@ -405,6 +580,7 @@ trie_open(Trie *t, Py_buffer views[5], PyObject *fc_obj, PyObject *tok_obj, PyOb
     t->records = views[3].len / 4;
     t->root = NULL;
     t->root_len = 0;
+    t->walks = NULL;
     if (root_obj != Py_None) {
         if (get_u32_buffer(root_obj, &views[4], "root") < 0) {
             return -1;
@@ -544,6 +720,20 @@ done:
     return out;
 }
 
+static PyObject *
+paraphrase_walk_cache_c(PyObject *self, PyObject *unused)
+{
+    struct WalkCache *c = PyMem_Calloc(1, sizeof(struct WalkCache));
+    if (c == NULL) {
+        return PyErr_NoMemory();
+    }
+    PyObject *capsule = PyCapsule_New(c, WALK_CACHE_NAME, walk_cache_destroy);
+    if (capsule == NULL) {
+        PyMem_Free(c);
+    }
+    return capsule;
+}
+
 PyMethodDef meteor_paraphrase_methods[] = {
     {"paraphrase", paraphrase_c, METH_VARARGS,
      "paraphrase(first_child, token, record_start, record_b, hyp_ids, ref_ids, stage,\n"
@@ -553,5 +743,9 @@ PyMethodDef meteor_paraphrase_methods[] = {
     {"paraphrase_root", paraphrase_root_c, METH_VARARGS,
      "paraphrase_root(first_child, token) -> bytes\n\n"
      "Direct lookup table of the paraphrase trie root's children (uint32 per token id)."},
+    {"paraphrase_walk_cache", paraphrase_walk_cache_c, METH_NOARGS,
+     "paraphrase_walk_cache() -> capsule\n\n"
+     "An empty cache of reference walks for meteor15_pair/meteor15_rows: the sixth item of\n"
+     "their trie tuple (one per index and scorer)."},
     {NULL, NULL, 0, NULL},
 };

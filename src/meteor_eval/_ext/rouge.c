@@ -10,7 +10,7 @@
  * same operations in the same order, so the rows are bit-identical.
  */
 
-#include "kernels.h"
+#include "rows.h"
 
 /* One text: tokens tok[t0..t1), sentences sent[s0..s1] (token offsets, s1 - s0 sentences). */
 typedef struct {
@@ -308,7 +308,8 @@ rouge_rows_c(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "rouge_rows: empty separator");
         return NULL;
     }
-    PyObject *hyps = NULL, *refs = NULL, *out = NULL, *result = NULL;
+    RowChunk c = {0};
+    int outcome = ROWS_ERROR;
     int variants[64];
     Py_ssize_t nv = 0;
     Reader rd = {0};
@@ -344,49 +345,28 @@ rouge_rows_c(PyObject *self, PyObject *args)
     if (rd.sep == NULL) {
         goto done;
     }
-    hyps = PySequence_Fast(hyps_obj, "rouge_rows: hypotheses must be a sequence");
-    if (hyps == NULL) {
+    Py_ssize_t width = 7 * nv;
+    if (row_chunk_open(&c, "rouge_rows", hyps_obj, refs_obj, width, sizeof(double)) < 0) {
         goto done;
     }
-    refs = PySequence_Fast(refs_obj, "rouge_rows: references must be a sequence");
-    if (refs == NULL) {
-        goto done;
-    }
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(hyps), width = 7 * nv;
-    if (PySequence_Fast_GET_SIZE(refs) != n) {
-        PyErr_SetString(PyExc_ValueError, "rouge_rows: as many reference groups as hypotheses");
-        goto done;
-    }
-    out = PyBytes_FromStringAndSize(NULL, n * width * (Py_ssize_t)sizeof(double));
-    if (out == NULL) {
-        goto done;
-    }
-    double *rows = (double *)PyBytes_AS_STRING(out);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *group = PySequence_Fast_GET_ITEM(refs, i);
-        if (PyUnicode_Check(group) || !(PyList_Check(group) || PyTuple_Check(group)) ||
-            PySequence_Fast_GET_SIZE(group) == 0) {
-            result = Py_None;
+    double *rows = (double *)c.rows;
+    for (Py_ssize_t i = 0; i < c.n; i++) {
+        Py_ssize_t nrefs;
+        PyObject *group = row_chunk_group(&c, i, &nrefs, &outcome);
+        if (group == NULL) {
             goto done;
         }
-        Py_ssize_t nrefs = PySequence_Fast_GET_SIZE(group);
-        if (nrefs + 1 > cap_texts) {
-            cap_texts = 2 * (nrefs + 1);
-            PyMem_Free(texts);
-            texts = PyMem_Malloc((size_t)cap_texts * sizeof(Text));
-            if (texts == NULL) {
-                PyErr_NoMemory();
-                goto done;
-            }
+        if (grow((void **)&texts, &cap_texts, nrefs + 1, sizeof(Text)) < 0) {
+            goto done;
         }
         x.tok.n = 0;
         x.n_sent = 0;
-        int rc = read_text(&rd, PySequence_Fast_GET_ITEM(hyps, i), TOK_ROUGE, &x, &texts[0]);
+        int rc = read_text(&rd, PySequence_Fast_GET_ITEM(c.hyps, i), TOK_ROUGE, &x, &texts[0]);
         for (Py_ssize_t r = 0; rc == 0 && r < nrefs; r++) {
             rc = read_text(&rd, PySequence_Fast_ITEMS(group)[r], TOK_ROUGE, &x, &texts[r + 1]);
         }
         if (rc == -2) {
-            result = Py_None;
+            outcome = ROWS_REFUSED;
             goto done;
         }
         if (rc < 0) {
@@ -441,15 +421,8 @@ rouge_rows_c(PyObject *self, PyObject *args)
             prf(average ? sum : best, rows + i * width + 7 * k);
         }
     }
-    result = out;
-    out = NULL;
+    outcome = ROWS_DONE;
 done:
-    if (result == Py_None) {
-        Py_INCREF(Py_None);
-    }
-    Py_XDECREF(out);
-    Py_XDECREF(hyps);
-    Py_XDECREF(refs);
     PyMem_Free(sep_buf.buf);
     tokwork_free(&rd.w);
     vocab_free(&rd.v);
@@ -461,7 +434,7 @@ done:
     PyMem_Free(sc.hyp_left);
     PyMem_Free(sc.ref_left);
     PyMem_Free(sc.picked);
-    return result;
+    return row_chunk_close(&c, outcome);
 }
 
 PyMethodDef meteor_rouge_methods[] = {

@@ -35,14 +35,19 @@ typedef struct {
     int result;
 } Among;
 
+/* Whether ch belongs to the grouping s, a bit set over the code points [min, max]. */
+static inline int
+in_set(const unsigned char *s, int min, int max, long ch)
+{
+    if (ch > max || ch < min) return 0;
+    ch -= min;
+    return (s[ch >> 3] & (1 << (ch & 7))) != 0;
+}
+
 static int
 in_grouping(SB *z, const unsigned char *s, int min, int max)
 {
-    if (z->c >= z->l) return 0;
-    long ch = (long)z->p[z->c];
-    if (ch > max || ch < min) return 0;
-    ch -= min;
-    if ((s[ch >> 3] & (1 << (ch & 7))) == 0) return 0;
+    if (z->c >= z->l || !in_set(s, min, max, (long)z->p[z->c])) return 0;
     z->c++;
     return 1;
 }
@@ -50,24 +55,15 @@ in_grouping(SB *z, const unsigned char *s, int min, int max)
 static int
 go_in_grouping(SB *z, const unsigned char *s, int min, int max)
 {
-    while (z->c < z->l) {
-        long ch = (long)z->p[z->c];
-        if (ch > max || ch < min) return 1;
-        ch -= min;
-        if ((s[ch >> 3] & (1 << (ch & 7))) == 0) return 1;
-        z->c++;
-    }
+    for (; z->c < z->l; z->c++)
+        if (!in_set(s, min, max, (long)z->p[z->c])) return 1;
     return 0;
 }
 
 static int
 in_grouping_b(SB *z, const unsigned char *s, int min, int max)
 {
-    if (z->c <= z->lb) return 0;
-    long ch = (long)z->p[z->c - 1];
-    if (ch > max || ch < min) return 0;
-    ch -= min;
-    if ((s[ch >> 3] & (1 << (ch & 7))) == 0) return 0;
+    if (z->c <= z->lb || !in_set(s, min, max, (long)z->p[z->c - 1])) return 0;
     z->c--;
     return 1;
 }
@@ -75,87 +71,65 @@ in_grouping_b(SB *z, const unsigned char *s, int min, int max)
 static int
 out_grouping_b(SB *z, const unsigned char *s, int min, int max)
 {
-    if (z->c <= z->lb) return 0;
-    long ch = (long)z->p[z->c - 1];
-    if (ch > max || ch < min) {
-        z->c--;
-        return 1;
-    }
-    ch -= min;
-    if ((s[ch >> 3] & (1 << (ch & 7))) == 0) {
-        z->c--;
-        return 1;
-    }
-    return 0;
+    if (z->c <= z->lb || in_set(s, min, max, (long)z->p[z->c - 1])) return 0;
+    z->c--;
+    return 1;
 }
 
 static int
 go_out_grouping(SB *z, const unsigned char *s, int min, int max)
 {
-    while (z->c < z->l) {
-        long ch = (long)z->p[z->c];
-        if (ch <= max && ch >= min) {
-            ch -= min;
-            if (s[ch >> 3] & (1 << (ch & 7))) return 1;
-        }
-        z->c++;
-    }
+    for (; z->c < z->l; z->c++)
+        if (in_set(s, min, max, (long)z->p[z->c])) return 1;
     return 0;
 }
 
 static int
 go_out_grouping_b(SB *z, const unsigned char *s, int min, int max)
 {
-    while (z->c > z->lb) {
-        long ch = (long)z->p[z->c - 1];
-        if (ch <= max && ch >= min) {
-            ch -= min;
-            if (s[ch >> 3] & (1 << (ch & 7))) return 1;
-        }
-        z->c--;
-    }
+    for (; z->c > z->lb; z->c--)
+        if (in_set(s, min, max, (long)z->p[z->c - 1])) return 1;
     return 0;
 }
 
-static int
-eq_s(SB *z, const char *s)
+/* Whether the n characters s stand at the cursor (before it when backward); if so the cursor
+ * moves over them. */
+static inline int
+eq_s_dir(SB *z, const char *s, int backward)
 {
     Py_ssize_t n = (Py_ssize_t)strlen(s);
-    if (z->l - z->c < n) return 0;
+    if ((backward ? z->c - z->lb : z->l - z->c) < n) return 0;
+    Py_ssize_t at = backward ? z->c - n : z->c;
     for (Py_ssize_t i = 0; i < n; i++)
-        if (z->p[z->c + i] != (Py_UCS4)(unsigned char)s[i]) return 0;
-    z->c += n;
+        if (z->p[at + i] != (Py_UCS4)(unsigned char)s[i]) return 0;
+    z->c += backward ? -n : n;
     return 1;
 }
 
-static int
-eq_s_b(SB *z, const char *s)
-{
-    Py_ssize_t n = (Py_ssize_t)strlen(s);
-    if (z->c - z->lb < n) return 0;
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (z->p[z->c - n + i] != (Py_UCS4)(unsigned char)s[i]) return 0;
-    z->c -= n;
-    return 1;
-}
+#define eq_s(z, s) eq_s_dir((z), (s), 0)
+#define eq_s_b(z, s) eq_s_dir((z), (s), 1)
 
-static int
-find_among(SB *z, const Among *v, int n)
+/* The reference runtime's binary search of an among table, forward from the cursor (to the
+ * limit l) or backward (to the backward limit lb): the longest entry matching there, whose
+ * result is returned with the cursor moved over it; 0 when none matches. */
+static inline int
+find_among_dir(SB *z, const Among *v, int n, int backward)
 {
     int i = 0, j = n;
-    Py_ssize_t c = z->c, l = z->l;
+    Py_ssize_t c = z->c, end = backward ? z->lb : z->l;
     int common_i = 0, common_j = 0, first_key_inspected = 0;
     for (;;) {
         int k = i + ((j - i) >> 1);
         long diff = 0;
         int common = common_i < common_j ? common_i : common_j;
         const Among *w = v + k;
-        for (int i2 = common; i2 < w->len; i2++) {
-            if (c + common == l) {
+        for (int m = common; m < w->len; m++) {
+            Py_ssize_t at = backward ? c - 1 - common : c + common;
+            if ((backward ? c - common : c + common) == end) {
                 diff = -1;
                 break;
             }
-            diff = (long)z->p[c + common] - (long)(unsigned char)w->s[i2];
+            diff = (long)z->p[at] - (long)(unsigned char)w->s[backward ? w->len - 1 - m : m];
             if (diff != 0) break;
             common++;
         }
@@ -176,7 +150,7 @@ find_among(SB *z, const Among *v, int n)
     for (;;) {
         const Among *w = v + i;
         if (common_i >= w->len) {
-            z->c = c + w->len;
+            z->c = backward ? c - w->len : c + w->len;
             return w->result;
         }
         i = w->substring_i;
@@ -184,50 +158,8 @@ find_among(SB *z, const Among *v, int n)
     }
 }
 
-static int
-find_among_b(SB *z, const Among *v, int n)
-{
-    int i = 0, j = n;
-    Py_ssize_t c = z->c, lb = z->lb;
-    int common_i = 0, common_j = 0, first_key_inspected = 0;
-    for (;;) {
-        int k = i + ((j - i) >> 1);
-        long diff = 0;
-        int common = common_i < common_j ? common_i : common_j;
-        const Among *w = v + k;
-        for (int i2 = w->len - 1 - common; i2 >= 0; i2--) {
-            if (c - common == lb) {
-                diff = -1;
-                break;
-            }
-            diff = (long)z->p[c - 1 - common] - (long)(unsigned char)w->s[i2];
-            if (diff != 0) break;
-            common++;
-        }
-        if (diff < 0) {
-            j = k;
-            common_j = common;
-        } else {
-            i = k;
-            common_i = common;
-        }
-        if (j - i <= 1) {
-            if (i > 0) break;
-            if (j == i) break;
-            if (first_key_inspected) break;
-            first_key_inspected = 1;
-        }
-    }
-    for (;;) {
-        const Among *w = v + i;
-        if (common_i >= w->len) {
-            z->c = c - w->len;
-            return w->result;
-        }
-        i = w->substring_i;
-        if (i < 0) return 0;
-    }
-}
+#define find_among(z, v, n) find_among_dir((z), (v), (n), 0)
+#define find_among_b(z, v, n) find_among_dir((z), (v), (n), 1)
 
 /* Replace [c_bra, c_ket) by s; the cursor moves as in the reference runtime. */
 static Py_ssize_t
@@ -325,6 +257,41 @@ static const unsigned char en_g_valid_LI[] = {55, 141, 2};
 
 #define V(z) en_g_v, 97, 121
 
+/* Snowball's "goto [s]" (after a vowel when after_vowel: "goto (v [s])"): the first position
+ * from the cursor where s stands, marked by bra and ket, the cursor left where that attempt
+ * began; 0 (the cursor at the limit; the callers restore it) when none. The prelude and postlude
+ * repeat it to turn y into Y and back. */
+static int
+en_goto_mark(SB *z, const char *s, int after_vowel)
+{
+    for (;;) {
+        Py_ssize_t v = z->c;
+        if (!after_vowel || in_grouping(z, V(z))) {
+            z->bra = z->c;
+            if (eq_s(z, s)) {
+                z->ket = z->c;
+                z->c = v;
+                return 1;
+            }
+        }
+        z->c = v;
+        if (z->c >= z->l) return 0;
+        z->c++;
+    }
+}
+
+/* Snowball's "[substring]" going backward: the among-table entry ending at the cursor, its
+ * suffix marked by ket (its end) and bra (its start, where the cursor moves); the entry's result,
+ * 0 when none (then bra is left alone). Every rule step of the English stemmer begins so. */
+static int
+en_mark_suffix(SB *z, const Among *v, int n)
+{
+    z->ket = z->c;
+    int among_var = find_among_b(z, v, n);
+    if (among_var != 0) z->bra = z->c;
+    return among_var;
+}
+
 static int
 en_prelude(SB *z)
 {
@@ -347,23 +314,7 @@ en_prelude(SB *z)
     Py_ssize_t v_3 = z->c;
     for (;;) {
         Py_ssize_t v_4 = z->c;
-        int found = 0;
-        for (;;) {
-            Py_ssize_t v_5 = z->c;
-            if (in_grouping(z, V(z))) {
-                z->bra = z->c;
-                if (eq_s(z, "y")) {
-                    z->ket = z->c;
-                    z->c = v_5;
-                    found = 1;
-                    break;
-                }
-            }
-            z->c = v_5;
-            if (z->c >= z->l) break;
-            z->c++;
-        }
-        if (!found) {
+        if (!en_goto_mark(z, "y", 1)) {
             z->c = v_4;
             break;
         }
@@ -426,10 +377,8 @@ en_step_1a(SB *z)
         z->bra = z->c;
         if (!slice_del(z)) return 0;
     }
-    z->ket = z->c;
-    int among_var = find_among_b(z, en_a_2, NA(en_a_2));
+    int among_var = en_mark_suffix(z, en_a_2, NA(en_a_2));
     if (among_var == 0) return 0;
-    z->bra = z->c;
     if (among_var == 1) {
         if (!slice_from(z, "ss")) return 0;
     } else if (among_var == 2) {
@@ -455,10 +404,8 @@ en_step_1a(SB *z)
 static int
 en_step_1b(SB *z)
 {
-    z->ket = z->c;
-    int among_var = find_among_b(z, en_a_4, NA(en_a_4));
+    int among_var = en_mark_suffix(z, en_a_4, NA(en_a_4));
     if (among_var == 0) return 0;
-    z->bra = z->c;
     if (among_var == 1) {
         if (!R1(z)) return 0;
         if (!slice_from(z, "ee")) return 0;
@@ -516,10 +463,8 @@ en_step_2(SB *z)
 {
     static const char *const to[] = {NULL,  "tion", "ence", "ance", "able", "ent", "ize", "ate",
                                      "al",  "ful",  "ous",  "ive",  "ble",  NULL,  "less"};
-    z->ket = z->c;
-    int among_var = find_among_b(z, en_a_5, NA(en_a_5));
+    int among_var = en_mark_suffix(z, en_a_5, NA(en_a_5));
     if (among_var == 0) return 0;
-    z->bra = z->c;
     if (!R1(z)) return 0;
     if (among_var >= 1 && among_var <= 14 && among_var != 13) {
         if (!slice_from(z, to[among_var])) return 0;
@@ -536,10 +481,8 @@ en_step_2(SB *z)
 static int
 en_step_3(SB *z)
 {
-    z->ket = z->c;
-    int among_var = find_among_b(z, en_a_6, NA(en_a_6));
+    int among_var = en_mark_suffix(z, en_a_6, NA(en_a_6));
     if (among_var == 0) return 0;
-    z->bra = z->c;
     if (!R1(z)) return 0;
     switch (among_var) {
         case 1: return slice_from(z, "tion");
@@ -556,10 +499,8 @@ en_step_3(SB *z)
 static int
 en_step_4(SB *z)
 {
-    z->ket = z->c;
-    int among_var = find_among_b(z, en_a_7, NA(en_a_7));
+    int among_var = en_mark_suffix(z, en_a_7, NA(en_a_7));
     if (among_var == 0) return 0;
-    z->bra = z->c;
     if (!R2(z)) return 0;
     if (among_var != 1) {
         Py_ssize_t v_1 = z->l - z->c;
@@ -574,10 +515,8 @@ en_step_4(SB *z)
 static int
 en_step_5(SB *z)
 {
-    z->ket = z->c;
-    int among_var = find_among_b(z, en_a_8, NA(en_a_8));
+    int among_var = en_mark_suffix(z, en_a_8, NA(en_a_8));
     if (among_var == 0) return 0;
-    z->bra = z->c;
     if (among_var == 1) {
         Py_ssize_t v_1 = z->l - z->c;
         if (!R2(z)) {
@@ -626,21 +565,7 @@ en_postlude(SB *z)
     if (!z->y_found) return 0;
     for (;;) {
         Py_ssize_t v_1 = z->c;
-        int found = 0;
-        for (;;) {
-            Py_ssize_t v_2 = z->c;
-            z->bra = z->c;
-            if (eq_s(z, "Y")) {
-                z->ket = z->c;
-                z->c = v_2;
-                found = 1;
-                break;
-            }
-            z->c = v_2;
-            if (z->c >= z->l) break;
-            z->c++;
-        }
-        if (!found) {
+        if (!en_goto_mark(z, "Y", 0)) {
             z->c = v_1;
             break;
         }

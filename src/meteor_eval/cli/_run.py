@@ -170,7 +170,7 @@ def request_from_args(
     return Request(
         systems,
         list(metrics),
-        sentence_level=args.sentence_level or getattr(args, "format", "") == "jsonl",
+        segment_level=args.sentence_level or getattr(args, "format", "") == "jsonl",
         significance=_significance(args, systems.names),
         stats_files=stats,
         alignment_files=alignments,

@@ -184,9 +184,10 @@ def _stemmer(long_name: str, short: str) -> Entry:
 
 def _wordnet() -> Entry:
     from meteor_eval.resources.registry import data_file
+    from meteor_eval.resources.wordnet.binary import METEOR_BINARY_FILE
 
     try:
-        path = data_file("wordnet", "meteor-synsets.bin.gz")
+        path = data_file("wordnet", METEOR_BINARY_FILE)
     except ResourceError:
         return Entry("en", "synonyms", False, "-", "-", detail="WordNet 3.0 missing")
     folder = path.parent

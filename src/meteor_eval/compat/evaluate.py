@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Final
 
 from meteor_eval.errors import InputError
+from meteor_eval.metrics.cache import LruCache
 from meteor_eval.metrics.meteor.formula import nltk_score_from_stats
 from meteor_eval.metrics.meteor.nltk import NltkMeteor
 from meteor_eval.stats.corpus import numpy_mean
@@ -71,12 +72,10 @@ class EvaluateMeteor:
         if sentence_splitter is not None and not callable(sentence_splitter):
             raise TypeError(f"sentence_splitter: expected a callable, got {sentence_splitter!r}")
         self._splitter = sentence_splitter
-        shared = _CORES.get(0) if sentence_splitter is None else None
-        if shared is None:
-            shared = (NltkMeteor(), {})
-            if sentence_splitter is None:
-                _CORES[0] = shared
-        self._scorer, self._token_cache = shared
+        if sentence_splitter is None:  # the scorer and tokens of every default instance
+            self._scorer, self._token_cache = _CORES.get(None, _new_core)
+        else:  # its own tokens
+            self._scorer, self._token_cache = _new_core()
         self._predictions: list[str] = []
         self._references: list[str | Sequence[str]] = []
 
@@ -86,15 +85,12 @@ class EvaluateMeteor:
     def _tokens(self, text: str) -> list[str]:
         if not isinstance(text, str):
             raise TypeError(f"expected a str to tokenise, got {type(text).__name__}")
-        cache = self._token_cache
-        found = cache.get(text)
-        if found is None:
-            if len(cache) >= 100_000:
-                cache.clear()
-            tokens = word_tokenize(text, sentence_splitter=self._splitter)
-            found = [token.lower() for token in tokens]
-            cache[text] = found
-        return found
+        splitter = self._splitter
+
+        def tokenize() -> list[str]:
+            return [token.lower() for token in word_tokenize(text, sentence_splitter=splitter)]
+
+        return self._token_cache.get(text, tokenize)
 
     def sentence_scores(
         self,
@@ -192,7 +188,14 @@ class EvaluateMeteor:
         return {"meteor": numpy_mean(scores)}
 
 
-_CORES: dict[int, tuple[NltkMeteor, dict[str, list[str]]]] = {}
+#: A scorer with its tokens cache: the 100,000 texts most recently tokenised.
+_Core = tuple[NltkMeteor, LruCache[str, list[str]]]
+#: The core of the instances without a sentence splitter (the one key: ``None``).
+_CORES: LruCache[None, _Core] = LruCache(1)
+
+
+def _new_core() -> _Core:
+    return NltkMeteor(), LruCache(100_000)
 
 
 def load(

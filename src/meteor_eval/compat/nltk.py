@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Final
 
+from meteor_eval.metrics.cache import LruCache
 from meteor_eval.metrics.meteor.formula import nltk_score_from_stats
 from meteor_eval.metrics.meteor.nltk import NltkMeteor, StemmerLike
 
@@ -40,18 +41,14 @@ __all__ = ["align_words", "meteor_score", "single_meteor_score"]
 _MAX_CUSTOM: Final = 8
 # (id(stemmer), id(wordnet)) -> (stemmer, wordnet, scorer); the objects are kept alive so that
 # their ids stay unique while cached.
-_SCORERS: dict[tuple[int, int], tuple[object, object, NltkMeteor]] = {}
+_SCORERS: LruCache[tuple[int, int], tuple[object, object, NltkMeteor]] = LruCache(_MAX_CUSTOM)
 
 
 def _scorer(stemmer: StemmerLike | None, wordnet: object | None) -> NltkMeteor:
-    key = (id(stemmer), id(wordnet))
-    found = _SCORERS.get(key)
-    if found is None:
-        if len(_SCORERS) > _MAX_CUSTOM:
-            _SCORERS.clear()
-        found = (stemmer, wordnet, NltkMeteor(stemmer=stemmer, wordnet=wordnet))
-        _SCORERS[key] = found
-    return found[2]
+    def build() -> tuple[object, object, NltkMeteor]:
+        return (stemmer, wordnet, NltkMeteor(stemmer=stemmer, wordnet=wordnet))
+
+    return _SCORERS.get((id(stemmer), id(wordnet)), build)[2]
 
 
 def _generate_enums(

@@ -151,33 +151,33 @@ class ParaphraseMatcher:
     def _python_candidates(self, hyp: Segment, ref: Segment, stage: int) -> list[Match]:
         hyp_walks, hyp_found = self._walks(hyp.tokens)
         ref_walks, ref_found = self._walks(ref.tokens)
-        table = self._table
-        record_count = table.record_count
-        paraphrases_of = table.paraphrases_of
         out: list[Match] = []
-        # Pass 1: the reference has A, the hypothesis has B.
-        for ref_start, steps in enumerate(ref_walks):
-            for depth, node in steps:
-                if not record_count(node):
-                    continue
-                for b_node in paraphrases_of(node):
-                    hit = hyp_found.get(b_node)
-                    if hit is not None:
-                        b_len, hyp_starts = hit
-                        for hyp_start in hyp_starts:
-                            out.append(Match(ref_start, depth, hyp_start, b_len, stage))
-        # Pass 2: the hypothesis has A, the reference has B.
-        for hyp_start, steps in enumerate(hyp_walks):
-            for depth, node in steps:
-                if not record_count(node):
-                    continue
-                for b_node in paraphrases_of(node):
-                    hit = ref_found.get(b_node)
-                    if hit is not None:
-                        b_len, ref_starts = hit
-                        for ref_start in ref_starts:
-                            out.append(Match(ref_start, b_len, hyp_start, depth, stage))
+        # Pass 1: the reference has A, the hypothesis has B; pass 2: the other way round.
+        self._one_way(ref_walks, hyp_found, stage, True, out)
+        self._one_way(hyp_walks, ref_found, stage, False, out)
         return out
+
+    def _one_way(
+        self, a_walks: _Walks, b_found: _Occurrences, stage: int, a_in_ref: bool, out: list[Match]
+    ) -> None:
+        """Append to ``out`` a match for every phrase A walked on one side (the reference when
+        ``a_in_ref``) whose paraphrase B stands on the other, in the reference order."""
+        record_count = self._table.record_count
+        paraphrases_of = self._table.paraphrases_of
+        for a_start, steps in enumerate(a_walks):
+            for depth, node in steps:
+                if not record_count(node):
+                    continue
+                for b_node in paraphrases_of(node):
+                    hit = b_found.get(b_node)
+                    if hit is not None:
+                        b_len, b_starts = hit
+                        for b in b_starts:
+                            out.append(
+                                Match(a_start, depth, b, b_len, stage)
+                                if a_in_ref
+                                else Match(b, b_len, a_start, depth, stage)
+                            )
 
 
 def _damaged(table: ParaphraseTable, problem: Exception) -> ResourceError:

@@ -120,6 +120,12 @@ class WordTypes(dict[str, int]):
             if new:
                 self._append(new)
 
+    def append_new(self, tokens: list[str]) -> None:
+        """Append new, distinct ``tokens`` (none of them interned yet) with the next ids, in
+        order; the caller holds :attr:`lock` (it numbered them from ``len(self)`` under it).
+        Nothing is appended when computing a property raises."""
+        self._append(tokens)
+
     def _append(self, tokens: list[str]) -> None:
         """Append the rows of new, distinct ``tokens`` and publish their ids (lock held)."""
         identities = list(map(self._identity, tokens))

@@ -3,7 +3,7 @@
 BLEU is the geometric mean of modified (clipped) n-gram precisions, n = 1..4, times a brevity
 penalty ``exp(1 - r/c)`` when the hypothesis length ``c`` is below the reference length ``r``.
 Defaults are sacrebleu's: tokenizer ``13a``, ``exp`` smoothing, case-sensitive, no effective order
-for corpus scores. :func:`sentence_bleu` turns effective order on, like sacrebleu's
+for corpus scores. :func:`segment_bleu` turns effective order on, like sacrebleu's
 ``sentence_bleu``.
 
 Reference implementation: sacrebleu 2.x (``sacrebleu.metrics.bleu.BLEU``), checked to 1e-9 on
@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal, get_args
 
 from meteor_eval._ext import compiled_function
-from meteor_eval.errors import warn_empty
+from meteor_eval.errors import warn_empty, warn_renamed
 from meteor_eval.metrics.base import Score, Signature, SignatureField, check_corpus, check_segment
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total, processes_for
 from meteor_eval.stats.bleu import BleuReference, BleuStats, bleu_segment_stats, prepare_reference
@@ -56,6 +56,7 @@ __all__ = [
     "SmoothMethod",
     "corpus_bleu",
     "score_from_stats",
+    "segment_bleu",
     "sentence_bleu",
 ]
 
@@ -322,7 +323,7 @@ def check_reference_layout(hypotheses: object, references: object) -> None:
 
 class Bleu(Metric[BleuScore]):
     """BLEU with a fixed configuration; the functions :func:`corpus_bleu` and
-    :func:`sentence_bleu` wrap it.
+    :func:`segment_bleu` wrap it.
 
     A :class:`~meteor_eval.metrics.protocol.Metric`: a segment's statistics row is
     ``sys_len, ref_len, counts[1..N], totals[1..N]`` (sacrebleu's order); rows merge by sums.
@@ -610,7 +611,7 @@ def corpus_bleu(
     return Bleu(config).corpus_score(hypotheses, references, jobs=jobs, start_method=start_method)
 
 
-def sentence_bleu(
+def segment_bleu(
     hypothesis: str,
     references: Sequence[str],
     *,
@@ -621,10 +622,11 @@ def sentence_bleu(
     effective_order: bool = True,
     max_ngram_order: int = 4,
 ) -> BleuScore:
-    """Sentence BLEU, equal to sacrebleu's ``sentence_bleu`` (effective order on by default).
+    """BLEU of one segment, equal to sacrebleu's ``sentence_bleu`` (effective order on by
+    default).
 
     Example:
-        >>> round(sentence_bleu("I work.", ["I work."]).score, 6)
+        >>> round(segment_bleu("I work.", ["I work."]).score, 6)
         100.0
     """
     if isinstance(references, str):
@@ -637,4 +639,11 @@ def sentence_bleu(
         effective_order=effective_order,
         max_ngram_order=max_ngram_order,
     )
-    return Bleu(config).sentence_score(hypothesis, references)
+    return Bleu(config).segment_score(hypothesis, references)
+
+
+def sentence_bleu(hypothesis: str, references: Sequence[str], **options: Any) -> BleuScore:
+    """Deprecated name of :func:`segment_bleu` (removed in 0.3; the sacrebleu drop-in,
+    :mod:`meteor_eval.compat.sacrebleu`, keeps sacrebleu's ``sentence_bleu``)."""
+    warn_renamed("sentence_bleu", "segment_bleu")
+    return segment_bleu(hypothesis, references, **options)

@@ -9,7 +9,8 @@ Every metric (METEOR in each flavour, BLEU, ROUGE) says four things and nothing 
    the metric has its own rule (METEOR: a perfect segment adds no chunks). :attr:`Metric.exact`
    says whether totals of any grouping add up to the same total (integer statistics); when it
    is false the rows are folded one by one in input order, so floating-point sums stay
-   bit-identical whatever the number of processes.
+   bit-identical whatever the number of processes, unless :meth:`Metric.exact_sums` says that
+   the total holds each column's exact sum (ROUGE): such totals merge in any grouping too.
 3. **Score** (:meth:`Metric.score_total`): the metric's result object from a total (and, for
    metrics whose corpus score needs each segment, from the rows), plus :meth:`Metric.values`,
    the headline numbers of a result by name (``{"meteor": ...}``, ``{"rouge1": ..., ...}``).
@@ -19,7 +20,11 @@ On top of that the base class writes once what every metric shares: sentence and
 the reference-count label of signatures, the total of a stream of rows, and the resampling
 interface (:meth:`Metric.sample_matrix`, :meth:`Metric.sample_values`) that significance tests
 use to score thousands of resampled corpora without touching the text again.
-:mod:`meteor_eval.parallel` runs any metric over streams and processes through this protocol.
+``jobs=`` runs on :mod:`meteor_eval.pool`, an executor below the metrics that knows nothing of
+them (it calls a metric's ``chunk_total``, ``chunk_rows`` or ``segment_results`` by name on each
+chunk); :mod:`meteor_eval.parallel` and :mod:`meteor_eval.distributed`, the engines above the
+metrics, run any metric over streams and processes through this protocol. Nothing here imports
+them.
 
 Models: sacrebleu's ``Metric`` (statistics, then a formula, then a signature) and torchmetrics'
 update/merge/compute on one statistics path.
@@ -29,12 +34,14 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from meteor_eval.errors import warn_empty
+from meteor_eval.errors import warn_empty, warn_renamed
 from meteor_eval.metrics.base import Signature, check_corpus, check_segment
+from meteor_eval.pool import Run, each, resolve_jobs, run_chunks
+from meteor_eval.stats.exactsum import ExactSum
 
 if TYPE_CHECKING:
     import numpy as np
@@ -58,7 +65,6 @@ def processes_for(jobs: int, start_method: str | None = None) -> int:
         ConfigError: ``jobs`` is not an integer from 0 to 1,024, or ``start_method`` is
             unknown or unavailable (:mod:`meteor_eval.processes`).
     """
-    from meteor_eval.parallel import resolve_jobs
     from meteor_eval.processes import resolve_start_method
 
     n_jobs = resolve_jobs(jobs)
@@ -82,26 +88,66 @@ class Total:
     """A running total of rows: the merged statistics, the segment count, the reference counts
     seen, and (when the metric needs them) the rows themselves, in input order.
 
+    For a metric whose columns are summed exactly (:meth:`Metric.exact_sums`) the total holds
+    an :class:`~meteor_eval.stats.exactsum.ExactSum` (``sums``) instead of a fold: ``row`` is
+    then every column's sum rounded once, the same bits whatever the grouping, in constant
+    memory.
+
     Totals of consecutive parts of a stream merge with :meth:`merge_total` (in order).
     """
 
-    __slots__ = ("count", "nrefs", "row", "rows")
+    __slots__ = ("_row", "count", "nrefs", "rows", "sums")
 
-    def __init__(self, row: Row, *, keep_rows: bool) -> None:
-        self.row = row
+    def __init__(self, row: Row, *, keep_rows: bool, exact_sums: bool = False) -> None:
+        self._row = row
         self.count = 0
         self.nrefs: set[int] = set()
         self.rows: list[Row] | None = [] if keep_rows else None
+        self.sums: ExactSum | None = None
+        if exact_sums:
+            self.sums = ExactSum(len(row))
+            self.sums.add_row(row)
+
+    @property
+    def row(self) -> Row:
+        """The merged statistics (with exact sums: each column's sum rounded once)."""
+        return self._row if self.sums is None else self.sums.rounded()
+
+    @row.setter
+    def row(self, value: Row) -> None:
+        if self.sums is not None:
+            raise AttributeError("a total of exact sums changes only by adding rows or totals")
+        self._row = value
 
     def merge_total(self, metric: Metric[Any], other: Total) -> None:
         """Add ``other``, the total of the segments that follow this one's."""
-        self.row = metric.merge_totals(self.row, other.row)
+        if self.sums is not None:
+            if other.sums is None:
+                raise ValueError("cannot merge a total without exact sums into one with them")
+            self.sums.merge(other.sums)
+        else:
+            self._row = metric.merge_totals(self._row, other.row)
         self.count += other.count
         self.nrefs |= other.nrefs
         if self.rows is not None:
             if other.rows is None:
                 raise ValueError("cannot merge a total without rows into one that keeps rows")
             self.rows.extend(other.rows)
+
+
+def _count(total: Total) -> int:
+    """The number of segments of a chunk's total (for progress)."""
+    return total.count
+
+
+def _counted(total: Total, rows: Iterable[Row]) -> Iterator[Row]:
+    """``rows``, each counted in ``total`` (and kept, when it keeps rows) as it passes."""
+    kept = total.rows
+    for row in rows:
+        total.count += 1
+        if kept is not None:
+            kept.append(row)
+        yield row
 
 
 class Metric(ABC, Generic[ScoreT]):
@@ -150,7 +196,7 @@ class Metric(ABC, Generic[ScoreT]):
         """The statistics row of each ``(hypothesis, references)`` pair, in order.
 
         A batch, so that a metric can share work between the segments (METEOR interns the new
-        words of the whole batch at once). Checks the pairs and raises as ``sentence_score``.
+        words of the whole batch at once). Checks the pairs and raises as ``segment_score``.
         """
 
     # -- 2. merge ---------------------------------------------------------------------------
@@ -159,6 +205,19 @@ class Metric(ABC, Generic[ScoreT]):
         """True when the corpus score needs every segment's row (a mean of segment scores,
         a bootstrap), not just the merged total."""
         return False
+
+    def exact_sums(self) -> bool:
+        """True when the total holds each column's exact sum (:class:`Total`, ``sums``): the
+        merged row is each column's exactly rounded sum (``math.fsum``'s bits) whatever the
+        order or grouping of the rows, so totals of any parts merge without keeping rows.
+        Only for metrics that merge by plain sums (no :meth:`merge` rule of their own)."""
+        return False
+
+    def groups_exactly(self) -> bool:
+        """True when totals of parts merge into the total of the whole, bit for bit, however
+        the rows were grouped: integer statistics (:attr:`exact`) or exact sums
+        (:meth:`exact_sums`). Workers then return one merged total per chunk."""
+        return self.exact or self.exact_sums()
 
     def zero(self) -> Row:
         """The total of no segment."""
@@ -183,9 +242,9 @@ class Metric(ABC, Generic[ScoreT]):
 
     def chunk_total(self, pairs: Sequence[Pair]) -> Total:
         """What an engine's worker returns for a chunk's corpus total: pooled where the
-        statistics allow it (:attr:`exact`), else its rows kept, to be folded in input order
-        by whoever merges the chunks."""
-        if self.exact:
+        statistics allow it (:meth:`groups_exactly`), else its rows kept, to be folded in input
+        order by whoever merges the chunks."""
+        if self.groups_exactly():
             return self.pooled_rows(pairs)
         total = Total(self.zero(), keep_rows=True)
         self.add_rows(total, self.segment_rows(pairs))
@@ -200,11 +259,14 @@ class Metric(ABC, Generic[ScoreT]):
 
     def new_total(self) -> Total:
         """An empty running total for this metric."""
-        return Total(self.zero(), keep_rows=self.keeps_rows())
+        return Total(self.zero(), keep_rows=self.keeps_rows(), exact_sums=self.exact_sums())
 
     def add_rows(self, total: Total, rows: Iterable[Row]) -> None:
         """Merge ``rows`` into ``total``, in order (the caller records their reference counts
         in ``total.nrefs``)."""
+        if total.sums is not None:
+            total.sums.add_rows(_counted(total, rows))
+            return
         merge = self.merge
         acc = total.row
         kept = total.rows
@@ -245,11 +307,16 @@ class Metric(ABC, Generic[ScoreT]):
 
     # -- written once -------------------------------------------------------------------------
 
-    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> ScoreT:
+    def segment_score(self, hypothesis: str, references: Sequence[str]) -> ScoreT:
         """The score of one hypothesis against its references."""
         check_segment(0, hypothesis, references)
         (row,) = self.segment_rows([(hypothesis, references)])
         return self.segment_result(row, len(references))
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str], **options: Any) -> ScoreT:
+        """Deprecated name of :meth:`segment_score` (removed in 0.3)."""
+        warn_renamed(f"{type(self).__name__}.sentence_score", "segment_score")
+        return self.segment_score(hypothesis, references, **options)
 
     def segment_result(self, row: Row, nrefs: int) -> ScoreT:
         """The result of one segment's statistics row (a row is the total of its segment)."""
@@ -286,9 +353,8 @@ class Metric(ABC, Generic[ScoreT]):
         pairs = self._checked_pairs(hypotheses, references)
         if n_jobs == 1:
             return self.segment_rows(pairs)
-        from meteor_eval.parallel import segment_rows
-
-        return [row for row, _ in segment_rows(self, pairs, jobs=n_jobs, start_method=start_method)]
+        rows = each(self, pairs, "chunk_rows", Run(n_jobs, start_method=start_method))
+        return [row for row, _ in rows]
 
     def corpus_score(
         self,
@@ -314,17 +380,14 @@ class Metric(ABC, Generic[ScoreT]):
         """
         n_jobs = processes_for(jobs, start_method)
         if n_jobs > 1:
-            from meteor_eval.parallel import corpus_result
-
             pairs = self._checked_pairs(hypotheses, references)
-            result, _ = corpus_result(self, pairs, jobs=n_jobs, start_method=start_method)
-            return result
+            return self.result(self.stream_total(pairs, Run(n_jobs, start_method=start_method)))
         rows = self.segment_rows(self._checked_pairs(hypotheses, references))
         if not rows:
             warn_empty()
         return self.score_rows(rows, (len(refs) for refs in references))
 
-    def sentence_scores(
+    def segment_scores(
         self,
         hypotheses: Sequence[str],
         references: Sequence[Sequence[str]],
@@ -338,6 +401,42 @@ class Metric(ABC, Generic[ScoreT]):
         return [
             self.segment_result(row, len(refs)) for row, refs in zip(rows, references, strict=True)
         ]
+
+    def sentence_scores(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str]],
+        *,
+        jobs: int = 1,
+        start_method: str | None = None,
+    ) -> list[ScoreT]:
+        """Deprecated name of :meth:`segment_scores` (removed in 0.3)."""
+        warn_renamed(f"{type(self).__name__}.sentence_scores", "segment_scores")
+        return self.segment_scores(hypotheses, references, jobs=jobs, start_method=start_method)
+
+    def stream_total(self, pairs: Iterable[Pair], run: Run) -> Total:
+        """The merged statistics of a stream of pairs (and its rows when :meth:`keeps_rows`),
+        its chunks run as ``run`` says (:mod:`meteor_eval.pool`: here or in worker processes;
+        ``pairs`` may be :class:`meteor_eval.pool.Files`).
+
+        Equal to merging every segment's row in input order: with statistics that group
+        exactly (:meth:`groups_exactly`: integer statistics or exact sums) each chunk is
+        merged where it is scored (one small total comes back from a worker),
+        else the chunk's rows come back and are folded here one by one, in input order, so
+        floating-point sums are the same whatever the number of processes. An empty stream
+        warns.
+        """
+        total = self.new_total()
+        for part in run_chunks(self, pairs, "chunk_total", run, _count):
+            if self.groups_exactly():
+                total.merge_total(self, part)
+            else:
+                assert part.rows is not None
+                self.add_rows(total, part.rows)
+                total.nrefs |= part.nrefs
+        if total.count == 0:
+            warn_empty(stacklevel=4)  # at the caller of corpus_score or parallel.corpus_total
+        return total
 
     def total_of(self, rows: Iterable[Row], nrefs: Iterable[int]) -> Total:
         """The running total of ``rows`` (with the segments' numbers of references)."""

@@ -38,15 +38,14 @@ References:
 
 from __future__ import annotations
 
-import itertools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from meteor_eval._ext import compiled_function
-from meteor_eval.errors import WorkBudgetError, warn_empty
+from meteor_eval.errors import WorkBudgetError, warn_empty, warn_renamed
 from meteor_eval.limits import WORK_BUDGET, check_work
 from meteor_eval.metrics.base import Score, Signature, SignatureField, check_corpus, check_segment
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total, processes_for
@@ -65,9 +64,11 @@ __all__ = [
     "Interval",
     "Rouge",
     "RougeConfig",
+    "RougeResult",
     "RougeScore",
     "corpus_rouge",
     "score_from_stats",
+    "segment_rouge",
     "sentence_rouge",
 ]
 
@@ -223,6 +224,50 @@ class RougeScore(Score):
     fmeasure_ci: Interval | None = None
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class RougeResult(Score, Mapping[str, RougeScore]):
+    """ROUGE's result: a score object like BLEU's and METEOR's, and a read-only mapping of each
+    configured variant to its :class:`RougeScore`, in the configured order (so
+    ``result["rougeL"]``, ``dict(result)``, ``result.items()`` and ``result == {...}`` work as
+    with the plain dict that ROUGE returned before 0.2).
+
+    Attributes:
+        score: The F-measure of the first configured variant (the headline, as
+            ``float(result)``).
+        signature: The whole configuration's signature (every variant; each variant's own
+            score carries its own).
+        variants: Per variant name, its score.
+
+    Example:
+        >>> r = Rouge(RougeConfig(types=("rouge1", "rougeL")))
+        >>> result = r.segment_score("the cat sat", ["the cat sat down"])
+        >>> list(result), round(result["rouge1"].recall, 2)
+        (['rouge1', 'rougeL'], 0.75)
+        >>> result.score == result["rouge1"].fmeasure, result == dict(result)
+        (True, True)
+    """
+
+    variants: dict[str, RougeScore]
+
+    def __getitem__(self, variant: str) -> RougeScore:
+        return self.variants[variant]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.variants)
+
+    def __len__(self) -> int:
+        return len(self.variants)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to any mapping of the same variants to equal scores (a dict, as before)."""
+        if isinstance(other, Mapping):
+            return self.variants == dict(other.items())
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"RougeResult({self.variants!r})"
+
+
 def _ratio(hits: float, count: float) -> float:
     return hits / count if count > 0 else 0.0
 
@@ -290,17 +335,17 @@ _VARIANT_COLUMNS = ("hits", "hyp_count", "ref_count", "precision", "recall", "fm
 _WIDTH = len(_VARIANT_COLUMNS)
 
 
-class Rouge(Metric[dict[str, RougeScore]]):
-    """ROUGE with a fixed configuration; :func:`corpus_rouge` and :func:`sentence_rouge` wrap it.
+class Rouge(Metric[RougeResult]):
+    """ROUGE with a fixed configuration; :func:`corpus_rouge` and :func:`segment_rouge` wrap it.
 
     A :class:`~meteor_eval.metrics.protocol.Metric` whose row holds, for each variant in
     ``config.types``, the seven numbers of :class:`~meteor_eval.stats.rouge.RougeStats`. Rows
-    hold floats, so they are merged one by one in input order (the sums are those of a plain
-    loop, as before).
+    hold floats; totals hold their exact column sums (:meth:`exact_sums`), so a corpus score is
+    the same whatever the grouping, and no segment's row is kept unless a bootstrap asks.
 
     Example:
         >>> r = Rouge(RougeConfig(types=("rouge1",)))
-        >>> r.sentence_score("He works on machine learning", ["I work on machine learning"])[
+        >>> r.segment_score("He works on machine learning", ["I work on machine learning"])[
         ...     "rouge1"].precision
         0.6
     """
@@ -564,14 +609,11 @@ class Rouge(Metric[dict[str, RougeScore]]):
         *,
         jobs: int = 1,
         start_method: str | None = None,
-    ) -> dict[str, RougeScore]:
+    ) -> RougeResult:
         """Corpus ROUGE (see :meth:`Metric.corpus_score`). In one process, with the compiled
-        kernel, only rouge-score variants and no bootstrap, the chunks' rows are summed as NumPy
-        blocks, without a Python object per segment: for the mean of segment scores (the
-        default) each column is summed exactly rounded (``math.fsum``, the same bits as
-        :meth:`exact_total` of the rows, whatever the split), else the rows are added in NumPy
-        one after another (``np.add.accumulate``: the same additions in the same order as the
-        row-by-row merge, so the same bits)."""
+        kernel, only rouge-score variants and no bootstrap, each chunk's float64 block goes
+        straight into the total's exact column sums (:meth:`exact_sums`), without a Python
+        object per segment: the same bits as the general path, in constant memory."""
         types = self.config.types
         if (
             _ROUGE_ROWS is not None
@@ -579,37 +621,18 @@ class Rouge(Metric[dict[str, RougeScore]]):
             and not ROUGE155_TYPES & set(types)
             and processes_for(jobs, start_method) == 1
         ):
-            import numpy as np
-
             check_corpus(hypotheses, references)
             pairs = list(zip(hypotheses, references, strict=True))
-            exact = self.config.aggregate == "mean"
-            width = 7 * len(types)
-            acc = np.zeros(width)
-            blocks = []
+            total = self.new_total()
             complete = True
             for start in range(0, len(pairs), CHUNK):
                 block = self._compiled_block(pairs[start : start + CHUNK], types)
                 if block is None:
                     complete = False
                     break
-                if exact:
-                    blocks.append(block)
-                else:
-                    acc = np.add.accumulate(np.vstack([acc[None, :], block]), axis=0)[-1]
+                assert total.sums is not None
+                total.sums.add_block(block)
             if complete:
-                if exact:
-                    # Float64 blocks (8 bytes a number) rather than Python rows: the exactly
-                    # rounded sum needs every value; the sums are taken column by column.
-                    values = [
-                        math.fsum(itertools.chain.from_iterable(b[:, k] for b in blocks))
-                        for k in range(width)
-                    ]
-                else:
-                    values = acc.tolist()
-                for k in range(6, width, 7):
-                    values[k] = int(values[k])
-                total = Total(tuple(values), keep_rows=False)
                 total.count = len(pairs)
                 total.nrefs.update(len(refs) for refs in references)
                 if not total.count:
@@ -617,22 +640,41 @@ class Rouge(Metric[dict[str, RougeScore]]):
                 return self.result(total)
         return super().corpus_score(hypotheses, references, jobs=jobs, start_method=start_method)
 
+    def pooled_rows(self, pairs: Sequence[Pair]) -> Total:
+        """The total of a batch (what a ``jobs`` or Dask worker returns for a chunk): the
+        compiled kernel's float64 block added to the exact sums when it computes every variant
+        and no row is kept, else :meth:`segment_rows` (the same sums: the block's segment
+        column holds the 1.0 of each row)."""
+        types = self.config.types
+        if not self.keeps_rows() and _ROUGE_ROWS is not None and not ROUGE155_TYPES & set(types):
+            block = self._compiled_block(pairs, types)
+            if block is not None:
+                total = self.new_total()
+                assert total.sums is not None
+                total.sums.add_block(block)
+                total.count = len(pairs)
+                total.nrefs.update(len(refs) for _, refs in pairs)
+                return total
+        return super().pooled_rows(pairs)
+
     def zero(self) -> Row:
         """Zero counts and sums (floats) and no segment, for each variant."""
         return RougeStats.zero().to_row() * len(self.config.types)
 
     def keeps_rows(self) -> bool:
-        """Every segment's row is kept for the bootstrap interval, and wherever the total
-        has float sums that depend on their order: the mean of segment scores (the default
-        aggregate) and ROUGE-W's weighted hits. :meth:`score_total` then sums each column
-        exactly rounded (``math.fsum``), so the result is the same to the last bit whatever the
-        order or grouping in which rows were merged (batches, ``jobs`` chunks, Dask
-        partitions, mergeable objects)."""
-        return bool(
-            self.config.n_bootstrap > 0
-            or self.config.aggregate == "mean"
-            or "rougeW" in self.config.types
-        )
+        """Every segment's row is kept only for the bootstrap interval: the total's sums are
+        exact (:meth:`exact_sums`), so neither the mean of segment scores nor ROUGE-W's
+        weighted hits need the rows."""
+        return self.config.n_bootstrap > 0
+
+    def exact_sums(self) -> bool:
+        """Always: every column of a ROUGE total (counts, ROUGE-W's weighted hits, the sums of
+        segment scores of the mean) is its exactly rounded sum (``math.fsum``'s bits), the
+        same to the last bit whatever the order or grouping in which rows were merged
+        (batches, ``jobs`` chunks, Dask partitions, mergeable objects), in constant memory.
+        Pooled counts of ROUGE-N/L/Lsum/S/SU are whole numbers, so their exact sums are the
+        plain ones."""
+        return True
 
     @staticmethod
     def exact_total(rows: Sequence[Row]) -> Row:
@@ -649,13 +691,14 @@ class Rouge(Metric[dict[str, RougeScore]]):
 
     def score_total(
         self, total: Row, *, nrefs: str = "1", rows: Sequence[Row] | None = None
-    ) -> dict[str, RougeScore]:
+    ) -> RougeResult:
         """Per variant, the score of merged statistics (``rows`` enable the bootstrap, and
-        replace ``total`` by their exactly rounded sums: see :meth:`keeps_rows`)."""
+        replace ``total`` by their exactly rounded sums: see :meth:`keeps_rows`), as one
+        :class:`RougeResult`."""
         if rows:
             total = self.exact_total(rows)
         per_row = [self._variant_records(row) for row in rows] if rows else None
-        return {
+        variants = {
             variant: self.score_stats(
                 variant,
                 stats,
@@ -664,12 +707,14 @@ class Rouge(Metric[dict[str, RougeScore]]):
             )
             for variant, stats in self._variant_records(total).items()
         }
+        headline = variants[self.config.types[0]].fmeasure
+        return RougeResult(headline, self.signature(nrefs), variants)
 
-    def values(self, score: dict[str, RougeScore]) -> dict[str, float]:
+    def values(self, score: RougeResult) -> dict[str, float]:
         """The F-measure of each variant, by variant name."""
         return {variant: result.fmeasure for variant, result in score.items()}
 
-    def report(self, score: dict[str, RougeScore]) -> dict[str, dict[str, Any]]:
+    def report(self, score: RougeResult) -> dict[str, dict[str, Any]]:
         """Per variant, its F-measure as the score, with precision, recall and F-measure, and
         their bootstrap intervals (``precision_ci``, ``recall_ci``, ``fmeasure_ci``: ``[low,
         high]``) when ``n_bootstrap`` asked for them."""
@@ -794,7 +839,7 @@ def corpus_rouge(
     confidence: float = 0.95,
     jobs: int = 1,
     start_method: str | None = None,
-) -> dict[str, RougeScore]:
+) -> RougeResult:
     """Corpus ROUGE for each variant in ``types`` (see :class:`RougeConfig` for the options);
     ``jobs`` processes (0: one per CPU) started by ``start_method``
     (:mod:`meteor_eval.processes`) give the same result as one.
@@ -819,7 +864,7 @@ def corpus_rouge(
     return Rouge(config).corpus_score(hypotheses, references, jobs=jobs, start_method=start_method)
 
 
-def sentence_rouge(
+def segment_rouge(
     hypothesis: str,
     references: Sequence[str],
     *,
@@ -829,11 +874,11 @@ def sentence_rouge(
     weight: float = 1.2,
     skip_distance: int = 4,
     sentence_separator: str | None = None,
-) -> dict[str, RougeScore]:
+) -> RougeResult:
     """ROUGE of one hypothesis against its references, for each variant in ``types``.
 
     Example:
-        >>> s = sentence_rouge("He works on machine learning.", ["I work on machine learning."])
+        >>> s = segment_rouge("He works on machine learning.", ["I work on machine learning."])
         >>> s["rouge1"].precision
         0.6
     """
@@ -847,4 +892,10 @@ def sentence_rouge(
         skip_distance=skip_distance,
         sentence_separator=sentence_separator,
     )
-    return Rouge(config).sentence_score(hypothesis, references)
+    return Rouge(config).segment_score(hypothesis, references)
+
+
+def sentence_rouge(hypothesis: str, references: Sequence[str], **options: Any) -> RougeResult:
+    """Deprecated name of :func:`segment_rouge` (removed in 0.3)."""
+    warn_renamed("sentence_rouge", "segment_rouge")
+    return segment_rouge(hypothesis, references, **options)

@@ -125,7 +125,7 @@ def build_report(
 
     Args:
         metric: The METEOR scorer that made the segments.
-        segments: Per system name (in order), each segment's ``sentence_score(...,
+        segments: Per system name (in order), each segment's ``segment_score(...,
             alignment=True)``.
         method: The paired test for two or more systems (``None``: intervals only).
         n_samples: Resamples (default: the method's, 1000 for the bootstrap).
@@ -183,7 +183,7 @@ def make_report(
     metric = Meteor(config)
     segments = {
         name: [
-            metric.sentence_score(h, refs, alignment=True)
+            metric.segment_score(h, refs, alignment=True)
             for h, refs in zip(hyps, references, strict=True)
         ]
         for name, hyps in systems.items()

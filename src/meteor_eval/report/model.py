@@ -73,7 +73,7 @@ def segment_model(
 
     Args:
         systems: Per system name (in order), each segment's sentence score with its alignment
-            (``Meteor.sentence_score(..., alignment=True)``); every system has the same segments.
+            (``Meteor.segment_score(..., alignment=True)``); every system has the same segments.
         modules: The metric's module names (a match's ``stage`` indexes them).
 
     Raises:
@@ -82,7 +82,7 @@ def segment_model(
     Example:
         >>> from meteor_eval.metrics.meteor import Meteor
         >>> meteor = Meteor()
-        >>> seg = meteor.sentence_score("the cat sat", ["a cat sat"], alignment=True)
+        >>> seg = meteor.segment_score("the cat sat", ["a cat sat"], alignment=True)
         >>> model = segment_model({"A": [seg]}, meteor.config.modules)
         >>> model["references"], model["systems"][0]["matches"]
         ([[['a', 'cat', 'sat']]], [[1, 1, 1, 1, 0, 2, 1, 2, 1, 0]])

@@ -13,6 +13,7 @@ import functools
 import gzip
 import hashlib
 import logging
+import lzma
 import mmap
 import os
 import struct
@@ -271,14 +272,15 @@ def unpacked_file(source: Path, *, refresh: bool = ..., mapped: bool) -> bytes |
 def unpacked_file(
     source: Path, *, refresh: bool = False, mapped: bool = False
 ) -> bytes | mmap.mmap:
-    """The decompressed content of a gzip-compressed shipped data file.
+    """The decompressed content of a compressed shipped data file (``.xz`` or ``.gz``).
 
-    The package ships its larger binary tables compressed; decompressing one costs 25 to 40 ms
-    at every start-up, so the result is kept in :func:`cache_dir` (``data/`` inside it), keyed
-    by the shipped file's name, size and modification time, and read from there afterwards.
-    With ``mapped`` the copy is memory-mapped read-only. A read of the copy checks its length
-    and CRC32 against the gzip trailer of the shipped file (the CRC32 and length of the
-    uncompressed data), unless a stamp shows the copy unchanged since it last passed
+    The package ships its larger binary tables compressed (xz: the WordNet views); decompressing
+    one costs tens of milliseconds at every start-up, so the result is kept in
+    :func:`cache_dir` (``data/`` inside it), keyed by the shipped file's name, size and
+    modification time, and read from there afterwards. With ``mapped`` the copy is
+    memory-mapped read-only. A read of the copy checks its length and CRC32 against those the
+    shipped file records for its content (:func:`content_crc32`: the gzip trailer, or an xz
+    file's index and block check), unless a stamp shows the copy unchanged since it last passed
     (:func:`record_verified`; the check reads every page of an 8 MB copy, about 3 ms in a new
     process): a copy that differs in any byte is unpacked again, with a warning on the
     ``meteor_eval`` logger. Callers still validate the
@@ -287,20 +289,22 @@ def unpacked_file(
     the file is decompressed every time.
 
     Raises:
-        OSError, EOFError, zlib.error: the shipped file cannot be read or decompressed.
+        OSError, EOFError, zlib.error, lzma.LZMAError: the shipped file cannot be read or
+            decompressed.
     """
     target = _copy_path(source)
-    name = source.name.removesuffix(".gz")
-    expected = _gzip_trailer(source)
+    name = _unpacked_name(source)
+    expected = content_crc32(source)
     if not refresh and expected is not None:
         problem = _read_copy(target, expected, mapped=mapped)
         if not isinstance(problem, str):
             return problem
         if problem:
             _logger.warning("unpacked copy %s is damaged (%s); unpacking it again", target, problem)
-    raw = gzip.decompress(source.read_bytes())
+    packed = source.read_bytes()
+    raw = lzma.decompress(packed) if source.suffix == ".xz" else gzip.decompress(packed)
     if (zlib.crc32(raw), len(raw) & 0xFFFFFFFF) != expected:
-        return raw  # several gzip members: no trailer describes the whole; not kept
+        return raw  # several members or blocks: no record describes the whole; not kept
     with contextlib.suppress(OSError):
         write_atomically(target, (raw,))
         # Keep the newest copies of this file only (several installations may share the
@@ -318,7 +322,7 @@ def _copy_path(source: Path) -> Path:
     """Where the unpacked copy of the shipped ``source`` is kept (keyed by its size and
     modification time)."""
     stat = source.stat()
-    name = source.name.removesuffix(".gz")
+    name = _unpacked_name(source)
     return cache_dir() / "data" / f"{name}.{stat.st_size}-{stat.st_mtime_ns}"
 
 
@@ -330,15 +334,89 @@ def check_unpacked_copy(source: Path) -> tuple[Path, str | None] | None:
     if not target.is_file():
         return None
     try:
-        expected = _gzip_trailer(source)
+        expected = content_crc32(source)
     except OSError as error:
         return target, f"the shipped file cannot be read ({error})"
     if expected is None:
-        return target, "the shipped file is not a gzip file"
+        return target, "the shipped file records no CRC32 of its content (not gzip or xz)"
     found = _read_copy(target, expected, mapped=False, trust=False)
     if isinstance(found, str):
         return target, found or "unreadable"
     return target, None
+
+
+def _unpacked_name(source: Path) -> str:
+    """The shipped file's name without its compression suffix."""
+    return source.name.removesuffix(".gz").removesuffix(".xz")
+
+
+def content_crc32(source: Path) -> tuple[int, int] | None:
+    """(CRC32, length modulo 2**32) of a compressed file's content, read from the file without
+    decompressing it: a gzip trailer (:func:`_gzip_trailer`), or an xz file of one block with
+    CRC32 checks (:func:`_xz_record`); ``None`` for a file that records no such pair
+    (decompressing it then says what is wrong, and its copy is not kept).
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    return _xz_record(source) if source.suffix == ".xz" else _gzip_trailer(source)
+
+
+def _xz_varint(data: bytes, at: int) -> tuple[int, int]:
+    """An xz multibyte integer at ``at`` (7 bits a byte, low first) and the offset after it.
+
+    Raises:
+        IndexError: the data ends inside it.
+    """
+    value = shift = 0
+    while True:
+        byte = data[at]
+        at += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80 or shift > 63:
+            return value, at
+
+
+def _xz_record(source: Path) -> tuple[int, int] | None:
+    """(CRC32, length modulo 2**32) of the content of an xz file made of one stream with one
+    block and CRC32 integrity checks (how the WordNet views are written: ``lzma.compress(...,
+    check=lzma.CHECK_CRC32)``): the length from the stream's index, the CRC32 from the block's
+    check field, the last 4 bytes before the index (the xz file format 1.0.4, sections 2.1.2,
+    3.4 and 4). ``None`` for any other layout, or when the index's own CRC32 is wrong.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    with source.open("rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size < 32:  # stream header and footer (12 bytes each) and a block and index at least
+            return None
+        handle.seek(size - 12)
+        footer = handle.read(12)
+        # footer: CRC32, backward size, stream flags (0x00, check type), magic "YZ"
+        if footer[10:] != b"YZ" or footer[8:10] != b"\x00\x01":
+            return None
+        index_size = (int.from_bytes(footer[4:8], "little") + 1) * 4
+        index_start = size - 12 - index_size
+        if index_start < 12:
+            return None
+        handle.seek(index_start)
+        index = handle.read(index_size)
+        if index[0] != 0 or zlib.crc32(index[:-4]) != int.from_bytes(index[-4:], "little"):
+            return None
+        try:
+            records, at = _xz_varint(index, 1)
+            unpadded, at = _xz_varint(index, at)
+            length, at = _xz_varint(index, at)
+        except IndexError:
+            return None
+        # the one block runs from the stream header to the index, padded to 4 bytes
+        if records != 1 or 12 + unpadded + (-unpadded % 4) != index_start:
+            return None
+        handle.seek(index_start - 4)
+        crc = int.from_bytes(handle.read(4), "little")
+    return crc, length & 0xFFFFFFFF
 
 
 def _gzip_trailer(source: Path) -> tuple[int, int] | None:

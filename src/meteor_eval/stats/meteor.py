@@ -19,12 +19,25 @@ Field order of :meth:`MeteorStats.to_row` (the jar's ``-ssOut`` line):
 Records add with ``+`` following the jar's aggregation: all fields are summed, except that the
 chunks of a *perfect* record (every unit of both sides matched, in one chunk) are not added.
 :meth:`MeteorStats.merge` can switch that rule off for flavours that sum chunks plainly.
+
+The rule is written once, in :func:`is_perfect`, on numbers or on NumPy columns alike: a record
+(:attr:`MeteorStats.is_perfect`), a row (:func:`perfect_row`, :func:`merge_row`), a block of
+rows (:func:`perfect_rows`: the compiled batch path and the resampled totals) and the compiled
+pair kernel's records all call it.
+
+A record has one row layout, the jar's above (statistics files, the metric protocol, the
+compiled batch kernel ``meteor15_rows``). The compiled per-pair kernels (``word_stats``,
+``meteor15_pair``) return a compact record instead: four lengths, chunks, hypothesis and
+reference matched words, then four numbers per configured stage (any number of stages);
+:func:`stats_of_compiled` reads it, the one place that knows that order.
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 from meteor_eval.errors import InputError
 from meteor_eval.match.base import Match
@@ -34,8 +47,13 @@ __all__ = [
     "ROW_LENGTH",
     "MeteorStats",
     "StageCounts",
+    "is_perfect",
+    "merge_row",
+    "perfect_row",
+    "perfect_rows",
     "row_problem",
     "stats_from_alignment",
+    "stats_of_compiled",
 ]
 
 #: Names of the numbers of a statistics row, in the jar's order.
@@ -61,6 +79,64 @@ ROW_LENGTH = len(ROW_COLUMNS)
 StageCounts = tuple[int, int, int, int]
 
 _ZERO_STAGE: StageCounts = (0, 0, 0, 0)
+
+
+def is_perfect(
+    chunks: Any, hyp_total: Any, ref_total: Any, hyp_length: Any, ref_length: Any
+) -> Any:
+    """METEOR 1.5's perfect segment (spec 5.2, 5.5): one chunk and every unit of both sides
+    matched (``hyp_total``, ``ref_total``: the matched units over every stage). Its
+    fragmentation is 0 and, pooled, it adds no chunks.
+
+    The one statement of the rule: on numbers it gives a ``bool``; on NumPy columns (one entry
+    per row), a boolean column.
+
+    Example:
+        >>> is_perfect(1, 6, 6, 6, 6), is_perfect(2, 6, 6, 6, 6), is_perfect(1, 5, 6, 6, 6)
+        (True, False, False)
+    """
+    return (chunks == 1) & (hyp_total == hyp_length) & (ref_total == ref_length)
+
+
+def perfect_row(row: Sequence[float]) -> bool:
+    """:func:`is_perfect` of a row in the jar's order."""
+    # A segment of more than one chunk (the common case) is not perfect: no sums needed.
+    return row[20] == 1 and bool(
+        is_perfect(row[20], sum(row[4:20:2]), sum(row[5:20:2]), row[0], row[1])
+    )
+
+
+def perfect_rows(rows: Any) -> Any:
+    """:func:`is_perfect` of each row of a NumPy block in the jar's order (a boolean column)."""
+    return is_perfect(
+        rows[:, 20],
+        rows[:, 4:20:2].sum(axis=1),
+        rows[:, 5:20:2].sum(axis=1),
+        rows[:, 0],
+        rows[:, 1],
+    )
+
+
+def merge_row(
+    total: Sequence[float], row: Sequence[float], skip_perfect_chunks: bool = True
+) -> tuple[float, ...]:
+    """``total`` plus one segment's ``row`` (both in the jar's order): sums, except that with
+    ``skip_perfect_chunks`` a perfect segment adds no chunks (:meth:`MeteorStats.merge` on
+    rows)."""
+    # row[20] == 1 first: most segments have other chunk counts (no call, on the protocol's
+    # merge of every row)
+    if skip_perfect_chunks and row[20] == 1 and perfect_row(row):
+        row = (*row[:20], 0, *row[21:])
+    return tuple(map(operator.add, total, row))
+
+
+def stats_of_compiled(row: Sequence[int]) -> MeteorStats:
+    """The record of a compiled per-pair kernel's compact row (lengths, chunks, matched words,
+    then four numbers per stage: module docstring)."""
+    stages = cast(
+        "tuple[StageCounts, ...]", tuple(tuple(row[b : b + 4]) for b in range(7, len(row), 4))
+    )
+    return MeteorStats(row[0], row[1], row[2], row[3], stages, row[4], row[5], row[6])
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,11 +173,12 @@ class MeteorStats:
 
     @property
     def is_perfect(self) -> bool:
-        """Every unit of both sides matched and a single chunk (spec 5.2, 5.5)."""
-        return (
-            self.chunks == 1
-            and self.hyp_total == self.hyp_length
-            and self.ref_total == self.ref_length
+        """Every unit of both sides matched and a single chunk (:func:`is_perfect`)."""
+        # A record of more than one chunk (the common case) is not perfect: no sums needed.
+        return self.chunks == 1 and bool(
+            is_perfect(
+                self.chunks, self.hyp_total, self.ref_total, self.hyp_length, self.ref_length
+            )
         )
 
     def merge(self, other: MeteorStats, *, skip_perfect_chunks: bool = True) -> MeteorStats:

@@ -25,7 +25,7 @@ the jar's source is unreachable there and is not provided.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final, cast
 
 from meteor_eval._ext import compiled_function
@@ -269,22 +269,23 @@ def _remove_intra_word_hyphens(line: str) -> str:
     return _sub_pair(_INTRA_WORD_DASH_RE, " ", line)
 
 
-def _split_apostrophes_english(line: str) -> str:
-    """English contractions split to the right (``don't`` -> ``don 't``, ``90's`` -> ``90 's``)."""
+def _apply_apostrophe_rules(line: str, rules: Iterable[tuple[re.Pattern[str], str]]) -> str:
+    """``rules`` (pattern, middle) applied in order to a line holding an apostrophe."""
     if "'" not in line:
         return line
-    for pattern, middle in _EN_APOSTROPHE_RULES:
+    for pattern, middle in rules:
         line = _sub_pair(pattern, middle, line)
     return line
+
+
+def _split_apostrophes_english(line: str) -> str:
+    """English contractions split to the right (``don't`` -> ``don 't``, ``90's`` -> ``90 's``)."""
+    return _apply_apostrophe_rules(line, _EN_APOSTROPHE_RULES)
 
 
 def _split_apostrophes_french(line: str) -> str:
     """French elisions split to the left: ``l'homme`` -> ``l' homme``."""
-    if "'" not in line:
-        return line
-    for pattern, middle in _FR_APOSTROPHE_RULES:
-        line = _sub_pair(pattern, middle, line)
-    return line
+    return _apply_apostrophe_rules(line, _FR_APOSTROPHE_RULES)
 
 
 def _split_apostrophes_everywhere(line: str) -> str:

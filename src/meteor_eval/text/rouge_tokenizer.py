@@ -47,7 +47,14 @@ class PorterStemmer:
         return porter_stem(word)
 
 
-@lru_cache(maxsize=2**16)
+#: Sentences whose tokens are cached: enough for texts repeated nearby (a reference scored
+#: against several candidates in turn), small enough that the cache is no measurable part of a
+#: run's memory (2**16 cached sentences of each tokenizer took 150 MB of a ROUGE-W run on
+#: 126,836 WMT22 segments; 2**12 take 5 MB, and the run is as fast).
+_SENTENCE_CACHE = 2**12
+
+
+@lru_cache(maxsize=_SENTENCE_CACHE)
 def tokenize_rouge_score(text: str, stem: bool = False) -> tuple[str, ...]:
     """rouge-score's default tokenizer.
 
@@ -61,7 +68,7 @@ def tokenize_rouge_score(text: str, stem: bool = False) -> tuple[str, ...]:
     return tuple(t for t in tokens if t)
 
 
-@lru_cache(maxsize=2**16)
+@lru_cache(maxsize=_SENTENCE_CACHE)
 def tokenize_rouge155(text: str, stem: bool = False) -> tuple[str, ...]:
     """ROUGE-1.5.5's tokenization of a sentence (ASCII lowercasing only).
 

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from meteor_eval.errors import InputError
+from meteor_eval.io import read_text
 from meteor_eval.tables import table_records
 
 __all__ = [
@@ -166,13 +167,7 @@ def read_judgements_table(
 
 
 def _lines(path: Path) -> list[str]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
-    lines = text.split("\n")
+    lines = read_text(path).split("\n")
     return lines[:-1] if lines and lines[-1] == "" else lines
 
 

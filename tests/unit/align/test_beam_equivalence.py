@@ -237,7 +237,7 @@ def test_xray_segments_through_the_pipeline(
     hyps = (DATA / system).read_text(encoding="utf-8").splitlines()[::2]
     refs = (DATA / "xray-reference").read_text(encoding="utf-8").splitlines()[::2]
     for hyp, ref in zip(hyps, refs, strict=True):
-        scorer.sentence_score(hyp, [ref])
+        scorer.segment_score(hyp, [ref])
     assert compared == len(hyps) > 1000
 
 

@@ -29,7 +29,7 @@ def test_example_1_fixed_matches_and_trace_result() -> None:
 
 def test_example_1_score_with_english_parameters() -> None:
     scorer = Meteor(MeteorConfig.preset("meteor15", modules=("exact",)))
-    score = scorer.sentence_score("the cat the dog", ["the dog the cat"])
+    score = scorer.segment_score("the cat the dog", ["the dog the cat"])
     assert score.stats.to_row() == (4, 4, 2, 2, 2, 2, 2, 2, *([0] * 12), 2, 4, 4)
     assert score.penalty == 0.5223303379776745
     assert score.score == 0.4776696620223255
@@ -38,19 +38,19 @@ def test_example_1_score_with_english_parameters() -> None:
 def test_single_word_stem_match_is_fixed_and_scores() -> None:
     # spec E15 with -m 'exact stem': the lone stem candidate is fixed
     scorer = Meteor(MeteorConfig.preset("meteor15", modules=("exact", "stem")))
-    assert scorer.sentence_score("cats", ["cat"]).score == 0.6
+    assert scorer.segment_score("cats", ["cat"]).score == 0.6
 
 
 def test_worthless_stem_match_is_dropped() -> None:
     # spec E14 with -m 'exact stem': two candidates, each worth 0 to the objective
     scorer = Meteor(MeteorConfig.preset("meteor15", modules=("exact", "stem")))
-    assert scorer.sentence_score("cats cats", ["cat"]).score == 0.0
+    assert scorer.segment_score("cats cats", ["cat"]).score == 0.0
 
 
 def test_stem_and_synonym_duplicates_block_fixing() -> None:
     # spec E15 with exact stem synonym: coverage 2 -> not fixed -> worth 0 -> dropped
     scorer = Meteor(MeteorConfig.preset("meteor15", modules=("exact", "stem", "synonym")))
-    assert scorer.sentence_score("cats", ["cat"]).score == 0.0
+    assert scorer.segment_score("cats", ["cat"]).score == 0.0
 
 
 def test_beam_size_changes_results_deterministically() -> None:
@@ -58,8 +58,8 @@ def test_beam_size_changes_results_deterministically() -> None:
     ref = "b a b a c b a b a b a"
     for beam in (1, 3, 40):
         scorer = Meteor(MeteorConfig.preset("meteor15", modules=("exact",), beam=beam))
-        first = scorer.sentence_score(hyp, [ref]).stats
-        assert scorer.sentence_score(hyp, [ref]).stats == first
+        first = scorer.segment_score(hyp, [ref]).stats
+        assert scorer.segment_score(hyp, [ref]).stats == first
 
 
 def test_count_chunks_on_reordered_matches() -> None:

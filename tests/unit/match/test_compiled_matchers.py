@@ -22,7 +22,7 @@ from meteor_eval.match.exact import ExactMatcher, exact_candidates_python
 from meteor_eval.match.paraphrase import ParaphraseMatcher
 from meteor_eval.match.stem import StemMatcher
 from meteor_eval.match.synonym import SynonymMatcher
-from meteor_eval.resources.paraphrases import open_index
+from meteor_eval.resources.paraphrases import ParaphraseTable, open_index
 from meteor_eval.text.tokenize import java_hash
 
 pytestmark = pytest.mark.skipif(
@@ -97,18 +97,25 @@ def test_synonym_identifiers_beyond_64_bits_fall_back_to_python() -> None:
     assert matcher.candidates(hyp, ref, 2) == [Match(0, 1, 0, 1, 2)]
 
 
-def test_paraphrase_matches_python(tmp_path: Path) -> None:
-    rng = random.Random(5)
-    words = VOCAB[:8]
+def _random_table(
+    tmp_path: Path, language: str, rng: random.Random, words: list[str], longest: int, records: int
+) -> ParaphraseTable:
+    """An indexed paraphrase table of ``records`` random pairs of phrases of 1 to ``longest``
+    of ``words``, drawn from ``rng``."""
 
     def phrase() -> str:
-        return " ".join(rng.choice(words) for _ in range(rng.randint(1, 3)))
+        return " ".join(rng.choice(words) for _ in range(rng.randint(1, longest)))
 
-    records = [(phrase(), phrase()) for _ in range(120)]
-    body = "".join(f"0.1\n{a}\n{b}\n" for a, b in records)
-    path = tmp_path / "paraphrase-xx.gz"
+    phrase_pairs = [(phrase(), phrase()) for _ in range(records)]
+    body = "".join(f"0.1\n{a}\n{b}\n" for a, b in phrase_pairs)
+    path = tmp_path / f"paraphrase-{language}.gz"
     path.write_bytes(gzip.compress(body.encode("utf-8")))
-    matcher = ParaphraseMatcher(open_index(path, "xx", directory=tmp_path / "cache"))
+    return open_index(path, language, directory=tmp_path / "cache")
+
+
+def test_paraphrase_matches_python(tmp_path: Path) -> None:
+    table = _random_table(tmp_path, "xx", random.Random(5), VOCAB[:8], longest=3, records=120)
+    matcher = ParaphraseMatcher(table)
     total = 0
     for hyp, ref in pairs(6, 300):
         fast = matcher.candidates(hyp, ref, 3)
@@ -150,15 +157,7 @@ def test_paraphrase_long_sentences_with_and_without_root_table(tmp_path: Path) -
     """
     rng = random.Random(8)
     words = VOCAB[:6]
-
-    def phrase() -> str:
-        return " ".join(rng.choice(words) for _ in range(rng.randint(1, 5)))
-
-    records = [(phrase(), phrase()) for _ in range(400)]
-    body = "".join(f"0.1\n{a}\n{b}\n" for a, b in records)
-    path = tmp_path / "paraphrase-yy.gz"
-    path.write_bytes(gzip.compress(body.encode("utf-8")))
-    table = open_index(path, "yy", directory=tmp_path / "cache")
+    table = _random_table(tmp_path, "yy", rng, words, longest=5, records=400)
     matcher = ParaphraseMatcher(table)
     kernels = compiled_kernels("paraphrase", "paraphrase_root")
     assert kernels is not None

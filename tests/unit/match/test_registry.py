@@ -56,7 +56,7 @@ def test_a_registered_module_scores_through_the_public_api() -> None:
     config = MeteorConfig.preset("meteor15", modules=("exact", "lowercase"), weights=(1.0, 0.5))
     assert config.eval_id.endswith("-ex_lc-1.0_0.5")
     scorer = Meteor(config)
-    score = scorer.sentence_score("The Cat sat", ["the cat sat"], alignment=True)
+    score = scorer.segment_score("The Cat sat", ["the cat sat"], alignment=True)
     assert score.alignment is not None
     assert [m.stage for m in score.alignment.matches] == [1, 1, 0]
     # "sat" exact (content, weight 1), "Cat"/"cat" content and "The"/"the" function (weight 0.5):
@@ -65,14 +65,14 @@ def test_a_registered_module_scores_through_the_public_api() -> None:
     assert score.score == pytest.approx(1.25 / 1.75, abs=1e-15)
     assert "|modules:exact+lowercase|weights:1.0+0.5|" in score.signature.format()
     exact_only = Meteor(MeteorConfig.preset("meteor15", modules=("exact",)))
-    assert exact_only.sentence_score("The Cat sat", ["the cat sat"]).score < 0.2
+    assert exact_only.segment_score("The Cat sat", ["the cat sat"]).score < 0.2
 
 
 @pytest.mark.usefixtures("lowercase_module")
 def test_a_registered_module_takes_its_default_weight_without_a_task_table() -> None:
     config = MeteorConfig.preset("paper2005", modules=("exact", "lowercase"), normalization="none")
     assert config.weights == (1.0, 0.9)
-    score = Meteor(config).sentence_score("The Cat", ["the cat"])
+    score = Meteor(config).segment_score("The Cat", ["the cat"])
     assert score.stats.stages == ((0, 0, 0, 0), (2, 2, 0, 0))
 
 

@@ -8,20 +8,20 @@ import pickle
 import pytest
 
 from meteor_eval.errors import InputError
-from meteor_eval.metrics.bleu import Bleu, BleuConfig, corpus_bleu, sentence_bleu
+from meteor_eval.metrics.bleu import Bleu, BleuConfig, corpus_bleu, segment_bleu
 from meteor_eval.stats.bleu import BleuStats
 
 REF = "I work on machine learning"  # the documents' reference, punctuation removed
 
 
 def test_unigram_precision_of_documents_example_is_60_percent() -> None:
-    score = sentence_bleu("He works on machine learning", [REF], tokenize="none")
+    score = segment_bleu("He works on machine learning", [REF], tokenize="none")
     assert score.counts[0] / score.totals[0] == 0.6
 
 
 def test_modified_unigram_precision_of_repeated_words_is_37_5_percent() -> None:
     hyp = "He works on on machine machine learning learning"
-    score = sentence_bleu(hyp, [REF], tokenize="none")
+    score = segment_bleu(hyp, [REF], tokenize="none")
     assert (score.counts[0], score.totals[0]) == (3, 8)
     assert score.precisions[0] == 37.5
 
@@ -41,7 +41,7 @@ def test_brevity_penalty_for_short_hypothesis() -> None:
 
 
 def test_effective_order_scores_short_exact_match_100() -> None:
-    assert sentence_bleu("I work.", ["I work."]).score == pytest.approx(100.0)
+    assert segment_bleu("I work.", ["I work."]).score == pytest.approx(100.0)
     assert corpus_bleu(["I work."], [["I work."]]).score == 0.0
 
 
@@ -50,7 +50,7 @@ def test_effective_order_scores_short_exact_match_100() -> None:
 )
 def test_edge_cases_score_zero_never_nan(hyp: str, ref: str) -> None:
     for method in ("exp", "floor", "add-k", "none"):
-        score = sentence_bleu(hyp, [ref], smooth_method=method)
+        score = segment_bleu(hyp, [ref], smooth_method=method)
         assert score.score == 0.0
         assert not math.isnan(score.bp)
 
@@ -86,7 +86,7 @@ def test_input_validation() -> None:
     with pytest.raises(TypeError):
         corpus_bleu(["abc"], ["abc"])  # type: ignore[list-item]
     with pytest.raises(TypeError):
-        sentence_bleu("abc", "abc")  # type: ignore[arg-type]
+        segment_bleu("abc", "abc")  # type: ignore[arg-type]
     with pytest.raises(InputError, match="2 hypotheses but 1"):
         corpus_bleu(["a", "b"], [["a"]])
     with pytest.raises(ValueError, match="tokenize: got 'spm'"):

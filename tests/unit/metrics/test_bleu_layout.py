@@ -29,7 +29,7 @@ def test_streams_shaped_like_segments_are_refused_naming_both_layouts() -> None:
     "call",
     [
         lambda refs: corpus_bleu(HYPS, refs),
-        lambda refs: Bleu().sentence_scores(HYPS, refs),
+        lambda refs: Bleu().segment_scores(HYPS, refs),
         lambda refs: Bleu().corpus_rows(HYPS, refs),
         lambda refs: BleuMetric().update(HYPS, refs),
         lambda refs: compare({"x": HYPS}, refs, metrics=["bleu"]),

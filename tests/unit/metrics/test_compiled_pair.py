@@ -15,6 +15,7 @@ import random
 from array import array
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,6 +58,11 @@ def _cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("METEOR_EVAL_CACHE", str(tmp_path / "cache"))
 
 
+def _norm15(**options: Any) -> MeteorConfig:
+    """METEOR 1.5 with ``-norm``, the setting every test here starts from."""
+    return MeteorConfig.preset("meteor15", normalization="norm", **options)
+
+
 def scorers(config: MeteorConfig, monkeypatch: pytest.MonkeyPatch) -> tuple[Meteor, Meteor]:
     """(compiled pair path, general path) for the same configuration."""
     fused = Meteor(config)
@@ -73,8 +79,8 @@ def sentence(rng: random.Random, length: int) -> str:
 
 
 def same_everywhere(fused: Meteor, general: Meteor, hyp: str, refs: list[str]) -> None:
-    a = fused.sentence_score(hyp, refs, alignment=True)
-    b = general.sentence_score(hyp, refs, alignment=True)
+    a = fused.segment_score(hyp, refs, alignment=True)
+    b = general.segment_score(hyp, refs, alignment=True)
     assert a.stats == b.stats
     assert a.reference_index == b.reference_index
     assert a.alignment is not None and b.alignment is not None
@@ -99,9 +105,7 @@ MODULES = [
 def test_random_pairs_equal_the_general_path(
     modules: tuple[str, ...], beam: int, table: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    config = MeteorConfig.preset(
-        "meteor15", normalization="norm", modules=modules, beam=beam, paraphrase_table=table
-    )
+    config = _norm15(modules=modules, beam=beam, paraphrase_table=table)
     fused, general = scorers(config, monkeypatch)
     rng = random.Random(hash((modules, beam)) & 0xFFFF)
     for _ in range(60):
@@ -121,7 +125,7 @@ def test_identical_long_and_empty_segments(
     )
     fused, general = scorers(config, monkeypatch)
     # With paraphrase first, identical segments are matched by paraphrases alone (spec 3.5).
-    identical = fused.sentence_score("big house large home", ["big house large home"])
+    identical = fused.segment_score("big house large home", ["big house large home"])
     assert identical.stats.stages[0] != (0, 0, 0, 0)
     assert sum(identical.stats.stages[1]) == sum(identical.stats.stages[2]) == 0
     rng = random.Random(9)
@@ -143,7 +147,7 @@ def test_identical_long_and_empty_segments(
 
 
 def test_a_full_word_type_table_starts_over(table: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    config = MeteorConfig.preset("meteor15", normalization="norm", paraphrase_table=table)
+    config = _norm15(paraphrase_table=table)
     fused, general = scorers(config, monkeypatch)
     assert fused.pipeline.word_types is not None
     fused.pipeline.word_types.limit = 7
@@ -157,7 +161,7 @@ def test_a_full_word_type_table_starts_over(table: str, monkeypatch: pytest.Monk
 
 
 def test_oversized_synonym_identifiers_fall_back(monkeypatch: pytest.MonkeyPatch) -> None:
-    config = MeteorConfig.preset("meteor15", normalization="norm", modules=("exact", "synonym"))
+    config = _norm15(modules=("exact", "synonym"))
     fused, general = scorers(config, monkeypatch)
     types = fused.pipeline.word_types
     assert types is not None
@@ -248,7 +252,7 @@ def test_kernel_rejects_bad_input() -> None:
 
 
 def test_batches_equal_single_pairs(table: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    config = MeteorConfig.preset("meteor15", normalization="norm", paraphrase_table=table)
+    config = _norm15(paraphrase_table=table)
     fused, general = scorers(config, monkeypatch)
     rng = random.Random(12)
     shared_refs = [sentence(rng, 10) for _ in range(5)]  # references recur across pairs
@@ -269,7 +273,7 @@ def test_batches_equal_single_pairs(table: str, monkeypatch: pytest.MonkeyPatch)
 
 
 def test_batches_raise_the_first_pairs_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    config = MeteorConfig.preset("meteor15", normalization="norm", modules=("exact",))
+    config = _norm15(modules=("exact",))
     fused, _ = scorers(config, monkeypatch)
     good = ("a b", ["a b"])
     with pytest.raises(TypeError, match=r"references\[1\]: expected a str"):
@@ -281,7 +285,7 @@ def test_batches_raise_the_first_pairs_error(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_batches_fall_back_on_oversized_identifiers(monkeypatch: pytest.MonkeyPatch) -> None:
-    config = MeteorConfig.preset("meteor15", normalization="norm", modules=("exact", "synonym"))
+    config = _norm15(modules=("exact", "synonym"))
     fused, general = scorers(config, monkeypatch)
     assert fused.pipeline.word_types is not None
 
@@ -295,7 +299,7 @@ def test_batches_fall_back_on_oversized_identifiers(monkeypatch: pytest.MonkeyPa
 
 
 def test_pooled_batches_equal_pooled_records(table: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    config = MeteorConfig.preset("meteor15", normalization="norm", paraphrase_table=table)
+    config = _norm15(paraphrase_table=table)
     fused, general = scorers(config, monkeypatch)
     rng = random.Random(21)
     pairs = [
@@ -329,9 +333,7 @@ def test_row_blocks_equal_the_general_path(
     modules: tuple[str, ...], beam: int, table: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # issue 23: one meteor15_rows call per batch, rows written straight into a NumPy block.
-    config = MeteorConfig.preset(
-        "meteor15", normalization="norm", modules=modules, beam=beam, paraphrase_table=table
-    )
+    config = _norm15(modules=modules, beam=beam, paraphrase_table=table)
     fused, general = scorers(config, monkeypatch)
     rng = random.Random(hash(("block", modules, beam)) & 0xFFFF)
     pairs = [
@@ -354,7 +356,7 @@ def test_row_blocks_stop_at_the_first_pair_over_the_work_budget(
     from meteor_eval import limits
     from meteor_eval.errors import WorkBudgetError
 
-    config = MeteorConfig.preset("meteor15", normalization="norm", modules=("exact", "stem"))
+    config = _norm15(modules=("exact", "stem"))
     fused, general = scorers(config, monkeypatch)
     monkeypatch.setitem(limits.WORK_BUDGET, "meteor15", 30)
     repeated = " ".join(["cat"] * 6)  # 36 exact candidates
@@ -365,6 +367,6 @@ def test_row_blocks_stop_at_the_first_pair_over_the_work_budget(
         assert caught.value.index == 1 and caught.value.budget == 30
         assert caught.value.units > 30
         with pytest.raises(WorkBudgetError):
-            scorer.sentence_score(repeated, [repeated])
+            scorer.segment_score(repeated, [repeated])
     monkeypatch.setitem(limits.WORK_BUDGET, "meteor15", 36)  # at the budget: scored
     assert fused.best_stats_many(pairs) == [general.best_stats(h, r) for h, r in pairs]

@@ -199,7 +199,7 @@ def test_jar_weights_score_above_one_as_the_jar_does() -> None:
     config = MeteorConfig.preset("meteor15", normalization="norm").replace(
         weights=(1.0, 5.0, 5.0, 0.0), jar_weights=True
     )
-    score = Meteor(config).sentence_score("the dogs ran fast today", ["the dog runs quickly today"])
+    score = Meteor(config).segment_score("the dogs ran fast today", ["the dog runs quickly today"])
     assert score.score == 2.615384615384615
 
 

@@ -121,10 +121,10 @@ class TestScores:
         assert score == ToyScore(4 / 6, "var", None)
 
     def test_sentence_score_is_the_score_of_its_row(self) -> None:
-        assert Toy().sentence_score("a dog", ["a dog", "dogs"]) == ToyScore(1.0, "2", None)
+        assert Toy().segment_score("a dog", ["a dog", "dogs"]) == ToyScore(1.0, "2", None)
 
     def test_sentence_scores_each_on_its_own(self) -> None:
-        scores = Toy().sentence_scores(HYPS, REFS)
+        scores = Toy().segment_scores(HYPS, REFS)
         assert [s.value for s in scores] == [2 / 3, 1.0, 0.0]
         assert [s.nrefs for s in scores] == ["1", "2", "1"]
 
@@ -152,11 +152,11 @@ class TestInputChecks:
     def test_sentence_score_checks_its_input(self) -> None:
         toy = Toy()
         with pytest.raises(TypeError, match="hypothesis 0: expected a string"):
-            toy.sentence_score(["a"], ["a"])  # type: ignore[arg-type]
+            toy.segment_score(["a"], ["a"])  # type: ignore[arg-type]
         with pytest.raises(TypeError, match="a bare string"):
-            toy.sentence_score("a", "a")
+            toy.segment_score("a", "a")
         with pytest.raises(InputError, match="segment 0 has no reference"):
-            toy.sentence_score("a", [])
+            toy.segment_score("a", [])
         assert toy.scored == []
 
     def test_corpus_score_checks_every_segment_before_scoring(self) -> None:

@@ -163,9 +163,9 @@ def test_scorer_validates_arguments_and_pickles_stats() -> None:
     with pytest.raises(TypeError, match="stemmer"):
         NltkMeteor(stemmer=object())  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="references_tokens"):
-        NltkMeteor().sentence_score(["a"], "a")
+        NltkMeteor().segment_score(["a"], "a")
     with pytest.raises(InputError, match="at least one reference"):
-        NltkMeteor().sentence_score(["a"], [])
+        NltkMeteor().segment_score(["a"], [])
     stats = nltk_pair_stats(["a"], ["a"])
     assert pickle.loads(pickle.dumps(stats)) == stats
 
@@ -174,7 +174,7 @@ def test_corpus_score_is_the_mean_of_sentence_scores() -> None:
     scorer = NltkMeteor()
     hyps = [["a", "b"], ["x"]]
     refs = [[["a", "b"]], [["y"]]]
-    assert scorer.corpus_score(hyps, refs) == scorer.sentence_score(["a", "b"], [["a", "b"]]) / 2
+    assert scorer.corpus_score(hyps, refs) == scorer.segment_score(["a", "b"], [["a", "b"]]) / 2
     with pytest.raises(InputError, match="2 hypotheses but 1"):
         scorer.corpus_score(hyps, refs[:1])
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from meteor_eval import limits, parallel
+from meteor_eval import limits, pool
 from meteor_eval.errors import SegmentTooLongError, WorkBudgetError
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
 from meteor_eval.metrics.protocol import Metric, Pair, Total
@@ -48,7 +48,7 @@ def _children() -> set[int]:
     return found
 
 
-def _killing_total(metric: Metric[Any], chunk: Sequence[Pair]) -> Total:
+def _killing_total(metric: Metric[Any], chunk: Sequence[Pair]) -> Total:  # a method of Meteor
     """A chunk task that kills its own worker on the chunk holding segment 21 (in a worker)."""
     if any(h == "the cat number 21" for h, _ in chunk):
         os.kill(os.getpid(), signal.SIGKILL)
@@ -62,7 +62,7 @@ def _killing_total(metric: Metric[Any], chunk: Sequence[Pair]) -> Total:
 def test_killed_worker_names_its_chunk_and_leaves_no_process(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(parallel, "_chunk_total", _killing_total)
+    monkeypatch.setattr(Meteor, "chunk_total", _killing_total)  # forked workers inherit it
     sigpipe = signal.getsignal(signal.SIGPIPE)
     before = _children()  # other tests in this process may have left helpers running
     with pytest.raises(WorkerError, match=r"a worker process died ") as caught:
@@ -156,7 +156,7 @@ def test_pool_found_broken_at_submit_is_a_worker_error(
     """Under load a killed worker can break the pool before the next result is asked for;
     ``submit`` then raises BrokenProcessPool, which used to escape as is. The chunks in
     flight are named, or the one that could not be submitted when none was."""
-    monkeypatch.setattr(parallel, "_pool", lambda *args: _PoolBrokenAtSubmit(failing))
+    monkeypatch.setattr(pool, "_pool", lambda *args: _PoolBrokenAtSubmit(failing))
     with pytest.raises(WorkerError, match=message):
         corpus_result(Meteor(CONFIG), iter(PAIRS), jobs=2, chunk_size=2)
 
@@ -198,10 +198,10 @@ def test_meteor_budget_counts_work_not_length(flavour: str) -> None:
     ok = " ".join(f"w{k}" for k in range(3_000))
     units = 9_000_000 if flavour == "nltk" else 3_000
     with limits.work_budget(**{flavour: units}):
-        assert scorer.sentence_score(ok, [ok]).score > 0.9
+        assert scorer.segment_score(ok, [ok]).score > 0.9
     with limits.work_budget(**{flavour: units - 1}):
         with pytest.raises(WorkBudgetError, match=f"would take {units:,} "):
-            scorer.sentence_score(ok, [ok])
+            scorer.segment_score(ok, [ok])
         with pytest.raises(WorkBudgetError, match=r"^line 2: "):
             corpus_result(scorer, iter([("w", ["w"]), (ok, [ok])]))
     assert dict(limits.DEFAULT_WORK_BUDGET) == limits.WORK_BUDGET  # restored after the block
@@ -223,14 +223,14 @@ def test_repeated_word_refused_at_the_default_budget() -> None:
     default 300 million; refused before any candidate is built (it would take gigabytes)."""
     repeated = " ".join(["the"] * 17_321)
     with pytest.raises(WorkBudgetError, match="300,017,041 candidate pairs"):
-        Meteor(CONFIG).sentence_score(repeated, [repeated])
+        Meteor(CONFIG).segment_score(repeated, [repeated])
 
 
 def test_rouge_budget_only_for_the_quadratic_variants() -> None:
     long = " ".join(f"w{k % 50}" for k in range(2_001))
     linear = Rouge(RougeConfig(types=("rouge1", "rouge2", "rougeS")))
     with limits.work_budget(1):
-        assert linear.sentence_score(long, [long])["rouge1"].fmeasure == 1.0
+        assert linear.segment_score(long, [long])["rouge1"].fmeasure == 1.0
     with limits.work_budget(rouge=2_001 * 2 - 1):
         for variant, label in (
             ("rougeL", "ROUGE-L"),
@@ -238,7 +238,7 @@ def test_rouge_budget_only_for_the_quadratic_variants() -> None:
             ("rougeLsum", "ROUGE-Lsum"),
         ):
             with pytest.raises(WorkBudgetError, match=f"^{label} would take 4,002 LCS table"):
-                Rouge(RougeConfig(types=(variant,))).sentence_score(long, ["a b"])
+                Rouge(RougeConfig(types=(variant,))).segment_score(long, ["a b"])
     unlimited = Rouge(RougeConfig(types=("rougeSU",), skip_distance=-1))
     with pytest.raises(WorkBudgetError, match="ROUGE-SU without a skip limit would take "):
-        unlimited.sentence_score("a b", [" ".join(["w"] * 8_000)])  # 31,996,000 skip bigrams
+        unlimited.segment_score("a b", [" ".join(["w"] * 8_000)])  # 31,996,000 skip bigrams

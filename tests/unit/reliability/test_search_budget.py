@@ -85,10 +85,10 @@ def test_meteor_warning_names_the_segment(
     scorer = Meteor(MeteorConfig.preset("paper2005", modules=("exact",)))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        exact = scorer.sentence_score(hyp, [ref])
+        exact = scorer.segment_score(hyp, [ref])
     monkeypatch.setattr(exhaustive, "SEARCH_BUDGET", 2_000)
     with pytest.warns(SearchBudgetWarning) as caught:
-        bounded = scorer.sentence_score(hyp, [ref])
+        bounded = scorer.segment_score(hyp, [ref])
     (message,) = [str(w.message) for w in caught]
     assert '"barack obama will be the fourth president to ..."' in message
     assert "(67 hypothesis and 68 reference tokens; stage 0)" in message

@@ -70,7 +70,7 @@ def test_shared_scorer_matches_serial_scores(
     norm = "lower" if flavour == "nltk" else "norm"
     config = MeteorConfig.preset(flavour, normalization=norm, modules=modules)  # type: ignore[arg-type]
     serial_scorer = Meteor(config)
-    expected = [serial_scorer.sentence_score(h, refs).score for h, refs in pairs]
+    expected = [serial_scorer.segment_score(h, refs).score for h, refs in pairs]
     # The compiled path (meteor15) is where tables grow: more trials there.
     for _trial in range(4 if flavour == "meteor15" else 2):
         scorer = Meteor(config)  # fresh: every word is unseen
@@ -80,12 +80,12 @@ def test_shared_scorer_matches_serial_scores(
             # Each thread walks the pairs from a different start, so new words collide.
             for n in range(PAIRS):
                 i = (n + k * PAIRS // THREADS) % PAIRS
-                got[i] = scorer.sentence_score(*pairs[i]).score
+                got[i] = scorer.segment_score(*pairs[i]).score
 
         assert _hammer(work) == []
         assert [got[i] for i in range(PAIRS)] == expected
         # And the scorer is still right afterwards.
-        assert [scorer.sentence_score(h, refs).score for h, refs in pairs[:50]] == expected[:50]
+        assert [scorer.segment_score(h, refs).score for h, refs in pairs[:50]] == expected[:50]
 
 
 def test_shared_scorer_batches_match_serial(meteor_data: Path) -> None:
@@ -126,10 +126,10 @@ def test_used_scorer_pickles_and_scores_the_same(config: MeteorConfig) -> None:
 
     scorer = Meteor(config)
     hyp, refs = "the cats sat on a mat", ["the cat was sitting on the mat"]
-    before = scorer.sentence_score(hyp, refs)
+    before = scorer.segment_score(hyp, refs)
     copy = pickle.loads(pickle.dumps(scorer))
     assert copy.config == config
-    assert copy.sentence_score(hyp, refs).score == before.score > 0.2
+    assert copy.segment_score(hyp, refs).score == before.score > 0.2
 
 
 def test_shared_bleu_and_rouge_match_serial(meteor_data: Path) -> None:

@@ -19,8 +19,8 @@ def meteor() -> Meteor:
 
 def test_model_keeps_each_systems_kept_reference(meteor: Meteor) -> None:
     refs = ["a dog barked loudly", "the cat sat on the mat"]
-    a = meteor.sentence_score("the cat sat on a mat", refs, alignment=True)
-    b = meteor.sentence_score("a dog barked", refs, alignment=True)
+    a = meteor.segment_score("the cat sat on a mat", refs, alignment=True)
+    b = meteor.segment_score("a dog barked", refs, alignment=True)
     model = segment_model({"A": [a], "B": [b]}, meteor.config.modules)
     assert [s["reference"] for s in model["systems"]] == [[1], [0]]
     assert model["references"] == [
@@ -33,20 +33,20 @@ def test_model_keeps_each_systems_kept_reference(meteor: Meteor) -> None:
 
 
 def test_reference_kept_by_no_system_is_null(meteor: Meteor) -> None:
-    seg = meteor.sentence_score("x y", ["p q", "x y"], alignment=True)
+    seg = meteor.segment_score("x y", ["p q", "x y"], alignment=True)
     model = segment_model({"A": [seg]}, meteor.config.modules)
     assert model["references"] == [[None, ["x", "y"]]]
 
 
 def test_segments_without_alignment_have_empty_tokens(meteor: Meteor) -> None:
-    seg = meteor.sentence_score("the cat", ["the cat"])
+    seg = meteor.segment_score("the cat", ["the cat"])
     model = segment_model({"A": [seg]}, meteor.config.modules)
     assert model["systems"][0]["hypothesis"] == [[]]
     assert model["systems"][0]["score"] == [seg.score]
 
 
 def test_systems_must_have_the_same_segments(meteor: Meteor) -> None:
-    seg = meteor.sentence_score("a", ["a"], alignment=True)
+    seg = meteor.segment_score("a", ["a"], alignment=True)
     with pytest.raises(InputError, match=r"A: 1, B: 2"):
         segment_model({"A": [seg], "B": [seg, seg]}, meteor.config.modules)
     with pytest.raises(InputError, match="at least one system"):

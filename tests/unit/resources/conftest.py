@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 @pytest.fixture(scope="session")
 def wordnet_text_form() -> TextForm:
-    """The three text-form files, regenerated from the shipped ``nltk-wordnet.bin.gz``."""
+    """The three text-form files, regenerated from the shipped ``nltk-wordnet.bin.xz``."""
     from wordnet_build.text_form import text_form_from_nltk_view
 
     from meteor_eval.resources.wordnet.shipped import nltk_sections

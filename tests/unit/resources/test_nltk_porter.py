@@ -7,13 +7,12 @@ by ``python scripts/make_nltk_golden.py``; the oracle test repeats the compariso
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import json
 import pickle
-import re
 from pathlib import Path
 
+import make_nltk_golden
 import pytest
 
 from meteor_eval.resources.nltk_porter import (
@@ -21,7 +20,6 @@ from meteor_eval.resources.nltk_porter import (
     nltk_porter_spec,
     nltk_porter_stemmer,
 )
-from meteor_eval.resources.synonyms import meteor_wordnet
 
 ROOT = Path(__file__).resolve().parents[3]
 PORTER_GOLDEN = ROOT / "tests" / "reference" / "golden" / "nltk" / "porter.json"
@@ -113,21 +111,12 @@ def test_spec_identifies_the_rules() -> None:
 
 
 def wordnet_vocabulary() -> list[str]:
-    """The vocabulary of ``scripts/make_nltk_golden.py``'s ``porter_vocabulary_wordnet``."""
-    words: set[str] = set()
-    for lemma in meteor_wordnet().words():
-        words.add(lemma)
-        words.update(part for part in re.split(r"[_-]", lemma) if part)
-    words.update([w.capitalize() for w in sorted(words)[::7]])
-    return sorted(words)
+    """The WordNet vocabulary of the golden digests (the recording script's own function)."""
+    return make_nltk_golden.porter_vocabulary_wordnet()
 
 
 def digest(words: list[str]) -> str:
-    stem = NltkPorterStemmer().stem
-    hasher = hashlib.sha256()
-    for word in words:
-        hasher.update(f"{word}\t{stem(word)}\n".encode())
-    return hasher.hexdigest()
+    return make_nltk_golden.stem_digest(words, NltkPorterStemmer().stem)
 
 
 def test_wordnet_vocabulary_digest_equals_nltk_golden() -> None:
@@ -138,17 +127,12 @@ def test_wordnet_vocabulary_digest_equals_nltk_golden() -> None:
 
 
 def xray_vocabulary() -> list[str]:
+    """The xray vocabulary of the golden digests (the recording script's own function)."""
     from meteor_eval.text.nltk_tokenize import nltk_word_tokenize
 
     if not XRAY.is_dir():
         pytest.skip("../shared/data/meteor15 is not available")
-    words: set[str] = set()
-    for name in ("xray-reference", "xray-system1.hyp", "xray-system2.hyp"):
-        for line in (XRAY / name).read_text(encoding="utf-8").split("\n")[:2489]:
-            for token in line.split():
-                words.update((token, token.lower()))
-            words.update(nltk_word_tokenize(line))
-    return sorted(words)
+    return make_nltk_golden.porter_vocabulary_xray(nltk_word_tokenize)
 
 
 def test_xray_vocabulary_digest_equals_nltk_golden() -> None:

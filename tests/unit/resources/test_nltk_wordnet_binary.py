@@ -1,6 +1,6 @@
 """The compact binary NLTK view of WordNet holds exactly what the text form holds.
 
-``data/wordnet/nltk-wordnet.bin.gz`` is derived from ``index.tsv.gz``, ``synsets.tsv.gz`` and
+``data/wordnet/nltk-wordnet.bin.xz`` is derived from ``index.tsv.gz``, ``synsets.tsv.gz`` and
 ``exceptions.tsv.gz`` by ``scripts/build_wordnet.py`` (``build_nltk_binary``). The text form is
 not shipped: ``conftest.py`` regenerates it from the binary and checks its digests against the
 manifest. These tests rebuild the binary from it, compare every lemma entry and synset with a
@@ -11,6 +11,7 @@ parse of the text, and check that a stale or damaged binary file is refused with
 from __future__ import annotations
 
 import gzip
+import lzma
 import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -81,13 +82,13 @@ def test_stale_binary_is_refused(
 
 def test_damaged_binary_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("METEOR_EVAL_CACHE", str(tmp_path / "cache"))
-    good = gzip.decompress(data_file("wordnet", NLTK_BINARY_FILE).read_bytes())
+    good = lzma.decompress(data_file("wordnet", NLTK_BINARY_FILE).read_bytes())
     damaged = tmp_path / NLTK_BINARY_FILE
-    damaged.write_bytes(gzip.compress(good[:-10]))
+    damaged.write_bytes(lzma.compress(good[:-10], check=lzma.CHECK_CRC32, preset=0))
     with pytest.raises(ResourceError, match="truncated or damaged") as error:
         read_nltk_binary(damaged)
     assert str(damaged) in str(error.value)
-    damaged.write_bytes(b"not gzip")
+    damaged.write_bytes(b"not xz")
     with pytest.raises(ResourceError, match="cannot be read or decompressed"):
         read_nltk_binary(damaged)
 

@@ -139,3 +139,60 @@ def test_mapped_copies(tmp_path: Path, cache: Path) -> None:
     copy.write_bytes(b"")  # an empty copy cannot be mapped: unpacked again
     assert unpacked_file(source, mapped=True) == b"0123456789"
     assert copy.read_bytes() == b"0123456789"
+
+
+def test_an_xz_file_records_its_content_crc32_and_length(tmp_path: Path) -> None:
+    """The shipped WordNet views are xz (one block, CRC32 checks): the check of an unpacked
+    copy reads the length from the xz index and the CRC32 from the block's check field, without
+    decompressing; other xz layouts record no such pair."""
+    import lzma
+    import zlib
+
+    from meteor_eval.resources.registry import content_crc32
+
+    body = bytes(range(256)) * 4_000 + b"tail"
+    source = tmp_path / "table.bin.xz"
+    source.write_bytes(lzma.compress(body, check=lzma.CHECK_CRC32))
+    assert content_crc32(source) == (zlib.crc32(body), len(body))
+    empty = tmp_path / "empty.bin.xz"
+    empty.write_bytes(lzma.compress(b"", check=lzma.CHECK_CRC32))
+    assert content_crc32(empty) in (None, (0, 0))
+    for check in (lzma.CHECK_CRC64, lzma.CHECK_SHA256, lzma.CHECK_NONE):
+        other = tmp_path / f"other{check}.bin.xz"
+        other.write_bytes(lzma.compress(body, check=check))
+        assert content_crc32(other) is None
+    two = tmp_path / "two.bin.xz"  # two streams: no one record describes the whole
+    two.write_bytes(lzma.compress(body[:100], check=lzma.CHECK_CRC32) * 2)
+    assert content_crc32(two) is None
+    damaged = bytearray(source.read_bytes())
+    damaged[-14] ^= 0xFF  # inside the index: its own CRC32 no longer matches
+    broken = tmp_path / "broken.bin.xz"
+    broken.write_bytes(bytes(damaged))
+    assert content_crc32(broken) is None
+    for short in (b"", b"\xfd7zXZ\x00"):
+        (tmp_path / "short.bin.xz").write_bytes(short)
+        assert content_crc32(tmp_path / "short.bin.xz") is None
+
+
+def test_an_xz_copy_is_kept_checked_and_unpacked_again(
+    tmp_path: Path, cache: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    import lzma
+
+    source = tmp_path / "table.bin.xz"
+    source.write_bytes(lzma.compress(b"content", check=lzma.CHECK_CRC32))
+    assert unpacked_file(source) == b"content"
+    (copy,) = cache.iterdir()
+    assert copy.name.startswith("table.bin.") and not copy.name.startswith("table.bin.xz")
+    assert check_unpacked_copy(source) == (copy, None)
+    copy.write_bytes(b"edited!")
+    assert check_unpacked_copy(source) == (copy, "checksum")
+    with caplog.at_level(logging.WARNING, logger="meteor_eval"):
+        assert unpacked_file(source) == b"content"
+    assert "unpacking it again" in caplog.text
+    assert copy.read_bytes() == b"content"
+    # an xz layout that records no CRC32 of its content: decompressed every time, not kept
+    other = tmp_path / "other.bin.xz"
+    other.write_bytes(lzma.compress(b"other", check=lzma.CHECK_CRC64))
+    assert unpacked_file(other) == b"other"
+    assert [p.name for p in cache.iterdir()] == [copy.name]

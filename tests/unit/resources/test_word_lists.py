@@ -8,7 +8,6 @@ the copies are compared with it.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import zipfile
 from pathlib import Path
 
@@ -128,15 +127,6 @@ ENGLISH_FUNCTION_WORDS = (
 )
 
 
-def _jar() -> Path | None:
-    spec = importlib.util.find_spec("pycocoevalcap")
-    for location in (spec.submodule_search_locations or []) if spec else []:
-        path = Path(location) / "meteor" / "meteor-1.5.jar"
-        if path.is_file():
-            return path
-    return None
-
-
 class TestFunctionWords:
     def test_english_list_is_appendix_a(self) -> None:
         assert len(ENGLISH_FUNCTION_WORDS) == 93
@@ -228,11 +218,8 @@ class TestNonbreakingPrefixes:
         assert spec.short_id == "nonbreaking-prefixes-en-meteor-1.5-bd909f36"
 
 
-@pytest.mark.skipif(_jar() is None, reason="meteor-1.5.jar (pycocoevalcap) not installed")
-def test_data_files_are_byte_identical_to_the_jar() -> None:
-    jar = _jar()
-    assert jar is not None
-    with zipfile.ZipFile(jar) as archive:
+def test_data_files_are_byte_identical_to_the_jar(jar_file: Path) -> None:
+    with zipfile.ZipFile(jar_file) as archive:
         for language in FUNCTION_WORD_LANGUAGES:
             name = f"function/{language}.words"
             assert data_file("function", f"{language}.words").read_bytes() == archive.read(name)

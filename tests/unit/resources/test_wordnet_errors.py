@@ -1,6 +1,6 @@
 """A shipped WordNet binary that cannot be used raises a ResourceError naming the file.
 
-The text form is not shipped, so there is nothing to fall back on: each reader checks the gzip
+The text form is not shipped, so there is nothing to fall back on: each reader checks the xz
 stream (its CRC-32 and length), the magic, the format version, the source digest against
 ``manifest.json`` and the section sizes. The cases run on temporary copies of the shipped
 files, with the unpacked copies kept in a temporary cache.
@@ -8,9 +8,9 @@ files, with the unpacked copies kept in a temporary cache.
 
 from __future__ import annotations
 
-import gzip
 import json
 import logging
+import lzma
 from collections.abc import Callable
 from pathlib import Path
 
@@ -44,12 +44,12 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _unpacked(name: str) -> bytes:
-    return gzip.decompress(data_file("wordnet", name).read_bytes())
+    return lzma.decompress(data_file("wordnet", name).read_bytes())
 
 
 def _write(tmp_path: Path, name: str, body: bytes) -> Path:
     path = tmp_path / name
-    path.write_bytes(gzip.compress(body, compresslevel=1, mtime=0))
+    path.write_bytes(lzma.compress(body, check=lzma.CHECK_CRC32, preset=0))
     return path
 
 
@@ -73,7 +73,7 @@ def test_truncated_file_is_refused(
 ) -> None:
     shipped_bytes = data_file("wordnet", name).read_bytes()
     cut = tmp_path / name
-    cut.write_bytes(shipped_bytes[: len(shipped_bytes) // 2])  # the gzip stream ends early
+    cut.write_bytes(shipped_bytes[: len(shipped_bytes) // 2])  # the xz stream ends early
     _refused(read, cut, "cannot be read or decompressed")
     body = _unpacked(name)
     for size in (len(body) - 12, len(body) // 2, header + 10, header - 1, 0):
@@ -109,12 +109,13 @@ def test_checksum_mismatch_is_refused(
     body = bytearray(_unpacked(name))
     body[digest_at] ^= 0xFF
     _refused(read, _write(tmp_path, name, bytes(body)), "checksum mismatch")
-    # The gzip stream's own CRC-32 does not match its content.
+    # The xz block's own CRC-32 (its last 4 bytes, before the index) does not match its content.
     packed = bytearray(data_file("wordnet", name).read_bytes())
-    packed[-8] ^= 0xFF
+    index_size = (int.from_bytes(packed[-8:-4], "little") + 1) * 4
+    packed[len(packed) - 12 - index_size - 4] ^= 0xFF
     damaged = tmp_path / name
     damaged.write_bytes(bytes(packed))
-    _refused(read, damaged, "CRC check failed")
+    _refused(read, damaged, "cannot be read or decompressed .*Corrupt input data")
 
 
 @pytest.mark.parametrize(("name", "read", "digest_at", "header"), VIEWS)

@@ -123,7 +123,7 @@ def test_statistics_keep_one_row_per_reference_and_rescore_like_the_scorer(tmp_p
     tuned = PARAMS.apply(config)
     expected = [
         Meteor(tuned)
-        .sentence_score(r["hyp"], r["ref"] if isinstance(r["ref"], list) else [r["ref"]])
+        .segment_score(r["hyp"], r["ref"] if isinstance(r["ref"], list) else [r["ref"]])
         .score
         for r in records
     ]  # type: ignore[arg-type]

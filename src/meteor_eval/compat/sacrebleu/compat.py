@@ -44,7 +44,20 @@ def corpus_bleu(
         tokenize: Tokenizer name.
         use_effective_order: Leave out the n-gram orders the hypotheses lack.
     """
-    metric = BLEU(
+    metric = _bleu(smooth_method, smooth_value, force, lowercase, tokenize, use_effective_order)
+    return metric.corpus_score(hypotheses, references)
+
+
+def _bleu(
+    smooth_method: str,
+    smooth_value: float | None,
+    force: bool,
+    lowercase: bool,
+    tokenize: str,
+    use_effective_order: bool,
+) -> BLEU:
+    """The metric object of the functions' arguments (sacrebleu.compat names them so)."""
+    return BLEU(
         lowercase=lowercase,
         force=force,
         tokenize=tokenize,
@@ -52,7 +65,6 @@ def corpus_bleu(
         smooth_value=smooth_value,
         effective_order=use_effective_order,
     )
-    return metric.corpus_score(hypotheses, references)
 
 
 def raw_corpus_bleu(
@@ -82,14 +94,7 @@ def sentence_bleu(
     use_effective_order: bool = True,
 ) -> BLEUScore:
     """BLEU of one hypothesis against a plain list of references (effective order on)."""
-    metric = BLEU(
-        lowercase=lowercase,
-        force=False,
-        tokenize=tokenize,
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        effective_order=use_effective_order,
-    )
+    metric = _bleu(smooth_method, smooth_value, False, lowercase, tokenize, use_effective_order)
     return metric.sentence_score(hypothesis, references)
 
 

@@ -152,41 +152,36 @@ class PairedTest:
         """Results of every system (baseline first) for one metric."""
         systems = {str(k): [tuple(row) for row in rows] for k, rows in enumerate(stats)}
         resampling = SacrebleuResampling(metric.native.config)
-        if self.test_type == "bs":
-            found = paired_tests(
-                resampling,
+
+        def estimates(scorer: Any, method: str, n_confidence: int = 1000) -> Any:
+            # Every test of this object draws the same samples from the same seed
+            # (n_confidence: paired_tests' default unless given).
+            return paired_tests(
+                scorer,
                 systems,
-                method="bs",
+                method=method,
                 n_samples=self.n_samples,
+                n_confidence=n_confidence,
                 seed=self._seed,
                 allow_few_samples=True,
             ).estimates
+
+        if self.test_type == "bs":
+            found = estimates(resampling, "bs")
             p_values = {k: found[k]["bleu"].p_value for k in systems}
             intervals = found
         else:
             with_ci = self.n_ar_confidence > 0
-            trials = paired_tests(
+            trials = estimates(
                 SacrebleuTrials(metric.native.config),
-                systems,
-                method="ar",
-                n_samples=self.n_samples,
+                "ar",
                 n_confidence=self.n_ar_confidence if with_ci else 1,
-                seed=self._seed,
-                allow_few_samples=True,
-            ).estimates
+            )
             p_values = {k: trials[k]["bleu"].p_value for k in systems}
             intervals = trials
             if with_ci:
                 # The same draws again, the intervals scored from float32 sums as sacrebleu's.
-                intervals = paired_tests(
-                    resampling,
-                    systems,
-                    method="ar",
-                    n_samples=self.n_samples,
-                    n_confidence=self.n_ar_confidence,
-                    seed=self._seed,
-                    allow_few_samples=True,
-                ).estimates
+                intervals = estimates(resampling, "ar", n_confidence=self.n_ar_confidence)
         with_interval = self.test_type == "bs" or self.n_ar_confidence > 0
         return [_result(intervals[k]["bleu"], with_interval, p_values[k]) for k in systems]
 

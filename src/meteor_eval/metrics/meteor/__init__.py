@@ -51,7 +51,13 @@ from meteor_eval.metrics.meteor.config import (
 )
 from meteor_eval.metrics.meteor.formula import Components, score_from_stats
 from meteor_eval.metrics.meteor.pipeline import pool_stats
-from meteor_eval.metrics.meteor.scorer import Meteor, MeteorScore, corpus_meteor, sentence_meteor
+from meteor_eval.metrics.meteor.scorer import (
+    Meteor,
+    MeteorScore,
+    corpus_meteor,
+    segment_meteor,
+    sentence_meteor,
+)
 
 __all__ = [
     "Aggregate",
@@ -65,5 +71,6 @@ __all__ = [
     "corpus_meteor",
     "pool_stats",
     "score_from_stats",
+    "segment_meteor",
     "sentence_meteor",
 ]

@@ -9,7 +9,10 @@ Batches intern the new word types of all their pairs at once, and a pooled batch
 kernel's rows directly. Batches of single-reference pairs go further
 (:meth:`FastPipeline.rows_block`): their word-type ids are concatenated into two arrays and
 ``meteor15_rows`` writes every pair's 23 statistics straight into one NumPy block, with no Python
-object per pair between the tokens and the row. Results are those of
+object per pair between the tokens and the row; their lines are preprocessed and interned by
+the compiled front end ``meteor15_tokens`` (``_ext/frontend.c``: normaliser, Java's
+lower-casing, split and a token cache, one Python object per new word type only, none per
+token), whose readable twin is :meth:`FastPipeline.tokens_python`. Results are those of
 :class:`~meteor_eval.metrics.meteor.pipeline.Pipeline`, bit for bit
 (``tests/unit/metrics/test_compiled_pair.py``); whatever the kernel cannot take (another flavour,
 character mode, a module without a code, a synonym identifier beyond 64 bits, a full table's old
@@ -31,7 +34,7 @@ import numpy as np
 
 from meteor_eval import limits
 from meteor_eval._ext import compiled_kernels
-from meteor_eval.errors import WorkBudgetError
+from meteor_eval.errors import ConfigError, WorkBudgetError
 from meteor_eval.limits import WORK_BUDGET
 from meteor_eval.match import registry as matchers
 from meteor_eval.match.base import Match, Segment
@@ -44,8 +47,10 @@ from meteor_eval.metrics.meteor.pipeline import (
     check_reference,
     check_segment,
 )
-from meteor_eval.stats.meteor import MeteorStats
-from meteor_eval.text.tokenize import java_hash
+from meteor_eval.resources.nonbreaking import nonbreaking_prefixes
+from meteor_eval.stats.meteor import MeteorStats, is_perfect, perfect_rows, stats_of_compiled
+from meteor_eval.text.normalize import normalizer_language
+from meteor_eval.text.tokenize import java_hash, java_lower
 
 __all__ = ["FastPipeline", "compiled_kinds"]
 
@@ -53,6 +58,11 @@ __all__ = ["FastPipeline", "compiled_kinds"]
 _PAIR_KERNEL: Any = compiled_kernels("meteor15_pair", "paraphrase_root")
 # A batch of pairs into a block of statistics rows (None with an older build).
 _ROWS_KERNEL: Any = compiled_kernels("meteor15_rows", "meteor15_pair", "paraphrase_root")
+# A cache of the references' paraphrase walks, bound to a scorer's trie (None: older build).
+_WALK_CACHE: Any = compiled_kernels("paraphrase_walk_cache", "meteor15_pair")
+# A chunk of lines normalised, lower-cased, split and interned in one call (None: the Python
+# front end, FastPipeline.tokens_python, does it).
+_FRONT_KERNEL: Any = compiled_kernels("meteor15_tokens", "meteor15_token_cache")
 
 _LABEL = "METEOR (meteor15)"
 
@@ -72,7 +82,9 @@ def compiled_kinds(config: MeteorConfig) -> bytes | None:
 
 
 def _row_of(stats: MeteorStats) -> tuple[int, ...]:
-    """A statistics record in the kernel's row order (lengths, chunks, matched, stages)."""
+    """A statistics record in the compiled pair kernel's compact order (lengths, chunks,
+    matched, stages: :func:`~meteor_eval.stats.meteor.stats_of_compiled` reads it back), to add
+    a pair scored on the general path to a running sum of the kernel's rows."""
     return (
         stats.hyp_length,
         stats.ref_length,
@@ -99,15 +111,6 @@ def _over_budget(units: int, index: int | None = None) -> WorkBudgetError:
     return WorkBudgetError(_LABEL, "meteor15", units, limits.WORK_BUDGET["meteor15"], index)
 
 
-def _stats_of(row: Sequence[int]) -> MeteorStats:
-    """The kernel's row as a statistics record."""
-    stages = cast(
-        "tuple[tuple[int, int, int, int], ...]",
-        tuple(tuple(row[b : b + 4]) for b in range(7, len(row), 4)),
-    )
-    return MeteorStats(row[0], row[1], row[2], row[3], stages, row[4], row[5], row[6])
-
-
 class FastPipeline(Pipeline):
     """:class:`Pipeline` with the compiled pair path where it applies (same results).
 
@@ -120,8 +123,18 @@ class FastPipeline(Pipeline):
         self.pair_kinds = compiled_kinds(config)
         self.word_types: WordTypes | None = None
         self._trie: tuple[object, ...] | None = None
-        #: Reference text -> its word-type ids in the current table (the block path's cache).
-        self._ref_ids: dict[str, array[int]] = {}
+        #: Reference text -> its word-type ids (native int32 bytes) in the current table (the
+        #: block path's cache).
+        self._ref_ids: dict[str, bytes] = {}
+        #: The compiled front end's settings (mode, keep punctuation, nonbreaking prefixes), or
+        #: ``None`` when the lines of a batch are preprocessed in Python.
+        self._front = self._front_settings(config)
+        #: The compiled front end's token cache (one per word-type table).
+        self._token_cache: object = None
+        #: The references' paraphrase walks met so far (the sixth item of the trie tuple).
+        self._walk_cache: object = (
+            None if _WALK_CACHE is None else _WALK_CACHE.paraphrase_walk_cache()
+        )
         if self.pair_kinds is not None:
             self.new_word_types()
 
@@ -138,7 +151,7 @@ class FastPipeline(Pipeline):
                 synonyms = matcher.packed_sets  # type: ignore[attr-defined]
             elif kind == _PARAPHRASE:
                 paraphrase = matcher.token_id  # type: ignore[attr-defined]
-                self._trie = matcher.compiled_trie()  # type: ignore[attr-defined]
+                self._trie = (*matcher.compiled_trie(), self._walk_cache)  # type: ignore[attr-defined]
         self.word_types = WordTypes(
             identity=java_hash,
             function=self.function_cache.__getitem__,
@@ -148,12 +161,95 @@ class FastPipeline(Pipeline):
         )
         self.ref_cache.clear()
         self._ref_ids = {}
+        self._token_cache = None if self._front is None else _FRONT_KERNEL.meteor15_token_cache()
 
     def _general_path(self) -> None:
         """Leave the compiled pair path for good (a synonym identifier beyond 64 bits)."""
         self.word_types = None
         self.ref_cache.clear()
         self._ref_ids = {}
+        self._token_cache = None
+
+    @staticmethod
+    def _front_settings(config: MeteorConfig) -> tuple[int, bool, dict[str, bool]] | None:
+        """``meteor15_tokens``'s settings for ``config`` (the apostrophe mode, whether
+        punctuation stays, the nonbreaking prefixes), or ``None`` when the compiled front end
+        does not apply (no extension, another tokenizer, no ``-norm``)."""
+        if (
+            _FRONT_KERNEL is None
+            or config.tokenizer != "default"
+            or config.normalization not in ("norm", "norm_nopunct")
+        ):
+            return None
+        try:
+            language = normalizer_language(config.language)
+        except ConfigError:
+            return None  # (tokenize() raises the configuration's error)
+        mode = {"english": 0, "french": 1}.get(language, 2)
+        keep = config.normalization == "norm"
+        return mode, keep, dict(nonbreaking_prefixes(language))
+
+    def tokens_python(
+        self, lines: Sequence[str], known: dict[str, int]
+    ) -> tuple[bytes, bytes, list[str]]:
+        """The front end in Python, the readable twin of ``meteor15_tokens`` (``_ext/
+        frontend.c``): every line preprocessed (:meth:`tokenize`) and each token's word-type
+        id in ``known`` (values ``0 .. len(known) - 1``), a token not in it numbered
+        ``len(known) + k`` in order of first appearance. Returns the ids (native int32 bytes),
+        the offsets of each line's ids (``len(lines) + 1`` native int64 values, as bytes) and
+        the new word types in the order of their ids; ``known`` is not changed.
+
+        Example:
+            >>> pipe = FastPipeline(MeteorConfig.preset("meteor15", normalization="norm"))
+            >>> ids, offsets, new = pipe.tokens_python(["The cat.", "the end"], {"the": 0})
+            >>> list(array("i", ids)), list(array("q", offsets)), new
+            ([0, 1, 2, 0, 3], [0, 3, 5], ['cat', '.', 'end'])
+        """
+        new: dict[str, int] = {}
+        base = len(known)
+        ids = array("i")
+        offsets = array("q", [0])
+        for line in lines:
+            for token in self.tokenize(line):
+                found = known.get(token)
+                if found is None:
+                    found = new.setdefault(token, base + len(new))
+                ids.append(found)
+            offsets.append(len(ids))
+        return ids.tobytes(), offsets.tobytes(), list(new)
+
+    def intern_lines(self, lines: Sequence[str]) -> tuple[bytes, bytes] | None:
+        """Every line preprocessed and its tokens interned into the current word-type table
+        (new word types added in one batch): the ids as native int32 bytes and the offsets of
+        each line's ids (``len(lines) + 1`` native int64 values, as bytes), through the
+        compiled front end where it applies (:meth:`tokens_python` otherwise). ``None`` when
+        the compiled pair path is off or turns off here (an identifier beyond 64 bits, see
+        :meth:`segment_of`). The table's lock is held from the numbering of the new word types
+        to their addition, so the ids handed out are theirs."""
+        types = self.word_types
+        if types is None:
+            return None
+        front, cache = self._front, self._token_cache
+        with types.lock:
+            try:
+                if front is not None and cache is not None:
+                    mode, keep, prefixes = front
+                    ids, offsets, new = _FRONT_KERNEL.meteor15_tokens(
+                        lines, mode, keep, prefixes, java_lower, types, cache
+                    )
+                else:
+                    ids, offsets, new = self.tokens_python(lines, types)
+                if new:
+                    types.append_new(new)
+            except OverflowError:
+                self._general_path()
+                return None
+            except BaseException:
+                # The cache may have numbered word types that were not added: start it afresh.
+                if self._token_cache is cache and cache is not None:
+                    self._token_cache = _FRONT_KERNEL.meteor15_token_cache()
+                raise
+        return ids, offsets
 
     def segment_of(self, tokens: tuple[str, ...]) -> Segment:
         """The segment of preprocessed tokens, interned when the compiled pair path is on."""
@@ -231,9 +327,7 @@ class FastPipeline(Pipeline):
             )
         if row is None:  # over the work budget: matches holds the candidates counted
             raise _over_budget(matches)
-        stages = tuple(row[b : b + 4] for b in range(7, len(row), 4))
-        stats = MeteorStats(row[0], row[1], row[2], row[3], stages, row[4], row[5], row[6])
-        return stats, matches if matches is not None else [], row[4]
+        return stats_of_compiled(row), matches if matches is not None else [], row[4]
 
     def best_stats_many(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> list[MeteorStats]:
         """:meth:`Pipeline.best_stats_many`, with the new word types of all the pairs interned
@@ -296,11 +390,11 @@ class FastPipeline(Pipeline):
                     raise _over_budget(units, index)
             else:  # interned with another table (it filled up): the general path
                 row = _row_of(self.pair_stats(hyp, ref, want_matches=False)[0])
-            if skip and row[4] == 1 and row[5] == row[0] and row[6] == row[1]:
-                # A perfect segment adds no chunks (word mode: matched words = stage sums).
+            # A perfect segment adds no chunks (word mode: matched words = stage sums).
+            if skip and is_perfect(row[4], row[5], row[6], row[0], row[1]):
                 row = (*row[:4], 0, *row[5:])
             total = list(map(operator.add, total, row))
-        return _stats_of(total)
+        return stats_of_compiled(total)
 
     def pooled_block(self, rows: np.ndarray[Any, np.dtype[np.int64]]) -> np.ndarray[Any, Any]:
         """The pooled row of a block of rows in the jar's order: column sums, except that a
@@ -308,12 +402,7 @@ class FastPipeline(Pipeline):
         chunks (METEOR 1.5's rule, spec 5.2)."""
         total: np.ndarray[Any, Any] = rows.sum(axis=0)
         if self.config.zero_penalty_if_perfect and len(rows):
-            perfect = (
-                (rows[:, 20] == 1)
-                & (rows[:, 4:20:2].sum(axis=1) == rows[:, 0])
-                & (rows[:, 5:20:2].sum(axis=1) == rows[:, 1])
-            )
-            total[20] -= int(perfect.sum())
+            total[20] -= int(perfect_rows(rows).sum())
         return total
 
     def rows_block(
@@ -321,8 +410,9 @@ class FastPipeline(Pipeline):
     ) -> np.ndarray[Any, np.dtype[np.int64]] | None:
         """The statistics of single-reference pairs as an ``(n, 23)`` int64 block in the jar's
         order (:data:`~meteor_eval.stats.meteor.ROW_COLUMNS`), from one ``meteor15_rows`` call:
-        the pairs' word types are interned in one batch and their ids concatenated, so no
-        Python object is made per pair on the way from the tokens to the row.
+        the hypotheses and the references not seen yet are preprocessed and interned in one
+        :meth:`intern_lines` call, so no Python object is made per token or per pair on the
+        way from the text to the row.
 
         ``None`` when the block path does not apply (the compiled pair path is off, a pair
         has several references, more than four modules, a substituted aligner). Errors are
@@ -343,46 +433,44 @@ class FastPipeline(Pipeline):
             if len(references) != 1:
                 return None
             check_reference(0, references[0])
-        tokenize = self.tokenize
-        # A hypothesis paired with each of its references is tokenized once.
-        seen: dict[str, tuple[str, ...]] = {}
-        hyp_tokens = [seen[h] if h in seen else seen.setdefault(h, tokenize(h)) for h, _ in pairs]
-        budget = limits.WORK_BUDGET["meteor15"]
-        for index, (tokens, (_, references)) in enumerate(zip(hyp_tokens, pairs, strict=True)):
-            # The exact count of equal words and stems (as the other paths give it) where the
-            # lengths allow it to pass the budget; normalising at most doubles a character, so
-            # twice the reference's characters bound its tokens. The kernel counts every
-            # stage's candidates as well, and stops at the budget.
-            if len(tokens) * 2 * len(references[0]) > budget:
-                try:
-                    self.check_token_work(tokens, tokenize(references[0]))
-                except WorkBudgetError as exc:
-                    raise exc.at_index(index) from None
         cache = self._ref_ids
         ref_texts = [refs[0] for _, refs in pairs]
-        found = {t: cache.get(t) for t in ref_texts}
-        new_refs = {t: tokenize(t) for t, ids in found.items() if ids is None}
+        found: dict[str, bytes | None] = {t: cache.get(t) for t in ref_texts}
         if types.full:
             self.new_word_types()
             types = self.word_types
             assert types is not None
             cache = self._ref_ids
-            new_refs = {t: tokenize(t) for t in found}
-        if not self._add_words(types, hyp_tokens, new_refs.values()):
+            found = dict.fromkeys(found)
+        new_refs = [t for t, ids in found.items() if ids is None]
+        n = len(pairs)
+        interned = self.intern_lines([h for h, _ in pairs] + new_refs)
+        if interned is None:
             return None
-        known = types.__getitem__
-        for text, tokens in new_refs.items():
-            found[text] = array("i", map(known, tokens))
+        ids, offsets = interned
+        ends = memoryview(offsets).cast("q")
+        budget = limits.WORK_BUDGET["meteor15"]
+        for index, (hypothesis, references) in enumerate(pairs):
+            # The exact count of equal words and stems (as the other paths give it) where the
+            # lengths allow it to pass the budget; normalising at most doubles a character, so
+            # twice the reference's characters bound its tokens. The kernel counts every
+            # stage's candidates as well, and stops at the budget.
+            if (ends[index + 1] - ends[index]) * 2 * len(references[0]) > budget:
+                try:
+                    self.check_token_work(self.tokenize(hypothesis), self.tokenize(references[0]))
+                except WorkBudgetError as exc:
+                    raise exc.at_index(index) from None
+        hyp_ids = ids[: 4 * ends[n]]
+        hyp_offsets = offsets[: 8 * (n + 1)]
+        for k, text in enumerate(new_refs, start=n):
+            found[text] = ids[4 * ends[k] : 4 * ends[k + 1]]
         if len(cache) + len(new_refs) > CACHE_LIMIT:
             cache.clear()
         for text in new_refs:
-            cache[text] = cast("array[int]", found[text])
-        ref_arrays = [cast("array[int]", found[t]) for t in ref_texts]
-        hyp_ids = array("i", map(known, itertools.chain.from_iterable(hyp_tokens)))
-        hyp_offsets = array("q", itertools.accumulate(map(len, hyp_tokens), initial=0))
-        ref_ids = array("i")
-        ref_ids.frombytes(b"".join(ref_arrays))
-        ref_offsets = array("q", itertools.accumulate(map(len, ref_arrays), initial=0))
+            cache[text] = cast("bytes", found[text])
+        ref_arrays = [cast("bytes", found[t]) for t in ref_texts]
+        ref_ids = b"".join(ref_arrays)
+        ref_offsets = array("q", itertools.accumulate((len(b) // 4 for b in ref_arrays), initial=0))
         out = np.zeros((len(pairs), 23), dtype=np.int64)
         with types.lock:  # the tables do not grow while the kernel reads them
             over = _ROWS_KERNEL.meteor15_rows(

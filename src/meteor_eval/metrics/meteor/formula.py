@@ -27,7 +27,7 @@ import struct
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from meteor_eval.stats.meteor import MeteorStats
+from meteor_eval.stats.meteor import MeteorStats, is_perfect, perfect_rows
 
 if TYPE_CHECKING:
     from meteor_eval.metrics.meteor.config import MeteorConfig
@@ -370,7 +370,7 @@ def scores_of_totals(totals: Any, config: MeteorConfig) -> Any:
         fmean = 1.0 / ((1.0 - config.alpha) / precision + config.alpha / recall)
         frag = chunks / (matched / 2.0)
         if config.zero_penalty_if_perfect:
-            perfect = (chunks == 1) & (hyp_total == data[:, 0]) & (ref_total == data[:, 1])
+            perfect = is_perfect(chunks, hyp_total, ref_total, data[:, 0], data[:, 1])
             frag = np.where(perfect, 0.0, frag)
         penalty = config.gamma * np.power(frag, config.beta)
         score = fmean * (1.0 - penalty)
@@ -399,14 +399,12 @@ def jar_row_scores(rows: Any, config: MeteorConfig) -> Any:
     lengths = (cols[:, 0], cols[:, 1], cols[:, 2], cols[:, 3])
     stages = [tuple(cols[:, 4 + 4 * s + i] for i in range(4)) for s in range(n)]
     hyp_lw, ref_lw, hyp_mw, ref_mw = _weighted_sums(lengths, stages, config.weights, config.delta)
-    hyp_total = ints[:, 4:20:4].sum(axis=1) + ints[:, 6:20:4].sum(axis=1)
-    ref_total = ints[:, 5:20:4].sum(axis=1) + ints[:, 7:20:4].sum(axis=1)
-    perfect = (ints[:, 20] == 1) & (hyp_total == ints[:, 0]) & (ref_total == ints[:, 1])
+    perfect = perfect_rows(ints)
     triples = np.stack([ints[:, 20], ints[:, 21] + ints[:, 22], perfect.astype(np.int64)], axis=1)
     distinct, inverse = np.unique(triples, axis=0, return_inverse=True)
     powers = np.empty(len(distinct), dtype=np.float64)
-    for k, (chunks, matched, is_perfect) in enumerate(distinct.tolist()):
-        if is_perfect:
+    for k, (chunks, matched, perfect_one) in enumerate(distinct.tolist()):
+        if perfect_one:
             frag = 0.0
         elif matched == 0:
             frag = math.nan if chunks == 0 else math.inf

@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Final, Protocol, TypeVar
 
 from meteor_eval.align.greedy import count_chunks, greedy_align
-from meteor_eval.errors import InputError
+from meteor_eval.errors import InputError, warn_renamed
 from meteor_eval.metrics.meteor.formula import nltk_score_from_stats
 from meteor_eval.stats.meteor import MeteorStats
 
@@ -135,7 +135,7 @@ class NltkMeteor:
         ...        "the commands of the party").split()
         >>> ref = ("It is a guide to action that ensures that the military will forever "
         ...        "heed Party commands").split()
-        >>> round(scorer.sentence_score(hyp, [ref]), 4)
+        >>> round(scorer.segment_score(hyp, [ref]), 4)
         0.6944
     """
 
@@ -250,6 +250,13 @@ class NltkMeteor:
     def sentence_score(
         self, hypothesis_tokens: Iterable[str], references_tokens: Iterable[Iterable[str]]
     ) -> float:
+        """Deprecated name of :meth:`segment_score` (removed in 0.3)."""
+        warn_renamed("NltkMeteor.sentence_score", "segment_score")
+        return self.segment_score(hypothesis_tokens, references_tokens)
+
+    def segment_score(
+        self, hypothesis_tokens: Iterable[str], references_tokens: Iterable[Iterable[str]]
+    ) -> float:
         """NLTK's ``meteor_score(references, hypothesis)`` (argument order as in this library).
 
         Args:
@@ -282,7 +289,7 @@ class NltkMeteor:
         if not hypotheses_tokens:
             return 0.0
         scores = [
-            self.sentence_score(h, refs)
+            self.segment_score(h, refs)
             for h, refs in zip(hypotheses_tokens, references_tokens, strict=True)
         ]
         return math.fsum(scores) / len(scores)

@@ -38,8 +38,12 @@ from meteor_eval.match.base import CandidateStore, Match, Matcher, Segment
 from meteor_eval.metrics.meteor.config import MeteorConfig
 from meteor_eval.metrics.meteor.formula import score_from_stats
 from meteor_eval.metrics.meteor.nltk import NltkMeteor, stats_from_matches
-from meteor_eval.metrics.protocol import Row
-from meteor_eval.stats.meteor import MeteorStats, stats_from_alignment
+from meteor_eval.stats.meteor import (
+    MeteorStats,
+    perfect_row,
+    stats_from_alignment,
+    stats_of_compiled,
+)
 from meteor_eval.text.tokenize import java_hash, java_lower, preprocess, utf16_len
 
 __all__ = [
@@ -94,9 +98,7 @@ def word_stats(
     if _STATS_KERNEL is None:
         return word_stats_python(matches, hyp_function, ref_function, n_stages)
     row = _STATS_KERNEL.word_stats(matches, hyp_function, ref_function, n_stages)
-    stages = tuple(row[b : b + 4] for b in range(7, 7 + 4 * n_stages, 4))
-    stats = MeteorStats(row[0], row[1], row[2], row[3], stages, row[4], row[5], row[6])
-    return stats, row[4]
+    return stats_of_compiled(row), row[4]
 
 
 def word_stats_python(
@@ -149,15 +151,6 @@ def word_stats_python(
         ref_matched,
     )
     return stats, chunks
-
-
-def perfect_row(row: Row) -> bool:
-    """A statistics row with one chunk and every unit of both sides matched (spec 5.2)."""
-    if row[20] != 1:
-        return False
-    hyp = row[4] + row[6] + row[8] + row[10] + row[12] + row[14] + row[16] + row[18]
-    ref = row[5] + row[7] + row[9] + row[11] + row[13] + row[15] + row[17] + row[19]
-    return hyp == row[0] and ref == row[1]
 
 
 def pool_stats(records: Iterable[MeteorStats], config: MeteorConfig) -> MeteorStats:

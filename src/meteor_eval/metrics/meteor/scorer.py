@@ -5,7 +5,7 @@
 applies), scores statistics with :func:`~meteor_eval.metrics.meteor.formula.score_from_stats`,
 signs them (:mod:`meteor_eval.metrics.meteor.signature`) and implements the metric protocol
 (:class:`~meteor_eval.metrics.protocol.Metric`) on the jar's 23-number statistics rows.
-``corpus_meteor`` and ``sentence_meteor`` are wrappers around a cached :class:`Meteor`.
+``corpus_meteor`` and ``segment_meteor`` are wrappers around a cached :class:`Meteor`.
 
 Several references: each reference is scored and the first one with the strictly highest score
 keeps its statistics (spec 5.4). Corpus score: the segments' statistics are pooled and scored once
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import operator
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -24,23 +23,20 @@ from types import MappingProxyType
 from typing import Any
 
 from meteor_eval.align.alignment import Alignment
-from meteor_eval.errors import warn_empty
+from meteor_eval.errors import warn_empty, warn_renamed
 from meteor_eval.match.base import Match, Segment
 from meteor_eval.metrics.base import Score, Signature
+from meteor_eval.metrics.cache import LruCache
 from meteor_eval.metrics.meteor.config import MeteorConfig
 from meteor_eval.metrics.meteor.fast import FastPipeline
 from meteor_eval.metrics.meteor.formula import finite, score_from_stats, scores_of_totals
-from meteor_eval.metrics.meteor.pipeline import (
-    check_corpus,
-    each_placed,
-    perfect_row,
-    pool_stats,
-)
+from meteor_eval.metrics.meteor.pipeline import check_corpus, each_placed, pool_stats
 from meteor_eval.metrics.meteor.signature import build_signature, resource_ids
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total, processes_for
-from meteor_eval.stats.meteor import ROW_COLUMNS, MeteorStats
+from meteor_eval.pool import Run, each
+from meteor_eval.stats.meteor import ROW_COLUMNS, MeteorStats, merge_row
 
-__all__ = ["Meteor", "MeteorScore", "corpus_meteor", "sentence_meteor"]
+__all__ = ["Meteor", "MeteorScore", "corpus_meteor", "segment_meteor", "sentence_meteor"]
 
 #: Pairs scored together by :meth:`Meteor.corpus_score` (their new word types are interned in
 #: one batch).
@@ -110,7 +106,7 @@ class Meteor(Metric["MeteorScore"]):
     Example:
         >>> scorer = Meteor(MeteorConfig.preset("meteor15", modules=("exact", "stem", "synonym"),
         ...                                     normalization="norm"))
-        >>> scorer.sentence_score("The cat sat on the mat.", ["The cat sat on the mat."]).score
+        >>> scorer.segment_score("The cat sat on the mat.", ["The cat sat on the mat."]).score
         1.0
     """
 
@@ -236,7 +232,7 @@ class Meteor(Metric["MeteorScore"]):
             return 0.0
         return math.fsum(score_from_stats(r, config).score for r in records) / len(records)
 
-    def sentence_score(
+    def segment_score(
         self, hypothesis: str, references: Sequence[str], *, alignment: bool = False
     ) -> MeteorScore:
         """METEOR of one hypothesis against its references.
@@ -287,21 +283,28 @@ class Meteor(Metric["MeteorScore"]):
             warn_empty()
         if segments or alignments:
             seg_scores = [
-                self.sentence_score(h, refs, alignment=alignments)
+                self.segment_score(h, refs, alignment=alignments)
                 for h, refs in zip(hypotheses, references, strict=True)
             ]
             return self.combine(seg_scores, keep_segments=True)
         # Only the statistics are needed: no per-segment score objects or alignments.
         pairs = list(zip(hypotheses, references, strict=True))
+        n_refs_set = {str(len(refs)) for refs in references}
+        n_refs = next(iter(n_refs_set)) if len(n_refs_set) == 1 else "var"
+        if self.config.aggregate != "mean":
+            # Pooled batch by batch (the compiled path sums a block of rows: no statistics
+            # record per segment). A batch's total is never perfect (a fully matched segment
+            # with one chunk is perfect and adds none), so the totals add up plainly.
+            total = MeteorStats.zero(len(self.config.modules))
+            for start in range(0, len(pairs), _BATCH):
+                batch = self.pooled_stats_many(pairs[start : start + _BATCH])
+                total = total.merge(batch, skip_perfect_chunks=False)
+            return self.score_stats(total, nrefs=n_refs)
         records: list[MeteorStats] = []
         for start in range(0, len(pairs), _BATCH):
             records.extend(self.best_stats_many(pairs[start : start + _BATCH]))
-        n_refs_set = {str(len(refs)) for refs in references}
-        n_refs = next(iter(n_refs_set)) if len(n_refs_set) == 1 else "var"
         result = self.score_stats(pool_stats(records, self.config), nrefs=n_refs)
-        if self.config.aggregate == "mean":
-            result = dataclasses.replace(result, score=self._mean_score(records))
-        return result
+        return dataclasses.replace(result, score=self._mean_score(records))
 
     def _corpus_score_in_processes(
         self,
@@ -313,15 +316,12 @@ class Meteor(Metric["MeteorScore"]):
         start_method: str | None,
     ) -> MeteorScore:
         """:meth:`corpus_score` in worker processes (the same result, bit for bit)."""
-        from meteor_eval.parallel import corpus_result, segment_results
-
         pairs = self._checked_pairs(hypotheses, references)
-        run: dict[str, Any] = {"jobs": jobs, "start_method": start_method}
+        run = Run(jobs, start_method=start_method)
         if segments:
-            seg_scores = segment_results(self, pairs, alignment=alignments, **run)
+            seg_scores = each(self, pairs, "segment_results", run, alignment=alignments)
             return self.combine(seg_scores, keep_segments=True)
-        result, _ = corpus_result(self, pairs, **run)
-        return result
+        return self.result(self.stream_total(pairs, run))
 
     def combine(
         self, seg_scores: Iterable[MeteorScore], *, keep_segments: bool = False
@@ -379,10 +379,9 @@ class Meteor(Metric["MeteorScore"]):
         return self.config.aggregate == "mean"
 
     def merge(self, total: Row, row: Row) -> Row:
-        """Sum, except that a perfect segment's chunks are not added (METEOR 1.5's rule)."""
-        if self.config.zero_penalty_if_perfect and perfect_row(row):
-            row = (*row[:20], 0, *row[21:])
-        return tuple(map(operator.add, total, row))
+        """Sum, except that a perfect segment's chunks are not added (METEOR 1.5's rule:
+        :func:`~meteor_eval.stats.meteor.merge_row`)."""
+        return merge_row(total, row, self.config.zero_penalty_if_perfect)
 
     def pooled_rows(self, pairs: Sequence[Pair]) -> Total:
         """The pooled total of a batch, from :meth:`pooled_stats_many` where the rows are not
@@ -417,12 +416,12 @@ class Meteor(Metric["MeteorScore"]):
     def segment_results(
         self, pairs: Sequence[Pair], *, alignment: bool = False, **options: Any
     ) -> list[MeteorScore]:
-        """:meth:`sentence_score` of each pair (``alignment``: attach each one's alignment)."""
+        """:meth:`segment_score` of each pair (``alignment``: attach each one's alignment)."""
         if options:
             return super().segment_results(pairs, **options)
 
         def score(hypothesis: str, references: Sequence[str]) -> MeteorScore:
-            return self.sentence_score(hypothesis, references, alignment=alignment)
+            return self.segment_score(hypothesis, references, alignment=alignment)
 
         return each_placed(pairs, score)
 
@@ -488,7 +487,8 @@ class Meteor(Metric["MeteorScore"]):
 
 # -- the plain functions ----------------------------------------------------------------------
 
-_DEFAULT_SCORERS: dict[MeteorConfig, Meteor] = {}
+#: The scorers of ``corpus_meteor`` and ``segment_meteor``, by configuration.
+_DEFAULT_SCORERS: LruCache[MeteorConfig, Meteor] = LruCache(16)
 
 
 def _scorer(config: MeteorConfig | None, options: dict[str, object]) -> Meteor:
@@ -496,13 +496,8 @@ def _scorer(config: MeteorConfig | None, options: dict[str, object]) -> Meteor:
         raise TypeError("pass either config= or individual options, not both")
     if config is None:
         config = MeteorConfig.preset(**options)  # type: ignore[arg-type]
-    scorer = _DEFAULT_SCORERS.get(config)
-    if scorer is None:
-        if len(_DEFAULT_SCORERS) > 16:
-            _DEFAULT_SCORERS.clear()
-        scorer = Meteor(config)
-        _DEFAULT_SCORERS[config] = scorer
-    return scorer
+    chosen = config
+    return _DEFAULT_SCORERS.get(config, lambda: Meteor(chosen))
 
 
 def corpus_meteor(
@@ -530,7 +525,7 @@ def corpus_meteor(
     )
 
 
-def sentence_meteor(
+def segment_meteor(
     hypothesis: str,
     references: Sequence[str],
     *,
@@ -541,9 +536,22 @@ def sentence_meteor(
     """METEOR of one hypothesis; ``options`` are those of :meth:`MeteorConfig.preset`.
 
     Example:
-        >>> s = sentence_meteor("on the mat sat the cat", ["the cat sat on the mat"],
+        >>> s = segment_meteor("on the mat sat the cat", ["the cat sat on the mat"],
         ...                     flavour="paper2005", modules=("exact",))
         >>> (s.chunks, s.penalty, s.score)
         (6, 0.5, 0.5)
     """
-    return _scorer(config, options).sentence_score(hypothesis, references, alignment=alignment)
+    return _scorer(config, options).segment_score(hypothesis, references, alignment=alignment)
+
+
+def sentence_meteor(
+    hypothesis: str,
+    references: Sequence[str],
+    *,
+    config: MeteorConfig | None = None,
+    alignment: bool = False,
+    **options: object,
+) -> MeteorScore:
+    """Deprecated name of :func:`segment_meteor` (removed in 0.3)."""
+    warn_renamed("sentence_meteor", "segment_meteor")
+    return segment_meteor(hypothesis, references, config=config, alignment=alignment, **options)

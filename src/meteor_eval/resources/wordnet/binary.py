@@ -1,7 +1,7 @@
 """The two binary WordNet formats: constants, section parsing and validation.
 
 Both files are written by ``scripts/build_wordnet.py`` (``scripts/wordnet_build/``, which
-documents each layout byte by byte) and shipped gzip'd; the readers here parse the unpacked
+documents each layout byte by byte) and shipped xz-compressed; the readers here parse the unpacked
 bytes, usually a read-only memory map, in place: sections become ``memoryview`` casts on
 little-endian machines and nothing is decoded until looked up.
 
@@ -56,12 +56,12 @@ __all__ = [
 #: The METEOR view: each word's synsets and each word's or inflected form's complete synonym
 #: set S(t), as sorted int64 values behind a CRC-32 key table. It loads in a few milliseconds
 #: without building a dict, and a first lookup is a slice.
-METEOR_BINARY_FILE: Final = "meteor-synsets.bin.gz"
+METEOR_BINARY_FILE: Final = "meteor-synsets.bin.xz"
 
 #: The NLTK view: lemma -> part of speech -> synsets, synset -> type and lemma names, and the
 #: exception lists' text. Lemmas are found through a CRC-32 key table and entries are decoded
 #: when looked up.
-NLTK_BINARY_FILE: Final = "nltk-wordnet.bin.gz"
+NLTK_BINARY_FILE: Final = "nltk-wordnet.bin.xz"
 
 # magic, format version, keys, listed words, int64 values in the pool, bytes of the keys, log2
 # of the key table slots, source digest (index, exceptions)

@@ -17,6 +17,7 @@ parsing it fails in any way, before that error.
 from __future__ import annotations
 
 import hashlib
+import lzma
 import mmap
 import struct
 import zlib
@@ -112,7 +113,7 @@ def _read(path: Path, parse: Callable[[bytes | mmap.mmap], T]) -> T:
     for refresh in (False, True):
         try:
             raw = unpacked_file(path, refresh=refresh, mapped=True)
-        except (OSError, EOFError, zlib.error) as error:
+        except (OSError, EOFError, zlib.error, lzma.LZMAError) as error:
             raise ResourceError(
                 f"WordNet data file {path} cannot be read or decompressed "
                 f"({type(error).__name__}: {error}); {_REINSTALL}"
@@ -127,7 +128,7 @@ def _read(path: Path, parse: Callable[[bytes | mmap.mmap], T]) -> T:
 
 
 def read_meteor_binary(path: Path) -> MeteorSections:
-    """The METEOR view held by the gzip'd file ``path``, validated against the manifest.
+    """The METEOR view held by the xz-compressed file ``path``, validated against the manifest.
 
     Raises:
         ResourceError: the file is missing, cannot be decompressed (truncated, checksum of the
@@ -139,7 +140,7 @@ def read_meteor_binary(path: Path) -> MeteorSections:
 
 
 def read_nltk_binary(path: Path) -> NltkSections:
-    """The NLTK view held by the gzip'd file ``path``, validated against the manifest.
+    """The NLTK view held by the xz-compressed file ``path``, validated against the manifest.
 
     Raises:
         ResourceError: as :func:`read_meteor_binary`.

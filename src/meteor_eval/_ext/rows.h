@@ -1,0 +1,93 @@
+/*
+ * The frame shared by the chunk kernels that turn lines into statistics rows (bleu.c's
+ * bleu_rows, rouge.c's rouge_rows): the hypotheses and the reference groups as fast sequences of
+ * one length, the rows in one new bytes object, each segment's reference group checked, and the
+ * release of all of it. An item of the wrong type or a segment without references makes the
+ * kernel return None, so that the caller names the problem (it knows the files and lines).
+ */
+
+#ifndef METEOR_EVAL_ROWS_H
+#define METEOR_EVAL_ROWS_H
+
+#include "kernels.h"
+
+typedef struct {
+    PyObject *hyps, *refs; /* fast sequences */
+    PyObject *out;         /* the rows, until the kernel hands them over */
+    char *rows;            /* out's bytes */
+    Py_ssize_t n;          /* segments */
+} RowChunk;
+
+/* How a kernel ends: with an error set, with its rows, or with None (a segment refused). */
+enum { ROWS_ERROR, ROWS_DONE, ROWS_REFUSED };
+
+/* Open the chunk of kernel (its name starts the error messages): a row of width items of
+ * item bytes per segment. On failure (-1, error set) row_chunk_close() still releases what was
+ * made. */
+static inline int
+row_chunk_open(RowChunk *c, const char *kernel, PyObject *hyps_obj, PyObject *refs_obj,
+               Py_ssize_t width, size_t item)
+{
+    char message[96];
+    memset(c, 0, sizeof(*c));
+    PyOS_snprintf(message, sizeof(message), "%s: hypotheses must be a sequence", kernel);
+    c->hyps = PySequence_Fast(hyps_obj, message);
+    if (c->hyps == NULL) {
+        return -1;
+    }
+    PyOS_snprintf(message, sizeof(message), "%s: references must be a sequence", kernel);
+    c->refs = PySequence_Fast(refs_obj, message);
+    if (c->refs == NULL) {
+        return -1;
+    }
+    c->n = PySequence_Fast_GET_SIZE(c->hyps);
+    if (PySequence_Fast_GET_SIZE(c->refs) != c->n) {
+        PyErr_Format(PyExc_ValueError, "%s: as many reference groups as hypotheses", kernel);
+        return -1;
+    }
+    c->out = PyBytes_FromStringAndSize(NULL, c->n * width * (Py_ssize_t)item);
+    if (c->out == NULL) {
+        return -1;
+    }
+    c->rows = PyBytes_AS_STRING(c->out);
+    return 0;
+}
+
+/* The reference group of segment i (borrowed) and its size, or NULL (no error set, *outcome
+ * set to ROWS_REFUSED) when it is not a list or tuple of references or is empty. */
+static inline PyObject *
+row_chunk_group(const RowChunk *c, Py_ssize_t i, Py_ssize_t *nrefs, int *outcome)
+{
+    PyObject *group = PySequence_Fast_GET_ITEM(c->refs, i);
+    *nrefs = 0;
+    if (!PyUnicode_Check(group) && (PyList_Check(group) || PyTuple_Check(group))) {
+        *nrefs = PySequence_Fast_GET_SIZE(group);
+    }
+    if (*nrefs == 0) {
+        *outcome = ROWS_REFUSED;
+        return NULL;
+    }
+    return group;
+}
+
+/* The kernel's return value for its outcome; the chunk's references are released. */
+static inline PyObject *
+row_chunk_close(RowChunk *c, int outcome)
+{
+    PyObject *result = NULL;
+    if (outcome == ROWS_DONE) {
+        result = c->out;
+        c->out = NULL;
+    }
+    else if (outcome == ROWS_REFUSED) {
+        result = Py_None;
+        Py_INCREF(result);
+    }
+    Py_XDECREF(c->out);
+    Py_XDECREF(c->hyps);
+    Py_XDECREF(c->refs);
+    memset(c, 0, sizeof(*c));
+    return result;
+}
+
+#endif /* METEOR_EVAL_ROWS_H */

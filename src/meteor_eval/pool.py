@@ -1,0 +1,414 @@
+"""Chunks of a stream of segments run in one or several processes, in input order.
+
+The executor under every engine: it knows nothing of metrics. A *worker object* (a metric, in
+practice) is anything rebuilt from ``type(obj)(obj.config)``; the pool calls one of its methods,
+by name, on each chunk of the pairs (``obj.chunk_total(chunk)``, ``obj.chunk_rows(chunk)``,
+``obj.segment_results(chunk, alignment=True)``) and yields the results in input order. With
+``jobs=1`` each chunk is handled here; with ``jobs=N`` by N worker processes, each of which
+builds its own object from the configuration once, in its initializer (resources are loaded
+once per worker, or inherited from this process where processes are forked). How workers start
+is :mod:`meteor_eval.processes`' choice (``start_method``). At most a few chunks per worker are in
+flight, so memory does not grow with the number of segments.
+
+What a worker receives is text, and it tokenises, normalises and interns it itself:
+
+* input from files (:class:`Files`): byte ranges of the files (:func:`meteor_eval.io.file_chunks`,
+  one pass over the bytes here, which also checks the line counts before any scoring); each
+  worker reads and decodes its own lines with the rules, warnings and errors of one process
+  (warnings come back and are raised here, naming file and line), so the text never goes
+  through a pipe and this process does not decode it;
+* any other stream of pairs: the chunk's strings as they are (pickled strings are the raw text
+  plus a few bytes each: 27.0 MB for 25.8 MB of text on 100,000 xray segments).
+
+It sits below the metrics: the metric protocol's own ``jobs=`` (``Metric.corpus_score(...,
+jobs=N)``) runs through it, and so does :mod:`meteor_eval.parallel`, the engine of the command
+line and of :func:`meteor_eval.compare`, above the metrics. Neither imports the other.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import warnings
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import islice
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from meteor_eval.errors import ConfigError, MeteorEvalError, WorkBudgetError, warn_empty
+from meteor_eval.io import EncodingErrors, FileChunk
+from meteor_eval.processes import WorkerState
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+__all__ = [
+    "DEFAULT_CHUNK_SIZE",
+    "MAX_JOBS",
+    "Files",
+    "Run",
+    "WorkerError",
+    "each",
+    "resolve_jobs",
+    "run_chunks",
+]
+
+#: One segment: a hypothesis and its references (``meteor_eval.metrics.protocol.Pair``).
+Pair = tuple[str, Sequence[str]]
+
+
+class Rebuildable(Protocol):
+    """What the pool runs: an object that a worker rebuilds as ``type(obj)(obj.config)``."""
+
+    config: Any
+
+
+_T = TypeVar("_T")
+
+#: Most worker processes a run may ask for (each one is a whole interpreter with its resources).
+MAX_JOBS = 1024
+
+#: Segments sent to a worker at a time: large enough to amortise pickling, small enough to
+#: keep every worker busy until the end.
+DEFAULT_CHUNK_SIZE = 256
+
+# Segments a metric handles in one call here (METEOR interns a batch's new words at once).
+_BATCH = 256
+
+# Chunks in flight per worker (queued or being scored).
+_IN_FLIGHT_PER_JOB = 3
+
+Progress = Callable[[int], None]
+
+_worker_object: Rebuildable | None = None
+_worker_failure: Exception | None = None
+
+
+class WorkerError(MeteorEvalError, RuntimeError):
+    """A worker process died while scoring (the whole run fails: no partial result)."""
+
+
+@dataclass(frozen=True)
+class Files:
+    """Segments of line files: line ``i`` of ``hypothesis`` against line ``i`` of each file of
+    ``references``. Iterating gives the pairs (:func:`meteor_eval.io.iter_segments`); worker
+    processes are sent byte ranges and read the lines themselves.
+
+    Attributes:
+        hypothesis: The hypothesis file (not standard input: it cannot be read twice).
+        references: One file per reference set.
+        errors: Invalid UTF-8: ``"strict"`` (an error naming file and line) or ``"replace"``.
+    """
+
+    hypothesis: str
+    references: tuple[str, ...]
+    errors: EncodingErrors = "strict"
+
+    def __iter__(self) -> Iterator[Pair]:
+        from meteor_eval.io import iter_segments
+
+        return iter_segments(self.hypothesis, self.references, errors=self.errors)
+
+
+def resolve_jobs(jobs: int) -> int:
+    """Number of processes for ``jobs`` (0 means one per available CPU).
+
+    Raises:
+        ConfigError: ``jobs`` is not an integer from 0 to :data:`MAX_JOBS`.
+    """
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 0 <= jobs <= MAX_JOBS:
+        raise ConfigError(
+            f"jobs: {jobs!r} is invalid; allowed: an integer from 0 to {MAX_JOBS:,} (0 = all CPUs)"
+        )
+    if jobs == 0:
+        return (
+            len(os.sched_getaffinity(0))
+            if hasattr(os, "sched_getaffinity")
+            else (os.cpu_count() or 1)
+        )
+    return jobs
+
+
+def _check_chunk_size(chunk_size: int) -> None:
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise ConfigError(f"chunk_size: {chunk_size!r} is invalid; allowed: an integer >= 1")
+
+
+# -- what a chunk is turned into (here or in a worker) ---------------------------------------
+
+
+def _call(obj: Rebuildable, chunk: Sequence[Pair], method: str, options: Mapping[str, Any]) -> Any:
+    """``obj.method(chunk, **options)``: the one task of the pool (a method named, not sent, so
+    that a worker runs its own object's method)."""
+    return getattr(obj, method)(chunk, **options)
+
+
+def _init_worker(factory: Callable[[Any], Rebuildable], config: object, state: WorkerState) -> None:
+    """A worker's initializer: this process's runtime state, then its object (a metric:
+    resources load here, once per worker)."""
+    global _worker_object, _worker_failure
+    from meteor_eval.processes import apply_worker_state
+
+    try:
+        apply_worker_state(state)
+        # Configuration warnings were already shown by the process that started the workers.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _worker_object = factory(config)
+    except Exception as exc:  # raised with the first chunk instead
+        # An initializer that raises breaks the pool, which would be reported as a dead
+        # worker; kept here, the error itself reaches the caller (a resource a worker
+        # cannot load, a matcher module it cannot build).
+        _worker_failure = exc
+
+
+def _in_worker(
+    task: Callable[..., _T], job: Sequence[Pair] | FileChunk, errors: EncodingErrors, *extra: object
+) -> tuple[_T, list[str]]:
+    """Run ``task`` on a chunk with this worker process's object; a chunk of files is read here
+    first, and the warnings of reading come back with the result."""
+    if _worker_failure is not None:
+        raise _worker_failure
+    if _worker_object is None:  # pragma: no cover - the initializer always runs first
+        raise RuntimeError("worker process was not initialised")
+    notes: list[str] = []
+    if isinstance(job, FileChunk):
+        from meteor_eval.io import read_chunk
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            job = read_chunk(job, errors)
+        notes = [str(w.message) for w in caught]
+    return task(_worker_object, job, *extra), notes
+
+
+# -- the engine -------------------------------------------------------------------------------
+
+
+def _chunks(pairs: Iterable[Pair], size: int) -> Iterator[list[Pair]]:
+    iterator = iter(pairs)
+    while chunk := list(islice(iterator, size)):
+        yield chunk
+
+
+@dataclass(frozen=True)
+class Run:
+    """How a stream is run: processes (0: one per CPU), chunk size, start method, progress
+    callback (called with the number of segments done)."""
+
+    jobs: int = 1
+    chunk_size: int = DEFAULT_CHUNK_SIZE
+    start_method: str | None = None
+    progress: Progress | None = field(default=None, compare=False)
+
+
+def run_chunks(
+    obj: Rebuildable,
+    pairs: Iterable[Pair],
+    method: str,
+    run: Run,
+    size: Callable[[Any], int],
+    **options: Any,
+) -> Iterator[Any]:
+    """``obj.method(chunk, **options)`` of each chunk of ``pairs``, in input order, here or in
+    ``run.jobs`` worker processes that each rebuild ``obj`` from its configuration; ``size``
+    counts the segments of a result, for ``run.progress``. ``pairs`` may be :class:`Files`.
+
+    Raises:
+        ConfigError: ``jobs``, ``chunk_size`` or ``start_method`` is invalid (checked here,
+            before the first chunk is asked for).
+        WorkerError: a worker process died.
+        WorkBudgetError: a segment over its work budget, placed at its line.
+    """
+    from meteor_eval.processes import resolve_start_method
+
+    extra: tuple[object, ...] = (method, options)
+
+    n_jobs = resolve_jobs(run.jobs)
+    _check_chunk_size(run.chunk_size)
+    resolve_start_method(run.start_method)
+    if n_jobs == 1:
+        chunk_size = min(run.chunk_size, _BATCH)
+        return _serial(obj, pairs, _call, extra, chunk_size, size, run.progress)
+    return _parallel(obj, pairs, _call, extra, n_jobs, run, size)
+
+
+def _serial(
+    metric: Rebuildable,
+    pairs: Iterable[Pair],
+    task: Callable[..., _T],
+    extra: tuple[object, ...],
+    chunk_size: int,
+    size: Callable[[_T], int],
+    progress: Progress | None,
+) -> Iterator[_T]:
+    done = 0
+    offset = 0
+    for chunk in _chunks(pairs, chunk_size):
+        try:
+            result = task(metric, chunk, *extra)
+        except WorkBudgetError as exc:
+            raise exc.at_line(offset) from None
+        offset += len(chunk)
+        yield result
+        done += size(result)
+        if progress is not None:
+            progress(done)
+    if progress is not None and done == 0:
+        progress(0)
+
+
+def _jobs(
+    pairs: Iterable[Pair], chunk_size: int
+) -> Iterator[tuple[Sequence[Pair] | FileChunk, int]]:
+    """What is sent to the workers, with its number of segments: byte ranges of files, or
+    chunks of pairs."""
+    if isinstance(pairs, Files):
+        from meteor_eval.io import file_chunks
+
+        for ranges in file_chunks([pairs.hypothesis, *pairs.references], chunk_size):
+            yield ranges, ranges.lines
+        return
+    for chunk in _chunks(pairs, chunk_size):
+        yield chunk, len(chunk)
+
+
+def _pool(metric: Rebuildable, n_jobs: int, start_method: str | None) -> Any:
+    """The pool of ``n_jobs`` workers, each with its object built in its initializer."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from meteor_eval import processes
+
+    method = processes.choose_start_method(start_method)
+    state = processes.worker_state(metric.config, method)
+    return ProcessPoolExecutor(
+        max_workers=n_jobs,
+        mp_context=processes.context(method),
+        initializer=_init_worker,
+        initargs=(type(metric), metric.config, state),
+    )
+
+
+def _parallel(
+    metric: Rebuildable,
+    pairs: Iterable[Pair],
+    task: Callable[..., _T],
+    extra: tuple[object, ...],
+    n_jobs: int,
+    run: Run,
+    size: Callable[[_T], int],
+) -> Iterator[_T]:
+    done = 0
+    # Futures in input order, each with its chunk's number and first and last segment.
+    pending: deque[tuple[Future[tuple[_T, list[str]]], int, int, int]] = deque()
+    limit = n_jobs * _IN_FLIGHT_PER_JOB
+    offset = 0
+    from concurrent.futures.process import BrokenProcessPool
+
+    errors = pairs.errors if isinstance(pairs, Files) else "strict"
+    with _no_sigpipe(), _pool(metric, n_jobs, run.start_method) as pool:
+        try:
+            for number, (job, count) in enumerate(_jobs(pairs, run.chunk_size), start=1):
+                try:
+                    future = pool.submit(_in_worker, task, job, errors, *extra)
+                except BrokenProcessPool:
+                    # a worker died before the next result was asked for: the pool refuses
+                    # new work, and every chunk in flight is lost
+                    if pending:
+                        head, tail = pending[0], pending[-1]
+                        raise _worker_died(head[1], head[2], tail[1], tail[3]) from None
+                    raise WorkerError(
+                        f"a worker process died (killed, or out of memory?) before chunk "
+                        f"{number} (segments {offset + 1:,}-{offset + count:,}) could be "
+                        "scored; no result was produced"
+                    ) from None
+                pending.append((future, number, offset + 1, offset + count))
+                offset += count
+                while len(pending) >= limit or (pending and pending[0][0].done()):
+                    result = _outcome(pending)
+                    yield result
+                    done += size(result)
+                    if run.progress is not None:
+                        run.progress(done)
+            while pending:
+                result = _outcome(pending)
+                yield result
+                done += size(result)
+                if run.progress is not None:
+                    run.progress(done)
+        finally:
+            for future, *_ in pending:
+                future.cancel()
+
+
+def _worker_died(number: int, first: int, last_number: int, last: int) -> WorkerError:
+    """The error for a broken pool: which chunks (and segments) were lost."""
+    chunks = f"chunk {number}" if last_number == number else f"chunks {number}-{last_number}"
+    return WorkerError(
+        f"a worker process died (killed, or out of memory?) while {chunks} "
+        f"(segments {first:,}-{last:,}) were being scored; no result was produced"
+    )
+
+
+def _outcome(pending: deque[tuple[Future[tuple[_T, list[str]]], int, int, int]]) -> _T:
+    """The result of the oldest chunk in flight, with a worker's death or a segment over its
+    work budget turned into an error that says where.
+
+    Raises:
+        WorkerError: a worker process died (killed, out of memory): the pool is broken and
+            every chunk in flight is lost, so the message names the range of them.
+        WorkBudgetError: placed at its line.
+    """
+    from concurrent.futures.process import BrokenProcessPool
+
+    future, number, first, _ = pending[0]
+    try:
+        result, notes = future.result()
+    except BrokenProcessPool:
+        raise _worker_died(number, first, pending[-1][1], pending[-1][3]) from None
+    except WorkBudgetError as exc:
+        raise exc.at_line(first - 1) from None
+    pending.popleft()
+    for note in notes:  # warnings of a worker's reading, in input order
+        warnings.warn(note, stacklevel=2)
+    return result
+
+
+@contextlib.contextmanager
+def _no_sigpipe() -> Iterator[None]:
+    """Ignore SIGPIPE while worker processes run (main thread only).
+
+    The command line restores SIGPIPE's default action so that ``| head`` ends it quietly;
+    but then a write to the pipe of a worker that died kills this process without a word. With
+    the signal ignored, the write fails with an exception and the pool reports the death.
+    """
+    import signal
+    import threading
+
+    if not hasattr(signal, "SIGPIPE") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGPIPE, previous)
+
+
+def each(
+    obj: Rebuildable, pairs: Iterable[Pair], method: str, run: Run, **options: Any
+) -> Iterator[Any]:
+    """Each pair's item of ``obj.method``'s per-chunk lists, in input order (options checked
+    before the first item is asked for; an empty input warns)."""
+    chunks = run_chunks(obj, pairs, method, run, len, **options)
+
+    def items() -> Iterator[Any]:
+        count = 0
+        for part in chunks:
+            count += len(part)
+            yield from part
+        if count == 0:
+            warn_empty()
+
+    return items()
