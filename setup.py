@@ -39,6 +39,7 @@ SOURCES = (
     "lcs.c",
     "rouge.c",
     "frontend.c",
+    "caption.c",
 )
 
 

@@ -7,7 +7,10 @@ does without SPICE: tokenize the references and the results, then BLEU-1..4, MET
 CIDEr-D. The benchmark stops if any tokenized caption, corpus score or per-image score differs.
 Times are wall-clock seconds of the whole step in this process (pycocoevalcap's include its JVM
 starts: that is what its users wait for), best of ``--repeat`` runs for ours (pycocoevalcap once
-by default, ``--repeat-original`` to repeat it too).
+by default, ``--repeat-original`` to repeat it too). Before each run of ours the tokenizer's and
+the caption metrics' caches are cleared and new scorer objects are made, so every run tokenizes
+and scores from scratch; the first run also loads METEOR's resources (its paraphrase table,
+stemmer and word lists), which later runs in the same process reuse: its times are printed too.
 
 Run from the repository root::
 
@@ -56,6 +59,9 @@ def _corpus(
 def _run(
     modules: dict[str, Any], gts_raw: Any, res_raw: Any
 ) -> tuple[dict[str, float], dict[str, Any]]:
+    clear = modules.get("clear_caches")
+    if clear is not None:
+        clear()
     times: dict[str, float] = {}
     out: dict[str, Any] = {}
     start = time.perf_counter()
@@ -122,6 +128,12 @@ def main() -> None:
     from meteor_eval.compat.pycocoevalcap.meteor.meteor import Meteor
     from meteor_eval.compat.pycocoevalcap.rouge.rouge import Rouge
     from meteor_eval.compat.pycocoevalcap.tokenizer.ptbtokenizer import PTBTokenizer
+    from meteor_eval.metrics import caption
+    from meteor_eval.text import ptb
+
+    def clear_caches() -> None:
+        ptb.clear_caches()
+        caption.clear_caches()
 
     original = {
         "PTBTokenizer": OTokenizer,
@@ -136,6 +148,7 @@ def main() -> None:
         "Meteor": Meteor,
         "Rouge": Rouge,
         "Cider": Cider,
+        "clear_caches": clear_caches,
     }
     gts_raw, res_raw = _corpus(args)
     n_refs = sum(len(v) for v in gts_raw.values())
@@ -146,18 +159,23 @@ def main() -> None:
         times, theirs_out = _run(original, gts_raw, res_raw)
         best_theirs = {k: min(v, best_theirs.get(k, math.inf)) for k, v in times.items()}
     best_ours: dict[str, float] = {}
+    first_ours: dict[str, float] = {}
     ours_out: dict[str, Any] = {}
     for _ in range(args.repeat):
         times, ours_out = _run(drop_in, gts_raw, res_raw)
+        first_ours = first_ours or times
         best_ours = {k: min(v, best_ours.get(k, math.inf)) for k, v in times.items()}
     worst = _compare(ours_out, theirs_out)
 
     print(f"{len(gts_raw)} images, {n_refs} references; largest difference {worst:.3g}\n")
-    print("| step | pycocoevalcap (s) | drop-in (s) | ratio |")
-    print("|---|---:|---:|---:|")
+    print("| step | pycocoevalcap (s) | drop-in, best (s) | ratio | drop-in, first run (s) |")
+    print("|---|---:|---:|---:|---:|")
     for step in ("tokenize", "Bleu", "Meteor", "Rouge", "Cider", "total"):
         ratio = best_theirs[step] / best_ours[step] if best_ours[step] else math.inf
-        print(f"| {step} | {best_theirs[step]:.2f} | {best_ours[step]:.2f} | {ratio:.1f}x |")
+        print(
+            f"| {step} | {best_theirs[step]:.2f} | {best_ours[step]:.3f} | {ratio:.1f}x "
+            f"| {first_ours[step]:.3f} |"
+        )
 
 
 if __name__ == "__main__":

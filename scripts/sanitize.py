@@ -54,6 +54,7 @@ TESTS = (
     "tests/reference/test_meteor15_golden.py",
     "tests/reference/test_meteor15_edge_cases.py",
     "tests/reference/test_meteor15_longdoc.py",
+    "tests/property/test_caption_kernels.py",
 )
 
 

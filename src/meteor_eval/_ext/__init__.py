@@ -31,6 +31,8 @@ lcs           ``lcs_length_ids``, ``lcs_picks_ids``,      ``align.lcs.lcs_length
 rouge         ``rouge_rows`` (rouge.c)                    the ROUGE metric's ``_variant_stats``
 front         ``meteor15_tokens``,                        ``FastPipeline.tokens_python``
               ``meteor15_token_cache`` (frontend.c)
+caption       ``cider_d_scores``,                         ``metrics.caption.CiderModel``,
+              ``coco_rouge_l_scores`` (caption.c)         ``metrics.caption.rouge_l_image``
 ============  ==========================================  =========================================
 
 Callers ask this module for a compiled function or for the module once, at import (or, for the
@@ -81,6 +83,7 @@ KERNELS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         "lcs": ("lcs_length_ids", "lcs_picks_ids", "wlcs_mask_ids"),
         "rouge": ("rouge_rows",),
         "front": ("meteor15_tokens", "meteor15_token_cache"),
+        "caption": ("cider_d_scores", "coco_rouge_l_scores"),
     }
 )
 
@@ -152,7 +155,7 @@ def kernel_status() -> dict[str, bool]:
     Example:
         >>> list(kernel_status())  # doctest: +NORMALIZE_WHITESPACE
         ['normalise', 'hash', 'stem', 'candidates', 'beam', 'stats', 'pair', 'greedy', 'index',
-         'text', 'bleu', 'lcs', 'rouge', 'front']
+         'text', 'bleu', 'lcs', 'rouge', 'front', 'caption']
     """
     return {kernel: compiled_kernels(*names) is not None for kernel, names in KERNELS.items()}
 

@@ -25,6 +25,8 @@
  *   rouge.c        ROUGE-N/L/Lsum statistics rows of a chunk of lines (rouge_rows)
  *   frontend.c     METEOR 1.5's front end: a chunk of lines normalised, lower-cased, split and
  *                  interned to word-type ids in one call (meteor15_tokens)
+ *   caption.c      pycocoevalcap's per-image CIDEr-D and ROUGE-L of a caption set
+ *                  (cider_d_scores, coco_rouge_l_scores)
  *
  * Only what crosses files is declared here: the candidate record and the beam search's
  * workspace, the Match readers and makers, candidate emission, the paraphrase trie and the
@@ -363,5 +365,6 @@ extern KERNEL_API PyMethodDef meteor_bleu_methods[];
 extern KERNEL_API PyMethodDef meteor_lcs_methods[];
 extern KERNEL_API PyMethodDef meteor_rouge_methods[];
 extern KERNEL_API PyMethodDef meteor_frontend_methods[];
+extern KERNEL_API PyMethodDef meteor_caption_methods[];
 
 #endif /* METEOR_EVAL_KERNELS_H */

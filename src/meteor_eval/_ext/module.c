@@ -28,6 +28,7 @@ PyInit__kernels(void)
         meteor_lcs_methods,
         meteor_rouge_methods,
         meteor_frontend_methods,
+        meteor_caption_methods,
     };
     PyObject *module = PyModule_Create(&kernels_module);
     if (module == NULL) {

@@ -21,7 +21,10 @@ pycocoevalcap's values, float for float:
   references and of the pooled statistics, from :mod:`meteor_eval.metrics.meteor`.
 
 The arithmetic follows the original's order, including its NumPy reductions, so the values are
-identical, not merely close.
+identical, not merely close. Whole caption sets go through compiled kernels when the extension is
+built (BLEU's counts: ``bleu_rows``; CIDEr-D and ROUGE-L: ``cider_d_scores`` and
+``coco_rouge_l_scores`` of ``_ext/caption.c``), which repeat the same floating-point operations
+in the same order; the Python functions here are their twins and the fallback.
 
 References:
     Xinlei Chen et al. 2015. Microsoft COCO Captions: Data Collection and Evaluation Server.
@@ -39,6 +42,8 @@ from typing import Any
 
 import numpy as np
 
+from meteor_eval._ext import compiled_kernels
+
 __all__ = [
     "BleuImageStats",
     "CiderModel",
@@ -49,12 +54,19 @@ __all__ = [
     "coco_bleu",
     "coco_meteor",
     "coco_rouge_l",
+    "meteor_best_rows",
+    "meteor_of_fields",
     "meteor_scorer",
+    "rouge_l_images",
 ]
 
 ImageId = Hashable
+#: The compiled caption kernels (``None``: the Python twins below).
+_CAPTION_KERNELS: Any = compiled_kernels("cider_d_scores", "coco_rouge_l_scores")
+_BLEU_KERNEL: Any = compiled_kernels("bleu_rows")
+_TOK_NONE = 3  # bleu_rows' tokenizer code for str.split()
 _SMALL = 1e-9
-_E = float(np.e)
+_E = math.e  # == numpy.e, the constant of the original
 _TINY = 1e-15
 
 
@@ -152,6 +164,23 @@ def bleu_image_stats(candidate: str, references: Sequence[str], n: int = 4) -> B
     return BleuImageStats(testlen, reflen, guess, tuple(correct))
 
 
+def _bleu_stats_compiled(
+    candidates: Sequence[str], references: Sequence[Sequence[str]], n: int
+) -> list[BleuImageStats] | None:
+    """:func:`bleu_image_stats` of every image from one ``bleu_rows`` call (the same integer
+    counts: ``str.split()`` tokens, clipped counts, closest reference length), or ``None`` when
+    the kernel is missing or an item is not a string (the Python path then runs)."""
+    if _BLEU_KERNEL is None or not candidates or n > 64:
+        return None
+    block = _BLEU_KERNEL.bleu_rows(candidates, references, _TOK_NONE, n)
+    if block is None:
+        return None
+    rows = np.frombuffer(block, dtype=np.int64).reshape(len(candidates), 2 + 2 * n).tolist()
+    return [
+        BleuImageStats(row[0], row[1], tuple(row[2 + n :]), tuple(row[2 : 2 + n])) for row in rows
+    ]
+
+
 def _bleu_values(
     correct: Sequence[int], guess: Sequence[int], testlen: int, reflen: int
 ) -> list[float]:
@@ -198,7 +227,9 @@ def coco_bleu(
         [1.0, 1.0, 1.0, 1.0]
     """
     ids = check_captions(gts, res, metric="Bleu")
-    stats = [bleu_image_stats(res[i][0], gts[i], n) for i in ids]
+    stats = _bleu_stats_compiled([res[i][0] for i in ids], [gts[i] for i in ids], n)
+    if stats is None:
+        stats = [bleu_image_stats(res[i][0], gts[i], n) for i in ids]
     per_image: list[list[float]] = [[] for _ in range(n)]
     for record in stats:
         for k, value in enumerate(
@@ -266,8 +297,23 @@ def coco_rouge_l(
         0.835616
     """
     ids = check_captions(gts, res, metric="Rouge")
-    scores = np.array([rouge_l_image(res[i][0], gts[i], beta) for i in ids])
+    scores = rouge_l_images([res[i][0] for i in ids], [gts[i] for i in ids], beta)
     return np.mean(scores), scores
+
+
+def rouge_l_images(
+    candidates: Sequence[str], references: Sequence[Sequence[str]], beta: float = 1.2
+) -> Any:
+    """:func:`rouge_l_image` of every image, as a float64 array (one compiled call when the
+    extension is built: the same floats)."""
+    if _CAPTION_KERNELS is not None and candidates:
+        block = _CAPTION_KERNELS.coco_rouge_l_scores(candidates, references, float(beta**2))
+        if block is not None:
+            return np.frombuffer(block, dtype=np.float64).copy()
+    return np.array(
+        [rouge_l_image(c, refs, beta) for c, refs in zip(candidates, references, strict=True)],
+        dtype=np.float64,
+    )
 
 
 # -- CIDEr-D -------------------------------------------------------------------------------------
@@ -381,9 +427,36 @@ def cider_d(
         [5.0, 0.0]
     """
     ids = check_captions(gts, res, metric="Cider")
-    model = CiderModel([gts[i] for i in ids], n=n, sigma=sigma)
-    array = np.array([model.score(res[i][0], gts[i]) for i in ids])
+    candidates = [res[i][0] for i in ids]
+    references = [gts[i] for i in ids]
+    array = _cider_d_compiled(candidates, references, n, sigma)
+    if array is None:
+        model = CiderModel(references, n=n, sigma=sigma)
+        array = np.array(
+            [model.score(c, refs) for c, refs in zip(candidates, references, strict=True)]
+        )
     return np.mean(array), array
+
+
+def _cider_d_compiled(
+    candidates: Sequence[str], references: Sequence[Sequence[str]], n: int, sigma: float
+) -> Any:
+    """Every image's CIDEr-D from one ``cider_d_scores`` call, with the document frequencies of
+    ``references``: :class:`CiderModel`'s floats (its weights' logarithms are NumPy's, taken
+    here as there). ``None`` when the kernel is missing, ``n`` > 7 (the mean over orders is then
+    NumPy's pairwise sum), or an item is not a string."""
+    if _CAPTION_KERNELS is None or not candidates or n > 7:
+        return None
+    ref_len = np.log(float(len(references)))
+
+    def idf_of(frequencies: bytes) -> Any:
+        df = np.frombuffer(frequencies, dtype=np.float64)
+        return np.ascontiguousarray(ref_len - np.log(np.maximum(1.0, df)), dtype=np.float64)
+
+    block = _CAPTION_KERNELS.cider_d_scores(candidates, references, n, float(2 * sigma**2), idf_of)
+    if block is None:
+        return None
+    return np.frombuffer(block, dtype=np.float64).copy()
 
 
 # -- METEOR --------------------------------------------------------------------------------------
@@ -409,6 +482,18 @@ def meteor_fields(hypothesis: str, references: Sequence[str]) -> tuple[str, list
     ``SCORE ||| ref_1 ||| ... ||| hyp``; the jar splits on ``|||`` (Java's rule: trailing empty
     fields dropped) and trims each field. ``None`` when the line is not a valid ``SCORE`` line.
     """
+    from meteor_eval.text.tokenize import java_trim
+
+    if references and "|" not in hypothesis and not any("|" in r for r in references):
+        # No bar anywhere: the fields are the texts themselves, trimmed (the usual caption).
+        return java_trim(hypothesis.replace("  ", " ")), [java_trim(r) for r in references]
+    return _meteor_fields_of_line(hypothesis, references)
+
+
+def _meteor_fields_of_line(
+    hypothesis: str, references: Sequence[str]
+) -> tuple[str, list[str]] | None:
+    """:func:`meteor_fields` by building the ``SCORE`` line and splitting it as the jar does."""
     from meteor_eval.text.tokenize import java_split_fields, java_trim
 
     hypothesis = hypothesis.replace("|||", "").replace("  ", " ")
@@ -437,8 +522,6 @@ def coco_meteor(
         ValueError: the key sets differ, an image has not exactly one caption, a line is one
             the jar refuses, or there is no image.
     """
-    from meteor_eval.metrics.meteor import pool_stats, score_from_stats
-
     if gts.keys() != res.keys():
         raise ValueError("Meteor: gts and res must have the same image ids")
     if not gts:
@@ -454,10 +537,90 @@ def coco_meteor(
         if fields is None:
             raise ValueError(f"Meteor: image {image_id!r} has no reference the jar can read")
         pairs.append(fields)
+    return meteor_of_fields(pairs, scorer=scorer)
+
+
+def meteor_of_fields(
+    pairs: Sequence[tuple[str, Sequence[str]]], *, scorer: Any = None, want_stats: bool = True
+) -> tuple[float, list[float], list[Any]]:
+    """:func:`coco_meteor` of the fields the jar reads (:func:`meteor_fields` of each image,
+    none ``None``, at least one image); without ``want_stats`` the statistics list may be
+    empty (no record is built per image on the compiled path)."""
+    from meteor_eval.metrics.meteor import pool_stats, score_from_stats
+
     if scorer is None:
         scorer = meteor_scorer()
-    stats = scorer.best_stats_many(pairs)
     config = scorer.config
+    best = meteor_best_rows(scorer, pairs)
+    if best is not None:
+        rows, row_scores = best
+        n_stages = len(config.modules)
+        stats = [_jar_row_stats(row, n_stages) for row in rows.tolist()] if want_stats else []
+        pooled = _jar_row_stats(scorer.pipeline.pooled_block(rows).tolist(), len(config.modules))
+        total = score_from_stats(pooled, config).score
+        return total, row_scores.tolist(), stats
+    stats = scorer.best_stats_many(pairs)
     scores = [score_from_stats(record, config).score for record in stats]
     total = score_from_stats(pool_stats(stats, config), config).score
     return total, scores, stats
+
+
+def _jar_row_stats(row: Sequence[int], n_stages: int) -> Any:
+    """A statistics row in the jar's order as a record of ``n_stages`` stages."""
+    from meteor_eval.stats.meteor import MeteorStats
+
+    stages = tuple(tuple(row[4 + 4 * s : 8 + 4 * s]) for s in range(n_stages))
+    return MeteorStats(row[0], row[1], row[2], row[3], stages, row[20], row[21], row[22])  # type: ignore[arg-type]
+
+
+def meteor_best_rows(scorer: Any, pairs: Sequence[tuple[str, Sequence[str]]]) -> Any:
+    """The best reference's statistics row and score of every pair, from one compiled call
+    for every (hypothesis, reference) pair of the batch, or ``None`` where that path does not
+    apply (the caller then takes :meth:`best_stats_many`).
+
+    Every hypothesis is paired with each of its references and the pairs are scored as one
+    single-reference batch (``FastPipeline.rows_block``: one ``meteor15_rows`` call); each
+    row's score is the scorer's formula on whole columns
+    (:func:`~meteor_eval.metrics.meteor.formula.jar_row_scores`, bit for bit the scalar
+    formula), and each pair keeps its first reference with the highest score, as
+    :meth:`Pipeline.best_reference` does.
+
+    Returns:
+        ``(rows, scores)``: an ``(n, 23)`` int64 block in the jar's order and the ``n`` scores.
+    """
+    rows_block = getattr(getattr(scorer, "pipeline", None), "rows_block", None)
+    config = scorer.config
+    if (
+        rows_block is None
+        or config.flavour != "meteor15"
+        or len(pairs) < 1
+        or not 1 <= len(config.weights) <= 4
+    ):
+        return None
+    from meteor_eval.errors import WorkBudgetError
+    from meteor_eval.metrics.meteor.formula import jar_row_scores
+
+    if any(isinstance(references, str) or not references for _, references in pairs):
+        return None  # the general path names the problem
+    flat: list[tuple[str, Sequence[str]]] = [
+        (hypothesis, (reference,)) for hypothesis, references in pairs for reference in references
+    ]
+    counts = [len(references) for _, references in pairs]
+    if len(flat) < 2:
+        return None
+    try:
+        block = rows_block(flat)
+    except WorkBudgetError:
+        return None  # the general path raises it, placed at its pair
+    if block is None:
+        return None
+    scores = jar_row_scores(block, config)
+    if len(flat) == len(pairs):
+        return block, scores
+    starts = np.zeros(len(pairs), dtype=np.int64)
+    np.cumsum(counts[:-1], out=starts[1:])
+    highest = np.maximum.reduceat(scores, starts)
+    segment = np.repeat(np.arange(len(pairs)), counts)
+    index = np.arange(len(scores), dtype=np.int64)
+    chosen = np.minimum.reduceat(np.where(scores == highest[segment], index, len(scores)), starts)
+    return block[chosen], scores[chosen]

@@ -30,10 +30,12 @@ import numpy as np
 from meteor_eval.metrics.base import Score, Signature, SignatureField
 from meteor_eval.metrics.caption import (
     CiderModel,
+    _bleu_stats_compiled,
     _bleu_values,
     bleu_image_stats,
+    meteor_best_rows,
     meteor_fields,
-    rouge_l_image,
+    rouge_l_images,
 )
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
@@ -121,11 +123,14 @@ class CocoBleu(Metric[CocoBleuScore]):
     def segment_rows(self, pairs: Sequence[Pair]) -> list[Row]:
         """Each image's counts (whitespace-split tokens)."""
         n = self.config.max_ngram_order
-        rows: list[Row] = []
-        for hypothesis, references in pairs:
-            stats = bleu_image_stats(hypothesis, references, n)
-            rows.append((stats.testlen, stats.reflen, *stats.guess, *stats.correct))
-        return rows
+        batch = _bleu_stats_compiled(
+            [hypothesis for hypothesis, _ in pairs], [references for _, references in pairs], n
+        )
+        if batch is None:
+            batch = [
+                bleu_image_stats(hypothesis, references, n) for hypothesis, references in pairs
+            ]
+        return [(s.testlen, s.reflen, *s.guess, *s.correct) for s in batch]
 
     def score_total(
         self, total: Row, *, nrefs: str = "1", rows: Sequence[Row] | None = None
@@ -260,8 +265,10 @@ class CocoRougeL(_MeanMetric):
 
     def segment_rows(self, pairs: Sequence[Pair]) -> list[Row]:
         """Each image's ROUGE-L and 1."""
-        beta = self.config.beta
-        return [(rouge_l_image(hyp, refs, beta), 1) for hyp, refs in pairs]
+        scores = rouge_l_images(
+            [hyp for hyp, _ in pairs], [refs for _, refs in pairs], self.config.beta
+        )
+        return [(score, 1) for score in scores.tolist()]
 
     def signature(self, nrefs: str = "1", /) -> Signature:
         """``coco_rouge|nrefs:..|variant:L|beta:1.2|multi:best-p-best-r|tok:ptb-coco|...``."""
@@ -377,12 +384,25 @@ class CocoMeteor(Meteor):
         return out
 
     def segment_rows(self, pairs: Sequence[Pair]) -> list[Row]:
-        """The best reference's statistics of each pair, on the jar's fields."""
-        return super().segment_rows(self._fields(pairs))
+        """The best reference's statistics of each pair, on the jar's fields (every pair and
+        reference in one compiled batch where it applies: :func:`meteor_best_rows`)."""
+        fields = self._fields(pairs)
+        best = meteor_best_rows(self, fields)
+        if best is not None:
+            return list(map(tuple, best[0].tolist()))
+        return super().segment_rows(fields)
 
     def pooled_rows(self, pairs: Sequence[Pair]) -> Total:
         """The pooled statistics of a batch, on the jar's fields."""
-        return super().pooled_rows(self._fields(pairs))
+        fields = self._fields(pairs)
+        best = meteor_best_rows(self, fields) if not self.keeps_rows() else None
+        if best is None:
+            return super().pooled_rows(fields)
+        total = self.new_total()
+        total.row = tuple(self.pipeline.pooled_block(best[0]).tolist())
+        total.count = len(fields)
+        total.nrefs = {len(refs) for _, refs in fields}
+        return total
 
 
 #: The metric names of :func:`coco_metrics`, in output order.

@@ -161,6 +161,12 @@ _SENTENCE_STARTERS = frozenset(
     while as after many some what one here then yet once other such""".split()
 )
 _SIMPLE = re.compile(r"[a-z]+")
+# Lines of words that are single tokens (lowercased): ASCII letters and digits joined by inner
+# hyphens.
+_SIMPLE_WORDS = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*(?: [a-z0-9]+(?:-[a-z0-9]+)*)*")
+# Every abbreviation in lower case (whether it keeps its period depends on its case).
+_ANY_ABBREVIATION = _ABBREVIATIONS | _CAPITALISED_ABBREVIATIONS | _MIXED_CASE_ABBREVIATIONS
+_COMMA_DIGIT = re.compile(r",[0-9]")
 _MIXED_FRACTION = re.compile(r"(?<!\S)(\d{1,4}) (\d{1,4}/\d{1,4})")
 _YEAR = re.compile(r"\d\d[sS]?")
 _CLOSING_QUOTE = re.compile("\u2019(?!\\d\\d)")
@@ -343,7 +349,17 @@ def _chunk_entry(chunk: str) -> tuple[tuple[str, ...], int]:
     return tokens, flag
 
 
-def _line_tokens(chunks: list[str], next_chunk: str | None) -> list[str]:
+def _first_chunk(line: str | None) -> str | None:
+    """The first chunk of a line (``None``: no line, or a line of separators only)."""
+    if not line:
+        return None
+    chunks = _fast_chunks(line)
+    return chunks[0] if chunks else None
+
+
+def _line_tokens(chunks: list[str], next_line: str | None) -> list[str]:
+    """The kept tokens of a line's chunks; ``next_line`` (the line after it, if any) is read
+    only when the last chunk's period depends on what follows."""
     out: list[str] = []
     last = len(chunks) - 1
     cache = _CHUNK_CACHE
@@ -351,7 +367,7 @@ def _line_tokens(chunks: list[str], next_chunk: str | None) -> list[str]:
         entry = cache.get(chunk)
         tokens, flag = entry if entry is not None else _chunk_entry(chunk)
         if flag:
-            following = chunks[index + 1] if index < last else next_chunk
+            following = chunks[index + 1] if index < last else _first_chunk(next_line)
             if following is None:
                 pass
             elif flag == 1 and _starts_sentence(following):
@@ -403,8 +419,7 @@ def tokenize_caption(caption: str, next_line: str | None = None) -> list[str]:
         >>> tokenize_caption("A man isn't riding a WAVE, on top of a surf-board!")
         ['a', 'man', 'is', "n't", 'riding', 'a', 'wave', 'on', 'top', 'of', 'a', 'surf-board']
     """
-    following = _chunks(next_line) if next_line else []
-    return _line_tokens(_chunks(caption), following[0] if following else None)
+    return _line_tokens(_chunks(caption), next_line)
 
 
 def caption_tokens(captions: Sequence[str]) -> list[str]:
@@ -428,9 +443,8 @@ def caption_tokens(captions: Sequence[str]) -> list[str]:
         if simple is not None:
             out.append(simple)
             continue
-        following = _fast_chunks(lines[index + 1]) if index + 1 < len(lines) else []
-        tokens = _line_tokens(_fast_chunks(line), following[0] if following else None)
-        out.append(" ".join(tokens))
+        next_line = lines[index + 1] if index + 1 < len(lines) else None
+        out.append(" ".join(_line_tokens(_fast_chunks(line), next_line)))
     return out
 
 
@@ -438,18 +452,27 @@ def _simple_line(line: str) -> str | None:
     """The tokens of a line of ASCII words, spaces, commas and one final period, or ``None``.
 
     Most captions are such lines; their tokens are their lowercased words, unless a word is
-    split by the lexer (``cannot``) or keeps its final period (``st.``, ``a.``).
+    split by the lexer (``cannot``) or keeps its final period (``st.``, ``a.``, and ``no.``
+    when the next line opens with a digit). Words are letters, or letters and digits joined by
+    inner hyphens (``half-eaten``, ``3-d``, ``b-52``: one token each), except that a comma
+    before a digit makes a number (``1,000``, ``,5``).
     """
     core = line.rstrip(" .")
     tail = line[len(core) :]
     if tail.count(".") > 1 or not core.isascii():
         return None
-    words = core.replace(",", " ").split()
-    if not "".join(words).isalpha():
+    words = core.lower().replace(",", " ").split()
+    out = " ".join(words)
+    if not "".join(words).isalpha() and (
+        _SIMPLE_WORDS.fullmatch(out) is None or _COMMA_DIGIT.search(core) is not None
+    ):
         return None
-    if tail.startswith(".") and words and (len(words[-1]) == 1 or _is_abbreviation(words[-1])):
+    if tail.startswith(".") and words:
+        last = words[-1]
+        if len(last) == 1 or last == "no":
+            return None
+        if last in _ANY_ABBREVIATION and _is_abbreviation(core.replace(",", " ").split()[-1]):
+            return None
+    if not _SPLIT_WORDS.keys().isdisjoint(words):
         return None
-    low = [word.lower() for word in words]
-    if not _SPLIT_WORDS.keys().isdisjoint(low):
-        return None
-    return " ".join(low)
+    return out

@@ -27,7 +27,7 @@ import struct
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from meteor_eval.stats.meteor import MeteorStats, is_perfect
+from meteor_eval.stats.meteor import MeteorStats, is_perfect, perfect_rows
 
 if TYPE_CHECKING:
     from meteor_eval.metrics.meteor.config import MeteorConfig
@@ -39,6 +39,7 @@ __all__ = [
     "fragmentation_penalty",
     "fragmentation_power",
     "jar_fmean",
+    "jar_row_scores",
     "nltk_components",
     "nltk_fmean",
     "nltk_score_from_stats",
@@ -374,3 +375,51 @@ def scores_of_totals(totals: Any, config: MeteorConfig) -> Any:
         penalty = config.gamma * np.power(frag, config.beta)
         score = fmean * (1.0 - penalty)
     return np.where(np.isnan(score), 0.0, np.maximum(score, 0.0))
+
+
+def jar_row_scores(rows: Any, config: MeteorConfig) -> Any:
+    """The ``meteor15`` score of every statistics row at once, bit for bit the scalar formula.
+
+    The score of :func:`score_from_stats` for each row of an ``(n, 23)`` int64 block in the
+    jar's order (:data:`~meteor_eval.stats.meteor.ROW_COLUMNS`), for choosing each segment's best
+    reference among many rows (the caption metrics' batch path): :func:`_weighted_sums` on whole
+    columns, the fragmentation power computed once per distinct ``(chunks, matched, perfect)``
+    with the scalar :func:`fragmentation_penalty` (the JVM's power), then Fmean and the score in
+    the scalar's operation order (``tuning.rescore`` does the same for many parameter sets).
+
+    Args:
+        rows: Statistics rows (whole, non-negative counts).
+        config: A ``meteor15`` configuration with one to four modules.
+    """
+    import numpy as np
+
+    ints = np.asarray(rows, dtype=np.int64).reshape(-1, 23)
+    cols = ints.astype(np.float64)
+    n = len(config.weights)
+    lengths = (cols[:, 0], cols[:, 1], cols[:, 2], cols[:, 3])
+    stages = [tuple(cols[:, 4 + 4 * s + i] for i in range(4)) for s in range(n)]
+    hyp_lw, ref_lw, hyp_mw, ref_mw = _weighted_sums(lengths, stages, config.weights, config.delta)
+    perfect = perfect_rows(ints)
+    triples = np.stack([ints[:, 20], ints[:, 21] + ints[:, 22], perfect.astype(np.int64)], axis=1)
+    distinct, inverse = np.unique(triples, axis=0, return_inverse=True)
+    powers = np.empty(len(distinct), dtype=np.float64)
+    for k, (chunks, matched, perfect_one) in enumerate(distinct.tolist()):
+        if perfect_one:
+            frag = 0.0
+        elif matched == 0:
+            frag = math.nan if chunks == 0 else math.inf
+        else:
+            frag = chunks / (matched / 2.0)
+        # gamma = 1.0: the scalar's power itself, exactly (1.0 * x == x)
+        powers[k] = fragmentation_penalty(
+            frag, beta=config.beta, gamma=1.0, jvm_counts=(chunks, matched)
+        )
+    penalty = config.gamma * powers[inverse.reshape(-1)]
+    alpha = config.alpha
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        precision = hyp_mw / hyp_lw
+        recall = ref_mw / ref_lw
+        fmean = 1.0 / ((1.0 - alpha) / precision + alpha / recall)
+        score = fmean * (1.0 - penalty)
+    # the scalar's ``0.0 if isnan(score) else max(score, 0.0)``
+    return np.where(np.isnan(score), 0.0, np.where(score < 0.0, 0.0, score))

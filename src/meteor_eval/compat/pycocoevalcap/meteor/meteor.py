@@ -8,7 +8,7 @@ image it removes ``|||`` from the hypothesis, replaces each double space by one,
 ``SCORE ||| ref_1 ||| ... ||| ref_n ||| hypothesis`` and reads one statistics line; then it sends
 ``EVAL ||| stats_1 ||| ... ||| stats_n`` and reads the n per-image scores and the corpus score
 (pooled statistics). This class reads the same fields from the same protocol lines and scores
-them in process (:func:`meteor_eval.metrics.caption.coco_meteor`, or
+them in process (:func:`meteor_eval.metrics.caption.meteor_of_fields`, or
 :class:`meteor_eval.jar.stdio.StdioSession` for a line the jar would refuse), so the numbers are
 the jar's.
 
@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
-from meteor_eval.metrics.caption import coco_meteor, meteor_fields
+from meteor_eval.metrics.caption import meteor_fields, meteor_of_fields
 from meteor_eval.metrics.meteor import Meteor as _Scorer
 from meteor_eval.metrics.meteor import MeteorConfig
 
@@ -92,11 +92,14 @@ class Meteor:
             raise ValueError("gts and res must have the same image ids")
         if not gts:
             raise ValueError("no image to score")
-        if all(len(c) == 1 for c in res.values()) and all(
-            meteor_fields(res[i][0], gts[i]) is not None for i in gts
-        ):
+        fields = [meteor_fields(res[i][0], gts[i]) if len(res[i]) == 1 else None for i in gts]
+        if all(f is not None for f in fields):
             with self.lock:
-                total, scores, _ = coco_meteor(gts, res, scorer=self._scorer())
+                total, scores, _ = meteor_of_fields(
+                    cast("list[tuple[str, list[str]]]", fields),
+                    scorer=self._scorer(),
+                    want_stats=False,
+                )
             return total, scores
         with self.lock:
             session = self._get_session()
