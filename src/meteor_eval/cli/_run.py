@@ -118,16 +118,20 @@ def _engine(args: argparse.Namespace, alignments: list[str]) -> Engine:
     """``--jobs``, ``--scheduler``, ``--start-method``, checked together."""
     from meteor_eval.parallel import resolve_jobs
 
-    jobs = resolve_jobs(getattr(args, "jobs", 1))
+    given_jobs: int = getattr(args, "jobs", 1)
+    jobs = resolve_jobs(given_jobs)
     scheduler: str | None = getattr(args, "scheduler", None)
     if scheduler is not None:
-        if getattr(args, "jobs", 1) != 1:
+        if given_jobs != 1:
             raise ConfigError("--jobs and --scheduler are alternatives; give one")
         if alignments:
             raise ConfigError(
                 "--alignments is written by local scoring only (not with --scheduler)"
             )
-    return Engine(jobs, scheduler, start_method_of(args))
+    method = start_method_of(
+        getattr(args, "start_method", None), jobs=given_jobs, scheduler=scheduler
+    )
+    return Engine(jobs, scheduler, method)
 
 
 def _stored(args: argparse.Namespace, overrides: dict[str, dict[str, Any]]) -> Any:

@@ -209,7 +209,8 @@ def run(args: argparse.Namespace) -> int:
     jobs = resolve_jobs(args.jobs)
     metric = Meteor(meteor_config(args))
     progress = not args.no_progress and sys.stderr.isatty()
-    scored = _segments(metric, systems, jobs, progress, start_method_of(args))
+    method = start_method_of(args.start_method, jobs=args.jobs, scheduler=args.scheduler)
+    scored = _segments(metric, systems, jobs, progress, method)
     report = build_report(
         metric,
         {name: scored[name] for name in order},
