@@ -163,9 +163,10 @@ def request_from_args(
     if overrides is not None:
         systems = _stored(args, overrides)
     elif systems is None:
-        from meteor_eval.cli._systems import load_systems
+        from meteor_eval.cli._systems import InputOptions, load_systems
 
-        systems = load_systems(args)
+        given = InputOptions.names_of()
+        systems = load_systems(InputOptions(**{k: v for k, v in vars(args).items() if k in given}))
     stats, alignments = _side_files(args, len(systems.names))
     engine = _engine(args, alignments)
     progress = None

@@ -10,14 +10,44 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Literal
 
 from meteor_eval.comparison import Systems
 from meteor_eval.documents import Documents
 from meteor_eval.errors import ConfigError
 from meteor_eval.metrics.protocol import Pair
 
-__all__ = ["SystemsInput", "add_input_options", "example_path", "load_systems"]
+__all__ = ["InputOptions", "SystemsInput", "add_input_options", "example_path", "load_systems"]
+
+
+@dataclass(frozen=True)
+class InputOptions:
+    """The input options' values (:func:`add_input_options`, the document options and
+    ``--from-stats``), read once from the command line by the command, so that reading the
+    systems takes values, not the whole set of options. The fields are the options'
+    destinations; an option a command lacks keeps the field's default.
+    """
+
+    command: str = ""
+    hyp: list[str] = field(default_factory=list)
+    ref: list[str] = field(default_factory=list)
+    names: str | None = None
+    input: str | None = None
+    hyp_field: list[str] = field(default_factory=list)
+    ref_field: list[str] = field(default_factory=list)
+    example: bool = False
+    encoding_errors: Literal["strict", "replace"] = "strict"
+    doc_ids: str | None = None
+    doc_field: str | None = None
+    doc_separator: str | None = None
+    from_stats: list[str] | None = None
+
+    @staticmethod
+    def names_of() -> tuple[str, ...]:
+        """The fields, each an option's destination (what a command reads into this)."""
+        return tuple(f.name for f in fields(InputOptions))
 
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:
@@ -97,28 +127,28 @@ def _usage(command: str, message: str) -> ConfigError:
     return ConfigError(message)
 
 
-def _names(args: argparse.Namespace, default: Sequence[str]) -> list[str]:
-    if args.names is None:
+def _names(options: InputOptions, default: Sequence[str]) -> list[str]:
+    if options.names is None:
         names = list(default)
     else:
-        names = [part.strip() for part in args.names.split(",")]
+        names = [part.strip() for part in options.names.split(",")]
         if len(names) != len(default) or not all(names):
             raise _usage(
-                args.command,
+                options.command,
                 f"--names gives {len(names)} names for {len(default)} systems "
                 f"({', '.join(default)})",
             )
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
         raise _usage(
-            args.command,
+            options.command,
             f"two systems are named {duplicates[0]!r}; give each system once (or use --names)",
         )
     return names
 
 
 def _from_files(
-    args: argparse.Namespace,
+    options: InputOptions,
     hyps: list[str],
     refs: list[str],
     *,
@@ -128,8 +158,8 @@ def _from_files(
     from meteor_eval.parallel import Files
 
     if hyps.count("-") > 1:
-        raise _usage(args.command, "standard input ('-') can be given as --hyp only once")
-    errors = args.encoding_errors
+        raise _usage(options.command, "standard input ('-') can be given as --hyp only once")
+    errors = options.encoding_errors
     buffered: dict[int, list[Pair]] = {}
     for k, hyp in enumerate(hyps):
         if hyp == "-" or "-" in refs:
@@ -144,7 +174,7 @@ def _from_files(
 
     has_stdin = "-" in hyps or "-" in refs
     return SystemsInput(
-        _names(args, default_names or hyps),
+        _names(options, default_names or hyps),
         list(hyps),
         pairs,
         ref_sources=[] if has_stdin else list(refs),
@@ -152,18 +182,19 @@ def _from_files(
     )
 
 
-def _from_table(args: argparse.Namespace) -> SystemsInput:
+def _from_table(options: InputOptions) -> SystemsInput:
     from meteor_eval.tables import read_table
 
-    if args.hyp or args.ref or args.example:
-        raise _usage(args.command, "--input cannot be combined with --hyp, --ref or --example")
-    if not args.hyp_field or not args.ref_field:
-        raise _usage(args.command, "--input needs at least one --hyp-field and one --ref-field")
+    if options.hyp or options.ref or options.example:
+        raise _usage(options.command, "--input cannot be combined with --hyp, --ref or --example")
+    if not options.hyp_field or not options.ref_field:
+        raise _usage(options.command, "--input needs at least one --hyp-field and one --ref-field")
+    assert options.input is not None  # _load_segments reads a table only with --input
     table = read_table(
-        args.input,
-        hyp_fields=args.hyp_field,
-        ref_fields=args.ref_field,
-        errors=args.encoding_errors,
+        options.input,
+        hyp_fields=options.hyp_field,
+        ref_fields=options.ref_field,
+        errors=options.encoding_errors,
     )
     references = table.references
     columns = [table.hypotheses[name] for name in table.names]
@@ -171,19 +202,25 @@ def _from_table(args: argparse.Namespace) -> SystemsInput:
     def pairs(k: int) -> Iterator[Pair]:
         return iter(list(zip(columns[k], references, strict=True)))
 
-    return SystemsInput(_names(args, list(table.names)), [None] * len(columns), pairs)
+    return SystemsInput(_names(options, list(table.names)), [None] * len(columns), pairs)
 
 
-def load_systems(args: argparse.Namespace) -> SystemsInput:
+def load_systems(options: InputOptions) -> SystemsInput:
     """The systems named by the input options (in document mode, their documents).
 
     Raises:
         ConfigError: options that do not go together (a usage error, exit status 2).
     """
-    systems = _load_segments(args)
+    systems = _load_segments(options)
     from meteor_eval.cli.options import document_source
 
-    found = document_source(args)
+    found = document_source(
+        options.doc_ids,
+        options.doc_field,
+        options.doc_separator,
+        input_file=options.input,
+        from_stats=bool(options.from_stats),
+    )
     return systems if found is None else _as_documents(systems, *found)
 
 
@@ -219,20 +256,20 @@ def _as_documents(systems: SystemsInput, ids: list[str], source: str, sep: str) 
     return systems
 
 
-def _load_segments(args: argparse.Namespace) -> SystemsInput:
+def _load_segments(options: InputOptions) -> SystemsInput:
     """The systems named by the input options, segment by segment."""
-    if args.input is not None:
-        return _from_table(args)
-    if args.hyp_field or args.ref_field:
-        raise _usage(args.command, "--hyp-field/--ref-field need --input FILE")
-    if args.example:
-        if args.hyp or args.ref:
-            raise _usage(args.command, "--example cannot be combined with --hyp/--ref")
+    if options.input is not None:
+        return _from_table(options)
+    if options.hyp_field or options.ref_field:
+        raise _usage(options.command, "--hyp-field/--ref-field need --input FILE")
+    if options.example:
+        if options.hyp or options.ref:
+            raise _usage(options.command, "--example cannot be combined with --hyp/--ref")
         hyp = str(example_path("hypotheses.txt"))
         refs = [str(example_path("references.txt")), str(example_path("references2.txt"))]
-        return _from_files(args, [hyp], refs, default_names=["example"])
-    if not args.hyp or not args.ref:
+        return _from_files(options, [hyp], refs, default_names=["example"])
+    if not options.hyp or not options.ref:
         raise _usage(
-            args.command, "--hyp FILE and at least one --ref FILE are required (or --example)"
+            options.command, "--hyp FILE and at least one --ref FILE are required (or --example)"
         )
-    return _from_files(args, list(args.hyp), list(args.ref))
+    return _from_files(options, list(options.hyp), list(options.ref))

@@ -596,9 +596,17 @@ def add_document_options(group: argparse._ArgumentGroup) -> None:
     )
 
 
-def document_source(args: argparse.Namespace) -> tuple[list[str], str, str] | None:
+def document_source(
+    ids_file: str | None,
+    field: str | None,
+    separator_name: str | None,
+    *,
+    input_file: str | None,
+    from_stats: bool,
+) -> tuple[list[str], str, str] | None:
     """Document mode's ids, how errors name them, and the separator; ``None`` without
-    ``--doc-ids``/``--doc-field``.
+    ``--doc-ids``/``--doc-field``. The arguments are the values of ``--doc-ids``,
+    ``--doc-field``, ``--doc-separator``, ``--input`` and whether ``--from-stats`` was given.
 
     Raises:
         ConfigError: ``--doc-field`` without ``--input``, ``--doc-ids`` with it, or
@@ -607,22 +615,20 @@ def document_source(args: argparse.Namespace) -> tuple[list[str], str, str] | No
     """
     from meteor_eval.documents import read_doc_field, read_doc_ids
 
-    ids_file = getattr(args, "doc_ids", None)
-    field = getattr(args, "doc_field", None)
-    separator = {"space": " ", "newline": "\n", None: " "}[getattr(args, "doc_separator", None)]
+    separator = {"space": " ", "newline": "\n", None: " "}[separator_name]
     if ids_file is None and field is None:
-        if getattr(args, "doc_separator", None) is not None:
+        if separator_name is not None:
             raise ConfigError("--doc-separator is for document mode: give --doc-ids or --doc-field")
         return None
     if field is not None:
-        if getattr(args, "input", None) is None:
+        if input_file is None:
             raise ConfigError("--doc-field needs --input FILE (with --hyp files, use --doc-ids)")
         if ids_file is not None:
             raise ConfigError("--doc-ids and --doc-field cannot be combined; give one")
-        return read_doc_field(args.input, field), f"{args.input}: field {field!r}", separator
-    if getattr(args, "input", None) is not None:
+        return read_doc_field(input_file, field), f"{input_file}: field {field!r}", separator
+    if input_file is not None:
         raise ConfigError("with --input, give the document ids as --doc-field NAME")
-    if getattr(args, "from_stats", None):
+    if from_stats:
         raise ConfigError("--doc-ids: statistics files are already scored per segment")
     assert ids_file is not None
     return read_doc_ids(ids_file), str(ids_file), separator
