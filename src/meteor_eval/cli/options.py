@@ -6,20 +6,22 @@ number whichever command computed it. Two names would clash in ``compare``: ROUG
 ``--aggregate`` is also ``--rouge-aggregate`` (the only spelling in ``compare``, where
 ``--aggregate`` is METEOR's), and ``--seed`` is shared by ROUGE's bootstrap and the
 significance tests. Each ``*_config`` function turns the parsed options into the metric's
-configuration; a value that the configuration refuses is a usage error (exit status 2).
+configuration, and :func:`metrics_of` the metrics a scoring command computes; a value that the
+configuration refuses is a usage error (exit status 2).
 """
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from meteor_eval.errors import ConfigError
 
 if TYPE_CHECKING:
     from meteor_eval.metrics.bleu import BleuConfig
     from meteor_eval.metrics.meteor import MeteorConfig
+    from meteor_eval.metrics.protocol import Metric
     from meteor_eval.metrics.rouge import RougeConfig
     from meteor_eval.tuning.paramfile import ParamsFile
 
@@ -32,6 +34,7 @@ __all__ = [
     "add_significance_options",
     "bleu_config",
     "meteor_config",
+    "metrics_of",
     "rouge_config",
     "split_list",
 ]
@@ -528,6 +531,27 @@ _FIELDS_OF_OPTION: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 _CONFIG_OF = {"meteor": meteor_config, "bleu": bleu_config, "rouge": rouge_config}
+
+
+def metrics_of(args: argparse.Namespace, names: Sequence[str]) -> list[Metric[Any]]:
+    """The metrics ``names`` (of :data:`METRICS`, in that order) configured by the options:
+    built here, where each metric's options are defined, so a scoring command hands its
+    options over once for all its metrics."""
+    from meteor_eval.metrics.bleu import Bleu
+    from meteor_eval.metrics.meteor import Meteor
+    from meteor_eval.metrics.rouge import Rouge
+
+    metrics: list[Metric[Any]] = []
+    for name in names:
+        if name == "meteor":
+            metrics.append(Meteor(meteor_config(args)))
+        elif name == "bleu":
+            metrics.append(Bleu(bleu_config(args)))
+        elif name == "rouge":
+            metrics.append(Rouge(rouge_config(args)))
+        else:
+            raise ValueError(f"not a metric: {name!r}; allowed: {', '.join(METRICS)}")
+    return metrics
 
 
 def explicit_overrides(
