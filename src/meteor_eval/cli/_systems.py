@@ -3,7 +3,12 @@ the bundled example, or a table (``--input`` with ``--hyp-field``/``--ref-field`
 
 Every system is read against the same references and gets a name (its file name as given, its
 field name, or ``--names``). Nothing is dropped: two systems with the same name, a ``--names``
-list of another length, or options that do not go together stop with a usage error.
+list of another length, or options that do not go together stop with a usage error. In document
+mode (``--doc-ids``/``--doc-field``) each system's consecutive segments of one document are
+joined and scored as one.
+
+The command reads these options once into :class:`InputOptions`; what reads the systems takes
+those values, not the command's whole set of options.
 """
 
 from __future__ import annotations
@@ -101,8 +106,6 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="score the example data shipped with meteor-eval instead of --hyp/--ref",
     )
-    from meteor_eval.cli.options import add_document_options
-
     add_document_options(group)
     group.add_argument(
         "--encoding-errors",
@@ -212,8 +215,6 @@ def load_systems(options: InputOptions) -> SystemsInput:
         ConfigError: options that do not go together (a usage error, exit status 2).
     """
     systems = _load_segments(options)
-    from meteor_eval.cli.options import document_source
-
     found = document_source(
         options.doc_ids,
         options.doc_field,
@@ -273,3 +274,64 @@ def _load_segments(options: InputOptions) -> SystemsInput:
             options.command, "--hyp FILE and at least one --ref FILE are required (or --example)"
         )
     return _from_files(options, list(options.hyp), list(options.ref))
+
+
+def add_document_options(group: argparse._ArgumentGroup) -> None:
+    """``--doc-ids``, ``--doc-field`` and ``--doc-separator``: score documents of several
+    segments (:mod:`meteor_eval.documents`)."""
+    group.add_argument(
+        "--doc-ids",
+        metavar="FILE",
+        help="document mode: one document id a line, one line per segment; each document's "
+        "consecutive segments are joined (hypotheses and each reference) and scored as one",
+    )
+    group.add_argument(
+        "--doc-field",
+        metavar="NAME",
+        help="document mode with --input: the field holding each record's document id",
+    )
+    group.add_argument(
+        "--doc-separator",
+        choices=("space", "newline"),
+        default=None,
+        help="document mode: what joins a document's segments (default space; newline keeps "
+        "them as sentences for ROUGE-Lsum and ROUGE-W)",
+    )
+
+
+def document_source(
+    ids_file: str | None,
+    field: str | None,
+    separator_name: str | None,
+    *,
+    input_file: str | None,
+    from_stats: bool,
+) -> tuple[list[str], str, str] | None:
+    """Document mode's ids, how errors name them, and the separator; ``None`` without
+    ``--doc-ids``/``--doc-field``. The arguments are the values of ``--doc-ids``,
+    ``--doc-field``, ``--doc-separator``, ``--input`` and whether ``--from-stats`` was given.
+
+    Raises:
+        ConfigError: ``--doc-field`` without ``--input``, ``--doc-ids`` with it, or
+            ``--doc-separator`` outside document mode (usage errors).
+        InputError: an unreadable ids file or a bad field (file and line named).
+    """
+    from meteor_eval.documents import read_doc_field, read_doc_ids
+
+    separator = {"space": " ", "newline": "\n", None: " "}[separator_name]
+    if ids_file is None and field is None:
+        if separator_name is not None:
+            raise ConfigError("--doc-separator is for document mode: give --doc-ids or --doc-field")
+        return None
+    if field is not None:
+        if input_file is None:
+            raise ConfigError("--doc-field needs --input FILE (with --hyp files, use --doc-ids)")
+        if ids_file is not None:
+            raise ConfigError("--doc-ids and --doc-field cannot be combined; give one")
+        return read_doc_field(input_file, field), f"{input_file}: field {field!r}", separator
+    if input_file is not None:
+        raise ConfigError("with --input, give the document ids as --doc-field NAME")
+    if from_stats:
+        raise ConfigError("--doc-ids: statistics files are already scored per segment")
+    assert ids_file is not None
+    return read_doc_ids(ids_file), str(ids_file), separator

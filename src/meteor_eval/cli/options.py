@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 __all__ = [
     "METRICS",
     "add_bleu_options",
-    "add_document_options",
     "add_meteor_options",
     "add_rouge_options",
     "add_significance_options",
@@ -595,64 +594,3 @@ def explicit_dests(
 
     suppress(parser)
     return set(vars(parse(parser, arguments)))
-
-
-def add_document_options(group: argparse._ArgumentGroup) -> None:
-    """``--doc-ids``, ``--doc-field`` and ``--doc-separator``: score documents of several
-    segments (:mod:`meteor_eval.documents`)."""
-    group.add_argument(
-        "--doc-ids",
-        metavar="FILE",
-        help="document mode: one document id a line, one line per segment; each document's "
-        "consecutive segments are joined (hypotheses and each reference) and scored as one",
-    )
-    group.add_argument(
-        "--doc-field",
-        metavar="NAME",
-        help="document mode with --input: the field holding each record's document id",
-    )
-    group.add_argument(
-        "--doc-separator",
-        choices=("space", "newline"),
-        default=None,
-        help="document mode: what joins a document's segments (default space; newline keeps "
-        "them as sentences for ROUGE-Lsum and ROUGE-W)",
-    )
-
-
-def document_source(
-    ids_file: str | None,
-    field: str | None,
-    separator_name: str | None,
-    *,
-    input_file: str | None,
-    from_stats: bool,
-) -> tuple[list[str], str, str] | None:
-    """Document mode's ids, how errors name them, and the separator; ``None`` without
-    ``--doc-ids``/``--doc-field``. The arguments are the values of ``--doc-ids``,
-    ``--doc-field``, ``--doc-separator``, ``--input`` and whether ``--from-stats`` was given.
-
-    Raises:
-        ConfigError: ``--doc-field`` without ``--input``, ``--doc-ids`` with it, or
-            ``--doc-separator`` outside document mode (usage errors).
-        InputError: an unreadable ids file or a bad field (file and line named).
-    """
-    from meteor_eval.documents import read_doc_field, read_doc_ids
-
-    separator = {"space": " ", "newline": "\n", None: " "}[separator_name]
-    if ids_file is None and field is None:
-        if separator_name is not None:
-            raise ConfigError("--doc-separator is for document mode: give --doc-ids or --doc-field")
-        return None
-    if field is not None:
-        if input_file is None:
-            raise ConfigError("--doc-field needs --input FILE (with --hyp files, use --doc-ids)")
-        if ids_file is not None:
-            raise ConfigError("--doc-ids and --doc-field cannot be combined; give one")
-        return read_doc_field(input_file, field), f"{input_file}: field {field!r}", separator
-    if input_file is not None:
-        raise ConfigError("with --input, give the document ids as --doc-field NAME")
-    if from_stats:
-        raise ConfigError("--doc-ids: statistics files are already scored per segment")
-    assert ids_file is not None
-    return read_doc_ids(ids_file), str(ids_file), separator
