@@ -80,20 +80,21 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def start_method_of(args: argparse.Namespace) -> str | None:
-    """``--start-method``, refused where no worker process starts (checked with the
-    environment variable by :func:`meteor_eval.processes.resolve_start_method`).
+def start_method_of(method: str | None, *, jobs: int, scheduler: str | None) -> str | None:
+    """``--start-method`` (``method``), refused where no worker process starts (``--jobs``
+    ``jobs``, ``--scheduler`` ``scheduler``); checked with the environment variable by
+    :func:`meteor_eval.processes.resolve_start_method`. Plain values, so the options are read
+    once, by the command.
 
     Raises:
         ConfigError: given with ``--jobs 1`` or ``--scheduler``, or a bad environment value.
     """
     from meteor_eval.processes import resolve_start_method
 
-    method: str | None = getattr(args, "start_method", None)
     if method is not None:
-        if getattr(args, "scheduler", None) is not None:
+        if scheduler is not None:
             raise ConfigError("--start-method is for --jobs workers, not --scheduler")
-        if getattr(args, "jobs", 1) == 1:
+        if jobs == 1:
             raise ConfigError(
                 "--start-method: no worker process starts with --jobs 1; give --jobs N (N > 1, "
                 "or 0 for one per CPU)"

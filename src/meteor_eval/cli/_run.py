@@ -21,7 +21,6 @@ from meteor_eval.errors import ConfigError
 from meteor_eval.metrics.protocol import Metric
 
 __all__ = [
-    "METRIC_BUILDERS",
     "MetricCommand",
     "ProgressBar",
     "add_metric_command",
@@ -118,16 +117,20 @@ def _engine(args: argparse.Namespace, alignments: list[str]) -> Engine:
     """``--jobs``, ``--scheduler``, ``--start-method``, checked together."""
     from meteor_eval.parallel import resolve_jobs
 
-    jobs = resolve_jobs(getattr(args, "jobs", 1))
+    given_jobs: int = getattr(args, "jobs", 1)
+    jobs = resolve_jobs(given_jobs)
     scheduler: str | None = getattr(args, "scheduler", None)
     if scheduler is not None:
-        if getattr(args, "jobs", 1) != 1:
+        if given_jobs != 1:
             raise ConfigError("--jobs and --scheduler are alternatives; give one")
         if alignments:
             raise ConfigError(
                 "--alignments is written by local scoring only (not with --scheduler)"
             )
-    return Engine(jobs, scheduler, start_method_of(args))
+    method = start_method_of(
+        getattr(args, "start_method", None), jobs=given_jobs, scheduler=scheduler
+    )
+    return Engine(jobs, scheduler, method)
 
 
 def _stored(args: argparse.Namespace, overrides: dict[str, dict[str, Any]]) -> Any:
@@ -159,9 +162,10 @@ def request_from_args(
     if overrides is not None:
         systems = _stored(args, overrides)
     elif systems is None:
-        from meteor_eval.cli._systems import load_systems
+        from meteor_eval.cli._systems import InputOptions, load_systems
 
-        systems = load_systems(args)
+        given = InputOptions.names_of()
+        systems = load_systems(InputOptions(**{k: v for k, v in vars(args).items() if k in given}))
     stats, alignments = _side_files(args, len(systems.names))
     engine = _engine(args, alignments)
     progress = None
@@ -179,65 +183,40 @@ def request_from_args(
     )
 
 
-def render_result(result: ComparisonResult, args: argparse.Namespace) -> None:
-    """Print the result in the chosen format (a closed pipe ends the output quietly)."""
+def _print(result: ComparisonResult, format: str, *, short_signature: bool) -> None:
+    """Print the result as ``format`` (``--format``), with the short signature if asked (a
+    closed pipe ends the output quietly)."""
     from meteor_eval.cli._render import render
 
-    payload = result.to_dict(short_signature=bool(getattr(args, "short_signature", False)))
+    payload = result.to_dict(short_signature=short_signature)
     with contextlib.suppress(BrokenPipeError):
-        sys.stdout.write(render(payload, args.format))
+        sys.stdout.write(render(payload, format))
 
 
-def run_command(
-    args: argparse.Namespace, metrics: Callable[[], Sequence[Metric[Any]]], names: Sequence[str]
-) -> int:
-    """A scoring command: the request of its options (``metrics`` builds the configured
-    metrics; ``names`` are the metrics whose options ``--from-stats`` may override), run,
-    rendered; the exit status."""
+def run_command(args: argparse.Namespace, metrics: Sequence[str], names: Sequence[str]) -> int:
+    """A scoring command: the request of its options (the configured ``metrics``, names of
+    :data:`~meteor_eval.cli.options.METRICS`; ``names`` are the metrics whose options
+    ``--from-stats`` may override), run, rendered; the exit status.
+
+    The options go out of this module once (to :mod:`meteor_eval.cli.options`, for the
+    metrics or the overrides); everything else reads them here, as plain values.
+    """
+    from meteor_eval.cli.options import explicit_overrides, metrics_of
+
+    format: str = args.format
+    short_signature = bool(getattr(args, "short_signature", False))
     if args.from_stats:
-        from meteor_eval.cli.options import explicit_overrides
-
         overrides = explicit_overrides(args, args.explicit, tuple(names))
         request = request_from_args(args, (), overrides=overrides)
     else:
-        request = request_from_args(args, metrics())
+        request = request_from_args(args, metrics_of(args, metrics))
     try:
         result = run(request)
     finally:
         if isinstance(request.progress, _Bars):
             request.progress.close()
-    render_result(result, args)
+    _print(result, format, short_signature=short_signature)
     return 0
-
-
-def _meteor(args: argparse.Namespace) -> Metric[Any]:
-    from meteor_eval.cli.options import meteor_config
-    from meteor_eval.metrics.meteor import Meteor
-
-    return Meteor(meteor_config(args))
-
-
-def _bleu(args: argparse.Namespace) -> Metric[Any]:
-    from meteor_eval.cli.options import bleu_config
-    from meteor_eval.metrics.bleu import Bleu
-
-    return Bleu(bleu_config(args))
-
-
-def _rouge(args: argparse.Namespace) -> Metric[Any]:
-    from meteor_eval.cli.options import rouge_config
-    from meteor_eval.metrics.rouge import Rouge
-
-    return Rouge(rouge_config(args))
-
-
-#: Per metric, the metric its options configure (each metric's options are defined once, in
-#: :mod:`meteor_eval.cli.options`).
-METRIC_BUILDERS: dict[str, Callable[[argparse.Namespace], Metric[Any]]] = {
-    "meteor": _meteor,
-    "bleu": _bleu,
-    "rouge": _rouge,
-}
 
 
 def add_metric_command(
@@ -274,7 +253,7 @@ class MetricCommand:
 
     Attributes:
         command: The subcommand's name.
-        metric: The metric's name (:data:`METRIC_BUILDERS`).
+        metric: The metric's name (one of :data:`~meteor_eval.cli.options.METRICS`).
         help: The one line ``meteor-eval --help`` shows.
         description: The command's own ``--help`` description.
         options: The metric's options (each adds to the parser), before the shared ones.
@@ -299,4 +278,4 @@ class MetricCommand:
 
     def run(self, args: argparse.Namespace) -> int:
         """Score and print; the exit status."""
-        return run_command(args, lambda: [METRIC_BUILDERS[self.metric](args)], [self.metric])
+        return run_command(args, [self.metric], [self.metric])

@@ -3,21 +3,56 @@ the bundled example, or a table (``--input`` with ``--hyp-field``/``--ref-field`
 
 Every system is read against the same references and gets a name (its file name as given, its
 field name, or ``--names``). Nothing is dropped: two systems with the same name, a ``--names``
-list of another length, or options that do not go together stop with a usage error.
+list of another length, or options that do not go together stop with a usage error. In document
+mode (``--doc-ids``/``--doc-field``) each system's consecutive segments of one document are
+joined and scored as one.
+
+The command reads these options once into :class:`InputOptions`; what reads the systems takes
+those values, not the command's whole set of options.
 """
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Literal
 
 from meteor_eval.comparison import Systems
 from meteor_eval.documents import Documents
 from meteor_eval.errors import ConfigError
 from meteor_eval.metrics.protocol import Pair
 
-__all__ = ["SystemsInput", "add_input_options", "example_path", "load_systems"]
+__all__ = ["InputOptions", "SystemsInput", "add_input_options", "example_path", "load_systems"]
+
+
+@dataclass(frozen=True)
+class InputOptions:
+    """The input options' values (:func:`add_input_options`, the document options and
+    ``--from-stats``), read once from the command line by the command, so that reading the
+    systems takes values, not the whole set of options. The fields are the options'
+    destinations; an option a command lacks keeps the field's default.
+    """
+
+    command: str = ""
+    hyp: list[str] = field(default_factory=list)
+    ref: list[str] = field(default_factory=list)
+    names: str | None = None
+    input: str | None = None
+    hyp_field: list[str] = field(default_factory=list)
+    ref_field: list[str] = field(default_factory=list)
+    example: bool = False
+    encoding_errors: Literal["strict", "replace"] = "strict"
+    doc_ids: str | None = None
+    doc_field: str | None = None
+    doc_separator: str | None = None
+    from_stats: list[str] | None = None
+
+    @staticmethod
+    def names_of() -> tuple[str, ...]:
+        """The fields, each an option's destination (what a command reads into this)."""
+        return tuple(f.name for f in fields(InputOptions))
 
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:
@@ -71,8 +106,6 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="score the example data shipped with meteor-eval instead of --hyp/--ref",
     )
-    from meteor_eval.cli.options import add_document_options
-
     add_document_options(group)
     group.add_argument(
         "--encoding-errors",
@@ -97,28 +130,28 @@ def _usage(command: str, message: str) -> ConfigError:
     return ConfigError(message)
 
 
-def _names(args: argparse.Namespace, default: Sequence[str]) -> list[str]:
-    if args.names is None:
+def _names(options: InputOptions, default: Sequence[str]) -> list[str]:
+    if options.names is None:
         names = list(default)
     else:
-        names = [part.strip() for part in args.names.split(",")]
+        names = [part.strip() for part in options.names.split(",")]
         if len(names) != len(default) or not all(names):
             raise _usage(
-                args.command,
+                options.command,
                 f"--names gives {len(names)} names for {len(default)} systems "
                 f"({', '.join(default)})",
             )
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
         raise _usage(
-            args.command,
+            options.command,
             f"two systems are named {duplicates[0]!r}; give each system once (or use --names)",
         )
     return names
 
 
 def _from_files(
-    args: argparse.Namespace,
+    options: InputOptions,
     hyps: list[str],
     refs: list[str],
     *,
@@ -128,8 +161,8 @@ def _from_files(
     from meteor_eval.parallel import Files
 
     if hyps.count("-") > 1:
-        raise _usage(args.command, "standard input ('-') can be given as --hyp only once")
-    errors = args.encoding_errors
+        raise _usage(options.command, "standard input ('-') can be given as --hyp only once")
+    errors = options.encoding_errors
     buffered: dict[int, list[Pair]] = {}
     for k, hyp in enumerate(hyps):
         if hyp == "-" or "-" in refs:
@@ -144,7 +177,7 @@ def _from_files(
 
     has_stdin = "-" in hyps or "-" in refs
     return SystemsInput(
-        _names(args, default_names or hyps),
+        _names(options, default_names or hyps),
         list(hyps),
         pairs,
         ref_sources=[] if has_stdin else list(refs),
@@ -152,18 +185,19 @@ def _from_files(
     )
 
 
-def _from_table(args: argparse.Namespace) -> SystemsInput:
+def _from_table(options: InputOptions) -> SystemsInput:
     from meteor_eval.tables import read_table
 
-    if args.hyp or args.ref or args.example:
-        raise _usage(args.command, "--input cannot be combined with --hyp, --ref or --example")
-    if not args.hyp_field or not args.ref_field:
-        raise _usage(args.command, "--input needs at least one --hyp-field and one --ref-field")
+    if options.hyp or options.ref or options.example:
+        raise _usage(options.command, "--input cannot be combined with --hyp, --ref or --example")
+    if not options.hyp_field or not options.ref_field:
+        raise _usage(options.command, "--input needs at least one --hyp-field and one --ref-field")
+    assert options.input is not None  # _load_segments reads a table only with --input
     table = read_table(
-        args.input,
-        hyp_fields=args.hyp_field,
-        ref_fields=args.ref_field,
-        errors=args.encoding_errors,
+        options.input,
+        hyp_fields=options.hyp_field,
+        ref_fields=options.ref_field,
+        errors=options.encoding_errors,
     )
     references = table.references
     columns = [table.hypotheses[name] for name in table.names]
@@ -171,19 +205,23 @@ def _from_table(args: argparse.Namespace) -> SystemsInput:
     def pairs(k: int) -> Iterator[Pair]:
         return iter(list(zip(columns[k], references, strict=True)))
 
-    return SystemsInput(_names(args, list(table.names)), [None] * len(columns), pairs)
+    return SystemsInput(_names(options, list(table.names)), [None] * len(columns), pairs)
 
 
-def load_systems(args: argparse.Namespace) -> SystemsInput:
+def load_systems(options: InputOptions) -> SystemsInput:
     """The systems named by the input options (in document mode, their documents).
 
     Raises:
         ConfigError: options that do not go together (a usage error, exit status 2).
     """
-    systems = _load_segments(args)
-    from meteor_eval.cli.options import document_source
-
-    found = document_source(args)
+    systems = _load_segments(options)
+    found = document_source(
+        options.doc_ids,
+        options.doc_field,
+        options.doc_separator,
+        input_file=options.input,
+        from_stats=bool(options.from_stats),
+    )
     return systems if found is None else _as_documents(systems, *found)
 
 
@@ -219,20 +257,81 @@ def _as_documents(systems: SystemsInput, ids: list[str], source: str, sep: str) 
     return systems
 
 
-def _load_segments(args: argparse.Namespace) -> SystemsInput:
+def _load_segments(options: InputOptions) -> SystemsInput:
     """The systems named by the input options, segment by segment."""
-    if args.input is not None:
-        return _from_table(args)
-    if args.hyp_field or args.ref_field:
-        raise _usage(args.command, "--hyp-field/--ref-field need --input FILE")
-    if args.example:
-        if args.hyp or args.ref:
-            raise _usage(args.command, "--example cannot be combined with --hyp/--ref")
+    if options.input is not None:
+        return _from_table(options)
+    if options.hyp_field or options.ref_field:
+        raise _usage(options.command, "--hyp-field/--ref-field need --input FILE")
+    if options.example:
+        if options.hyp or options.ref:
+            raise _usage(options.command, "--example cannot be combined with --hyp/--ref")
         hyp = str(example_path("hypotheses.txt"))
         refs = [str(example_path("references.txt")), str(example_path("references2.txt"))]
-        return _from_files(args, [hyp], refs, default_names=["example"])
-    if not args.hyp or not args.ref:
+        return _from_files(options, [hyp], refs, default_names=["example"])
+    if not options.hyp or not options.ref:
         raise _usage(
-            args.command, "--hyp FILE and at least one --ref FILE are required (or --example)"
+            options.command, "--hyp FILE and at least one --ref FILE are required (or --example)"
         )
-    return _from_files(args, list(args.hyp), list(args.ref))
+    return _from_files(options, list(options.hyp), list(options.ref))
+
+
+def add_document_options(group: argparse._ArgumentGroup) -> None:
+    """``--doc-ids``, ``--doc-field`` and ``--doc-separator``: score documents of several
+    segments (:mod:`meteor_eval.documents`)."""
+    group.add_argument(
+        "--doc-ids",
+        metavar="FILE",
+        help="document mode: one document id a line, one line per segment; each document's "
+        "consecutive segments are joined (hypotheses and each reference) and scored as one",
+    )
+    group.add_argument(
+        "--doc-field",
+        metavar="NAME",
+        help="document mode with --input: the field holding each record's document id",
+    )
+    group.add_argument(
+        "--doc-separator",
+        choices=("space", "newline"),
+        default=None,
+        help="document mode: what joins a document's segments (default space; newline keeps "
+        "them as sentences for ROUGE-Lsum and ROUGE-W)",
+    )
+
+
+def document_source(
+    ids_file: str | None,
+    field: str | None,
+    separator_name: str | None,
+    *,
+    input_file: str | None,
+    from_stats: bool,
+) -> tuple[list[str], str, str] | None:
+    """Document mode's ids, how errors name them, and the separator; ``None`` without
+    ``--doc-ids``/``--doc-field``. The arguments are the values of ``--doc-ids``,
+    ``--doc-field``, ``--doc-separator``, ``--input`` and whether ``--from-stats`` was given.
+
+    Raises:
+        ConfigError: ``--doc-field`` without ``--input``, ``--doc-ids`` with it, or
+            ``--doc-separator`` outside document mode (usage errors).
+        InputError: an unreadable ids file or a bad field (file and line named).
+    """
+    from meteor_eval.documents import read_doc_field, read_doc_ids
+
+    separator = {"space": " ", "newline": "\n", None: " "}[separator_name]
+    if ids_file is None and field is None:
+        if separator_name is not None:
+            raise ConfigError("--doc-separator is for document mode: give --doc-ids or --doc-field")
+        return None
+    if field is not None:
+        if input_file is None:
+            raise ConfigError("--doc-field needs --input FILE (with --hyp files, use --doc-ids)")
+        if ids_file is not None:
+            raise ConfigError("--doc-ids and --doc-field cannot be combined; give one")
+        return read_doc_field(input_file, field), f"{input_file}: field {field!r}", separator
+    if input_file is not None:
+        raise ConfigError("with --input, give the document ids as --doc-field NAME")
+    if from_stats:
+        raise ConfigError("--doc-ids: statistics files are already scored per segment")
+    assert ids_file is not None
+    return read_doc_ids(ids_file), str(ids_file), separator

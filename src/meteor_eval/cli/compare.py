@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from meteor_eval.cli._run import METRIC_BUILDERS, add_metric_command, run_command
+from meteor_eval.cli._run import add_metric_command, run_command
 from meteor_eval.cli.options import (
     METRICS,
     add_bleu_options,
@@ -62,4 +62,4 @@ def _metric_names(args: argparse.Namespace) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """Score with the chosen metrics and print one table; returns the exit code."""
     names = _metric_names(args)
-    return run_command(args, lambda: [METRIC_BUILDERS[name](args) for name in names], METRICS)
+    return run_command(args, names, METRICS)

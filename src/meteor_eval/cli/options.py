@@ -6,32 +6,34 @@ number whichever command computed it. Two names would clash in ``compare``: ROUG
 ``--aggregate`` is also ``--rouge-aggregate`` (the only spelling in ``compare``, where
 ``--aggregate`` is METEOR's), and ``--seed`` is shared by ROUGE's bootstrap and the
 significance tests. Each ``*_config`` function turns the parsed options into the metric's
-configuration; a value that the configuration refuses is a usage error (exit status 2).
+configuration, and :func:`metrics_of` the metrics a scoring command computes; a value that the
+configuration refuses is a usage error (exit status 2).
 """
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from meteor_eval.errors import ConfigError
 
 if TYPE_CHECKING:
     from meteor_eval.metrics.bleu import BleuConfig
     from meteor_eval.metrics.meteor import MeteorConfig
+    from meteor_eval.metrics.protocol import Metric
     from meteor_eval.metrics.rouge import RougeConfig
     from meteor_eval.tuning.paramfile import ParamsFile
 
 __all__ = [
     "METRICS",
     "add_bleu_options",
-    "add_document_options",
     "add_meteor_options",
     "add_rouge_options",
     "add_significance_options",
     "bleu_config",
     "meteor_config",
+    "metrics_of",
     "rouge_config",
     "split_list",
 ]
@@ -530,6 +532,27 @@ _FIELDS_OF_OPTION: dict[str, dict[str, tuple[str, ...]]] = {
 _CONFIG_OF = {"meteor": meteor_config, "bleu": bleu_config, "rouge": rouge_config}
 
 
+def metrics_of(args: argparse.Namespace, names: Sequence[str]) -> list[Metric[Any]]:
+    """The metrics ``names`` (of :data:`METRICS`, in that order) configured by the options:
+    built here, where each metric's options are defined, so a scoring command hands its
+    options over once for all its metrics."""
+    from meteor_eval.metrics.bleu import Bleu
+    from meteor_eval.metrics.meteor import Meteor
+    from meteor_eval.metrics.rouge import Rouge
+
+    metrics: list[Metric[Any]] = []
+    for name in names:
+        if name == "meteor":
+            metrics.append(Meteor(meteor_config(args)))
+        elif name == "bleu":
+            metrics.append(Bleu(bleu_config(args)))
+        elif name == "rouge":
+            metrics.append(Rouge(rouge_config(args)))
+        else:
+            raise ValueError(f"not a metric: {name!r}; allowed: {', '.join(METRICS)}")
+    return metrics
+
+
 def explicit_overrides(
     args: argparse.Namespace, explicit: set[str], metrics: Sequence[str]
 ) -> dict[str, dict[str, object]]:
@@ -571,58 +594,3 @@ def explicit_dests(
 
     suppress(parser)
     return set(vars(parse(parser, arguments)))
-
-
-def add_document_options(group: argparse._ArgumentGroup) -> None:
-    """``--doc-ids``, ``--doc-field`` and ``--doc-separator``: score documents of several
-    segments (:mod:`meteor_eval.documents`)."""
-    group.add_argument(
-        "--doc-ids",
-        metavar="FILE",
-        help="document mode: one document id a line, one line per segment; each document's "
-        "consecutive segments are joined (hypotheses and each reference) and scored as one",
-    )
-    group.add_argument(
-        "--doc-field",
-        metavar="NAME",
-        help="document mode with --input: the field holding each record's document id",
-    )
-    group.add_argument(
-        "--doc-separator",
-        choices=("space", "newline"),
-        default=None,
-        help="document mode: what joins a document's segments (default space; newline keeps "
-        "them as sentences for ROUGE-Lsum and ROUGE-W)",
-    )
-
-
-def document_source(args: argparse.Namespace) -> tuple[list[str], str, str] | None:
-    """Document mode's ids, how errors name them, and the separator; ``None`` without
-    ``--doc-ids``/``--doc-field``.
-
-    Raises:
-        ConfigError: ``--doc-field`` without ``--input``, ``--doc-ids`` with it, or
-            ``--doc-separator`` outside document mode (usage errors).
-        InputError: an unreadable ids file or a bad field (file and line named).
-    """
-    from meteor_eval.documents import read_doc_field, read_doc_ids
-
-    ids_file = getattr(args, "doc_ids", None)
-    field = getattr(args, "doc_field", None)
-    separator = {"space": " ", "newline": "\n", None: " "}[getattr(args, "doc_separator", None)]
-    if ids_file is None and field is None:
-        if getattr(args, "doc_separator", None) is not None:
-            raise ConfigError("--doc-separator is for document mode: give --doc-ids or --doc-field")
-        return None
-    if field is not None:
-        if getattr(args, "input", None) is None:
-            raise ConfigError("--doc-field needs --input FILE (with --hyp files, use --doc-ids)")
-        if ids_file is not None:
-            raise ConfigError("--doc-ids and --doc-field cannot be combined; give one")
-        return read_doc_field(args.input, field), f"{args.input}: field {field!r}", separator
-    if getattr(args, "input", None) is not None:
-        raise ConfigError("with --input, give the document ids as --doc-field NAME")
-    if getattr(args, "from_stats", None):
-        raise ConfigError("--doc-ids: statistics files are already scored per segment")
-    assert ids_file is not None
-    return read_doc_ids(ids_file), str(ids_file), separator

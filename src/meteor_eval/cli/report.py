@@ -183,7 +183,7 @@ def _write(path: Path, text: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Score, test, render and write the report; returns the exit status."""
-    from meteor_eval.cli._systems import load_systems
+    from meteor_eval.cli._systems import InputOptions, load_systems
     from meteor_eval.metrics.meteor import Meteor
     from meteor_eval.parallel import resolve_jobs
     from meteor_eval.report import build_report, require_report_extra
@@ -196,7 +196,8 @@ def run(args: argparse.Namespace) -> int:
 
         systems = coco_systems(args)
     else:
-        systems = load_systems(args)
+        given = InputOptions.names_of()
+        systems = load_systems(InputOptions(**{k: v for k, v in vars(args).items() if k in given}))
     if args.names is None:
         systems.names = _short_names(systems.names)
     order = _order(args.baseline, systems.names)
@@ -209,7 +210,8 @@ def run(args: argparse.Namespace) -> int:
     jobs = resolve_jobs(args.jobs)
     metric = Meteor(meteor_config(args))
     progress = not args.no_progress and sys.stderr.isatty()
-    scored = _segments(metric, systems, jobs, progress, start_method_of(args))
+    method = start_method_of(args.start_method, jobs=args.jobs, scheduler=args.scheduler)
+    scored = _segments(metric, systems, jobs, progress, method)
     report = build_report(
         metric,
         {name: scored[name] for name in order},
