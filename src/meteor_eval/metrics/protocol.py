@@ -235,10 +235,7 @@ class Metric(ABC, Generic[ScoreT]):
     def pooled_rows(self, pairs: Sequence[Pair]) -> Total:
         """The :class:`Total` of a batch of pairs (a metric may compute it without building
         each row, as METEOR's compiled path does)."""
-        total = self.new_total()
-        self.add_rows(total, self.segment_rows(pairs))
-        total.nrefs.update(len(refs) for _, refs in pairs)
-        return total
+        return self.total_of(self.segment_rows(pairs), (len(refs) for _, refs in pairs))
 
     def chunk_total(self, pairs: Sequence[Pair]) -> Total:
         """What an engine's worker returns for a chunk's corpus total: pooled where the
@@ -428,15 +425,23 @@ class Metric(ABC, Generic[ScoreT]):
         """
         total = self.new_total()
         for part in run_chunks(self, pairs, "chunk_total", run, _count):
-            if self.groups_exactly():
-                total.merge_total(self, part)
-            else:
-                assert part.rows is not None
-                self.add_rows(total, part.rows)
-                total.nrefs |= part.nrefs
+            self.add_chunk(total, part)
         if total.count == 0:
             warn_empty(stacklevel=4)  # at the caller of corpus_score or parallel.corpus_total
         return total
+
+    def add_chunk(self, total: Total, part: Total) -> None:
+        """Add ``part``, the :meth:`chunk_total` of the chunk that follows the segments of
+        ``total``: merged whole when the statistics group exactly (:meth:`groups_exactly`), else
+        its rows folded one by one, in input order, so that floating-point sums are the same
+        however the stream was cut (every engine merges its chunks by this rule)."""
+        if self.groups_exactly():
+            total.merge_total(self, part)
+            return
+        if part.rows is None:
+            raise ValueError("cannot fold a chunk total without rows")
+        self.add_rows(total, part.rows)
+        total.nrefs |= part.nrefs
 
     def total_of(self, rows: Iterable[Row], nrefs: Iterable[int]) -> Total:
         """The running total of ``rows`` (with the segments' numbers of references)."""
