@@ -235,12 +235,7 @@ equal_keys_c(PyObject *self, PyObject *args)
         goto done;
     }
     if (different) {
-        hid = read_int64s(hi_obj, &n3, "hyp_ids: expected a sequence of ints");
-        if (hid == NULL) {
-            goto done;
-        }
-        rid = read_int64s(ri_obj, &n4, "ref_ids: expected a sequence of ints");
-        if (rid == NULL) {
+        if (read_ids(hi_obj, ri_obj, &hid, &n3, &rid, &n4) < 0) {
             goto done;
         }
         if (n3 != nh || n4 != nr) {
@@ -437,12 +432,7 @@ sets_intersect_c(PyObject *self, PyObject *args)
         sets[k].base = PyBytes_AS_STRING(b);
         sets[k].n = PyBytes_GET_SIZE(b) / (Py_ssize_t)sizeof(int64_t);
     }
-    hid = read_int64s(hi_obj, &n3, "hyp_ids: expected a sequence of ints");
-    if (hid == NULL) {
-        goto done;
-    }
-    rid = read_int64s(ri_obj, &n4, "ref_ids: expected a sequence of ints");
-    if (rid == NULL) {
+    if (read_ids(hi_obj, ri_obj, &hid, &n3, &rid, &n4) < 0) {
         goto done;
     }
     if (n3 != nh || n4 != nr) {

@@ -150,6 +150,8 @@ span_inside(const Cand *c, Py_ssize_t n_hyp, Py_ssize_t n_ref)
 
 KERNEL_API int read_int(PyObject *item, int64_t *out);
 KERNEL_API int64_t *read_int64s(PyObject *seq, Py_ssize_t *n, const char *what);
+KERNEL_API int read_ids(PyObject *hyp_obj, PyObject *ref_obj, int64_t **hid, Py_ssize_t *nh,
+                        int64_t **rid, Py_ssize_t *nr);
 KERNEL_API int read_match(PyObject *m, Cand *c, const char *what);
 KERNEL_API PyObject *new_match(PyTypeObject *type, Py_ssize_t ref_start, Py_ssize_t ref_len,
                                Py_ssize_t hyp_start, Py_ssize_t hyp_len, PyObject *stage);

@@ -635,12 +635,7 @@ paraphrase_c(PyObject *self, PyObject *args)
     if (trie_open(&t, views, fc_obj, tok_obj, rs_obj, rb_obj, root_obj) < 0) {
         goto done;
     }
-    hids = read_int64s(h_obj, &nh, "hyp_ids: expected a sequence of ints");
-    if (hids == NULL) {
-        goto done;
-    }
-    rids = read_int64s(r_obj, &nr, "ref_ids: expected a sequence of ints");
-    if (rids == NULL) {
+    if (read_ids(h_obj, r_obj, &hids, &nh, &rids, &nr) < 0) {
         goto done;
     }
     out = PyList_New(0);
