@@ -49,6 +49,15 @@
 #define KERNEL_API
 #endif
 
+/* Release a buffer view if it was acquired (views start zeroed, so obj is NULL until then). */
+static inline void
+release_buffer(Py_buffer *view)
+{
+    if (view->obj != NULL) {
+        PyBuffer_Release(view);
+    }
+}
+
 /* ---- Candidates and the beam search (beam.c) ------------------------------------------------ */
 
 /* A span of positions as bit-set words: words w0..w1, partial masks m0 (first) and m1 (last). */

@@ -599,9 +599,7 @@ void
 trie_close(Py_buffer views[5])
 {
     for (int k = 0; k < 5; k++) {
-        if (views[k].obj) {
-            PyBuffer_Release(&views[k]);
-        }
+        release_buffer(&views[k]);
     }
 }
 
@@ -706,12 +704,8 @@ paraphrase_root_c(PyObject *self, PyObject *args)
         }
     }
 done:
-    if (fc.obj) {
-        PyBuffer_Release(&fc);
-    }
-    if (tok.obj) {
-        PyBuffer_Release(&tok);
-    }
+    release_buffer(&fc);
+    release_buffer(&tok);
     return out;
 }
 
