@@ -49,6 +49,18 @@
 #define KERNEL_API
 #endif
 
+/* 0 when arg is a str, else -1 with TypeError "<function>() takes a str" (the kernels that
+ * take one word). */
+static inline int
+check_str_arg(PyObject *arg, const char *function)
+{
+    if (!PyUnicode_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "%s() takes a str", function);
+        return -1;
+    }
+    return 0;
+}
+
 /* Release a buffer view if it was acquired (views start zeroed, so obj is NULL until then). */
 static inline void
 release_buffer(Py_buffer *view)
@@ -138,6 +150,18 @@ typedef struct {
 
 KERNEL_API void work_free(Work *w);
 KERNEL_API int grow(void **buffer, Py_ssize_t *cap, Py_ssize_t need, size_t item);
+
+/* Room for need items in *buffer (*cap of them now): nothing to do when they fit, else grow()
+ * doubling from *cap, or from `first` items (16 times a power of two) when empty. 0, or -1 with
+ * MemoryError set. Push n-th item: reserve(..., n + 1, ...). */
+static inline int
+reserve(void **buffer, Py_ssize_t *cap, Py_ssize_t need, Py_ssize_t first, size_t item)
+{
+    if (need <= *cap) {
+        return 0;
+    }
+    return grow(buffer, cap, need < first ? first : need, item);
+}
 KERNEL_API int read_weights(Work *w, PyObject *weights_obj);
 KERNEL_API int load_raw(Work *w, const Cand *raw, Py_ssize_t n_cands, Py_ssize_t n_hyp,
                         Py_ssize_t n_ref, int keep_objs);
