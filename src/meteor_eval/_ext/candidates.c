@@ -59,15 +59,8 @@ emit(Emit *e, Py_ssize_t ref_start, Py_ssize_t ref_len, Py_ssize_t hyp_start, Py
                         "reference words, 65,535 hypothesis words and stage 255)");
         return -1;
     }
-    if (e->n == e->cap) {
-        const Py_ssize_t cap = e->cap ? 2 * e->cap : 64;
-        Raw *raw = PyMem_Realloc(e->raw, (size_t)cap * sizeof(Raw));
-        if (raw == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        e->raw = raw;
-        e->cap = cap;
+    if (reserve((void **)&e->raw, &e->cap, e->n + 1, 64, sizeof(Raw)) < 0) {
+        return -1;
     }
     Raw *c = &e->raw[e->n++];
     c->ref_start = (int32_t)ref_start;

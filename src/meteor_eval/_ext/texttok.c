@@ -23,35 +23,14 @@
 int
 u4_reserve(U4 *b, Py_ssize_t n)
 {
-    if (n <= b->cap) {
-        return 0;
-    }
-    Py_ssize_t cap = b->cap ? b->cap : 256;
-    while (cap < n) {
-        cap *= 2;
-    }
-    Py_UCS4 *p = PyMem_Realloc(b->buf, (size_t)cap * sizeof(Py_UCS4));
-    if (p == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    b->buf = p;
-    b->cap = cap;
-    return 0;
+    return reserve((void **)&b->buf, &b->cap, n, 256, sizeof(Py_UCS4));
 }
 
 int
 ids_push(Ids *ids, int32_t id)
 {
-    if (ids->n == ids->cap) {
-        Py_ssize_t cap = ids->cap ? ids->cap * 2 : 256;
-        int32_t *p = PyMem_Realloc(ids->v, (size_t)cap * sizeof(int32_t));
-        if (p == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        ids->v = p;
-        ids->cap = cap;
+    if (reserve((void **)&ids->v, &ids->cap, ids->n + 1, 256, sizeof(int32_t)) < 0) {
+        return -1;
     }
     ids->v[ids->n++] = id;
     return 0;
@@ -125,40 +104,21 @@ vocab_id(Vocab *v, const Py_UCS4 *s, Py_ssize_t n)
         }
         idx = (idx + 1) & v->mask;
     }
-    if (v->n == v->cap) {
-        int32_t cap = v->cap ? v->cap * 2 : 1024;
-        Py_ssize_t *off = PyMem_Realloc(v->off, (size_t)cap * sizeof(Py_ssize_t));
-        if (off == NULL) {
+    if (v->n == v->cap) { /* three arrays of the same capacity */
+        Py_ssize_t c1 = v->cap, c2 = v->cap, c3 = v->cap;
+        if (v->cap >= INT32_MAX / 2) {
             PyErr_NoMemory();
             return -1;
         }
-        v->off = off;
-        Py_ssize_t *len = PyMem_Realloc(v->len, (size_t)cap * sizeof(Py_ssize_t));
-        if (len == NULL) {
-            PyErr_NoMemory();
+        if (reserve((void **)&v->off, &c1, v->n + 1, 1024, sizeof(Py_ssize_t)) < 0 ||
+            reserve((void **)&v->len, &c2, v->n + 1, 1024, sizeof(Py_ssize_t)) < 0 ||
+            reserve((void **)&v->hash, &c3, v->n + 1, 1024, sizeof(uint64_t)) < 0) {
             return -1;
         }
-        v->len = len;
-        uint64_t *hash = PyMem_Realloc(v->hash, (size_t)cap * sizeof(uint64_t));
-        if (hash == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        v->hash = hash;
-        v->cap = cap;
+        v->cap = (int32_t)c1;
     }
-    if (v->arena_len + n > v->arena_cap) {
-        Py_ssize_t cap = v->arena_cap ? v->arena_cap : 4096;
-        while (cap < v->arena_len + n) {
-            cap *= 2;
-        }
-        Py_UCS4 *arena = PyMem_Realloc(v->arena, (size_t)cap * sizeof(Py_UCS4));
-        if (arena == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        v->arena = arena;
-        v->arena_cap = cap;
+    if (reserve((void **)&v->arena, &v->arena_cap, v->arena_len + n, 4096, sizeof(Py_UCS4)) < 0) {
+        return -1;
     }
     int32_t id = v->n++;
     memcpy(v->arena + v->arena_len, s, (size_t)n * sizeof(Py_UCS4));
