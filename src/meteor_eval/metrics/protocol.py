@@ -379,10 +379,25 @@ class Metric(ABC, Generic[ScoreT]):
         if n_jobs > 1:
             pairs = self._checked_pairs(hypotheses, references)
             return self.result(self.stream_total(pairs, Run(n_jobs, start_method=start_method)))
+        check_corpus(hypotheses, references)
+        total = self.compiled_corpus_total(hypotheses, references)
+        if total is not None:
+            if not total.count:
+                warn_empty()
+            return self.result(total)
         rows = self.segment_rows(self._checked_pairs(hypotheses, references))
         if not rows:
             warn_empty()
         return self.score_rows(rows, (len(refs) for refs in references))
+
+    def compiled_corpus_total(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+    ) -> Total | None:
+        """The total of a whole corpus (checked by :func:`check_corpus`) computed in this
+        process without a Python object per segment, as a compiled kernel allows, or ``None``
+        for the general path of :meth:`corpus_score` (also when the kernel meets an item it
+        refuses, which the general path then names). The base has no such path."""
+        return None
 
     def segment_scores(
         self,
