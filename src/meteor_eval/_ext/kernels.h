@@ -222,6 +222,16 @@ typedef struct {
     int over;       /* set (with no Python error) when units went over budget */
 } Emit;
 
+/* A Python generator's output: a new empty list, and in e the Emit that appends match_type
+ * objects of `stage` to it; NULL with an exception set. */
+static inline PyObject *
+emit_list(Emit *e, PyObject *type, PyObject *stage)
+{
+    PyObject *out = PyList_New(0);
+    *e = (Emit){.list = out, .type = (PyTypeObject *)type, .stage_obj = stage};
+    return out;
+}
+
 /* One word's synonym set: n native int64 values at base (not necessarily aligned). */
 typedef struct {
     const char *base;

@@ -636,11 +636,11 @@ paraphrase_c(PyObject *self, PyObject *args)
     if (read_ids(h_obj, r_obj, &hids, &nh, &rids, &nr) < 0) {
         goto done;
     }
-    out = PyList_New(0);
+    Emit e;
+    out = emit_list(&e, type, stage);
     if (out == NULL) {
         goto done;
     }
-    Emit e = {.list = out, .type = (PyTypeObject *)type, .stage_obj = stage};
     if (paraphrase_core(&e, &t, hids, nh, rids, nr) < 0) {
         Py_CLEAR(out);
     }
