@@ -320,8 +320,7 @@ def corpus_total(
         return merged_total
     result = metric.new_total()
     for part in _results(futures):
-        metric.add_rows(result, part.rows or [])
-        result.nrefs |= part.nrefs
+        metric.add_chunk(result, part)
     return result
 
 

@@ -307,34 +307,6 @@ add_node(Work *w, Py_ssize_t cand, int64_t parent, int64_t *out)
     return 0;
 }
 
-/* Coverage values of a sequence of ints; returns a new array or NULL. */
-static int64_t *
-read_coverage(PyObject *seq, Py_ssize_t *n)
-{
-    PyObject *fast = PySequence_Fast(seq, "coverage: expected a sequence of ints");
-    if (fast == NULL) {
-        return NULL;
-    }
-    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
-    int64_t *out = PyMem_Malloc((size_t)(len ? len : 1) * sizeof(int64_t));
-    if (out == NULL) {
-        Py_DECREF(fast);
-        PyErr_NoMemory();
-        return NULL;
-    }
-    for (Py_ssize_t k = 0; k < len; k++) {
-        if (read_int(PySequence_Fast_GET_ITEM(fast, k), &out[k]) < 0) {
-            PyMem_Free(out);
-            Py_DECREF(fast);
-            return NULL;
-        }
-    }
-    Py_DECREF(fast);
-    *n = len;
-    return out;
-}
-
-/* The aligner weights as doubles, into w. */
 /* The aligner weights as doubles, into w. */
 int
 read_weights(Work *w, PyObject *weights_obj)
@@ -951,11 +923,11 @@ beam_align_c(PyObject *self, PyObject *args)
         return NULL;
     }
     const Py_ssize_t n_ref = PySequence_Fast_GET_SIZE(by_ref);
-    hyp_cov = read_coverage(hyp_cov_obj, &n_hyp);
+    hyp_cov = read_int64s(hyp_cov_obj, &n_hyp, "coverage: expected a sequence of ints");
     if (hyp_cov == NULL) {
         goto done;
     }
-    ref_cov = read_coverage(ref_cov_obj, &n_ref_cov);
+    ref_cov = read_int64s(ref_cov_obj, &n_ref_cov, "coverage: expected a sequence of ints");
     if (ref_cov == NULL) {
         goto done;
     }

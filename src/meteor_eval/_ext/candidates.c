@@ -59,15 +59,8 @@ emit(Emit *e, Py_ssize_t ref_start, Py_ssize_t ref_len, Py_ssize_t hyp_start, Py
                         "reference words, 65,535 hypothesis words and stage 255)");
         return -1;
     }
-    if (e->n == e->cap) {
-        const Py_ssize_t cap = e->cap ? 2 * e->cap : 64;
-        Raw *raw = PyMem_Realloc(e->raw, (size_t)cap * sizeof(Raw));
-        if (raw == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        e->raw = raw;
-        e->cap = cap;
+    if (reserve((void **)&e->raw, &e->cap, e->n + 1, 64, sizeof(Raw)) < 0) {
+        return -1;
     }
     Raw *c = &e->raw[e->n++];
     c->ref_start = (int32_t)ref_start;
@@ -137,6 +130,17 @@ chains_init(Chains *c, Py_ssize_t entries, Py_ssize_t positions)
     return 0;
 }
 
+/* The table a generator fills: `reuse` when given (the pair kernel keeps one for a batch), else
+ * `local`, zeroed here and freed by the caller with chains_free() whatever happens; emptied by
+ * chains_init(). NULL with MemoryError set. */
+static inline Chains *
+chains_open(Chains *reuse, Chains *local, Py_ssize_t entries, Py_ssize_t positions)
+{
+    memset(local, 0, sizeof(*local));
+    Chains *c = reuse != NULL ? reuse : local;
+    return chains_init(c, entries, positions) < 0 ? NULL : c;
+}
+
 /* The slot of key (empty or holding it). */
 static inline uint64_t
 chains_slot(const Chains *c, int64_t key)
@@ -176,10 +180,9 @@ equal_keys_core(Emit *e, Chains *reuse, const int64_t *hk, Py_ssize_t nh, const 
         return 0;
     }
     Chains local;
-    memset(&local, 0, sizeof(local));
-    Chains *c = reuse != NULL ? reuse : &local;
+    Chains *c = chains_open(reuse, &local, nh, 0);
     int rc = -1;
-    if (chains_init(c, nh, 0) < 0) {
+    if (c == NULL) {
         goto done;
     }
     for (Py_ssize_t i = 0; i < nh; i++) {
@@ -235,12 +238,7 @@ equal_keys_c(PyObject *self, PyObject *args)
         goto done;
     }
     if (different) {
-        hid = read_int64s(hi_obj, &n3, "hyp_ids: expected a sequence of ints");
-        if (hid == NULL) {
-            goto done;
-        }
-        rid = read_int64s(ri_obj, &n4, "ref_ids: expected a sequence of ints");
-        if (rid == NULL) {
+        if (read_ids(hi_obj, ri_obj, &hid, &n3, &rid, &n4) < 0) {
             goto done;
         }
         if (n3 != nh || n4 != nr) {
@@ -248,11 +246,11 @@ equal_keys_c(PyObject *self, PyObject *args)
             goto done;
         }
     }
-    out = PyList_New(0);
+    Emit e;
+    out = emit_list(&e, type, stage);
     if (out == NULL) {
         goto done;
     }
-    Emit e = {.list = out, .type = (PyTypeObject *)type, .stage_obj = stage};
     if (equal_keys_core(&e, NULL, hk, nh, rk, nr, hid, rid, different) < 0) {
         Py_CLEAR(out);
     }
@@ -354,9 +352,8 @@ sets_core(Emit *e, Chains *reuse, const Packed *hs, Py_ssize_t nh, const Packed 
     }
     int rc = -1;
     Chains local;
-    memset(&local, 0, sizeof(local));
-    Chains *c = reuse != NULL ? reuse : &local;
-    if (chains_init(c, total, nh) < 0) {
+    Chains *c = chains_open(reuse, &local, total, nh);
+    if (c == NULL) {
         goto done;
     }
     Py_ssize_t *stamp = c->stamp, *hits = c->hits;
@@ -437,23 +434,18 @@ sets_intersect_c(PyObject *self, PyObject *args)
         sets[k].base = PyBytes_AS_STRING(b);
         sets[k].n = PyBytes_GET_SIZE(b) / (Py_ssize_t)sizeof(int64_t);
     }
-    hid = read_int64s(hi_obj, &n3, "hyp_ids: expected a sequence of ints");
-    if (hid == NULL) {
-        goto done;
-    }
-    rid = read_int64s(ri_obj, &n4, "ref_ids: expected a sequence of ints");
-    if (rid == NULL) {
+    if (read_ids(hi_obj, ri_obj, &hid, &n3, &rid, &n4) < 0) {
         goto done;
     }
     if (n3 != nh || n4 != nr) {
         PyErr_SetString(PyExc_ValueError, "sets and identities differ in length");
         goto done;
     }
-    out = PyList_New(0);
+    Emit e;
+    out = emit_list(&e, type, stage);
     if (out == NULL) {
         goto done;
     }
-    Emit e = {.list = out, .type = (PyTypeObject *)type, .stage_obj = stage};
     if (sets_core(&e, NULL, sets, nh, sets + nh, nr, hid, rid) < 0) {
         Py_CLEAR(out);
     }

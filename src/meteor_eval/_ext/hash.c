@@ -12,8 +12,7 @@ static PyObject *
 java_hash_c(PyObject *self, PyObject *arg)
 {
     (void)self;
-    if (!PyUnicode_Check(arg)) {
-        PyErr_SetString(PyExc_TypeError, "java_hash() takes a str");
+    if (check_str_arg(arg, "java_hash") < 0) {
         return NULL;
     }
     Py_ssize_t n = PyUnicode_GET_LENGTH(arg);

@@ -51,6 +51,27 @@
 #define KERNEL_API
 #endif
 
+/* 0 when arg is a str, else -1 with TypeError "<function>() takes a str" (the kernels that
+ * take one word). */
+static inline int
+check_str_arg(PyObject *arg, const char *function)
+{
+    if (!PyUnicode_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "%s() takes a str", function);
+        return -1;
+    }
+    return 0;
+}
+
+/* Release a buffer view if it was acquired (views start zeroed, so obj is NULL until then). */
+static inline void
+release_buffer(Py_buffer *view)
+{
+    if (view->obj != NULL) {
+        PyBuffer_Release(view);
+    }
+}
+
 /* ---- Candidates and the beam search (beam.c) ------------------------------------------------ */
 
 /* A span of positions as bit-set words: words w0..w1, partial masks m0 (first) and m1 (last). */
@@ -131,6 +152,18 @@ typedef struct {
 
 KERNEL_API void work_free(Work *w);
 KERNEL_API int grow(void **buffer, Py_ssize_t *cap, Py_ssize_t need, size_t item);
+
+/* Room for need items in *buffer (*cap of them now): nothing to do when they fit, else grow()
+ * doubling from *cap, or from `first` items (16 times a power of two) when empty. 0, or -1 with
+ * MemoryError set. Push n-th item: reserve(..., n + 1, ...). */
+static inline int
+reserve(void **buffer, Py_ssize_t *cap, Py_ssize_t need, Py_ssize_t first, size_t item)
+{
+    if (need <= *cap) {
+        return 0;
+    }
+    return grow(buffer, cap, need < first ? first : need, item);
+}
 KERNEL_API int read_weights(Work *w, PyObject *weights_obj);
 KERNEL_API int load_raw(Work *w, const Cand *raw, Py_ssize_t n_cands, Py_ssize_t n_hyp,
                         Py_ssize_t n_ref, int keep_objs);
@@ -152,6 +185,8 @@ span_inside(const Cand *c, Py_ssize_t n_hyp, Py_ssize_t n_ref)
 
 KERNEL_API int read_int(PyObject *item, int64_t *out);
 KERNEL_API int64_t *read_int64s(PyObject *seq, Py_ssize_t *n, const char *what);
+KERNEL_API int read_ids(PyObject *hyp_obj, PyObject *ref_obj, int64_t **hid, Py_ssize_t *nh,
+                        int64_t **rid, Py_ssize_t *nr);
 KERNEL_API int read_match(PyObject *m, Cand *c, const char *what);
 KERNEL_API PyObject *new_match(PyTypeObject *type, Py_ssize_t ref_start, Py_ssize_t ref_len,
                                Py_ssize_t hyp_start, Py_ssize_t hyp_len, PyObject *stage);
@@ -188,6 +223,16 @@ typedef struct {
     int64_t units;  /* candidates counted or kept raw so far */
     int over;       /* set (with no Python error) when units went over budget */
 } Emit;
+
+/* A Python generator's output: a new empty list, and in e the Emit that appends match_type
+ * objects of `stage` to it; NULL with an exception set. */
+static inline PyObject *
+emit_list(Emit *e, PyObject *type, PyObject *stage)
+{
+    PyObject *out = PyList_New(0);
+    *e = (Emit){.list = out, .type = (PyTypeObject *)type, .stage_obj = stage};
+    return out;
+}
 
 /* One word's synonym set: n native int64 values at base (not necessarily aligned). */
 typedef struct {

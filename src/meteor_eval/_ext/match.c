@@ -115,3 +115,20 @@ read_int64s(PyObject *seq, Py_ssize_t *n, const char *what)
     *n = len;
     return out;
 }
+
+/*
+ * The word identities of a candidate generator's two segments, hyp_ids and ref_ids, into new
+ * arrays; -1 with an exception set (either array may then be allocated: the caller frees both
+ * with PyMem_Free, as on success).
+ */
+int
+read_ids(PyObject *hyp_obj, PyObject *ref_obj, int64_t **hid, Py_ssize_t *nh, int64_t **rid,
+         Py_ssize_t *nr)
+{
+    *hid = read_int64s(hyp_obj, nh, "hyp_ids: expected a sequence of ints");
+    if (*hid == NULL) {
+        return -1;
+    }
+    *rid = read_int64s(ref_obj, nr, "ref_ids: expected a sequence of ints");
+    return *rid == NULL ? -1 : 0;
+}

@@ -21,21 +21,7 @@ typedef UcsBuf Buf; /* kernels.h: the front end (frontend.c) lends its buffers *
 static int
 buf_reserve(Buf *b, Py_ssize_t extra)
 {
-    if (b->len + extra <= b->cap) {
-        return 0;
-    }
-    Py_ssize_t cap = b->cap ? b->cap : 64;
-    while (cap < b->len + extra) {
-        cap *= 2;
-    }
-    Py_UCS4 *p = PyMem_Realloc(b->p, (size_t)cap * sizeof(Py_UCS4));
-    if (p == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    b->p = p;
-    b->cap = cap;
-    return 0;
+    return reserve((void **)&b->p, &b->cap, b->len + extra, 64, sizeof(Py_UCS4));
 }
 
 static inline int

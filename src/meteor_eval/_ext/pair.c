@@ -62,9 +62,7 @@ static void
 tables_close(Tables *t)
 {
     for (int k = 0; k < 6; k++) {
-        if (t->views[k].obj) {
-            PyBuffer_Release(&t->views[k]);
-        }
+        release_buffer(&t->views[k]);
     }
     trie_close(t->trie_views);
 }
@@ -387,6 +385,58 @@ pair_core(const Tables *t, Work *w, Scratch *sc, const int32_t *hyp, Py_ssize_t 
     return 0;
 }
 
+/* What one meteor15_pair() or meteor15_rows() call holds: the tables, the beam search's
+ * workspace, the scratch arrays and the per-stage counts of a pair. */
+typedef struct {
+    Tables t;
+    Work w;
+    Scratch sc;
+    int64_t *counts;
+} Call;
+
+/* A zeroed call for this beam width and budget (<= 0: none); -1 with ValueError for a beam
+ * below 1. call_end() releases it whatever happens after. */
+static int
+call_begin(Call *c, Py_ssize_t beam, long long budget)
+{
+    if (beam < 1) {
+        PyErr_SetString(PyExc_ValueError, "beam: must be at least 1");
+        return -1;
+    }
+    memset(c, 0, sizeof(*c));
+    c->t.beam = beam;
+    c->t.budget = budget > 0 ? budget : 0;
+    return 0;
+}
+
+/* Read the tables (tables_open()) and the aligner weights, and allocate the counts. */
+static int
+call_open(Call *c, PyObject *kinds_obj, PyObject *hash_obj, PyObject *stem_obj,
+          PyObject *para_obj, PyObject *func_obj, PyObject *start_obj, PyObject *pool_obj,
+          PyObject *trie_obj, PyObject *weights_obj)
+{
+    if (tables_open(&c->t, kinds_obj, hash_obj, stem_obj, para_obj, func_obj, start_obj,
+                    pool_obj, trie_obj) < 0 ||
+        read_weights(&c->w, weights_obj) < 0) {
+        return -1;
+    }
+    c->counts = PyMem_Calloc((size_t)(4 * c->t.n_stages + 1), sizeof(int64_t));
+    if (c->counts == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void
+call_end(Call *c)
+{
+    work_free(&c->w);
+    scratch_free(&c->sc);
+    PyMem_Free(c->counts);
+    tables_close(&c->t);
+}
+
 /*
  * meteor15_pair(kinds, hyp, ref, hashes, stems, paraphrase_ids, functions, synonym_starts,
  *               synonym_pool, trie, aligner_weights, beam, match_type, budget=0)
@@ -423,41 +473,26 @@ meteor15_pair_c(PyObject *self, PyObject *args)
                           &budget)) {
         return NULL;
     }
-    if (beam < 1) {
-        PyErr_SetString(PyExc_ValueError, "beam: must be at least 1");
+    Call c;
+    if (call_begin(&c, beam, budget) < 0) {
         return NULL;
     }
     if (type != Py_None && check_match_type(type) < 0) {
         return NULL;
     }
-    Tables t;
-    memset(&t, 0, sizeof(t));
-    t.beam = beam;
-    t.budget = budget > 0 ? budget : 0;
-    Scratch sc;
-    memset(&sc, 0, sizeof(sc));
-    Work w;
-    memset(&w, 0, sizeof(w));
     Py_buffer hv = {0}, rv = {0};
-    int64_t *counts = NULL;
     PyObject *row = NULL, *matches = NULL, *result = NULL;
 
     const Py_ssize_t nh = get_items(hyp_obj, &hv, 4, "hyp", 0);
     const Py_ssize_t nr = nh < 0 ? -1 : get_items(ref_obj, &rv, 4, "ref", 0);
-    if (nr < 0 || tables_open(&t, kinds_obj, hash_obj, stem_obj, para_obj, func_obj, start_obj,
-                              pool_obj, trie_obj) < 0 ||
-        read_weights(&w, weights_obj) < 0) {
-        goto done;
-    }
-    counts = PyMem_Calloc((size_t)(4 * t.n_stages + 1), sizeof(int64_t));
-    if (counts == NULL) {
-        PyErr_NoMemory();
+    if (nr < 0 || call_open(&c, kinds_obj, hash_obj, stem_obj, para_obj, func_obj, start_obj,
+                            pool_obj, trie_obj, weights_obj) < 0) {
         goto done;
     }
     int64_t head[7], units = 0;
     Py_ssize_t n_chosen = 0;
-    const int rc = pair_core(&t, &w, &sc, hv.buf, nh, rv.buf, nr, head, counts, &n_chosen,
-                             &units);
+    const int rc = pair_core(&c.t, &c.w, &c.sc, hv.buf, nh, rv.buf, nr, head, c.counts,
+                             &n_chosen, &units);
     if (rc < 0) {
         goto done;
     }
@@ -466,12 +501,12 @@ meteor15_pair_c(PyObject *self, PyObject *args)
         goto done;
     }
     for (Py_ssize_t k = 0; k < n_chosen; k++) {
-        if (sc.chosen[k].stage >= t.n_stages) {
+        if (c.sc.chosen[k].stage >= c.t.n_stages) {
             PyErr_SetString(PyExc_IndexError, "a match's stage is not below n_stages");
             goto done;
         }
     }
-    row = stats_tuple(head, counts, t.n_stages);
+    row = stats_tuple(head, c.counts, c.t.n_stages);
     if (row == NULL) {
         goto done;
     }
@@ -481,13 +516,13 @@ meteor15_pair_c(PyObject *self, PyObject *args)
             goto done;
         }
         for (Py_ssize_t k = 0; k < n_chosen; k++) {
-            const Cand *c = &sc.chosen[k];
-            PyObject *stage = PyLong_FromLongLong(c->stage);
+            const Cand *m_c = &c.sc.chosen[k];
+            PyObject *stage = PyLong_FromLongLong(m_c->stage);
             if (stage == NULL) {
                 goto done;
             }
-            PyObject *m = new_match((PyTypeObject *)type, c->ref_start, c->ref_len,
-                                    c->hyp_start, c->hyp_len, stage);
+            PyObject *m = new_match((PyTypeObject *)type, m_c->ref_start, m_c->ref_len,
+                                    m_c->hyp_start, m_c->hyp_len, stage);
             Py_DECREF(stage);
             if (m == NULL) {
                 goto done;
@@ -502,16 +537,9 @@ meteor15_pair_c(PyObject *self, PyObject *args)
 done:
     Py_XDECREF(row);
     Py_XDECREF(matches);
-    work_free(&w);
-    scratch_free(&sc);
-    PyMem_Free(counts);
-    tables_close(&t);
-    if (hv.obj) {
-        PyBuffer_Release(&hv);
-    }
-    if (rv.obj) {
-        PyBuffer_Release(&rv);
-    }
+    call_end(&c);
+    release_buffer(&hv);
+    release_buffer(&rv);
     return result;
 }
 
@@ -559,20 +587,11 @@ meteor15_rows_c(PyObject *self, PyObject *args)
                           &beam, &budget, &out_obj)) {
         return NULL;
     }
-    if (beam < 1) {
-        PyErr_SetString(PyExc_ValueError, "beam: must be at least 1");
+    Call c;
+    if (call_begin(&c, beam, budget) < 0) {
         return NULL;
     }
-    Tables t;
-    memset(&t, 0, sizeof(t));
-    t.beam = beam;
-    t.budget = budget > 0 ? budget : 0;
-    Scratch sc;
-    memset(&sc, 0, sizeof(sc));
-    Work w;
-    memset(&w, 0, sizeof(w));
     Py_buffer hv = {0}, hov = {0}, rv = {0}, rov = {0}, ov = {0};
-    int64_t *counts = NULL;
     PyObject *result = NULL;
     const Py_ssize_t n_hyp_ids = get_items(hyp_obj, &hv, 4, "hyp_ids", 0);
     const Py_ssize_t n_hoff = n_hyp_ids < 0 ? -1 : get_items(hoff_obj, &hov, 8, "hyp_offsets", 0);
@@ -596,14 +615,8 @@ meteor15_rows_c(PyObject *self, PyObject *args)
             goto done;
         }
     }
-    if (tables_open(&t, kinds_obj, hash_obj, stem_obj, para_obj, func_obj, start_obj, pool_obj,
-                    trie_obj) < 0 ||
-        read_weights(&w, weights_obj) < 0) {
-        goto done;
-    }
-    counts = PyMem_Calloc((size_t)(4 * t.n_stages + 1), sizeof(int64_t));
-    if (counts == NULL) {
-        PyErr_NoMemory();
+    if (call_open(&c, kinds_obj, hash_obj, stem_obj, para_obj, func_obj, start_obj, pool_obj,
+                  trie_obj, weights_obj) < 0) {
         goto done;
     }
     const int32_t *hyp = hv.buf, *ref = rv.buf;
@@ -611,9 +624,10 @@ meteor15_rows_c(PyObject *self, PyObject *args)
     for (Py_ssize_t k = 0; k < n_pairs; k++) {
         int64_t head[7], units = 0;
         Py_ssize_t n_chosen = 0;
-        const int rc = pair_core(&t, &w, &sc, hyp + hoff[k], (Py_ssize_t)(hoff[k + 1] - hoff[k]),
-                                 ref + roff[k], (Py_ssize_t)(roff[k + 1] - roff[k]), head, counts,
-                                 &n_chosen, &units);
+        const int rc = pair_core(&c.t, &c.w, &c.sc, hyp + hoff[k],
+                                 (Py_ssize_t)(hoff[k + 1] - hoff[k]), ref + roff[k],
+                                 (Py_ssize_t)(roff[k + 1] - roff[k]), head, c.counts, &n_chosen,
+                                 &units);
         if (rc < 0) {
             goto done;
         }
@@ -621,19 +635,14 @@ meteor15_rows_c(PyObject *self, PyObject *args)
             result = Py_BuildValue("(nL)", k, (long long)units);
             goto done;
         }
-        jar_row(out + 23 * k, head, counts, t.n_stages);
+        jar_row(out + 23 * k, head, c.counts, c.t.n_stages);
     }
     result = Py_NewRef(Py_None);
 done:
-    work_free(&w);
-    scratch_free(&sc);
-    PyMem_Free(counts);
-    tables_close(&t);
+    call_end(&c);
     Py_buffer *views[] = {&hv, &hov, &rv, &rov, &ov};
     for (size_t k = 0; k < sizeof(views) / sizeof(views[0]); k++) {
-        if (views[k]->obj) {
-            PyBuffer_Release(views[k]);
-        }
+        release_buffer(views[k]);
     }
     return result;
 }

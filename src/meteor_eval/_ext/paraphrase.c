@@ -599,9 +599,7 @@ void
 trie_close(Py_buffer views[5])
 {
     for (int k = 0; k < 5; k++) {
-        if (views[k].obj) {
-            PyBuffer_Release(&views[k]);
-        }
+        release_buffer(&views[k]);
     }
 }
 
@@ -635,19 +633,14 @@ paraphrase_c(PyObject *self, PyObject *args)
     if (trie_open(&t, views, fc_obj, tok_obj, rs_obj, rb_obj, root_obj) < 0) {
         goto done;
     }
-    hids = read_int64s(h_obj, &nh, "hyp_ids: expected a sequence of ints");
-    if (hids == NULL) {
+    if (read_ids(h_obj, r_obj, &hids, &nh, &rids, &nr) < 0) {
         goto done;
     }
-    rids = read_int64s(r_obj, &nr, "ref_ids: expected a sequence of ints");
-    if (rids == NULL) {
-        goto done;
-    }
-    out = PyList_New(0);
+    Emit e;
+    out = emit_list(&e, type, stage);
     if (out == NULL) {
         goto done;
     }
-    Emit e = {.list = out, .type = (PyTypeObject *)type, .stage_obj = stage};
     if (paraphrase_core(&e, &t, hids, nh, rids, nr) < 0) {
         Py_CLEAR(out);
     }
@@ -711,12 +704,8 @@ paraphrase_root_c(PyObject *self, PyObject *args)
         }
     }
 done:
-    if (fc.obj) {
-        PyBuffer_Release(&fc);
-    }
-    if (tok.obj) {
-        PyBuffer_Release(&tok);
-    }
+    release_buffer(&fc);
+    release_buffer(&tok);
     return out;
 }
 

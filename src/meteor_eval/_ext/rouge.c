@@ -26,15 +26,8 @@ typedef struct {
 static int
 sent_push(Texts *x, Py_ssize_t value)
 {
-    if (x->n_sent == x->cap_sent) {
-        Py_ssize_t cap = x->cap_sent ? 2 * x->cap_sent : 64;
-        Py_ssize_t *p = PyMem_Realloc(x->sent, (size_t)cap * sizeof(Py_ssize_t));
-        if (p == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        x->sent = p;
-        x->cap_sent = cap;
+    if (reserve((void **)&x->sent, &x->cap_sent, x->n_sent + 1, 64, sizeof(Py_ssize_t)) < 0) {
+        return -1;
     }
     x->sent[x->n_sent++] = value;
     return 0;

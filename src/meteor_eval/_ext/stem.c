@@ -611,8 +611,7 @@ static PyObject *
 snowball_english_c(PyObject *self, PyObject *arg)
 {
     (void)self;
-    if (!PyUnicode_Check(arg)) {
-        PyErr_SetString(PyExc_TypeError, "snowball_english() takes a str");
+    if (check_str_arg(arg, "snowball_english") < 0) {
         return NULL;
     }
     Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
@@ -877,8 +876,7 @@ static PyObject *
 nltk_porter_rules_c(PyObject *self, PyObject *arg)
 {
     (void)self;
-    if (!PyUnicode_Check(arg)) {
-        PyErr_SetString(PyExc_TypeError, "nltk_porter_rules() takes a str");
+    if (check_str_arg(arg, "nltk_porter_rules") < 0) {
         return NULL;
     }
     Py_ssize_t n = PyUnicode_GET_LENGTH(arg);

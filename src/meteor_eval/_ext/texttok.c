@@ -23,35 +23,14 @@
 int
 u4_reserve(U4 *b, Py_ssize_t n)
 {
-    if (n <= b->cap) {
-        return 0;
-    }
-    Py_ssize_t cap = b->cap ? b->cap : 256;
-    while (cap < n) {
-        cap *= 2;
-    }
-    Py_UCS4 *p = PyMem_Realloc(b->buf, (size_t)cap * sizeof(Py_UCS4));
-    if (p == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    b->buf = p;
-    b->cap = cap;
-    return 0;
+    return reserve((void **)&b->buf, &b->cap, n, 256, sizeof(Py_UCS4));
 }
 
 int
 ids_push(Ids *ids, int32_t id)
 {
-    if (ids->n == ids->cap) {
-        Py_ssize_t cap = ids->cap ? ids->cap * 2 : 256;
-        int32_t *p = PyMem_Realloc(ids->v, (size_t)cap * sizeof(int32_t));
-        if (p == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        ids->v = p;
-        ids->cap = cap;
+    if (reserve((void **)&ids->v, &ids->cap, ids->n + 1, 256, sizeof(int32_t)) < 0) {
+        return -1;
     }
     ids->v[ids->n++] = id;
     return 0;
@@ -125,40 +104,21 @@ vocab_id(Vocab *v, const Py_UCS4 *s, Py_ssize_t n)
         }
         idx = (idx + 1) & v->mask;
     }
-    if (v->n == v->cap) {
-        int32_t cap = v->cap ? v->cap * 2 : 1024;
-        Py_ssize_t *off = PyMem_Realloc(v->off, (size_t)cap * sizeof(Py_ssize_t));
-        if (off == NULL) {
+    if (v->n == v->cap) { /* three arrays of the same capacity */
+        Py_ssize_t c1 = v->cap, c2 = v->cap, c3 = v->cap;
+        if (v->cap >= INT32_MAX / 2) {
             PyErr_NoMemory();
             return -1;
         }
-        v->off = off;
-        Py_ssize_t *len = PyMem_Realloc(v->len, (size_t)cap * sizeof(Py_ssize_t));
-        if (len == NULL) {
-            PyErr_NoMemory();
+        if (reserve((void **)&v->off, &c1, v->n + 1, 1024, sizeof(Py_ssize_t)) < 0 ||
+            reserve((void **)&v->len, &c2, v->n + 1, 1024, sizeof(Py_ssize_t)) < 0 ||
+            reserve((void **)&v->hash, &c3, v->n + 1, 1024, sizeof(uint64_t)) < 0) {
             return -1;
         }
-        v->len = len;
-        uint64_t *hash = PyMem_Realloc(v->hash, (size_t)cap * sizeof(uint64_t));
-        if (hash == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        v->hash = hash;
-        v->cap = cap;
+        v->cap = (int32_t)c1;
     }
-    if (v->arena_len + n > v->arena_cap) {
-        Py_ssize_t cap = v->arena_cap ? v->arena_cap : 4096;
-        while (cap < v->arena_len + n) {
-            cap *= 2;
-        }
-        Py_UCS4 *arena = PyMem_Realloc(v->arena, (size_t)cap * sizeof(Py_UCS4));
-        if (arena == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        v->arena = arena;
-        v->arena_cap = cap;
+    if (reserve((void **)&v->arena, &v->arena_cap, v->arena_len + n, 4096, sizeof(Py_UCS4)) < 0) {
+        return -1;
     }
     int32_t id = v->n++;
     memcpy(v->arena + v->arena_len, s, (size_t)n * sizeof(Py_UCS4));
@@ -254,6 +214,67 @@ intl_class_of(Py_UCS4 c)
         *dst = t_;                                                                             \
     } while (0)
 
+/* The rules of the 13a and intl tokenizers that look at two adjacent characters a b; a hit
+ * puts a space between them and one more before a (SPLIT_*_BEFORE) or after b. */
+enum {
+    SPLIT_13A_PERIOD,       /* ([^0-9])([\.,]) -> \1 \2  */
+    SPLIT_13A_PERIOD_FIRST, /* ([\.,])([^0-9]) ->  \1 \2 */
+    SPLIT_13A_DASH,         /* ([0-9])(-) -> \1 \2        */
+    SPLIT_INTL_PUNCT,       /* ([^N])([P]) -> \1 \2        */
+    SPLIT_INTL_PUNCT_FIRST, /* ([P])([^N]) ->  \1 \2       */
+};
+
+static inline int
+split_hit(int rule, Py_UCS4 a, Py_UCS4 b)
+{
+    switch (rule) {
+    case SPLIT_13A_PERIOD:
+        return !IS_DIGIT(a) && (b == '.' || b == ',');
+    case SPLIT_13A_PERIOD_FIRST:
+        return (a == '.' || a == ',') && !IS_DIGIT(b);
+    case SPLIT_13A_DASH:
+        return IS_DIGIT(a) && b == '-';
+    case SPLIT_INTL_PUNCT:
+        return intl_class(a) != 3 && intl_class(b) == 1;
+    default:
+        return intl_class(a) == 1 && intl_class(b) != 3;
+    }
+}
+
+/* One pass of a pair rule over src (n characters, n >= 0) into dst, then the two buffers
+ * swapped (src holds the result); its length, or -1 with MemoryError set (also for n < 0, so
+ * that passes chain). A pair that matched is not looked at again (regular expression order).
+ * Inlined, so that each pass is compiled for its own rule. */
+static inline Py_ssize_t
+split_pass(U4 *src, U4 *dst, Py_ssize_t n, int rule)
+{
+    if (n < 0 || u4_reserve(dst, 2 * n + 2) < 0) {
+        return -1;
+    }
+    const int before = rule == SPLIT_13A_PERIOD_FIRST || rule == SPLIT_INTL_PUNCT_FIRST;
+    const Py_UCS4 *s = src->buf;
+    Py_UCS4 *d = dst->buf;
+    Py_ssize_t m = 0, k = 0;
+    while (k < n) {
+        if (k + 1 < n && split_hit(rule, s[k], s[k + 1])) {
+            if (before) {
+                d[m++] = ' ';
+            }
+            d[m++] = s[k];
+            d[m++] = ' ';
+            d[m++] = s[k + 1];
+            if (!before) {
+                d[m++] = ' ';
+            }
+            k += 2;
+            continue;
+        }
+        d[m++] = s[k++];
+    }
+    SWAP_BUFS();
+    return m;
+}
+
 static int
 tokens_13a(TokWork *w, Py_ssize_t n, Vocab *v, Ids *out)
 {
@@ -314,49 +335,11 @@ tokens_13a(TokWork *w, Py_ssize_t n, Vocab *v, Ids *out)
     }
     n = m;
     SWAP_BUFS();
-    /* ([^0-9])([\.,]) -> \1 \2 ;  ([\.,])([^0-9]) ->  \1 \2 ;  ([0-9])(-) -> \1 \2 */
-    for (int rule = 0; rule < 3; rule++) {
-        if (u4_reserve(dst, 2 * n + 2) < 0) {
-            return -1;
-        }
-        s = src->buf;
-        d = dst->buf;
-        m = 0;
-        Py_ssize_t k = 0;
-        while (k < n) {
-            if (k + 1 < n) {
-                Py_UCS4 a = s[k], b = s[k + 1];
-                int hit;
-                if (rule == 0) {
-                    hit = !IS_DIGIT(a) && (b == '.' || b == ',');
-                }
-                else if (rule == 1) {
-                    hit = (a == '.' || a == ',') && !IS_DIGIT(b);
-                }
-                else {
-                    hit = IS_DIGIT(a) && b == '-';
-                }
-                if (hit) {
-                    if (rule == 1) {
-                        d[m++] = ' ';
-                        d[m++] = a;
-                        d[m++] = ' ';
-                        d[m++] = b;
-                    }
-                    else {
-                        d[m++] = a;
-                        d[m++] = ' ';
-                        d[m++] = b;
-                        d[m++] = ' ';
-                    }
-                    k += 2;
-                    continue;
-                }
-            }
-            d[m++] = s[k++];
-        }
-        n = m;
-        SWAP_BUFS();
+    n = split_pass(src, dst, n, SPLIT_13A_PERIOD);
+    n = split_pass(src, dst, n, SPLIT_13A_PERIOD_FIRST);
+    n = split_pass(src, dst, n, SPLIT_13A_DASH);
+    if (n < 0) {
+        return -1;
     }
     /* keep the buffers' ownership consistent with w (src/dst point into w) */
     return split_ws(v, src->buf, n, out);
@@ -368,41 +351,10 @@ tokens_intl(TokWork *w, Py_ssize_t n, Vocab *v, Ids *out)
     U4 *src = &w->a, *dst = &w->b;
     Py_UCS4 *s, *d;
     Py_ssize_t m;
-    /* ([^N])([P]) -> \1 \2 ;  ([P])([^N]) ->  \1 \2 */
-    for (int rule = 0; rule < 2; rule++) {
-        if (u4_reserve(dst, 2 * n + 2) < 0) {
-            return -1;
-        }
-        s = src->buf;
-        d = dst->buf;
-        m = 0;
-        Py_ssize_t k = 0;
-        while (k < n) {
-            if (k + 1 < n) {
-                Py_UCS4 a = s[k], b = s[k + 1];
-                int hit = rule == 0 ? (intl_class(a) != 3 && intl_class(b) == 1)
-                                    : (intl_class(a) == 1 && intl_class(b) != 3);
-                if (hit) {
-                    if (rule == 0) {
-                        d[m++] = a;
-                        d[m++] = ' ';
-                        d[m++] = b;
-                        d[m++] = ' ';
-                    }
-                    else {
-                        d[m++] = ' ';
-                        d[m++] = a;
-                        d[m++] = ' ';
-                        d[m++] = b;
-                    }
-                    k += 2;
-                    continue;
-                }
-            }
-            d[m++] = s[k++];
-        }
-        n = m;
-        SWAP_BUFS();
+    n = split_pass(src, dst, n, SPLIT_INTL_PUNCT);
+    n = split_pass(src, dst, n, SPLIT_INTL_PUNCT_FIRST);
+    if (n < 0) {
+        return -1;
     }
     /* ([S]) ->  \1  */
     if (u4_reserve(dst, 3 * n + 2) < 0) {

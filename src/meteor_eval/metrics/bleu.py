@@ -38,9 +38,9 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal, get_args
 
 from meteor_eval._ext import compiled_function
-from meteor_eval.errors import warn_empty, warn_renamed
-from meteor_eval.metrics.base import Score, Signature, SignatureField, check_corpus, check_segment
-from meteor_eval.metrics.protocol import Metric, Pair, Row, Total, processes_for
+from meteor_eval.errors import warn_renamed
+from meteor_eval.metrics.base import Score, Signature, SignatureField, check_segment
+from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
 from meteor_eval.stats.bleu import BleuReference, BleuStats, bleu_segment_stats, prepare_reference
 from meteor_eval.text.bleu_tokenizers import (
     BLEU_TOKENIZERS,
@@ -462,27 +462,16 @@ class Bleu(Metric[BleuScore]):
         total.nrefs.update(len(refs) for _, refs in pairs)
         return total
 
-    def corpus_score(
-        self,
-        hypotheses: Sequence[str],
-        references: Sequence[Sequence[str]],
-        *,
-        jobs: int = 1,
-        start_method: str | None = None,
-    ) -> BleuScore:
-        """Corpus BLEU (see :meth:`Metric.corpus_score`). In one process with the compiled
-        kernel, the statistics of the whole corpus are summed as NumPy blocks, chunk by chunk,
-        without a Python object per segment; the kernel reports items of the wrong type, which
-        the general path then names."""
-        if _BLEU_ROWS is not None and processes_for(jobs, start_method) == 1:
-            check_corpus(hypotheses, references)
-            check_reference_layout(hypotheses, references)
-            total = self.pooled_rows(list(zip(hypotheses, references, strict=True)))
-            if total.count == len(hypotheses):
-                if not total.count:
-                    warn_empty()
-                return self.result(total)
-        return super().corpus_score(hypotheses, references, jobs=jobs, start_method=start_method)
+    def compiled_corpus_total(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+    ) -> Total | None:
+        """With the compiled kernel, the statistics of the whole corpus summed as NumPy blocks,
+        chunk by chunk (see :meth:`Metric.compiled_corpus_total`)."""
+        if _BLEU_ROWS is None:
+            return None
+        check_reference_layout(hypotheses, references)
+        total = self.pooled_rows(list(zip(hypotheses, references, strict=True)))
+        return total if total.count == len(hypotheses) else None
 
     @staticmethod
     def _checked(pairs: Sequence[Pair]) -> Sequence[Pair]:

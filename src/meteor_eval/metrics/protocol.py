@@ -235,10 +235,7 @@ class Metric(ABC, Generic[ScoreT]):
     def pooled_rows(self, pairs: Sequence[Pair]) -> Total:
         """The :class:`Total` of a batch of pairs (a metric may compute it without building
         each row, as METEOR's compiled path does)."""
-        total = self.new_total()
-        self.add_rows(total, self.segment_rows(pairs))
-        total.nrefs.update(len(refs) for _, refs in pairs)
-        return total
+        return self.total_of(self.segment_rows(pairs), (len(refs) for _, refs in pairs))
 
     def chunk_total(self, pairs: Sequence[Pair]) -> Total:
         """What an engine's worker returns for a chunk's corpus total: pooled where the
@@ -382,10 +379,25 @@ class Metric(ABC, Generic[ScoreT]):
         if n_jobs > 1:
             pairs = self._checked_pairs(hypotheses, references)
             return self.result(self.stream_total(pairs, Run(n_jobs, start_method=start_method)))
+        check_corpus(hypotheses, references)
+        total = self.compiled_corpus_total(hypotheses, references)
+        if total is not None:
+            if not total.count:
+                warn_empty()
+            return self.result(total)
         rows = self.segment_rows(self._checked_pairs(hypotheses, references))
         if not rows:
             warn_empty()
         return self.score_rows(rows, (len(refs) for refs in references))
+
+    def compiled_corpus_total(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+    ) -> Total | None:
+        """The total of a whole corpus (checked by :func:`check_corpus`) computed in this
+        process without a Python object per segment, as a compiled kernel allows, or ``None``
+        for the general path of :meth:`corpus_score` (also when the kernel meets an item it
+        refuses, which the general path then names). The base has no such path."""
+        return None
 
     def segment_scores(
         self,
@@ -428,15 +440,23 @@ class Metric(ABC, Generic[ScoreT]):
         """
         total = self.new_total()
         for part in run_chunks(self, pairs, "chunk_total", run, _count):
-            if self.groups_exactly():
-                total.merge_total(self, part)
-            else:
-                assert part.rows is not None
-                self.add_rows(total, part.rows)
-                total.nrefs |= part.nrefs
+            self.add_chunk(total, part)
         if total.count == 0:
             warn_empty(stacklevel=4)  # at the caller of corpus_score or parallel.corpus_total
         return total
+
+    def add_chunk(self, total: Total, part: Total) -> None:
+        """Add ``part``, the :meth:`chunk_total` of the chunk that follows the segments of
+        ``total``: merged whole when the statistics group exactly (:meth:`groups_exactly`), else
+        its rows folded one by one, in input order, so that floating-point sums are the same
+        however the stream was cut (every engine merges its chunks by this rule)."""
+        if self.groups_exactly():
+            total.merge_total(self, part)
+            return
+        if part.rows is None:
+            raise ValueError("cannot fold a chunk total without rows")
+        self.add_rows(total, part.rows)
+        total.nrefs |= part.nrefs
 
     def total_of(self, rows: Iterable[Row], nrefs: Iterable[int]) -> Total:
         """The running total of ``rows`` (with the segments' numbers of references)."""

@@ -45,10 +45,10 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from meteor_eval._ext import compiled_function
-from meteor_eval.errors import WorkBudgetError, warn_empty, warn_renamed
+from meteor_eval.errors import WorkBudgetError, warn_renamed
 from meteor_eval.limits import WORK_BUDGET, check_work
 from meteor_eval.metrics.base import Score, Signature, SignatureField, check_corpus, check_segment
-from meteor_eval.metrics.protocol import Metric, Pair, Row, Total, processes_for
+from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
 from meteor_eval.stats.corpus import bootstrap_interval
 from meteor_eval.stats.rouge import (
     RougeStats,
@@ -568,9 +568,12 @@ class Rouge(Metric[RougeResult]):
             except WorkBudgetError as exc:
                 raise exc.at_index(offset + index) from None
 
-    def _compiled_block(self, pairs: Sequence[Pair], variants: Sequence[str]) -> Any:
+    def _compiled_block(
+        self, pairs: Sequence[Pair], variants: Sequence[str], offset: int = 0
+    ) -> Any:
         """The compiled kernel's float64 block (segments x 7 numbers per variant) of the
-        rouge-score ``variants``, or ``None`` when it cannot compute them."""
+        rouge-score ``variants``, or ``None`` when it cannot compute them (``offset``: the
+        index of the first pair in its corpus, for error messages)."""
         if _ROUGE_ROWS is None:
             return None
         import numpy as np
@@ -586,7 +589,7 @@ class Rouge(Metric[RougeResult]):
         for start in range(0, len(pairs), CHUNK):
             chunk = pairs[start : start + CHUNK]
             if lcs:
-                self._check_kernel_work(chunk, lcs, start)
+                self._check_kernel_work(chunk, lcs, offset + start)
             data = _ROUGE_ROWS(
                 [hyp for hyp, _ in chunk],
                 [group for _, group in chunk],
@@ -602,60 +605,38 @@ class Rouge(Metric[RougeResult]):
             return np.zeros((0, width))
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
-    def corpus_score(
-        self,
-        hypotheses: Sequence[str],
-        references: Sequence[Sequence[str]],
-        *,
-        jobs: int = 1,
-        start_method: str | None = None,
-    ) -> RougeResult:
-        """Corpus ROUGE (see :meth:`Metric.corpus_score`). In one process, with the compiled
-        kernel, only rouge-score variants and no bootstrap, each chunk's float64 block goes
-        straight into the total's exact column sums (:meth:`exact_sums`), without a Python
-        object per segment: the same bits as the general path, in constant memory."""
+    def _block_total(self, pairs: Sequence[Pair]) -> Total | None:
+        """The total of ``pairs`` from the compiled kernel, each chunk's float64 block added
+        straight to the total's exact column sums (:meth:`exact_sums`; the block's segment
+        column holds the 1.0 of each row), so the same bits as the rows' path in constant
+        memory; ``None`` unless the kernel computes every variant (rouge-score ones) and no row
+        is kept (no bootstrap)."""
         types = self.config.types
-        if (
-            _ROUGE_ROWS is not None
-            and self.config.n_bootstrap == 0
-            and not ROUGE155_TYPES & set(types)
-            and processes_for(jobs, start_method) == 1
-        ):
-            check_corpus(hypotheses, references)
-            pairs = list(zip(hypotheses, references, strict=True))
-            total = self.new_total()
-            complete = True
-            for start in range(0, len(pairs), CHUNK):
-                block = self._compiled_block(pairs[start : start + CHUNK], types)
-                if block is None:
-                    complete = False
-                    break
-                assert total.sums is not None
-                total.sums.add_block(block)
-            if complete:
-                total.count = len(pairs)
-                total.nrefs.update(len(refs) for refs in references)
-                if not total.count:
-                    warn_empty()
-                return self.result(total)
-        return super().corpus_score(hypotheses, references, jobs=jobs, start_method=start_method)
+        if self.keeps_rows() or _ROUGE_ROWS is None or ROUGE155_TYPES & set(types):
+            return None
+        total = self.new_total()
+        assert total.sums is not None
+        for start in range(0, len(pairs), CHUNK):
+            block = self._compiled_block(pairs[start : start + CHUNK], types, start)
+            if block is None:
+                return None
+            total.sums.add_block(block)
+        total.count = len(pairs)
+        total.nrefs.update(len(refs) for _, refs in pairs)
+        return total
+
+    def compiled_corpus_total(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+    ) -> Total | None:
+        """In one process, the compiled kernel's total of the whole corpus (:meth:`_block_total`;
+        see :meth:`Metric.compiled_corpus_total`)."""
+        return self._block_total(list(zip(hypotheses, references, strict=True)))
 
     def pooled_rows(self, pairs: Sequence[Pair]) -> Total:
         """The total of a batch (what a ``jobs`` or Dask worker returns for a chunk): the
-        compiled kernel's float64 block added to the exact sums when it computes every variant
-        and no row is kept, else :meth:`segment_rows` (the same sums: the block's segment
-        column holds the 1.0 of each row)."""
-        types = self.config.types
-        if not self.keeps_rows() and _ROUGE_ROWS is not None and not ROUGE155_TYPES & set(types):
-            block = self._compiled_block(pairs, types)
-            if block is not None:
-                total = self.new_total()
-                assert total.sums is not None
-                total.sums.add_block(block)
-                total.count = len(pairs)
-                total.nrefs.update(len(refs) for _, refs in pairs)
-                return total
-        return super().pooled_rows(pairs)
+        compiled kernel's (:meth:`_block_total`), else from :meth:`segment_rows`."""
+        total = self._block_total(pairs)
+        return total if total is not None else super().pooled_rows(pairs)
 
     def zero(self) -> Row:
         """Zero counts and sums (floats) and no segment, for each variant."""

@@ -242,3 +242,20 @@ def test_rouge_budget_only_for_the_quadratic_variants() -> None:
     unlimited = Rouge(RougeConfig(types=("rougeSU",), skip_distance=-1))
     with pytest.raises(WorkBudgetError, match="ROUGE-SU without a skip limit would take "):
         unlimited.segment_score("a b", [" ".join(["w"] * 8_000)])  # 31,996,000 skip bigrams
+
+
+def test_rouge_budget_names_the_segment_past_the_first_chunk() -> None:
+    """The compiled corpus path scores 8,192 segments a chunk; a segment over the budget in a
+    later chunk is named by its index in the corpus, not in its chunk."""
+    from meteor_eval.metrics.rouge import _ROUGE_ROWS, CHUNK
+
+    if _ROUGE_ROWS is None:
+        pytest.skip("compiled kernels not built")
+    long = " ".join(f"w{k % 50}" for k in range(2_001))
+    hyps = ["a b"] * (CHUNK + 10)
+    hyps[CHUNK + 5] = long
+    refs = [["a b c"]] * len(hyps)
+    refs[CHUNK + 5] = [long]
+    with limits.work_budget(rouge=2_001 * 2_001 - 1), pytest.raises(WorkBudgetError) as info:
+        Rouge(RougeConfig(types=("rougeL",))).corpus_score(hyps, refs)
+    assert info.value.index == CHUNK + 5

@@ -268,11 +268,10 @@ class FastPipeline(Pipeline):
             return super().segment_of(tokens)
         return Segment(tokens, types.identities(interned), (types, interned))
 
-    def _kernel_arguments(
-        self, want_matches: bool, types: WordTypes | None = None
-    ) -> tuple[object, ...]:
-        """The arguments of ``meteor15_pair`` after the two segments (``types``: the table the
-        segments were interned with; default the current one)."""
+    def _table_arguments(self, types: WordTypes | None = None) -> tuple[object, ...]:
+        """The arguments that ``meteor15_pair`` and ``meteor15_rows`` share, in their order:
+        the word-type tables of ``types`` (the table the segments were interned with; default
+        the current one), the paraphrase trie, the aligner weights and the beam width."""
         if types is None:
             types = self.word_types
         assert types is not None
@@ -286,6 +285,15 @@ class FastPipeline(Pipeline):
             self._trie,
             self.aligner_weights,
             self.config.beam,
+        )
+
+    def _kernel_arguments(
+        self, want_matches: bool, types: WordTypes | None = None
+    ) -> tuple[object, ...]:
+        """The arguments of ``meteor15_pair`` after the two segments (``types``: as
+        :meth:`_table_arguments`)."""
+        return (
+            *self._table_arguments(types),
             Match if want_matches else None,
             limits.WORK_BUDGET["meteor15"],
         )
@@ -479,15 +487,7 @@ class FastPipeline(Pipeline):
                 hyp_offsets,
                 ref_ids,
                 ref_offsets,
-                types.hashes,
-                types.stems,
-                types.paraphrase_ids,
-                types.functions,
-                types.synonym_starts,
-                types.synonym_pool,
-                self._trie,
-                self.aligner_weights,
-                self.config.beam,
+                *self._table_arguments(types),
                 limits.WORK_BUDGET["meteor15"],
                 out,
             )
