@@ -187,26 +187,7 @@ grams_free(Grams *t)
 static int
 grams_grow(Grams *t)
 {
-    size_t size = t->mask ? (t->mask + 1) * 2 : 4096;
-    int32_t *slots = PyMem_Malloc(size * sizeof(int32_t));
-    if (slots == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (size_t k = 0; k < size; k++) {
-        slots[k] = -1;
-    }
-    for (Py_ssize_t g = 0; g < t->n; g++) {
-        size_t idx = (size_t)t->hash[g] & (size - 1);
-        while (slots[idx] >= 0) {
-            idx = (idx + 1) & (size - 1);
-        }
-        slots[idx] = (int32_t)g;
-    }
-    PyMem_Free(t->slots);
-    t->slots = slots;
-    t->mask = size - 1;
-    return 0;
+    return rehash_slots(&t->slots, &t->mask, t->hash, t->n, 4096);
 }
 
 /* The index of gram ids[start .. start + order), added when new; -1 on error. */

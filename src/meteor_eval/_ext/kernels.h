@@ -164,6 +164,34 @@ reserve(void **buffer, Py_ssize_t *cap, Py_ssize_t need, Py_ssize_t first, size_
     }
     return grow(buffer, cap, need < first ? first : need, item);
 }
+
+/* An open-addressing table of n entries, rebuilt twice as large (or `first` slots, a power of
+ * two, when empty): slot -> entry index or -1, linear probing on hash[entry]. Replaces *slots
+ * and *mask. 0, or -1 with MemoryError set (the old table kept). */
+static inline int
+rehash_slots(int32_t **slots, size_t *mask, const uint64_t *hash, Py_ssize_t n, size_t first)
+{
+    size_t size = *mask ? (*mask + 1) * 2 : first;
+    int32_t *fresh = PyMem_Malloc(size * sizeof(int32_t));
+    if (fresh == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t k = 0; k < size; k++) {
+        fresh[k] = -1;
+    }
+    for (Py_ssize_t e = 0; e < n; e++) {
+        size_t idx = (size_t)hash[e] & (size - 1);
+        while (fresh[idx] >= 0) {
+            idx = (idx + 1) & (size - 1);
+        }
+        fresh[idx] = (int32_t)e;
+    }
+    PyMem_Free(*slots);
+    *slots = fresh;
+    *mask = size - 1;
+    return 0;
+}
 KERNEL_API int read_weights(Work *w, PyObject *weights_obj);
 KERNEL_API int load_raw(Work *w, const Cand *raw, Py_ssize_t n_cands, Py_ssize_t n_hyp,
                         Py_ssize_t n_ref, int keep_objs);

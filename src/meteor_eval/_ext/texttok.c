@@ -61,26 +61,7 @@ hash_u4(const Py_UCS4 *s, Py_ssize_t n)
 static int
 vocab_grow_slots(Vocab *v)
 {
-    size_t size = v->mask ? (v->mask + 1) * 2 : 1024;
-    int32_t *slots = PyMem_Malloc(size * sizeof(int32_t));
-    if (slots == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (size_t k = 0; k < size; k++) {
-        slots[k] = -1;
-    }
-    for (int32_t id = 0; id < v->n; id++) {
-        size_t idx = (size_t)v->hash[id] & (size - 1);
-        while (slots[idx] >= 0) {
-            idx = (idx + 1) & (size - 1);
-        }
-        slots[idx] = id;
-    }
-    PyMem_Free(v->slots);
-    v->slots = slots;
-    v->mask = size - 1;
-    return 0;
+    return rehash_slots(&v->slots, &v->mask, v->hash, v->n, 1024);
 }
 
 int32_t
