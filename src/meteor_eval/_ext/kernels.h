@@ -151,7 +151,36 @@ typedef struct {
 } Work;
 
 KERNEL_API void work_free(Work *w);
-KERNEL_API int grow(void **buffer, Py_ssize_t *cap, Py_ssize_t need, size_t item);
+
+/* Make *buffer hold at least need items of the given size (contents kept); 0, or -1 with
+ * MemoryError set. Capacities only grow, so a Work reused for a batch allocates rarely. */
+static inline int
+grow(void **buffer, Py_ssize_t *cap, Py_ssize_t need, size_t item)
+{
+    if (need <= *cap && *buffer != NULL) {
+        return 0;
+    }
+    Py_ssize_t size = *cap > 0 ? *cap : 16;
+    while (size < need) {
+        if (size > PY_SSIZE_T_MAX / 2) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        size *= 2;
+    }
+    if ((size_t)size > (size_t)PY_SSIZE_T_MAX / item) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    void *grown = PyMem_Realloc(*buffer, (size_t)size * item);
+    if (grown == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *buffer = grown;
+    *cap = size;
+    return 0;
+}
 
 /* Room for need items in *buffer (*cap of them now): nothing to do when they fit, else grow()
  * doubling from *cap, or from `first` items (16 times a power of two) when empty. 0, or -1 with
