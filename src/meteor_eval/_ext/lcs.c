@@ -338,7 +338,7 @@ done:
 }
 
 static int32_t *
-read_ids(PyObject *seq, Py_ssize_t *n, int32_t *vocab)
+read_token_ids(PyObject *seq, Py_ssize_t *n, int32_t *vocab)
 {
     PyObject *fast = PySequence_Fast(seq, "lcs: expected a sequence of ints");
     if (fast == NULL) {
@@ -389,9 +389,9 @@ static int
 read_id_pair(PyObject *ao, PyObject *bo, IdPair *p)
 {
     memset(p, 0, sizeof(*p));
-    p->a = read_ids(ao, &p->na, &p->vocab);
+    p->a = read_token_ids(ao, &p->na, &p->vocab);
     if (p->a != NULL) {
-        p->b = read_ids(bo, &p->nb, &p->vocab);
+        p->b = read_token_ids(bo, &p->nb, &p->vocab);
     }
     if (p->b == NULL) {
         id_pair_free(p);
