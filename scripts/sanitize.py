@@ -64,12 +64,13 @@ def _run(command: list[str], **kwargs: object) -> None:
 
 
 def stage(staging: Path) -> Path:
-    """A fresh copy of ``src``, ``tests`` and the build files under ``staging/tree``."""
+    """A fresh copy of ``src``, ``tests``, ``scripts`` (the tests load the golden scripts'
+    helpers) and the build files under ``staging/tree``."""
     tree = staging / "tree"
     if tree.exists():
         shutil.rmtree(tree)
     ignore = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "*.egg-info", ".hypothesis")
-    for name in ("src", "tests"):
+    for name in ("src", "tests", "scripts"):
         shutil.copytree(ROOT / name, tree / name, ignore=ignore)
     for name in ("setup.py", "pyproject.toml", "README.md", "LICENSE"):
         shutil.copy2(ROOT / name, tree / name)
