@@ -1,14 +1,14 @@
 """Build the compiled kernels with AddressSanitizer and UndefinedBehaviorSanitizer; run their tests.
 
 The extension is built with ``-fsanitize=address,undefined -fno-omit-frame-pointer -g -O1`` in a
-staging copy of the checkout (``build/sanitize/tree``: ``src``, ``tests`` and the build files;
-the shared data folder is linked beside it, so the golden tests find it as usual), never in the
-checkout itself. The tests that drive the C code (:data:`TESTS`) then run against that copy with
-the ASan runtime preloaded into Python, ``PYTHONMALLOC=malloc`` (so that the kernels' reads past
-a Python object's memory hit ASan's red zones instead of pymalloc's arenas), and every sanitizer
-told to abort on its first report and to write it to ``build/sanitize/reports``. Any report, a
-crash or a failing test fails the run (exit status 1). Leak detection is off: CPython does not
-free everything at exit.
+staging copy of the checkout (``build/sanitize/tree``: ``src``, ``tests``, ``scripts`` and the build
+files; the shared data folder is linked beside it, so the golden tests find it as usual), never in
+the checkout itself. The tests that drive the C code (:data:`TESTS`) then run against that copy with
+the ASan runtime preloaded into Python, ``PYTHONMALLOC=malloc`` (so that the kernels' reads past a
+Python object's memory hit ASan's red zones instead of pymalloc's arenas), and every sanitizer told
+to abort on its first report and to write it to ``build/sanitize/reports``. Any report, a crash or a
+failing test fails the run (exit status 1). Leak detection is off: CPython does not free everything
+at exit.
 
 Usage::
 
