@@ -270,6 +270,28 @@ packed_at(const Packed *p, Py_ssize_t k)
     return x;
 }
 
+/* Move a[at] down the max-heap a[0 .. n) to its place (heap sort's one step). */
+static inline void
+sift_down(Py_ssize_t *a, Py_ssize_t at, Py_ssize_t n)
+{
+    const Py_ssize_t v = a[at];
+    for (;;) {
+        Py_ssize_t child = 2 * at + 1;
+        if (child >= n) {
+            break;
+        }
+        if (child + 1 < n && a[child] < a[child + 1]) {
+            child++;
+        }
+        if (v >= a[child]) {
+            break;
+        }
+        a[at] = a[child];
+        at = child;
+    }
+    a[at] = v;
+}
+
 static void
 sort_positions(Py_ssize_t *a, Py_ssize_t n)
 {
@@ -290,45 +312,13 @@ sort_positions(Py_ssize_t *a, Py_ssize_t n)
     }
     /* Heap sort: no recursion, O(n log n) for the rare long lists. */
     for (Py_ssize_t start = n / 2 - 1; start >= 0; start--) {
-        Py_ssize_t at = start;
-        const Py_ssize_t v = a[at];
-        for (;;) {
-            Py_ssize_t child = 2 * at + 1;
-            if (child >= n) {
-                break;
-            }
-            if (child + 1 < n && a[child] < a[child + 1]) {
-                child++;
-            }
-            if (v >= a[child]) {
-                break;
-            }
-            a[at] = a[child];
-            at = child;
-        }
-        a[at] = v;
+        sift_down(a, start, n);
     }
     for (Py_ssize_t end = n - 1; end > 0; end--) {
         const Py_ssize_t top = a[0];
         a[0] = a[end];
         a[end] = top;
-        Py_ssize_t at = 0;
-        const Py_ssize_t v = a[0];
-        for (;;) {
-            Py_ssize_t child = 2 * at + 1;
-            if (child >= end) {
-                break;
-            }
-            if (child + 1 < end && a[child] < a[child + 1]) {
-                child++;
-            }
-            if (v >= a[child]) {
-                break;
-            }
-            a[at] = a[child];
-            at = child;
-        }
-        a[at] = v;
+        sift_down(a, 0, end);
     }
 }
 
