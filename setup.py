@@ -6,7 +6,9 @@ pair kernel and NLTK's greedy alignment), built as one module from the C files o
 ``src/meteor_eval/_ext/`` (one file per concern). It makes METEOR scoring several times faster.
 It is optional: when it cannot be compiled (no C compiler or Python headers) the build prints a
 warning and the package installs without it, using the pure-Python twin of every kernel, which
-gives identical results. Set ``METEOR_EVAL_NO_EXTENSION=1`` to skip the extension on purpose.
+gives identical results. Set ``METEOR_EVAL_NO_EXTENSION=1`` to skip the extension on purpose, or
+``METEOR_EVAL_REQUIRE_EXTENSION=1`` to make a failed compilation fail the build (CI sets it, so
+that a C error cannot hide behind the fallback).
 The C sources ship in the source distribution, not in wheels.
 """
 
@@ -60,6 +62,11 @@ class OptionalBuildExt(build_ext):
 
     @staticmethod
     def _skip(exc: BaseException) -> None:
+        if os.environ.get("METEOR_EVAL_REQUIRE_EXTENSION") == "1":
+            raise SystemExit(
+                f"error: meteor_eval._ext._kernels did not compile ({exc}) and "
+                "METEOR_EVAL_REQUIRE_EXTENSION=1 asks for it"
+            ) from exc
         sys.stderr.write(
             f"warning: meteor_eval._ext._kernels was not compiled ({exc}); "
             "the pure-Python kernels will be used (same results, slower)\n"

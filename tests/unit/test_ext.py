@@ -8,6 +8,7 @@ under ``METEOR_EVAL_PURE_PYTHON=1``, without the extension and with a build that
 from __future__ import annotations
 
 import ast
+import os
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -154,3 +155,24 @@ def test_text_and_resources_import_nothing_from_align() -> None:
 def test_the_loader_imports_nothing_of_the_package() -> None:
     modules = _imported_modules(SRC / "_ext" / "__init__.py")
     assert not {module for module in modules if module.startswith("meteor_eval")}
+
+
+@pytest.mark.skipif(
+    os.environ.get("METEOR_EVAL_REQUIRE_EXTENSION") != "1",
+    reason="only where METEOR_EVAL_REQUIRE_EXTENSION=1 asks for the compiled kernels (CI)",
+)
+def test_the_required_extension_is_built_from_the_current_sources() -> None:
+    """CI asks for the extension: it must load, and in a source tree be newer than every C file.
+
+    The build falls back to pure Python when a C file does not compile, and an editable install
+    then keeps the previous build in the tree: this catches both, which the parity tests cannot
+    (the twins give the same numbers).
+    """
+    module = _ext.built_module()
+    assert module is not None, "METEOR_EVAL_REQUIRE_EXTENSION=1 but the extension is not built"
+    built = Path(str(module.__file__))
+    if built.parent == SRC / "_ext":
+        sources = sorted((SRC / "_ext").glob("*.[ch]"))
+        assert sources
+        stale = [path.name for path in sources if path.stat().st_mtime > built.stat().st_mtime]
+        assert not stale, f"{built.name} is older than {', '.join(stale)}: rebuild it"
