@@ -22,34 +22,14 @@ from meteor_eval.text import normalize as norm
 from meteor_eval.text.normalize import normalize, normalizer_language
 from meteor_eval.text.tokenize import java_lower, preprocess
 
-# Spec §1.7, "Observed normaliser outputs" (English unless stated, before lower-casing).
-OBSERVED = [
-    ("en", "a,b,c and 1,000,000 or 1,a", "a , b,c and 1,000,000 or 1 , a"),
-    ("en", "well-known-fact state-of-the-art x--y", "well known fact state of the art x y"),
-    ("en", "Mr. Smith met Dr. Who at 5 p.m. today.", "Mr. Smith met Dr. Who at 5 pm today ."),
-    (
-        "en",
-        "He said: \"It's John's 1990's car.\" (really?)",
-        "He said : \" It 's John 's 1990 's car . \" ( really ? )",
-    ),
-    ("en", "No. 5 and No. 5. No. x", "No. 5 and No. 5 . No. x"),
-    ("en", "e.g. U.S.-based i.e. etc.", "eg US based ie etc ."),
-    ("en", "wait...what.... ok..", "wait ... what .... ok .."),
-    ("en", "Inc. reported", "Inc. reported"),
-    ("en", "Ph.D. student", "PhD student"),
-    ("en", "rock 'n' roll ''quoted'' ``x''", 'rock \' n \' roll " quoted " " x "'),
-    (
-        "en",
-        "price: $5.50 (5%) @home #1 a/b x_y",
-        "price : $ 5.50 ( 5 % ) @ home # 1 a / b x _ y",
-    ),
-    ("en", "end.", "end ."),
-    ("en", "A.", "A."),
-    ("en", "I. am", "I. am"),
-    ("en", "U.S", "U.S"),
-    ("fr", "l'homme d'affaires aujourd'hui", "l' homme d' affaires aujourd' hui"),
-    ("de", "Don't stop", "Don ' t stop"),
-]
+# Both tables are data, kept in tests/data/text/normalize_cases.json with their source.
+_TABLES = json.loads(
+    (Path(__file__).parents[2] / "data" / "text" / "normalize_cases.json").read_text(
+        encoding="utf-8"
+    )
+)
+# Spec §1.7, "Observed normaliser outputs": (language, text, expected) before lower-casing.
+OBSERVED = [tuple(row) for row in _TABLES["observed"]["cases"]]
 
 
 @pytest.mark.parametrize(("language", "text", "expected"), OBSERVED)
@@ -62,16 +42,8 @@ def test_observed_output_without_punctuation() -> None:
     assert normalize(text, "en", keep_punctuation=False) == "He said It s John s car really"
 
 
-# Spec §8: (case, hypothesis, reference, hypothesis tokens, reference tokens) after -l en -norm;
-# the table is data, kept in tests/data/text/normalize_edge_cases.json.
-EDGE_CASES = [
-    tuple(row)
-    for row in json.loads(
-        (Path(__file__).parents[2] / "data" / "text" / "normalize_edge_cases.json").read_text(
-            encoding="utf-8"
-        )
-    )["cases"]
-]
+# Spec §8: (case, hypothesis, reference, hypothesis tokens, reference tokens) after -l en -norm.
+EDGE_CASES = [tuple(row) for row in _TABLES["edge_cases"]["cases"]]
 
 
 @pytest.mark.parametrize(
