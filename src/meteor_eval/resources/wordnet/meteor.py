@@ -32,6 +32,7 @@ from meteor_eval.errors import ResourceError
 from meteor_eval.resources.registry import cached_loader
 from meteor_eval.resources.wordnet.binary import METEOR_BINARY_FILE, MeteorSections
 from meteor_eval.resources.wordnet.keytable import KeyTable
+from meteor_eval.resources.wordnet.morphy import ADJ_RULES, VERB_RULES
 from meteor_eval.resources.wordnet.shipped import meteor_sections, nltk_sections
 
 __all__ = [
@@ -55,18 +56,8 @@ METEOR_MORPH_RULES: Final[tuple[tuple[str, str], ...]] = (
     ("shes", "sh"),
     ("men", "man"),
     ("ies", "y"),
-    ("s", ""),
-    ("ies", "y"),
-    ("es", "e"),
-    ("es", ""),
-    ("ed", "e"),
-    ("ed", ""),
-    ("ing", "e"),
-    ("ing", ""),
-    ("er", ""),
-    ("est", ""),
-    ("er", "e"),
-    ("est", "e"),
+    *VERB_RULES,
+    *ADJ_RULES,
 )
 
 
