@@ -26,7 +26,7 @@ from typing import Final, Literal
 
 from meteor_eval.resources.registry import cached_loader
 from meteor_eval.resources.wordnet.binary import NLTK_BINARY_FILE, NltkSections
-from meteor_eval.resources.wordnet.morphy import ADJ_RULES, VERB_RULES
+from meteor_eval.resources.wordnet.morphy import ADJ_RULES, NLTK_NOUN_RULES, VERB_RULES
 from meteor_eval.resources.wordnet.shipped import nltk_sections
 
 __all__ = [
@@ -53,17 +53,7 @@ _SATELLITE: Final = ord("s")
 #: NLTK 3.10's ``WordNetCorpusReader.MORPHOLOGICAL_SUBSTITUTIONS`` (note ``ves -> f``).
 NLTK_SUBSTITUTIONS: Final[Mapping[str, tuple[tuple[str, str], ...]]] = MappingProxyType(
     {
-        "n": (
-            ("s", ""),
-            ("ses", "s"),
-            ("ves", "f"),
-            ("xes", "x"),
-            ("zes", "z"),
-            ("ches", "ch"),
-            ("shes", "sh"),
-            ("men", "man"),
-            ("ies", "y"),
-        ),
+        "n": NLTK_NOUN_RULES,
         "v": VERB_RULES,
         "a": ADJ_RULES,
         "s": ADJ_RULES,
