@@ -54,6 +54,7 @@ import re
 import subprocess
 import sys
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 
 SCORES = re.compile(r"^humaneval/(?:DA/)?newstest(\d{4})-toen/ad-seg-scores-([a-z]+)-en\.csv$")
@@ -99,19 +100,33 @@ class Repository:
         return lines[:-1] if lines[-1] == "" else lines
 
 
+def table_rows(
+    text: str, where: str, header: list[str], *, more_columns_in_header: bool = False
+) -> Iterator[tuple[int, str, list[str]]]:
+    """``(line number, line, fields)`` of each non-blank row of a whitespace-separated table.
+
+    The first line must be ``header`` (or start with it, when ``more_columns_in_header``); each
+    row must have one field per header column. Exits with ``WHERE:LINE: ...`` otherwise.
+    """
+    lines = text.splitlines()
+    first = lines[0].split() if lines else []
+    if not lines or (first[: len(header)] if more_columns_in_header else first) != header:
+        raise SystemExit(f"{where}: unexpected header {lines[:1]!r}")
+    for number, line in enumerate(lines[1:], start=2):
+        fields = line.split()
+        if not fields:
+            continue
+        if len(fields) != len(header):
+            raise SystemExit(f"{where}:{number}: expected {len(header)} columns, got {len(fields)}")
+        yield number, line, fields
+
+
 def read_scores(text: str, where: str) -> dict[tuple[str, int], tuple[float, float, int]]:
     """Mean z-score, mean raw score (0-100) and number of judgements of each (system, segment
     id) of a seg-scores file."""
     sums: dict[tuple[str, int], list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
-    rows = text.splitlines()
-    if not rows or rows[0].split()[:5] != ["SYS", "SID", "RAW.SCR", "Z.SCR", "N"]:
-        raise SystemExit(f"{where}: unexpected header {rows[:1]!r}")
-    for number, row in enumerate(rows[1:], start=2):
-        fields = row.split()
-        if not fields:
-            continue
-        if len(fields) != 5:
-            raise SystemExit(f"{where}:{number}: expected 5 columns, got {len(fields)}")
+    header = ["SYS", "SID", "RAW.SCR", "Z.SCR", "N"]
+    for _, _, fields in table_rows(text, where, header, more_columns_in_header=True):
         system = fields[0].rsplit(".", 1)[0]
         count = int(fields[4])
         acc = sums[(system, int(fields[1]))]

@@ -52,7 +52,7 @@ import json
 import sys
 from pathlib import Path
 
-from prepare_wmt_da import Repository
+from prepare_wmt_da import Repository, table_rows
 
 NEWS_SCORES = "newstest2021/zhen/mqm_newstest2021_zhen.avg_seg_scores.tsv"
 TED_SCORES = "ted/zhen/mqm_ted_zhen.avg_seg_scores.tsv"
@@ -65,16 +65,8 @@ HUMAN = {"ref-A", "ref-B", "ref", "refB", "ref.A", "ref.B"}
 
 def read_avg_scores(text: str, where: str) -> dict[tuple[str, int], float]:
     """The MQM score of every annotated (system, segment id) of an ``avg_seg_scores`` file."""
-    lines = text.splitlines()
-    if not lines or lines[0].split() != ["system", "mqm_avg_score", "seg_id"]:
-        raise SystemExit(f"{where}: unexpected header {lines[:1]!r}")
     scores: dict[tuple[str, int], float] = {}
-    for number, line in enumerate(lines[1:], start=2):
-        fields = line.split()
-        if not fields:
-            continue
-        if len(fields) != 3:
-            raise SystemExit(f"{where}:{number}: expected 3 columns, got {len(fields)}")
+    for number, line, fields in table_rows(text, where, ["system", "mqm_avg_score", "seg_id"]):
         system, value, seg = fields
         try:
             key = (system, int(seg))

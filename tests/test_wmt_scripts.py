@@ -10,6 +10,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+# scripts/ is on the path (tests/conftest.py)
+import da_order
+import judgement_checks
 import numpy as np
 import pytest
 
@@ -165,21 +168,12 @@ def test_mqm_set_options_are_checked(tmp_path: Path) -> None:
     assert done.returncode == 2 and "drop --systems" in done.stderr
 
 
-def _checks() -> Any:
-    sys.path.insert(0, str(SCRIPTS))
-    try:
-        import judgement_checks
-    finally:
-        sys.path.remove(str(SCRIPTS))
-    return judgement_checks
-
-
 def _rec(system: str, seg: int, hyp: str, human: float, ref: str = "the cat sat") -> dict[str, Any]:
     return {"lp": "zh-en", "system": system, "seg_id": seg, "hyp": hyp, "ref": ref, "human": human}
 
 
 def test_identical_translation_gaps_by_hand() -> None:
-    checks = _checks()
+    checks = judgement_checks
     records = [
         _rec("A", 1, "x y", 1.0),
         _rec("B", 1, "x y ", 0.5),
@@ -202,7 +196,7 @@ def test_shifted_chrf_peaks_where_the_scores_belong() -> None:
     pytest.importorskip("sacrebleu")
     from sacrebleu.metrics import CHRF
 
-    checks = _checks()
+    checks = judgement_checks
     hyps = [
         "the cat sat",
         "a dog ran far",
@@ -224,17 +218,8 @@ def test_shifted_chrf_peaks_where_the_scores_belong() -> None:
     assert result[1][1] < 0.9 and result[-1][1] < 0.9
 
 
-def _order() -> Any:
-    sys.path.insert(0, str(SCRIPTS))
-    try:
-        import da_order
-    finally:
-        sys.path.remove(str(SCRIPTS))
-    return da_order
-
-
 def test_da_order_sorts_documents_by_id_as_text(tmp_path: Path) -> None:
-    order = _order()
+    order = da_order
     xml = tmp_path / "test.xml"
     xml.write_text(
         '<dataset id="t"><doc origlang="is" id="text_5"><src lang="is"><p>'
@@ -261,7 +246,7 @@ def test_da_order_sorts_documents_by_id_as_text(tmp_path: Path) -> None:
 
 
 def test_da_order_places_repeated_first_segments_by_the_second() -> None:
-    order = _order()
+    order = da_order
     docs = [
         {"doc_id": "d2", "segments": 2, "src1": "News", "src2": "y"},
         {"doc_id": "d1", "segments": 2, "src1": "News", "src2": "x"},
@@ -280,7 +265,7 @@ def test_da_order_places_repeated_first_segments_by_the_second() -> None:
 
 
 def test_da_order_refuses_documents_that_do_not_cover_the_text() -> None:
-    order = _order()
+    order = da_order
     with pytest.raises(SystemExit, match="cover 1 of 2 text lines"):
         order.place([{"doc_id": "d", "segments": 1, "src1": "a"}], ["a", "b"], [])
     with pytest.raises(SystemExit, match="document d: its first segment is not in the text"):
@@ -312,7 +297,7 @@ def test_prepare_wmt_da_pairs_scores_through_the_order(tmp_path: Path) -> None:
 
 
 def test_self_agreement_pairs_repeats_with_first_judgements(tmp_path: Path) -> None:
-    checks = _checks()
+    checks = judgement_checks
     header = "\t".join(
         "HITId WorkerId Input.src Input.trg Input.item hit sys_id rid type sid score time".split()
     )
@@ -334,7 +319,7 @@ def test_self_agreement_pairs_repeats_with_first_judgements(tmp_path: Path) -> N
 
 
 def test_agreement_of_two_judgement_files_on_shared_translations() -> None:
-    checks = _checks()
+    checks = judgement_checks
     crowd = [_rec("A", 1, "x", 0.1), _rec("A", 2, "y", 0.4), _rec("B", 1, "z", 0.2)]
     crowd.append(_rec("C", 9, "w", 5.0))  # not judged by the experts: left out
     experts = [_rec("A", 1, "x", -3.0), _rec("A", 2, "y", -1.0), _rec("B", 1, "z", -2.5)]
@@ -403,7 +388,7 @@ def test_da_order_writes_an_order_that_pairs_better_and_refuses_one_that_does_no
 
 
 def test_da_order_names_bad_document_lines(tmp_path: Path) -> None:
-    order = _order()
+    order = da_order
     docs = tmp_path / "docs.jsonl"
     docs.write_text('{"doc_id": "a", "segments": 1}\n{"doc_id": "b"}\n')
     with pytest.raises(SystemExit, match=r"docs.jsonl:2: needs doc_id and segments"):

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -77,11 +78,15 @@ def princeton_offsets(data: bytes, file_name: str) -> dict[int, int]:
     return mapping
 
 
+def _entries(data: bytes) -> Iterator[str]:
+    """The lines of a WordNet ``data.*`` or ``index.*`` file after its licence header (the
+    header's lines start with two spaces)."""
+    return (line for line in data.decode("ascii").splitlines() if not line.startswith("  "))
+
+
 def _parse_synsets(data: bytes, pos_letter: str, mapping: dict[int, int]) -> list[str]:
     rows: list[str] = []
-    for raw in data.decode("ascii").splitlines():
-        if raw.startswith("  "):
-            continue
+    for raw in _entries(data):
         fields = raw.split(" | ", 1)[0].split()
         ss_type = fields[2]
         if pos_letter != "a" and ss_type != pos_letter:
@@ -94,9 +99,7 @@ def _parse_synsets(data: bytes, pos_letter: str, mapping: dict[int, int]) -> lis
 
 def _parse_index(data: bytes, pos_letter: str, mapping: dict[int, int]) -> list[str]:
     rows: list[str] = []
-    for raw in data.decode("ascii").splitlines():
-        if raw.startswith("  "):
-            continue
+    for raw in _entries(data):
         fields = raw.split()
         if fields[1] != pos_letter:
             raise ValueError(f"index line for {fields[0]!r} has pos {fields[1]!r}")

@@ -346,9 +346,14 @@ def test_as_a_user_runs_it(tmp_path: Path) -> None:
     }
     command = [sys.executable, "-m", "meteor_eval"]
     out = tmp_path / "xx"
-    built = subprocess.run(
+
+    def run(argv: list[str]) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*command, *argv], cwd=DATA, env=env, capture_output=True, text=True, check=False
+        )
+
+    built = run(
         [
-            *command,
             "new-language",
             "--corpus",
             "corpus.e",
@@ -358,23 +363,11 @@ def test_as_a_user_runs_it(tmp_path: Path) -> None:
             "phrase-table.gz",
             "--out",
             str(out),
-        ],
-        cwd=DATA,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
+        ]
     )
     assert built.returncode == 0, built.stderr
     assert built.stdout.startswith(f"{out}: 247 function words, 194 paraphrase records\n")
-    scored = subprocess.run(
-        [*command, "score", "--resources", str(out), "--hyp", "score.hyp", "--ref", "score.ref"],
-        cwd=DATA,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    scored = run(["score", "--resources", str(out), "--hyp", "score.hyp", "--ref", "score.ref"])
     assert scored.returncode == 0, scored.stderr
     assert scored.stdout.startswith(f"METEOR = {_golden_final()!r} ")
 

@@ -4,6 +4,7 @@ random corpora, compared with ``==``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -42,6 +43,21 @@ def _dicts(corpus: list[tuple[str, list[str]]]) -> tuple[dict[int, Any], dict[in
     return gts, res
 
 
+def _same_arrays_as_original(
+    ours: Callable[[Any, Any], tuple[Any, Any]],
+    module: str,
+    scorer: str,
+    corpus: list[tuple[str, list[str]]],
+) -> None:
+    """Our scorer and the original ``module.scorer`` give the same corpus score and the same
+    per-image array, bit for bit (skipped when the original is not installed)."""
+    original = pytest.importorskip(module)
+    gts, res = _dicts(corpus)
+    mine = ours(gts, res)
+    theirs = getattr(original, scorer)().compute_score(gts, res)
+    assert float(mine[0]) == float(theirs[0]) and mine[1].tolist() == theirs[1].tolist()
+
+
 @pytest.mark.oracle
 @settings(max_examples=150, deadline=None)
 @given(CORPUS)
@@ -55,11 +71,7 @@ def test_bleu_equals_pycocoevalcap(corpus: list[tuple[str, list[str]]]) -> None:
 @settings(max_examples=150, deadline=None)
 @given(CORPUS.filter(lambda c: all(hyp for hyp, _ in c)))
 def test_rouge_l_equals_pycocoevalcap(corpus: list[tuple[str, list[str]]]) -> None:
-    original = pytest.importorskip("pycocoevalcap.rouge.rouge")
-    gts, res = _dicts(corpus)
-    ours = coco_rouge_l(gts, res)
-    theirs = original.Rouge().compute_score(gts, res)
-    assert float(ours[0]) == float(theirs[0]) and ours[1].tolist() == theirs[1].tolist()
+    _same_arrays_as_original(coco_rouge_l, "pycocoevalcap.rouge.rouge", "Rouge", corpus)
 
 
 @pytest.mark.oracle
@@ -67,8 +79,4 @@ def test_rouge_l_equals_pycocoevalcap(corpus: list[tuple[str, list[str]]]) -> No
 # (the original fails on max() of no document frequency when no reference has a word)
 @given(CORPUS.filter(lambda c: any(ref for _, refs in c for ref in refs)))
 def test_cider_d_equals_pycocoevalcap(corpus: list[tuple[str, list[str]]]) -> None:
-    original = pytest.importorskip("pycocoevalcap.cider.cider")
-    gts, res = _dicts(corpus)
-    ours = cider_d(gts, res)
-    theirs = original.Cider().compute_score(gts, res)
-    assert float(ours[0]) == float(theirs[0]) and ours[1].tolist() == theirs[1].tolist()
+    _same_arrays_as_original(cider_d, "pycocoevalcap.cider.cider", "Cider", corpus)

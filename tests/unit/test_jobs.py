@@ -12,51 +12,20 @@ from pathlib import Path
 
 import pytest
 
+from fakes import CAT_HYPS, CAT_REFS, LowercaseMatcher, build_lowercase
 from meteor_eval import MeteorMetric, corpus_bleu, corpus_meteor, corpus_rouge, processes
 from meteor_eval.errors import ConfigError, InputError
 from meteor_eval.match import registry
-from meteor_eval.match.base import Match, Segment
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
 from meteor_eval.parallel import Files, segment_rows
 
 OPTIONS = {"modules": ("exact", "stem", "synonym"), "normalization": "norm"}
 CONFIG = MeteorConfig.preset("meteor15", **OPTIONS)  # type: ignore[arg-type]
-HYPS = [
-    "the cat sat on the mat",
-    "on the mat sat the cat",
-    "the cats were sitting on a mat",
-    "",
-    "a completely different sentence",
-] * 6
-REFS = [
-    ["the cat sat on the mat"],
-    ["the cat sat on the mat", "on the mat sat the cat"],
-    ["the cat was sitting on the mat"],
-    ["nothing here"],
-    ["the dog barked"],
-] * 6
+HYPS = CAT_HYPS * 6
+REFS = CAT_REFS * 6
 METHODS = [
     m for m in ("fork", "forkserver", "spawn") if m in multiprocessing.get_all_start_methods()
 ]
-
-
-class LowercaseMatcher:
-    """One-word matches of words equal once lower-cased (a module registered at run time)."""
-
-    name = "lowercase"
-
-    def candidates(self, hyp: Segment, ref: Segment, stage: int) -> list[Match]:
-        return [
-            Match(j, 1, i, 1, stage)
-            for j, r in enumerate(ref.tokens)
-            for i, h in enumerate(hyp.tokens)
-            if h != r and h.lower() == r.lower()
-        ]
-
-
-def build_lowercase(context: registry.MatcherContext) -> LowercaseMatcher:
-    """A factory at the top level of a module: it pickles by name, so spawned workers get it."""
-    return LowercaseMatcher()
 
 
 def _write(tmp_path: Path) -> Files:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from fakes import CAT_HYPS, CAT_REFS
 from meteor_eval.errors import ConfigError, InputError
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
 from meteor_eval.parallel import (
@@ -15,22 +16,8 @@ from meteor_eval.parallel import (
 
 CONFIG = MeteorConfig.preset("meteor15", modules=("exact", "stem", "synonym"), normalization="norm")
 
-HYPS = [
-    "the cat sat on the mat",
-    "on the mat sat the cat",
-    "the cats were sitting on a mat",
-    "",
-    "a completely different sentence",
-    "the cat the dog",
-] * 7
-REFS = [
-    ["the cat sat on the mat"],
-    ["the cat sat on the mat", "on the mat sat the cat"],
-    ["the cat was sitting on the mat"],
-    ["nothing here"],
-    ["the dog barked"],
-    ["the dog the cat"],
-] * 7
+HYPS = [*CAT_HYPS, "the cat the dog"] * 7
+REFS = [*CAT_REFS, ["the dog the cat"]] * 7
 
 
 @pytest.fixture(scope="module")

@@ -171,7 +171,7 @@ class _Search:
                 self.target += min(len(comp.hyps), len(comp.refs))
             else:
                 for i in comp.hyps:
-                    self.target += _augment_forward(i, self.adj, self.mate_h, self.mate_r, 0)
+                    self.target += _augment(i, self.adj, self.mate_h, self.mate_r, 0)
 
     # -- nodes -----------------------------------------------------------------------------
 
@@ -505,13 +505,13 @@ def _child_match(
         if r0 >= 0:
             mh[i] = -1
             mr[r0] = -1
-            nu -= 1 - _augment_backward(r0, radj, mh, mr, i + 1)
+            nu -= 1 - _augment(r0, radj, mr, mh, (1 << (i + 1)) - 1)
         dead |= 1 << j
         x = mr[j]
         if x >= 0:
             mr[j] = -1
             mh[x] = -1
-            nu -= 1 - _augment_forward(x, adj, mh, mr, dead)
+            nu -= 1 - _augment(x, adj, mh, mr, dead)
     while removed:
         low = removed & -removed
         removed ^= low
@@ -520,7 +520,7 @@ def _child_match(
         if x >= 0:
             mr[low.bit_length() - 1] = -1
             mh[x] = -1
-            nu -= 1 - _augment_forward(x, adj, mh, mr, dead)
+            nu -= 1 - _augment(x, adj, mh, mr, dead)
     return (size + 1, cross, chosen | (1 << j), dead, mh, mr, nu)
 
 
@@ -534,59 +534,37 @@ def _child_skip(i: int, node: _Node, radj: list[list[int]]) -> _Node:
     mr = mr[:]
     mh[i] = -1
     mr[r0] = -1
-    nu -= 1 - _augment_backward(r0, radj, mh, mr, i + 1)
+    nu -= 1 - _augment(r0, radj, mr, mh, (1 << (i + 1)) - 1)
     return (size, cross, chosen, dead, mh, mr, nu)
 
 
-def _augment_forward(u: int, adj: list[list[int]], mh: list[int], mr: list[int], dead: int) -> int:
-    """Search an augmenting path from free hyp ``u`` over live refs; apply it; return 0 or 1.
+def _augment(u: int, adj: list[list[int]], mate: list[int], back: list[int], seen: int) -> int:
+    """Search an augmenting path from the free vertex ``u``; apply it; return 0 or 1.
 
-    Only hyps that are still undecided are ever matched in ``mr``, so the search stays inside
-    the live part of the graph without an explicit hyp filter.
+    ``adj`` lists each vertex's neighbours on the other side, ``mate`` and ``back`` are the
+    matching seen from ``u``'s side and from the other side, and the bits of ``seen`` are the
+    other side's vertices the path may not use. From a free hyp: ``adj``, ``mh``, ``mr`` and the
+    dead refs (only undecided hyps are ever matched in ``mr``, so the path stays in the live
+    part without a hyp filter). From a free ref: ``radj``, ``mr``, ``mh`` and the bits of the
+    hyps below the first undecided one.
     """
     came_from: dict[int, int] = {}
     queue = [u]
-    seen = dead
     for x in queue:
         for y in adj[x]:
             if (seen >> y) & 1:
                 continue
             seen |= 1 << y
             came_from[y] = x
-            z = mr[y]
+            z = back[y]
             if z < 0:
                 while True:
                     x = came_from[y]
-                    prev = mh[x]
-                    mh[x] = y
-                    mr[y] = x
+                    prev = mate[x]
+                    mate[x] = y
+                    back[y] = x
                     if x == u:
                         return 1
                     y = prev
-            queue.append(z)
-    return 0
-
-
-def _augment_backward(v: int, radj: list[list[int]], mh: list[int], mr: list[int], lo: int) -> int:
-    """Search an augmenting path ending at free ref ``v`` over hyps ``>= lo``; apply it."""
-    came_from: dict[int, int] = {}
-    queue = [v]
-    seen: set[int] = set()
-    for y in queue:
-        for x in radj[y]:
-            if x < lo or x in seen:
-                continue
-            seen.add(x)
-            came_from[x] = y
-            z = mh[x]
-            if z < 0:
-                while True:
-                    y = came_from[x]
-                    prev = mr[y]
-                    mr[y] = x
-                    mh[x] = y
-                    if y == v:
-                        return 1
-                    x = prev
             queue.append(z)
     return 0

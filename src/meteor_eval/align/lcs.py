@@ -245,16 +245,29 @@ def wlcs_hit_mask(
             moves = [0] * (cols + 1)
             row = _wlcs_row(row, reference[r - 1], hypothesis, f, moves)
             block.append(moves)
-        while i > start and j > 0:
-            move = block[i - start - 1][j]
-            if move == 0:
-                i -= 1
-                j -= 1
-                mask[i] = True
-            elif move == 1:
-                i -= 1
-            else:
-                j -= 1
+        i, j = _backtrace(block, start + 1, start, i, j, mask)
+
+
+def _backtrace(
+    moves: list[list[int]], first: int, stop: int, i: int, j: int, mask: list[bool]
+) -> tuple[int, int]:
+    """Follow the moves (0 diagonal, 1 up, 2 left) back from cell ``(i, j)`` while ``i > stop``
+    and ``j > 0``, marking in ``mask`` the reference position of each diagonal step.
+
+    ``moves[r - first]`` holds row ``r``'s moves (``first`` 0 for a full table, the block's first
+    row for a block of rows). Returns the cell where it stopped.
+    """
+    while i > stop and j > 0:
+        move = moves[i - first][j]
+        if move == 0:
+            i -= 1
+            j -= 1
+            mask[i] = True
+        elif move == 1:
+            i -= 1
+        else:
+            j -= 1
+    return i, j
 
 
 def wlcs_hit_mask_table(
@@ -290,14 +303,4 @@ def wlcs_hit_mask_table(
             else:
                 score_row[j] = score_row[j - 1]
                 move_row[j] = 2
-    i, j = rows, cols
-    while i != 0 and j != 0:
-        step = move[i][j]
-        if step == 0:
-            i -= 1
-            j -= 1
-            mask[i] = True
-        elif step == 1:
-            i -= 1
-        else:
-            j -= 1
+    _backtrace(move, 0, 0, rows, cols, mask)

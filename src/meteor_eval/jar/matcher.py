@@ -36,7 +36,7 @@ from meteor_eval.alignments import TextAligner
 from meteor_eval.errors import ConfigError, MeteorEvalError
 from meteor_eval.jar.config import JarConfigError, parse_java_int, report_failure
 from meteor_eval.jar.lines import read_jar_lines
-from meteor_eval.jar.options import JarOptionError, UnknownOptionError
+from meteor_eval.jar.options import JarOptionError, UnknownOptionError, scan_options
 from meteor_eval.match import registry as matchers
 from meteor_eval.text.tokenize import java_split, java_trim
 
@@ -122,19 +122,13 @@ def parse_matcher_args(argv: Sequence[str]) -> MatcherOptions | None:
     if len(argv) < 2:
         return None
     options = MatcherOptions(test=argv[0], reference=argv[1])
-    k = 2
-    while k < len(argv):
-        arg = argv[k]
-        if arg == "-stdio":
+    for arg, value in scan_options(
+        argv, _VALUED, ("-stdio",), missing=JarOptionError, unknown=UnknownOptionError
+    ):
+        if value is None:
             options.stdio = True
-            k += 1
-        elif arg in _VALUED:
-            if k + 1 >= len(argv):
-                raise JarOptionError(f"Error: option {arg} needs a value")
-            setattr(options, _VALUED[arg], argv[k + 1])
-            k += 2
         else:
-            raise UnknownOptionError(arg)
+            setattr(options, _VALUED[arg], value)
         options.given.append(arg)
     return options
 

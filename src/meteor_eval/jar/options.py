@@ -15,6 +15,7 @@ Where the jar crashes (a value-taking option given as the last argument dies wit
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -186,6 +187,40 @@ class JarOptions:
         return "meteor" if self.file_prefix is None else self.file_prefix
 
 
+def scan_options(
+    argv: Sequence[str],
+    valued: Collection[str],
+    flags: Collection[str],
+    *,
+    missing: Callable[[str], Exception],
+    unknown: Callable[[str], Exception],
+) -> Iterator[tuple[str, str | None]]:
+    """The options after the two positional arguments, as every jar program reads them.
+
+    Yields ``(option, value)`` in order, ``value`` ``None`` for a flag; a later option is read
+    only after the caller has taken the earlier one, so the first error in the line is the one
+    raised, as in the jar. Names match exactly and a repeated option is yielded again (the
+    caller's last assignment wins).
+
+    Raises:
+        Exception: ``missing("Error: option OPT needs a value")`` for a value-taking option given
+            last; ``unknown(OPT)`` for an option in neither collection.
+    """
+    k = 2
+    while k < len(argv):
+        arg = argv[k]
+        if arg in valued:
+            if k + 1 >= len(argv):
+                raise missing(f"Error: option {arg} needs a value")
+            yield arg, argv[k + 1]
+            k += 2
+        elif arg in flags:
+            yield arg, None
+            k += 1
+        else:
+            raise unknown(arg)
+
+
 def parse_jar_args(argv: list[str]) -> JarOptions:
     """Parse ``TEST REF [options]`` as the jar does.
 
@@ -204,19 +239,12 @@ def parse_jar_args(argv: list[str]) -> JarOptions:
     if len(argv) < 2:
         raise JarUsageError
     options = JarOptions(test=argv[0], reference=argv[1])
-    k = 2
-    while k < len(argv):
-        arg = argv[k]
-        if arg in _VALUED:
-            if k + 1 >= len(argv):
-                raise JarOptionError(f"Error: option {arg} needs a value")
-            setattr(options, _VALUED[arg], argv[k + 1])
-            options.given.append(arg)
-            k += 2
-        elif arg in _FLAGS:
+    for arg, value in scan_options(
+        argv, _VALUED, _FLAGS, missing=JarOptionError, unknown=UnknownOptionError
+    ):
+        if value is None:
             setattr(options, _FLAGS[arg], True)
-            options.given.append(arg)
-            k += 1
         else:
-            raise UnknownOptionError(arg)
+            setattr(options, _VALUED[arg], value)
+        options.given.append(arg)
     return options

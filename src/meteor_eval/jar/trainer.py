@@ -57,7 +57,7 @@ import numpy.typing as npt
 from meteor_eval.errors import ConfigError, MeteorEvalError
 from meteor_eval.jar.config import JarConfigError, parse_java_double, resolve_settings
 from meteor_eval.jar.lines import read_jar_lines
-from meteor_eval.jar.options import JarOptions
+from meteor_eval.jar.options import JarOptions, scan_options
 from meteor_eval.javafmt import java_double
 from meteor_eval.stats.meteor import MeteorStats
 from meteor_eval.tuning.agreement import rank_consistency, spearman, weighted_pearson
@@ -96,6 +96,7 @@ _N_VALUES: Final = len(_INITIAL)
 _TOKENS: Final = re.compile(r"[^ \t\n\r\f]+")  # java.util.StringTokenizer's default delimiters
 _FIELDS: Final = re.compile(r"[^\t]+")  # StringTokenizer(line, "\t")
 _VALUED: Final = ("-i", "-f", "-s", "-a", "-e", "-l")
+_FLAGS: Final = ("-ch", "-noNorm", "-multi")
 
 #: Parameter-set x segment cells scored at once.
 _BLOCK_CELLS: Final = 1 << 21
@@ -152,31 +153,23 @@ def parse_trainer_args(argv: Sequence[str]) -> TrainerOptions:
         TrainerError: an option without its value, or a value that is not a number.
     """
     options = TrainerOptions(task=argv[0], data_dir=argv[1])
-    k = 2
-    while k < len(argv):
-        arg = argv[k]
-        if arg in _VALUED:
-            if k + 1 >= len(argv):
-                raise TrainerError(f"Error: option {arg} needs a value")
-            value = argv[k + 1]
-            if arg in ("-i", "-f", "-s"):
-                name = {"-i": "initial", "-f": "final", "-s": "step"}[arg]
-                setattr(options, name, _padded(value, arg))
-            elif arg == "-a":
-                options.paraphrase = value
-            elif arg == "-e":
-                options.epsilon = _number(value, arg)
-            else:
-                options.language = value
-            k += 2
-        elif arg == "-ch":
-            options.char_based = True
-            k += 1
-        elif arg in ("-noNorm", "-multi"):
-            options.no_norm = True
-            k += 1
+    for arg, value in scan_options(
+        argv, _VALUED, _FLAGS, missing=TrainerError, unknown=_UnknownOptionError
+    ):
+        if value is None:
+            if arg == "-ch":
+                options.char_based = True
+            else:  # -noNorm, -multi
+                options.no_norm = True
+        elif arg in ("-i", "-f", "-s"):
+            name = {"-i": "initial", "-f": "final", "-s": "step"}[arg]
+            setattr(options, name, _padded(value, arg))
+        elif arg == "-a":
+            options.paraphrase = value
+        elif arg == "-e":
+            options.epsilon = _number(value, arg)
         else:
-            raise _UnknownOptionError(arg)
+            options.language = value
     return options
 
 

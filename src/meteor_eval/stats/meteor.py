@@ -35,9 +35,9 @@ reference matched words, then four numbers per configured stage (any number of s
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from meteor_eval.errors import InputError
 from meteor_eval.match.base import Match
@@ -288,6 +288,41 @@ def row_problem(row: Sequence[float]) -> str | None:
     return next((message for holds, message in rules if not holds), None)
 
 
+# (stage, start, length) of a match on each side (Match is a NamedTuple: ref_start, ref_len,
+# hyp_start, hyp_len, stage)
+_HYP_SPAN: Final = operator.itemgetter(4, 2, 3)
+_REF_SPAN: Final = operator.itemgetter(4, 0, 1)
+
+
+def _side_counts(
+    spans: Iterable[tuple[int, int, int]],
+    function: Sequence[bool],
+    sizes: Sequence[int] | None,
+    n_stages: int,
+) -> tuple[list[int], list[int], int, int, int]:
+    """One side's counts for :func:`stats_from_alignment`; hypothesis and reference count alike.
+
+    ``spans`` holds each match's ``(stage, start, length)`` on this side. Returns the matched
+    content and function units per stage, the matched words, the side's length and its function
+    units (a unit is a word, or ``sizes[i]`` of them when sizes are given).
+    """
+    content = [0] * n_stages
+    functional = [0] * n_stages
+    matched = 0
+    for stage, start, length in spans:
+        matched += length
+        for i in range(start, start + length):
+            size = 1 if sizes is None else sizes[i]
+            if function[i]:
+                functional[stage] += size
+            else:
+                content[stage] += size
+    if sizes is None:
+        return content, functional, matched, len(function), sum(function)
+    function_units = sum(n for n, fn in zip(sizes, function, strict=True) if fn)
+    return content, functional, matched, sum(sizes), function_units
+
+
 def stats_from_alignment(
     matches: Sequence[Match],
     chunks: int,
@@ -310,38 +345,12 @@ def stats_from_alignment(
             UTF-16 lengths).
         ref_sizes: Same for the reference.
     """
-    hc = [0] * n_stages
-    rc = [0] * n_stages
-    hf = [0] * n_stages
-    rf = [0] * n_stages
-    hyp_matched = 0
-    ref_matched = 0
-    for m in matches:
-        s = m.stage
-        hyp_matched += m.hyp_len
-        ref_matched += m.ref_len
-        for i in range(m.hyp_start, m.hyp_start + m.hyp_len):
-            size = 1 if hyp_sizes is None else hyp_sizes[i]
-            if hyp_function[i]:
-                hf[s] += size
-            else:
-                hc[s] += size
-        for j in range(m.ref_start, m.ref_start + m.ref_len):
-            size = 1 if ref_sizes is None else ref_sizes[j]
-            if ref_function[j]:
-                rf[s] += size
-            else:
-                rc[s] += size
-    if hyp_sizes is None:
-        hyp_length, hyp_fn = len(hyp_function), sum(hyp_function)
-    else:
-        hyp_length = sum(hyp_sizes)
-        hyp_fn = sum(size for size, fn in zip(hyp_sizes, hyp_function, strict=True) if fn)
-    if ref_sizes is None:
-        ref_length, ref_fn = len(ref_function), sum(ref_function)
-    else:
-        ref_length = sum(ref_sizes)
-        ref_fn = sum(size for size, fn in zip(ref_sizes, ref_function, strict=True) if fn)
+    hc, hf, hyp_matched, hyp_length, hyp_fn = _side_counts(
+        map(_HYP_SPAN, matches), hyp_function, hyp_sizes, n_stages
+    )
+    rc, rf, ref_matched, ref_length, ref_fn = _side_counts(
+        map(_REF_SPAN, matches), ref_function, ref_sizes, n_stages
+    )
     stages = tuple((hc[s], rc[s], hf[s], rf[s]) for s in range(n_stages))
     return MeteorStats(
         hyp_length, ref_length, hyp_fn, ref_fn, stages, chunks, hyp_matched, ref_matched

@@ -46,7 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from meteor_eval.errors import InputError
-from meteor_eval.metrics.meteor.formula import _weighted_sums, fragmentation_penalty
+from meteor_eval.metrics.meteor.formula import _weighted_sums, fragmentation_powers
 from meteor_eval.stats.meteor import ROW_LENGTH, MeteorStats, row_problem
 
 if TYPE_CHECKING:
@@ -200,19 +200,10 @@ class PreparedStats:
         key = (beta, flavour)
         cached = self._powers.get(key)
         if cached is None:
-            jvm = flavour == "meteor15"
-            values = np.empty(len(self._pairs), dtype=np.float64)
-            for k, (chunks, matched, perfect) in enumerate(self._pairs.tolist()):
-                if perfect and jvm:
-                    frag = 0.0
-                elif matched == 0:
-                    frag = math.nan if chunks == 0 else math.inf
-                else:
-                    frag = chunks / (matched / 2.0)
-                # gamma = 1.0: the scalar's power itself, exactly (1.0 * x == x).
-                values[k] = fragmentation_penalty(
-                    frag, beta=beta, gamma=1.0, jvm_counts=(chunks, matched) if jvm else None
-                )
+            values = np.array(
+                fragmentation_powers(self._pairs.tolist(), beta, meteor15=flavour == "meteor15"),
+                dtype=np.float64,
+            )
             if len(self._powers) >= 64:
                 self._powers.clear()
             cached = values[self._pair_of_row]

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from fakes import WordNet
 from meteor_eval.compat import nltk as compat
 from meteor_eval.compat.nltk import align_words, meteor_score, single_meteor_score
 
@@ -24,29 +25,6 @@ class _Stem:
 
     def stem(self, word: str) -> str:
         return "x"
-
-
-class _Lemma:
-    def __init__(self, name: str) -> None:
-        self._name = name
-
-    def name(self) -> str:
-        return self._name
-
-
-class _Synset:
-    def __init__(self, *names: str) -> None:
-        self._lemmas = [_Lemma(n) for n in names]
-
-    def lemmas(self) -> list[_Lemma]:
-        return self._lemmas
-
-
-class _WordNet:
-    """NLTK's ``wordnet`` reduced to ``synsets``: car ~ auto ~ motor_car."""
-
-    def synsets(self, word: str) -> list[_Synset]:
-        return [_Synset("car", "auto", "motor_car")] if word == "car" else []
 
 
 class TestNumbers:
@@ -93,7 +71,7 @@ class TestNumbers:
         assert single_meteor_score(["dog"], ["cat"], stemmer=_Stem()) == 0.5
 
     def test_custom_wordnet_single_word_lemmas_only(self) -> None:
-        wordnet = _WordNet()
+        wordnet = WordNet({"car": ("car", "auto", "motor_car")})  # car ~ auto ~ motor_car
         assert single_meteor_score(["auto"], ["car"], wordnet=wordnet) == 0.5
         assert single_meteor_score(["motor_car"], ["car"], wordnet=wordnet) == 0.0
 

@@ -7,25 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from fakes import LowercaseMatcher
 from meteor_eval.cli import main
 from meteor_eval.errors import ConfigError
 from meteor_eval.match import registry
-from meteor_eval.match.base import Match, Segment
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
-
-
-class LowercaseMatcher:
-    """One-word matches of different words that are equal once lower-cased."""
-
-    name = "lowercase"
-
-    def candidates(self, hyp: Segment, ref: Segment, stage: int) -> list[Match]:
-        return [
-            Match(j, 1, i, 1, stage)
-            for j, r in enumerate(ref.tokens)
-            for i, h in enumerate(hyp.tokens)
-            if h != r and h.lower() == r.lower()
-        ]
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ import pickle
 
 import pytest
 
+from fakes import WordNet
 from meteor_eval.align.greedy import count_chunks, greedy_align
 from meteor_eval.compat import evaluate
 from meteor_eval.compat.nltk import align_words, meteor_score, single_meteor_score
@@ -126,28 +127,14 @@ def test_errors_match_nltk() -> None:
 
 
 def test_custom_stemmer_and_wordnet_objects_are_used() -> None:
-    class Lemma:
-        def __init__(self, name: str) -> None:
-            self._name = name
-
-        def name(self) -> str:
-            return self._name
-
-    class Synset:
-        def lemmas(self) -> list[Lemma]:
-            return [Lemma("puma"), Lemma("big_cat")]
-
-    class TinyWordNet:
-        def synsets(self, word: str) -> list[Synset]:
-            return [Synset()] if word == "cat" else []
-
     class Upper:
         def stem(self, word: str) -> str:
             return word.upper()
 
+    tiny = WordNet({"cat": ("puma", "big_cat")})
     # Synonyms meet reference *stems*; "puma" is its own stem, names with "_" are dropped.
-    assert single_meteor_score(["puma"], ["cat"], wordnet=TinyWordNet()) == 1 - 0.5
-    assert single_meteor_score(["big_cat"], ["cat"], wordnet=TinyWordNet()) == 0.0
+    assert single_meteor_score(["puma"], ["cat"], wordnet=tiny) == 1 - 0.5
+    assert single_meteor_score(["big_cat"], ["cat"], wordnet=tiny) == 0.0
     assert single_meteor_score(["dogs"], ["dog"], stemmer=Upper()) == 0.0
 
 

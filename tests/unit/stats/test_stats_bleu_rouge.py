@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -34,6 +35,12 @@ bleu_stats = st.builds(
 words = st.lists(st.sampled_from("a b c d".split()), max_size=8)
 
 
+def _assert_commutative_monoid(a: Any, b: Any, c: Any, zero: Any) -> None:
+    """``+`` on statistics records is associative and commutative, with ``zero`` its identity."""
+    assert (a + b) + c == a + (b + c) == (c + a) + b
+    assert a + zero == a
+
+
 class TestBleuStats:
     def test_row_layout_is_sacrebleus(self) -> None:
         stats = BleuStats(5, 6, (3, 2, 1, 0), (5, 4, 3, 2))
@@ -56,8 +63,7 @@ class TestBleuStats:
     def test_addition_is_associative_commutative_with_zero(
         self, a: BleuStats, b: BleuStats, c: BleuStats
     ) -> None:
-        assert (a + b) + c == a + (b + c) == (c + a) + b
-        assert a + BleuStats.zero() == a
+        _assert_commutative_monoid(a, b, c, BleuStats.zero())
         assert (a + b + c).to_row() == sum_rows([a.to_row(), b.to_row(), c.to_row()])
 
     @pytest.mark.parametrize(
@@ -101,8 +107,7 @@ class TestRougeStats:
     def test_sums_of_whole_numbers_ignore_order(
         self, a: RougeStats, b: RougeStats, c: RougeStats
     ) -> None:
-        assert (a + b) + c == a + (b + c) == (c + a) + b
-        assert a + RougeStats.zero() == a
+        _assert_commutative_monoid(a, b, c, RougeStats.zero())
 
 
 class TestRougePairs:

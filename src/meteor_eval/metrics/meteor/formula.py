@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import struct
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from meteor_eval.stats.meteor import MeteorStats, is_perfect, perfect_rows
@@ -36,8 +36,10 @@ __all__ = [
     "Components",
     "components",
     "finite",
+    "fragmentation",
     "fragmentation_penalty",
     "fragmentation_power",
+    "fragmentation_powers",
     "jar_fmean",
     "jar_row_scores",
     "nltk_components",
@@ -120,6 +122,20 @@ def nltk_fmean(precision: float, recall: float, alpha: float) -> float:
 # -- the fragmentation penalty ----------------------------------------------------------------
 
 
+def fragmentation(chunks: int, matched: int, *, perfect: bool = False) -> float:
+    """Chunks per mean matched unit of both sides, ``chunks / (matched / 2)``.
+
+    ``perfect``: the segment is matched whole in one chunk and the flavour gives it no penalty
+    (METEOR 1.5), so the fragmentation is 0. With no match it is NaN (no chunk) or infinity,
+    as the jar's double division gives.
+
+    Example:
+        >>> fragmentation(2, 8), fragmentation(1, 8, perfect=True), fragmentation(0, 0)
+        (0.5, 0.0, nan)
+    """
+    return 0.0 if perfect else _div(float(chunks), matched / 2.0)
+
+
 def fragmentation_power(chunks: int, matched: int, beta: float, *, jvm: bool = False) -> float:
     """``(chunks / (matched / 2)) ** beta``: METEOR 1.5's fragmentation raised to ``beta``.
 
@@ -176,6 +192,28 @@ def fragmentation_penalty(
         if chunks > 0:
             return gamma * fragmentation_power(chunks, matched, beta, jvm=True)
     return gamma * _java_pow(fragmentation, beta)
+
+
+def fragmentation_powers(
+    counts: Iterable[Sequence[int]], beta: float, *, meteor15: bool
+) -> list[float]:
+    """``fragmentation ** beta`` of each ``(chunks, matched units, perfect)``, for many rows.
+
+    Bit for bit the power in :func:`components` (``gamma`` 1: ``1.0 * x == x``), for the
+    re-scoring and batch paths that compute each distinct triple once. ``meteor15``: a perfect
+    segment's fragmentation is 0 and the power is the JVM's (:func:`fragmentation_power`);
+    otherwise ``perfect`` is ignored and the power is correctly rounded. (The fragmentation is
+    :func:`fragmentation` written inline: this runs once per distinct triple of a data set.)
+    """
+    return [
+        fragmentation_penalty(
+            0.0 if meteor15 and perfect else _div(float(chunks), matched / 2.0),
+            beta=beta,
+            gamma=1.0,
+            jvm_counts=(chunks, matched) if meteor15 else None,
+        )
+        for chunks, matched, perfect in counts
+    ]
 
 
 # -- the flavours' formulas -------------------------------------------------------------------
@@ -262,10 +300,9 @@ def components(
     f1 = _div(2.0 * precision * recall, precision + recall)
     fmean = jar_fmean(precision, recall, alpha)
     matched = stats.hyp_matched + stats.ref_matched
-    if zero_penalty_if_perfect and stats.is_perfect:
-        frag = 0.0
-    else:
-        frag = _div(float(stats.chunks), matched / 2.0)
+    frag = fragmentation(
+        stats.chunks, matched, perfect=zero_penalty_if_perfect and stats.is_perfect
+    )
     penalty = fragmentation_penalty(
         frag, beta=beta, gamma=gamma, jvm_counts=(stats.chunks, matched) if jvm_pow else None
     )
@@ -402,18 +439,9 @@ def jar_row_scores(rows: Any, config: MeteorConfig) -> Any:
     perfect = perfect_rows(ints)
     triples = np.stack([ints[:, 20], ints[:, 21] + ints[:, 22], perfect.astype(np.int64)], axis=1)
     distinct, inverse = np.unique(triples, axis=0, return_inverse=True)
-    powers = np.empty(len(distinct), dtype=np.float64)
-    for k, (chunks, matched, perfect_one) in enumerate(distinct.tolist()):
-        if perfect_one:
-            frag = 0.0
-        elif matched == 0:
-            frag = math.nan if chunks == 0 else math.inf
-        else:
-            frag = chunks / (matched / 2.0)
-        # gamma = 1.0: the scalar's power itself, exactly (1.0 * x == x)
-        powers[k] = fragmentation_penalty(
-            frag, beta=config.beta, gamma=1.0, jvm_counts=(chunks, matched)
-        )
+    powers = np.array(
+        fragmentation_powers(distinct.tolist(), config.beta, meteor15=True), dtype=np.float64
+    )
     penalty = config.gamma * powers[inverse.reshape(-1)]
     alpha = config.alpha
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):

@@ -32,6 +32,7 @@ from meteor_eval.errors import ResourceError
 from meteor_eval.resources.registry import cached_loader
 from meteor_eval.resources.wordnet.binary import METEOR_BINARY_FILE, MeteorSections
 from meteor_eval.resources.wordnet.keytable import KeyTable
+from meteor_eval.resources.wordnet.morphy import ADJ_RULES, NOUN_RULES, VERB_RULES
 from meteor_eval.resources.wordnet.shipped import meteor_sections, nltk_sections
 
 __all__ = [
@@ -47,26 +48,9 @@ __all__ = [
 #: verb and adjective rules of WordNet's morphy concatenated, with ``s -> ""`` and
 #: ``ies -> y`` appearing twice.
 METEOR_MORPH_RULES: Final[tuple[tuple[str, str], ...]] = (
-    ("s", ""),
-    ("ses", "s"),
-    ("xes", "x"),
-    ("zes", "z"),
-    ("ches", "ch"),
-    ("shes", "sh"),
-    ("men", "man"),
-    ("ies", "y"),
-    ("s", ""),
-    ("ies", "y"),
-    ("es", "e"),
-    ("es", ""),
-    ("ed", "e"),
-    ("ed", ""),
-    ("ing", "e"),
-    ("ing", ""),
-    ("er", ""),
-    ("est", ""),
-    ("er", "e"),
-    ("est", "e"),
+    *NOUN_RULES,
+    *VERB_RULES,
+    *ADJ_RULES,
 )
 
 

@@ -26,6 +26,7 @@ from typing import Final, Literal
 
 from meteor_eval.resources.registry import cached_loader
 from meteor_eval.resources.wordnet.binary import NLTK_BINARY_FILE, NltkSections
+from meteor_eval.resources.wordnet.morphy import ADJ_RULES, NLTK_NOUN_RULES, VERB_RULES
 from meteor_eval.resources.wordnet.shipped import nltk_sections
 
 __all__ = [
@@ -49,34 +50,13 @@ _NLTK_POS_BIT: Final = {"n": 1, "v": 2, "a": 4, "s": 4, "r": 8}
 _ALL_POS_BITS: Final = 15
 _SATELLITE: Final = ord("s")
 
-_ADJ_RULES: Final = (("er", ""), ("est", ""), ("er", "e"), ("est", "e"))
-
 #: NLTK 3.10's ``WordNetCorpusReader.MORPHOLOGICAL_SUBSTITUTIONS`` (note ``ves -> f``).
 NLTK_SUBSTITUTIONS: Final[Mapping[str, tuple[tuple[str, str], ...]]] = MappingProxyType(
     {
-        "n": (
-            ("s", ""),
-            ("ses", "s"),
-            ("ves", "f"),
-            ("xes", "x"),
-            ("zes", "z"),
-            ("ches", "ch"),
-            ("shes", "sh"),
-            ("men", "man"),
-            ("ies", "y"),
-        ),
-        "v": (
-            ("s", ""),
-            ("ies", "y"),
-            ("es", "e"),
-            ("es", ""),
-            ("ed", "e"),
-            ("ed", ""),
-            ("ing", "e"),
-            ("ing", ""),
-        ),
-        "a": _ADJ_RULES,
-        "s": _ADJ_RULES,
+        "n": NLTK_NOUN_RULES,
+        "v": VERB_RULES,
+        "a": ADJ_RULES,
+        "s": ADJ_RULES,
         "r": (),
     }
 )
