@@ -36,6 +36,7 @@ __all__ = [
     "Components",
     "components",
     "finite",
+    "fragmentation",
     "fragmentation_penalty",
     "fragmentation_power",
     "jar_fmean",
@@ -118,6 +119,23 @@ def nltk_fmean(precision: float, recall: float, alpha: float) -> float:
 
 
 # -- the fragmentation penalty ----------------------------------------------------------------
+
+
+def fragmentation(chunks: float, matched: float, *, perfect: bool = False) -> float:
+    """METEOR's fragmentation ``chunks / (matched / 2)`` with the jar's double arithmetic: NaN
+    for no chunk and no match, infinity for chunks without a match, and 0.0 for a ``perfect``
+    segment (pass ``perfect`` only where the flavour zeroes a perfect segment's penalty, as
+    ``meteor15`` does). ``matched`` counts the matched hypothesis plus reference units.
+
+    Example:
+        >>> fragmentation(2, 8), fragmentation(1, 8, perfect=True), fragmentation(3, 0)
+        (0.5, 0.0, inf)
+    """
+    if perfect:
+        return 0.0
+    if matched == 0:
+        return math.nan if chunks == 0 else math.inf
+    return chunks / (matched / 2.0)
 
 
 def fragmentation_power(chunks: int, matched: int, beta: float, *, jvm: bool = False) -> float:
@@ -262,10 +280,9 @@ def components(
     f1 = _div(2.0 * precision * recall, precision + recall)
     fmean = jar_fmean(precision, recall, alpha)
     matched = stats.hyp_matched + stats.ref_matched
-    if zero_penalty_if_perfect and stats.is_perfect:
-        frag = 0.0
-    else:
-        frag = _div(float(stats.chunks), matched / 2.0)
+    frag = fragmentation(
+        stats.chunks, matched, perfect=zero_penalty_if_perfect and stats.is_perfect
+    )
     penalty = fragmentation_penalty(
         frag, beta=beta, gamma=gamma, jvm_counts=(stats.chunks, matched) if jvm_pow else None
     )
@@ -404,12 +421,7 @@ def jar_row_scores(rows: Any, config: MeteorConfig) -> Any:
     distinct, inverse = np.unique(triples, axis=0, return_inverse=True)
     powers = np.empty(len(distinct), dtype=np.float64)
     for k, (chunks, matched, perfect_one) in enumerate(distinct.tolist()):
-        if perfect_one:
-            frag = 0.0
-        elif matched == 0:
-            frag = math.nan if chunks == 0 else math.inf
-        else:
-            frag = chunks / (matched / 2.0)
+        frag = fragmentation(chunks, matched, perfect=bool(perfect_one))
         # gamma = 1.0: the scalar's power itself, exactly (1.0 * x == x)
         powers[k] = fragmentation_penalty(
             frag, beta=config.beta, gamma=1.0, jvm_counts=(chunks, matched)
