@@ -25,9 +25,18 @@ from meteor_eval.errors import ConfigError
 if TYPE_CHECKING:
     from meteor_eval.cli._systems import SystemsInput
 
-__all__ = ["coco_systems", "register", "run"]
+__all__ = ["add_coco_options", "coco_systems", "register", "run"]
 
 _METRICS = ("bleu", "meteor", "rouge", "cider")
+
+
+def add_coco_options(group: argparse._ArgumentGroup, *, annotations: str, results: str) -> None:
+    """``--annotations FILE`` and ``--results FILE [FILE ...]`` (repeatable), with their help
+    texts: the COCO inputs :func:`coco_systems` reads, for ``caption`` and ``report``."""
+    group.add_argument("--annotations", metavar="FILE", help=annotations)
+    group.add_argument(
+        "--results", metavar="FILE", nargs="+", action="extend", default=[], help=results
+    )
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -40,18 +49,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "systems.",
     )
     group = parser.add_argument_group("input")
-    group.add_argument(
-        "--annotations",
-        metavar="FILE",
-        help="COCO captions file (the references: 'annotations' with image_id and caption)",
-    )
-    group.add_argument(
-        "--results",
-        metavar="FILE",
-        nargs="+",
-        action="extend",
-        default=[],
-        help="COCO results file(s) ([{image_id, caption}]); several compare systems",
+    add_coco_options(
+        group,
+        annotations="COCO captions file (the references: 'annotations' with image_id and caption)",
+        results="COCO results file(s) ([{image_id, caption}]); several compare systems",
     )
     group.add_argument(
         "--input",

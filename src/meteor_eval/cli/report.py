@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from meteor_eval.cli._common import add_run_options, start_method_of
 from meteor_eval.cli._systems import add_input_options
+from meteor_eval.cli.caption import add_coco_options
 from meteor_eval.cli.options import add_meteor_options, add_significance_options, meteor_config
 from meteor_eval.errors import ConfigError
 
@@ -39,19 +40,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "approximate randomisation, --ci for intervals only).",
     )
     add_input_options(parser)
-    captions = parser.add_argument_group("captions (instead of --hyp/--ref or --input)")
-    captions.add_argument(
-        "--annotations",
-        metavar="FILE",
-        help="COCO captions file: every image's captions are its references",
-    )
-    captions.add_argument(
-        "--results",
-        metavar="FILE",
-        nargs="+",
-        action="extend",
-        default=[],
-        help="COCO results file(s), one per system; captions are tokenized as pycocoevalcap "
+    add_coco_options(
+        parser.add_argument_group("captions (instead of --hyp/--ref or --input)"),
+        annotations="COCO captions file: every image's captions are its references",
+        results="COCO results file(s), one per system; captions are tokenized as pycocoevalcap "
         "does (add --norm for its METEOR settings)",
     )
     add_meteor_options(parser)
