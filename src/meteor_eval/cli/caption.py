@@ -25,7 +25,14 @@ from meteor_eval.errors import ConfigError
 if TYPE_CHECKING:
     from meteor_eval.cli._systems import SystemsInput
 
-__all__ = ["add_coco_options", "coco_systems", "register", "run"]
+__all__ = ["DESCRIPTION", "add_coco_options", "add_options", "coco_systems", "run"]
+
+#: The command's own ``--help`` description.
+DESCRIPTION = (
+    "Caption evaluation as pycocoevalcap's COCOEvalCap (PTB tokenization, "
+    "BLEU-1..4, METEOR, ROUGE-L, CIDEr-D), without Java; several --results files compare "
+    "systems."
+)
 
 _METRICS = ("bleu", "meteor", "rouge", "cider")
 
@@ -39,15 +46,8 @@ def add_coco_options(group: argparse._ArgumentGroup, *, annotations: str, result
     )
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``caption`` subcommand."""
-    parser = subparsers.add_parser(
-        "caption",
-        help="COCO caption metrics (BLEU-1..4, METEOR, ROUGE-L, CIDEr-D) as pycocoevalcap",
-        description="Caption evaluation as pycocoevalcap's COCOEvalCap (PTB tokenization, "
-        "BLEU-1..4, METEOR, ROUGE-L, CIDEr-D), without Java; several --results files compare "
-        "systems.",
-    )
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The ``caption`` options."""
     group = parser.add_argument_group("input")
     add_coco_options(
         group,
@@ -96,7 +96,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     add_output_options(parser)
     add_significance_options(parser)
-    parser.set_defaults(func=run)
 
 
 def _metric_names(text: str) -> list[str]:

@@ -25,20 +25,20 @@ if TYPE_CHECKING:
     from meteor_eval.cli._systems import SystemsInput
     from meteor_eval.metrics.meteor import Meteor
 
-__all__ = ["register", "run"]
+__all__ = ["DESCRIPTION", "add_options", "run"]
+
+#: The command's own ``--help`` description.
+DESCRIPTION = (
+    "An X-Ray style HTML report of METEOR for one or more systems (one file, "
+    "no network needed to view it): corpus scores with bootstrap intervals and paired "
+    "p-values, distributions, a sortable segment table and every segment's alignment. "
+    "With two or more systems the paired bootstrap is the default test (--paired-ar for "
+    "approximate randomisation, --ci for intervals only)."
+)
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``report`` subcommand."""
-    parser = subparsers.add_parser(
-        "report",
-        help="HTML report: scores, distributions, segment table and alignments",
-        description="An X-Ray style HTML report of METEOR for one or more systems (one file, "
-        "no network needed to view it): corpus scores with bootstrap intervals and paired "
-        "p-values, distributions, a sortable segment table and every segment's alignment. "
-        "With two or more systems the paired bootstrap is the default test (--paired-ar for "
-        "approximate randomisation, --ci for intervals only).",
-    )
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The ``report`` options."""
     add_input_options(parser)
     add_coco_options(
         parser.add_argument_group("captions (instead of --hyp/--ref or --input)"),
@@ -63,7 +63,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     group.add_argument("--title", default="METEOR report", help="the page title")
     add_run_options(parser)
-    parser.set_defaults(func=run)
 
 
 def check_output(path: str) -> Path:
