@@ -6,13 +6,12 @@ is covered by ``tests/reference/test_jar_compat_golden.py``.
 
 from __future__ import annotations
 
-import argparse
 import io
 from pathlib import Path
 
 import pytest
 
-from meteor_eval.cli import jar_compat
+from meteor_eval.cli import build_parser
 from meteor_eval.cli.jar_compat import run_jar
 from meteor_eval.jar.config import JarConfigError, parse_java_double, resolve_settings
 from meteor_eval.jar.lines import iter_stream_lines, split_jar_lines
@@ -33,9 +32,7 @@ def _settings(*options: str):  # type: ignore[no-untyped-def]
 
 
 def test_subcommand_takes_the_jar_arguments_verbatim() -> None:
-    parser = argparse.ArgumentParser()
-    jar_compat.register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["jar-compat", "-", "-", "-stdio", "-h", "--x"])
+    args = build_parser("jar_compat").parse_args(["jar-compat", "-", "-", "-stdio", "-h", "--x"])
     assert args.jar_args == ["-", "-", "-stdio", "-h", "--x"]
 
 

@@ -186,11 +186,9 @@ bleu_rows_c(PyObject *self, PyObject *args)
     int64_t *rows = (int64_t *)c.rows;
     for (Py_ssize_t i = 0; i < c.n; i++) {
         Py_ssize_t nrefs;
-        PyObject *group = row_chunk_group(&c, i, &nrefs, &outcome);
+        PyObject *group =
+            row_chunk_group(&c, i, &nrefs, &outcome, (void **)&off, &cap_off, sizeof(*off));
         if (group == NULL) {
-            goto done;
-        }
-        if (grow((void **)&off, &cap_off, nrefs + 1, sizeof(Py_ssize_t)) < 0) {
             goto done;
         }
         hyp.n = ref.n = 0;
@@ -200,11 +198,7 @@ bleu_rows_c(PyObject *self, PyObject *args)
             rc = tokens_of(PySequence_Fast_ITEMS(group)[r], kind, &w, &v, &ref);
             off[r + 1] = ref.n;
         }
-        if (rc == -2) {
-            outcome = ROWS_REFUSED;
-            goto done;
-        }
-        if (rc < 0 ||
+        if (row_chunk_read_failed(rc, &outcome) ||
             bleu_segment(&t, hyp.v, hyp.n, ref.v, off, nrefs, order, rows + i * width) < 0) {
             goto done;
         }

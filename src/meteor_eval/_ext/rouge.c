@@ -345,11 +345,9 @@ rouge_rows_c(PyObject *self, PyObject *args)
     double *rows = (double *)c.rows;
     for (Py_ssize_t i = 0; i < c.n; i++) {
         Py_ssize_t nrefs;
-        PyObject *group = row_chunk_group(&c, i, &nrefs, &outcome);
+        PyObject *group =
+            row_chunk_group(&c, i, &nrefs, &outcome, (void **)&texts, &cap_texts, sizeof(*texts));
         if (group == NULL) {
-            goto done;
-        }
-        if (grow((void **)&texts, &cap_texts, nrefs + 1, sizeof(Text)) < 0) {
             goto done;
         }
         x.tok.n = 0;
@@ -358,11 +356,7 @@ rouge_rows_c(PyObject *self, PyObject *args)
         for (Py_ssize_t r = 0; rc == 0 && r < nrefs; r++) {
             rc = read_text(&rd, PySequence_Fast_ITEMS(group)[r], TOK_ROUGE, &x, &texts[r + 1]);
         }
-        if (rc == -2) {
-            outcome = ROWS_REFUSED;
-            goto done;
-        }
-        if (rc < 0) {
+        if (row_chunk_read_failed(rc, &outcome)) {
             goto done;
         }
         const int32_t *tok = x.tok.v;

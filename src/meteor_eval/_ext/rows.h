@@ -53,10 +53,13 @@ row_chunk_open(RowChunk *c, const char *kernel, PyObject *hyps_obj, PyObject *re
     return 0;
 }
 
-/* The reference group of segment i (borrowed) and its size, or NULL (no error set, *outcome
- * set to ROWS_REFUSED) when it is not a list or tuple of references or is empty. */
+/* The reference group of segment i (borrowed) and its size, with room made in *texts (*cap
+ * items of item bytes now) for one text per line of the segment: its hypothesis and each
+ * reference. NULL when the group is not a list or tuple of references or is empty (no error
+ * set, *outcome set to ROWS_REFUSED) or when memory runs out (error set). */
 static inline PyObject *
-row_chunk_group(const RowChunk *c, Py_ssize_t i, Py_ssize_t *nrefs, int *outcome)
+row_chunk_group(const RowChunk *c, Py_ssize_t i, Py_ssize_t *nrefs, int *outcome, void **texts,
+                Py_ssize_t *cap, size_t item)
 {
     PyObject *group = PySequence_Fast_GET_ITEM(c->refs, i);
     *nrefs = 0;
@@ -67,7 +70,21 @@ row_chunk_group(const RowChunk *c, Py_ssize_t i, Py_ssize_t *nrefs, int *outcome
         *outcome = ROWS_REFUSED;
         return NULL;
     }
+    if (grow(texts, cap, *nrefs + 1, item) < 0) {
+        return NULL;
+    }
     return group;
+}
+
+/* Whether reading a segment's texts failed (rc < 0): with an error set (-1), or on an item the
+ * kernel refuses (-2, *outcome set to ROWS_REFUSED). */
+static inline int
+row_chunk_read_failed(int rc, int *outcome)
+{
+    if (rc == -2) {
+        *outcome = ROWS_REFUSED;
+    }
+    return rc < 0;
 }
 
 /* The kernel's return value for its outcome; the chunk's references are released. */

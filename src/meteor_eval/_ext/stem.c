@@ -607,29 +607,58 @@ en_stem(SB *z)
     z->c = v;
 }
 
+/* Characters the two stemmers keep on the stack; a longer word goes to the heap. */
+#define WORD_LOCAL 64
+
+/* The str argument of function as UCS4 characters, in local (WORD_LOCAL of them) or, for a
+ * longer word, in a new PyMem buffer also returned in *heap (to free), with room for 8 more
+ * characters than the word (a rule may lengthen it a little). *n is the word's length, *cap the
+ * buffer's. NULL with an exception set for an argument other than a str or a failed
+ * allocation (nothing then to free). */
+static inline Py_UCS4 *
+stem_word_buffer(PyObject *arg, const char *function, Py_UCS4 *local, Py_UCS4 **heap,
+                 Py_ssize_t *n, Py_ssize_t *cap)
+{
+    *heap = NULL;
+    if (check_str_arg(arg, function) < 0) {
+        return NULL;
+    }
+    *n = PyUnicode_GET_LENGTH(arg);
+    *cap = *n + 8;
+    Py_UCS4 *p = local;
+    if (*cap <= WORD_LOCAL) {
+        *cap = WORD_LOCAL;
+    }
+    else {
+        p = *heap = PyMem_Malloc((size_t)*cap * sizeof(Py_UCS4));
+        if (p == NULL) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+    }
+    if (PyUnicode_AsUCS4(arg, p, *cap, 0) == NULL) {
+        PyMem_Free(*heap);
+        *heap = NULL;
+        return NULL;
+    }
+    return p;
+}
+
 static PyObject *
 snowball_english_c(PyObject *self, PyObject *arg)
 {
     (void)self;
-    if (check_str_arg(arg, "snowball_english") < 0) {
+    Py_UCS4 local[WORD_LOCAL], *heap;
+    Py_ssize_t n, cap;
+    Py_UCS4 *p = stem_word_buffer(arg, "snowball_english", local, &heap, &n, &cap);
+    if (p == NULL) {
         return NULL;
     }
-    Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
-    Py_UCS4 local[64];
     SB z;
     memset(&z, 0, sizeof z);
-    z.cap = n + 8;
-    if (z.cap <= (Py_ssize_t)(sizeof local / sizeof local[0])) {
-        z.cap = (Py_ssize_t)(sizeof local / sizeof local[0]);
-        z.p = local;
-    } else {
-        z.heap = z.p = PyMem_Malloc((size_t)z.cap * sizeof(Py_UCS4));
-        if (z.p == NULL) return PyErr_NoMemory();
-    }
-    if (PyUnicode_AsUCS4(arg, z.p, z.cap, 0) == NULL) {
-        PyMem_Free(z.heap);
-        return NULL;
-    }
+    z.p = p;
+    z.heap = heap;
+    z.cap = cap;
     z.len = z.l = n;
     en_stem(&z);
     PyObject *out;
@@ -876,36 +905,27 @@ static PyObject *
 nltk_porter_rules_c(PyObject *self, PyObject *arg)
 {
     (void)self;
-    if (check_str_arg(arg, "nltk_porter_rules") < 0) {
+    Py_UCS4 local_p[WORD_LOCAL];
+    char local_pat[WORD_LOCAL];
+    Py_UCS4 *heap_p;
+    Py_ssize_t n, cap;
+    PW w;
+    w.p = stem_word_buffer(arg, "nltk_porter_rules", local_p, &heap_p, &n, &cap);
+    if (w.p == NULL) {
         return NULL;
     }
-    Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
-    Py_ssize_t cap = n + 8;
-    Py_UCS4 local_p[64];
-    char local_pat[64];
-    PW w;
-    Py_UCS4 *heap_p = NULL;
     char *heap_pat = NULL;
-    if (cap <= 64) {
-        w.p = local_p;
-        w.pat = local_pat;
-    } else {
-        heap_p = PyMem_Malloc((size_t)cap * sizeof(Py_UCS4));
-        heap_pat = PyMem_Malloc((size_t)cap);
-        if (heap_p == NULL || heap_pat == NULL) {
+    w.pat = local_pat;
+    if (cap > WORD_LOCAL) {
+        w.pat = heap_pat = PyMem_Malloc((size_t)cap);
+        if (heap_pat == NULL) {
             PyMem_Free(heap_p);
-            PyMem_Free(heap_pat);
             return PyErr_NoMemory();
         }
-        w.p = heap_p;
-        w.pat = heap_pat;
     }
-    PyObject *out = NULL;
-    if (PyUnicode_AsUCS4(arg, w.p, cap, 0) != NULL) {
-        w.n = n;
-        porter_stem_lowered(&w);
-        out = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, w.p, w.n);
-    }
+    w.n = n;
+    porter_stem_lowered(&w);
+    PyObject *out = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, w.p, w.n);
     PyMem_Free(heap_p);
     PyMem_Free(heap_pat);
     return out;

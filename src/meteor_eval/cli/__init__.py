@@ -21,25 +21,35 @@ from meteor_eval.errors import ConfigError, MeteorEvalError
 
 __all__ = ["build_parser", "main"]
 
-#: Subcommand modules, in the order ``--help`` lists them.
-_COMMANDS = (
-    "score",
-    "bleu",
-    "rouge",
-    "compare",
-    "caption",
-    "report",
-    "explain",
-    "align",
-    "stem",
-    "train",
-    "jar_compat",
-    "resources",
-    "new_language",
-)
+#: Every subcommand (its module's name), in the order ``--help`` lists them, with the line
+#: shown there. The module ``meteor_eval.cli.<name>`` gives the rest: ``DESCRIPTION`` (its own
+#: ``--help``), ``add_options(parser)``, ``run(args)`` (the exit status) and, where its parser
+#: needs other settings, ``PARSER_OPTIONS``.
+_COMMANDS = {
+    "score": "METEOR score (official 1.5 by default)",
+    "bleu": "BLEU, equal to sacrebleu 2.x",
+    "rouge": "ROUGE-N/L/Lsum/W/S/SU",
+    "compare": "METEOR, BLEU and ROUGE side by side, with significance",
+    "caption": "COCO caption metrics (BLEU-1..4, METEOR, ROUGE-L, CIDEr-D) as pycocoevalcap",
+    "report": "HTML report: scores, distributions, segment table and alignments",
+    "explain": "one segment's alignment, counts and score formula, for reading",
+    "align": "METEOR's word alignment of each segment (maxcov or maxacc)",
+    "stem": "stem text with METEOR's stemmer for a language (one line in, one line out)",
+    "train": "tune METEOR's parameters against human judgements",
+    "jar_compat": (
+        "behave exactly like `java -jar meteor-1.5.jar TEST REF [options]` (and like its "
+        "Matcher, Stemmer, Parex, FilterParaphrase and Trainer classes: `jar-compat Matcher "
+        "...`, `jar-compat Stemmer LANG`, `jar-compat Parex ...`, `jar-compat Trainer TASK "
+        "DATADIR ...`)"
+    ),
+    "resources": "list, build and check the linguistic resources and their cache",
+    "new_language": (
+        "build function words and a paraphrase table for a new language (Meteor Universal)"
+    ),
+}
 
 
-def _command_modules(names: Sequence[str] = _COMMANDS) -> list[ModuleType]:
+def _command_modules(names: Sequence[str]) -> list[ModuleType]:
     modules = []
     for name in names:
         try:
@@ -100,8 +110,16 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
-    for module in _command_modules(_COMMANDS if command is None else (command,)):
-        module.register(subparsers)
+    for module in _command_modules(list(_COMMANDS) if command is None else [command]):
+        name = module.__name__.rsplit(".", 1)[-1]
+        sub = subparsers.add_parser(
+            name.replace("_", "-"),
+            help=_COMMANDS[name],
+            description=module.DESCRIPTION,
+            **getattr(module, "PARSER_OPTIONS", {}),
+        )
+        module.add_options(sub)
+        sub.set_defaults(func=module.run)
     _refuse_repeats(parser)
     return parser
 

@@ -12,7 +12,6 @@ import argparse
 import contextlib
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from meteor_eval.cli._common import check_output_paths, start_method_of
@@ -21,9 +20,8 @@ from meteor_eval.errors import ConfigError
 from meteor_eval.metrics.protocol import Metric
 
 __all__ = [
-    "MetricCommand",
     "ProgressBar",
-    "add_metric_command",
+    "add_metric_options",
     "request_from_args",
     "run_command",
 ]
@@ -219,23 +217,17 @@ def run_command(args: argparse.Namespace, metrics: Sequence[str], names: Sequenc
     return 0
 
 
-def add_metric_command(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
-    name: str,
-    *,
-    help: str,
-    description: str,
-    options: Sequence[Callable[[argparse.ArgumentParser], None]],
-    run: Callable[[argparse.Namespace], int],
+def add_metric_options(
+    parser: argparse.ArgumentParser,
+    *options: Callable[[argparse.ArgumentParser], None],
     write_stats: bool = True,
-) -> argparse.ArgumentParser:
-    """A scoring command's parser: the input options, ``options`` (the metric's own), then the
-    output, significance, statistics and run options every scoring command shares."""
+) -> None:
+    """A scoring command's options: the input options, ``options`` (the metric's own), then
+    the output, significance, statistics and run options every scoring command shares."""
     from meteor_eval.cli._common import add_output_options, add_run_options, add_stats_options
     from meteor_eval.cli._systems import add_input_options
     from meteor_eval.cli.options import add_significance_options
 
-    parser = subparsers.add_parser(name, help=help, description=description)
     add_input_options(parser)
     for add in options:
         add(parser)
@@ -243,39 +235,3 @@ def add_metric_command(
     add_significance_options(parser)
     add_stats_options(parser, write=write_stats)
     add_run_options(parser)
-    parser.set_defaults(func=run)
-    return parser
-
-
-@dataclass(frozen=True)
-class MetricCommand:
-    """A command scoring one metric (``score``, ``bleu``, ``rouge``): its parser and its run.
-
-    Attributes:
-        command: The subcommand's name.
-        metric: The metric's name (one of :data:`~meteor_eval.cli.options.METRICS`).
-        help: The one line ``meteor-eval --help`` shows.
-        description: The command's own ``--help`` description.
-        options: The metric's options (each adds to the parser), before the shared ones.
-    """
-
-    command: str
-    metric: str
-    help: str
-    description: str
-    options: tuple[Callable[[argparse.ArgumentParser], None], ...]
-
-    def register(self, subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-        """Add the subcommand."""
-        add_metric_command(
-            subparsers,
-            self.command,
-            help=self.help,
-            description=self.description,
-            options=self.options,
-            run=self.run,
-        )
-
-    def run(self, args: argparse.Namespace) -> int:
-        """Score and print; the exit status."""
-        return run_command(args, [self.metric], [self.metric])

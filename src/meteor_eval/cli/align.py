@@ -24,7 +24,13 @@ from typing import Any, Final
 from meteor_eval.cli.options import add_meteor_options, meteor_config
 from meteor_eval.errors import ConfigError
 
-__all__ = ["register", "run"]
+__all__ = ["DESCRIPTION", "add_options", "run"]
+
+#: The command's own ``--help`` description.
+DESCRIPTION = (
+    "Align each hypothesis line with the reference line of the same number "
+    "using METEOR's matchers and aligner, and print the matches."
+)
 
 #: Options of the METEOR group that change scores but never alignments.
 SCORE_ONLY: Final = (
@@ -40,16 +46,10 @@ SCORE_ONLY: Final = (
 )
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``align`` subcommand."""
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The ``align`` options."""
     from meteor_eval.align.objective import ALIGNMENT_TYPES
 
-    parser = subparsers.add_parser(
-        "align",
-        help="METEOR's word alignment of each segment (maxcov or maxacc)",
-        description="Align each hypothesis line with the reference line of the same number "
-        "using METEOR's matchers and aligner, and print the matches.",
-    )
     parser.add_argument("--hyp", required=True, metavar="FILE", help="hypotheses, one a line")
     parser.add_argument("--ref", required=True, metavar="FILE", help="references, one a line")
     parser.add_argument(
@@ -60,7 +60,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     add_meteor_options(parser)
     parser.add_argument("--format", "-f", choices=("text", "json", "jsonl"), default="text")
-    parser.set_defaults(func=run)
 
 
 def _refuse_score_options(args: argparse.Namespace) -> None:

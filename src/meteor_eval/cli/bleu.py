@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
-from meteor_eval.cli._run import MetricCommand
+import argparse
+from functools import partial
+
+from meteor_eval.cli._run import add_metric_options, run_command
 from meteor_eval.cli.options import add_bleu_options
 
-__all__ = ["register", "run"]
+__all__ = ["DESCRIPTION", "add_options", "run"]
 
-_COMMAND = MetricCommand(
-    "bleu", "bleu", "BLEU, equal to sacrebleu 2.x", __doc__, (add_bleu_options,)
-)
-register, run = _COMMAND.register, _COMMAND.run
+#: The command's own ``--help`` description.
+DESCRIPTION = __doc__
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The ``bleu`` options: BLEU's and those every scoring command shares."""
+    add_metric_options(parser, add_bleu_options)
+
+
+#: Score and print; the exit status (the shared scoring run, for BLEU alone).
+run = partial(run_command, metrics=["bleu"], names=["bleu"])

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,35 +24,37 @@ from meteor_eval.cli.options import add_significance_options
 from meteor_eval.errors import ConfigError
 
 if TYPE_CHECKING:
+    from meteor_eval.captioning import CaptionCorpus
     from meteor_eval.cli._systems import SystemsInput
 
-__all__ = ["coco_systems", "register", "run"]
+__all__ = ["DESCRIPTION", "add_coco_options", "add_options", "coco_systems", "run"]
+
+#: The command's own ``--help`` description.
+DESCRIPTION = (
+    "Caption evaluation as pycocoevalcap's COCOEvalCap (PTB tokenization, "
+    "BLEU-1..4, METEOR, ROUGE-L, CIDEr-D), without Java; several --results files compare "
+    "systems."
+)
 
 _METRICS = ("bleu", "meteor", "rouge", "cider")
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``caption`` subcommand."""
-    parser = subparsers.add_parser(
-        "caption",
-        help="COCO caption metrics (BLEU-1..4, METEOR, ROUGE-L, CIDEr-D) as pycocoevalcap",
-        description="Caption evaluation as pycocoevalcap's COCOEvalCap (PTB tokenization, "
-        "BLEU-1..4, METEOR, ROUGE-L, CIDEr-D), without Java; several --results files compare "
-        "systems.",
+def add_coco_options(group: argparse._ArgumentGroup, *, annotations: str, results: str) -> None:
+    """``--annotations FILE`` and ``--results FILE [FILE ...]`` (repeatable), with their help
+    texts: the COCO inputs :func:`coco_systems` reads, for ``caption`` and ``report``."""
+    group.add_argument("--annotations", metavar="FILE", help=annotations)
+    group.add_argument(
+        "--results", metavar="FILE", nargs="+", action="extend", default=[], help=results
     )
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The ``caption`` options."""
     group = parser.add_argument_group("input")
-    group.add_argument(
-        "--annotations",
-        metavar="FILE",
-        help="COCO captions file (the references: 'annotations' with image_id and caption)",
-    )
-    group.add_argument(
-        "--results",
-        metavar="FILE",
-        nargs="+",
-        action="extend",
-        default=[],
-        help="COCO results file(s) ([{image_id, caption}]); several compare systems",
+    add_coco_options(
+        group,
+        annotations="COCO captions file (the references: 'annotations' with image_id and caption)",
+        results="COCO results file(s) ([{image_id, caption}]); several compare systems",
     )
     group.add_argument(
         "--input",
@@ -95,7 +98,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     add_output_options(parser)
     add_significance_options(parser)
-    parser.set_defaults(func=run)
 
 
 def _metric_names(text: str) -> list[str]:
@@ -190,6 +192,19 @@ def _from_table(args: argparse.Namespace) -> tuple[Any, dict[str, Any], dict[str
     return references, systems, dict.fromkeys(names, args.input)
 
 
+def _system_pairs(
+    corpus: CaptionCorpus,
+) -> tuple[list[str], Callable[[int], list[tuple[str, list[str]]]]]:
+    """The system names of a caption corpus and, for the k-th, its (caption, references) pairs
+    image by image."""
+    names = list(corpus.hypotheses)
+
+    def pairs(k: int) -> list[tuple[str, list[str]]]:
+        return list(zip(corpus.hypotheses[names[k]], corpus.references, strict=True))
+
+    return names, pairs
+
+
 def coco_systems(args: argparse.Namespace) -> SystemsInput:
     """The systems of ``--annotations``/``--results``, tokenized as pycocoevalcap does (for
     ``meteor-eval report``): one segment per image, its references all the image's captions."""
@@ -197,12 +212,7 @@ def coco_systems(args: argparse.Namespace) -> SystemsInput:
     from meteor_eval.cli._systems import SystemsInput
 
     references, systems, sources = _from_coco(args)
-    corpus = caption_corpus(references, systems, sources=sources)
-    names = list(corpus.hypotheses)
-
-    def pairs(k: int) -> list[tuple[str, list[str]]]:
-        return list(zip(corpus.hypotheses[names[k]], corpus.references, strict=True))
-
+    names, pairs = _system_pairs(caption_corpus(references, systems, sources=sources))
     return SystemsInput(names, [sources[name] for name in names], pairs)
 
 
@@ -222,11 +232,7 @@ def run(args: argparse.Namespace) -> int:
         references, systems, sources = _from_coco(args)
     corpus = caption_corpus(references, systems, tokenize=not args.no_tokenize, sources=sources)
     metrics = coco_metrics(metric_names, corpus.references)
-    names = list(corpus.hypotheses)
-
-    def pairs(k: int) -> list[tuple[str, list[str]]]:
-        return list(zip(corpus.hypotheses[names[k]], corpus.references, strict=True))
-
+    names, pairs = _system_pairs(corpus)
     request = request_from_args(args, metrics, systems=Systems(names, [None] * len(names), pairs))
     result = run_request(request)
     comparison = result.to_dict(short_signature=bool(getattr(args, "short_signature", False)))

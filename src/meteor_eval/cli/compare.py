@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from meteor_eval.cli._run import add_metric_command, run_command
+from meteor_eval.cli._run import add_metric_options, run_command
 from meteor_eval.cli.options import (
     METRICS,
     add_bleu_options,
@@ -19,7 +19,10 @@ from meteor_eval.cli.options import (
 )
 from meteor_eval.errors import ConfigError
 
-__all__ = ["register", "run"]
+__all__ = ["DESCRIPTION", "add_options", "run"]
+
+#: The command's own ``--help`` description.
+DESCRIPTION = __doc__.split("\n")[0]
 
 
 def _add_metrics_option(parser: argparse.ArgumentParser) -> None:
@@ -30,20 +33,19 @@ def _add_metrics_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``compare`` subcommand."""
-    add_metric_command(
-        subparsers,
-        "compare",
-        help="METEOR, BLEU and ROUGE side by side, with significance",
-        description=__doc__.split("\n")[0],
-        options=[
-            _add_metrics_option,
-            add_meteor_options,
-            add_bleu_options,
-            lambda parser: add_rouge_options(parser, in_compare=True),
-        ],
-        run=run,
+def _add_rouge_options(parser: argparse.ArgumentParser) -> None:
+    add_rouge_options(parser, in_compare=True)
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The ``compare`` options: ``--metrics``, every metric's, and those every scoring command
+    shares (no statistics file: each metric has its own)."""
+    add_metric_options(
+        parser,
+        _add_metrics_option,
+        add_meteor_options,
+        add_bleu_options,
+        _add_rouge_options,
         write_stats=False,
     )
 

@@ -28,7 +28,14 @@ if TYPE_CHECKING:
     from meteor_eval.metrics.meteor.formula import Components
     from meteor_eval.stats.meteor import MeteorStats
 
-__all__ = ["Explanation", "register", "render", "run"]
+__all__ = ["DESCRIPTION", "Explanation", "add_options", "render", "run"]
+
+#: The command's own ``--help`` description.
+DESCRIPTION = (
+    "Show how METEOR scores one segment: the matched words by module, the "
+    "alignment, every count and the formula with its numbers. Give the texts "
+    "(--hyp-text, --ref-text) or files and a line number (--hyp, --ref, --segment)."
+)
 
 #: Per module: the tag of plain output and the ANSI colour of terminal output.
 _STYLE: Final = {
@@ -40,15 +47,8 @@ _STYLE: Final = {
 _OTHER_STYLE: Final = ("M", "34")
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``explain`` subcommand."""
-    parser = subparsers.add_parser(
-        "explain",
-        help="one segment's alignment, counts and score formula, for reading",
-        description="Show how METEOR scores one segment: the matched words by module, the "
-        "alignment, every count and the formula with its numbers. Give the texts "
-        "(--hyp-text, --ref-text) or files and a line number (--hyp, --ref, --segment).",
-    )
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The ``explain`` options."""
     source = parser.add_argument_group("input")
     source.add_argument("--hyp-text", metavar="TEXT", help="the hypothesis")
     source.add_argument(
@@ -72,7 +72,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default="auto",
         help="colour the modules' matches (auto: when stdout is a terminal and NO_COLOR is unset)",
     )
-    parser.set_defaults(func=run)
 
 
 def _segment_texts(args: argparse.Namespace) -> tuple[str, list[str]]:

@@ -21,33 +21,28 @@ status is 1 (listed in ``docs/jar-compat.md``).
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from meteor_eval.jar.commands import CLASSES, run_jar
 
-__all__ = ["CLASSES", "register", "run", "run_jar"]
+__all__ = ["CLASSES", "DESCRIPTION", "add_options", "run", "run_jar"]
+
+#: The command's own ``--help`` description.
+DESCRIPTION = (
+    "Run METEOR 1.5 with the jar's own command line and output, byte for byte. "
+    "Arguments are those of the jar: TEST REF [-l lang] [-norm] [-sgml] [-stdio] ...; "
+    "`jar-compat Matcher TEST REF [options]` and `jar-compat Stemmer LANG` run the "
+    "jar's aligner and stemmer; `jar-compat Parex ...` and `jar-compat "
+    "FilterParaphrase ...` its paraphrase extraction and table filter; `jar-compat "
+    "Trainer segcor|spearman|rank DATADIR [options]` its parameter search."
+)
+#: Settings of the command's parser other than the shared ones.
+PARSER_OPTIONS: dict[str, Any] = {"add_help": False, "prefix_chars": "\x00"}
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``jar-compat`` subcommand."""
-    parser = subparsers.add_parser(
-        "jar-compat",
-        help="behave exactly like `java -jar meteor-1.5.jar TEST REF [options]` (and like its "
-        "Matcher, Stemmer, Parex, FilterParaphrase and Trainer classes: `jar-compat Matcher "
-        "...`, `jar-compat Stemmer LANG`, `jar-compat Parex ...`, `jar-compat Trainer TASK "
-        "DATADIR ...`)",
-        description=(
-            "Run METEOR 1.5 with the jar's own command line and output, byte for byte. "
-            "Arguments are those of the jar: TEST REF [-l lang] [-norm] [-sgml] [-stdio] ...; "
-            "`jar-compat Matcher TEST REF [options]` and `jar-compat Stemmer LANG` run the "
-            "jar's aligner and stemmer; `jar-compat Parex ...` and `jar-compat "
-            "FilterParaphrase ...` its paraphrase extraction and table filter; `jar-compat "
-            "Trainer segcor|spearman|rank DATADIR [options]` its parameter search."
-        ),
-        add_help=False,
-        prefix_chars="\x00",
-    )
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The ``jar-compat`` options."""
     parser.add_argument("jar_args", nargs=argparse.REMAINDER, metavar="TEST REF [options]")
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

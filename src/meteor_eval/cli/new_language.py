@@ -19,19 +19,19 @@ from pathlib import Path
 
 from meteor_eval.errors import ConfigError, InputError
 
-__all__ = ["register", "run"]
+__all__ = ["DESCRIPTION", "add_options", "run"]
+
+#: The command's own ``--help`` description.
+DESCRIPTION = (
+    "Build a METEOR resource folder for a new language from a tokenised corpus "
+    "and a Moses phrase table (Meteor Universal): function words by relative frequency, "
+    "paraphrases by pivoting through the table. Score with it using "
+    "`meteor-eval score --resources DIR` (or the jar's -new DIR)."
+)
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``new-language`` subcommand."""
-    parser = subparsers.add_parser(
-        "new-language",
-        help="build function words and a paraphrase table for a new language (Meteor Universal)",
-        description="Build a METEOR resource folder for a new language from a tokenised corpus "
-        "and a Moses phrase table (Meteor Universal): function words by relative frequency, "
-        "paraphrases by pivoting through the table. Score with it using "
-        "`meteor-eval score --resources DIR` (or the jar's -new DIR).",
-    )
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The ``new-language`` options."""
     parser.add_argument(
         "--corpus",
         required=True,
@@ -64,7 +64,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="do not build the paraphrase index now (the first scoring builds it)",
     )
-    parser.set_defaults(func=run)
 
 
 def _check(args: argparse.Namespace) -> dict[str, Path]:

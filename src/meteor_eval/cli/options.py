@@ -224,19 +224,10 @@ def meteor_config(args: argparse.Namespace) -> MeteorConfig:
             normalization=normalization,
             modules=modules,
             weights=weights,
-            alpha=args.alpha,
-            beta=args.beta,
-            gamma=args.gamma,
-            delta=args.delta,
-            beam=args.beam,
-            aggregate=args.aggregate,
             paraphrase_table=table,
-            tokenizer=args.tokenizer,
-            characters=args.characters,
             function_words_file=words,
-            synonym_dir=args.synonym_dir,
-            stem_table=args.stem_table,
             params=params,
+            **_fields_of(args, _METEOR_FIELDS),
         )
     except ConfigError as exc:
         message = str(exc)
@@ -277,6 +268,11 @@ def _weights(args: argparse.Namespace) -> list[float] | None:
     except ValueError:
         raise ConfigError(f"--weights: {args.weights!r} is not a list of numbers") from None
 
+
+#: METEOR configuration fields set by the option of the same name, as parsed.
+_METEOR_FIELDS = (
+    "alpha beta gamma delta beam aggregate tokenizer characters synonym_dir stem_table".split()
+)
 
 #: Configuration field -> the METEOR option that sets it (for error messages).
 _METEOR_OPTION_OF_FIELD = {
@@ -348,20 +344,17 @@ def add_bleu_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--max-ngram-order", type=int, default=4, help="BLEU's n-gram order")
 
 
+#: BLEU configuration fields: every one is set by the option of the same name, as parsed.
+_BLEU_FIELDS = (
+    "tokenize smooth_method smooth_value lowercase effective_order max_ngram_order".split()
+)
+
+
 def bleu_config(args: argparse.Namespace) -> BleuConfig:
     """The BLEU configuration the options describe."""
     from meteor_eval.metrics.bleu import BleuConfig
 
-    return _checked(
-        "bleu",
-        BleuConfig,
-        tokenize=args.tokenize,
-        smooth_method=args.smooth_method,
-        smooth_value=args.smooth_value,
-        lowercase=args.lowercase,
-        effective_order=args.effective_order,
-        max_ngram_order=args.max_ngram_order,
-    )
+    return _checked("bleu", BleuConfig, **_fields_of(args, _BLEU_FIELDS))
 
 
 # -- ROUGE ------------------------------------------------------------------------------------
@@ -399,6 +392,10 @@ def add_rouge_options(parser: argparse.ArgumentParser, *, in_compare: bool = Fal
     )
 
 
+#: ROUGE configuration fields set by the option of the same name, as parsed.
+_ROUGE_FIELDS = ("multi_ref", "weight", "skip_distance", "sentence_separator", "seed")
+
+
 def rouge_config(args: argparse.Namespace) -> RougeConfig:
     """The ROUGE configuration the options describe."""
     from meteor_eval.metrics.rouge import RougeConfig
@@ -408,15 +405,17 @@ def rouge_config(args: argparse.Namespace) -> RougeConfig:
         RougeConfig,
         types=tuple(t.strip() for t in args.types.split(",") if t.strip()),
         use_stemmer=args.stemmer,
-        multi_ref=args.multi_ref,
         aggregate=args.rouge_aggregate,
-        weight=args.weight,
-        skip_distance=args.skip_distance,
-        sentence_separator=args.sentence_separator,
         n_bootstrap=args.bootstrap,
-        seed=args.seed,
         confidence=getattr(args, "confidence", 0.95),
+        **_fields_of(args, _ROUGE_FIELDS),
     )
+
+
+def _fields_of(args: argparse.Namespace, names: Sequence[str]) -> dict[str, Any]:
+    """The options whose destination is named as the configuration field they set, by field
+    (the options with another name, or whose value is converted, are passed one by one)."""
+    return {name: getattr(args, name) for name in names}
 
 
 def _checked(metric: str, factory: Callable[..., _C], **options: object) -> _C:

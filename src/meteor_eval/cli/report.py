@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from meteor_eval.cli._common import add_run_options, start_method_of
 from meteor_eval.cli._systems import add_input_options
+from meteor_eval.cli.caption import add_coco_options
 from meteor_eval.cli.options import add_meteor_options, add_significance_options, meteor_config
 from meteor_eval.errors import ConfigError
 
@@ -24,34 +25,25 @@ if TYPE_CHECKING:
     from meteor_eval.cli._systems import SystemsInput
     from meteor_eval.metrics.meteor import Meteor
 
-__all__ = ["register", "run"]
+__all__ = ["DESCRIPTION", "add_options", "run"]
+
+#: The command's own ``--help`` description.
+DESCRIPTION = (
+    "An X-Ray style HTML report of METEOR for one or more systems (one file, "
+    "no network needed to view it): corpus scores with bootstrap intervals and paired "
+    "p-values, distributions, a sortable segment table and every segment's alignment. "
+    "With two or more systems the paired bootstrap is the default test (--paired-ar for "
+    "approximate randomisation, --ci for intervals only)."
+)
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``report`` subcommand."""
-    parser = subparsers.add_parser(
-        "report",
-        help="HTML report: scores, distributions, segment table and alignments",
-        description="An X-Ray style HTML report of METEOR for one or more systems (one file, "
-        "no network needed to view it): corpus scores with bootstrap intervals and paired "
-        "p-values, distributions, a sortable segment table and every segment's alignment. "
-        "With two or more systems the paired bootstrap is the default test (--paired-ar for "
-        "approximate randomisation, --ci for intervals only).",
-    )
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The ``report`` options."""
     add_input_options(parser)
-    captions = parser.add_argument_group("captions (instead of --hyp/--ref or --input)")
-    captions.add_argument(
-        "--annotations",
-        metavar="FILE",
-        help="COCO captions file: every image's captions are its references",
-    )
-    captions.add_argument(
-        "--results",
-        metavar="FILE",
-        nargs="+",
-        action="extend",
-        default=[],
-        help="COCO results file(s), one per system; captions are tokenized as pycocoevalcap "
+    add_coco_options(
+        parser.add_argument_group("captions (instead of --hyp/--ref or --input)"),
+        annotations="COCO captions file: every image's captions are its references",
+        results="COCO results file(s), one per system; captions are tokenized as pycocoevalcap "
         "does (add --norm for its METEOR settings)",
     )
     add_meteor_options(parser)
@@ -71,7 +63,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     group.add_argument("--title", default="METEOR report", help="the page title")
     add_run_options(parser)
-    parser.set_defaults(func=run)
 
 
 def check_output(path: str) -> Path:

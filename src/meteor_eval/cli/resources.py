@@ -23,7 +23,13 @@ from pathlib import Path
 
 from meteor_eval.errors import ConfigError, ResourceError
 
-__all__ = ["register", "run"]
+__all__ = ["DESCRIPTION", "add_options", "run"]
+
+#: The command's own ``--help`` description.
+DESCRIPTION = (
+    "Linguistic resources per language (function words, stemmers, WordNet, "
+    "paraphrase tables) and the cache of paraphrase indexes."
+)
 
 #: Why the English table comes from pycocoevalcap, printed by ``list`` (and said in the README).
 PARAPHRASE_NOTE = (
@@ -50,14 +56,8 @@ class Entry:
     index: str | None = None
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``resources`` subcommand."""
-    parser = subparsers.add_parser(
-        "resources",
-        help="list, build and check the linguistic resources and their cache",
-        description="Linguistic resources per language (function words, stemmers, WordNet, "
-        "paraphrase tables) and the cache of paraphrase indexes.",
-    )
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The ``resources`` options."""
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
     for name, text in (
@@ -82,7 +82,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                 metavar="PATH",
                 help="this paraphrase table for the language of --lang (default en)",
             )
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
-from meteor_eval.cli._run import MetricCommand
+import argparse
+from functools import partial
+
+from meteor_eval.cli._run import add_metric_options, run_command
 from meteor_eval.cli.options import add_rouge_options
 
-__all__ = ["register", "run"]
+__all__ = ["DESCRIPTION", "add_options", "run"]
 
-_COMMAND = MetricCommand("rouge", "rouge", "ROUGE-N/L/Lsum/W/S/SU", __doc__, (add_rouge_options,))
-register, run = _COMMAND.register, _COMMAND.run
+#: The command's own ``--help`` description.
+DESCRIPTION = __doc__
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The ``rouge`` options: ROUGE's and those every scoring command shares."""
+    add_metric_options(parser, add_rouge_options)
+
+
+#: Score and print; the exit status (the shared scoring run, for ROUGE alone).
+run = partial(run_command, metrics=["rouge"], names=["rouge"])

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import argparse
+from functools import partial
 
-from meteor_eval.cli._run import MetricCommand
+from meteor_eval.cli._run import add_metric_options, run_command
 from meteor_eval.cli.options import add_meteor_options
 
-__all__ = ["register", "run"]
+__all__ = ["DESCRIPTION", "add_options", "run"]
+
+#: The command's own ``--help`` description.
+DESCRIPTION = (
+    "METEOR of hypotheses against references, one segment a line; several --hyp files compare "
+    "systems."
+)
 
 
 def _add_alignments_option(parser: argparse.ArgumentParser) -> None:
@@ -20,12 +27,11 @@ def _add_alignments_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-_COMMAND = MetricCommand(
-    "score",
-    "meteor",
-    "METEOR score (official 1.5 by default)",
-    "METEOR of hypotheses against references, one segment a line; several --hyp files compare "
-    "systems.",
-    (add_meteor_options, _add_alignments_option),
-)
-register, run = _COMMAND.register, _COMMAND.run
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The ``score`` options: METEOR's, ``--alignments`` and those every scoring command
+    shares."""
+    add_metric_options(parser, add_meteor_options, _add_alignments_option)
+
+
+#: Score and print; the exit status (the shared scoring run, for METEOR alone).
+run = partial(run_command, metrics=["meteor"], names=["meteor"])

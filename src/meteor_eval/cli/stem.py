@@ -23,23 +23,22 @@ from meteor_eval.errors import ConfigError
 if TYPE_CHECKING:
     from meteor_eval.metrics.meteor import MeteorConfig
 
-__all__ = ["register", "run", "stemmer_for"]
+__all__ = ["DESCRIPTION", "add_options", "run", "stemmer_for"]
+
+#: The command's own ``--help`` description.
+DESCRIPTION = (
+    "Stem each token of each line with the stemmer of METEOR's stem module "
+    "(--lang, --stem-table, --flavour choose it). Reads the FILEs or standard input."
+)
 
 #: METEOR options that choose the stemmer; the others are refused.
 _USED: Final = frozenset({"flavour", "lang", "stem_table"})
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``stem`` subcommand."""
-    parser = subparsers.add_parser(
-        "stem",
-        help="stem text with METEOR's stemmer for a language (one line in, one line out)",
-        description="Stem each token of each line with the stemmer of METEOR's stem module "
-        "(--lang, --stem-table, --flavour choose it). Reads the FILEs or standard input.",
-    )
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The ``stem`` options."""
     parser.add_argument("files", nargs="*", metavar="FILE", help="input files (default: stdin)")
     add_meteor_options(parser)
-    parser.set_defaults(func=run)
 
 
 def stemmer_for(config: MeteorConfig) -> Callable[[str], str]:

@@ -17,19 +17,17 @@ from typing import Any
 
 from meteor_eval.errors import ConfigError
 
-__all__ = ["register", "run"]
+__all__ = ["DESCRIPTION", "add_options", "run"]
+
+#: The command's own ``--help`` description.
+DESCRIPTION = __doc__.split("\n")[0].strip("`").split(": ", 1)[-1]
 
 #: Largest grid ``--optimizer grid`` accepts (about an hour at 0.15 s a point on 2 processes).
 MAX_GRID = 50_000
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``train`` subcommand."""
-    parser = subparsers.add_parser(
-        "train",
-        help="tune METEOR's parameters against human judgements",
-        description=__doc__.split("\n")[0].strip("`").split(": ", 1)[-1],
-    )
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The ``train`` options."""
     data = parser.add_argument_group("judgements")
     data.add_argument("--input", metavar="FILE", help="a table (.jsonl, .csv, .tsv, .parquet)")
     for role, default in (
@@ -112,7 +110,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     out.add_argument("--name", help="the parameters' name (default: --out's file name)")
     out.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="processes (0: all)")
     out.add_argument("--no-progress", action="store_true", help="no progress bar")
-    parser.set_defaults(func=run)
 
 
 # -- checking the options, before any work ----------------------------------------------------

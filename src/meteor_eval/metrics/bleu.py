@@ -348,11 +348,7 @@ class Bleu(Metric[BleuScore]):
         return BleuConfig
 
     def __init__(self, config: BleuConfig | None = None) -> None:
-        if config is None:
-            config = BleuConfig()
-        if not isinstance(config, BleuConfig):
-            raise TypeError(f"config: got {type(config).__name__}, expected BleuConfig")
-        self.config = config
+        self.config = config = self.checked_config(config)
         self._tokenizer = get_bleu_tokenizer(config.tokenize)
 
     def tokenize(self, text: str) -> tuple[str, ...]:

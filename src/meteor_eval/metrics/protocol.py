@@ -184,6 +184,20 @@ class Metric(ABC, Generic[ScoreT]):
     def config_type(cls) -> type[Any]:
         """The configuration class this metric is built from."""
 
+    @classmethod
+    def checked_config(cls, config: Any) -> Any:
+        """``config``, or the default :meth:`config_type` for ``None``.
+
+        Raises:
+            TypeError: ``config`` is of another type.
+        """
+        kind = cls.config_type()
+        if config is None:
+            return kind()
+        if not isinstance(config, kind):
+            raise TypeError(f"config: got {type(config).__name__}, expected {kind.__name__}")
+        return config
+
     # -- 1. statistics of segments ---------------------------------------------------------
 
     @property

@@ -361,11 +361,7 @@ class Rouge(Metric[RougeResult]):
         return RougeConfig
 
     def __init__(self, config: RougeConfig | None = None) -> None:
-        if config is None:
-            config = RougeConfig()
-        if not isinstance(config, RougeConfig):
-            raise TypeError(f"config: got {type(config).__name__}, expected RougeConfig")
-        self.config = config
+        self.config = config = self.checked_config(config)
         # The compiled kernel's arguments when every variant is a rouge-score one, else None.
         self._kernel_args: tuple[list[int], str, Any, bool] | None = None
         if _ROUGE_ROWS is not None and not ROUGE155_TYPES & set(config.types):

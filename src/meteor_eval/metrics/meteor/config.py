@@ -306,29 +306,15 @@ class MeteorConfig:
         if isinstance(modules, str) or isinstance(weights, str):
             raise TypeError("modules and weights take sequences, not a str")
         base = flavour_defaults(flavour, language, task)
-        if flavour == "meteor15" and task is not None and params is None:
-            _check_task_has_parameters(base, task, (alpha, beta, gamma, delta, weights))
+        conflicts: list[str] = []
         if params is not None:
+            # the file's numbers replace these; any given is refused by _with_params
             given = {"modules": modules, "weights": weights, "alpha": alpha, "beta": beta}
             given.update({"gamma": gamma, "delta": delta})
-            return _with_params(
-                params,
-                [name for name, value in given.items() if value is not None],
-                cls.preset(
-                    flavour,
-                    language=language,
-                    task=task,
-                    normalization=normalization,
-                    beam=beam,
-                    aggregate=aggregate,
-                    tokenizer=tokenizer,
-                    characters=characters,
-                    function_words_file=function_words_file,
-                    synonym_dir=synonym_dir,
-                    paraphrase_table=paraphrase_table,
-                    stem_table=stem_table,
-                ),
-            )
+            conflicts = [name for name, value in given.items() if value is not None]
+            modules = weights = alpha = beta = gamma = delta = None
+        if flavour == "meteor15" and task is not None:
+            _check_task_has_parameters(base, task, (alpha, beta, gamma, delta, weights))
         final_modules = base.modules
         final_weights = base.weights
         if modules is not None:
@@ -340,7 +326,7 @@ class MeteorConfig:
                 final_weights = tuple(matchers.get(m).default_weight for m in final_modules)
         if weights is not None:
             final_weights = tuple(float(w) for w in weights)
-        return cls(
+        config = cls(
             flavour=flavour,
             language=base.language.long_name,
             task=base.task,
@@ -360,6 +346,7 @@ class MeteorConfig:
             paraphrase_table=paraphrase_table,
             stem_table=stem_table,
         )
+        return config if params is None else _with_params(params, conflicts, config)
 
     def replace(self, **changes: object) -> MeteorConfig:
         """A copy with some fields changed (validated again)."""

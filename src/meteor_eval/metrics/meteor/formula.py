@@ -122,7 +122,7 @@ def nltk_fmean(precision: float, recall: float, alpha: float) -> float:
 # -- the fragmentation penalty ----------------------------------------------------------------
 
 
-def fragmentation(chunks: int, matched: int, *, perfect: bool = False) -> float:
+def fragmentation(chunks: float, matched: float, *, perfect: bool = False) -> float:
     """Chunks per mean matched unit of both sides, ``chunks / (matched / 2)``.
 
     ``perfect``: the segment is matched whole in one chunk and the flavour gives it no penalty
