@@ -11,14 +11,14 @@
  *     itself as the skip successor; the parent's distance grows by each acceptable candidate's
  *     offset after that candidate's copy is made.
  *
- * The reference sorts every successor of a step and keeps the first `beam`. Here each
- * successor is first described by a small record (its rank, its parent, the candidate it adds)
- * and offered to a bounded max-heap of the `beam` best records seen so far; successors are
- * offered in generation order, so a later one enters only when its rank is strictly better
- * than the worst kept one, which is exactly how a stable sort breaks ties. Only the winners are
- * then materialised (their parent's bit sets copied, the new match's spans set), in sorted
- * order. A path is a small header plus two bit sets (used hypothesis and reference positions);
- * chosen matches form linked lists in a node pool shared by all paths.
+ * The reference sorts every successor of a step and keeps the first `beam`. Here, when the
+ * ranks of a search fit in 64 bits (for sentences with the jar's weights, always), a
+ * successor's rank is one integer key: the rank fields packed above its (parent, slot) index,
+ * which orders like the generation index, so sorting the distinct keys is the stable sort
+ * (search_packed()). Otherwise each successor is a small record sorted by a stable merge sort
+ * (search_general()). Only the winners are then materialised (their parent's bit sets copied,
+ * the new match's spans set), in sorted order. A path is a small header plus two bit sets (used hypothesis and reference
+ * positions); chosen matches form linked lists in a node pool shared by all paths.
  *
  * align(by_ref, hyp_coverage, ref_coverage, weights, beam) returns the chosen Match objects (the
  * store's own objects) in reference order; align_stages() does the same from per-stage lists.
@@ -501,8 +501,8 @@ shifted(uint64_t v, int by)
     return by < 64 ? v << by : 0;
 }
 
-/* How successor ranks pack into one 64-bit key (rank fields, then generation order), so that
- * the stable sort becomes a sort of distinct integers. */
+/* How successor ranks pack into one 64-bit key (rank fields, then an index in generation
+ * order), so that the stable sort becomes a sort of distinct integers. */
 typedef struct {
     int packed; /* 0: the ranks are too wide, sort with rank_less() instead */
     int64_t bias;
@@ -510,8 +510,8 @@ typedef struct {
     int sh_p; /* search_packed(): the parent's index sits above this many slot bits */
 } Packing;
 
-/* Packing for every path of a search: bounds of each rank field over all paths. */
-/* Packing for every path of a search: bounds of each rank field over all paths. */
+/* Packing for every path of a search: bounds of each rank field over all paths, and bg bits
+ * for the index below them. */
 static Packing
 packing_for(const Work *w, Py_ssize_t n_ref, int bg)
 {
@@ -555,42 +555,10 @@ packing_for(const Work *w, Py_ssize_t n_ref, int bg)
     return pk;
 }
 
-/* Steps with at most this many successors are sorted whole by insertion. Most steps of a
- * sentence pair are reference words without candidates, where each of the beam's paths has one
- * successor whose rank differs from its parent's by at most a chunk: the keys arrive nearly in
- * order, which insertion sort passes over in about n comparisons. */
+/* Steps with at most this many successors are sorted whole by insertion when their buckets are
+ * not merged (search_packed()): short arrays, mostly in order. */
 #define INSERTION_ONLY 48
 
-/* Leave in w->keys[0..k) the indices of the k best of succ[0..n) in the stable sort's order. */
-static void
-select_best(Work *w, const Packing *pk, Py_ssize_t n, Py_ssize_t k)
-{
-    const Succ *succ = w->succ;
-    uint64_t *keys = w->keys;
-    if (!pk->packed) {
-        merge_sort_succ(succ, n, keys, w->tmp);
-        return;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        const Succ *s = &succ[i];
-        keys[i] = shifted((uint64_t)(s->neg_w + pk->bias), pk->sh_w) |
-                  shifted((uint64_t)s->chunks, pk->sh_c) | shifted((uint64_t)s->dist, pk->sh_d) |
-                  (uint64_t)i;
-    }
-    if (n <= INSERTION_ONLY) {
-        insertion_sort_keys(keys, n);
-    }
-    else {
-        partial_sort_keys(keys, n, k, 2 * bit_width((uint64_t)n) + 2);
-    }
-    const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
-    for (Py_ssize_t i = 0; i < k; i++) {
-        keys[i] &= index_mask;
-    }
-}
-
-/* Materialise the successors w->succ[w->keys[0..k)] from the current paths into
- * new_head/new_bits, in that order. */
 /* The reference position an entry is filed under (binary search of first[]). */
 static Py_ssize_t
 entry_position(const Work *w, Py_ssize_t k, Py_ssize_t n_ref)
@@ -910,11 +878,12 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
 }
 
 /* The steps of search() with each rank field apart, sorted by rank_less() (ranks too wide to
- * pack); leaves the best final path's chain in *best_chain. */
+ * pack: pk is unused); leaves the best final path's chain in *best_chain. */
 static int
 search_general(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_ssize_t wh,
                Py_ssize_t bw, int64_t *best_chain)
 {
+    (void)pk;
     const int64_t *gain = w->gain;
     Py_ssize_t kept = 1;
     for (Py_ssize_t c = 0; c < n_ref; c++) {
@@ -987,7 +956,7 @@ search_general(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py
         }
         else {
             k = n < beam ? n : beam;
-            select_best(w, pk, n, k);
+            merge_sort_succ(w->succ, n, w->keys, w->tmp);
             if (materialise(w, k, bw, c, wh) < 0) {
                 return -1;
             }
