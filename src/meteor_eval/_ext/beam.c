@@ -11,14 +11,14 @@
  *     itself as the skip successor; the parent's distance grows by each acceptable candidate's
  *     offset after that candidate's copy is made.
  *
- * The reference sorts every successor of a step and keeps the first `beam`. Here each
- * successor is first described by a small record (its rank, its parent, the candidate it adds)
- * and offered to a bounded max-heap of the `beam` best records seen so far; successors are
- * offered in generation order, so a later one enters only when its rank is strictly better
- * than the worst kept one, which is exactly how a stable sort breaks ties. Only the winners are
- * then materialised (their parent's bit sets copied, the new match's spans set), in sorted
- * order. A path is a small header plus two bit sets (used hypothesis and reference positions);
- * chosen matches form linked lists in a node pool shared by all paths.
+ * The reference sorts every successor of a step and keeps the first `beam`. Here, when the
+ * ranks of a search fit in 64 bits (for sentences with the jar's weights, always), a
+ * successor's rank is one integer key: the rank fields packed above its (parent, slot) index,
+ * which orders like the generation index, so sorting the distinct keys is the stable sort
+ * (search_packed()). Otherwise each successor is a small record sorted by a stable merge sort
+ * (search_general()). Only the winners are then materialised (their parent's bit sets copied,
+ * the new match's spans set), in sorted order. A path is a small header plus two bit sets (used hypothesis and reference
+ * positions); chosen matches form linked lists in a node pool shared by all paths.
  *
  * align(by_ref, hyp_coverage, ref_coverage, weights, beam) returns the chosen Match objects (the
  * store's own objects) in reference order; align_stages() does the same from per-stage lists.
@@ -48,6 +48,7 @@ work_free(Work *w)
     PyMem_Free(w->node_cand);
     PyMem_Free(w->node_parent);
     PyMem_Free(w->gain);
+    PyMem_Free(w->bucket_n);
     memset(w, 0, sizeof(*w));
 }
 
@@ -500,20 +501,21 @@ shifted(uint64_t v, int by)
     return by < 64 ? v << by : 0;
 }
 
-/* How successor ranks pack into one 64-bit key (rank fields, then generation order), so that
- * the stable sort becomes a sort of distinct integers. */
+/* How successor ranks pack into one 64-bit key (rank fields, then an index in generation
+ * order), so that the stable sort becomes a sort of distinct integers. */
 typedef struct {
     int packed; /* 0: the ranks are too wide, sort with rank_less() instead */
     int64_t bias;
     int sh_w, sh_c, sh_d;
+    int sh_p; /* search_packed(): the parent's index sits above this many slot bits */
 } Packing;
 
-/* Packing for every path of a search: bounds of each rank field over all paths. */
-/* Packing for every path of a search: bounds of each rank field over all paths. */
+/* Packing for every path of a search: bounds of each rank field over all paths, and bg bits
+ * for the index below them. */
 static Packing
-packing_for(const Work *w, Py_ssize_t n_ref, Py_ssize_t most_succ)
+packing_for(const Work *w, Py_ssize_t n_ref, int bg)
 {
-    Packing pk = {0, 0, 0, 0, 0};
+    Packing pk = {0, 0, 0, 0, 0, 0};
     /* neg_w lies in [-(sum of positive gains), sum of negative gains]; dist is at most the sum
      * of all offsets (each candidate's offset counts at most once along a path); chunks at most
      * one per position plus the final one. */
@@ -539,7 +541,6 @@ packing_for(const Work *w, Py_ssize_t n_ref, Py_ssize_t most_succ)
             }
         }
     }
-    const int bg = bit_width((uint64_t)(most_succ > 0 ? most_succ - 1 : 0));
     const int bd = bit_width(offsets);
     const int bc = bit_width((uint64_t)n_ref + 1);
     const int bw = bit_width(gain_pos + gain_neg);
@@ -554,42 +555,10 @@ packing_for(const Work *w, Py_ssize_t n_ref, Py_ssize_t most_succ)
     return pk;
 }
 
-/* Steps with at most this many successors are sorted whole by insertion. Most steps of a
- * sentence pair are reference words without candidates, where each of the beam's paths has one
- * successor whose rank differs from its parent's by at most a chunk: the keys arrive nearly in
- * order, which insertion sort passes over in about n comparisons. */
+/* Steps with at most this many successors are sorted whole by insertion when their buckets are
+ * not merged (search_packed()): short arrays, mostly in order. */
 #define INSERTION_ONLY 48
 
-/* Leave in w->keys[0..k) the indices of the k best of succ[0..n) in the stable sort's order. */
-static void
-select_best(Work *w, const Packing *pk, Py_ssize_t n, Py_ssize_t k)
-{
-    const Succ *succ = w->succ;
-    uint64_t *keys = w->keys;
-    if (!pk->packed) {
-        merge_sort_succ(succ, n, keys, w->tmp);
-        return;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        const Succ *s = &succ[i];
-        keys[i] = shifted((uint64_t)(s->neg_w + pk->bias), pk->sh_w) |
-                  shifted((uint64_t)s->chunks, pk->sh_c) | shifted((uint64_t)s->dist, pk->sh_d) |
-                  (uint64_t)i;
-    }
-    if (n <= INSERTION_ONLY) {
-        insertion_sort_keys(keys, n);
-    }
-    else {
-        partial_sort_keys(keys, n, k, 2 * bit_width((uint64_t)n) + 2);
-    }
-    const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
-    for (Py_ssize_t i = 0; i < k; i++) {
-        keys[i] &= index_mask;
-    }
-}
-
-/* Materialise the successors w->succ[w->keys[0..k)] from the current paths into
- * new_head/new_bits, in that order. */
 /* The reference position an entry is filed under (binary search of first[]). */
 static Py_ssize_t
 entry_position(const Work *w, Py_ssize_t k, Py_ssize_t n_ref)
@@ -660,6 +629,365 @@ entry_free(const uint64_t *bits, const Entry *m, Py_ssize_t c, Py_ssize_t wh)
     return span_free(bits, &rs);
 }
 
+/* ---- The packed search: ranks as integers, successors in buckets ------------------------------
+ *
+ * When the ranks pack into one 64-bit key (every sentence pair; only documents with enormous
+ * offset sums do not), a path's rank is one integer and a successor's key is its parent's plus
+ * small deltas: minus the candidate's gain in the objective field, a chunk when the candidate
+ * does not continue the open chunk, the offsets charged so far in the distance field, and the
+ * generation index in the low bits (so that sorting the distinct keys is the stable sort).
+ *
+ * Each step files its successors in buckets, one per candidate of the position and one for
+ * the skip and pass-through successors, each in parent order. The parents are in rank order
+ * and a bucket adds nearly the same deltas to each parent, so every bucket arrives almost
+ * sorted: an insertion sort orders it in about one comparison a key, and a merge of the
+ * buckets' heads stops after the beam's width. That gives the same first `beam` keys as
+ * sorting them all. A step that adds no candidate to any path (no candidate at the position,
+ * or none fits) changes no path's bits and cuts nothing, so its paths are updated in place and
+ * only reordered (copied) when their order changes. */
+
+/* Buckets are merged when there are at most this many and each holds at most BUCKET_MAX_KEPT
+ * keys (insertion sort stays short); other steps sort all keys with partial_sort_keys(). */
+#define BUCKET_MAX 8
+#define BUCKET_MAX_KEPT 64
+
+/* The first k of the sorted buckets keys[b * stride .. + count[b]) merged into out. */
+static void
+merge_buckets(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
+              Py_ssize_t k, uint64_t *out)
+{
+    Py_ssize_t at[BUCKET_MAX];
+    for (Py_ssize_t b = 0; b < n_b; b++) {
+        at[b] = 0;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        Py_ssize_t best_b = -1;
+        uint64_t best = 0;
+        for (Py_ssize_t b = 0; b < n_b; b++) {
+            if (at[b] < count[b]) {
+                const uint64_t v = keys[b * stride + at[b]];
+                if (best_b < 0 || v < best) {
+                    best = v;
+                    best_b = b;
+                }
+            }
+        }
+        out[i] = best;
+        at[best_b]++;
+    }
+}
+
+/* Materialise the successors keyed by out[0..k) (full keys: rank, parent, slot) into
+ * new_head/new_bits; the step is at reference position c with candidates from lo. */
+static int
+materialise_packed(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
+                   Py_ssize_t lo, Py_ssize_t skip_slot, Py_ssize_t bw, Py_ssize_t c,
+                   Py_ssize_t wh)
+{
+    const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
+    const uint64_t slot_mask = pk->sh_p ? (~(uint64_t)0 >> (64 - pk->sh_p)) : 0;
+    const Py_ssize_t ref_word = wh + (c >> 6);
+    const uint64_t ref_bit = (uint64_t)1 << (c & 63);
+    for (Py_ssize_t i = 0; i < k; i++) {
+        const uint64_t low = out[i] & index_mask;
+        const Py_ssize_t p = (Py_ssize_t)(low >> pk->sh_p);
+        const Py_ssize_t slot = (Py_ssize_t)(low & slot_mask);
+        const Head *parent = &w->cur_head[p];
+        Head *h = &w->new_head[i];
+        uint64_t *bits = w->new_bits + i * bw;
+        memcpy(bits, w->cur_bits + p * bw, (size_t)bw * sizeof(uint64_t));
+        h->key = out[i] & ~index_mask;
+        h->chain = parent->chain;
+        if (slot < skip_slot) { /* a candidate */
+            const Py_ssize_t cand = lo + slot;
+            const Entry *m = &w->entries[cand];
+            const Span hs = make_span(m->hyp_start, m->hyp_len, 0);
+            const Span rs = make_span(c, m->ref_len, wh);
+            span_set(bits, &hs);
+            span_set(bits, &rs);
+            h->idx = c + m->ref_len;
+            h->last_end = m->hyp_start + m->hyp_len;
+            if (add_node(w, cand, parent->chain, &h->chain) < 0) {
+                return -1;
+            }
+        }
+        else if (!(bits[ref_word] & ref_bit)) { /* the skip */
+            h->idx = parent->idx + 1;
+            h->last_end = -1;
+        }
+        else if (c < parent->idx) { /* inside a match chosen earlier */
+            h->idx = parent->idx;
+            h->last_end = parent->last_end;
+        }
+        else { /* a fixed match's start */
+            const Entry *m = &w->entries[w->fixed_at[c]];
+            h->idx = c + m->ref_len;
+            h->last_end = m->hyp_start + m->hyp_len;
+        }
+    }
+    return 0;
+}
+
+/* The steps of search() over every reference position with packed keys; leaves the best final
+ * path's chain in *best_chain. */
+static int
+search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_ssize_t wh,
+              Py_ssize_t bw, int64_t *best_chain)
+{
+    const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
+    const uint64_t one_chunk = (uint64_t)1 << pk->sh_c;
+    const int sh_p = pk->sh_p;
+    const int64_t *gain = w->gain;
+    Py_ssize_t kept = 1;
+    w->cur_head[0].key = shifted((uint64_t)pk->bias, pk->sh_w);
+    for (Py_ssize_t c = 0; c < n_ref; c++) {
+        const Py_ssize_t lo = w->first[c], hi = w->first[c + 1];
+        const Py_ssize_t n_b = hi - lo + 1, skip_b = hi - lo;
+        if (GROW(w->bucket_n, w->bucket_cap, n_b) < 0) {
+            return -1;
+        }
+        Py_ssize_t *count = w->bucket_n;
+        memset(count, 0, (size_t)n_b * sizeof(Py_ssize_t));
+        const Py_ssize_t ref_word = wh + (c >> 6);
+        const uint64_t ref_bit = (uint64_t)1 << (c & 63);
+        uint64_t *keys = w->keys;
+        const Py_ssize_t stride = kept;
+        uint64_t *skip_keys = keys + skip_b * stride;
+        Py_ssize_t n_cand = 0;
+        for (Py_ssize_t p = 0; p < kept; p++) {
+            const Head *h = &w->cur_head[p];
+            const uint64_t *bits = w->cur_bits + p * bw;
+            const uint64_t tag = ((uint64_t)p << sh_p);
+            if (bits[ref_word] & ref_bit) {
+                uint64_t key = h->key;
+                if (c >= h->idx) { /* a fixed match's start (else inside a chosen match) */
+                    const Py_ssize_t f = w->fixed_at[c];
+                    if (f < 0) { /* unreachable with consistent fixed matches */
+                        continue;
+                    }
+                    const Entry *m = &w->entries[f];
+                    key += shifted((uint64_t)-gain[f], pk->sh_w);
+                    if (h->last_end != -1 && m->hyp_start != h->last_end) {
+                        key += one_chunk;
+                    }
+                    key += shifted((uint64_t)entry_offset(m, c), pk->sh_d);
+                }
+                skip_keys[count[skip_b]++] = key | tag | (uint64_t)skip_b;
+                continue;
+            }
+            const int64_t last_end = h->last_end;
+            uint64_t base = h->key;
+            for (Py_ssize_t k = lo; k < hi; k++) {
+                const Entry *m = &w->entries[k];
+                if (!entry_free(bits, m, c, wh)) {
+                    continue;
+                }
+                uint64_t key = base + shifted((uint64_t)-gain[k], pk->sh_w);
+                if (last_end != -1 && m->hyp_start != last_end) {
+                    key += one_chunk;
+                }
+                keys[(k - lo) * stride + count[k - lo]++] = key | tag | (uint64_t)(k - lo);
+                n_cand++;
+                base += shifted((uint64_t)entry_offset(m, c), pk->sh_d);
+            }
+            skip_keys[count[skip_b]++] =
+                (base + (last_end != -1 ? one_chunk : 0)) | tag | (uint64_t)skip_b;
+        }
+        const Py_ssize_t n = n_cand + count[skip_b];
+        if (n == 0) { /* the jar warns and carries on with the best path */
+            kept = 1;
+            continue;
+        }
+        const Py_ssize_t k = n < beam ? n : beam;
+        if (n_cand == 0 && n == kept) {
+            /* One successor per path, in parent order, the same bits: no cut, maybe a new
+             * order. */
+            insertion_sort_keys(skip_keys, n);
+            Py_ssize_t moved = 0;
+            for (Py_ssize_t i = 0; i < n; i++) {
+                moved |= (Py_ssize_t)((skip_keys[i] & index_mask) >> sh_p) != i;
+            }
+            if (!moved) {
+                for (Py_ssize_t p = 0; p < n; p++) {
+                    Head *h = &w->cur_head[p];
+                    const uint64_t *bits = w->cur_bits + p * bw;
+                    h->key = skip_keys[p] & ~index_mask;
+                    if (!(bits[ref_word] & ref_bit)) {
+                        h->idx += 1;
+                        h->last_end = -1;
+                    }
+                    else if (c >= h->idx) {
+                        const Entry *m = &w->entries[w->fixed_at[c]];
+                        h->idx = c + m->ref_len;
+                        h->last_end = m->hyp_start + m->hyp_len;
+                    }
+                }
+                continue;
+            }
+            if (materialise_packed(w, pk, skip_keys, n, lo, skip_b, bw, c, wh) < 0) {
+                return -1;
+            }
+        }
+        else {
+            uint64_t *out = w->tmp;
+            if (n_b <= BUCKET_MAX && stride <= BUCKET_MAX_KEPT) {
+                for (Py_ssize_t b = 0; b < n_b; b++) {
+                    insertion_sort_keys(keys + b * stride, count[b]);
+                }
+                merge_buckets(keys, stride, count, n_b, k, out);
+            }
+            else {
+                Py_ssize_t at = 0;
+                for (Py_ssize_t b = 0; b < n_b; b++) {
+                    memcpy(out + at, keys + b * stride, (size_t)count[b] * sizeof(uint64_t));
+                    at += count[b];
+                }
+                if (n <= INSERTION_ONLY) {
+                    insertion_sort_keys(out, n);
+                }
+                else {
+                    partial_sort_keys(out, n, k, 2 * bit_width((uint64_t)n) + 2);
+                }
+            }
+            if (materialise_packed(w, pk, out, k, lo, skip_b, bw, c, wh) < 0) {
+                return -1;
+            }
+        }
+        Head *th = w->cur_head;
+        w->cur_head = w->new_head;
+        w->new_head = th;
+        uint64_t *tb = w->cur_bits;
+        w->cur_bits = w->new_bits;
+        w->new_bits = tb;
+        kept = k;
+    }
+    /* After the last position: close open chunks, then the best path (first among equals in
+     * the current order, which is the stable sort's). */
+    Py_ssize_t best = 0;
+    uint64_t best_key = 0;
+    for (Py_ssize_t p = 0; p < kept; p++) {
+        const Head *h = &w->cur_head[p];
+        const uint64_t key = h->key + (h->last_end != -1 ? one_chunk : 0);
+        if (p == 0 || key < best_key) {
+            best = p;
+            best_key = key;
+        }
+    }
+    *best_chain = w->cur_head[best].chain;
+    return 0;
+}
+
+/* The steps of search() with each rank field apart, sorted by rank_less() (ranks too wide to
+ * pack: pk is unused); leaves the best final path's chain in *best_chain. */
+static int
+search_general(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_ssize_t wh,
+               Py_ssize_t bw, int64_t *best_chain)
+{
+    (void)pk;
+    const int64_t *gain = w->gain;
+    Py_ssize_t kept = 1;
+    for (Py_ssize_t c = 0; c < n_ref; c++) {
+        const Py_ssize_t lo = w->first[c], hi = w->first[c + 1];
+        const Py_ssize_t ref_word = wh + (c >> 6);
+        const uint64_t ref_bit = (uint64_t)1 << (c & 63);
+        Succ *succ = w->succ;
+        Py_ssize_t n = 0;
+        for (Py_ssize_t p = 0; p < kept; p++) {
+            const Head *h = &w->cur_head[p];
+            const uint64_t *bits = w->cur_bits + p * bw;
+            if (bits[ref_word] & ref_bit) {
+                Succ *s = &succ[n];
+                if (c < h->idx) { /* inside a match chosen earlier: pass through */
+                    s->neg_w = h->neg_w;
+                    s->chunks = h->chunks;
+                    s->dist = h->dist;
+                    s->idx = h->idx;
+                    s->last_end = h->last_end;
+                }
+                else {
+                    const Py_ssize_t f = w->fixed_at[c];
+                    if (f < 0) { /* unreachable with consistent fixed matches */
+                        continue;
+                    }
+                    const Entry *m = &w->entries[f];
+                    s->neg_w = h->neg_w - gain[f];
+                    s->chunks =
+                        h->chunks + (h->last_end != -1 && m->hyp_start != h->last_end);
+                    s->dist = h->dist + entry_offset(m, c);
+                    s->idx = c + m->ref_len;
+                    s->last_end = m->hyp_start + m->hyp_len;
+                }
+                s->parent = (int32_t)p;
+                s->cand = -1;
+                n++;
+                continue;
+            }
+            const int64_t last_end = h->last_end;
+            int64_t dist = h->dist;
+            for (Py_ssize_t k = lo; k < hi; k++) {
+                const Entry *m = &w->entries[k];
+                if (!entry_free(bits, m, c, wh)) {
+                    continue;
+                }
+                Succ *s = &succ[n++];
+                s->neg_w = h->neg_w - gain[k];
+                s->chunks = h->chunks + (last_end != -1 && m->hyp_start != last_end);
+                s->dist = dist;
+                s->idx = c + m->ref_len;
+                s->last_end = m->hyp_start + m->hyp_len;
+                s->parent = (int32_t)p;
+                s->cand = (int32_t)k;
+                dist += entry_offset(m, c);
+            }
+            Succ *s = &succ[n++];
+            s->neg_w = h->neg_w;
+            s->chunks = h->chunks + (last_end != -1);
+            s->dist = dist;
+            s->idx = h->idx + 1;
+            s->last_end = -1;
+            s->parent = (int32_t)p;
+            s->cand = -1;
+        }
+        Py_ssize_t k;
+        if (n == 0) { /* the jar warns and carries on with the best path */
+            w->new_head[0] = w->cur_head[0];
+            memcpy(w->new_bits, w->cur_bits, (size_t)bw * sizeof(uint64_t));
+            k = 1;
+        }
+        else {
+            k = n < beam ? n : beam;
+            merge_sort_succ(w->succ, n, w->keys, w->tmp);
+            if (materialise(w, k, bw, c, wh) < 0) {
+                return -1;
+            }
+        }
+        Head *th = w->cur_head;
+        w->cur_head = w->new_head;
+        w->new_head = th;
+        uint64_t *tb = w->cur_bits;
+        w->cur_bits = w->new_bits;
+        w->new_bits = tb;
+        kept = k;
+    }
+    /* After the last position: close open chunks, then the best path (first among equals
+     * in the current order, which is the stable sort's). */
+    Py_ssize_t best = 0;
+    for (Py_ssize_t p = 0; p < kept; p++) {
+        Head *h = &w->cur_head[p];
+        if (h->last_end != -1) {
+            h->chunks += 1;
+        }
+        const Head *b = &w->cur_head[best];
+        if (h->neg_w < b->neg_w ||
+            (h->neg_w == b->neg_w &&
+             (h->chunks < b->chunks || (h->chunks == b->chunks && h->dist < b->dist)))) {
+            best = p;
+        }
+    }
+    *best_chain = w->cur_head[best].chain;
+    return 0;
+}
+
 /* The beam search proper over the loaded store; fills w->assigned (entry per position). */
 int
 search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
@@ -720,10 +1048,19 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
         for (Py_ssize_t k = 0; k < w->n_cands; k++) {
             w->gain[k] = entry_gain(w, &w->entries[k]);
         }
-        const int64_t *gain = w->gain;
         memset(w->cur_bits, 0, (size_t)bw * sizeof(uint64_t));
-        const Packing pk = packing_for(w, n_ref, most_succ);
-        const Head start = {0, 0, 0, 0, -1, -1};
+        /* The low bits of a key tell successors apart: (parent, slot) in search_packed(),
+         * slot being the candidate's place at the position or one past the last for the skip
+         * (the same order as generation), which also bounds the generation index. */
+        Py_ssize_t most_fan = 1;
+        for (Py_ssize_t j = 0; j < n_ref; j++) {
+            const Py_ssize_t fan = w->first[j + 1] - w->first[j] + 1;
+            most_fan = fan > most_fan ? fan : most_fan;
+        }
+        const int sh_p = bit_width((uint64_t)(most_fan - 1));
+        Packing pk = packing_for(w, n_ref, bit_width((uint64_t)(most - 1)) + sh_p);
+        pk.sh_p = sh_p;
+        const Head start = {0, 0, 0, 0, -1, -1, 0};
         w->cur_head[0] = start;
         for (Py_ssize_t j = 0; j < n_ref; j++) {
             if (w->fixed_at[j] >= 0) {
@@ -734,106 +1071,12 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
                 span_set(w->cur_bits, &rs);
             }
         }
-        Py_ssize_t kept = 1;
-        for (Py_ssize_t c = 0; c < n_ref; c++) {
-            const Py_ssize_t lo = w->first[c], hi = w->first[c + 1];
-            const Py_ssize_t ref_word = wh + (c >> 6);
-            const uint64_t ref_bit = (uint64_t)1 << (c & 63);
-            Succ *succ = w->succ;
-            Py_ssize_t n = 0;
-            for (Py_ssize_t p = 0; p < kept; p++) {
-                const Head *h = &w->cur_head[p];
-                const uint64_t *bits = w->cur_bits + p * bw;
-                if (bits[ref_word] & ref_bit) {
-                    Succ *s = &succ[n];
-                    if (c < h->idx) { /* inside a match chosen earlier: pass through */
-                        s->neg_w = h->neg_w;
-                        s->chunks = h->chunks;
-                        s->dist = h->dist;
-                        s->idx = h->idx;
-                        s->last_end = h->last_end;
-                    }
-                    else {
-                        const Py_ssize_t f = w->fixed_at[c];
-                        if (f < 0) { /* unreachable with consistent fixed matches */
-                            continue;
-                        }
-                        const Entry *m = &w->entries[f];
-                        s->neg_w = h->neg_w - gain[f];
-                        s->chunks =
-                            h->chunks + (h->last_end != -1 && m->hyp_start != h->last_end);
-                        s->dist = h->dist + entry_offset(m, c);
-                        s->idx = c + m->ref_len;
-                        s->last_end = m->hyp_start + m->hyp_len;
-                    }
-                    s->parent = (int32_t)p;
-                    s->cand = -1;
-                    n++;
-                    continue;
-                }
-                const int64_t last_end = h->last_end;
-                int64_t dist = h->dist;
-                for (Py_ssize_t k = lo; k < hi; k++) {
-                    const Entry *m = &w->entries[k];
-                    if (!entry_free(bits, m, c, wh)) {
-                        continue;
-                    }
-                    Succ *s = &succ[n++];
-                    s->neg_w = h->neg_w - gain[k];
-                    s->chunks = h->chunks + (last_end != -1 && m->hyp_start != last_end);
-                    s->dist = dist;
-                    s->idx = c + m->ref_len;
-                    s->last_end = m->hyp_start + m->hyp_len;
-                    s->parent = (int32_t)p;
-                    s->cand = (int32_t)k;
-                    dist += entry_offset(m, c);
-                }
-                Succ *s = &succ[n++];
-                s->neg_w = h->neg_w;
-                s->chunks = h->chunks + (last_end != -1);
-                s->dist = dist;
-                s->idx = h->idx + 1;
-                s->last_end = -1;
-                s->parent = (int32_t)p;
-                s->cand = -1;
-            }
-            Py_ssize_t k;
-            if (n == 0) { /* the jar warns and carries on with the best path */
-                w->new_head[0] = w->cur_head[0];
-                memcpy(w->new_bits, w->cur_bits, (size_t)bw * sizeof(uint64_t));
-                k = 1;
-            }
-            else {
-                k = n < beam ? n : beam;
-                select_best(w, &pk, n, k);
-                if (materialise(w, k, bw, c, wh) < 0) {
-                    return -1;
-                }
-            }
-            Head *th = w->cur_head;
-            w->cur_head = w->new_head;
-            w->new_head = th;
-            uint64_t *tb = w->cur_bits;
-            w->cur_bits = w->new_bits;
-            w->new_bits = tb;
-            kept = k;
+        int64_t best_chain = -1;
+        if ((pk.packed ? search_packed : search_general)(w, &pk, n_ref, beam, wh, bw,
+                                                         &best_chain) < 0) {
+            return -1;
         }
-        /* After the last position: close open chunks, then the best path (first among equals
-         * in the current order, which is the stable sort's). */
-        Py_ssize_t best = 0;
-        for (Py_ssize_t p = 0; p < kept; p++) {
-            Head *h = &w->cur_head[p];
-            if (h->last_end != -1) {
-                h->chunks += 1;
-            }
-            const Head *b = &w->cur_head[best];
-            if (h->neg_w < b->neg_w ||
-                (h->neg_w == b->neg_w &&
-                 (h->chunks < b->chunks || (h->chunks == b->chunks && h->dist < b->dist)))) {
-                best = p;
-            }
-        }
-        for (int64_t node = w->cur_head[best].chain; node != -1; node = w->node_parent[node]) {
+        for (int64_t node = best_chain; node != -1; node = w->node_parent[node]) {
             const Py_ssize_t k = w->node_cand[node];
             w->assigned[entry_position(w, k, n_ref)] = k;
         }

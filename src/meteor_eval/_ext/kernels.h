@@ -95,6 +95,7 @@ typedef struct {
     int64_t idx;      /* next reference position to decide */
     int64_t last_end; /* end of the open chunk in the hypothesis, or -1 */
     int64_t chain;    /* last chosen (non-fixed) match node, or -1 */
+    uint64_t key;     /* packed searches: (neg_w, chunks, dist) as one integer (beam.c) */
 } Head;
 
 /* A successor before materialisation; its generation order is its index in the step's array. */
@@ -148,6 +149,8 @@ typedef struct {
     Py_ssize_t nodes, node_cap;
     int64_t *gain; /* objective gain of each entry, computed once per search */
     Py_ssize_t gain_cap;
+    Py_ssize_t *bucket_n; /* packed searches: successors per candidate bucket of a step */
+    Py_ssize_t bucket_cap;
 } Work;
 
 KERNEL_API void work_free(Work *w);

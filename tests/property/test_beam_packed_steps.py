@@ -1,0 +1,157 @@
+"""The compiled beam search's step shortcuts against the pure-Python reference.
+
+``_ext/beam.c`` ranks successors as packed integers and orders each step's successors by
+candidate bucket (an insertion sort per bucket, then a merge stopped at the beam's width), falls
+back to one partial sort of every key when a position has more than eight candidates or the beam
+keeps more than 64 paths, and updates the paths in place at steps that add no candidate. Each of
+these must leave the alignment exactly as :func:`beam_align_python` chooses it, ties included:
+these tests draw crowded candidate sets (many candidates per position on a narrow band of the
+hypothesis, so that most of them overlap), equal ranks, segments longer than 64 words, beams from
+1 to 40 and past 64, and several weight sets (the jar's, all equal, all zero, negative, and gains
+too wide to pack, which take the unpacked order).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from meteor_eval._ext import built_module
+from meteor_eval.align import search
+from meteor_eval.align.search import beam_align_compiled, beam_align_python
+from meteor_eval.match.base import CandidateStore, Match
+
+_kernels = built_module()
+
+pytestmark = pytest.mark.skipif(
+    search._compiled_align is None or _kernels is None,
+    reason="the compiled beam search is not built (no C compiler at install time)",
+)
+
+JAR_WEIGHTS = (1.0, 0.5, 0.5, 0.5)
+
+WEIGHT_SETS = st.sampled_from(
+    [
+        JAR_WEIGHTS,
+        (1.0, 1.0, 1.0, 1.0),
+        (0.0, 0.0, 0.0, 0.0),  # every path ties on the objective
+        (1.0, 0.0, 0.0, 0.0),
+        (-1.0, 0.5, -0.5, 1.0),  # negative gains
+        # Too wide to pack (the unpacked order), yet small enough that no path's objective
+        # leaves 64 bits (1e17 does on 150-word segments: a limit of the compiled kernel).
+        (1e15, 3e15, 1.0, 0.0),
+    ]
+)
+
+BEAMS = st.one_of(st.integers(1, 40), st.sampled_from([63, 64, 65, 100, 200]))
+
+
+@st.composite
+def crowded_stores(draw: st.DrawFn) -> CandidateStore:
+    """Candidates crowded near the diagonal: up to 14 per position, most of them overlapping.
+
+    Some positions get one candidate on a word no other candidate touches (a fixed match, passed
+    through by every path), some none (steps that add nothing), and spans of up to four words on
+    either side; segments reach 150 words so that the bit sets span several machine words.
+    """
+    n_ref = draw(st.integers(1, 150))
+    n_hyp = draw(st.integers(1, 150))
+    band = draw(st.integers(0, 4))
+    store = CandidateStore(n_hyp, n_ref)
+    rnd = random.Random(draw(st.integers(0, 2**32 - 1)))
+    busy = draw(st.sampled_from((0.3, 0.6, 0.9)))
+    crowd = draw(st.sampled_from((3, 8, 14)))
+    for j in range(n_ref):
+        if rnd.random() > busy:
+            continue
+        previous: Match | None = None
+        for _ in range(rnd.randint(1, crowd)):
+            if previous is not None and rnd.random() < 0.1:
+                store.add(previous)  # a duplicate, as mirrored paraphrase records give
+                continue
+            centre = j * n_hyp // n_ref
+            hyp_start = min(n_hyp - 1, max(0, centre + rnd.randint(-band, band)))
+            ref_len = 1 if rnd.random() < 0.75 else rnd.randint(1, min(4, n_ref - j))
+            hyp_len = 1 if rnd.random() < 0.75 else rnd.randint(1, min(4, n_hyp - hyp_start))
+            previous = Match(j, ref_len, hyp_start, hyp_len, rnd.randrange(4))
+            store.add(previous)
+    return store
+
+
+def _same(store: CandidateStore, weights: tuple[float, ...], beam: int) -> None:
+    expected = beam_align_python(store, weights, beam=beam)
+    got = beam_align_compiled(store, weights, beam=beam)
+    assert got == expected
+    assert all(a is b for a, b in zip(got, expected, strict=True))
+    stage_lists = [[m for ms in store.by_ref for m in ms if m.stage == s] for s in range(4)]
+    rebuilt = CandidateStore(len(store.hyp_coverage), len(store.ref_coverage))
+    for candidates in stage_lists:
+        rebuilt.extend(candidates)
+    staged = _kernels.align_stages(
+        stage_lists, len(store.hyp_coverage), len(store.ref_coverage), weights, beam
+    )
+    assert staged == beam_align_python(rebuilt, weights, beam=beam)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(crowded_stores(), WEIGHT_SETS, BEAMS)
+def test_crowded_stores(store: CandidateStore, weights: tuple[float, ...], beam: int) -> None:
+    _same(store, weights, beam)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 12), st.integers(0, 3), st.integers(1, 6), st.randoms())
+def test_ties_on_every_rank(n: int, spread: int, beam: int, rnd: random.Random) -> None:
+    """One-word candidates of one weight on a narrow band: paths tie on objective, chunks and
+    distance alike, and the cut keeps the earliest generated, as the stable sort does."""
+    store = CandidateStore(n, n)
+    for j in range(n):
+        for _ in range(rnd.randint(0, 5)):
+            i = min(n - 1, max(0, j + rnd.randint(-spread, spread)))
+            store.add(Match(j, 1, i, 1, 0))
+    for weights in ((0.0,), (0.5,), (1.0,)):
+        _same(store, weights * 4, beam)
+
+
+def test_a_position_with_more_candidates_than_buckets() -> None:
+    """Twelve candidates at each position (past the bucket merge's eight): the full sort."""
+    rng = random.Random(4)
+    for _ in range(60):
+        n = rng.randint(3, 20)
+        store = CandidateStore(n, n)
+        for j in range(n):
+            for _ in range(12):
+                store.add(Match(j, 1, rng.randrange(n), 1, rng.randrange(4)))
+        _same(store, JAR_WEIGHTS, rng.choice((1, 5, 40)))
+
+
+def test_beams_keeping_more_than_64_paths() -> None:
+    """Beams of 65 to 300 that fill up: buckets longer than the insertion sort's limit."""
+    rng = random.Random(5)
+    for _ in range(30):
+        n = rng.randint(8, 30)
+        store = CandidateStore(n, n)
+        for j in range(n):
+            for _ in range(rng.randint(1, 4)):
+                i = min(n - 1, max(0, j + rng.randint(-2, 2)))
+                store.add(Match(j, 1, i, 1, rng.randrange(4)))
+        _same(store, JAR_WEIGHTS, rng.choice((65, 100, 300)))
+
+
+def test_steps_without_candidates_reorder_the_paths() -> None:
+    """Gaps after ambiguous positions: a skip closes some paths' chunks and not others', which
+    reorders equal objectives at a step that adds no candidate (the in-place update)."""
+    store = CandidateStore(6, 8)
+    # positions 0 and 1: two ways to match, leaving open chunks ending at different places
+    store.extend([Match(0, 1, 0, 1, 0), Match(0, 1, 1, 1, 1)])
+    store.extend([Match(1, 1, 1, 1, 1), Match(1, 1, 2, 1, 0)])
+    # position 2: nothing; position 3: a fixed match; positions 4-7: more ambiguity after a gap
+    store.add(Match(3, 1, 3, 1, 0))
+    store.extend([Match(5, 1, 4, 1, 0), Match(5, 1, 5, 1, 2)])
+    store.extend([Match(7, 1, 5, 1, 0), Match(7, 1, 4, 1, 3)])
+    for weights in (JAR_WEIGHTS, (0.0,) * 4, (1.0,) * 4):
+        for beam in range(1, 10):
+            _same(store, weights, beam)
