@@ -55,6 +55,24 @@ def test_jvm_power_applies_the_table_of_the_jars_differences() -> None:
     assert fragmentation_power(1, 2, 0.2, jvm=True) == 1.0
 
 
+def test_jvm_power_corrections_are_indexed_per_exponent_as_the_whole_table() -> None:
+    """jvm_pow_correction (one exponent indexed on first use) answers every listed case as the
+    whole table does, 0 for unlisted cases, exponents and S beyond the bound."""
+    from meteor_eval.resources.jvm_pow import jvm_pow_correction, jvm_pow_differences
+
+    max_s, table = jvm_pow_differences()
+    assert max_s == 1000 and len(table) == 72
+    assert sum(len(cases) for cases in table.values()) == 18779
+    for beta, cases in table.items():
+        assert all(ulps != 0 for ulps in cases.values())
+        for (s, k), ulps in cases.items():
+            assert jvm_pow_correction(beta, s, k) == ulps
+    assert table[0.2][(47, 6)] == 1
+    assert jvm_pow_correction(0.2, 2, 1) == 0
+    assert jvm_pow_correction(0.123, 47, 6) == 0
+    assert jvm_pow_correction(0.2, max_s + 1, 6) == 0
+
+
 def test_identical_pair_keeps_its_one_chunk_penalty_in_nltk_and_paper2005() -> None:
     nltk = nltk_components(SIX)
     # penalty 0.5 * (1/6) ** 3, Fmean 1

@@ -139,14 +139,10 @@ def fragmentation_power(chunks: int, matched: int, beta: float, *, jvm: bool = F
     value = math.pow(chunks / (matched / 2.0), beta)
     if not jvm:
         return value
-    from meteor_eval.resources.jvm_pow import jvm_pow_differences
+    from meteor_eval.resources.jvm_pow import jvm_pow_correction
 
-    max_s, table = jvm_pow_differences()
-    corrections = table.get(beta)
-    if corrections is None or matched > max_s:
-        return value
-    ulps = corrections.get((matched, chunks))
-    if ulps is None:
+    ulps = jvm_pow_correction(beta, matched, chunks)
+    if not ulps:
         return value
     bits = struct.unpack(">q", struct.pack(">d", value))[0] + ulps
     return float(struct.unpack(">d", struct.pack(">q", bits))[0])
