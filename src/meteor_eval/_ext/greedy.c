@@ -1,8 +1,12 @@
 /*
  * NLTK's staged greedy alignment (the nltk flavour of METEOR), as align/greedy.py computes it:
  *
- *   greedy_align(hyp_words, ref_words, stem, synonyms) -> list
- *   greedy_counts(hyp_words, ref_words, stem, synonyms) -> (exact, stem, synonym, chunks)
+ *   greedy_align(hyp_words, ref_words, stem, synonyms[, raw_names]) -> list
+ *   greedy_counts(hyp_words, ref_words, stem, synonyms[, raw_names]) -> (exact, stem, synonym,
+ *                 chunks)
+ *
+ * With raw_names true, synonyms(stem) gives the raw WordNet lemma names of the stem and the
+ * synonym test applies NLTK's filter itself (names without "_", plus the stem).
  *
  * stem and synonyms are callables or mappings (a per-word cache): a dict is read directly and
  * indexed (cache[word], so that a subclass's __missing__ computes and stores) only for a word it
@@ -132,6 +136,30 @@ greedy_lookup(PyObject *fn, PyObject *word)
     return PyObject_CallOneArg(fn, word);
 }
 
+/*
+ * Whether word is one of NLTK's synonyms of stem when names holds the raw lemma names of stem:
+ * word is stem itself, or a name of names without "_" (NLTK keeps only single-word names and
+ * adds the word). Saves building a filtered set per word type; -1 with an exception on error.
+ */
+static int
+greedy_in_raw_names(PyObject *names, PyObject *word, PyObject *stem)
+{
+    int same = word == stem ? 1 : PyObject_RichCompareBool(word, stem, Py_EQ);
+    if (same != 0) {
+        return same;
+    }
+    int in = PySequence_Contains(names, word);
+    if (in <= 0) {
+        return in;
+    }
+    if (!PyUnicode_Check(word)) {
+        PyErr_SetString(PyExc_TypeError, "greedy: a synonym name must be a str");
+        return -1;
+    }
+    Py_ssize_t at = PyUnicode_FindChar(word, '_', 0, PyUnicode_GET_LENGTH(word), 1);
+    return at == -2 ? -1 : at < 0;
+}
+
 /* Release an array of n stems (NULL where none was made) and the array. */
 static void
 free_stems(PyObject **stems, Py_ssize_t n)
@@ -149,12 +177,16 @@ free_stems(PyObject **stems, Py_ssize_t n)
 static PyObject *
 greedy_run(PyObject *const *args, Py_ssize_t nargs, int counts)
 {
-    if (nargs != 4) {
-        PyErr_Format(PyExc_TypeError, "%s expected 4 arguments, got %zd",
+    if (nargs != 4 && nargs != 5) {
+        PyErr_Format(PyExc_TypeError, "%s expected 4 or 5 arguments, got %zd",
                      counts ? "greedy_counts" : "greedy_align", nargs);
         return NULL;
     }
     PyObject *hyp_obj = args[0], *ref_obj = args[1], *stem = args[2], *synonyms = args[3];
+    const int raw = nargs == 5 ? PyObject_IsTrue(args[4]) : 0;
+    if (raw < 0) {
+        return NULL;
+    }
     PyObject *hyp = NULL, *ref = NULL, *result = NULL;
     PyObject **hs = NULL, **rs = NULL; /* stems (new references) */
     int32_t *hyp_to = NULL, *stage_of = NULL;
@@ -229,7 +261,8 @@ greedy_run(PyObject *const *args, Py_ssize_t nargs, int counts)
                     if (ref_taken[j]) {
                         continue;
                     }
-                    int in = PySequence_Contains(names, rs[j]);
+                    int in = raw ? greedy_in_raw_names(names, rs[j], hs[i])
+                                 : PySequence_Contains(names, rs[j]);
                     if (in < 0) {
                         Py_DECREF(names);
                         goto done;
@@ -306,10 +339,11 @@ greedy_counts_c(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 
 PyMethodDef meteor_greedy_methods[] = {
     {"greedy_align", (PyCFunction)(void (*)(void))greedy_align_c, METH_FASTCALL,
-     "greedy_align(hyp_words, ref_words, stem, synonyms) -> list\n\n"
+     "greedy_align(hyp_words, ref_words, stem, synonyms[, raw_names]) -> list\n\n"
      "NLTK's staged greedy alignment: (i, j, stage) triples ordered by hypothesis index."},
     {"greedy_counts", (PyCFunction)(void (*)(void))greedy_counts_c, METH_FASTCALL,
-     "greedy_counts(hyp_words, ref_words, stem, synonyms) -> (exact, stem, synonym, chunks)\n\n"
+     "greedy_counts(hyp_words, ref_words, stem, synonyms[, raw_names]) -> (exact, stem, "
+     "synonym, chunks)\n\n"
      "greedy_align's matches counted per stage, and NLTK's chunks over them (0 when none)."},
     {NULL, NULL, 0, NULL},
 };

@@ -22,7 +22,7 @@ The functions here reproduce that order exactly (tested against NLTK 3.10 in
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from meteor_eval._ext import compiled_kernels
 
@@ -102,6 +102,7 @@ def greedy_align(
     *,
     stem: WordFunction | None = None,
     synonyms: SynonymFunction | None = None,
+    raw_names: bool = False,
 ) -> list[GreedyMatch]:
     """NLTK's alignment of two preprocessed token lists.
 
@@ -115,6 +116,9 @@ def greedy_align(
             stem (a per-word cache: indexed once per word, as the function would be called).
         synonyms: Word -> its synonym names *including the word itself* (``None`` skips
             stage 3), a function or a mapping like ``stem``. It receives stems, as in NLTK.
+        raw_names: ``synonyms`` gives a stem's raw WordNet lemma names, and NLTK's filter is
+            applied here: the names without ``_``, plus the stem itself (the same matches as
+            the filtered sets, without building one per word type).
 
     Returns:
         ``(hypothesis index, reference index, stage)`` triples ordered by hypothesis index.
@@ -126,9 +130,13 @@ def greedy_align(
         [(0, 3, 0), (1, 1, 1), (2, 2, 0)]
     """
     if _KERNEL is not None:
-        found: list[GreedyMatch] = _KERNEL.greedy_align(hyp_words, ref_words, stem, synonyms)
+        found: list[GreedyMatch] = _KERNEL.greedy_align(
+            hyp_words, ref_words, stem, synonyms, raw_names
+        )
         return found
-    return greedy_align_python(hyp_words, ref_words, stem=stem, synonyms=synonyms)
+    return greedy_align_python(
+        hyp_words, ref_words, stem=stem, synonyms=synonyms, raw_names=raw_names
+    )
 
 
 def greedy_counts(
@@ -137,6 +145,7 @@ def greedy_counts(
     *,
     stem: WordFunction | None = None,
     synonyms: SynonymFunction | None = None,
+    raw_names: bool = False,
 ) -> GreedyCounts:
     """:func:`match_counts` of :func:`greedy_align` (same arguments), without building the
     matches when the compiled kernel runs: all that NLTK's score needs of an alignment.
@@ -148,9 +157,11 @@ def greedy_counts(
         (2, 1, 0, 2)
     """
     if _KERNEL is not None:
-        found: GreedyCounts = _KERNEL.greedy_counts(hyp_words, ref_words, stem, synonyms)
+        found: GreedyCounts = _KERNEL.greedy_counts(hyp_words, ref_words, stem, synonyms, raw_names)
         return found
-    return match_counts(greedy_align_python(hyp_words, ref_words, stem=stem, synonyms=synonyms))
+    return match_counts(
+        greedy_align_python(hyp_words, ref_words, stem=stem, synonyms=synonyms, raw_names=raw_names)
+    )
 
 
 def match_counts(matches: Sequence[GreedyMatch]) -> GreedyCounts:
@@ -172,6 +183,7 @@ def greedy_align_python(
     *,
     stem: WordFunction | None = None,
     synonyms: SynonymFunction | None = None,
+    raw_names: bool = False,
 ) -> list[GreedyMatch]:
     """:func:`greedy_align` in pure Python (same arguments and result): the reference for the
     compiled kernel.
@@ -197,7 +209,10 @@ def greedy_align_python(
             for i in hyp_free:
                 best = -1
                 best_list: list[int] | None = None
-                for name in synonyms_of(hyp_stems[i]):
+                names: Iterable[str] = synonyms_of(hyp_stems[i])
+                if raw_names:
+                    names = [name for name in names if "_" not in name] + [hyp_stems[i]]
+                for name in names:
                     found = table.get(name)
                     if found and found[-1] > best:
                         best = found[-1]

@@ -150,5 +150,46 @@ def test_counts_hand_computed_and_mappings() -> None:
     assert greedy_align_python(["cats"], ["a", "cat"], stem=table) == [(0, 1, 1)]
     with pytest.raises(KeyError, match="dog"):
         greedy_counts(["dog"], ["cat"], stem=table)
-    with pytest.raises(TypeError, match="4 arguments"):
+    with pytest.raises(TypeError, match="4 or 5 arguments"):
         greedy._KERNEL.greedy_counts(["a"], ["a"], None)  # type: ignore[union-attr]
+
+
+# Raw lemma names: some with "_", which NLTK drops; the stem itself is not always listed.
+RAW_NAMES = {
+    "big": {"big", "large", "big_deal"},
+    "larg": {"big", "great_big"},
+    "run": {"ran", "dog", "run_away"},
+    "x": {"x_ray", "the"},
+}
+UNDERSCORED = [*WORDS, "big_deal", "x_ray", "run_away"]
+
+
+def raw_names(word: str) -> frozenset[str]:
+    return frozenset(RAW_NAMES.get(word, ()))
+
+
+def filtered(word: str) -> frozenset[str]:
+    return frozenset([name for name in raw_names(word) if "_" not in name] + [word])
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_raw_names_match_like_the_filtered_sets(compiled: bool) -> None:
+    """raw_names=True with raw lemma names gives the matches of NLTK's filtered sets (names
+    without "_", plus the stem), compiled and in Python, also when a token holds "_"."""
+    rng = random.Random(77)
+    align = greedy_align if compiled else greedy_align_python
+    for _ in range(3000):
+        hyp = [rng.choice(UNDERSCORED) for _ in range(rng.randint(0, 12))]
+        ref = [rng.choice(UNDERSCORED) for _ in range(rng.randint(0, 12))]
+        expected = greedy_align_python(hyp, ref, stem=stem, synonyms=filtered)
+        got = align(hyp, ref, stem=stem, synonyms=raw_names, raw_names=True)
+        assert got == expected
+        if compiled:
+            counts = greedy_counts(hyp, ref, stem=stem, synonyms=raw_names, raw_names=True)
+            assert counts == match_counts(expected)
+    # "x" lists "x_ray" (dropped) and "the" (kept): hand-computed
+    assert greedy_align(["x"], ["x_ray", "the"], stem=stem, synonyms=raw_names, raw_names=True) == [
+        (0, 1, 2)
+    ]
+    with pytest.raises(TypeError, match="must be a str"):
+        greedy_align([1], [2], stem=lambda w: w, synonyms=lambda w: {2}, raw_names=True)  # type: ignore[list-item, arg-type, return-value]

@@ -150,6 +150,7 @@ class NltkMeteor:
     """
 
     __slots__ = (
+        "_names_cache",
         "_stem_cache",
         "_stemmer",
         "_synonym_cache",
@@ -188,6 +189,7 @@ class NltkMeteor:
         self.gamma = gamma
         self._stem_cache = _WordCache(stemmer.stem)
         self._synonym_cache = _WordCache(self._compute_synonyms)
+        self._names_cache: _WordCache[frozenset[str]] = _WordCache(self._lemma_names)
 
     def stem(self, word: str) -> str:
         """The stemmer's result for ``word``, cached."""
@@ -200,9 +202,7 @@ class NltkMeteor:
     def _compute_synonyms(self, word: str) -> frozenset[str]:
         names: Iterable[str]
         if self._wordnet is None:
-            from meteor_eval.resources.wordnet import nltk_wordnet
-
-            names = nltk_wordnet().lemma_names(word)
+            names = self._names_cache[word]
         else:
             names = (
                 lemma.name()
@@ -211,19 +211,36 @@ class NltkMeteor:
             )
         return frozenset([name for name in names if "_" not in name] + [word])
 
+    @staticmethod
+    def _lemma_names(word: str) -> frozenset[str]:
+        """The shipped WordNet's raw lemma names of ``word`` (NLTK's synonyms unfiltered)."""
+        from meteor_eval.resources.wordnet import nltk_wordnet
+
+        return nltk_wordnet().lemma_names(word)
+
+    def _matching_names(self) -> tuple[_WordCache[frozenset[str]], bool]:
+        """What the alignment looks synonyms up in: with the shipped WordNet, the raw lemma
+        names (NLTK's filter is applied by the alignment, ``raw_names``, so that no filtered
+        set is built per word type); with another WordNet, the synonym sets."""
+        if self._wordnet is None:
+            return self._names_cache, True
+        return self._synonym_cache, False
+
     def align(
         self, hyp_words: Sequence[str], ref_words: Sequence[str]
     ) -> list[tuple[int, int, int]]:
         """NLTK's matches between two *preprocessed* token lists (see :func:`greedy_align`)."""
+        names, raw = self._matching_names()
         return greedy_align(
-            hyp_words, ref_words, stem=self._stem_cache, synonyms=self._synonym_cache
+            hyp_words, ref_words, stem=self._stem_cache, synonyms=names, raw_names=raw
         )
 
     def pair_counts(self, hyp_words: Sequence[str], ref_words: Sequence[str]) -> GreedyCounts:
         """Matches per stage (exact, stem, synonym) and chunks of two *preprocessed* token
         lists: :meth:`align` counted, without building the matches when compiled."""
+        names, raw = self._matching_names()
         return greedy_counts(
-            hyp_words, ref_words, stem=self._stem_cache, synonyms=self._synonym_cache
+            hyp_words, ref_words, stem=self._stem_cache, synonyms=names, raw_names=raw
         )
 
     def pair_stats(self, hyp_words: Sequence[str], ref_words: Sequence[str]) -> MeteorStats:
