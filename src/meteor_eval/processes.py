@@ -128,7 +128,8 @@ def context(method: str) -> multiprocessing.context.BaseContext:
 
     ctx = multiprocessing.get_context(method)
     if method == "forkserver":
-        ctx.set_forkserver_preload(["meteor_eval.pool", "meteor_eval.metrics.meteor"])
+        # The scorer module itself: the package imports its names on first use.
+        ctx.set_forkserver_preload(["meteor_eval.pool", "meteor_eval.metrics.meteor.scorer"])
     return ctx
 
 

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 
 from meteor_eval import _ext
 from meteor_eval.align.alignment import count_chunks
-from meteor_eval.align.greedy import greedy_align_python
+from meteor_eval.align.greedy import greedy_align_python, match_counts
 from meteor_eval.align.search import beam_align_compiled, beam_align_python
 from meteor_eval.errors import WorkBudgetError
 from meteor_eval.match import stem as stem_module
@@ -389,6 +389,8 @@ def test_greedy(hyp: tuple[str, ...], ref: tuple[str, ...], stages: int) -> None
     synonym_function = synonyms if stages >= 2 else None
     got = KERNELS.greedy_align(list(hyp), list(ref), stem_function, synonym_function)
     assert got == greedy_align_python(hyp, ref, stem=stem_function, synonyms=synonym_function)
+    counts = KERNELS.greedy_counts(list(hyp), list(ref), stem_function, synonym_function)
+    assert counts == match_counts(got)
     assert len({i for i, _, _ in got}) == len(got) == len({j for _, j, _ in got})
     assert all(0 <= i < len(hyp) and 0 <= j < len(ref) and 0 <= s <= stages for i, j, s in got)
 

@@ -20,7 +20,7 @@ stats         ``word_stats`` (stats.c)                    the METEOR metric's ``
 pair          ``meteor15_pair``, ``meteor15_rows``        the METEOR 1.5 pipeline, step by step
               (pair.c), ``paraphrase_walk_cache``
               (paraphrase.c)
-greedy        ``greedy_align`` (greedy.c)                 ``align.greedy.greedy_align``
+greedy        ``greedy_align``, ``greedy_counts``         ``align.greedy``
 index         ``paraphrase_tokenize`` (tokens.c)          ``resources._paraphrase_build.``
                                                           ``_tokenize_python``
 text          ``text_tokenize``, ``intl_class``           ``text.bleu_tokenizers``,
@@ -76,7 +76,7 @@ KERNELS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         "beam": ("align", "align_stages"),
         "stats": ("word_stats",),
         "pair": ("meteor15_pair", "meteor15_rows", "paraphrase_walk_cache"),
-        "greedy": ("greedy_align",),
+        "greedy": ("greedy_align", "greedy_counts"),
         "index": ("paraphrase_tokenize",),
         "text": ("text_tokenize", "intl_class"),
         "bleu": ("bleu_rows",),

@@ -22,7 +22,7 @@ The functions here reproduce that order exactly (tested against NLTK 3.10 in
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from meteor_eval._ext import compiled_kernels
 
@@ -34,7 +34,18 @@ __all__ = [
     "count_chunks",
     "greedy_align",
     "greedy_align_python",
+    "greedy_counts",
+    "match_counts",
 ]
+
+#: Per-stage match counts and NLTK's chunks: ``(exact, stem, synonym, chunks)``.
+GreedyCounts = tuple[int, int, int, int]
+
+#: What ``stem`` and ``synonyms`` may be: a function, or a mapping that holds (or, as a dict
+#: subclass with ``__missing__``, computes on first use) the value of every word it is asked for.
+WordFunction = Callable[[str], str] | Mapping[str, str]
+SynonymFunction = Callable[[str], Collection[str]] | Mapping[str, Collection[str]]
+
 
 #: Stage numbers of :data:`GreedyMatch`.
 EXACT, STEM, SYNONYM = 0, 1, 2
@@ -43,7 +54,7 @@ EXACT, STEM, SYNONYM = 0, 1, 2
 GreedyMatch = tuple[int, int, int]
 
 # The compiled alignment (same matches), when the extension is built and not disabled.
-_KERNEL = compiled_kernels("greedy_align")
+_KERNEL = compiled_kernels("greedy_align", "greedy_counts")
 
 
 def _positions(
@@ -89,8 +100,9 @@ def greedy_align(
     hyp_words: Sequence[str],
     ref_words: Sequence[str],
     *,
-    stem: Callable[[str], str] | None = None,
-    synonyms: Callable[[str], Collection[str]] | None = None,
+    stem: WordFunction | None = None,
+    synonyms: SynonymFunction | None = None,
+    raw_names: bool = False,
 ) -> list[GreedyMatch]:
     """NLTK's alignment of two preprocessed token lists.
 
@@ -100,9 +112,13 @@ def greedy_align(
     Args:
         hyp_words: Hypothesis tokens after NLTK's ``preprocess`` (lower-cased by default).
         ref_words: Reference tokens, likewise.
-        stem: The stemmer of stage 2 (``None`` skips stages 2 and 3).
+        stem: The stemmer of stage 2 (``None`` skips stages 2 and 3), or a mapping word ->
+            stem (a per-word cache: indexed once per word, as the function would be called).
         synonyms: Word -> its synonym names *including the word itself* (``None`` skips
-            stage 3). It receives stems, as in NLTK.
+            stage 3), a function or a mapping like ``stem``. It receives stems, as in NLTK.
+        raw_names: ``synonyms`` gives a stem's raw WordNet lemma names, and NLTK's filter is
+            applied here: the names without ``_``, plus the stem itself (the same matches as
+            the filtered sets, without building one per word type).
 
     Returns:
         ``(hypothesis index, reference index, stage)`` triples ordered by hypothesis index.
@@ -114,17 +130,60 @@ def greedy_align(
         [(0, 3, 0), (1, 1, 1), (2, 2, 0)]
     """
     if _KERNEL is not None:
-        found: list[GreedyMatch] = _KERNEL.greedy_align(hyp_words, ref_words, stem, synonyms)
+        found: list[GreedyMatch] = _KERNEL.greedy_align(
+            hyp_words, ref_words, stem, synonyms, raw_names
+        )
         return found
-    return greedy_align_python(hyp_words, ref_words, stem=stem, synonyms=synonyms)
+    return greedy_align_python(
+        hyp_words, ref_words, stem=stem, synonyms=synonyms, raw_names=raw_names
+    )
+
+
+def greedy_counts(
+    hyp_words: Sequence[str],
+    ref_words: Sequence[str],
+    *,
+    stem: WordFunction | None = None,
+    synonyms: SynonymFunction | None = None,
+    raw_names: bool = False,
+) -> GreedyCounts:
+    """:func:`match_counts` of :func:`greedy_align` (same arguments), without building the
+    matches when the compiled kernel runs: all that NLTK's score needs of an alignment.
+
+    Example:
+        >>> def strip_s(word: str) -> str:
+        ...     return word.rstrip("s")
+        >>> greedy_counts(["the", "cats", "sat"], ["a", "cat", "sat", "the"], stem=strip_s)
+        (2, 1, 0, 2)
+    """
+    if _KERNEL is not None:
+        found: GreedyCounts = _KERNEL.greedy_counts(hyp_words, ref_words, stem, synonyms, raw_names)
+        return found
+    return match_counts(
+        greedy_align_python(hyp_words, ref_words, stem=stem, synonyms=synonyms, raw_names=raw_names)
+    )
+
+
+def match_counts(matches: Sequence[GreedyMatch]) -> GreedyCounts:
+    """Matches per stage (exact, stem, synonym) and :func:`count_chunks` of ``matches``.
+
+    Example:
+        >>> match_counts([(0, 3, 0), (1, 1, 1), (2, 2, 0)])
+        (2, 1, 0, 2)
+    """
+    per_stage = [0, 0, 0]
+    for _i, _j, stage in matches:
+        per_stage[stage] += 1
+    return per_stage[0], per_stage[1], per_stage[2], count_chunks(matches)
 
 
 def greedy_align_python(
     hyp_words: Sequence[str],
     ref_words: Sequence[str],
     *,
-    stem: Callable[[str], str] | None = None,
-    synonyms: Callable[[str], Collection[str]] | None = None,
+    stem: WordFunction | None = None,
+    synonyms: SynonymFunction | None = None,
+    raw_names: bool = False,
 ) -> list[GreedyMatch]:
     """:func:`greedy_align` in pure Python (same arguments and result): the reference for the
     compiled kernel.
@@ -135,20 +194,25 @@ def greedy_align_python(
         >>> greedy_align_python(["the", "cats", "sat"], ["a", "cat", "sat", "the"], stem=strip_s)
         [(0, 3, 0), (1, 1, 1), (2, 2, 0)]
     """
+    stem_of = stem.__getitem__ if isinstance(stem, Mapping) else stem
+    synonyms_of = synonyms.__getitem__ if isinstance(synonyms, Mapping) else synonyms
     matches: list[GreedyMatch] = []
     hyp_free = list(range(len(hyp_words) - 1, -1, -1))
     ref_free = list(range(len(ref_words)))
     hyp_free, ref_free = _match_stage(hyp_words, hyp_free, ref_words, ref_free, EXACT, matches)
-    if stem is not None and hyp_free and ref_free:
-        hyp_stems = {i: stem(hyp_words[i]) for i in hyp_free}
-        ref_stems = {j: stem(ref_words[j]) for j in ref_free}
+    if stem_of is not None and hyp_free and ref_free:
+        hyp_stems = {i: stem_of(hyp_words[i]) for i in hyp_free}
+        ref_stems = {j: stem_of(ref_words[j]) for j in ref_free}
         hyp_free, ref_free = _match_stage(hyp_stems, hyp_free, ref_stems, ref_free, STEM, matches)
-        if synonyms is not None and hyp_free and ref_free:
+        if synonyms_of is not None and hyp_free and ref_free:
             table = _positions(ref_stems, ref_free)
             for i in hyp_free:
                 best = -1
                 best_list: list[int] | None = None
-                for name in synonyms(hyp_stems[i]):
+                names: Iterable[str] = synonyms_of(hyp_stems[i])
+                if raw_names:
+                    names = [name for name in names if "_" not in name] + [hyp_stems[i]]
+                for name in names:
                     found = table.get(name)
                     if found and found[-1] > best:
                         best = found[-1]

@@ -33,8 +33,8 @@ from collections.abc import Callable, Iterable
 from typing import Final
 
 from meteor_eval.metrics.cache import LruCache
-from meteor_eval.metrics.meteor.formula import nltk_score_from_stats
-from meteor_eval.metrics.meteor.nltk import NltkMeteor, StemmerLike
+from meteor_eval.metrics.meteor.formula import nltk_count_components
+from meteor_eval.metrics.meteor.nltk import NltkMeteor, StemmerLike, default_nltk_scorer
 
 __all__ = ["align_words", "meteor_score", "single_meteor_score"]
 
@@ -45,6 +45,9 @@ _SCORERS: LruCache[tuple[int, int], tuple[object, object, NltkMeteor]] = LruCach
 
 
 def _scorer(stemmer: StemmerLike | None, wordnet: object | None) -> NltkMeteor:
+    if stemmer is None and wordnet is None:
+        return default_nltk_scorer()
+
     def build() -> tuple[object, object, NltkMeteor]:
         return (stemmer, wordnet, NltkMeteor(stemmer=stemmer, wordnet=wordnet))
 
@@ -93,8 +96,10 @@ def single_meteor_score(
         TypeError: ``hypothesis`` or ``reference`` is a ``str`` (NLTK's message).
     """
     hyp, ref = _generate_enums(hypothesis, reference, preprocess)
-    stats = _scorer(stemmer, wordnet).pair_stats(hyp, ref)
-    return nltk_score_from_stats(stats, alpha=alpha, beta=beta, gamma=gamma)
+    exact, stem, synonym, chunks = _scorer(stemmer, wordnet).pair_counts(hyp, ref)
+    return nltk_count_components(
+        exact + stem + synonym, chunks, len(hyp), len(ref), alpha=alpha, beta=beta, gamma=gamma
+    ).score
 
 
 def meteor_score(

@@ -20,17 +20,57 @@ from functools import cache
 
 from meteor_eval.resources.registry import data_file
 
-__all__ = ["jvm_pow_differences"]
+__all__ = ["jvm_pow_correction", "jvm_pow_differences"]
 
 
 @cache
-def jvm_pow_differences() -> tuple[int, dict[float, dict[tuple[int, int], int]]]:
-    """``(max_s, {beta: {(S, K): ulps}})``: the largest ``S`` the table covers and, per exponent,
-    the difference in ulps between the JVM's and Python's power for each listed ``(S, K)``."""
+def _payload() -> tuple[int, dict[float, list[list[int]]]]:
+    """``(max_s, {beta: [[S, K, ulps], ...]})`` as read from the shipped file (rows not indexed)."""
     with gzip.open(data_file("jvm_pow.json.gz"), "rt", encoding="utf-8") as handle:
         payload = json.load(handle)
-    table = {
-        float(beta): {(s, k): delta for s, k, delta in rows}
-        for beta, rows in payload["differences"].items()
-    }
-    return int(payload["max_s"]), table
+    rows = {float(beta): listed for beta, listed in payload["differences"].items()}
+    return int(payload["max_s"]), rows
+
+
+@cache
+def _corrections(beta: float) -> dict[tuple[int, int], int] | None:
+    """``{(S, K): ulps}`` of one exponent, indexed on first use; ``None`` if it is not listed.
+
+    Indexing only the exponent a run uses keeps a new process's cost at reading the file
+    (the 72 exponents hold about 19,000 cases; one holds a few hundred).
+    """
+    listed = _payload()[1].get(beta)
+    if listed is None:
+        return None
+    return {(s, k): delta for s, k, delta in listed}
+
+
+def jvm_pow_correction(beta: float, matched: int, chunks: int) -> int:
+    """The difference in ulps between the JVM's and Python's ``(K / (S / 2)) ** beta`` for
+    ``S = matched``, ``K = chunks``: 0 when the table does not list the case.
+
+    Example:
+        >>> jvm_pow_correction(3.0, 2000, 1)  # S beyond the table's bound
+        0
+    """
+    max_s, _rows = _payload()
+    if matched > max_s:
+        return 0
+    corrections = _corrections(beta)
+    if corrections is None:
+        return 0
+    return corrections.get((matched, chunks), 0)
+
+
+def jvm_pow_differences() -> tuple[int, dict[float, dict[tuple[int, int], int]]]:
+    """``(max_s, {beta: {(S, K): ulps}})``: the largest ``S`` the table covers and, per exponent,
+    the difference in ulps between the JVM's and Python's power for each listed ``(S, K)``.
+
+    The whole table, every exponent indexed (scoring asks :func:`jvm_pow_correction`)."""
+    max_s, rows = _payload()
+    table: dict[float, dict[tuple[int, int], int]] = {}
+    for beta in rows:
+        found = _corrections(beta)
+        if found is not None:
+            table[beta] = found
+    return max_s, table

@@ -8,11 +8,17 @@ stems and synonyms; the stemmer and the synonym function must be asked about the
 from __future__ import annotations
 
 import random
+from types import MappingProxyType
 
 import pytest
 
 from meteor_eval.align import greedy
-from meteor_eval.align.greedy import greedy_align, greedy_align_python
+from meteor_eval.align.greedy import (
+    greedy_align,
+    greedy_align_python,
+    greedy_counts,
+    match_counts,
+)
 
 pytestmark = pytest.mark.skipif(greedy._KERNEL is None, reason="compiled extension not built")
 
@@ -74,3 +80,116 @@ def test_examples_and_errors() -> None:
         greedy_align(["a"], ["b"], stem=broken)
     with pytest.raises(TypeError):
         greedy_align(["a"], ["b"], stem=stem, synonyms=lambda w: 3)  # type: ignore[arg-type, return-value]
+
+
+class _Cache(dict[str, object]):
+    """A per-word cache like NltkMeteor's: computes and stores on a miss, records the misses."""
+
+    def __init__(self, function, misses: list[str]) -> None:  # type: ignore[no-untyped-def]
+        super().__init__()
+        self.function = function
+        self.misses = misses
+
+    def __missing__(self, word: str) -> object:
+        self.misses.append(word)
+        value = self[word] = self.function(word)
+        return value
+
+
+class _Word(str):
+    """A str subclass: the compiled scan must then compare with ``==``, not by hash."""
+
+
+@pytest.mark.parametrize("stages", [0, 1, 2])
+@pytest.mark.parametrize("tokens", ["str", "subclass"])
+def test_counts_with_caches_equal_python(stages: int, tokens: str) -> None:
+    """greedy_counts with dict caches (looked up in C, __missing__ on a miss) gives the counts
+    of the pure-Python matches, and each cache misses once per word, as the functions would be
+    called once per word by a caching caller."""
+    rng = random.Random(10 + stages)
+    misses: list[str] = []
+    stems = _Cache(stem, misses)
+    names = _Cache(synonyms, misses)
+    wrap = _Word if tokens == "subclass" else str
+    for _ in range(2000):
+        hyp = [wrap(rng.choice(WORDS)) for _ in range(rng.randint(0, 14))]
+        ref = [wrap(rng.choice(WORDS)) for _ in range(rng.randint(0, 14))]
+        stem_arg = stems if stages >= 1 else None
+        names_arg = names if stages >= 2 else None
+        expected = greedy_align_python(
+            hyp,
+            ref,
+            stem=stem if stages >= 1 else None,
+            synonyms=synonyms if stages >= 2 else None,
+        )
+        assert greedy_counts(hyp, ref, stem=stem_arg, synonyms=names_arg) == match_counts(expected)
+        assert greedy_align(hyp, ref, stem=stem_arg, synonyms=names_arg) == expected
+    assert len(misses) == len(set(stems)) + len(set(names))
+    assert (len(stems) > 0) == (stages >= 1) and (len(names) > 0) == (stages >= 2)
+
+
+def test_counts_hand_computed_and_mappings() -> None:
+    # the (0, 3), (1, 1), (2, 2) matches: two exact, one stem; runs (1, 1)-(2, 2) and (0, 3)
+    assert greedy_counts(["the", "cats", "sat"], ["a", "cat", "sat", "the"], stem=stem) == (
+        2,
+        1,
+        0,
+        2,
+    )
+    assert greedy_counts(["a", "b", "c"], ["a", "b", "c"]) == (3, 0, 0, 1)
+    assert greedy_counts([], ["a"]) == (0, 0, 0, 0)
+    assert greedy_counts(["large", "x"], ["big", "x"], stem=stem, synonyms=synonyms) == (
+        1,
+        0,
+        1,
+        1,
+    )
+    # a read-only mapping (not a dict, not callable) is indexed
+    table = MappingProxyType({"cats": "cat", "cat": "cat", "a": "a", "the": "the"})
+    assert greedy_counts(["cats"], ["a", "cat"], stem=table) == (0, 1, 0, 1)
+    assert greedy_align_python(["cats"], ["a", "cat"], stem=table) == [(0, 1, 1)]
+    with pytest.raises(KeyError, match="dog"):
+        greedy_counts(["dog"], ["cat"], stem=table)
+    with pytest.raises(TypeError, match="4 or 5 arguments"):
+        greedy._KERNEL.greedy_counts(["a"], ["a"], None)  # type: ignore[union-attr]
+
+
+# Raw lemma names: some with "_", which NLTK drops; the stem itself is not always listed.
+RAW_NAMES = {
+    "big": {"big", "large", "big_deal"},
+    "larg": {"big", "great_big"},
+    "run": {"ran", "dog", "run_away"},
+    "x": {"x_ray", "the"},
+}
+UNDERSCORED = [*WORDS, "big_deal", "x_ray", "run_away"]
+
+
+def raw_names(word: str) -> frozenset[str]:
+    return frozenset(RAW_NAMES.get(word, ()))
+
+
+def filtered(word: str) -> frozenset[str]:
+    return frozenset([name for name in raw_names(word) if "_" not in name] + [word])
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_raw_names_match_like_the_filtered_sets(compiled: bool) -> None:
+    """raw_names=True with raw lemma names gives the matches of NLTK's filtered sets (names
+    without "_", plus the stem), compiled and in Python, also when a token holds "_"."""
+    rng = random.Random(77)
+    align = greedy_align if compiled else greedy_align_python
+    for _ in range(3000):
+        hyp = [rng.choice(UNDERSCORED) for _ in range(rng.randint(0, 12))]
+        ref = [rng.choice(UNDERSCORED) for _ in range(rng.randint(0, 12))]
+        expected = greedy_align_python(hyp, ref, stem=stem, synonyms=filtered)
+        got = align(hyp, ref, stem=stem, synonyms=raw_names, raw_names=True)
+        assert got == expected
+        if compiled:
+            counts = greedy_counts(hyp, ref, stem=stem, synonyms=raw_names, raw_names=True)
+            assert counts == match_counts(expected)
+    # "x" lists "x_ray" (dropped) and "the" (kept): hand-computed
+    assert greedy_align(["x"], ["x_ray", "the"], stem=stem, synonyms=raw_names, raw_names=True) == [
+        (0, 1, 2)
+    ]
+    with pytest.raises(TypeError, match="must be a str"):
+        greedy_align([1], [2], stem=lambda w: w, synonyms=lambda w: {2}, raw_names=True)  # type: ignore[list-item, arg-type, return-value]

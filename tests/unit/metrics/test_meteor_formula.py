@@ -55,6 +55,24 @@ def test_jvm_power_applies_the_table_of_the_jars_differences() -> None:
     assert fragmentation_power(1, 2, 0.2, jvm=True) == 1.0
 
 
+def test_jvm_power_corrections_are_indexed_per_exponent_as_the_whole_table() -> None:
+    """jvm_pow_correction (one exponent indexed on first use) answers every listed case as the
+    whole table does, 0 for unlisted cases, exponents and S beyond the bound."""
+    from meteor_eval.resources.jvm_pow import jvm_pow_correction, jvm_pow_differences
+
+    max_s, table = jvm_pow_differences()
+    assert max_s == 1000 and len(table) == 72
+    assert sum(len(cases) for cases in table.values()) == 18779
+    for beta, cases in table.items():
+        assert all(ulps != 0 for ulps in cases.values())
+        for (s, k), ulps in cases.items():
+            assert jvm_pow_correction(beta, s, k) == ulps
+    assert table[0.2][(47, 6)] == 1
+    assert jvm_pow_correction(0.2, 2, 1) == 0
+    assert jvm_pow_correction(0.123, 47, 6) == 0
+    assert jvm_pow_correction(0.2, max_s + 1, 6) == 0
+
+
 def test_identical_pair_keeps_its_one_chunk_penalty_in_nltk_and_paper2005() -> None:
     nltk = nltk_components(SIX)
     # penalty 0.5 * (1/6) ** 3, Fmean 1
@@ -141,3 +159,39 @@ def test_vectorised_scores_are_the_scalar_formula(config: MeteorConfig) -> None:
         assert value == pytest.approx(expected, rel=1e-15, abs=1e-300)
     assert values[0] == 0.0
     assert values[1] == (1.0 if config.flavour == "meteor15" else pytest.approx(0.9977, abs=1e-4))
+
+
+def test_nltk_count_components_is_nltk_components_bit_for_bit() -> None:
+    """The count-level entry (the nltk flavour's fast path) computes exactly what the
+    statistics-record entry does, for random counts, the empty sides and odd parameters."""
+    from meteor_eval.metrics.meteor.formula import nltk_count_components
+
+    rng = random.Random(23)
+    cases = [(0, 0, 0, 0), (0, 0, 3, 4), (2, 1, 0, 4), (2, 1, 3, 0), (6, 1, 6, 6)]
+    for _ in range(3000):
+        hyp_length, ref_length = rng.randint(0, 40), rng.randint(0, 40)
+        matched = rng.randint(0, min(hyp_length, ref_length))
+        cases.append((matched, rng.randint(min(matched, 1), matched), hyp_length, ref_length))
+    for params in [(0.9, 3.0, 0.5), (0.0, 1.0, 1.0), (1.0, 0.5, 0.25)]:
+        alpha, beta, gamma = params
+        for matched, chunks, hyp_length, ref_length in cases:
+            stats = MeteorStats(
+                hyp_length,
+                ref_length,
+                0,
+                0,
+                ((matched, matched, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0)),
+                chunks,
+                matched,
+                matched,
+            )
+            whole = nltk_components(stats, alpha=alpha, beta=beta, gamma=gamma)
+            counted = nltk_count_components(
+                matched, chunks, hyp_length, ref_length, alpha=alpha, beta=beta, gamma=gamma
+            )
+            assert counted == whole
+    # hand-computed: 2 of 3 and 2 of 4 words in one chunk: P = 2/3, R = 1/2,
+    # Fmean = (1/3) / (0.6 + 0.05) = 0.51282..., penalty = 0.5 * (1/2) ** 3 = 0.0625
+    got = nltk_count_components(2, 1, 3, 4)
+    assert got.penalty == 0.0625
+    assert got.score == pytest.approx((1 / 3) / 0.65 * 0.9375, abs=1e-15)

@@ -181,3 +181,25 @@ def test_evaluate_compute_contract() -> None:
         evaluate.load("bleu")
     with pytest.warns(RuntimeWarning, match="empty"):
         assert evaluate.compute(predictions=[], references=[])["meteor"] != 0.0
+
+
+def test_pair_counts_are_the_counted_alignment() -> None:
+    """NltkMeteor.pair_counts (what the compat functions score) counts align()'s matches per
+    stage and their chunks; pair_stats is the record of those counts."""
+    from meteor_eval.align.greedy import match_counts
+
+    scorer = NltkMeteor()
+    hyp = "the cats quickly sat down on a large mat near the door".split()
+    ref = "a cat was sitting on the big mat by the door".split()
+    matches = scorer.align(hyp, ref)
+    counts = scorer.pair_counts(hyp, ref)
+    assert counts == match_counts(matches)
+    # exact: the, on, a, mat, the, door; stem: cats-cat; synonym: sat (WordNet's "sit") with
+    # the stem "sit" of "sitting"; only the last two matches (10, 9), (11, 10) are adjacent
+    assert counts == (6, 1, 1, 7)
+    exact, stem, synonym, chunks = counts
+    stats = scorer.pair_stats(hyp, ref)
+    assert stats.stages == tuple((n, n, 0, 0) for n in counts[:3])
+    assert stats.chunks == chunks == count_chunks(matches)
+    assert stats.hyp_matched == stats.ref_matched == exact + stem + synonym
+    assert single_meteor_score(ref, hyp) == nltk_score_from_stats(stats)

@@ -42,22 +42,58 @@ References:
 
 from __future__ import annotations
 
-from meteor_eval.metrics.meteor.config import (
-    Aggregate,
-    Flavour,
-    MeteorConfig,
-    Normalization,
-    Tokenizer,
-)
-from meteor_eval.metrics.meteor.formula import Components, score_from_stats
-from meteor_eval.metrics.meteor.pipeline import pool_stats
-from meteor_eval.metrics.meteor.scorer import (
-    Meteor,
-    MeteorScore,
-    corpus_meteor,
-    segment_meteor,
-    sentence_meteor,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from meteor_eval.metrics.meteor.config import (
+        Aggregate,
+        Flavour,
+        MeteorConfig,
+        Normalization,
+        Tokenizer,
+    )
+    from meteor_eval.metrics.meteor.formula import Components, score_from_stats
+    from meteor_eval.metrics.meteor.pipeline import pool_stats
+    from meteor_eval.metrics.meteor.scorer import (
+        Meteor,
+        MeteorScore,
+        corpus_meteor,
+        segment_meteor,
+        sentence_meteor,
+    )
+
+# Public name -> the step module that defines it, imported when the name is first used: a
+# module that needs one step (the nltk flavour needs ``formula`` and ``nltk``) does not load
+# the compiled batch path, its NumPy and the pipeline with it.
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(
+        ("Aggregate", "Flavour", "MeteorConfig", "Normalization", "Tokenizer"),
+        "meteor_eval.metrics.meteor.config",
+    ),
+    "Components": "meteor_eval.metrics.meteor.formula",
+    "score_from_stats": "meteor_eval.metrics.meteor.formula",
+    "pool_stats": "meteor_eval.metrics.meteor.pipeline",
+    **dict.fromkeys(
+        ("Meteor", "MeteorScore", "corpus_meteor", "segment_meteor", "sentence_meteor"),
+        "meteor_eval.metrics.meteor.scorer",
+    ),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's module on first use and cache the name in this package."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "Aggregate",

@@ -43,6 +43,7 @@ __all__ = [
     "jar_fmean",
     "jar_row_scores",
     "nltk_components",
+    "nltk_count_components",
     "nltk_fmean",
     "nltk_score_from_stats",
     "score_from_stats",
@@ -154,14 +155,10 @@ def fragmentation_power(chunks: int, matched: int, beta: float, *, jvm: bool = F
     value = math.pow(chunks / (matched / 2.0), beta)
     if not jvm:
         return value
-    from meteor_eval.resources.jvm_pow import jvm_pow_differences
+    from meteor_eval.resources.jvm_pow import jvm_pow_correction
 
-    max_s, table = jvm_pow_differences()
-    corrections = table.get(beta)
-    if corrections is None or matched > max_s:
-        return value
-    ulps = corrections.get((matched, chunks))
-    if ulps is None:
+    ulps = jvm_pow_correction(beta, matched, chunks)
+    if not ulps:
         return value
     bits = struct.unpack(">q", struct.pack(">d", value))[0] + ulps
     return float(struct.unpack(">d", struct.pack(">q", bits))[0])
@@ -320,17 +317,43 @@ def nltk_components(
     :func:`fragmentation_penalty`, score ``(1 - penalty) * Fmean``; no match, an empty side or
     any other division by zero gives 0.0 everywhere.
     """
-    matched = stats.hyp_matched
-    if matched == 0 or stats.hyp_length == 0 or stats.ref_length == 0:
+    return nltk_count_components(
+        stats.hyp_matched,
+        stats.chunks,
+        stats.hyp_length,
+        stats.ref_length,
+        alpha=alpha,
+        beta=beta,
+        gamma=gamma,
+    )
+
+
+def nltk_count_components(
+    matched: int,
+    chunks: int,
+    hyp_length: int,
+    ref_length: int,
+    *,
+    alpha: float = 0.9,
+    beta: float = 3.0,
+    gamma: float = 0.5,
+) -> Components:
+    """:func:`nltk_components` from the four numbers it reads (no statistics record needed).
+
+    Example:
+        >>> round(nltk_count_components(6, 1, 6, 6).score, 4)
+        0.9977
+    """
+    if matched == 0 or hyp_length == 0 or ref_length == 0:
         return _ZERO
-    precision = float(matched) / stats.hyp_length
-    recall = float(matched) / stats.ref_length
+    precision = float(matched) / hyp_length
+    recall = float(matched) / ref_length
     try:
         fmean = nltk_fmean(precision, recall, alpha)
     except ZeroDivisionError:
         return _ZERO
     f1 = 2 * precision * recall / (precision + recall)
-    fragmentation = float(stats.chunks) / matched
+    fragmentation = float(chunks) / matched
     penalty = fragmentation_penalty(fragmentation, beta=beta, gamma=gamma)
     return Components(
         precision, recall, f1, fmean, fragmentation, penalty, float((1 - penalty) * fmean)

@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Final, Protocol, TypeVar
 
-from meteor_eval.align.greedy import count_chunks, greedy_align
+from meteor_eval.align.greedy import GreedyCounts, greedy_align, greedy_counts, match_counts
 from meteor_eval.errors import InputError, warn_renamed
 from meteor_eval.metrics.meteor.formula import nltk_score_from_stats
 from meteor_eval.stats.meteor import MeteorStats
@@ -48,8 +48,10 @@ __all__ = [
     "DEFAULT_GAMMA",
     "NltkMeteor",
     "StemmerLike",
+    "default_nltk_scorer",
     "nltk_pair_stats",
     "nltk_score_from_stats",
+    "stats_from_counts",
     "stats_from_matches",
 ]
 
@@ -95,17 +97,25 @@ def stats_from_matches(
     matches: Sequence[tuple[int, int, int]], hyp_length: int, ref_length: int
 ) -> MeteorStats:
     """The statistics record of one aligned pair (three stages, content counts only)."""
-    per_stage = [0, 0, 0]
-    for _i, _j, stage in matches:
-        per_stage[stage] += 1
-    n = len(matches)
+    return stats_from_counts(match_counts(matches), hyp_length, ref_length)
+
+
+def stats_from_counts(counts: GreedyCounts, hyp_length: int, ref_length: int) -> MeteorStats:
+    """The statistics record of one aligned pair from its :func:`greedy_counts`.
+
+    Example:
+        >>> stats_from_counts((2, 1, 0, 2), 3, 4).stages
+        ((2, 2, 0, 0), (1, 1, 0, 0), (0, 0, 0, 0))
+    """
+    exact, stem, synonym, chunks = counts
+    n = exact + stem + synonym
     return MeteorStats(
         hyp_length,
         ref_length,
         0,
         0,
-        tuple((count, count, 0, 0) for count in per_stage),
-        count_chunks(matches),
+        ((exact, exact, 0, 0), (stem, stem, 0, 0), (synonym, synonym, 0, 0)),
+        chunks,
         n,
         n,
     )
@@ -140,6 +150,7 @@ class NltkMeteor:
     """
 
     __slots__ = (
+        "_names_cache",
         "_stem_cache",
         "_stemmer",
         "_synonym_cache",
@@ -178,6 +189,7 @@ class NltkMeteor:
         self.gamma = gamma
         self._stem_cache = _WordCache(stemmer.stem)
         self._synonym_cache = _WordCache(self._compute_synonyms)
+        self._names_cache: _WordCache[frozenset[str]] = _WordCache(self._lemma_names)
 
     def stem(self, word: str) -> str:
         """The stemmer's result for ``word``, cached."""
@@ -190,9 +202,7 @@ class NltkMeteor:
     def _compute_synonyms(self, word: str) -> frozenset[str]:
         names: Iterable[str]
         if self._wordnet is None:
-            from meteor_eval.resources.wordnet import nltk_wordnet
-
-            names = nltk_wordnet().lemma_names(word)
+            names = self._names_cache[word]
         else:
             names = (
                 lemma.name()
@@ -201,20 +211,43 @@ class NltkMeteor:
             )
         return frozenset([name for name in names if "_" not in name] + [word])
 
+    @staticmethod
+    def _lemma_names(word: str) -> frozenset[str]:
+        """The shipped WordNet's raw lemma names of ``word`` (NLTK's synonyms unfiltered)."""
+        from meteor_eval.resources.wordnet import nltk_wordnet
+
+        return nltk_wordnet().lemma_names(word)
+
+    def _matching_names(self) -> tuple[_WordCache[frozenset[str]], bool]:
+        """What the alignment looks synonyms up in: with the shipped WordNet, the raw lemma
+        names (NLTK's filter is applied by the alignment, ``raw_names``, so that no filtered
+        set is built per word type); with another WordNet, the synonym sets."""
+        if self._wordnet is None:
+            return self._names_cache, True
+        return self._synonym_cache, False
+
     def align(
         self, hyp_words: Sequence[str], ref_words: Sequence[str]
     ) -> list[tuple[int, int, int]]:
         """NLTK's matches between two *preprocessed* token lists (see :func:`greedy_align`)."""
+        names, raw = self._matching_names()
         return greedy_align(
-            hyp_words,
-            ref_words,
-            stem=self._stem_cache.__getitem__,
-            synonyms=self._synonym_cache.__getitem__,
+            hyp_words, ref_words, stem=self._stem_cache, synonyms=names, raw_names=raw
+        )
+
+    def pair_counts(self, hyp_words: Sequence[str], ref_words: Sequence[str]) -> GreedyCounts:
+        """Matches per stage (exact, stem, synonym) and chunks of two *preprocessed* token
+        lists: :meth:`align` counted, without building the matches when compiled."""
+        names, raw = self._matching_names()
+        return greedy_counts(
+            hyp_words, ref_words, stem=self._stem_cache, synonyms=names, raw_names=raw
         )
 
     def pair_stats(self, hyp_words: Sequence[str], ref_words: Sequence[str]) -> MeteorStats:
         """Statistics of two *preprocessed* token lists."""
-        return stats_from_matches(self.align(hyp_words, ref_words), len(hyp_words), len(ref_words))
+        return stats_from_counts(
+            self.pair_counts(hyp_words, ref_words), len(hyp_words), len(ref_words)
+        )
 
     def score(self, stats: MeteorStats) -> float:
         """:func:`nltk_score_from_stats` with this scorer's parameters."""
@@ -298,7 +331,9 @@ class NltkMeteor:
 _DEFAULT: list[NltkMeteor] = []
 
 
-def _default_scorer() -> NltkMeteor:
+def default_nltk_scorer() -> NltkMeteor:
+    """The process's :class:`NltkMeteor` with the shipped resources and NLTK's defaults, made
+    on first use; its per-word caches are shared by every caller that uses the defaults."""
     if not _DEFAULT:
         _DEFAULT.append(NltkMeteor())
     return _DEFAULT[0]
@@ -315,4 +350,4 @@ def nltk_pair_stats(hyp_tokens: Sequence[str], ref_tokens: Sequence[str]) -> Met
         >>> s.stages, s.chunks  # "sat" matches "sit" (stem of "sits") through WordNet's "sit"
         (((1, 1, 0, 0), (1, 1, 0, 0), (1, 1, 0, 0)), 1)
     """
-    return _default_scorer().pair_stats(hyp_tokens, ref_tokens)
+    return default_nltk_scorer().pair_stats(hyp_tokens, ref_tokens)
