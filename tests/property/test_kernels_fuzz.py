@@ -233,6 +233,59 @@ def test_candidates_paraphrase(
     _valid(expected, hyp, ref, 3)
 
 
+@pytest.fixture(scope="module")
+def paraphrase_walks(paraphrases: tuple[Path, ParaphraseTable]) -> object:
+    """One paraphrase_walk_cache() bound to the test table for the whole module: every example
+    below meets the reference walks and the trie steps cached by the examples before it."""
+    assert KERNELS is not None
+    return KERNELS.paraphrase_walk_cache()
+
+
+@settings(BOUNDED, suppress_health_check=list(HealthCheck))
+@given(
+    st.lists(st.sampled_from(PARAPHRASE_WORDS), min_size=1, max_size=80).map(tuple),
+    st.lists(st.sampled_from(PARAPHRASE_WORDS), min_size=1, max_size=80).map(tuple),
+    st.booleans(),
+)
+@example(("Aa", "BB", "Aa", "BB", "Aa"), ("BB", "Aa", "BB", "Aa"), True)
+@example(("w", "unknown", "w", "w"), ("w", "w", "unknown"), False)
+def test_candidates_paraphrase_walk_cache(
+    paraphrases: tuple[Path, ParaphraseTable],
+    paraphrase_walks: object,
+    hyp_words: tuple[str, ...],
+    ref_words: tuple[str, ...],
+    with_root: bool,
+) -> None:
+    """The walk cache (reference walks and the table of (node, word) steps searched before,
+    with and without the root table) gives the pure-Python matcher's candidates, on first use
+    and on the repeat that is answered from the cache."""
+    assert KERNELS is not None
+    table = paraphrases[1]
+    hyp, ref = Segment(hyp_words, ()), Segment(ref_words, ())
+    expected = ParaphraseMatcher(table).candidates_python(hyp, ref, 3)
+    arrays = table.index_arrays()
+    hyp_ids, ref_ids = table.token_ids(hyp_words), table.token_ids(ref_words)
+    root = KERNELS.paraphrase_root(arrays[0], arrays[1]) if with_root else None
+    for _ in range(2):
+        assert KERNELS.paraphrase(*arrays, hyp_ids, ref_ids, 3, Match, root, paraphrase_walks) == (
+            expected
+        )
+        # Each side in the other's place: the hypothesis's steps are now met as a reference.
+        assert KERNELS.paraphrase(*arrays, ref_ids, hyp_ids, 3, Match, root, paraphrase_walks) == (
+            ParaphraseMatcher(table).candidates_python(ref, hyp, 3)
+        )
+
+
+def test_paraphrase_walks_argument_refused(paraphrases: tuple[Path, ParaphraseTable]) -> None:
+    """A walks argument that is not a paraphrase_walk_cache() is refused with its name."""
+    assert KERNELS is not None
+    table = paraphrases[1]
+    arrays = table.index_arrays()
+    ids = table.token_ids(("Aa", "BB"))
+    with pytest.raises(TypeError, match="walks: expected a paraphrase_walk_cache"):
+        KERNELS.paraphrase(*arrays, ids, ids, 3, Match, None, object())
+
+
 # --- beam and stats ------------------------------------------------------------------------
 
 

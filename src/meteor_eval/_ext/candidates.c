@@ -333,12 +333,15 @@ int
 sets_core(Emit *e, Chains *reuse, const Packed *hs, Py_ssize_t nh, const Packed *rs,
           Py_ssize_t nr, const int64_t *hid, const int64_t *rid)
 {
-    Py_ssize_t total = 0;
+    Py_ssize_t total = 0, ref_total = 0;
     for (Py_ssize_t i = 0; i < nh; i++) {
         total += hs[i].n;
     }
-    if (total == 0 || nr == 0) {
-        return 0;
+    for (Py_ssize_t j = 0; j < nr; j++) {
+        ref_total += rs[j].n;
+    }
+    if (total == 0 || ref_total == 0) {
+        return 0; /* a side without synonym sets has no candidates */
     }
     int rc = -1;
     Chains local;

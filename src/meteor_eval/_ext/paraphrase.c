@@ -41,6 +41,32 @@ lower_bound_u32(const uint32_t *token, Py_ssize_t lo, Py_ssize_t hi, uint32_t wo
     return (base - token) + (*base < word);
 }
 
+/* ---- Steps met before ----------------------------------------------------------------------
+ *
+ * A walk past the root finds each child by a binary search over the parent's child list, about
+ * a dozen reads scattered over the memory-mapped index for the common words, while the same
+ * (node, word) steps come back in segment after segment ("of the", "in the", ...). The cache
+ * of reference walks (below) also keeps a direct-mapped table of the steps searched before:
+ * (parent node, word) -> child node, or HOP_NONE when the parent has no such child. A slot
+ * holds the last step hashed to it; the table answers exactly what the search would (it stores
+ * the search's own result), so it changes only the speed. */
+
+#define HOP_BITS 20
+#define HOP_NONE UINT32_MAX
+
+typedef struct {
+    uint32_t node; /* parent node; HOP_NONE: empty slot */
+    uint32_t word;
+    uint32_t child; /* HOP_NONE: the parent has no child for word */
+} Hop;
+
+static inline Hop *
+hop_slot(Hop *hops, uint32_t node, uint32_t word)
+{
+    const uint64_t h = (((uint64_t)node << 32) | word) * UINT64_C(0x9E3779B97F4A7C15);
+    return &hops[h >> (64 - HOP_BITS)];
+}
+
 /* A walk from one start that is still going: its start, its node, the next position. */
 typedef struct {
     const uint32_t *base; /* remaining search range of the current child lookup */
@@ -57,9 +83,11 @@ typedef struct {
  *
  * The walks advance together, one depth at a time, and their child lookups (binary searches
  * over the memory-mapped index, mostly cache misses) run in lockstep, one halving step of each
- * in turn with the next probe prefetched, so that the misses of independent walks overlap. */
+ * in turn with the next probe prefetched, so that the misses of independent walks overlap.
+ * hops, when not NULL, is the table of steps searched before (see Hop): it answers the steps it
+ * holds and learns the others. */
 static Py_ssize_t
-walk_all(const Trie *t, const int64_t *ids, Py_ssize_t n, Step **out)
+walk_all(const Trie *t, Hop *hops, const int64_t *ids, Py_ssize_t n, Step **out)
 {
     Py_ssize_t cap = n * 4 + 4, count = 0;
     Step *steps = PyMem_Malloc((size_t)cap * sizeof(Step));
@@ -106,6 +134,19 @@ walk_all(const Trie *t, const int64_t *ids, Py_ssize_t n, Step **out)
                 next.n = 1;
             }
             else {
+                if (hops != NULL) {
+                    const Hop *hop = hop_slot(hops, wk->node, next.word);
+                    if (hop->node == wk->node && hop->word == next.word) {
+                        if (hop->child == HOP_NONE) {
+                            continue;
+                        }
+                        next.base = t->token + hop->child;
+                        next.end = NULL; /* known: no search */
+                        next.n = 1;
+                        walkers[searching++] = next;
+                        continue;
+                    }
+                }
                 const Py_ssize_t lo = t->first_child[wk->node], hi = t->first_child[wk->node + 1];
                 if (lo > hi || hi > t->nodes) {
                     PyErr_SetString(PyExc_ValueError, "paraphrase index: corrupt trie");
@@ -142,7 +183,14 @@ walk_all(const Trie *t, const int64_t *ids, Py_ssize_t n, Step **out)
             const uint32_t *found = wk.base;
             if (wk.end != NULL) {
                 found += *wk.base < wk.word;
-                if (found == wk.end || *found != wk.word) {
+                const int missing = found == wk.end || *found != wk.word;
+                if (hops != NULL && (wk.node != 0 || t->root == NULL)) {
+                    Hop *hop = hop_slot(hops, wk.node, wk.word);
+                    hop->node = wk.node;
+                    hop->word = wk.word;
+                    hop->child = missing ? HOP_NONE : (uint32_t)(found - t->token);
+                }
+                if (missing) {
                     continue;
                 }
             }
@@ -166,6 +214,9 @@ walk_all(const Trie *t, const int64_t *ids, Py_ssize_t n, Step **out)
             if (wk.pos + 1 < n) {
                 wk.node = node;
                 wk.pos++;
+                if (hops != NULL && ids[wk.pos] >= 0 && ids[wk.pos] <= UINT32_MAX) {
+                    PREFETCH(hop_slot(hops, node, (uint32_t)ids[wk.pos]));
+                }
                 walkers[active++] = wk;
             }
         }
@@ -305,6 +356,7 @@ typedef struct {
 struct WalkCache {
     WalkEntry *slots; /* open addressing; ids == NULL: empty */
     size_t mask, used, bytes;
+    Hop *hops; /* 1 << HOP_BITS steps searched before, allocated at the first walk */
     char busy; /* taken by the thread using the cache (CACHE_TAKE) */
 };
 
@@ -328,6 +380,7 @@ walk_cache_destroy(PyObject *capsule)
     struct WalkCache *c = PyCapsule_GetPointer(capsule, WALK_CACHE_NAME);
     if (c != NULL) {
         walk_cache_clear(c);
+        PyMem_Free(c->hops);
         PyMem_Free(c);
     }
 }
@@ -490,7 +543,17 @@ paraphrase_core(Emit *e, const Trie *t, const int64_t *hids, Py_ssize_t nh, cons
     if (cache != NULL && !CACHE_TAKE(cache->busy)) {
         cache = NULL; /* in use by another thread: walk without it */
     }
-    const Py_ssize_t hn = walk_all(t, hids, nh, &hsteps);
+    Hop *hops = NULL;
+    if (cache != NULL) {
+        if (cache->hops == NULL) { /* a failure to allocate only walks without it */
+            cache->hops = PyMem_Malloc(((size_t)1 << HOP_BITS) * sizeof(Hop));
+            if (cache->hops != NULL) {
+                memset(cache->hops, 0xFF, ((size_t)1 << HOP_BITS) * sizeof(Hop));
+            }
+        }
+        hops = cache->hops;
+    }
+    const Py_ssize_t hn = walk_all(t, hops, hids, nh, &hsteps);
     if (hn < 0) {
         goto done;
     }
@@ -504,7 +567,7 @@ paraphrase_core(Emit *e, const Trie *t, const int64_t *hids, Py_ssize_t nh, cons
         }
     }
     if (ref_steps == NULL) {
-        rn = walk_all(t, rids, nr, &rsteps);
+        rn = walk_all(t, hops, rids, nr, &rsteps);
         if (rn < 0) {
             goto done;
         }
@@ -605,20 +668,22 @@ trie_close(Py_buffer views[5])
 
 /*
  * paraphrase(first_child, token, record_start, record_b, hyp_ids, ref_ids, stage, match_type,
- *            root=None)
+ *            root=None, walks=None)
  *
  * The paraphrase matcher's candidates (see match/paraphrase.py for the order): the four index
  * arrays are buffers of native uint32, the ids are table token ids (-1 for unknown words).
  * root, when given, is paraphrase_root() of the same arrays: the first step of every walk is
  * then one table read instead of a binary search over the root's children (same result).
+ * walks, when given, is a paraphrase_walk_cache() bound to the same index, as the pair kernels
+ * use it (reference walks and steps met before are reused; same result).
  */
 static PyObject *
 paraphrase_c(PyObject *self, PyObject *args)
 {
     PyObject *fc_obj, *tok_obj, *rs_obj, *rb_obj, *h_obj, *r_obj, *stage, *type;
-    PyObject *root_obj = Py_None;
-    if (!PyArg_ParseTuple(args, "OOOOOOOO|O:paraphrase", &fc_obj, &tok_obj, &rs_obj, &rb_obj,
-                          &h_obj, &r_obj, &stage, &type, &root_obj)) {
+    PyObject *root_obj = Py_None, *walks_obj = Py_None;
+    if (!PyArg_ParseTuple(args, "OOOOOOOO|OO:paraphrase", &fc_obj, &tok_obj, &rs_obj, &rb_obj,
+                          &h_obj, &r_obj, &stage, &type, &root_obj, &walks_obj)) {
         return NULL;
     }
     if (check_match_type(type) < 0) {
@@ -632,6 +697,13 @@ paraphrase_c(PyObject *self, PyObject *args)
     Py_ssize_t nh = 0, nr = 0;
     if (trie_open(&t, views, fc_obj, tok_obj, rs_obj, rb_obj, root_obj) < 0) {
         goto done;
+    }
+    if (walks_obj != Py_None) {
+        if (!PyCapsule_IsValid(walks_obj, WALK_CACHE_NAME)) {
+            PyErr_SetString(PyExc_TypeError, "walks: expected a paraphrase_walk_cache() or None");
+            goto done;
+        }
+        t.walks = PyCapsule_GetPointer(walks_obj, WALK_CACHE_NAME);
     }
     if (read_ids(h_obj, r_obj, &hids, &nh, &rids, &nr) < 0) {
         goto done;
@@ -726,9 +798,10 @@ paraphrase_walk_cache_c(PyObject *self, PyObject *unused)
 PyMethodDef meteor_paraphrase_methods[] = {
     {"paraphrase", paraphrase_c, METH_VARARGS,
      "paraphrase(first_child, token, record_start, record_b, hyp_ids, ref_ids, stage,\n"
-     "           match_type, root=None) -> list\n\n"
+     "           match_type, root=None, walks=None) -> list\n\n"
      "Paraphrase candidates from a paraphrase index, in METEOR 1.5's order; root is an\n"
-     "optional paraphrase_root() table of the same index."},
+     "optional paraphrase_root() table of the same index, walks an optional\n"
+     "paraphrase_walk_cache() bound to it."},
     {"paraphrase_root", paraphrase_root_c, METH_VARARGS,
      "paraphrase_root(first_child, token) -> bytes\n\n"
      "Direct lookup table of the paraphrase trie root's children (uint32 per token id)."},
