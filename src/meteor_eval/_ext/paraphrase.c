@@ -51,7 +51,7 @@ lower_bound_u32(const uint32_t *token, Py_ssize_t lo, Py_ssize_t hi, uint32_t wo
  * holds the last step hashed to it; the table answers exactly what the search would (it stores
  * the search's own result), so it changes only the speed. */
 
-#define HOP_BITS 20
+#define HOP_BITS 18
 #define HOP_NONE UINT32_MAX
 
 typedef struct {
