@@ -535,18 +535,21 @@ _CONFIG_OF = {"meteor": meteor_config, "bleu": bleu_config, "rouge": rouge_confi
 def metrics_of(args: argparse.Namespace, names: Sequence[str]) -> list[Metric[Any]]:
     """The metrics ``names`` (of :data:`METRICS`, in that order) configured by the options:
     built here, where each metric's options are defined, so a scoring command hands its
-    options over once for all its metrics."""
-    from meteor_eval.metrics.bleu import Bleu
-    from meteor_eval.metrics.meteor import Meteor
-    from meteor_eval.metrics.rouge import Rouge
-
+    options over once for all its metrics. Each metric's module is imported when it is asked
+    for (``meteor-eval score`` does not load BLEU and ROUGE)."""
     metrics: list[Metric[Any]] = []
     for name in names:
         if name == "meteor":
+            from meteor_eval.metrics.meteor import Meteor
+
             metrics.append(Meteor(meteor_config(args)))
         elif name == "bleu":
+            from meteor_eval.metrics.bleu import Bleu
+
             metrics.append(Bleu(bleu_config(args)))
         elif name == "rouge":
+            from meteor_eval.metrics.rouge import Rouge
+
             metrics.append(Rouge(rouge_config(args)))
         else:
             raise ValueError(f"not a metric: {name!r}; allowed: {', '.join(METRICS)}")
