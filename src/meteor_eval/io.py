@@ -13,6 +13,7 @@ library itself takes references grouped per segment.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import sys
 import warnings
@@ -413,27 +414,28 @@ def iter_segments(
     return _pairs(names, streams, handles)
 
 
+_END = object()  # marks the end of a stream in _pairs()
+
+
 def _pairs(
     names: list[str], streams: list[Iterator[str]], handles: list[IO[bytes]]
 ) -> Iterator[tuple[str, list[str]]]:
-    counts = [0] * len(streams)
+    # zip() reads the files in step (one line of each per pair, in file order, as a loop
+    # would) without a Python call per line; each stream ends with _END, so the first file to
+    # end is seen in the tuple where it ends.
+    ended = [itertools.chain(stream, (_END,)) for stream in streams]
+    n = 0  # pairs yielded so far
     try:
-        while True:
-            lines: list[str] = []
-            for k, stream in enumerate(streams):
-                line = next(stream, None)
-                if line is None:
-                    break
-                counts[k] += 1
-                lines.append(line)
-            if len(lines) == len(streams):
-                yield lines[0], lines[1:]
+        for lines in zip(*ended, strict=False):
+            if _END not in lines:
+                n += 1
+                yield lines[0], list(lines[1:])
                 continue
-            # One file ended: read the others to their ends and compare the counts.
-            for k in range(len(lines) + 1, len(streams)):
-                counts[k] += sum(1 for _ in streams[k])
-            for k in range(len(lines)):
-                counts[k] += sum(1 for _ in streams[k])
+            # A file ended: read the others to their ends and compare the counts.
+            counts = [
+                n if line is _END else n + 1 + sum(1 for x in rest if x is not _END)
+                for line, rest in zip(lines, ended, strict=True)
+            ]
             hyp = names[0]
             for name, count in zip(names[1:], counts[1:], strict=True):
                 if count != counts[0]:

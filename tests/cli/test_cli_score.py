@@ -266,3 +266,33 @@ def test_non_finite_parameter_is_a_usage_error_naming_the_option(
     hyp, ref = pair
     assert main(["score", "--hyp", hyp, "--ref", ref, "--beta", "inf"]) == 2
     assert "error: --beta: beta: inf is not a finite number" in capsys.readouterr().err
+
+
+def test_score_loads_neither_bleu_nor_rouge(pair: tuple[str, str]) -> None:
+    # issue 23 (small jobs pay only for what they use): `score` builds METEOR alone, so the
+    # BLEU and ROUGE modules are never imported; `compare` with BLEU still loads BLEU.
+    probe = (
+        "import sys\n"
+        "from meteor_eval.cli import main\n"
+        "status = main(sys.argv[1:])\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('meteor_eval.metrics.bleu',"
+        " 'meteor_eval.metrics.rouge'))))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": SRC}
+    hyp, ref = pair
+    score = subprocess.run(
+        [sys.executable, "-c", probe, "score", "--hyp", hyp, "--ref", ref, "--format", "json"],
+        capture_output=True,
+        check=True,
+        env=env,
+        text=True,
+    )
+    assert score.stdout.splitlines()[-1] == "[]"
+    bleu = subprocess.run(
+        [sys.executable, "-c", probe, "bleu", "--hyp", hyp, "--ref", ref, "--format", "json"],
+        capture_output=True,
+        check=True,
+        env=env,
+        text=True,
+    )
+    assert bleu.stdout.splitlines()[-1] == "['meteor_eval.metrics.bleu']"

@@ -80,6 +80,31 @@ def test_count_mismatch_message(tmp_path: Path, lengths: tuple[int, ...], bad: i
     assert f"has {lengths[bad]}" in str(lazy.value)
 
 
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=2, max_size=4))
+def test_stream_pairs_or_count_error_equal_the_eager_reader(
+    tmp_path_factory: pytest.TempPathFactory, lengths: list[int]
+) -> None:
+    # The files are read in step by zip(): pairs, or the count error naming the first file
+    # whose count differs, as read_segments() gives them, whichever file ends first.
+    folder = tmp_path_factory.mktemp("files")
+    names = []
+    for k, n in enumerate(lengths):
+        path = folder / str(k)
+        path.write_text("".join(f"{k}-{j}\n" for j in range(n)), encoding="utf-8")
+        names.append(str(path))
+    if len(set(lengths)) > 1:
+        with pytest.raises(InputError) as eager:
+            read_segments(names[0], names[1:])
+        with pytest.raises(InputError) as lazy:
+            list(iter_segments(names[0], names[1:]))
+        assert str(lazy.value) == str(eager.value)
+        assert f"has {lengths[0]} lines" in str(lazy.value)
+    else:
+        hyps, refs = read_segments(names[0], names[1:])
+        assert list(iter_segments(names[0], names[1:])) == list(zip(hyps, refs, strict=True))
+
+
 def test_missing_file_is_reported_before_the_first_pair(tmp_path: Path) -> None:
     path = tmp_path / "h"
     path.write_text("x\n", encoding="utf-8")

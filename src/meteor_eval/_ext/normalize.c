@@ -60,14 +60,35 @@ buf_put_span(Buf *b, const Py_UCS4 *s, Py_ssize_t n)
 
 /* ---- Character classes (normalize.py's _ALPHA, _ALNUM, _JAVA_WS, _SPACES) ---------------- */
 
+/* The ASCII code points' classes, one load instead of a chain of comparisons (the code points
+ * of almost every line are ASCII): CLS_ALPHA for A-Z and a-z, CLS_DIGIT for 0-9. */
+enum { CLS_ALPHA = 1, CLS_DIGIT = 2 };
+static const unsigned char ascii_class[128] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+};
+
+/* is_alpha() above U+007F. */
+static int
+is_alpha_wide(Py_UCS4 c)
+{
+    return c == 0x160 || c == 0x17D || c == 0x161 || c == 0x17E || c == 0x178 ||
+           (c >= 0xC0 && c <= 0xD6) || (c >= 0xD8 && c <= 0xF6) || (c >= 0xF8 && c <= 0x17E) ||
+           (c >= 0x400 && c <= 0x4FF) || (c >= 0x500 && c <= 0x527) ||
+           (c >= 0xA640 && c <= 0xA66E) || (c >= 0xA67E && c <= 0xA697) ||
+           (c >= 0x1D00 && c <= 0x1D7F);
+}
+
 static inline int
 is_alpha(Py_UCS4 c)
 {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == 0x160 || c == 0x17D ||
-           c == 0x161 || c == 0x17E || c == 0x178 || (c >= 0xC0 && c <= 0xD6) ||
-           (c >= 0xD8 && c <= 0xF6) || (c >= 0xF8 && c <= 0x17E) || (c >= 0x400 && c <= 0x4FF) ||
-           (c >= 0x500 && c <= 0x527) || (c >= 0xA640 && c <= 0xA66E) ||
-           (c >= 0xA67E && c <= 0xA697) || (c >= 0x1D00 && c <= 0x1D7F);
+    return c < 0x80 ? (ascii_class[c] & CLS_ALPHA) != 0 : is_alpha_wide(c);
 }
 
 static inline int
@@ -79,7 +100,7 @@ is_digit(Py_UCS4 c)
 static inline int
 is_alnum(Py_UCS4 c)
 {
-    return is_digit(c) || is_alpha(c);
+    return c < 0x80 ? ascii_class[c] != 0 : is_alpha_wide(c);
 }
 
 static inline int
@@ -130,8 +151,12 @@ static Py_ssize_t
 find_ascii(const Buf *b, const char *s, Py_ssize_t from)
 {
     const Py_ssize_t n = (Py_ssize_t)strlen(s);
+    const Py_UCS4 first = (Py_UCS4)(unsigned char)s[0];
     for (Py_ssize_t k = from; k + n <= b->len; k++) {
-        Py_ssize_t m = 0;
+        if (b->p[k] != first) {
+            continue;
+        }
+        Py_ssize_t m = 1;
         while (m < n && b->p[k + m] == (Py_UCS4)(unsigned char)s[m]) {
             m++;
         }
@@ -142,7 +167,9 @@ find_ascii(const Buf *b, const char *s, Py_ssize_t from)
     return -1;
 }
 
-/* re.sub of "(A)x(B)" by "\1" + middle + "\2": scan left to right, consuming each match. */
+/* re.sub of "(A)x(B)" by "\1" + middle + "\2": scan left to right, consuming each match.
+ * A match starts one code point before an x, so the code points up to there are copied in one
+ * span (most lines hold few of the x looked for). */
 static int
 sub_pair(const Buf *in, Buf *out, CharClass a, Py_UCS4 x, CharClass b, const char *middle)
 {
@@ -151,7 +178,20 @@ sub_pair(const Buf *in, Buf *out, CharClass a, Py_UCS4 x, CharClass b, const cha
     const Py_ssize_t n = in->len;
     Py_ssize_t s = 0;
     while (s < n) {
-        if (s + 2 < n && p[s + 1] == x && a(p[s]) && b(p[s + 2])) {
+        /* The next x at j >= s + 1 with a code point after it (j + 1 < n). */
+        Py_ssize_t j = s + 1;
+        while (j + 1 < n && p[j] != x) {
+            j++;
+        }
+        if (j + 1 >= n) {
+            return buf_put_span(out, p + s, n - s);
+        }
+        /* No match can start in s .. j - 2: their next code point is not x. */
+        if (buf_put_span(out, p + s, j - 1 - s) < 0) {
+            return -1;
+        }
+        s = j - 1;
+        if (a(p[s]) && b(p[s + 2])) {
             if (buf_put(out, p[s]) < 0 || buf_put_ascii(out, middle) < 0 ||
                 buf_put(out, p[s + 2]) < 0) {
                 return -1;
@@ -208,6 +248,23 @@ enum {
     SEEN_DASH = 16, /* '-' U+2013 */
 };
 
+/* isolate_other()'s view of an ASCII code point: the SEEN_ bit it sets, plus KEPT (0x80) when
+ * it stays as it is (alphanumeric, Java whitespace, . ' ` , -). */
+enum { KEPT = 0x80 };
+static const unsigned char isolate_ascii[128] = {
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x80, 0x80,
+    0x80, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x88, 0x00, 0x00, 0x00, 0x00, 0x84, 0x90, 0x81, 0x00,
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x80, 0x80, 0x82, 0x80, 0x80, 0x80,
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x88, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+    0x80, 0x80, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
 static int
 isolate_other(const Buf *in, Buf *out, unsigned *seen)
 {
@@ -215,22 +272,20 @@ isolate_other(const Buf *in, Buf *out, unsigned *seen)
     unsigned found = 0;
     for (Py_ssize_t k = 0; k < in->len; k++) {
         const Py_UCS4 c = in->p[k];
+        int keep;
         if (c < 0x80) {
-            found |= c == '.' ? SEEN_DOT
-                     : c == 'D' ? SEEN_D
-                     : c == ',' ? SEEN_COMMA
-                     : (c == '\'' || c == '`') ? SEEN_QUOTE
-                     : c == '-' ? SEEN_DASH
-                                : 0u;
+            found |= isolate_ascii[c] & ~KEPT;
+            keep = (isolate_ascii[c] & KEPT) != 0;
         }
-        else if (c == 0x2018 || c == 0x2019 || c == 0x201C || c == 0x201D) {
-            found |= SEEN_QUOTE;
+        else {
+            if (c == 0x2018 || c == 0x2019 || c == 0x201C || c == 0x201D) {
+                found |= SEEN_QUOTE;
+            }
+            else if (c == 0x2013) {
+                found |= SEEN_DASH;
+            }
+            keep = is_alpha_wide(c) || c == 0x2018 || c == 0x2019;
         }
-        else if (c == 0x2013) {
-            found |= SEEN_DASH;
-        }
-        const int keep = is_alnum(c) || is_java_ws(c) || c == '.' || c == '\'' || c == '`' ||
-                         c == ',' || c == '-' || c == 0x2018 || c == 0x2019;
         if (keep) {
             if (buf_put(out, c) < 0) {
                 return -1;
@@ -244,11 +299,14 @@ isolate_other(const Buf *in, Buf *out, unsigned *seen)
     return 0;
 }
 
-/* _protect_dot_runs: "\.(\.+)" -> " DOTMULTI\1", then the DOTMULTI folding loop. */
+/* _protect_dot_runs: "\.(\.+)" -> " DOTMULTI\1", then the DOTMULTI folding loop. *multi is
+ * set when the line may hold a DOTMULTI (a dot run was replaced, or it was already set: a 'D'
+ * in the input); without one the folding loop cannot apply and is skipped. */
 static int
-protect_dot_runs(Buf *line, Buf *tmp)
+protect_dot_runs(Buf *line, Buf *tmp, int *multi)
 {
     if (find_ascii(line, "..", 0) >= 0) {
+        *multi = 1;
         tmp->len = 0;
         Py_ssize_t s = 0;
         while (s < line->len) {
@@ -272,7 +330,7 @@ protect_dot_runs(Buf *line, Buf *tmp)
         }
         swap(line, tmp);
     }
-    while (find_ascii(line, "DOTMULTI.", 0) >= 0) {
+    while (*multi && find_ascii(line, "DOTMULTI.", 0) >= 0) {
         /* "DOTMULTI\.([^.])" -> "DOTDOTMULTI \1" */
         tmp->len = 0;
         Py_ssize_t s = 0;
@@ -512,7 +570,7 @@ collapse_spaces(Buf *line)
     int in_run = 0;
     for (Py_ssize_t k = 0; k < line->len; k++) {
         const Py_UCS4 c = line->p[k];
-        if (c == ' ' || is_unicode_space(c)) {
+        if (c == ' ' || (c >= 0xA0 && is_unicode_space(c))) {
             if (!in_run) {
                 line->p[w++] = ' ';
             }
@@ -551,7 +609,11 @@ normalize_ucs4(PyObject *text, int mode, int keep_punctuation, PyObject *prefixe
         return -1;
     }
     swap(line, tmp);
-    if ((seen & SEEN_DOT) && protect_dot_runs(line, tmp) < 0) {
+    /* Whether the line may hold a DOTMULTI: written in the input (a 'D'), made by
+     * protect_dot_runs(), or made later by split_sentence_dots() removing dots between the
+     * letters of a word (which needs a 'D' in the input too). */
+    int multi = (seen & SEEN_D) != 0;
+    if ((seen & SEEN_DOT) && protect_dot_runs(line, tmp, &multi) < 0) {
         return -1;
     }
     if (seen & SEEN_COMMA) {
@@ -577,7 +639,7 @@ normalize_ucs4(PyObject *text, int mode, int keep_punctuation, PyObject *prefixe
         return -1;
     }
     swap(line, tmp);
-    if ((seen & (SEEN_DOT | SEEN_D)) && restore_dot_runs(line, tmp) < 0) {
+    if (multi && restore_dot_runs(line, tmp) < 0) {
         return -1;
     }
     if (!keep_punctuation) {

@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from meteor_eval.errors import InputError
 from meteor_eval.match.base import Match
@@ -370,3 +372,36 @@ def test_row_blocks_stop_at_the_first_pair_over_the_work_budget(
             scorer.segment_score(repeated, [repeated])
     monkeypatch.setitem(limits.WORK_BUDGET, "meteor15", 36)  # at the budget: scored
     assert fused.best_stats_many(pairs) == [general.best_stats(h, r) for h, r in pairs]
+
+
+LINES = st.sampled_from(
+    ["", "the cat", "The cat.", "a big house", "the large home", "went quick", "Aa BB", "cats"]
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    batches=st.lists(
+        st.lists(st.tuples(LINES | st.text("abc .'", max_size=12), LINES), min_size=2, max_size=6),
+        min_size=1,
+        max_size=5,
+    ),
+    limit=st.sampled_from([1, 3, 200_000]),
+)
+def test_row_blocks_read_repeated_lines_from_the_line_cache(
+    batches: list[list[tuple[str, str]]], limit: int, table: str
+) -> None:
+    # issue 23: a line (hypothesis or reference) already interned is read from the block path's
+    # line cache, across batches, through cache clearings (a small CACHE_LIMIT), and gives the
+    # rows of the general path (the readable twin).
+    config = _norm15(paraphrase_table=table)
+    with pytest.MonkeyPatch.context() as patch:
+        fused, general = scorers(config, patch)
+        patch.setattr(fast_module, "CACHE_LIMIT", limit)
+        for batch in batches:
+            pairs = [(h, [r]) for h, r in batch]
+            block = fused.pipeline.rows_block(pairs)
+            assert block is not None
+            expected = [general.best_stats(h, r).to_row() for h, r in pairs]
+            assert [tuple(row) for row in block.tolist()] == expected
+            assert len(fused.pipeline._line_ids) <= limit + 2 * len(pairs)

@@ -37,7 +37,11 @@ ALPHABET = (
     ".,'`-\u2013\u2014\u2018\u2019\u201c\u201d\"!?:;()$%&/"
     " \t\n\x0b\f\r\u00a0\u2000\u2009\u3000\x01\U0001f600\ud800"
 )
+# DOT.MULTI. and D.O.T.M.U.L.T.I. become DOTMULTI only when their dots are removed (sentence
+# dots), after the dot runs were protected: the compiled normaliser skips the DOTMULTI steps of a
+# line without a dot run or a 'D', never one of these.
 WORDS = ["Mr", "No", "Art", "U.S.", "p.m.", "DOTMULTI", "DOTDOTMULTI", "don't", "l'homme", "..."]
+WORDS += ["DOT.MULTI.", "D.O.T.M.U.L.T.I.", "DOTMULTI..", "DOTMULTI.", "D", "--", "''", "b's"]
 
 
 @st.composite
@@ -54,6 +58,24 @@ def test_compiled_equals_python_on_random_text(text: str, language: str, keep: b
     assert normalize(text, language, keep_punctuation=keep) == normalize_python(
         text, language, keep_punctuation=keep
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The placeholder made by removing a word's inner dots is restored to a dot, as in Python.
+        ("a DOT.MULTI. b", "a . b"),
+        ("x D.O.T.M.U.L.T.I. y", "x . y"),
+        ("DOTMULTI.. z", ". .. z"),
+        ("DOT.MULTI.. q", "DOT.MULTI .. q"),
+        ("end... Then", "end ... Then"),
+        ("a , b's c--d", "a , b 's c d"),
+        ("No. 5 Mr. X", "No. 5 Mr. X"),
+    ],
+)
+def test_dot_placeholder_and_skipped_steps(text: str, expected: str) -> None:
+    assert normalize_python(text, "en", keep_punctuation=True) == expected
+    assert normalize(text, "en", keep_punctuation=True) == expected
 
 
 def test_compiled_equals_python_on_the_adversarial_inputs() -> None:

@@ -6,9 +6,14 @@ English locale, ``StringTokenizer``) and from the §8 edge-case table of the MET
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from meteor_eval.errors import ConfigError
+from meteor_eval.text import tokenize as tokenize_module
 from meteor_eval.text.tokenize import (
     java_hash,
     java_lower,
@@ -116,6 +121,31 @@ class TestJavaLower:
     )
     def test_capital_sigma_follows_java(self, text: str, expected: str) -> None:
         assert java_lower(text) == expected
+
+    @settings(max_examples=600, deadline=None)
+    @given(
+        st.text(
+            st.one_of(
+                st.sampled_from(
+                    "aA\u00c9\u2019\u201c\u0130\u0391\u03a3\u03c3:.\u02b0\u0345 "
+                    "\u2c2e\u2c2f\u2c30\ua7c0\ua7d0\U00010570\U000e0001"
+                ),
+                st.characters(exclude_categories=("Cs",)),
+            ),
+            max_size=12,
+        )
+    )
+    def test_the_str_lower_shortcut_equals_the_full_rule(self, text: str) -> None:
+        # issue 23: java_lower takes str.lower directly when a line has no capital sigma and no
+        # code point from U+2C2F on; the full rule (each Unicode 14 capital kept, the rest
+        # lowered with Java's final sigma) is the readable twin.
+        pattern = tokenize_module._UNICODE14_UPPER_RE.pattern
+        special = tokenize_module._UNICODE14_UPPER
+        full = "".join(
+            piece if piece in special else tokenize_module._lower_with_java_sigma(piece)
+            for piece in re.split(f"({pattern})", text)
+        )
+        assert java_lower(text) == full
 
 
 class TestPreprocess:

@@ -123,9 +123,9 @@ class FastPipeline(Pipeline):
         self.pair_kinds = compiled_kinds(config)
         self.word_types: WordTypes | None = None
         self._trie: tuple[object, ...] | None = None
-        #: Reference text -> its word-type ids (native int32 bytes) in the current table (the
-        #: block path's cache).
-        self._ref_ids: dict[str, bytes] = {}
+        #: Line (hypothesis or reference) -> its word-type ids (native int32 bytes) in the
+        #: current table: the block path's cache (at most CACHE_LIMIT lines, plus a batch).
+        self._line_ids: dict[str, bytes] = {}
         #: The compiled front end's settings (mode, keep punctuation, nonbreaking prefixes), or
         #: ``None`` when the lines of a batch are preprocessed in Python.
         self._front = self._front_settings(config)
@@ -160,14 +160,14 @@ class FastPipeline(Pipeline):
             synonyms=synonyms,
         )
         self.ref_cache.clear()
-        self._ref_ids = {}
+        self._line_ids = {}
         self._token_cache = None if self._front is None else _FRONT_KERNEL.meteor15_token_cache()
 
     def _general_path(self) -> None:
         """Leave the compiled pair path for good (a synonym identifier beyond 64 bits)."""
         self.word_types = None
         self.ref_cache.clear()
-        self._ref_ids = {}
+        self._line_ids = {}
         self._token_cache = None
 
     @staticmethod
@@ -418,9 +418,11 @@ class FastPipeline(Pipeline):
     ) -> np.ndarray[Any, np.dtype[np.int64]] | None:
         """The statistics of single-reference pairs as an ``(n, 23)`` int64 block in the jar's
         order (:data:`~meteor_eval.stats.meteor.ROW_COLUMNS`), from one ``meteor15_rows`` call:
-        the hypotheses and the references not seen yet are preprocessed and interned in one
-        :meth:`intern_lines` call, so no Python object is made per token or per pair on the
-        way from the text to the row.
+        the lines (hypotheses and references) not seen yet are preprocessed and interned in one
+        :meth:`intern_lines` call and their ids kept in a line cache (a line met again, e.g. a
+        hypothesis scored against a second reference, is not preprocessed again); the ids and
+        offsets are joined in bulk, so no Python object is made per token on the way from the
+        text to the row, and none per pair but the cache's.
 
         ``None`` when the block path does not apply (the compiled pair path is off, a pair
         has several references, more than four modules, a substituted aligner). Errors are
@@ -436,59 +438,74 @@ class FastPipeline(Pipeline):
             or aligner_substituted()
         ):
             return None
+        n = len(pairs)
+        hyp_texts: list[str] = []
+        ref_texts: list[str] = []
         for hypothesis, references in pairs:
-            check_segment(hypothesis, references)
-            if len(references) != 1:
-                return None
-            check_reference(0, references[0])
-        cache = self._ref_ids
-        ref_texts = [refs[0] for _, refs in pairs]
-        found: dict[str, bytes | None] = {t: cache.get(t) for t in ref_texts}
+            # The checks of check_segment() and check_reference() inline for the usual pair
+            # (a str and a one-item sequence of str), the functions themselves otherwise (same
+            # errors, same order).
+            if (
+                type(hypothesis) is not str
+                or type(references) is str
+                or len(references) != 1
+                or type(references[0]) is not str
+            ):
+                check_segment(hypothesis, references)
+                if len(references) != 1:
+                    return None
+                check_reference(0, references[0])
+            hyp_texts.append(hypothesis)
+            ref_texts.append(references[0])
         if types.full:
             self.new_word_types()
             types = self.word_types
             assert types is not None
-            cache = self._ref_ids
-            found = dict.fromkeys(found)
-        new_refs = [t for t, ids in found.items() if ids is None]
-        n = len(pairs)
-        interned = self.intern_lines([h for h, _ in pairs] + new_refs)
+        # Every distinct line (hypothesis or reference) is preprocessed and interned once in
+        # the table's life: the lines already seen are read from the cache.
+        cache = self._line_ids
+        new_lines = [t for t in dict.fromkeys(hyp_texts + ref_texts) if t not in cache]
+        interned = self.intern_lines(new_lines) if new_lines else (b"", bytes(8))
         if interned is None:
             return None
         ids, offsets = interned
-        ends = memoryview(offsets).cast("q")
-        budget = limits.WORK_BUDGET["meteor15"]
-        for index, (hypothesis, references) in enumerate(pairs):
-            # The exact count of equal words and stems (as the other paths give it) where the
-            # lengths allow it to pass the budget; normalising at most doubles a character, so
-            # twice the reference's characters bound its tokens. The kernel counts every
-            # stage's candidates as well, and stops at the budget.
-            if (ends[index + 1] - ends[index]) * 2 * len(references[0]) > budget:
-                try:
-                    self.check_token_work(self.tokenize(hypothesis), self.tokenize(references[0]))
-                except WorkBudgetError as exc:
-                    raise exc.at_index(index) from None
-        hyp_ids = ids[: 4 * ends[n]]
-        hyp_offsets = offsets[: 8 * (n + 1)]
-        for k, text in enumerate(new_refs, start=n):
-            found[text] = ids[4 * ends[k] : 4 * ends[k + 1]]
-        if len(cache) + len(new_refs) > CACHE_LIMIT:
+        if len(cache) + len(new_lines) > CACHE_LIMIT:
+            # Keep this batch's lines only (the cache then passes its limit by a batch at most).
+            kept = {t: cache[t] for t in dict.fromkeys(hyp_texts + ref_texts) if t in cache}
             cache.clear()
-        for text in new_refs:
-            cache[text] = cast("bytes", found[text])
-        ref_arrays = [cast("bytes", found[t]) for t in ref_texts]
-        ref_ids = b"".join(ref_arrays)
-        ref_offsets = array("q", itertools.accumulate((len(b) // 4 for b in ref_arrays), initial=0))
-        out = np.zeros((len(pairs), 23), dtype=np.int64)
+            cache.update(kept)
+        ends = memoryview(offsets).cast("q").tolist()
+        for k, text in enumerate(new_lines):
+            cache[text] = ids[4 * ends[k] : 4 * ends[k + 1]]
+        hyp_arrays = list(map(cache.__getitem__, hyp_texts))
+        ref_arrays = list(map(cache.__getitem__, ref_texts))
+        hyp_counts = np.fromiter(map(len, hyp_arrays), dtype=np.int64, count=n) // 4
+        ref_counts = np.fromiter(map(len, ref_arrays), dtype=np.int64, count=n) // 4
+        budget = limits.WORK_BUDGET["meteor15"]
+        # The exact count of equal words and stems (as the other paths give it) where the
+        # lengths allow it to pass the budget; the kernel counts every stage's candidates as
+        # well, and stops at the budget.
+        for index in np.flatnonzero(hyp_counts * ref_counts > budget).tolist():
+            try:
+                self.check_token_work(
+                    self.tokenize(hyp_texts[index]), self.tokenize(ref_texts[index])
+                )
+            except WorkBudgetError as exc:
+                raise exc.at_index(index) from None
+        hyp_offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(hyp_counts, out=hyp_offsets[1:])
+        ref_offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(ref_counts, out=ref_offsets[1:])
+        out = np.zeros((n, 23), dtype=np.int64)
         with types.lock:  # the tables do not grow while the kernel reads them
             over = _ROWS_KERNEL.meteor15_rows(
                 self.pair_kinds,
-                hyp_ids,
+                b"".join(hyp_arrays),
                 hyp_offsets,
-                ref_ids,
+                b"".join(ref_arrays),
                 ref_offsets,
                 *self._table_arguments(types),
-                limits.WORK_BUDGET["meteor15"],
+                budget,
                 out,
             )
         if over is not None:
