@@ -150,3 +150,37 @@ def test_row_scores_equal_the_scalar_formula_and_the_rescorer(rows: list[list[in
     scalar = [score_from_stats(MeteorStats.from_row(r), config).score for r in block.tolist()]
     assert ours == scalar
     assert ours == segment_scores(block, TuningParams.from_config(config)).tolist()
+
+
+def test_repeated_texts_are_interned_once_and_scored_as_each_pair() -> None:
+    """The same caption in several images, a reference repeated across images and a caption
+    that is also another image's reference: each pair's row is the per-image path's."""
+    scorer = _scorer()
+    pairs = [
+        ("a dog on a mat", ["a dog sat on a mat", "the puppy on the rug"]),
+        ("a dog on a mat", ["a big red street", "a dog sat on a mat"]),
+        ("a dog sat on a mat", ["a dog on a mat", "a dog on a mat", "cats"]),
+        ("", ["a dog sat on a mat"]),
+    ]
+    best = meteor_best_rows(scorer, pairs)
+    assert best is not None
+    rows, scores = best
+    expected = scorer.best_stats_many(pairs)
+    assert [tuple(row) for row in rows.tolist()] == [s.to_row() for s in expected]
+    assert scores.tolist() == [score_from_stats(s, scorer.config).score for s in expected]
+    # both of the first two pairs keep "a dog sat on a mat": the same row
+    assert rows.tolist()[0] == rows.tolist()[1]
+
+
+@settings(max_examples=40, deadline=None)
+@given(PAIRS)
+def test_rows_of_ids_equals_rows_block(pairs: list[tuple[str, list[str]]]) -> None:
+    """FastPipeline.rows_of_ids on the gathered ids of every pair gives rows_block's rows of
+    the same single-reference pairs."""
+    scorer = _scorer()
+    flat = [(h, (r,)) for h, refs in pairs for r in refs]
+    counts = [len(refs) for _, refs in pairs]
+    gathered = caption._interned_pairs(scorer.pipeline, pairs, counts)
+    assert gathered is not None
+    block = scorer.pipeline.rows_of_ids(*gathered)
+    assert block.tolist() == scorer.pipeline.rows_block(flat).tolist()

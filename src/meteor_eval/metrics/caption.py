@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from meteor_eval._ext import compiled_kernels
+from meteor_eval.limits import WORK_BUDGET
 
 __all__ = [
     "BleuImageStats",
@@ -578,9 +579,11 @@ def meteor_best_rows(scorer: Any, pairs: Sequence[tuple[str, Sequence[str]]]) ->
     for every (hypothesis, reference) pair of the batch, or ``None`` where that path does not
     apply (the caller then takes :meth:`best_stats_many`).
 
-    Every hypothesis is paired with each of its references and the pairs are scored as one
-    single-reference batch (``FastPipeline.rows_block``: one ``meteor15_rows`` call); each
-    row's score is the scorer's formula on whole columns
+    Each distinct hypothesis and each distinct reference is preprocessed and interned once
+    (``FastPipeline.intern_lines``), every hypothesis is paired with each of its references by
+    gathering their word-type ids, and the pairs are scored as one single-reference batch
+    (``FastPipeline.rows_of_ids``: one ``meteor15_rows`` call, the rows of
+    ``FastPipeline.rows_block``); each row's score is the scorer's formula on whole columns
     (:func:`~meteor_eval.metrics.meteor.formula.jar_row_scores`, bit for bit the scalar
     formula), and each pair keeps its first reference with the highest score, as
     :meth:`Pipeline.best_reference` does.
@@ -588,10 +591,10 @@ def meteor_best_rows(scorer: Any, pairs: Sequence[tuple[str, Sequence[str]]]) ->
     Returns:
         ``(rows, scores)``: an ``(n, 23)`` int64 block in the jar's order and the ``n`` scores.
     """
-    rows_block = getattr(getattr(scorer, "pipeline", None), "rows_block", None)
+    pipeline: Any = getattr(scorer, "pipeline", None)
     config = scorer.config
     if (
-        rows_block is None
+        getattr(pipeline, "rows_of_ids", None) is None
         or config.flavour != "meteor15"
         or len(pairs) < 1
         or not 1 <= len(config.weights) <= 4
@@ -599,23 +602,28 @@ def meteor_best_rows(scorer: Any, pairs: Sequence[tuple[str, Sequence[str]]]) ->
         return None
     from meteor_eval.errors import WorkBudgetError
     from meteor_eval.metrics.meteor.formula import jar_row_scores
+    from meteor_eval.metrics.meteor.pipeline import check_reference, check_segment
 
     if any(isinstance(references, str) or not references for _, references in pairs):
         return None  # the general path names the problem
-    flat: list[tuple[str, Sequence[str]]] = [
-        (hypothesis, (reference,)) for hypothesis, references in pairs for reference in references
-    ]
     counts = [len(references) for _, references in pairs]
-    if len(flat) < 2:
+    if sum(counts) < 2:
+        return None
+    for hypothesis, references in pairs:
+        check_segment(hypothesis, references)
+        for reference in references:
+            check_reference(0, reference)
+    gathered = _interned_pairs(pipeline, pairs, counts)
+    if gathered is None:
         return None
     try:
-        block = rows_block(flat)
+        block = pipeline.rows_of_ids(*gathered)
     except WorkBudgetError:
         return None  # the general path raises it, placed at its pair
     if block is None:
         return None
     scores = jar_row_scores(block, config)
-    if len(flat) == len(pairs):
+    if len(block) == len(pairs):
         return block, scores
     starts = np.zeros(len(pairs), dtype=np.int64)
     np.cumsum(counts[:-1], out=starts[1:])
@@ -624,3 +632,49 @@ def meteor_best_rows(scorer: Any, pairs: Sequence[tuple[str, Sequence[str]]]) ->
     index = np.arange(len(scores), dtype=np.int64)
     chosen = np.minimum.reduceat(np.where(scores == highest[segment], index, len(scores)), starts)
     return block[chosen], scores[chosen]
+
+
+def _interned_pairs(
+    pipeline: Any, pairs: Sequence[tuple[str, Sequence[str]]], counts: Sequence[int]
+) -> tuple[Any, Any, Any, Any] | None:
+    """The word-type ids of every (hypothesis, reference) pair, hypotheses in order, each with
+    its references in order: ``(hyp_ids, hyp_offsets, ref_ids, ref_offsets)`` for
+    ``FastPipeline.rows_of_ids``, each distinct text interned once. ``None`` when the compiled
+    path is off, or when a pair's lengths let it reach the work budget (the general path then
+    checks it exactly, as ``FastPipeline.rows_block`` would)."""
+    types = pipeline.word_types
+    if types is None:
+        return None
+    if types.full:  # bound memory, as rows_block does
+        pipeline.new_word_types()
+    hyp_line: dict[str, int] = {}
+    hyp_of_pair = [hyp_line.setdefault(h, len(hyp_line)) for h, _ in pairs]
+    ref_line: dict[str, int] = {}
+    ref_of_pair = [ref_line.setdefault(r, len(ref_line)) for _, refs in pairs for r in refs]
+    interned = pipeline.intern_lines([*hyp_line, *ref_line])
+    if interned is None:
+        return None
+    ids = np.frombuffer(interned[0], dtype=np.int32)
+    ends = np.frombuffer(interned[1], dtype=np.int64)
+    hyp_lines = np.repeat(np.asarray(hyp_of_pair, dtype=np.int64), counts)
+    ref_lines = np.asarray(ref_of_pair, dtype=np.int64) + len(hyp_line)
+    hyp_ids, hyp_offsets = _gather(ids, ends, hyp_lines)
+    ref_ids, ref_offsets = _gather(ids, ends, ref_lines)
+    # rows_block's rule: normalising at most doubles a character, so twice the reference's
+    # characters bound its tokens; a pair whose bound passes the budget takes the general path.
+    budget = WORK_BUDGET["meteor15"]
+    ref_chars = np.asarray([len(r) for r in ref_line], dtype=np.int64)[ref_lines - len(hyp_line)]
+    if np.any(np.diff(hyp_offsets) * 2 * ref_chars > budget):
+        return None
+    return hyp_ids, hyp_offsets, ref_ids, ref_offsets
+
+
+def _gather(ids: Any, ends: Any, lines: Any) -> tuple[Any, Any]:
+    """The ids of ``lines`` (line ``k``: ``ids[ends[k]:ends[k + 1]]``) one after another, and
+    their offsets."""
+    starts = ends[lines]
+    lengths = ends[lines + 1] - starts
+    offsets = np.zeros(len(lines) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    index = np.repeat(starts - offsets[:-1], lengths) + np.arange(offsets[-1], dtype=np.int64)
+    return np.ascontiguousarray(ids[index]), offsets
