@@ -184,3 +184,19 @@ def test_rows_of_ids_equals_rows_block(pairs: list[tuple[str, list[str]]]) -> No
     assert gathered is not None
     block = scorer.pipeline.rows_of_ids(*gathered)
     assert block.tolist() == scorer.pipeline.rows_block(flat).tolist()
+
+
+FIELD_TEXT = st.lists(st.sampled_from(["a", " ", "  ", "|", "|||", "\t", "\x01", "b c", ""])).map(
+    "".join
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(FIELD_TEXT, st.lists(FIELD_TEXT, max_size=4)), max_size=6))
+def test_fields_of_many_images_equal_each_images_fields(
+    images: list[tuple[str, list[str]]],
+) -> None:
+    hypotheses = [h for h, _ in images]
+    references = [refs for _, refs in images]
+    expected = [meteor_fields(h, refs) for h, refs in images]
+    assert caption.meteor_fields_many(hypotheses, references) == expected

@@ -34,6 +34,7 @@ References:
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
@@ -171,15 +172,27 @@ def _bleu_stats_compiled(
     """:func:`bleu_image_stats` of every image from one ``bleu_rows`` call (the same integer
     counts: ``str.split()`` tokens, clipped counts, closest reference length), or ``None`` when
     the kernel is missing or an item is not a string (the Python path then runs)."""
+    rows = _bleu_rows_compiled(candidates, references, n)
+    if rows is None:
+        return None
+    return [
+        BleuImageStats(row[0], row[1], tuple(row[2 + n :]), tuple(row[2 : 2 + n]))
+        for row in rows.tolist()
+    ]
+
+
+def _bleu_rows_compiled(
+    candidates: Sequence[str], references: Sequence[Sequence[str]], n: int
+) -> Any:
+    """The ``bleu_rows`` block of every image as an ``(images, 2 + 2n)`` int64 array (test
+    length, reference length, clipped matches of each order, candidate n-grams of each order),
+    or ``None`` (as :func:`_bleu_stats_compiled`)."""
     if _BLEU_KERNEL is None or not candidates or n > 64:
         return None
     block = _BLEU_KERNEL.bleu_rows(candidates, references, _TOK_NONE, n)
     if block is None:
         return None
-    rows = np.frombuffer(block, dtype=np.int64).reshape(len(candidates), 2 + 2 * n).tolist()
-    return [
-        BleuImageStats(row[0], row[1], tuple(row[2 + n :]), tuple(row[2 : 2 + n])) for row in rows
-    ]
+    return np.frombuffer(block, dtype=np.int64).reshape(len(candidates), 2 + 2 * n)
 
 
 def _bleu_values(
@@ -228,16 +241,26 @@ def coco_bleu(
         [1.0, 1.0, 1.0, 1.0]
     """
     ids = check_captions(gts, res, metric="Bleu")
-    stats = _bleu_stats_compiled([res[i][0] for i in ids], [gts[i] for i in ids], n)
-    if stats is None:
-        stats = [bleu_image_stats(res[i][0], gts[i], n) for i in ids]
     per_image: list[list[float]] = [[] for _ in range(n)]
-    for record in stats:
-        for k, value in enumerate(
-            _bleu_values(record.correct, record.guess, record.testlen, record.reflen)
-        ):
-            per_image[k].append(value)
-    scores, totals = bleu_of_stats(stats, n)
+    block = _bleu_rows_compiled([res[i][0] for i in ids], [gts[i] for i in ids], n)
+    if block is not None:
+        # Straight from the rows (no record per image); the totals are the columns' sums.
+        for row in block.tolist():
+            values = _bleu_values(row[2 : 2 + n], row[2 + n :], row[0], row[1])
+            for k in range(n):
+                per_image[k].append(values[k])
+        sums = block.sum(axis=0).tolist()
+        guess, correct = sums[2 + n :], sums[2 : 2 + n]
+        totals = {"testlen": sums[0], "reflen": sums[1], "guess": guess, "correct": correct}
+        scores = _bleu_values(correct, guess, sums[0], sums[1])
+    else:
+        stats = [bleu_image_stats(res[i][0], gts[i], n) for i in ids]
+        for record in stats:
+            for k, value in enumerate(
+                _bleu_values(record.correct, record.guess, record.testlen, record.reflen)
+            ):
+                per_image[k].append(value)
+        scores, totals = bleu_of_stats(stats, n)
     if verbose > 0:
         print(totals)
         print("ratio:", (totals["testlen"] + _TINY) / (totals["reflen"] + _SMALL))
@@ -489,6 +512,30 @@ def meteor_fields(hypothesis: str, references: Sequence[str]) -> tuple[str, list
         # No bar anywhere: the fields are the texts themselves, trimmed (the usual caption).
         return java_trim(hypothesis.replace("  ", " ")), [java_trim(r) for r in references]
     return _meteor_fields_of_line(hypothesis, references)
+
+
+def meteor_fields_many(
+    hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+) -> list[tuple[str, list[str]] | None]:
+    """:func:`meteor_fields` of every image (``hypotheses[k]`` with ``references[k]``), with
+    one search for a bar over all the texts: when none holds one (the usual caption set), each
+    image's fields are its texts trimmed, without a test per text."""
+    from meteor_eval.text.tokenize import java_trim
+
+    try:
+        plain = (
+            all(references)
+            and "|" not in "".join(hypotheses)
+            and "|" not in "".join(itertools.chain.from_iterable(references))
+        )
+    except TypeError:  # an item that is not a str: meteor_fields says what it does with it
+        plain = False
+    if not plain:
+        return [meteor_fields(h, refs) for h, refs in zip(hypotheses, references, strict=True)]
+    return [
+        (java_trim(h.replace("  ", " ")), [java_trim(r) for r in refs])
+        for h, refs in zip(hypotheses, references, strict=True)
+    ]
 
 
 def _meteor_fields_of_line(
