@@ -11,9 +11,11 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from meteor_eval._ext import compiled_kernels
 from meteor_eval.metrics import caption
 from meteor_eval.metrics.caption import coco_meteor, meteor_best_rows, meteor_fields
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig, score_from_stats
@@ -51,11 +53,20 @@ PAIRS = st.lists(
 )
 
 
+#: The batch path needs the compiled pair kernel and its front end (without them, or with
+#: METEOR_EVAL_PURE_PYTHON=1, meteor_best_rows gives None and the per-image path runs).
+needs_kernels = pytest.mark.skipif(
+    compiled_kernels("meteor15_rows", "meteor15_tokens") is None,
+    reason="the compiled METEOR 1.5 kernels are not in use",
+)
+
+
 @cache
 def _scorer() -> Any:
     return Meteor(MeteorConfig.preset("meteor15", language="en", normalization="norm"))
 
 
+@needs_kernels
 @settings(max_examples=120, deadline=None)
 @given(PAIRS)
 def test_batch_of_every_reference_equals_the_per_image_path(
@@ -89,6 +100,7 @@ def test_coco_meteor_equals_its_per_image_path(pairs: list[tuple[str, list[str]]
     assert total == pooled
 
 
+@needs_kernels
 def test_best_reference_hand_case() -> None:
     # the second reference matches every word; the first one only two of three
     scorer = _scorer()
@@ -152,6 +164,7 @@ def test_row_scores_equal_the_scalar_formula_and_the_rescorer(rows: list[list[in
     assert ours == segment_scores(block, TuningParams.from_config(config)).tolist()
 
 
+@needs_kernels
 def test_repeated_texts_are_interned_once_and_scored_as_each_pair() -> None:
     """The same caption in several images, a reference repeated across images and a caption
     that is also another image's reference: each pair's row is the per-image path's."""
@@ -172,6 +185,7 @@ def test_repeated_texts_are_interned_once_and_scored_as_each_pair() -> None:
     assert rows.tolist()[0] == rows.tolist()[1]
 
 
+@needs_kernels
 @settings(max_examples=40, deadline=None)
 @given(PAIRS)
 def test_rows_of_ids_equals_rows_block(pairs: list[tuple[str, list[str]]]) -> None:
@@ -202,6 +216,7 @@ def test_fields_of_many_images_equal_each_images_fields(
     assert caption.meteor_fields_many(hypotheses, references) == expected
 
 
+@needs_kernels
 def test_texts_interned_by_an_earlier_call_are_reused_and_forgotten_on_clear() -> None:
     """A second system on the same references reads their ids from the first call's cache
     (same rows as the per-image path); a new word-type table or clear_caches() drops it."""
