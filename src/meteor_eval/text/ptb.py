@@ -34,6 +34,12 @@ What the lexer does, as far as it survives the punctuation filter:
   ``*`` are one token; smileys (``:)`` is ``:-rrb-``) are one token; ``&amp;``, ``&lt;``,
   ``&gt;`` are decoded.
 
+:func:`caption_tokens` runs through the compiled ``ptb_caption_lines`` (``_ext/ptb.c``) where
+the extension is built: it reads the lines, the plain lines and words, the separators and the
+chunk cache in C and calls back into this module for the rest (a new chunk's tokens, the context
+rule of a flagged chunk, a line holding a slash). This module stays the readable twin of the
+whole (:func:`_caption_tokens_python`) and runs alone under ``METEOR_EVAL_PURE_PYTHON=1``.
+
 Known differences (none seen in caption data): phone numbers with an area code in brackets,
 ``<`` or ``>`` glued to a letter, URLs with unusual characters, and scripts whose digits are not
 ASCII may be split otherwise than by the jar.
