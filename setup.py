@@ -42,6 +42,7 @@ SOURCES = (
     "rouge.c",
     "frontend.c",
     "caption.c",
+    "ptb.c",
 )
 
 

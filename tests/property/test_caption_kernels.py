@@ -191,3 +191,21 @@ def test_caption_metric_rows_equal_the_python_twins(images: list[tuple[str, list
     expected = [bleu_image_stats(hyp, refs) for hyp, refs in images]
     assert rows == [(s.testlen, s.reflen, *s.guess, *s.correct) for s in expected]
     assert CocoRougeL().segment_rows(images) == [(rouge_l_image(h, r), 1) for h, r in images]
+
+
+@settings(max_examples=150, deadline=None)
+@given(IMAGES, st.integers(1, 7))
+def test_cider_metric_rows_equal_the_model(images: list[tuple[str, list[str]]], n: int) -> None:
+    """``CiderD.segment_rows`` (the ``caption`` command's CIDEr-D): the compiled call when the
+    pairs' references are the settings' (or there are none in the settings), the model
+    otherwise; every row is the model's float."""
+    from meteor_eval.metrics.coco import CiderConfig, CiderD
+
+    references = [refs for _, refs in images]
+    expected = [(float(v), 1) for v in _python_cider(images, n)]
+    assert CiderD.for_references(references, n=n).segment_rows(images) == expected
+    assert CiderD(CiderConfig(n=n)).segment_rows(images) == expected
+    # The first image alone, with the whole set's document frequencies: the model's path.
+    whole = CiderD.for_references(references, n=n)
+    model = CiderModel(references, n=n)
+    assert whole.segment_rows(images[:1]) == [(float(model.score(*images[0])), 1)]

@@ -11,9 +11,11 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from meteor_eval._ext import compiled_kernels
 from meteor_eval.metrics import caption
 from meteor_eval.metrics.caption import coco_meteor, meteor_best_rows, meteor_fields
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig, score_from_stats
@@ -51,11 +53,20 @@ PAIRS = st.lists(
 )
 
 
+#: The batch path needs the compiled pair kernel and its front end (without them, or with
+#: METEOR_EVAL_PURE_PYTHON=1, meteor_best_rows gives None and the per-image path runs).
+needs_kernels = pytest.mark.skipif(
+    compiled_kernels("meteor15_rows", "meteor15_tokens") is None,
+    reason="the compiled METEOR 1.5 kernels are not in use",
+)
+
+
 @cache
 def _scorer() -> Any:
     return Meteor(MeteorConfig.preset("meteor15", language="en", normalization="norm"))
 
 
+@needs_kernels
 @settings(max_examples=120, deadline=None)
 @given(PAIRS)
 def test_batch_of_every_reference_equals_the_per_image_path(
@@ -89,6 +100,7 @@ def test_coco_meteor_equals_its_per_image_path(pairs: list[tuple[str, list[str]]
     assert total == pooled
 
 
+@needs_kernels
 def test_best_reference_hand_case() -> None:
     # the second reference matches every word; the first one only two of three
     scorer = _scorer()
@@ -150,3 +162,76 @@ def test_row_scores_equal_the_scalar_formula_and_the_rescorer(rows: list[list[in
     scalar = [score_from_stats(MeteorStats.from_row(r), config).score for r in block.tolist()]
     assert ours == scalar
     assert ours == segment_scores(block, TuningParams.from_config(config)).tolist()
+
+
+@needs_kernels
+def test_repeated_texts_are_interned_once_and_scored_as_each_pair() -> None:
+    """The same caption in several images, a reference repeated across images and a caption
+    that is also another image's reference: each pair's row is the per-image path's."""
+    scorer = _scorer()
+    pairs = [
+        ("a dog on a mat", ["a dog sat on a mat", "the puppy on the rug"]),
+        ("a dog on a mat", ["a big red street", "a dog sat on a mat"]),
+        ("a dog sat on a mat", ["a dog on a mat", "a dog on a mat", "cats"]),
+        ("", ["a dog sat on a mat"]),
+    ]
+    best = meteor_best_rows(scorer, pairs)
+    assert best is not None
+    rows, scores = best
+    expected = scorer.best_stats_many(pairs)
+    assert [tuple(row) for row in rows.tolist()] == [s.to_row() for s in expected]
+    assert scores.tolist() == [score_from_stats(s, scorer.config).score for s in expected]
+    # both of the first two pairs keep "a dog sat on a mat": the same row
+    assert rows.tolist()[0] == rows.tolist()[1]
+
+
+@needs_kernels
+@settings(max_examples=40, deadline=None)
+@given(PAIRS)
+def test_rows_of_ids_equals_rows_block(pairs: list[tuple[str, list[str]]]) -> None:
+    """FastPipeline.rows_of_ids on the gathered ids of every pair gives rows_block's rows of
+    the same single-reference pairs."""
+    scorer = _scorer()
+    flat = [(h, (r,)) for h, refs in pairs for r in refs]
+    counts = [len(refs) for _, refs in pairs]
+    gathered = caption._interned_pairs(scorer.pipeline, pairs, counts)
+    assert gathered is not None
+    block = scorer.pipeline.rows_of_ids(*gathered)
+    assert block.tolist() == scorer.pipeline.rows_block(flat).tolist()
+
+
+FIELD_TEXT = st.lists(st.sampled_from(["a", " ", "  ", "|", "|||", "\t", "\x01", "b c", ""])).map(
+    "".join
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(FIELD_TEXT, st.lists(FIELD_TEXT, max_size=4)), max_size=6))
+def test_fields_of_many_images_equal_each_images_fields(
+    images: list[tuple[str, list[str]]],
+) -> None:
+    hypotheses = [h for h, _ in images]
+    references = [refs for _, refs in images]
+    expected = [meteor_fields(h, refs) for h, refs in images]
+    assert caption.meteor_fields_many(hypotheses, references) == expected
+
+
+@needs_kernels
+def test_texts_interned_by_an_earlier_call_are_reused_and_forgotten_on_clear() -> None:
+    """A second system on the same references reads their ids from the first call's cache
+    (same rows as the per-image path); a new word-type table or clear_caches() drops it."""
+    scorer = _scorer()
+    references = [["a dog sat on a mat", "the puppy on the rug"], ["a big red street"]]
+    for system in (["a dog on a mat", "a red road"], ["the cat", "a big red street"]):
+        pairs = list(zip(system, references, strict=True))
+        best = meteor_best_rows(scorer, pairs)
+        assert best is not None
+        expected = scorer.best_stats_many(pairs)
+        assert [tuple(row) for row in best[0].tolist()] == [s.to_row() for s in expected]
+    known = caption._TEXT_IDS[id(scorer.pipeline)][1]
+    assert "a dog sat on a mat" in known and "the cat" in known
+    scorer.pipeline.new_word_types()
+    assert caption._text_ids(scorer.pipeline, ["the cat"]) is not None
+    assert list(caption._TEXT_IDS[id(scorer.pipeline)][1]) == ["the cat"]
+    caption.clear_caches()
+    assert not caption._TEXT_IDS

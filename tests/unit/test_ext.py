@@ -45,6 +45,7 @@ def test_kernels_name_every_function_of_the_module_once() -> None:
         "rouge",
         "front",
         "caption",
+        "ptb",
     ]
 
 
@@ -102,7 +103,7 @@ def test_an_older_build_reports_the_kernels_it_lacks(monkeypatch: pytest.MonkeyP
     assert _ext.kernels_summary() == (
         "kernels: compiled (normalise, beam); "
         "pure Python (hash, stem, candidates, stats, pair, greedy, index, text, bleu, lcs, rouge, "
-        "front, caption: not in this build)"
+        "front, caption, ptb: not in this build)"
     )
     monkeypatch.setattr(_ext, "_BUILT", _partial_build())
     assert _ext.kernels_summary() == "kernels: pure Python (no kernel in this build)"

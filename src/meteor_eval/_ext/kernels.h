@@ -27,6 +27,8 @@
  *                  interned to word-type ids in one call (meteor15_tokens)
  *   caption.c      pycocoevalcap's per-image CIDEr-D and ROUGE-L of a caption set
  *                  (cider_d_scores, coco_rouge_l_scores)
+ *   ptb.c          pycocoevalcap's caption tokenizer over a list of captions: lines, plain
+ *                  lines, separators and the chunk cache (ptb_caption_lines)
  *
  * Only what crosses files is declared here: the candidate record and the beam search's
  * workspace, the Match readers and makers, candidate emission, the paraphrase trie and the
@@ -471,5 +473,6 @@ extern KERNEL_API PyMethodDef meteor_lcs_methods[];
 extern KERNEL_API PyMethodDef meteor_rouge_methods[];
 extern KERNEL_API PyMethodDef meteor_frontend_methods[];
 extern KERNEL_API PyMethodDef meteor_caption_methods[];
+extern KERNEL_API PyMethodDef meteor_ptb_methods[];
 
 #endif /* METEOR_EVAL_KERNELS_H */

@@ -29,6 +29,7 @@ PyInit__kernels(void)
         meteor_rouge_methods,
         meteor_frontend_methods,
         meteor_caption_methods,
+        meteor_ptb_methods,
     };
     PyObject *module = PyModule_Create(&kernels_module);
     if (module == NULL) {

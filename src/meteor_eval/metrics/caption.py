@@ -34,6 +34,7 @@ References:
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
@@ -43,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from meteor_eval._ext import compiled_kernels
+from meteor_eval.limits import WORK_BUDGET
 
 __all__ = [
     "BleuImageStats",
@@ -135,8 +137,10 @@ def caption_counts(caption: str, n: int = 4) -> list[Counter[tuple[str, ...]]]:
 
 
 def clear_caches() -> None:
-    """Forget the cached n-gram counts (for benchmarks that time cold runs)."""
+    """Forget the cached n-gram counts and METEOR's interned texts (for benchmarks that time
+    cold runs)."""
     _COUNTS.clear()
+    _TEXT_IDS.clear()
 
 
 def bleu_image_stats(candidate: str, references: Sequence[str], n: int = 4) -> BleuImageStats:
@@ -170,15 +174,27 @@ def _bleu_stats_compiled(
     """:func:`bleu_image_stats` of every image from one ``bleu_rows`` call (the same integer
     counts: ``str.split()`` tokens, clipped counts, closest reference length), or ``None`` when
     the kernel is missing or an item is not a string (the Python path then runs)."""
+    rows = _bleu_rows_compiled(candidates, references, n)
+    if rows is None:
+        return None
+    return [
+        BleuImageStats(row[0], row[1], tuple(row[2 + n :]), tuple(row[2 : 2 + n]))
+        for row in rows.tolist()
+    ]
+
+
+def _bleu_rows_compiled(
+    candidates: Sequence[str], references: Sequence[Sequence[str]], n: int
+) -> Any:
+    """The ``bleu_rows`` block of every image as an ``(images, 2 + 2n)`` int64 array (test
+    length, reference length, clipped matches of each order, candidate n-grams of each order),
+    or ``None`` (as :func:`_bleu_stats_compiled`)."""
     if _BLEU_KERNEL is None or not candidates or n > 64:
         return None
     block = _BLEU_KERNEL.bleu_rows(candidates, references, _TOK_NONE, n)
     if block is None:
         return None
-    rows = np.frombuffer(block, dtype=np.int64).reshape(len(candidates), 2 + 2 * n).tolist()
-    return [
-        BleuImageStats(row[0], row[1], tuple(row[2 + n :]), tuple(row[2 : 2 + n])) for row in rows
-    ]
+    return np.frombuffer(block, dtype=np.int64).reshape(len(candidates), 2 + 2 * n)
 
 
 def _bleu_values(
@@ -227,16 +243,26 @@ def coco_bleu(
         [1.0, 1.0, 1.0, 1.0]
     """
     ids = check_captions(gts, res, metric="Bleu")
-    stats = _bleu_stats_compiled([res[i][0] for i in ids], [gts[i] for i in ids], n)
-    if stats is None:
-        stats = [bleu_image_stats(res[i][0], gts[i], n) for i in ids]
     per_image: list[list[float]] = [[] for _ in range(n)]
-    for record in stats:
-        for k, value in enumerate(
-            _bleu_values(record.correct, record.guess, record.testlen, record.reflen)
-        ):
-            per_image[k].append(value)
-    scores, totals = bleu_of_stats(stats, n)
+    block = _bleu_rows_compiled([res[i][0] for i in ids], [gts[i] for i in ids], n)
+    if block is not None:
+        # Straight from the rows (no record per image); the totals are the columns' sums.
+        for row in block.tolist():
+            values = _bleu_values(row[2 : 2 + n], row[2 + n :], row[0], row[1])
+            for k in range(n):
+                per_image[k].append(values[k])
+        sums = block.sum(axis=0).tolist()
+        guess, correct = sums[2 + n :], sums[2 : 2 + n]
+        totals = {"testlen": sums[0], "reflen": sums[1], "guess": guess, "correct": correct}
+        scores = _bleu_values(correct, guess, sums[0], sums[1])
+    else:
+        stats = [bleu_image_stats(res[i][0], gts[i], n) for i in ids]
+        for record in stats:
+            for k, value in enumerate(
+                _bleu_values(record.correct, record.guess, record.testlen, record.reflen)
+            ):
+                per_image[k].append(value)
+        scores, totals = bleu_of_stats(stats, n)
     if verbose > 0:
         print(totals)
         print("ratio:", (totals["testlen"] + _TINY) / (totals["reflen"] + _SMALL))
@@ -490,6 +516,30 @@ def meteor_fields(hypothesis: str, references: Sequence[str]) -> tuple[str, list
     return _meteor_fields_of_line(hypothesis, references)
 
 
+def meteor_fields_many(
+    hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+) -> list[tuple[str, list[str]] | None]:
+    """:func:`meteor_fields` of every image (``hypotheses[k]`` with ``references[k]``), with
+    one search for a bar over all the texts: when none holds one (the usual caption set), each
+    image's fields are its texts trimmed, without a test per text."""
+    from meteor_eval.text.tokenize import java_trim
+
+    try:
+        plain = (
+            all(references)
+            and "|" not in "".join(hypotheses)
+            and "|" not in "".join(itertools.chain.from_iterable(references))
+        )
+    except TypeError:  # an item that is not a str: meteor_fields says what it does with it
+        plain = False
+    if not plain:
+        return [meteor_fields(h, refs) for h, refs in zip(hypotheses, references, strict=True)]
+    return [
+        (java_trim(h.replace("  ", " ")), [java_trim(r) for r in refs])
+        for h, refs in zip(hypotheses, references, strict=True)
+    ]
+
+
 def _meteor_fields_of_line(
     hypothesis: str, references: Sequence[str]
 ) -> tuple[str, list[str]] | None:
@@ -578,9 +628,11 @@ def meteor_best_rows(scorer: Any, pairs: Sequence[tuple[str, Sequence[str]]]) ->
     for every (hypothesis, reference) pair of the batch, or ``None`` where that path does not
     apply (the caller then takes :meth:`best_stats_many`).
 
-    Every hypothesis is paired with each of its references and the pairs are scored as one
-    single-reference batch (``FastPipeline.rows_block``: one ``meteor15_rows`` call); each
-    row's score is the scorer's formula on whole columns
+    Each distinct hypothesis and each distinct reference is preprocessed and interned once
+    (``FastPipeline.intern_lines``), every hypothesis is paired with each of its references by
+    gathering their word-type ids, and the pairs are scored as one single-reference batch
+    (``FastPipeline.rows_of_ids``: one ``meteor15_rows`` call, the rows of
+    ``FastPipeline.rows_block``); each row's score is the scorer's formula on whole columns
     (:func:`~meteor_eval.metrics.meteor.formula.jar_row_scores`, bit for bit the scalar
     formula), and each pair keeps its first reference with the highest score, as
     :meth:`Pipeline.best_reference` does.
@@ -588,10 +640,10 @@ def meteor_best_rows(scorer: Any, pairs: Sequence[tuple[str, Sequence[str]]]) ->
     Returns:
         ``(rows, scores)``: an ``(n, 23)`` int64 block in the jar's order and the ``n`` scores.
     """
-    rows_block = getattr(getattr(scorer, "pipeline", None), "rows_block", None)
+    pipeline: Any = getattr(scorer, "pipeline", None)
     config = scorer.config
     if (
-        rows_block is None
+        getattr(pipeline, "rows_of_ids", None) is None
         or config.flavour != "meteor15"
         or len(pairs) < 1
         or not 1 <= len(config.weights) <= 4
@@ -599,23 +651,28 @@ def meteor_best_rows(scorer: Any, pairs: Sequence[tuple[str, Sequence[str]]]) ->
         return None
     from meteor_eval.errors import WorkBudgetError
     from meteor_eval.metrics.meteor.formula import jar_row_scores
+    from meteor_eval.metrics.meteor.pipeline import check_reference, check_segment
 
     if any(isinstance(references, str) or not references for _, references in pairs):
         return None  # the general path names the problem
-    flat: list[tuple[str, Sequence[str]]] = [
-        (hypothesis, (reference,)) for hypothesis, references in pairs for reference in references
-    ]
     counts = [len(references) for _, references in pairs]
-    if len(flat) < 2:
+    if sum(counts) < 2:
+        return None
+    for hypothesis, references in pairs:
+        check_segment(hypothesis, references)
+        for reference in references:
+            check_reference(0, reference)
+    gathered = _interned_pairs(pipeline, pairs, counts)
+    if gathered is None:
         return None
     try:
-        block = rows_block(flat)
+        block = pipeline.rows_of_ids(*gathered)
     except WorkBudgetError:
         return None  # the general path raises it, placed at its pair
     if block is None:
         return None
     scores = jar_row_scores(block, config)
-    if len(flat) == len(pairs):
+    if len(block) == len(pairs):
         return block, scores
     starts = np.zeros(len(pairs), dtype=np.int64)
     np.cumsum(counts[:-1], out=starts[1:])
@@ -624,3 +681,88 @@ def meteor_best_rows(scorer: Any, pairs: Sequence[tuple[str, Sequence[str]]]) ->
     index = np.arange(len(scores), dtype=np.int64)
     chosen = np.minimum.reduceat(np.where(scores == highest[segment], index, len(scores)), starts)
     return block[chosen], scores[chosen]
+
+
+def _interned_pairs(
+    pipeline: Any, pairs: Sequence[tuple[str, Sequence[str]]], counts: Sequence[int]
+) -> tuple[Any, Any, Any, Any] | None:
+    """The word-type ids of every (hypothesis, reference) pair, hypotheses in order, each with
+    its references in order: ``(hyp_ids, hyp_offsets, ref_ids, ref_offsets)`` for
+    ``FastPipeline.rows_of_ids``, each distinct text interned once. ``None`` when the compiled
+    path is off, or when a pair's lengths let it reach the work budget (the general path then
+    checks it exactly, as ``FastPipeline.rows_block`` would)."""
+    types = pipeline.word_types
+    if types is None:
+        return None
+    if types.full:  # bound memory, as rows_block does
+        pipeline.new_word_types()
+    hyp_line: dict[str, int] = {}
+    hyp_of_pair = [hyp_line.setdefault(h, len(hyp_line)) for h, _ in pairs]
+    ref_line: dict[str, int] = {}
+    ref_of_pair = [ref_line.setdefault(r, len(ref_line)) for _, refs in pairs for r in refs]
+    parts = _text_ids(pipeline, [*hyp_line, *ref_line])
+    if parts is None:
+        return None
+    ids = np.frombuffer(b"".join(parts), dtype=np.int32)
+    ends = np.zeros(len(parts) + 1, dtype=np.int64)
+    np.cumsum(np.fromiter(map(len, parts), dtype=np.int64, count=len(parts)) // 4, out=ends[1:])
+    hyp_lines = np.repeat(np.asarray(hyp_of_pair, dtype=np.int64), counts)
+    ref_lines = np.asarray(ref_of_pair, dtype=np.int64) + len(hyp_line)
+    hyp_ids, hyp_offsets = _gather(ids, ends, hyp_lines)
+    ref_ids, ref_offsets = _gather(ids, ends, ref_lines)
+    # rows_block's rule: normalising at most doubles a character, so twice the reference's
+    # characters bound its tokens; a pair whose bound passes the budget takes the general path.
+    budget = WORK_BUDGET["meteor15"]
+    ref_chars = np.asarray([len(r) for r in ref_line], dtype=np.int64)[ref_lines - len(hyp_line)]
+    if np.any(np.diff(hyp_offsets) * 2 * ref_chars > budget):
+        return None
+    return hyp_ids, hyp_offsets, ref_ids, ref_offsets
+
+
+#: id(pipeline) -> (the word-type table the ids belong to, text -> its ids as native int32
+#: bytes): the texts interned by earlier calls (the references of a test set, scored again for
+#: every system), valid while the pipeline keeps that table.
+_TEXT_IDS: dict[int, tuple[Any, dict[str, bytes]]] = {}
+
+
+def _text_ids(pipeline: Any, texts: Sequence[str]) -> list[bytes] | None:
+    """Each text's word-type ids (native int32 bytes) in the pipeline's current table, the
+    texts not seen with that table interned in one ``intern_lines`` call; ``None`` when the
+    compiled path is off."""
+    from meteor_eval.metrics.meteor.pipeline import CACHE_LIMIT
+
+    entry = _TEXT_IDS.get(id(pipeline))
+    types = pipeline.word_types
+    if entry is None or entry[0] is not types:
+        _TEXT_IDS.pop(id(pipeline), None)
+        if len(_TEXT_IDS) >= 8:  # a few scorers at a time
+            _TEXT_IDS.clear()
+        entry = (types, {})
+    known = entry[1]
+    missing = [text for text in texts if text not in known]
+    if missing:
+        interned = pipeline.intern_lines(missing)
+        if interned is None or pipeline.word_types is not types:
+            return None
+        ids, offsets = interned
+        ends = memoryview(offsets).cast("q")
+        found = {text: ids[4 * ends[k] : 4 * ends[k + 1]] for k, text in enumerate(missing)}
+        parts = [found[text] if text in found else known[text] for text in texts]
+        if len(known) + len(found) > CACHE_LIMIT:
+            known.clear()
+        known.update(found)
+    else:
+        parts = [known[text] for text in texts]
+    _TEXT_IDS[id(pipeline)] = entry
+    return parts
+
+
+def _gather(ids: Any, ends: Any, lines: Any) -> tuple[Any, Any]:
+    """The ids of ``lines`` (line ``k``: ``ids[ends[k]:ends[k + 1]]``) one after another, and
+    their offsets."""
+    starts = ends[lines]
+    lengths = ends[lines + 1] - starts
+    offsets = np.zeros(len(lines) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    index = np.repeat(starts - offsets[:-1], lengths) + np.arange(offsets[-1], dtype=np.int64)
+    return np.ascontiguousarray(ids[index]), offsets

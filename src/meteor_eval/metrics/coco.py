@@ -32,6 +32,7 @@ from meteor_eval.metrics.caption import (
     CiderModel,
     _bleu_stats_compiled,
     _bleu_values,
+    _cider_d_compiled,
     bleu_image_stats,
     meteor_best_rows,
     meteor_fields,
@@ -339,7 +340,24 @@ class CiderD(_MeanMetric):
         return CiderConfig
 
     def segment_rows(self, pairs: Sequence[Pair]) -> list[Row]:
-        """Each image's CIDEr-D and 1."""
+        """Each image's CIDEr-D and 1: from one compiled ``cider_d_scores`` call when the
+        document frequencies are those of the pairs' own references (no references in the
+        settings, or the same references image by image, as the ``caption`` command scores a
+        system), else from :class:`CiderModel` (the same floats)."""
+        reference_sets = [refs for _, refs in pairs]
+        own = self.config.references
+        if own is None or (
+            len(own) == len(pairs)
+            and all(
+                isinstance(refs, (list, tuple)) and tuple(refs) == known
+                for refs, known in zip(reference_sets, own, strict=True)
+            )
+        ):
+            scores = _cider_d_compiled(
+                [hyp for hyp, _ in pairs], reference_sets, self.config.n, self.config.sigma
+            )
+            if scores is not None:
+                return [(value, 1) for value in scores.tolist()]
         model = self._model
         if model is None:
             model = CiderModel(

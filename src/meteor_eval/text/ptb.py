@@ -34,6 +34,12 @@ What the lexer does, as far as it survives the punctuation filter:
   ``*`` are one token; smileys (``:)`` is ``:-rrb-``) are one token; ``&amp;``, ``&lt;``,
   ``&gt;`` are decoded.
 
+:func:`caption_tokens` runs through the compiled ``ptb_caption_lines`` (``_ext/ptb.c``) where
+the extension is built: it reads the lines, the plain lines and words, the separators and the
+chunk cache in C and calls back into this module for the rest (a new chunk's tokens, the context
+rule of a flagged chunk, a line holding a slash). This module stays the readable twin of the
+whole (:func:`_caption_tokens_python`) and runs alone under ``METEOR_EVAL_PURE_PYTHON=1``.
+
 Known differences (none seen in caption data): phone numbers with an area code in brackets,
 ``<`` or ``>`` glued to a letter, URLs with unusual characters, and scripts whose digits are not
 ASCII may be split otherwise than by the jar.
@@ -44,6 +50,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
+
+from meteor_eval._ext import compiled_kernels
 
 __all__ = [
     "PUNCTUATIONS",
@@ -368,17 +377,24 @@ def _line_tokens(chunks: list[str], next_line: str | None) -> list[str]:
         tokens, flag = entry if entry is not None else _chunk_entry(chunk)
         if flag:
             following = chunks[index + 1] if index < last else _first_chunk(next_line)
-            if following is None:
-                pass
-            elif flag == 1 and _starts_sentence(following):
-                # An initial ("B.") before a sentence-opening word ("The"): the period ends
-                # the sentence and is its own token.
-                tokens = (*tokens[:-1], tokens[-1][:-1])
-            elif flag == 2 and following[0].isdigit():
-                # "No." keeps its period before a number
-                tokens = (*tokens[:-1], "no.")
+            tokens = _in_context(tokens, flag, following)
         out.extend(tokens)
     return out
+
+
+def _in_context(tokens: tuple[str, ...], flag: int, following: str | None) -> tuple[str, ...]:
+    """A flagged chunk's tokens (:func:`_chunk_entry`) given the chunk that follows it (``None``:
+    none, the line ends the text)."""
+    if following is None:
+        return tokens
+    if flag == 1 and _starts_sentence(following):
+        # An initial ("B.") before a sentence-opening word ("The"): the period ends the
+        # sentence and is its own token.
+        return (*tokens[:-1], tokens[-1][:-1])
+    if flag == 2 and following[0].isdigit():
+        # "No." keeps its period before a number
+        return (*tokens[:-1], "no.")
+    return tokens
 
 
 def clear_caches() -> None:
@@ -422,6 +438,11 @@ def tokenize_caption(caption: str, next_line: str | None = None) -> list[str]:
     return _line_tokens(_chunks(caption), next_line)
 
 
+# The caption lines in one compiled call (None: _caption_tokens_python does it).
+_PTB_KERNEL: Any = compiled_kernels("ptb_caption_lines")
+_SPLIT_WORD_TUPLE = tuple(_SPLIT_WORDS)
+
+
 def caption_tokens(captions: Sequence[str]) -> list[str]:
     """pycocoevalcap's tokenized captions: one string (tokens joined by spaces) per caption.
 
@@ -433,19 +454,45 @@ def caption_tokens(captions: Sequence[str]) -> list[str]:
     Example:
         >>> caption_tokens(["A cat.", "Dogs' toys!"])
         ['a cat', 'dogs toys']
+
+    The compiled kernel ``ptb_caption_lines`` (``_ext/ptb.c``) reads the lines, the plain
+    lines and the separators itself and asks this module for the rest (a new chunk's tokens, a
+    flagged chunk's context, a line with a slash); :func:`_caption_tokens_python` is its
+    readable twin and does the whole job where the kernel does not apply (a caption with a
+    line break other than ``\\n``, an item that is not a string, no extension).
     """
+    if _PTB_KERNEL is not None:
+        lines = _PTB_KERNEL.ptb_caption_lines(
+            captions if type(captions) is list else list(captions),
+            _CHUNK_CACHE,
+            _chunk_entry,
+            _in_context,
+            _first_chunk,
+            _caption_line,
+            _SPLIT_WORD_TUPLE,
+            _ANY_ABBREVIATION,
+        )
+        if lines is not None:
+            return lines  # type: ignore[no-any-return]
+    return _caption_tokens_python(captions)
+
+
+def _caption_tokens_python(captions: Sequence[str]) -> list[str]:
+    """:func:`caption_tokens` in Python (the twin of ``ptb_caption_lines``)."""
     text = "\n".join(caption.replace("\n", " ") for caption in captions)
     lines = split_lines(text)[: len(captions) + 1]
-    out: list[str] = []
-    for index in range(min(len(captions), len(lines))):
-        line = lines[index]
-        simple = _simple_line(line)
-        if simple is not None:
-            out.append(simple)
-            continue
-        next_line = lines[index + 1] if index + 1 < len(lines) else None
-        out.append(" ".join(_line_tokens(_fast_chunks(line), next_line)))
-    return out
+    return [
+        _caption_line(lines[index], lines[index + 1] if index + 1 < len(lines) else None)
+        for index in range(min(len(captions), len(lines)))
+    ]
+
+
+def _caption_line(line: str, next_line: str | None) -> str:
+    """The tokenized string of one line (``next_line``: the line after it, if any)."""
+    simple = _simple_line(line)
+    if simple is not None:
+        return simple
+    return " ".join(_line_tokens(_fast_chunks(line), next_line))
 
 
 def _simple_line(line: str) -> str | None:

@@ -52,3 +52,16 @@ def test_no_caption_and_empty_captions() -> None:
     assert caption_tokens([]) == []
     assert PTBTokenizer().tokenize({}) == {}
     assert caption_tokens(["", " ", "."]) == ["", "", ""]
+
+
+def test_an_image_without_captions_gets_no_entry() -> None:
+    """As the original, whose dict is built from (image, line) pairs: an image with an empty
+    list is left out, and the others keep their order and their own lines."""
+    captions = {
+        4: [{"caption": "A b"}],
+        2: [],
+        3: [{"caption": "x."}, {"caption": "Y z"}],
+    }
+    tokenized = PTBTokenizer().tokenize(captions)
+    assert tokenized == {4: ["a b"], 3: ["x.", "y z"]}
+    assert list(tokenized) == [4, 3]

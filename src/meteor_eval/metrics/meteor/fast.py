@@ -561,3 +561,46 @@ class FastPipeline(Pipeline):
         for text, tokens in new_refs.items():
             cache[text] = segment_of(tokens)
         return [segment_of(tokens) for tokens in hyp_tokens]
+
+    def rows_of_ids(
+        self,
+        hyp_ids: np.ndarray[Any, np.dtype[np.int32]],
+        hyp_offsets: np.ndarray[Any, np.dtype[np.int64]],
+        ref_ids: np.ndarray[Any, np.dtype[np.int32]],
+        ref_offsets: np.ndarray[Any, np.dtype[np.int64]],
+    ) -> np.ndarray[Any, np.dtype[np.int64]] | None:
+        """:meth:`rows_block` of pairs already interned by :meth:`intern_lines` into the current
+        table: pair ``k`` is ``hyp_ids[hyp_offsets[k]:hyp_offsets[k + 1]]`` against
+        ``ref_ids[ref_offsets[k]:ref_offsets[k + 1]]``, so a caller that pairs each text with
+        many others interns it once. ``None`` when the block path does not apply (as
+        :meth:`rows_block`); the caller checks the pairs and their budget beforehand as
+        :meth:`rows_block` does.
+
+        Raises:
+            WorkBudgetError: the kernel's count of a pair's candidate matches passed the
+                budget (placed at the pair's index).
+        """
+        types = self.word_types
+        if (
+            types is None
+            or _ROWS_KERNEL is None
+            or len(self.config.modules) > 4
+            or aligner_substituted()
+        ):
+            return None
+        out = np.zeros((len(hyp_offsets) - 1, 23), dtype=np.int64)
+        with types.lock:  # the tables do not grow while the kernel reads them
+            over = _ROWS_KERNEL.meteor15_rows(
+                self.pair_kinds,
+                hyp_ids,
+                hyp_offsets,
+                ref_ids,
+                ref_offsets,
+                *self._table_arguments(types),
+                limits.WORK_BUDGET["meteor15"],
+                out,
+            )
+        if over is not None:
+            index, units = over
+            raise _over_budget(units, index)
+        return out

@@ -24,7 +24,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from meteor_eval.metrics.caption import meteor_fields, meteor_of_fields
+from meteor_eval.metrics.caption import meteor_fields, meteor_fields_many, meteor_of_fields
 from meteor_eval.metrics.meteor import Meteor as _Scorer
 from meteor_eval.metrics.meteor import MeteorConfig
 
@@ -92,7 +92,11 @@ class Meteor:
             raise ValueError("gts and res must have the same image ids")
         if not gts:
             raise ValueError("no image to score")
-        fields = [meteor_fields(res[i][0], gts[i]) if len(res[i]) == 1 else None for i in gts]
+        fields: list[tuple[str, list[str]] | None]
+        if all(len(res[i]) == 1 for i in gts):
+            fields = meteor_fields_many([res[i][0] for i in gts], [gts[i] for i in gts])
+        else:
+            fields = [meteor_fields(res[i][0], gts[i]) if len(res[i]) == 1 else None for i in gts]
         if all(f is not None for f in fields):
             with self.lock:
                 total, scores, _ = meteor_of_fields(

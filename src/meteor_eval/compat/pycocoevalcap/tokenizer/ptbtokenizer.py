@@ -36,9 +36,14 @@ class PTBTokenizer:
         Raises:
             KeyError: an annotation has no ``caption`` field (as the original).
         """
-        image_ids = [k for k, v in captions_for_image.items() for _ in range(len(v))]
         captions = [c["caption"] for v in captions_for_image.values() for c in v]
+        lines = caption_tokens(captions)
+        # Each image's lines are the next len(v) of the list; an image without captions gets no
+        # entry (the original builds the dict from the (image, line) pairs).
         tokenized: dict[Any, list[str]] = {}
-        for image_id, line in zip(image_ids, caption_tokens(captions), strict=True):
-            tokenized.setdefault(image_id, []).append(line)
+        end = 0
+        for image_id, entries in captions_for_image.items():
+            start, end = end, end + len(entries)
+            if end > start:
+                tokenized[image_id] = lines[start:end]
         return tokenized
