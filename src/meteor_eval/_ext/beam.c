@@ -321,6 +321,19 @@ entry_check(const Work *w, Py_ssize_t ref_len, Py_ssize_t hyp_len, int64_t stage
     return 0;
 }
 
+/* The paths built at a step become the current ones (their heads and coverage bits swap with
+ * the previous step's buffers, which the next step overwrites). */
+static inline void
+next_generation(Work *w)
+{
+    Head *th = w->cur_head;
+    w->cur_head = w->new_head;
+    w->new_head = th;
+    uint64_t *tb = w->cur_bits;
+    w->cur_bits = w->new_bits;
+    w->new_bits = tb;
+}
+
 /* Objective gain of an entry: Python's int() and C's cast both truncate toward zero. */
 static inline int64_t
 entry_gain(const Work *w, const Entry *e)
@@ -853,12 +866,7 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
                 return -1;
             }
         }
-        Head *th = w->cur_head;
-        w->cur_head = w->new_head;
-        w->new_head = th;
-        uint64_t *tb = w->cur_bits;
-        w->cur_bits = w->new_bits;
-        w->new_bits = tb;
+        next_generation(w);
         kept = k;
     }
     /* After the last position: close open chunks, then the best path (first among equals in
@@ -961,12 +969,7 @@ search_general(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py
                 return -1;
             }
         }
-        Head *th = w->cur_head;
-        w->cur_head = w->new_head;
-        w->new_head = th;
-        uint64_t *tb = w->cur_bits;
-        w->cur_bits = w->new_bits;
-        w->new_bits = tb;
+        next_generation(w);
         kept = k;
     }
     /* After the last position: close open chunks, then the best path (first among equals
