@@ -41,7 +41,8 @@ WEIGHT_SETS = st.sampled_from(
         (1.0, 0.0, 0.0, 0.0),
         (-1.0, 0.5, -0.5, 1.0),  # negative gains
         # Too wide to pack (the unpacked order), yet small enough that no path's objective
-        # leaves 64 bits (1e17 does on 150-word segments: a limit of the compiled kernel).
+        # leaves 64 bits (1e17 on 150-word segments would: both searches refuse such weights,
+        # |weight| x words must stay below 2**62).
         (1e15, 3e15, 1.0, 0.0),
     ]
 )

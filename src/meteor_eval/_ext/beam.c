@@ -26,6 +26,8 @@
 
 #include "kernels.h"
 
+#include <math.h>
+
 void
 work_free(Work *w)
 {
@@ -51,6 +53,9 @@ work_free(Work *w)
     PyMem_Free(w->bucket_n);
     memset(w, 0, sizeof(*w));
 }
+
+/* Bound of |weight| x (hypothesis + reference words): the objective stays a 64-bit integer. */
+#define OBJECTIVE_LIMIT 4611686018427387904.0 /* 2**62 */
 
 #define GROW(ptr, cap, need) grow((void **)&(ptr), &(cap), (need), sizeof(*(ptr)))
 
@@ -995,6 +1000,21 @@ search_general(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py
 int
 search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
 {
+    /* The objective is a 64-bit integer (as the jar's): refuse weights that could overflow it
+     * instead of returning another alignment (align.search.check_objective_weights, the same
+     * rule in the twin). */
+    for (Py_ssize_t k = 0; k < w->n_weights; k++) {
+        const double a = w->weight[k];
+        if (!(fabs(a) * (double)(n_hyp + n_ref) < OBJECTIVE_LIMIT)) {
+            char *text = PyOS_double_to_string(a, 'r', 0, Py_DTSF_ADD_DOT_0, NULL);
+            PyErr_Format(PyExc_ValueError,
+                         "aligner_weights[%zd]: %s for %zd + %zd words could overflow the "
+                         "search's 64-bit objective (|weight| x words must stay below 2**62)",
+                         k, text != NULL ? text : "?", n_hyp, n_ref);
+            PyMem_Free(text);
+            return -1;
+        }
+    }
     /* Fixed matches (spec 4.1). */
     Py_ssize_t n_fixed = 0;
     w->nodes = 0;

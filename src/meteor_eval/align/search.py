@@ -189,6 +189,28 @@ def _chosen(fixed: Sequence[Match], best: list[Any]) -> list[Match]:
     return chosen
 
 
+#: Bound of ``|weight| * (hypothesis + reference words)``: METEOR 1.5's objective is a 64-bit
+#: integer, as the jar's is; beyond it the compiled search would overflow and the jar wrap.
+OBJECTIVE_LIMIT = 2.0**62
+
+
+def check_objective_weights(aligner_weights: Sequence[float], hyp_len: int, ref_len: int) -> None:
+    """Refuse aligner weights that could overflow the search's 64-bit objective on a segment
+    of ``hyp_len`` + ``ref_len`` words (NaN included), rather than return another alignment.
+    The compiled search applies the same rule. METEOR's own weights (1.0 and 0.5) are far below.
+
+    Raises:
+        ValueError: naming the weight and the segment's size.
+    """
+    words = hyp_len + ref_len
+    for k, weight in enumerate(aligner_weights):
+        if not abs(weight) * words < OBJECTIVE_LIMIT:
+            raise ValueError(
+                f"aligner_weights[{k}]: {float(weight)!r} for {hyp_len} + {ref_len} words could "
+                "overflow the search's 64-bit objective (|weight| x words must stay below 2**62)"
+            )
+
+
 def beam_align_python(
     store: CandidateStore,
     aligner_weights: Sequence[float],
@@ -200,6 +222,7 @@ def beam_align_python(
     This is the reference implementation; the compiled one must agree with it on every input.
     Arguments and result: those of :func:`beam_align`.
     """
+    check_objective_weights(aligner_weights, len(store.hyp_coverage), len(store.ref_coverage))
     fixed = fixed_matches(store)
     if len(fixed) == sum(len(c) for c in store.by_ref):
         # Nothing is ambiguous: every candidate is fixed, so every path ends with all of them.

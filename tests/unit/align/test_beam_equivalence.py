@@ -127,11 +127,15 @@ def test_ties_straddling_the_beam_cut(seed: int) -> None:
 
 
 def test_wide_ranks_use_the_unpacked_order() -> None:
-    """Gains too large to pack into one 64-bit key, and negative gains, keep the same order."""
+    """Gains too large to pack into one 64-bit key, and negative gains, keep the same order.
+
+    The huge weights stay below the objective's own bound (|weight| x 60 words < 2**62, which
+    both searches refuse to pass: see the next tests) while their gains need more than 56 bits.
+    """
     rng = random.Random(91)
     for _ in range(200):
         store = _random_store(rng, rng.randint(1, 30), rng.randint(1, 30), 0.6)
-        huge = tuple(rng.choice((1e17, 3e17, 1.0, 0.0)) for _ in range(4))
+        huge = tuple(rng.choice((7e16, 5e16, 1.0, 0.0)) for _ in range(4))
         _check(store, huge, rng.choice((1, 3, 40)))
         negative = tuple(rng.choice((-1.0, -0.5, 0.5, 1.0)) for _ in range(4))
         _check(store, negative, rng.choice((1, 3, 40)))
@@ -258,3 +262,28 @@ def test_environment_variable_forces_the_pure_path() -> None:
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     assert default.stdout.strip() == "True"
+
+
+def _long_store(n: int, *, ambiguous: bool) -> CandidateStore:
+    """``n`` + ``n`` words, each matched at its own position (and, when ``ambiguous``, also by the
+    next hypothesis word, so that the search has choices to make)."""
+    store = CandidateStore(n, n)
+    for j in range(n):
+        store.add(Match(j, 1, j, 1, 0))
+        if ambiguous and j + 1 < n:
+            store.add(Match(j, 1, j + 1, 1, 1))
+    return store
+
+
+@pytest.mark.parametrize("ambiguous", [True, False])
+def test_weights_that_could_overflow_the_objective_are_refused_by_both(ambiguous: bool) -> None:
+    # 30 + 30 words: 2**62 / 60 is about 7.7e16, so 1e17 could overflow the 64-bit objective
+    # (the compiled search then chose other matches than the twin) and 1e16 cannot.
+    store = _long_store(30, ambiguous=ambiguous)
+    for weights in [(1e17, 0.5), (1.0, -1e17), (float("nan"), 0.5), (float("inf"), 0.5)]:
+        for align in (beam_align_python, beam_align_compiled):
+            with pytest.raises(ValueError, match=r"aligner_weights\[\d\]: .* for 30 \+ 30 words"):
+                align(store, weights, beam=40)
+    heavy = (1e16, 3e15)
+    assert beam_align_compiled(store, heavy, beam=40) == beam_align_python(store, heavy, beam=40)
+    assert len(beam_align_python(store, heavy, beam=40)) == 30
