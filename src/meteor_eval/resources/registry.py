@@ -292,9 +292,9 @@ def unpacked_file(
         OSError, EOFError, zlib.error, lzma.LZMAError: the shipped file cannot be read or
             decompressed.
     """
-    target = _copy_path(source)
-    name = _unpacked_name(source)
     expected = content_crc32(source)
+    target = _copy_path(source, expected)
+    name = _unpacked_name(source)
     if not refresh and expected is not None:
         problem = _read_copy(target, expected, mapped=mapped)
         if not isinstance(problem, str):
@@ -318,25 +318,31 @@ def unpacked_file(
     return raw
 
 
-def _copy_path(source: Path) -> Path:
-    """Where the unpacked copy of the shipped ``source`` is kept (keyed by its size and
-    modification time)."""
-    stat = source.stat()
+def _copy_path(source: Path, record: tuple[int, int] | None) -> Path:
+    """Where the unpacked copy of the shipped ``source`` is kept: keyed by the length and CRC32
+    of its content (``record``, :func:`content_crc32`), so that installations of the same data
+    sharing one cache folder (several environments, a CI checkout beside a development tree)
+    share one copy instead of evicting each other's; by the shipped file's size and
+    modification time when it records no CRC32 (such a copy is never kept)."""
     name = _unpacked_name(source)
-    return cache_dir() / "data" / f"{name}.{stat.st_size}-{stat.st_mtime_ns}"
+    if record is None:
+        stat = source.stat()
+        return cache_dir() / "data" / f"{name}.{stat.st_size}-{stat.st_mtime_ns}"
+    crc, length = record
+    return cache_dir() / "data" / f"{name}.{length}-{crc:08x}"
 
 
 def check_unpacked_copy(source: Path) -> tuple[Path, str | None] | None:
     """The unpacked copy of the shipped ``source`` in the cache and what is wrong with it
     (``None`` if it matches the shipped file's CRC32 and length), or ``None`` when there is no
     copy; nothing is changed (for ``meteor-eval resources verify``)."""
-    target = _copy_path(source)
-    if not target.is_file():
-        return None
     try:
         expected = content_crc32(source)
-    except OSError as error:
-        return target, f"the shipped file cannot be read ({error})"
+    except OSError:
+        return None  # no shipped file to name a copy by (the resource checks report it)
+    target = _copy_path(source, expected)
+    if not target.is_file():
+        return None
     if expected is None:
         return target, "the shipped file records no CRC32 of its content (not gzip or xz)"
     found = _read_copy(target, expected, mapped=False, trust=False)

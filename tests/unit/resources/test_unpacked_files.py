@@ -97,6 +97,25 @@ def test_only_the_newest_copies_are_kept(tmp_path: Path, cache: Path) -> None:
     assert kept == [b"v3", b"v4", b"v5"]
 
 
+def test_installations_of_the_same_data_share_one_copy(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two installations (a development tree, a CI checkout) ship the same bytes with other
+    # modification times: the second reads the first one's copy instead of replacing it.
+    first, second = tmp_path / "a" / "table.bin.gz", tmp_path / "b" / "table.bin.gz"
+    for version, source in enumerate((first, second), start=1):
+        source.parent.mkdir()
+        source.write_bytes(gzip.compress(b"content"))
+        os.utime(source, ns=(version * 10**9, version * 10**9))
+    assert unpacked_file(first) == b"content"
+    monkeypatch.setattr(registry.gzip, "decompress", lambda data: pytest.fail("unpacked again"))
+    assert unpacked_file(second) == b"content"
+    assert unpacked_file(first) == b"content"
+    (copy,) = cache.iterdir()
+    assert copy.name == f"table.bin.7-{registry.zlib.crc32(b'content'):08x}"
+    assert check_unpacked_copy(second) == (copy, None)
+
+
 def test_without_a_writable_cache_it_unpacks_every_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
