@@ -217,9 +217,9 @@ def test_fields_of_many_images_equal_each_images_fields(
 
 
 @needs_kernels
-def test_texts_interned_by_an_earlier_call_are_reused_and_forgotten_on_clear() -> None:
-    """A second system on the same references reads their ids from the first call's cache
-    (same rows as the per-image path); a new word-type table or clear_caches() drops it."""
+def test_texts_interned_by_an_earlier_call_are_reused_and_forgotten_with_the_table() -> None:
+    """A second system on the same references reads their ids from the pipeline's line cache
+    (same rows as the per-image path); a new word-type table drops it."""
     scorer = _scorer()
     references = [["a dog sat on a mat", "the puppy on the rug"], ["a big red street"]]
     for system in (["a dog on a mat", "a red road"], ["the cat", "a big red street"]):
@@ -228,10 +228,8 @@ def test_texts_interned_by_an_earlier_call_are_reused_and_forgotten_on_clear() -
         assert best is not None
         expected = scorer.best_stats_many(pairs)
         assert [tuple(row) for row in best[0].tolist()] == [s.to_row() for s in expected]
-    known = caption._TEXT_IDS[id(scorer.pipeline)][1]
+    known = scorer.pipeline._line_ids
     assert "a dog sat on a mat" in known and "the cat" in known
     scorer.pipeline.new_word_types()
-    assert caption._text_ids(scorer.pipeline, ["the cat"]) is not None
-    assert list(caption._TEXT_IDS[id(scorer.pipeline)][1]) == ["the cat"]
-    caption.clear_caches()
-    assert not caption._TEXT_IDS
+    assert scorer.pipeline.line_ids(["the cat"]) is not None
+    assert list(scorer.pipeline._line_ids) == ["the cat"]

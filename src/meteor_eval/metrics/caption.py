@@ -137,10 +137,9 @@ def caption_counts(caption: str, n: int = 4) -> list[Counter[tuple[str, ...]]]:
 
 
 def clear_caches() -> None:
-    """Forget the cached n-gram counts and METEOR's interned texts (for benchmarks that time
-    cold runs)."""
+    """Forget the cached n-gram counts (for benchmarks that time cold runs; METEOR's interned
+    texts live in each scorer's pipeline, ``FastPipeline.line_ids``, and go with it)."""
     _COUNTS.clear()
-    _TEXT_IDS.clear()
 
 
 def bleu_image_stats(candidate: str, references: Sequence[str], n: int = 4) -> BleuImageStats:
@@ -629,7 +628,7 @@ def meteor_best_rows(scorer: Any, pairs: Sequence[tuple[str, Sequence[str]]]) ->
     apply (the caller then takes :meth:`best_stats_many`).
 
     Each distinct hypothesis and each distinct reference is preprocessed and interned once
-    (``FastPipeline.intern_lines``), every hypothesis is paired with each of its references by
+    (``FastPipeline.line_ids``), every hypothesis is paired with each of its references by
     gathering their word-type ids, and the pairs are scored as one single-reference batch
     (``FastPipeline.rows_of_ids``: one ``meteor15_rows`` call, the rows of
     ``FastPipeline.rows_block``); each row's score is the scorer's formula on whole columns
@@ -700,7 +699,7 @@ def _interned_pairs(
     hyp_of_pair = [hyp_line.setdefault(h, len(hyp_line)) for h, _ in pairs]
     ref_line: dict[str, int] = {}
     ref_of_pair = [ref_line.setdefault(r, len(ref_line)) for _, refs in pairs for r in refs]
-    parts = _text_ids(pipeline, [*hyp_line, *ref_line])
+    parts = pipeline.line_ids([*hyp_line, *ref_line])
     if parts is None:
         return None
     ids = np.frombuffer(b"".join(parts), dtype=np.int32)
@@ -717,44 +716,6 @@ def _interned_pairs(
     if np.any(np.diff(hyp_offsets) * 2 * ref_chars > budget):
         return None
     return hyp_ids, hyp_offsets, ref_ids, ref_offsets
-
-
-#: id(pipeline) -> (the word-type table the ids belong to, text -> its ids as native int32
-#: bytes): the texts interned by earlier calls (the references of a test set, scored again for
-#: every system), valid while the pipeline keeps that table.
-_TEXT_IDS: dict[int, tuple[Any, dict[str, bytes]]] = {}
-
-
-def _text_ids(pipeline: Any, texts: Sequence[str]) -> list[bytes] | None:
-    """Each text's word-type ids (native int32 bytes) in the pipeline's current table, the
-    texts not seen with that table interned in one ``intern_lines`` call; ``None`` when the
-    compiled path is off."""
-    from meteor_eval.metrics.meteor.pipeline import CACHE_LIMIT
-
-    entry = _TEXT_IDS.get(id(pipeline))
-    types = pipeline.word_types
-    if entry is None or entry[0] is not types:
-        _TEXT_IDS.pop(id(pipeline), None)
-        if len(_TEXT_IDS) >= 8:  # a few scorers at a time
-            _TEXT_IDS.clear()
-        entry = (types, {})
-    known = entry[1]
-    missing = [text for text in texts if text not in known]
-    if missing:
-        interned = pipeline.intern_lines(missing)
-        if interned is None or pipeline.word_types is not types:
-            return None
-        ids, offsets = interned
-        ends = memoryview(offsets).cast("q")
-        found = {text: ids[4 * ends[k] : 4 * ends[k + 1]] for k, text in enumerate(missing)}
-        parts = [found[text] if text in found else known[text] for text in texts]
-        if len(known) + len(found) > CACHE_LIMIT:
-            known.clear()
-        known.update(found)
-    else:
-        parts = [known[text] for text in texts]
-    _TEXT_IDS[id(pipeline)] = entry
-    return parts
 
 
 def _gather(ids: Any, ends: Any, lines: Any) -> tuple[Any, Any]:

@@ -218,6 +218,30 @@ class FastPipeline(Pipeline):
             offsets.append(len(ids))
         return ids.tobytes(), offsets.tobytes(), list(new)
 
+    def line_ids(self, texts: Sequence[str]) -> list[bytes] | None:
+        """Each text's word-type ids (native int32 bytes) in the current table. Every distinct
+        line (hypothesis or reference) is preprocessed and interned once in the table's life:
+        the lines met before are read from the cache (at most ``CACHE_LIMIT`` lines, plus a
+        batch), the others go through one :meth:`intern_lines` call. ``None`` when the
+        compiled pair path is off or turns off here."""
+        if self.word_types is None:
+            return None
+        cache = self._line_ids
+        new_lines = [t for t in dict.fromkeys(texts) if t not in cache]
+        interned = self.intern_lines(new_lines) if new_lines else (b"", bytes(8))
+        if interned is None:
+            return None
+        ids, offsets = interned
+        if len(cache) + len(new_lines) > CACHE_LIMIT:
+            # Keep this batch's lines only (the cache then passes its limit by a batch at most).
+            kept = {t: cache[t] for t in dict.fromkeys(texts) if t in cache}
+            cache.clear()
+            cache.update(kept)
+        ends = memoryview(offsets).cast("q").tolist()
+        for k, text in enumerate(new_lines):
+            cache[text] = ids[4 * ends[k] : 4 * ends[k + 1]]
+        return list(map(cache.__getitem__, texts))
+
     def intern_lines(self, lines: Sequence[str]) -> tuple[bytes, bytes] | None:
         """Every line preprocessed and its tokens interned into the current word-type table
         (new word types added in one batch): the ids as native int32 bytes and the offsets of
@@ -461,24 +485,10 @@ class FastPipeline(Pipeline):
             self.new_word_types()
             types = self.word_types
             assert types is not None
-        # Every distinct line (hypothesis or reference) is preprocessed and interned once in
-        # the table's life: the lines already seen are read from the cache.
-        cache = self._line_ids
-        new_lines = [t for t in dict.fromkeys(hyp_texts + ref_texts) if t not in cache]
-        interned = self.intern_lines(new_lines) if new_lines else (b"", bytes(8))
-        if interned is None:
+        arrays = self.line_ids(hyp_texts + ref_texts)
+        if arrays is None:
             return None
-        ids, offsets = interned
-        if len(cache) + len(new_lines) > CACHE_LIMIT:
-            # Keep this batch's lines only (the cache then passes its limit by a batch at most).
-            kept = {t: cache[t] for t in dict.fromkeys(hyp_texts + ref_texts) if t in cache}
-            cache.clear()
-            cache.update(kept)
-        ends = memoryview(offsets).cast("q").tolist()
-        for k, text in enumerate(new_lines):
-            cache[text] = ids[4 * ends[k] : 4 * ends[k + 1]]
-        hyp_arrays = list(map(cache.__getitem__, hyp_texts))
-        ref_arrays = list(map(cache.__getitem__, ref_texts))
+        hyp_arrays, ref_arrays = arrays[:n], arrays[n:]
         hyp_counts = np.fromiter(map(len, hyp_arrays), dtype=np.int64, count=n) // 4
         ref_counts = np.fromiter(map(len, ref_arrays), dtype=np.int64, count=n) // 4
         budget = limits.WORK_BUDGET["meteor15"]
