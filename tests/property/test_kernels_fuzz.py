@@ -21,6 +21,7 @@ import math
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
@@ -211,6 +212,21 @@ def paraphrases(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Paraphr
 PARAPHRASE_WORDS = ["Aa", "BB", "\u0301", "e\u0301", "\U0001f600", "x" * 300, "ß", "w", "unknown"]
 
 
+def _paraphrase_case(
+    paraphrases: tuple[Path, ParaphraseTable],
+    hyp_words: tuple[str, ...],
+    ref_words: tuple[str, ...],
+) -> tuple[ParaphraseTable, Segment, Segment, list[Match], Any, Any, Any]:
+    """The test table, both segments, the pure-Python matcher's candidates (the expectation),
+    the table's index arrays and both sides' token ids, for one paraphrase kernel example."""
+    assert KERNELS is not None
+    table = paraphrases[1]
+    hyp, ref = Segment(hyp_words, ()), Segment(ref_words, ())
+    expected = ParaphraseMatcher(table).candidates_python(hyp, ref, 3)
+    arrays = table.index_arrays()
+    return table, hyp, ref, expected, arrays, table.token_ids(hyp_words), table.token_ids(ref_words)
+
+
 @settings(BOUNDED, suppress_health_check=list(HealthCheck))
 @given(
     st.lists(st.sampled_from(PARAPHRASE_WORDS), min_size=1, max_size=80).map(tuple),
@@ -221,12 +237,9 @@ def test_candidates_paraphrase(
     hyp_words: tuple[str, ...],
     ref_words: tuple[str, ...],
 ) -> None:
-    assert KERNELS is not None
-    table = paraphrases[1]
-    hyp, ref = Segment(hyp_words, ()), Segment(ref_words, ())
-    expected = ParaphraseMatcher(table).candidates_python(hyp, ref, 3)
-    arrays = table.index_arrays()
-    hyp_ids, ref_ids = table.token_ids(hyp_words), table.token_ids(ref_words)
+    _, hyp, ref, expected, arrays, hyp_ids, ref_ids = _paraphrase_case(
+        paraphrases, hyp_words, ref_words
+    )
     root = KERNELS.paraphrase_root(arrays[0], arrays[1])
     assert KERNELS.paraphrase(*arrays, hyp_ids, ref_ids, 3, Match, root) == expected
     assert KERNELS.paraphrase(*arrays, hyp_ids, ref_ids, 3, Match) == expected
@@ -259,12 +272,9 @@ def test_candidates_paraphrase_walk_cache(
     """The walk cache (reference walks and the table of (node, word) steps searched before,
     with and without the root table) gives the pure-Python matcher's candidates, on first use
     and on the repeat that is answered from the cache."""
-    assert KERNELS is not None
-    table = paraphrases[1]
-    hyp, ref = Segment(hyp_words, ()), Segment(ref_words, ())
-    expected = ParaphraseMatcher(table).candidates_python(hyp, ref, 3)
-    arrays = table.index_arrays()
-    hyp_ids, ref_ids = table.token_ids(hyp_words), table.token_ids(ref_words)
+    table, hyp, ref, expected, arrays, hyp_ids, ref_ids = _paraphrase_case(
+        paraphrases, hyp_words, ref_words
+    )
     root = KERNELS.paraphrase_root(arrays[0], arrays[1]) if with_root else None
     for _ in range(2):
         assert KERNELS.paraphrase(*arrays, hyp_ids, ref_ids, 3, Match, root, paraphrase_walks) == (

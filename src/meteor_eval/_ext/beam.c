@@ -304,6 +304,16 @@ read_weights(Work *w, PyObject *weights_obj)
         }
     }
     w->n_weights = n;
+    w->weight_bound = 0.0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const double a = fabs(w->weight[k]);
+        if (isnan(a) || a > w->weight_bound) {
+            w->weight_bound = a;
+            if (isnan(a)) {
+                break;
+            }
+        }
+    }
     Py_DECREF(weights);
     return 0;
 }
@@ -1002,17 +1012,22 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
 {
     /* The objective is a 64-bit integer (as the jar's): refuse weights that could overflow it
      * instead of returning another alignment (align.search.check_objective_weights, the same
-     * rule in the twin). */
-    for (Py_ssize_t k = 0; k < w->n_weights; k++) {
-        const double a = w->weight[k];
-        if (!(fabs(a) * (double)(n_hyp + n_ref) < OBJECTIVE_LIMIT)) {
-            char *text = PyOS_double_to_string(a, 'r', 0, Py_DTSF_ADD_DOT_0, NULL);
-            PyErr_Format(PyExc_ValueError,
-                         "aligner_weights[%zd]: %s for %zd + %zd words could overflow the "
-                         "search's 64-bit objective (|weight| x words must stay below 2**62)",
-                         k, text != NULL ? text : "?", n_hyp, n_ref);
-            PyMem_Free(text);
-            return -1;
+     * rule in the twin). One product per pair: the bound is read with the weights, and the
+     * weight at fault is looked for only when it fails. */
+    const double words = (double)(n_hyp + n_ref);
+    if (!(w->weight_bound * words < OBJECTIVE_LIMIT)) {
+        for (Py_ssize_t k = 0; k < w->n_weights; k++) {
+            const double a = w->weight[k];
+            if (!(fabs(a) * words < OBJECTIVE_LIMIT)) {
+                char *text = PyOS_double_to_string(a, 'r', 0, Py_DTSF_ADD_DOT_0, NULL);
+                PyErr_Format(PyExc_ValueError,
+                             "aligner_weights[%zd]: %s for %zd + %zd words could overflow the "
+                             "search's 64-bit objective (|weight| x words must stay below "
+                             "2**62)",
+                             k, text != NULL ? text : "?", n_hyp, n_ref);
+                PyMem_Free(text);
+                return -1;
+            }
         }
     }
     /* Fixed matches (spec 4.1). */

@@ -138,6 +138,7 @@ typedef struct {
     Py_ssize_t hyp_cap, ref_cap;
     double *weight;
     Py_ssize_t n_weights, weight_cap;
+    double weight_bound; /* largest |weight| (NaN if any is NaN), read with the weights */
     Head *cur_head, *new_head;
     Py_ssize_t head_cap;
     uint64_t *cur_bits, *new_bits;
