@@ -8,14 +8,18 @@ on the path).
   processes rebuild it.
 - :class:`Lemma`, :class:`Synset` and :class:`WordNet`: NLTK's ``wordnet`` reduced to what METEOR
   reads (``synsets(word)``, ``lemmas()``, ``name()``), with a fixed table of synonyms.
+- :func:`assert_beams_agree` and :func:`assert_stage_lists_agree`: the compiled beam search
+  against the pure-Python one on a candidate store (the parity and fuzz tests' one check).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from meteor_eval._ext import built_module
+from meteor_eval.align.search import beam_align_compiled, beam_align_python
 from meteor_eval.match import registry
-from meteor_eval.match.base import Match, Segment
+from meteor_eval.match.base import CandidateStore, Match, Segment
 
 CAT_HYPS = [
     "the cat sat on the mat",
@@ -81,3 +85,28 @@ class WordNet:
     def synsets(self, word: str) -> list[Synset]:
         names = self._table.get(word)
         return [] if names is None else [Synset(*names)]
+
+
+def assert_beams_agree(store: CandidateStore, weights: tuple[float, ...], beam: int) -> list[Match]:
+    """The compiled beam search chooses the very matches (the same objects) Python chooses;
+    returns them."""
+    expected = beam_align_python(store, weights, beam=beam)
+    got = beam_align_compiled(store, weights, beam=beam)
+    assert got == expected
+    assert all(a is b for a, b in zip(got, expected, strict=True))
+    return got
+
+
+def assert_stage_lists_agree(store: CandidateStore, weights: tuple[float, ...], beam: int) -> None:
+    """The compiled ``align_stages`` on the store's candidates split by stage (in reference
+    order) equals Python's search on a store rebuilt from those lists."""
+    kernels = built_module()
+    assert kernels is not None
+    stage_lists = [[m for ms in store.by_ref for m in ms if m.stage == s] for s in range(4)]
+    rebuilt = CandidateStore(len(store.hyp_coverage), len(store.ref_coverage))
+    for candidates in stage_lists:
+        rebuilt.extend(candidates)
+    staged = kernels.align_stages(
+        stage_lists, len(store.hyp_coverage), len(store.ref_coverage), weights, beam
+    )
+    assert staged == beam_align_python(rebuilt, weights, beam=beam)
