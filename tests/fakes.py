@@ -10,16 +10,25 @@ on the path).
   reads (``synsets(word)``, ``lemmas()``, ``name()``), with a fixed table of synonyms.
 - :func:`assert_beams_agree` and :func:`assert_stage_lists_agree`: the compiled beam search
   against the pure-Python one on a candidate store (the parity and fuzz tests' one check).
+- :func:`formula_score`: the scalar formula's score of a statistics record under a configuration's
+  or a tuning point's parameters (what the vectorised scorers are checked against).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from meteor_eval._ext import built_module
 from meteor_eval.align.search import beam_align_compiled, beam_align_python
 from meteor_eval.match import registry
 from meteor_eval.match.base import CandidateStore, Match, Segment
+from meteor_eval.metrics.meteor.formula import components
+from meteor_eval.stats.meteor import MeteorStats
+
+if TYPE_CHECKING:
+    from meteor_eval.metrics.meteor import MeteorConfig
+    from meteor_eval.tuning import TuningParams
 
 CAT_HYPS = [
     "the cat sat on the mat",
@@ -110,3 +119,24 @@ def assert_stage_lists_agree(store: CandidateStore, weights: tuple[float, ...], 
         stage_lists, len(store.hyp_coverage), len(store.ref_coverage), weights, beam
     )
     assert staged == beam_align_python(rebuilt, weights, beam=beam)
+
+
+def formula_score(
+    record: MeteorStats,
+    params: MeteorConfig | TuningParams,
+    *,
+    zero_penalty_if_perfect: bool,
+    jvm_pow: bool = False,
+) -> float:
+    """:func:`~meteor_eval.metrics.meteor.formula.components`' score of ``record`` under the
+    parameters (alpha, beta, gamma, delta, weights) of ``params``."""
+    return components(
+        record,
+        alpha=params.alpha,
+        beta=params.beta,
+        gamma=params.gamma,
+        delta=params.delta,
+        weights=params.weights,
+        zero_penalty_if_perfect=zero_penalty_if_perfect,
+        jvm_pow=jvm_pow,
+    ).score
