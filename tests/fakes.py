@@ -3,6 +3,8 @@ on the path).
 
 - :data:`CAT_HYPS` and :data:`CAT_REFS`: five hypothesis/references pairs that exercise every
   METEOR stage (exact, stem, synonym), several references, an empty hypothesis and no match.
+- :data:`PORTER_PAPER_STEMS`: words and stems from Porter (1980), which every Porter stemmer here
+  (the classic one, NLTK's extended one) must give.
 - :class:`LowercaseMatcher` and :func:`build_lowercase`: a matcher module registered at run time;
   the factory sits at the top level of a module so that it pickles by name and spawned worker
   processes rebuild it.
@@ -43,6 +45,21 @@ CAT_REFS = [
     ["the cat was sitting on the mat"],
     ["nothing here"],
     ["the dog barked"],
+]
+
+# Porter, "An algorithm for suffix stripping" (1980): examples of steps 1a to 2.
+PORTER_PAPER_STEMS = [
+    ("caresses", "caress"),
+    ("ponies", "poni"),
+    ("cats", "cat"),
+    ("feed", "feed"),
+    ("agreed", "agre"),
+    ("plastered", "plaster"),
+    ("motoring", "motor"),
+    ("sing", "sing"),
+    ("conflated", "conflat"),
+    ("happy", "happi"),
+    ("relational", "relat"),
 ]
 
 
