@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -210,25 +211,41 @@ def test_rank_system_file_names_need_two_dots(monkeypatch: pytest.MonkeyPatch) -
     )
 
 
+# new DecimalFormat("0.00").format(value) on OpenJDK 17: half-even on the binary value.
+DECIMAL_FORMAT = [
+    (-0.0, "-0.00"),
+    (-0.001, "-0.00"),
+    (0.125, "0.12"),
+    (0.375, "0.38"),
+    (0.005, "0.01"),
+    (0.015, "0.01"),
+    (2.675, "2.67"),
+    (1.0000000000000002, "1.00"),
+    (0.15000000000000002, "0.15"),
+    (-1.5, "-1.50"),
+    (1e20, "100000000000000000000.00"),
+]
+# Double.toString on OpenJDK 17, at the edges of the positional range the Trainer prints in.
+DOUBLE_TO_STRING = [
+    (0.001, "0.001"),
+    (0.0009999999999999998, "9.999999999999998E-4"),
+    (9999999.999999998, "9999999.999999998"),
+    (1e7, "1.0E7"),
+    (-0.5737942693444108, "-0.5737942693444108"),
+    (0.30000000000000004, "0.30000000000000004"),
+]
+
+
 @pytest.mark.parametrize(
-    ("value", "text"),
-    # new DecimalFormat("0.00").format(value) on OpenJDK 17: half-even on the binary value.
-    [
-        (-0.0, "-0.00"),
-        (-0.001, "-0.00"),
-        (0.125, "0.12"),
-        (0.375, "0.38"),
-        (0.005, "0.01"),
-        (0.015, "0.01"),
-        (2.675, "2.67"),
-        (1.0000000000000002, "1.00"),
-        (0.15000000000000002, "0.15"),
-        (-1.5, "-1.50"),
-        (1e20, "100000000000000000000.00"),
-    ],
+    ("java_format", "value", "text"),
+    [(_two_decimals, *case) for case in DECIMAL_FORMAT]
+    + [(java_double, *case) for case in DOUBLE_TO_STRING],
 )
-def test_two_decimals_are_javas_decimal_format(value: float, text: str) -> None:
-    assert _two_decimals(value) == text
+def test_numbers_print_as_java_formats_them(
+    java_format: Callable[[float], str], value: float, text: str
+) -> None:
+    """The Trainer prints numbers as Java does: ``DecimalFormat("0.00")``, ``Double.toString``."""
+    assert java_format(value) == text
 
 
 def test_empty_data_directories_print_the_jars_values(tmp_path: Path) -> None:
@@ -237,22 +254,6 @@ def test_empty_data_directories_print_the_jars_values(tmp_path: Path) -> None:
     assert _run(["segcor", str(tmp_path), *ONE_POINT]) == (0, "0.0 " + point, "")
     assert _run(["spearman", str(tmp_path), *ONE_POINT]) == (0, "0.0 " + point, "")
     assert _run(["rank", str(tmp_path), *ONE_POINT]) == (0, "NaN " + point, "")
-
-
-@pytest.mark.parametrize(
-    ("value", "text"),
-    # Double.toString on OpenJDK 17, at the edges of the positional range the Trainer prints in.
-    [
-        (0.001, "0.001"),
-        (0.0009999999999999998, "9.999999999999998E-4"),
-        (9999999.999999998, "9999999.999999998"),
-        (1e7, "1.0E7"),
-        (-0.5737942693444108, "-0.5737942693444108"),
-        (0.30000000000000004, "0.30000000000000004"),
-    ],
-)
-def test_correlations_print_as_javas_double_to_string(value: float, text: str) -> None:
-    assert java_double(value) == text
 
 
 def test_a_scorer_failure_inside_the_trainer_is_one_line(tmp_path: Path) -> None:
