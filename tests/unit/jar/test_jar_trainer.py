@@ -131,25 +131,41 @@ def test_segcor_options_reach_meteor(
     ]  # fmt: skip
 
 
+# Judgement files the Trainer refuses: (content, message), segcor's a.ter, then rank's fr-en.rank.
+BAD_TER = [
+    ("d1 1\n", "a.ter line 1: expected DOC SEG SCORE, got 'd1 1'"),
+    ("d1 1 0.5\n\n", "a.ter line 2: expected DOC SEG SCORE, got ''"),
+    ("d1 1 high\n", 'a.ter line 1: score "high" is not a number'),
+    ("d1 1 0.5\n", "a.ter has no score for document d1 segment 2"),
+]
+BAD_RANK = [
+    ("1\tfr-en\tsys1\tfr-en\n", "fr-en.rank line 1: expected SEG, LANGPAIR1, SYSTEM1"),
+    ("1\tde-en\tsys1\tfr-en\tsys2\n", "fr-en.rank line 1: no system file for de-en"),
+    ("9\tfr-en\tsys1\tfr-en\tsys2\n", "fr-en.rank line 1: fr-en.sys1 has no segment 9"),
+]
+# task -> the judgement file's name and the data folder's listing
+BAD_FILE_TASKS = {
+    "segcor": ("a.ter", ["a.ter"]),
+    "rank": ("fr-en.rank", ["fr-en.sys1.sgm", "fr-en.sys2.sgm", "fr-en.rank"]),
+}
+
+
 @pytest.mark.parametrize(
-    ("ter", "message"),
-    [
-        ("d1 1\n", "a.ter line 1: expected DOC SEG SCORE, got 'd1 1'"),
-        ("d1 1 0.5\n\n", "a.ter line 2: expected DOC SEG SCORE, got ''"),
-        ("d1 1 high\n", 'a.ter line 1: score "high" is not a number'),
-        ("d1 1 0.5\n", "a.ter has no score for document d1 segment 2"),
-    ],
+    ("task", "content", "message"),
+    [("segcor", *case) for case in BAD_TER] + [("rank", *case) for case in BAD_RANK],
 )
 def test_bad_judgement_files_are_one_line(
     tmp_path: Path,
     meteor_calls: list[list[str]],
     monkeypatch: pytest.MonkeyPatch,
-    ter: str,
+    task: str,
+    content: str,
     message: str,
 ) -> None:
-    (tmp_path / "a.ter").write_text(ter, encoding="utf-8")
-    _listing(monkeypatch, ["a.ter"])
-    status, out, err = _run(["segcor", str(tmp_path), *ONE_POINT])
+    name, listing = BAD_FILE_TASKS[task]
+    (tmp_path / name).write_text(content, encoding="utf-8")
+    _listing(monkeypatch, listing)
+    status, out, err = _run([task, str(tmp_path), *ONE_POINT])
     assert (status, out) == (1, "")
     assert message in err.splitlines()[-1] and err.endswith("\n")
 
@@ -178,28 +194,6 @@ def test_rank_counts_agreeing_pairs_and_skips_unknown_systems(
     assert err.endswith("fr-en.rank\n")
     status, out, _ = _run(["rank", str(tmp_path), "-e", "-0.5", *ONE_POINT])
     assert out.startswith("1.0 ")
-
-
-@pytest.mark.parametrize(
-    ("rank", "message"),
-    [
-        ("1\tfr-en\tsys1\tfr-en\n", "fr-en.rank line 1: expected SEG, LANGPAIR1, SYSTEM1"),
-        ("1\tde-en\tsys1\tfr-en\tsys2\n", "fr-en.rank line 1: no system file for de-en"),
-        ("9\tfr-en\tsys1\tfr-en\tsys2\n", "fr-en.rank line 1: fr-en.sys1 has no segment 9"),
-    ],
-)
-def test_bad_rank_files_are_one_line(
-    tmp_path: Path,
-    meteor_calls: list[list[str]],
-    monkeypatch: pytest.MonkeyPatch,
-    rank: str,
-    message: str,
-) -> None:
-    (tmp_path / "fr-en.rank").write_text(rank, encoding="utf-8")
-    _listing(monkeypatch, ["fr-en.sys1.sgm", "fr-en.sys2.sgm", "fr-en.rank"])
-    status, out, err = _run(["rank", str(tmp_path), *ONE_POINT])
-    assert (status, out) == (1, "")
-    assert message in err.splitlines()[-1]
 
 
 def test_rank_system_file_names_need_two_dots(monkeypatch: pytest.MonkeyPatch) -> None:
