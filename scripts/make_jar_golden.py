@@ -25,6 +25,10 @@ INPUTS = GOLDEN / "inputs"
 DATA = ROOT.parent / "shared" / "data" / "meteor15"
 
 ESN = "exact stem synonym"
+#: The jar's recommended English setting: every module, normalised text.
+EN_NORM_ESN = ["-l", "en", "-norm", "-m", ESN]
+#: The score files of an SGML run (``-f PREFIX``).
+SGML_SCORES = ["-sys.scr", "-doc.scr", "-seg.scr"]
 
 HYP = (
     "\ufeffThe cat sat on the mat.\n"
@@ -133,7 +137,7 @@ CASES: dict[str, tuple[list[str], str | None, list[str]]] = {
     "usage-one-arg": (["x"], None, []),
     "unknown-option": (["{inputs}/small.hyp", "{inputs}/small.ref", "-nBest"], None, []),
     "plain-esn-norm": (
-        ["{inputs}/small.hyp", "{inputs}/small.ref", "-l", "en", "-norm", "-m", ESN],
+        ["{inputs}/small.hyp", "{inputs}/small.ref", *EN_NORM_ESN],
         None,
         [],
     ),
@@ -287,17 +291,13 @@ CASES: dict[str, tuple[list[str], str | None, list[str]]] = {
             "{inputs}/test.sgm",
             "{inputs}/ref.sgm",
             "-sgml",
-            "-l",
-            "en",
-            "-norm",
-            "-m",
-            ESN,
+            *EN_NORM_ESN,
             "-writeAlignments",
             "-f",
             "{out}/s",
         ],
         None,
-        ["-sys.scr", "-doc.scr", "-seg.scr", "-align.out"],
+        [*SGML_SCORES, "-align.out"],
     ),
     "sgml-vout": (
         [
@@ -312,7 +312,7 @@ CASES: dict[str, tuple[list[str], str | None, list[str]]] = {
             "{out}/v",
         ],
         None,
-        ["-sys.scr", "-doc.scr", "-seg.scr"],
+        SGML_SCORES,
     ),
     "sgml-ssout": (
         [
@@ -326,9 +326,9 @@ CASES: dict[str, tuple[list[str], str | None, list[str]]] = {
             "{out}/q",
         ],
         None,
-        ["-sys.scr", "-doc.scr", "-seg.scr"],
+        SGML_SCORES,
     ),
-    "stdio-esn": (["-", "-", "-stdio", "-l", "en", "-norm", "-m", ESN], "stdio.in", []),
+    "stdio-esn": (["-", "-", "-stdio", *EN_NORM_ESN], "stdio.in", []),
     "stdio-mira-ch-hter": (
         ["-", "-", "-mira", "-sgml", "-norm", "-ch", "-m", ESN, "-t", "hter", "-q"],
         "stdio.in",
@@ -340,16 +340,12 @@ CASES: dict[str, tuple[list[str], str | None, list[str]]] = {
             "{data}/newstest2009-test.sgm",
             "{data}/newstest2009-ref.sgm",
             "-sgml",
-            "-l",
-            "en",
-            "-norm",
-            "-m",
-            ESN,
+            *EN_NORM_ESN,
             "-f",
             "{out}/n",
         ],
         None,
-        ["-sys.scr", "-doc.scr", "-seg.scr"],
+        SGML_SCORES,
     ),
 }
 

@@ -3,19 +3,34 @@ on the path).
 
 - :data:`CAT_HYPS` and :data:`CAT_REFS`: five hypothesis/references pairs that exercise every
   METEOR stage (exact, stem, synonym), several references, an empty hypothesis and no match.
+- :data:`PORTER_PAPER_STEMS`: words and stems from Porter (1980), which every Porter stemmer here
+  (the classic one, NLTK's extended one) must give.
 - :class:`LowercaseMatcher` and :func:`build_lowercase`: a matcher module registered at run time;
   the factory sits at the top level of a module so that it pickles by name and spawned worker
   processes rebuild it.
 - :class:`Lemma`, :class:`Synset` and :class:`WordNet`: NLTK's ``wordnet`` reduced to what METEOR
   reads (``synsets(word)``, ``lemmas()``, ``name()``), with a fixed table of synonyms.
+- :func:`assert_beams_agree` and :func:`assert_stage_lists_agree`: the compiled beam search
+  against the pure-Python one on a candidate store (the parity and fuzz tests' one check).
+- :func:`formula_score`: the scalar formula's score of a statistics record under a configuration's
+  or a tuning point's parameters (what the vectorised scorers are checked against).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
+from meteor_eval._ext import built_module
+from meteor_eval.align.search import beam_align_compiled, beam_align_python
 from meteor_eval.match import registry
-from meteor_eval.match.base import Match, Segment
+from meteor_eval.match.base import CandidateStore, Match, Segment
+from meteor_eval.metrics.meteor.formula import components
+from meteor_eval.stats.meteor import MeteorStats
+
+if TYPE_CHECKING:
+    from meteor_eval.metrics.meteor import MeteorConfig
+    from meteor_eval.tuning import TuningParams
 
 CAT_HYPS = [
     "the cat sat on the mat",
@@ -30,6 +45,21 @@ CAT_REFS = [
     ["the cat was sitting on the mat"],
     ["nothing here"],
     ["the dog barked"],
+]
+
+# Porter, "An algorithm for suffix stripping" (1980): examples of steps 1a to 2.
+PORTER_PAPER_STEMS = [
+    ("caresses", "caress"),
+    ("ponies", "poni"),
+    ("cats", "cat"),
+    ("feed", "feed"),
+    ("agreed", "agre"),
+    ("plastered", "plaster"),
+    ("motoring", "motor"),
+    ("sing", "sing"),
+    ("conflated", "conflat"),
+    ("happy", "happi"),
+    ("relational", "relat"),
 ]
 
 
@@ -81,3 +111,49 @@ class WordNet:
     def synsets(self, word: str) -> list[Synset]:
         names = self._table.get(word)
         return [] if names is None else [Synset(*names)]
+
+
+def assert_beams_agree(store: CandidateStore, weights: tuple[float, ...], beam: int) -> list[Match]:
+    """The compiled beam search chooses the very matches (the same objects) Python chooses;
+    returns them."""
+    expected = beam_align_python(store, weights, beam=beam)
+    got = beam_align_compiled(store, weights, beam=beam)
+    assert got == expected
+    assert all(a is b for a, b in zip(got, expected, strict=True))
+    return got
+
+
+def assert_stage_lists_agree(store: CandidateStore, weights: tuple[float, ...], beam: int) -> None:
+    """The compiled ``align_stages`` on the store's candidates split by stage (in reference
+    order) equals Python's search on a store rebuilt from those lists."""
+    kernels = built_module()
+    assert kernels is not None
+    stage_lists = [[m for ms in store.by_ref for m in ms if m.stage == s] for s in range(4)]
+    rebuilt = CandidateStore(len(store.hyp_coverage), len(store.ref_coverage))
+    for candidates in stage_lists:
+        rebuilt.extend(candidates)
+    staged = kernels.align_stages(
+        stage_lists, len(store.hyp_coverage), len(store.ref_coverage), weights, beam
+    )
+    assert staged == beam_align_python(rebuilt, weights, beam=beam)
+
+
+def formula_score(
+    record: MeteorStats,
+    params: MeteorConfig | TuningParams,
+    *,
+    zero_penalty_if_perfect: bool,
+    jvm_pow: bool = False,
+) -> float:
+    """:func:`~meteor_eval.metrics.meteor.formula.components`' score of ``record`` under the
+    parameters (alpha, beta, gamma, delta, weights) of ``params``."""
+    return components(
+        record,
+        alpha=params.alpha,
+        beta=params.beta,
+        gamma=params.gamma,
+        delta=params.delta,
+        weights=params.weights,
+        zero_penalty_if_perfect=zero_penalty_if_perfect,
+        jvm_pow=jvm_pow,
+    ).score

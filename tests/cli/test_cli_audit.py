@@ -28,6 +28,14 @@ def _one_error_line(err: str) -> str:
     return lines[0]
 
 
+def _refused(capsys: pytest.CaptureFixture[str], *argv: str, status: int = 2) -> str:
+    """The one error line of a command that must end with ``status`` (2: a usage error) and
+    print nothing on stdout."""
+    done, out, err = _run(capsys, *argv)
+    assert (done, out) == (status, ""), err
+    return _one_error_line(err)
+
+
 # -- 1. train: an undefined objective never wins ----------------------------------------------
 
 
@@ -154,11 +162,10 @@ def test_rouge_bootstrap_intervals_are_printed_and_signed(
 def test_rouge_bootstrap_too_few_resamples_is_refused(
     files: dict[str, str], capsys: pytest.CaptureFixture[str], value: str
 ) -> None:
-    status, _, err = _run(
+    line = _refused(
         capsys, "rouge", "--hyp", files["hyp"], "--ref", files["ref"], "--bootstrap", value
     )
-    assert status == 2
-    assert _one_error_line(err).startswith("meteor-eval rouge: error: --bootstrap: ")
+    assert line.startswith("meteor-eval rouge: error: --bootstrap: ")
 
 
 # -- 5. statistics files carry their segments' identity ---------------------------------------
@@ -179,9 +186,7 @@ def test_paired_test_of_statistics_of_other_references_is_refused(
     header = json.loads(Path(a).read_text(encoding="utf-8").splitlines()[0].split(" ", 1)[1])
     assert header["references"].startswith("sha256:") and header["segments"] == len(HYPS)
     argv = [command, "--from-stats", a, b, "--names", "x,y", "--paired-bs", "--n-samples", "50"]
-    status, out, err = _run(capsys, *argv)
-    assert status == 1 and out == ""
-    line = _one_error_line(err)
+    line = _refused(capsys, *argv, status=1)
     assert "b.stats: scored against other references than" in line and "a.stats" in line
 
 
@@ -239,9 +244,8 @@ def test_negative_seed_is_a_usage_error(
         "train": ["--input", str(TINY), "--out", f"{files['dir']}/p.json"],
         "report": [*inputs, "-o", f"{files['dir']}/r.html"],
     }.get(command, [*inputs, "--ci"])
-    status, out, err = _run(capsys, command, *extra, "--seed", "-1")
-    assert status == 2 and out == ""
-    assert _one_error_line(err) == (
+    line = _refused(capsys, command, *extra, "--seed", "-1")
+    assert line == (
         f"meteor-eval {command}: error: --seed: -1 is invalid; allowed: an integer >= 0"
     )
 
@@ -250,11 +254,10 @@ def test_negative_seed_is_a_usage_error(
 def test_n_samples_too_few_for_an_interval_is_refused(
     files: dict[str, str], capsys: pytest.CaptureFixture[str], n: str
 ) -> None:
-    status, _, err = _run(
+    line = _refused(
         capsys, "bleu", "--hyp", files["hyp"], "--ref", files["ref"], "--ci", "--n-samples", n
     )
-    assert status == 2
-    assert "--n-samples: " in _one_error_line(err) and "integer >= 40" in err
+    assert "--n-samples: " in line and "integer >= 40" in line
 
 
 def test_n_samples_minimum_follows_the_confidence(
@@ -292,9 +295,7 @@ def test_malformed_scheduler_is_a_usage_error(
     files: dict[str, str], capsys: pytest.CaptureFixture[str], value: str, reason: str
 ) -> None:
     argv = ["bleu", "--hyp", files["hyp"], "--ref", files["ref"], "--scheduler", value]
-    status, _, err = _run(capsys, *argv)
-    assert status == 2
-    line = _one_error_line(err)
+    line = _refused(capsys, *argv)
     assert line.startswith("meteor-eval bleu: error: --scheduler: ") and reason in line
 
 
@@ -312,9 +313,7 @@ def test_unreachable_scheduler_names_the_scheduler(
         port = probe.getsockname()[1]
     address = f"tcp://127.0.0.1:{port}"
     argv = ["bleu", "--hyp", files["hyp"], "--ref", files["ref"], "--scheduler", address]
-    status, _, err = _run(capsys, *argv)
-    assert status == 2
-    line = _one_error_line(err)
+    line = _refused(capsys, *argv)
     assert f"--scheduler: cannot reach a scheduler at {address}" in line
     assert "cannot write" not in line
 
@@ -327,9 +326,7 @@ def test_task_with_a_flavour_that_has_no_tasks_is_refused(
     files: dict[str, str], capsys: pytest.CaptureFixture[str], flavour: str
 ) -> None:
     argv = ["score", "--hyp", files["hyp"], "--ref", files["ref"], "--flavour", flavour]
-    status, _, err = _run(capsys, *argv, "--task", "adq")
-    assert status == 2
-    line = _one_error_line(err)
+    line = _refused(capsys, *argv, "--task", "adq")
     assert "--task" in line and "'adq' is a METEOR 1.5 task" in line and flavour in line
 
 
@@ -353,9 +350,8 @@ def test_empty_option_values_are_refused(
     inputs = ["--hyp", files["hyp"], "--ref", files["ref"]]
     if command == "train":
         inputs = ["--input", str(TINY), "--out", f"{files['dir']}/p.json"]
-    status, out, err = _run(capsys, command, *inputs, option, value)
-    assert status == 2 and out == ""
-    assert _one_error_line(err) == (
+    line = _refused(capsys, command, *inputs, option, value)
+    assert line == (
         f"meteor-eval {command}: error: {option}: an empty value; give a value or leave the "
         "option out"
     )
@@ -424,9 +420,7 @@ def test_a_command_refuses_statistics_of_another_metric(
 ) -> None:
     stats = f"{files['dir']}/x.stats"
     _stats(capsys, made_by, files["hyp"], files["ref"], stats)
-    status, out, err = _run(capsys, command, "--from-stats", stats)
-    assert status == 2 and out == ""
-    line = _one_error_line(err)
+    line = _refused(capsys, command, "--from-stats", stats)
     assert f"--from-stats: {stats} holds" in line and f"'meteor-eval {command}' re-scores" in line
     assert _run(capsys, "compare", "--from-stats", stats)[0] == 0
 
@@ -453,9 +447,7 @@ def test_params_errors_name_the_file(
 ) -> None:
     params = _params(Path(files["dir"]), capsys)
     argv = ["score", "--hyp", files["hyp"], "--ref", files["ref"], "--params", params, *extra]
-    status, _, err = _run(capsys, *argv)
-    assert status == 2
-    line = _one_error_line(err)
+    line = _refused(capsys, *argv)
     assert f"error: --params: {params}: {message}" in line and "params: params" not in line
 
 
@@ -487,9 +479,7 @@ def test_output_under_a_file_says_it_is_a_file(
     blocker.write_text("not a folder", encoding="utf-8")
     target = f"{blocker}/{name}"
     argv = [command, "--hyp", files["hyp"], "--ref", files["ref"], option, target]
-    status, _, err = _run(capsys, *argv)
-    assert status == 2
-    line = _one_error_line(err)
+    line = _refused(capsys, *argv)
     assert f"cannot write {target}: " in line and "plain is a file, not a folder" in line
     assert "does not exist" not in line
 
@@ -497,9 +487,7 @@ def test_output_under_a_file_says_it_is_a_file(
 def test_stem_of_the_language_independent_setting_explains_xx(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    status, _, err = _run(capsys, "stem", "--lang", "xx", str(TINY))
-    assert status == 2
-    line = _one_error_line(err)
+    line = _refused(capsys, "stem", "--lang", "xx", str(TINY))
     assert "no built-in stemmer for other (xx and other select" in line
 
 
@@ -543,9 +531,8 @@ def test_options_without_effect_or_out_of_range_are_refused(
     files: dict[str, str], capsys: pytest.CaptureFixture[str], command: str, extra: list[str],
     message: str,
 ) -> None:  # fmt: skip
-    status, out, err = _run(capsys, command, "--hyp", files["hyp"], "--ref", files["ref"], *extra)
-    assert status == 2 and out == ""
-    assert message in _one_error_line(err)
+    line = _refused(capsys, command, "--hyp", files["hyp"], "--ref", files["ref"], *extra)
+    assert message in line
 
 
 def test_smoothing_value_with_floor_is_used(

@@ -33,19 +33,22 @@ def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("METEOR_EVAL_CACHE", str(tmp_path / "cache"))
 
 
+def _argv(out: Path, corpus: Path, table: Path, *extra: str) -> list[str]:
+    """The ``new-language`` command line building ``out``."""
+    return [
+        "new-language",
+        "--corpus",
+        str(corpus),
+        "--phrase-table",
+        str(table),
+        "--out",
+        str(out),
+        *extra,
+    ]
+
+
 def _build(out: Path, *extra: str) -> int:
-    return main(
-        [
-            "new-language",
-            "--corpus",
-            str(DATA / "corpus.e"),
-            "--phrase-table",
-            str(DATA / "phrase-table.gz"),
-            "--out",
-            str(out),
-            *extra,
-        ]
-    )
+    return main(_argv(out, DATA / "corpus.e", DATA / "phrase-table.gz", *extra))
 
 
 @pytest.fixture(scope="module")
@@ -154,19 +157,6 @@ def _refused(capsys: pytest.CaptureFixture[str], argv: list[str], status: int = 
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1, err
     return err[0]
-
-
-def _argv(out: Path, corpus: Path, table: Path, *extra: str) -> list[str]:
-    return [
-        "new-language",
-        "--corpus",
-        str(corpus),
-        "--phrase-table",
-        str(table),
-        "--out",
-        str(out),
-        *extra,
-    ]
 
 
 def test_missing_corpus_is_refused_naming_the_option(
@@ -353,17 +343,7 @@ def test_as_a_user_runs_it(tmp_path: Path) -> None:
         )
 
     built = run(
-        [
-            "new-language",
-            "--corpus",
-            "corpus.e",
-            "--foreign-corpus",
-            "corpus.f",
-            "--phrase-table",
-            "phrase-table.gz",
-            "--out",
-            str(out),
-        ]
+        _argv(out, Path("corpus.e"), Path("phrase-table.gz"), "--foreign-corpus", "corpus.f")
     )
     assert built.returncode == 0, built.stderr
     assert built.stdout.startswith(f"{out}: 247 function words, 194 paraphrase records\n")

@@ -14,14 +14,15 @@ too wide to pack, which take the unpacked order).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fakes import assert_beams_agree, assert_stage_lists_agree
 from meteor_eval._ext import built_module
 from meteor_eval.align import search
-from meteor_eval.align.search import beam_align_compiled, beam_align_python
 from meteor_eval.match.base import CandidateStore, Match
 
 _kernels = built_module()
@@ -83,18 +84,23 @@ def crowded_stores(draw: st.DrawFn) -> CandidateStore:
 
 
 def _same(store: CandidateStore, weights: tuple[float, ...], beam: int) -> None:
-    expected = beam_align_python(store, weights, beam=beam)
-    got = beam_align_compiled(store, weights, beam=beam)
-    assert got == expected
-    assert all(a is b for a, b in zip(got, expected, strict=True))
-    stage_lists = [[m for ms in store.by_ref for m in ms if m.stage == s] for s in range(4)]
-    rebuilt = CandidateStore(len(store.hyp_coverage), len(store.ref_coverage))
-    for candidates in stage_lists:
-        rebuilt.extend(candidates)
-    staged = _kernels.align_stages(
-        stage_lists, len(store.hyp_coverage), len(store.ref_coverage), weights, beam
-    )
-    assert staged == beam_align_python(rebuilt, weights, beam=beam)
+    assert_beams_agree(store, weights, beam)
+    assert_stage_lists_agree(store, weights, beam)
+
+
+def _one_word_store(
+    n: int,
+    per_position: Callable[[], int],
+    hyp_of: Callable[[int, int], int],
+    stage: Callable[[], int],
+) -> CandidateStore:
+    """One-word candidates on ``n`` x ``n`` words: ``per_position()`` of them at each reference
+    position ``j``, on hypothesis word ``hyp_of(n, j)``, of stage ``stage()``."""
+    store = CandidateStore(n, n)
+    for j in range(n):
+        for _ in range(per_position()):
+            store.add(Match(j, 1, hyp_of(n, j), 1, stage()))
+    return store
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -108,11 +114,12 @@ def test_crowded_stores(store: CandidateStore, weights: tuple[float, ...], beam:
 def test_ties_on_every_rank(n: int, spread: int, beam: int, rnd: random.Random) -> None:
     """One-word candidates of one weight on a narrow band: paths tie on objective, chunks and
     distance alike, and the cut keeps the earliest generated, as the stable sort does."""
-    store = CandidateStore(n, n)
-    for j in range(n):
-        for _ in range(rnd.randint(0, 5)):
-            i = min(n - 1, max(0, j + rnd.randint(-spread, spread)))
-            store.add(Match(j, 1, i, 1, 0))
+    store = _one_word_store(
+        n,
+        lambda: rnd.randint(0, 5),
+        lambda n, j: min(n - 1, max(0, j + rnd.randint(-spread, spread))),
+        lambda: 0,
+    )
     for weights in ((0.0,), (0.5,), (1.0,)):
         _same(store, weights * 4, beam)
 
@@ -122,10 +129,9 @@ def test_a_position_with_more_candidates_than_buckets() -> None:
     rng = random.Random(4)
     for _ in range(60):
         n = rng.randint(3, 20)
-        store = CandidateStore(n, n)
-        for j in range(n):
-            for _ in range(12):
-                store.add(Match(j, 1, rng.randrange(n), 1, rng.randrange(4)))
+        store = _one_word_store(
+            n, lambda: 12, lambda n, _j: rng.randrange(n), lambda: rng.randrange(4)
+        )
         _same(store, JAR_WEIGHTS, rng.choice((1, 5, 40)))
 
 
@@ -134,11 +140,12 @@ def test_beams_keeping_more_than_64_paths() -> None:
     rng = random.Random(5)
     for _ in range(30):
         n = rng.randint(8, 30)
-        store = CandidateStore(n, n)
-        for j in range(n):
-            for _ in range(rng.randint(1, 4)):
-                i = min(n - 1, max(0, j + rng.randint(-2, 2)))
-                store.add(Match(j, 1, i, 1, rng.randrange(4)))
+        store = _one_word_store(
+            n,
+            lambda: rng.randint(1, 4),
+            lambda n, j: min(n - 1, max(0, j + rng.randint(-2, 2))),
+            lambda: rng.randrange(4),
+        )
         _same(store, JAR_WEIGHTS, rng.choice((65, 100, 300)))
 
 

@@ -28,10 +28,11 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
+from fakes import assert_beams_agree, assert_stage_lists_agree
 from meteor_eval import _ext
 from meteor_eval.align.alignment import count_chunks
 from meteor_eval.align.greedy import greedy_align_python, match_counts
-from meteor_eval.align.search import beam_align_compiled, beam_align_python
+from meteor_eval.align.search import beam_align_python
 from meteor_eval.errors import WorkBudgetError
 from meteor_eval.match import stem as stem_module
 from meteor_eval.match.base import CandidateStore, Match, Segment
@@ -321,17 +322,8 @@ WEIGHTS = st.sampled_from([(1.0, 0.5, 0.5, 0.5), (1.0, 1.0, 1.0, 1.0), (0.0, 0.5
 @given(stores(), WEIGHTS, st.sampled_from([1, 2, 3, 40]))
 def test_beam(store: CandidateStore, weights: tuple[float, ...], beam: int) -> None:
     assert KERNELS is not None
-    expected = beam_align_python(store, weights, beam=beam)
-    got = beam_align_compiled(store, weights, beam=beam)
-    assert got == expected and all(a is b for a, b in zip(got, expected, strict=True))
-    stage_lists = [[m for ms in store.by_ref for m in ms if m.stage == s] for s in range(4)]
-    by_stage = CandidateStore(len(store.hyp_coverage), len(store.ref_coverage))
-    for candidates in stage_lists:
-        by_stage.extend(candidates)
-    staged = KERNELS.align_stages(
-        stage_lists, len(store.hyp_coverage), len(store.ref_coverage), weights, beam
-    )
-    assert staged == beam_align_python(by_stage, weights, beam=beam)
+    got = assert_beams_agree(store, weights, beam)
+    assert_stage_lists_agree(store, weights, beam)
     # An alignment: reference order, no word covered twice on either side.
     hyp_used = [i for m in got for i in range(m.hyp_start, m.hyp_start + m.hyp_len)]
     ref_used = [j for m in got for j in range(m.ref_start, m.ref_start + m.ref_len)]

@@ -15,7 +15,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from meteor_eval.metrics.meteor.formula import components
+from fakes import formula_score
 from meteor_eval.stats.meteor import MeteorStats
 from meteor_eval.tuning import (
     TuningParams,
@@ -45,16 +45,8 @@ params_st = st.builds(
 
 
 def _scalar(record: MeteorStats, p: TuningParams, flavour: str) -> float:
-    return components(
-        record,
-        alpha=p.alpha,
-        beta=p.beta,
-        gamma=p.gamma,
-        delta=p.delta,
-        weights=p.weights,
-        zero_penalty_if_perfect=flavour == "meteor15",
-        jvm_pow=flavour == "meteor15",
-    ).score
+    jar = flavour == "meteor15"
+    return formula_score(record, p, zero_penalty_if_perfect=jar, jvm_pow=jar)
 
 
 def _bits(values: object) -> list[int]:

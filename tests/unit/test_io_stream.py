@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterable
 from pathlib import Path
 from unittest import mock
 
@@ -55,29 +56,40 @@ def test_invalid_utf8(tmp_path: Path) -> None:
     assert list(iter_lines(str(path), errors="replace")) == read_lines(str(path), errors="replace")
 
 
-def test_segments_match_read_segments(tmp_path: Path) -> None:
+def _files(folder: Path, texts: Iterable[str]) -> list[str]:
+    """Each text written to its own file in ``folder`` (named 0, 1, ...); their paths."""
     names = []
-    for k, text in enumerate(("h1\nh2\nh3\n", "r1\nr2\nr3", "s1\ns2\ns3\n")):
-        path = tmp_path / str(k)
+    for k, text in enumerate(texts):
+        path = folder / str(k)
         path.write_text(text, encoding="utf-8")
         names.append(str(path))
+    return names
+
+
+def _same_pairs(names: list[str]) -> None:
+    """The streaming reader gives the pairs the eager reader gives."""
     hyps, refs = read_segments(names[0], names[1:])
     assert list(iter_segments(names[0], names[1:])) == list(zip(hyps, refs, strict=True))
 
 
-@pytest.mark.parametrize(("lengths", "bad"), [((3, 2, 3), 1), ((3, 3, 4), 2), ((2, 3, 3), 1)])
-def test_count_mismatch_message(tmp_path: Path, lengths: tuple[int, ...], bad: int) -> None:
-    names = []
-    for k, n in enumerate(lengths):
-        path = tmp_path / str(k)
-        path.write_text("x\n" * n, encoding="utf-8")
-        names.append(str(path))
+def _same_error(names: list[str]) -> str:
+    """Both readers refuse the files with the same message; that message."""
     with pytest.raises(InputError) as eager:
         read_segments(names[0], names[1:])
     with pytest.raises(InputError) as lazy:
         list(iter_segments(names[0], names[1:]))
     assert str(lazy.value) == str(eager.value)
-    assert f"has {lengths[bad]}" in str(lazy.value)
+    return str(lazy.value)
+
+
+def test_segments_match_read_segments(tmp_path: Path) -> None:
+    _same_pairs(_files(tmp_path, ("h1\nh2\nh3\n", "r1\nr2\nr3", "s1\ns2\ns3\n")))
+
+
+@pytest.mark.parametrize(("lengths", "bad"), [((3, 2, 3), 1), ((3, 3, 4), 2), ((2, 3, 3), 1)])
+def test_count_mismatch_message(tmp_path: Path, lengths: tuple[int, ...], bad: int) -> None:
+    message = _same_error(_files(tmp_path, ("x\n" * n for n in lengths)))
+    assert f"has {lengths[bad]}" in message
 
 
 @settings(max_examples=80, deadline=None)
@@ -87,22 +99,12 @@ def test_stream_pairs_or_count_error_equal_the_eager_reader(
 ) -> None:
     # The files are read in step by zip(): pairs, or the count error naming the first file
     # whose count differs, as read_segments() gives them, whichever file ends first.
-    folder = tmp_path_factory.mktemp("files")
-    names = []
-    for k, n in enumerate(lengths):
-        path = folder / str(k)
-        path.write_text("".join(f"{k}-{j}\n" for j in range(n)), encoding="utf-8")
-        names.append(str(path))
+    texts = ("".join(f"{k}-{j}\n" for j in range(n)) for k, n in enumerate(lengths))
+    names = _files(tmp_path_factory.mktemp("files"), texts)
     if len(set(lengths)) > 1:
-        with pytest.raises(InputError) as eager:
-            read_segments(names[0], names[1:])
-        with pytest.raises(InputError) as lazy:
-            list(iter_segments(names[0], names[1:]))
-        assert str(lazy.value) == str(eager.value)
-        assert f"has {lengths[0]} lines" in str(lazy.value)
+        assert f"has {lengths[0]} lines" in _same_error(names)
     else:
-        hyps, refs = read_segments(names[0], names[1:])
-        assert list(iter_segments(names[0], names[1:])) == list(zip(hyps, refs, strict=True))
+        _same_pairs(names)
 
 
 def test_missing_file_is_reported_before_the_first_pair(tmp_path: Path) -> None:

@@ -10,8 +10,9 @@ from meteor_eval.cli.options import add_bleu_options
 
 __all__ = ["DESCRIPTION", "add_options", "run"]
 
-#: The command's own ``--help`` description.
-DESCRIPTION = __doc__
+#: The command's own ``--help`` description (a constant, not ``__doc__``, which ``python -OO``
+#: strips).
+DESCRIPTION = "``meteor-eval bleu``: BLEU (sacrebleu-compatible) of one or more systems."
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:

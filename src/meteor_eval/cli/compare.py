@@ -21,8 +21,9 @@ from meteor_eval.errors import ConfigError
 
 __all__ = ["DESCRIPTION", "add_options", "run"]
 
-#: The command's own ``--help`` description.
-DESCRIPTION = __doc__.split("\n")[0]
+#: The command's own ``--help`` description (a constant, not ``__doc__``, which ``python -OO``
+#: strips).
+DESCRIPTION = "``meteor-eval compare``: METEOR, BLEU and ROUGE of one or more systems in one table."
 
 
 def _add_metrics_option(parser: argparse.ArgumentParser) -> None:

@@ -10,8 +10,9 @@ from meteor_eval.cli.options import add_rouge_options
 
 __all__ = ["DESCRIPTION", "add_options", "run"]
 
-#: The command's own ``--help`` description.
-DESCRIPTION = __doc__
+#: The command's own ``--help`` description (a constant, not ``__doc__``, which ``python -OO``
+#: strips).
+DESCRIPTION = "``meteor-eval rouge``: ROUGE-N/L/Lsum (rouge-score) and ROUGE-W/S/SU (ROUGE-1.5.5)."
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:

@@ -19,8 +19,9 @@ from meteor_eval.errors import ConfigError
 
 __all__ = ["DESCRIPTION", "add_options", "run"]
 
-#: The command's own ``--help`` description.
-DESCRIPTION = __doc__.split("\n")[0].strip("`").split(": ", 1)[-1]
+#: The command's own ``--help`` description (a constant, not ``__doc__``, which ``python -OO``
+#: strips).
+DESCRIPTION = "tune METEOR's parameters against human judgements."
 
 #: Largest grid ``--optimizer grid`` accepts (about an hour at 0.15 s a point on 2 processes).
 MAX_GRID = 50_000

@@ -13,11 +13,11 @@ stores its sets in that form already (:meth:`MeteorWordNet.packed_synonym_sets
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Callable, Sequence, Set
 
 from meteor_eval._ext import compiled_kernels
 from meteor_eval.match.base import Match, Segment
+from meteor_eval.resources.packed_sets import cached_packed_sets
 
 __all__ = ["SynonymMatcher"]
 
@@ -66,21 +66,7 @@ class SynonymMatcher:
         return self._packed_sets(tokens)
 
     def _pack_here(self, tokens: Sequence[str]) -> list[bytes]:
-        packed = self._packed
-        try:
-            return list(map(packed.__getitem__, tokens))
-        except KeyError:
-            pass
-        if len(packed) >= _CACHE_MAX_WORDS:
-            packed.clear()
-        out = []
-        for token in tokens:
-            found = packed.get(token)
-            if found is None:
-                found = array("q", sorted(self._synonym_set(token))).tobytes()
-                packed[token] = found
-            out.append(found)
-        return out
+        return cached_packed_sets(tokens, self._packed, _CACHE_MAX_WORDS, self._synonym_set)
 
     def candidates(self, hyp: Segment, ref: Segment, stage: int) -> list[Match]:
         """Synonymous pairs, reference order then hypothesis order (each pair once)."""

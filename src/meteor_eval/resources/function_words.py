@@ -98,7 +98,24 @@ def function_words(language_long_name: str) -> frozenset[str]:
         0
     """
     _check_language(language_long_name)
-    return parse_function_words(data_file("function", f"{language_long_name}.words").read_bytes())
+    return parse_function_words(_shipped_bytes(language_long_name))
+
+
+def _shipped_bytes(language_long_name: str) -> bytes:
+    """The bytes of the shipped list of a language (checked by the caller)."""
+    return data_file("function", f"{language_long_name}.words").read_bytes()
+
+
+def _user_bytes(path: Path) -> bytes:
+    """The bytes of a user's function-word file.
+
+    Raises:
+        ResourceError: the file cannot be read.
+    """
+    try:
+        return Path(path).read_bytes()
+    except OSError as error:
+        raise ResourceError(f"cannot read function-word file {str(path)!r}: {error}") from error
 
 
 @cached_loader
@@ -108,11 +125,7 @@ def load_function_words_file(path: Path) -> frozenset[str]:
     Raises:
         ResourceError: the file cannot be read.
     """
-    try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise ResourceError(f"cannot read function-word file {str(path)!r}: {error}") from error
-    return parse_function_words(data)
+    return parse_function_words(_user_bytes(path))
 
 
 @cached_loader
@@ -123,14 +136,11 @@ def function_words_spec(language_long_name: str, path: Path | None = None) -> Re
     """
     _check_language(language_long_name)
     if path is None:
-        data = data_file("function", f"{language_long_name}.words").read_bytes()
+        data = _shipped_bytes(language_long_name)
         version = "meteor-1.5"
         licence = "LGPL-2.1"
     else:
-        try:
-            data = Path(path).read_bytes()
-        except OSError as error:
-            raise ResourceError(f"cannot read function-word file {str(path)!r}: {error}") from error
+        data = _user_bytes(path)
         version = "user"
         licence = "unknown"
     return ResourceSpec(

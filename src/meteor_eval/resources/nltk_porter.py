@@ -138,16 +138,16 @@ def _always(_stem: str) -> bool:
     return True
 
 
-_STEP1A: Final[tuple[Rule, ...]] = (
-    ("sses", "ss", _always),
-    ("ies", "i", _always),
-    ("ss", "ss", _always),
-    ("s", "", _always),
-)
+def _rules(condition: Condition, replacements: tuple[tuple[str, str], ...]) -> tuple[Rule, ...]:
+    """A step's rules: each ``(suffix, replacement)`` under the same ``condition``."""
+    return tuple((suffix, replacement, condition) for suffix, replacement in replacements)
 
-_STEP3: Final[tuple[Rule, ...]] = tuple(
-    (suffix, replacement, _positive_measure)
-    for suffix, replacement in (
+
+_STEP1A: Final = _rules(_always, (("sses", "ss"), ("ies", "i"), ("ss", "ss"), ("s", "")))
+
+_STEP3: Final = _rules(
+    _positive_measure,
+    (
         ("icate", "ic"),
         ("ative", ""),
         ("alize", "al"),
@@ -155,7 +155,7 @@ _STEP3: Final[tuple[Rule, ...]] = tuple(
         ("ical", "ic"),
         ("ful", ""),
         ("ness", ""),
-    )
+    ),
 )
 
 
@@ -189,9 +189,9 @@ _STEP4: Final[tuple[Rule, ...]] = tuple(
 )
 
 # Step 2 without its last rule (``-logi``, whose condition looks at the stem plus its "l").
-_STEP2_HEAD: Final[tuple[Rule, ...]] = tuple(
-    (suffix, replacement, _positive_measure)
-    for suffix, replacement in (
+_STEP2_HEAD: Final = _rules(
+    _positive_measure,
+    (
         ("ational", "ate"),
         ("tional", "tion"),
         ("enci", "ence"),
@@ -213,7 +213,7 @@ _STEP2_HEAD: Final[tuple[Rule, ...]] = tuple(
         ("iviti", "ive"),
         ("biliti", "ble"),
         ("fulli", "ful"),
-    )
+    ),
 )
 
 

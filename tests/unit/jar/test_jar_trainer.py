@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -130,25 +131,41 @@ def test_segcor_options_reach_meteor(
     ]  # fmt: skip
 
 
+# Judgement files the Trainer refuses: (content, message), segcor's a.ter, then rank's fr-en.rank.
+BAD_TER = [
+    ("d1 1\n", "a.ter line 1: expected DOC SEG SCORE, got 'd1 1'"),
+    ("d1 1 0.5\n\n", "a.ter line 2: expected DOC SEG SCORE, got ''"),
+    ("d1 1 high\n", 'a.ter line 1: score "high" is not a number'),
+    ("d1 1 0.5\n", "a.ter has no score for document d1 segment 2"),
+]
+BAD_RANK = [
+    ("1\tfr-en\tsys1\tfr-en\n", "fr-en.rank line 1: expected SEG, LANGPAIR1, SYSTEM1"),
+    ("1\tde-en\tsys1\tfr-en\tsys2\n", "fr-en.rank line 1: no system file for de-en"),
+    ("9\tfr-en\tsys1\tfr-en\tsys2\n", "fr-en.rank line 1: fr-en.sys1 has no segment 9"),
+]
+# task -> the judgement file's name and the data folder's listing
+BAD_FILE_TASKS = {
+    "segcor": ("a.ter", ["a.ter"]),
+    "rank": ("fr-en.rank", ["fr-en.sys1.sgm", "fr-en.sys2.sgm", "fr-en.rank"]),
+}
+
+
 @pytest.mark.parametrize(
-    ("ter", "message"),
-    [
-        ("d1 1\n", "a.ter line 1: expected DOC SEG SCORE, got 'd1 1'"),
-        ("d1 1 0.5\n\n", "a.ter line 2: expected DOC SEG SCORE, got ''"),
-        ("d1 1 high\n", 'a.ter line 1: score "high" is not a number'),
-        ("d1 1 0.5\n", "a.ter has no score for document d1 segment 2"),
-    ],
+    ("task", "content", "message"),
+    [("segcor", *case) for case in BAD_TER] + [("rank", *case) for case in BAD_RANK],
 )
 def test_bad_judgement_files_are_one_line(
     tmp_path: Path,
     meteor_calls: list[list[str]],
     monkeypatch: pytest.MonkeyPatch,
-    ter: str,
+    task: str,
+    content: str,
     message: str,
 ) -> None:
-    (tmp_path / "a.ter").write_text(ter, encoding="utf-8")
-    _listing(monkeypatch, ["a.ter"])
-    status, out, err = _run(["segcor", str(tmp_path), *ONE_POINT])
+    name, listing = BAD_FILE_TASKS[task]
+    (tmp_path / name).write_text(content, encoding="utf-8")
+    _listing(monkeypatch, listing)
+    status, out, err = _run([task, str(tmp_path), *ONE_POINT])
     assert (status, out) == (1, "")
     assert message in err.splitlines()[-1] and err.endswith("\n")
 
@@ -179,28 +196,6 @@ def test_rank_counts_agreeing_pairs_and_skips_unknown_systems(
     assert out.startswith("1.0 ")
 
 
-@pytest.mark.parametrize(
-    ("rank", "message"),
-    [
-        ("1\tfr-en\tsys1\tfr-en\n", "fr-en.rank line 1: expected SEG, LANGPAIR1, SYSTEM1"),
-        ("1\tde-en\tsys1\tfr-en\tsys2\n", "fr-en.rank line 1: no system file for de-en"),
-        ("9\tfr-en\tsys1\tfr-en\tsys2\n", "fr-en.rank line 1: fr-en.sys1 has no segment 9"),
-    ],
-)
-def test_bad_rank_files_are_one_line(
-    tmp_path: Path,
-    meteor_calls: list[list[str]],
-    monkeypatch: pytest.MonkeyPatch,
-    rank: str,
-    message: str,
-) -> None:
-    (tmp_path / "fr-en.rank").write_text(rank, encoding="utf-8")
-    _listing(monkeypatch, ["fr-en.sys1.sgm", "fr-en.sys2.sgm", "fr-en.rank"])
-    status, out, err = _run(["rank", str(tmp_path), *ONE_POINT])
-    assert (status, out) == (1, "")
-    assert message in err.splitlines()[-1]
-
-
 def test_rank_system_file_names_need_two_dots(monkeypatch: pytest.MonkeyPatch) -> None:
     _listing(monkeypatch, ["README"])
     status, _, err = _run(["rank", "d"])
@@ -210,25 +205,41 @@ def test_rank_system_file_names_need_two_dots(monkeypatch: pytest.MonkeyPatch) -
     )
 
 
+# new DecimalFormat("0.00").format(value) on OpenJDK 17: half-even on the binary value.
+DECIMAL_FORMAT = [
+    (-0.0, "-0.00"),
+    (-0.001, "-0.00"),
+    (0.125, "0.12"),
+    (0.375, "0.38"),
+    (0.005, "0.01"),
+    (0.015, "0.01"),
+    (2.675, "2.67"),
+    (1.0000000000000002, "1.00"),
+    (0.15000000000000002, "0.15"),
+    (-1.5, "-1.50"),
+    (1e20, "100000000000000000000.00"),
+]
+# Double.toString on OpenJDK 17, at the edges of the positional range the Trainer prints in.
+DOUBLE_TO_STRING = [
+    (0.001, "0.001"),
+    (0.0009999999999999998, "9.999999999999998E-4"),
+    (9999999.999999998, "9999999.999999998"),
+    (1e7, "1.0E7"),
+    (-0.5737942693444108, "-0.5737942693444108"),
+    (0.30000000000000004, "0.30000000000000004"),
+]
+
+
 @pytest.mark.parametrize(
-    ("value", "text"),
-    # new DecimalFormat("0.00").format(value) on OpenJDK 17: half-even on the binary value.
-    [
-        (-0.0, "-0.00"),
-        (-0.001, "-0.00"),
-        (0.125, "0.12"),
-        (0.375, "0.38"),
-        (0.005, "0.01"),
-        (0.015, "0.01"),
-        (2.675, "2.67"),
-        (1.0000000000000002, "1.00"),
-        (0.15000000000000002, "0.15"),
-        (-1.5, "-1.50"),
-        (1e20, "100000000000000000000.00"),
-    ],
+    ("java_format", "value", "text"),
+    [(_two_decimals, *case) for case in DECIMAL_FORMAT]
+    + [(java_double, *case) for case in DOUBLE_TO_STRING],
 )
-def test_two_decimals_are_javas_decimal_format(value: float, text: str) -> None:
-    assert _two_decimals(value) == text
+def test_numbers_print_as_java_formats_them(
+    java_format: Callable[[float], str], value: float, text: str
+) -> None:
+    """The Trainer prints numbers as Java does: ``DecimalFormat("0.00")``, ``Double.toString``."""
+    assert java_format(value) == text
 
 
 def test_empty_data_directories_print_the_jars_values(tmp_path: Path) -> None:
@@ -237,22 +248,6 @@ def test_empty_data_directories_print_the_jars_values(tmp_path: Path) -> None:
     assert _run(["segcor", str(tmp_path), *ONE_POINT]) == (0, "0.0 " + point, "")
     assert _run(["spearman", str(tmp_path), *ONE_POINT]) == (0, "0.0 " + point, "")
     assert _run(["rank", str(tmp_path), *ONE_POINT]) == (0, "NaN " + point, "")
-
-
-@pytest.mark.parametrize(
-    ("value", "text"),
-    # Double.toString on OpenJDK 17, at the edges of the positional range the Trainer prints in.
-    [
-        (0.001, "0.001"),
-        (0.0009999999999999998, "9.999999999999998E-4"),
-        (9999999.999999998, "9999999.999999998"),
-        (1e7, "1.0E7"),
-        (-0.5737942693444108, "-0.5737942693444108"),
-        (0.30000000000000004, "0.30000000000000004"),
-    ],
-)
-def test_correlations_print_as_javas_double_to_string(value: float, text: str) -> None:
-    assert java_double(value) == text
 
 
 def test_a_scorer_failure_inside_the_trainer_is_one_line(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import zipfile
+from collections.abc import Callable, Collection
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,7 @@ from meteor_eval.resources.nonbreaking import (
     nonbreaking_spec,
     parse_prefixes,
 )
-from meteor_eval.resources.registry import data_file
+from meteor_eval.resources.registry import ResourceSpec, data_file
 
 # Spec Appendix A, file order.
 ENGLISH_FUNCTION_WORDS = (
@@ -127,23 +128,33 @@ ENGLISH_FUNCTION_WORDS = (
 )
 
 
+# Entries of each shipped list (the languages that have one).
+FUNCTION_WORD_COUNTS = {
+    "english": 93, "czech": 68, "french": 85, "german": 92, "russian": 62, "spanish": 66,
+}  # fmt: skip
+# Distinct prefixes; German and Russian list some prefixes twice (307 and 258 lines).
+PREFIX_COUNTS = {
+    "english": 93, "french": 145, "german": 298, "russian": 247, "spanish": 110, "czech": 0,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("load", "language", "count"),
+    [(function_words, *item) for item in FUNCTION_WORD_COUNTS.items()]
+    + [(nonbreaking_prefixes, *item) for item in PREFIX_COUNTS.items()],
+)
+def test_counts(load: Callable[[str], Collection[str]], language: str, count: int) -> None:
+    assert len(load(language)) == count
+
+
 class TestFunctionWords:
     def test_english_list_is_appendix_a(self) -> None:
         assert len(ENGLISH_FUNCTION_WORDS) == 93
         assert function_words("english") == frozenset(ENGLISH_FUNCTION_WORDS)
 
     @pytest.mark.parametrize(
-        ("language", "count"),
-        [("english", 93), ("czech", 68), ("french", 85), ("german", 92), ("russian", 62),
-         ("spanish", 66)],
-    )  # fmt: skip
-    def test_counts(self, language: str, count: int) -> None:
-        assert len(function_words(language)) == count
-
-    @pytest.mark.parametrize(
-        "language", [lang for lang in FUNCTION_WORD_LANGUAGES if lang not in
-                     ("english", "czech", "french", "german", "russian", "spanish")],
-    )  # fmt: skip
+        "language", [lang for lang in FUNCTION_WORD_LANGUAGES if lang not in FUNCTION_WORD_COUNTS]
+    )
     def test_other_languages_are_empty(self, language: str) -> None:
         assert function_words(language) == frozenset()
 
@@ -170,27 +181,8 @@ class TestFunctionWords:
         with pytest.raises(ResourceError, match="cannot read function-word file"):
             load_function_words_file(tmp_path / "absent.txt")
 
-    def test_unknown_language(self) -> None:
-        with pytest.raises(ResourceError, match="no function-word list"):
-            function_words("klingon")
-
-    def test_spec(self) -> None:
-        spec = function_words_spec("english")
-        assert spec.sha256 == SHA256_ENGLISH_WORDS
-        assert spec.short_id == "function-words-en-meteor-1.5-2ae0d5b8"
-        assert spec.licence == "LGPL-2.1"
-
 
 class TestNonbreakingPrefixes:
-    @pytest.mark.parametrize(
-        ("language", "count"),
-        # Distinct prefixes; German and Russian list some prefixes twice (307 and 258 lines).
-        [("english", 93), ("french", 145), ("german", 298), ("russian", 247), ("spanish", 110),
-         ("czech", 0)],
-    )  # fmt: skip
-    def test_counts(self, language: str, count: int) -> None:
-        assert len(nonbreaking_prefixes(language)) == count
-
     def test_english_numeric_only(self) -> None:
         prefixes = nonbreaking_prefixes("english")
         assert sorted(p for p, numeric in prefixes.items() if numeric) == ["Art", "No", "pp"]
@@ -208,15 +200,6 @@ class TestNonbreakingPrefixes:
         )
         assert parse_prefixes(text) == {"Mr": False, "No": True, "Art": True, "Z": False}
 
-    def test_unknown_language(self) -> None:
-        with pytest.raises(ResourceError, match="no nonbreaking-prefix list"):
-            nonbreaking_prefixes("danish")
-
-    def test_spec(self) -> None:
-        spec = nonbreaking_spec("english")
-        assert spec.sha256 == SHA256_ENGLISH_PREFIXES
-        assert spec.short_id == "nonbreaking-prefixes-en-meteor-1.5-bd909f36"
-
 
 def test_data_files_are_byte_identical_to_the_jar(jar_file: Path) -> None:
     with zipfile.ZipFile(jar_file) as archive:
@@ -231,3 +214,29 @@ def test_data_files_are_byte_identical_to_the_jar(jar_file: Path) -> None:
 
 SHA256_ENGLISH_WORDS = "2ae0d5b8c29e2993a0f442b065b946d1a17fbfe8538e66bf5931c4a248cf4c3a"
 SHA256_ENGLISH_PREFIXES = "bd909f364224748976f9b8b7cdeb4f9be3bf7c8e66a10f1ed268b12d904ab876"
+
+
+@pytest.mark.parametrize(
+    ("load", "language", "message"),
+    [
+        (function_words, "klingon", "no function-word list"),
+        (nonbreaking_prefixes, "danish", "no nonbreaking-prefix list"),
+    ],
+)
+def test_unknown_language(load: Callable[[str], object], language: str, message: str) -> None:
+    with pytest.raises(ResourceError, match=message):
+        load(language)
+
+
+@pytest.mark.parametrize(
+    ("spec_of", "sha256", "short_id"),
+    [
+        (function_words_spec, SHA256_ENGLISH_WORDS, "function-words-en-meteor-1.5-2ae0d5b8"),
+        (nonbreaking_spec, SHA256_ENGLISH_PREFIXES, "nonbreaking-prefixes-en-meteor-1.5-bd909f36"),
+    ],
+)
+def test_english_spec(spec_of: Callable[[str], ResourceSpec], sha256: str, short_id: str) -> None:
+    spec = spec_of("english")
+    assert spec.sha256 == sha256
+    assert spec.short_id == short_id
+    assert spec.licence == "LGPL-2.1"

@@ -11,7 +11,7 @@ inflected variants of them and random strings are compared.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, get_args
 
 import pytest
@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 
 # Endings that exercise every suffix rule of both views (and some that match none).
 _ENDINGS = ("s", "es", "ies", "ses", "ves", "xes", "ches", "men", "ed", "ing", "er", "est", "ful")
+# Stems with irregular or rule-bound inflections.
+_STEMS = ["go", "run", "child", "box", "bus", "cry", "fly", "big", "wolf"]
 
 
 @pytest.fixture(scope="module")
@@ -74,16 +76,35 @@ def _variants(words: list[str], step: int) -> Iterator[str]:
         yield word[:-1]
 
 
-def test_meteor_view_loads_the_binary_form() -> None:
-    assert isinstance(meteor_wordnet()._synsets, _SynsetTable)
+def _vocabulary(*keys: Iterable[str]) -> list[str]:
+    """The keys of a plain view's tables, sorted (all of WordNet: over 150,000 words)."""
+    words = sorted(set().union(*keys))
+    assert len(words) > 150_000
+    return words
+
+
+def _words(alphabet: str, stems: Sequence[str]) -> st.SearchStrategy[str]:
+    """A stem, bare or with one of the endings of the suffix rules: short strings of
+    ``alphabet``, one of ``stems``, or anything (lone surrogates and non-BMP characters too)."""
+    return st.one_of(
+        st.text(alphabet=alphabet, max_size=9), st.sampled_from(stems), st.text(max_size=4)
+    ).flatmap(lambda stem: st.sampled_from(("", *_ENDINGS)).map(lambda end: stem + end))
+
+
+@pytest.mark.parametrize(
+    ("view", "table", "binary"),
+    [(meteor_wordnet, "_synsets", _SynsetTable), (nltk_wordnet, "_index", _NltkIndex)],
+    ids=["meteor", "nltk"],
+)
+def test_view_loads_the_binary_form(view: Callable[[], object], table: str, binary: type) -> None:
+    assert isinstance(getattr(view(), table), binary)
 
 
 def test_meteor_packed_sets_equal_the_plain_algorithm_on_the_vocabulary(
     plain_meteor: MeteorWordNet,
 ) -> None:
     fast = meteor_wordnet()
-    words = sorted({*plain_meteor.words(), *plain_meteor.exceptions})
-    assert len(words) > 150_000
+    words = _vocabulary(plain_meteor.words(), plain_meteor.exceptions)
     tokens = list(_variants(words, 7))
     got = MeteorWordNet.packed_synonym_sets(fast, tokens)
     assert got == [_packed(plain_meteor.synonym_set(token)) for token in tokens]
@@ -100,11 +121,7 @@ def test_meteor_sets_equal_the_plain_algorithm_on_samples(plain_meteor: MeteorWo
 @settings(max_examples=400, deadline=None)
 @given(
     st.lists(
-        st.one_of(
-            st.text(alphabet="abcdefghilmnorstuvwxyz-_.'", max_size=9),
-            st.sampled_from(["go", "run", "child", "box", "bus", "cry", "fly", "big", "wolf"]),
-            st.text(max_size=4),  # anything, including lone surrogates and non-BMP characters
-        ).flatmap(lambda stem: st.sampled_from(("", *_ENDINGS)).map(lambda end: stem + end)),
+        _words("abcdefghilmnorstuvwxyz-_.'", _STEMS),
         max_size=12,
     )
 )
@@ -167,16 +184,11 @@ def test_synonym_matcher_takes_packed_sets_from_the_view() -> None:
         assert calls
 
 
-def test_nltk_view_loads_the_binary_form() -> None:
-    assert isinstance(nltk_wordnet()._index, _NltkIndex)
-
-
 def test_nltk_lemma_names_equal_the_plain_algorithm_on_the_vocabulary(
     plain_nltk: NltkWordNet,
 ) -> None:
     fast = nltk_wordnet()
-    words = sorted({*plain_nltk._index, *plain_nltk._exception_forms})
-    assert len(words) > 150_000
+    words = _vocabulary(plain_nltk._index, plain_nltk._exception_forms)
     compute: Callable[[str], frozenset[str]] = fast._compute_lemma_names
     reference: Callable[[str], frozenset[str]] = plain_nltk._compute_lemma_names
     mismatches = [word for word in _variants(words, 11) if compute(word) != reference(word)]
@@ -184,13 +196,7 @@ def test_nltk_lemma_names_equal_the_plain_algorithm_on_the_vocabulary(
 
 
 @settings(max_examples=400, deadline=None)
-@given(
-    st.one_of(
-        st.text(alphabet="abcdefghilmnorstuvwxyzABC-_.'", max_size=9),
-        st.sampled_from(["go", "run", "child", "box", "bus", "cry", "fly", "big", "wolf", "ax"]),
-        st.text(max_size=4),
-    ).flatmap(lambda stem: st.sampled_from(("", *_ENDINGS)).map(lambda end: stem + end))
-)
+@given(_words("abcdefghilmnorstuvwxyzABC-_.'", [*_STEMS, "ax"]))
 def test_nltk_lemma_names_property(plain_nltk: NltkWordNet, word: str) -> None:
     fast = nltk_wordnet()
     assert fast.lemma_names(word) == plain_nltk.lemma_names(word)

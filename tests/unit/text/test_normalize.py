@@ -58,50 +58,39 @@ def test_edge_case_tokens(
     assert " ".join(preprocess(reference, language="en", level="norm")) == ref_tokens
 
 
+# Each normalisation step: (text, expected) cases.
+STEP_CASES = {
+    "_isolate_other_characters": [
+        ("Žižek×Ёж", "Žižek × Ёж"),  # latin and cyrillic letters are kept
+        ("șΣ", " ș  Σ "),  # every other letter is split off
+        ("a.b'c`d,e-f‘g’h", "a.b'c`d,e-f‘g’h"),  # word-internal marks are left
+    ],
+    "_protect_dot_runs": [("a..b", "a DOTDOTMULTI b"), ("x....", "x DOTDOTDOTDOTMULTI")],
+    "_restore_dot_runs": [("a DOTDOTDOTMULTI b ", "a ... b "), ("DOTMULTI DOTDOTMULTI", ". ..")],
+    # a comma consumes its context
+    "_split_commas": [(" a,b,c ", " a , b,c "), (" 1,000 1,a a,1 ", " 1,000 1 , a a , 1 ")],
+    "_normalize_quotes": [("`a‘b’c“d”e''f", "'a'b'c \" d \" e \" f")],
+    "_normalize_dashes": [("a–b c--d e---f", "a-b c-d e--f")],  # one literal pass
+    # a hyphen consumes its context
+    "_remove_intra_word_hyphens": [
+        (" a-b-c well-known-fact ", " a b-c well known fact "),
+        (" U.S.-based -5 x- ", " U.S. based -5 x- "),
+    ],
+    "_split_apostrophes_english": [(" don't 1990's 's 'x' ", " don 't 1990 's  ' s  ' x '  ")],
+    "_split_apostrophes_french": [(" l'homme 'x' ", " l' homme  ' x '  ")],
+    "_split_apostrophes_everywhere": [("don't", "don ' t")],  # other languages
+    "_remove_punctuation": [("a.b-c'd\u00a0e\x0bf", "a b c d e f")],
+    "_collapse_spaces": [("\x0b a \u2003\u00a0 b\u3000", "a b")],  # and trim
+}
+
+
 class TestSteps:
-    def test_isolate_other_characters_keeps_latin_and_cyrillic_letters(self) -> None:
-        assert norm._isolate_other_characters("Žižek×Ёж") == "Žižek × Ёж"
-
-    def test_isolate_other_characters_splits_every_non_alpha_letter(self) -> None:
-        assert norm._isolate_other_characters("șΣ") == " ș  Σ "
-
-    def test_isolate_other_characters_leaves_word_internal_marks(self) -> None:
-        assert norm._isolate_other_characters("a.b'c`d,e-f‘g’h") == "a.b'c`d,e-f‘g’h"
-
-    def test_dot_runs_become_placeholders(self) -> None:
-        assert norm._protect_dot_runs("a..b") == "a DOTDOTMULTI b"
-        assert norm._protect_dot_runs("x....") == "x DOTDOTDOTDOTMULTI"
-
-    def test_dot_restoration_round_trips(self) -> None:
-        assert norm._restore_dot_runs("a DOTDOTDOTMULTI b ") == "a ... b "
-        assert norm._restore_dot_runs("DOTMULTI DOTDOTMULTI") == ". .."
-
-    def test_commas_consume_their_context(self) -> None:
-        assert norm._split_commas(" a,b,c ") == " a , b,c "
-        assert norm._split_commas(" 1,000 1,a a,1 ") == " 1,000 1 , a a , 1 "
-
-    def test_quotes(self) -> None:
-        assert norm._normalize_quotes("`a‘b’c“d”e''f") == "'a'b'c \" d \" e \" f"
-
-    def test_dashes_take_one_literal_pass(self) -> None:
-        assert norm._normalize_dashes("a–b c--d e---f") == "a-b c-d e--f"
-
-    def test_intra_word_hyphens_consume_their_context(self) -> None:
-        assert norm._remove_intra_word_hyphens(" a-b-c well-known-fact ") == (
-            " a b-c well known fact "
-        )
-        assert norm._remove_intra_word_hyphens(" U.S.-based -5 x- ") == " U.S. based -5 x- "
-
-    def test_english_apostrophes(self) -> None:
-        assert norm._split_apostrophes_english(" don't 1990's 's 'x' ") == (
-            " don 't 1990 's  ' s  ' x '  "
-        )
-
-    def test_french_apostrophes(self) -> None:
-        assert norm._split_apostrophes_french(" l'homme 'x' ") == " l' homme  ' x '  "
-
-    def test_other_languages_split_every_apostrophe(self) -> None:
-        assert norm._split_apostrophes_everywhere("don't") == "don ' t"
+    @pytest.mark.parametrize(
+        ("step", "text", "expected"),
+        [(step, text, expected) for step, cases in STEP_CASES.items() for text, expected in cases],
+    )
+    def test_step(self, step: str, text: str, expected: str) -> None:
+        assert getattr(norm, step)(text) == expected
 
     def test_sentence_dots(self) -> None:
         prefixes = nonbreaking_prefixes("english")
@@ -109,12 +98,6 @@ class TestSteps:
         assert norm._split_sentence_dots(line, prefixes) == (
             "Mr. X No. 5 No. x No . Y US end . Inc. reported . A. "
         )
-
-    def test_remove_punctuation(self) -> None:
-        assert norm._remove_punctuation("a.b-c'd\u00a0e\x0bf") == "a b c d e f"
-
-    def test_collapse_spaces_and_trim(self) -> None:
-        assert norm._collapse_spaces("\x0b a \u2003\u00a0 b\u3000") == "a b"
 
 
 class TestLanguages:

@@ -22,17 +22,17 @@ def _jsonl(path: Path, records: list[dict[str, object]]) -> str:
     return str(path)
 
 
+def _judgement(
+    hyp: str, ref: str | list[str], human: object, seg_id: int, *, system: str = "s", lp: str = "x"
+) -> dict[str, object]:
+    """One record of a judgements table, in the default field names."""
+    return {"hyp": hyp, "ref": ref, "human": human, "system": system, "lp": lp, "seg_id": seg_id}
+
+
 def test_table_reads_default_fields_and_negates_ranks(tmp_path: Path) -> None:
     records = [
-        {
-            "hyp": "a b",
-            "ref": ["a b", "b a"],
-            "human": 1,
-            "system": "s",
-            "lp": "de-en",
-            "seg_id": 4,
-        },
-        {"hyp": "c", "ref": "d", "human": 3, "system": "t", "lp": "de-en", "seg_id": 4},
+        _judgement("a b", ["a b", "b a"], 1, 4, lp="de-en"),
+        _judgement("c", "d", 3, 4, system="t", lp="de-en"),
     ]
     path = _jsonl(tmp_path / "j.jsonl", records)
     data = read_judgements_table(path, kind="rank")
@@ -99,22 +99,8 @@ def test_plain_files_one_pair_segments_by_line(tmp_path: Path) -> None:
 
 def test_statistics_keep_one_row_per_reference_and_rescore_like_the_scorer(tmp_path: Path) -> None:
     records = [
-        {
-            "hyp": "the cat sat",
-            "ref": ["a cat sat", "the cat sat down"],
-            "human": 1,
-            "system": "s",
-            "lp": "x",
-            "seg_id": 1,
-        },
-        {
-            "hyp": "dogs bark loudly",
-            "ref": "the dog barked",
-            "human": 0,
-            "system": "s",
-            "lp": "x",
-            "seg_id": 2,
-        },
+        _judgement("the cat sat", ["a cat sat", "the cat sat down"], 1, 1),
+        _judgement("dogs bark loudly", "the dog barked", 0, 2),
     ]
     data = read_judgements_table(_jsonl(tmp_path / "j.jsonl", records))
     config = MeteorConfig.preset(modules=MODULES)

@@ -29,6 +29,7 @@ from types import MappingProxyType
 from typing import Final
 
 from meteor_eval.errors import ResourceError
+from meteor_eval.resources.packed_sets import cached_packed_sets
 from meteor_eval.resources.registry import cached_loader
 from meteor_eval.resources.wordnet.binary import METEOR_BINARY_FILE, MeteorSections
 from meteor_eval.resources.wordnet.keytable import KeyTable
@@ -212,25 +213,9 @@ class MeteorWordNet:
         Raises:
             OverflowError: an identifier does not fit a signed 64-bit integer (custom tables).
         """
-        packed = self._packed
-        try:
-            return list(map(packed.__getitem__, tokens))
-        except KeyError:
-            pass
-        if len(packed) >= _CACHE_SIZE:
-            packed.clear()
         table = self._synsets
-        if isinstance(table, _SynsetTable):
-            return table.packed_sets(tokens, packed)
-        get = packed.get
-        out = []
-        synonym_set = self._synonym_set
-        for token in tokens:
-            found = get(token)
-            if found is None:
-                found = packed[token] = array("q", sorted(synonym_set(token))).tobytes()
-            out.append(found)
-        return out
+        fill = table.packed_sets if isinstance(table, _SynsetTable) else None
+        return cached_packed_sets(tokens, self._packed, _CACHE_SIZE, self._synonym_set, fill)
 
     def _compute_synonym_set(self, token: str) -> frozenset[int]:
         table = self._synsets
