@@ -170,14 +170,7 @@ def test_vectorised_perfect_rule_reads_every_stage_as_the_scalar_formula() -> No
     record = MeteorStats(6, 6, 0, 0, ((3, 3, 0, 0), (3, 3, 0, 0)), 1, 6, 6)
     assert record.is_perfect
     (value,) = scores_of_totals(np.asarray([record.to_row()], dtype=float), config)
-    scalar = components(
-        record,
-        alpha=config.alpha,
-        beta=config.beta,
-        gamma=config.gamma,
-        delta=config.delta,
-        weights=config.weights,
-    )
+    scalar = score_from_stats(record, config)
     assert scalar.fragmentation == 0.0
     assert value == scalar.score == 0.5  # half the units weighted: Fmean 0.5, no penalty
 
