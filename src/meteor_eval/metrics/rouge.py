@@ -454,11 +454,9 @@ class Rouge(Metric[RougeResult]):
     def _variant_stats(self, variant: str, hyp: _Text, refs: Sequence[_Text]) -> RougeStats:
         self._check_work(variant, hyp, refs)
         weight = self.config.weight
-        config = self.config
+        skip_distance = self.config.skip_distance
         triples = [
-            variant_counts(
-                variant, hyp, ref, weight=config.weight, skip_distance=config.skip_distance
-            )
+            variant_counts(variant, hyp, ref, weight=weight, skip_distance=skip_distance)
             for ref in refs
         ]
         if self.config.multi_ref == "average":
