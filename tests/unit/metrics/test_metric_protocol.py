@@ -282,3 +282,24 @@ class TestResampling:
         exact = Toy()
         exact.sample_values(np.array([[math.inf, 2.0]]))
         assert exact.scored[0][0] == math.inf  # not turned into an int
+
+
+class FloatToy(Toy):
+    """A toy of float statistics without exact sums: totals of parts are not its fold."""
+
+    exact = False
+
+    def segment_rows(self, pairs: Sequence[Pair]) -> list[Row]:
+        return [(float(hypothesis), 1.0) for hypothesis, _ in pairs]
+
+
+def test_mergeable_metric_of_float_rows_folds_them_in_input_order() -> None:
+    from meteor_eval.mergeable import MergeableMetric
+
+    first, second = MergeableMetric(FloatToy()), MergeableMetric(FloatToy())
+    first.update(["0.1"], [["r"]])
+    second.update(["0.2", "0.3"], [["r"], ["r"]])
+    first.merge(second)
+    assert first.count == 3
+    assert first.compute().value == ((0.1 + 0.2) + 0.3) / 3  # the corpus score's fold
+    assert ((0.1 + 0.2) + 0.3) / 3 != (0.1 + (0.2 + 0.3)) / 3  # not the merged parts' sum
