@@ -8,7 +8,8 @@ resources), so generic handlers keep working.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar, cast
 
 __all__ = [
     "ConfigError",
@@ -20,9 +21,12 @@ __all__ = [
     "SearchBudgetWarning",
     "SegmentTooLongError",
     "WorkBudgetError",
+    "renamed",
     "warn_empty",
     "warn_renamed",
 ]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 class MeteorEvalError(Exception):
@@ -137,6 +141,22 @@ def warn_renamed(old: str, new: str, stacklevel: int = 3) -> None:
         DeprecationWarning,
         stacklevel=stacklevel,
     )
+
+
+def renamed(function: _F, old: str) -> _F:
+    """``function`` under its deprecated name ``old``: the same signature (``inspect`` and
+    type checkers see ``function``'s), a :func:`warn_renamed` warning at each call, pointing
+    at the caller, then ``function`` called with the same arguments."""
+    import functools
+
+    @functools.wraps(function)
+    def alias(*args: Any, **kwargs: Any) -> Any:
+        warn_renamed(old, function.__name__)
+        return function(*args, **kwargs)
+
+    alias.__name__ = alias.__qualname__ = old
+    alias.__doc__ = f"Deprecated name of :func:`{function.__name__}` (removed in 0.3)."
+    return cast("_F", alias)
 
 
 def warn_empty(stacklevel: int = 3) -> None:

@@ -9,6 +9,11 @@ test checks it for every flavour and metric). ``state_dict`` is small, picklable
 ``from_state_dict`` rebuilds the object in another process. Models: torchmetrics'
 ``update``/``compute``/``merge_state`` and HF evaluate's ``add_batch``.
 
+The state is the metric protocol's own running total
+(:class:`~meteor_eval.metrics.protocol.Total`, grown and merged by the protocol's rules): one
+model of a metric's statistics, whether ``corpus_score``, a parallel engine or these objects
+hold them.
+
 How exactness is kept: metrics whose statistics are integers (METEOR pooled, BLEU) merge by sums,
 which are exact in any grouping; ROUGE (float statistics) holds each column's exact sum
 (:class:`~meteor_eval.stats.exactsum.ExactSum`: integer sums again, rounded once by ``compute``),
@@ -37,12 +42,12 @@ Example:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from meteor_eval.errors import ConfigError
 from meteor_eval.metrics.cache import LruCache
-from meteor_eval.metrics.protocol import Metric, Row
+from meteor_eval.metrics.protocol import Metric, Row, Total
 from meteor_eval.stats.exactsum import ExactSum
 
 __all__ = ["BleuMetric", "MergeableMetric", "MeteorMetric", "RougeMetric"]
@@ -69,20 +74,25 @@ class MergeableMetric:
 
     def __init__(self, metric: Metric[Any]) -> None:
         self.metric = metric
-        self._keep = self.metric.keeps_rows() or not self.metric.groups_exactly()
         self.reset()
 
     # -- accumulate ------------------------------------------------------------------------
 
+    def _keeps_rows(self) -> bool:
+        """Rows are kept where the corpus score needs them, and where totals of parts do not
+        merge bit for bit (:meth:`Metric.groups_exactly`): ``compute`` then folds them."""
+        return self.metric.keeps_rows() or not self.metric.groups_exactly()
+
     def reset(self) -> None:
         """Forget every segment."""
-        self._row: Row = self.metric.zero()
-        self._rows: list[Row] | None = [] if self._keep else None
-        self._sums: ExactSum | None = None
-        if self.metric.exact_sums():
-            self._sums = ExactSum(len(self._row))
-        self._nrefs: set[int] = set()
-        self.count = 0
+        self._total = Total(
+            self.metric.zero(), keep_rows=self._keeps_rows(), exact_sums=self.metric.exact_sums()
+        )
+
+    @property
+    def count(self) -> int:
+        """The number of segments added."""
+        return self._total.count
 
     def update(
         self,
@@ -96,21 +106,8 @@ class MergeableMetric:
         checks and errors of ``corpus_score``; nothing is added when they fail). ``jobs``
         processes (0: one per CPU; started by ``start_method``) add the same statistics."""
         rows = self.metric.corpus_rows(hypotheses, references, jobs=jobs, start_method=start_method)
-        self._add(rows, (len(refs) for refs in references))
-
-    def _add(self, rows: Sequence[Row], nrefs: Iterable[int]) -> None:
-        if self._sums is not None:
-            self._sums.add_rows(rows)
-        else:
-            merge = self.metric.merge
-            acc = self._row
-            for row in rows:
-                acc = merge(acc, row)
-            self._row = acc
-        if self._rows is not None:
-            self._rows.extend(rows)
-        self._nrefs.update(nrefs)
-        self.count += len(rows)
+        self.metric.add_rows(self._total, rows)
+        self._total.nrefs.update(len(refs) for refs in references)
 
     def merge(self, other: MergeableMetric) -> MergeableMetric:
         """Add ``other``'s segments after this object's (in place); returns ``self``.
@@ -125,16 +122,7 @@ class MergeableMetric:
                 "cannot merge statistics of different metrics or settings: "
                 f"{self.signature()} vs {other.signature()}"
             )
-        if self._rows is not None:
-            assert other._rows is not None
-            self._rows.extend(other._rows)
-        if self._sums is not None:
-            assert other._sums is not None
-            self._sums.merge(other._sums)
-        else:
-            self._row = self.metric.merge_totals(self._row, other._row)
-        self._nrefs |= other._nrefs
-        self.count += other.count
+        self._total.merge_total(self.metric, other._total)
         return self
 
     def __add__(self, other: MergeableMetric) -> MergeableMetric:
@@ -151,31 +139,21 @@ class MergeableMetric:
     def compute(self) -> Any:
         """The corpus result of every segment added, as ``corpus_score`` gives it."""
         metric = self.metric
-        total = metric.new_total()
-        if self._rows is not None:
-            metric.add_rows(total, self._rows)
-        elif total.sums is not None:
-            assert self._sums is not None
-            total.sums.merge(self._sums)
-            total.count = self.count
-        else:
-            total.row = self._row
-            total.count = self.count
-        total.nrefs = set(self._nrefs)
+        total = self._total
+        if not metric.groups_exactly():
+            # merged totals of parts may differ in the last bits: fold the rows in input order
+            assert total.rows is not None
+            total = metric.total_of(total.rows, total.nrefs)
         return metric.result(total)
 
     def signature(self) -> str:
         """The metric's signature for the segments seen so far."""
         from meteor_eval.metrics.protocol import nrefs_label
 
-        text: str = self.metric.signature(nrefs_label(self._nrefs)).format()
+        text: str = self.metric.signature(nrefs_label(self._total.nrefs)).format()
         return text
 
     # -- state ---------------------------------------------------------------------------------
-
-    def _total(self) -> Row:
-        """The merged statistics (exact sums rounded once, where the metric holds them)."""
-        return self._row if self._sums is None else self._sums.rounded()
 
     def state_dict(self) -> dict[str, Any]:
         """The state as plain JSON-ready data: the metric, its configuration and the
@@ -184,18 +162,19 @@ class MergeableMetric:
         bit; each segment's row only where the corpus score needs them."""
         from meteor_eval.statsfile import config_fields
 
+        total = self._total
         state: dict[str, Any] = {
             "format": _STATE_FORMAT,
             "metric": self.metric.name,
             "config": config_fields(self.metric),
-            "count": self.count,
-            "nrefs": sorted(self._nrefs),
-            "total": list(self._total()),
+            "count": total.count,
+            "nrefs": sorted(total.nrefs),
+            "total": list(total.row),
         }
-        if self._sums is not None:
-            state["sums"] = [self._sums.partials(k) for k in range(self._sums.width)]
-        if self._rows is not None:
-            state["rows"] = [list(row) for row in self._rows]
+        if total.sums is not None:
+            state["sums"] = [total.sums.partials(k) for k in range(total.sums.width)]
+        if total.rows is not None:
+            state["rows"] = [list(row) for row in total.rows]
         return state
 
     @classmethod
@@ -228,13 +207,9 @@ class MergeableMetric:
         metric = _shared_metric(*config_from_fields(name, dict(state["config"])))
         target = cls if cls.family else _FAMILIES[name]
         out = target.__new__(target)
-        MergeableMetric.__init__(out, metric)
-        count, nrefs, total, rows, sums = _checked_state(state, metric, keep=out._rows is not None)
-        out._rows = rows
-        out._row = total
-        out._sums = sums
-        out._nrefs = nrefs
-        out.count = count
+        out.metric = metric
+        count, nrefs, total, rows, sums = _checked_state(state, metric, keep=out._keeps_rows())
+        out._total = Total.restored(total, count=count, nrefs=nrefs, rows=rows, sums=sums)
         return out
 
     def __getstate__(self) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pickle
 from collections.abc import Callable
 from typing import Any
 
@@ -180,3 +181,34 @@ def test_empty_state_round_trips() -> None:
     empty = BleuMetric()
     again = BleuMetric.from_state_dict(empty.state_dict())
     assert again.count == 0 and again.compute() == empty.compute()
+
+
+@pytest.mark.parametrize(
+    ("cls", "options"),
+    [
+        (BleuMetric, {}),
+        (RougeMetric, {"types": ("rouge1", "rougeW")}),
+        (RougeMetric, {"n_bootstrap": 50}),
+        (MeteorMetric, {"modules": ("exact",)}),
+        (MeteorMetric, {"modules": ("exact",), "aggregate": "mean"}),
+    ],
+)
+def test_state_is_the_protocols_running_total(
+    cls: type[MergeableMetric], options: dict[str, Any]
+) -> None:
+    # one model of a metric: the object accumulates the protocol's own Total, so its merged
+    # halves (and their pickled copy) hold what the protocol's total of every row holds
+    first, second = cls(**options), cls(**options)
+    first.update(HYPS[:1], REFS[:1])
+    second.update(HYPS[1:], REFS[1:])
+    merged = pickle.loads(pickle.dumps(first + second))
+    metric = merged.metric
+    whole = metric.total_of(metric.segment_rows(list(zip(HYPS, REFS, strict=True))), [1])
+    state = merged.state_dict()
+    assert (state["total"], state["count"], state["nrefs"]) == (list(whole.row), 4, [1])
+    assert state.get("rows") == (None if whole.rows is None else [list(r) for r in whole.rows])
+    if whole.sums is not None:
+        assert state["sums"] == [whole.sums.partials(k) for k in range(whole.sums.width)]
+    assert merged.compute() == metric.result(whole)
+    merged.reset()
+    assert merged.count == 0 and merged.state_dict() == cls(**options).state_dict()

@@ -108,6 +108,25 @@ class Total:
             self.sums = ExactSum(len(row))
             self.sums.add_row(row)
 
+    @classmethod
+    def restored(
+        cls,
+        row: Row,
+        *,
+        count: int,
+        nrefs: set[int],
+        rows: list[Row] | None,
+        sums: ExactSum | None,
+    ) -> Total:
+        """A total rebuilt from its parts as stored (e.g. a mergeable state): ``row``, the
+        merged statistics (with ``sums``: their rounding), and the rest as the attributes."""
+        total = cls(row, keep_rows=False)
+        total.count = count
+        total.nrefs = nrefs
+        total.rows = rows
+        total.sums = sums
+        return total
+
     @property
     def row(self) -> Row:
         """The merged statistics (with exact sums: each column's sum rounded once)."""

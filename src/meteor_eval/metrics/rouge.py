@@ -42,7 +42,7 @@ import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any, Literal, Protocol, get_args
 
 from meteor_eval._ext import compiled_function
 from meteor_eval.errors import WorkBudgetError, warn_renamed
@@ -314,6 +314,49 @@ def score_from_stats(
     return _prf(variant, stats.hits, stats.hyp_count, stats.ref_count, config.weight)
 
 
+class RougeTokens(Protocol):
+    """One text's tokens as the variants read them: ``tokens`` and ``sentences`` by
+    rouge-score's tokenizer (ROUGE-N, L, Lsum), ``tokens155`` and ``sentences155`` by
+    ROUGE-1.5.5's (W, S, SU)."""
+
+    @property
+    def tokens(self) -> Sequence[str]: ...
+
+    @property
+    def sentences(self) -> Sequence[Sequence[str]]: ...
+
+    @property
+    def tokens155(self) -> Sequence[str]: ...
+
+    @property
+    def sentences155(self) -> Sequence[Sequence[str]]: ...
+
+
+def variant_counts(
+    variant: str, hyp: RougeTokens, ref: RougeTokens, *, weight: float, skip_distance: int
+) -> tuple[float, float, float]:
+    """``(hits, hypothesis count, reference count)`` of one variant for a hypothesis and one
+    reference: the one table of which counting function and which tokens each variant uses
+    (:class:`Rouge` and the rouge-score drop-in's custom tokenizers both score through it).
+
+    Example:
+        >>> text = _Text(sentences=(("a", "b", "c"),), sentences155=(("a", "b", "c"),))
+        >>> variant_counts("rouge2", text, text, weight=1.2, skip_distance=4)
+        (2.0, 2.0, 2.0)
+    """
+    if variant == "rougeL":
+        return lcs_pair(hyp.tokens, ref.tokens)
+    if variant == "rougeLsum":
+        return summary_lcs_pair(hyp.sentences, ref.sentences)
+    if variant == "rougeW":
+        return wlcs_pair(hyp.sentences155, ref.sentences155, weight)
+    if variant == "rougeS":
+        return skip_bigram_pair(hyp.tokens155, ref.tokens155, skip_distance, unigrams=False)
+    if variant == "rougeSU":
+        return skip_bigram_pair(hyp.tokens155, ref.tokens155, skip_distance, unigrams=True)
+    return ngram_pair(hyp.tokens, ref.tokens, int(variant[5:]))
+
+
 @dataclass(frozen=True, slots=True)
 class _Text:
     """One segment split into sentences of tokens, for both tokenizers."""
@@ -381,24 +424,6 @@ class Rouge(Metric[RougeResult]):
             tuple(tokenize_rouge155(part, stem) for part in parts),
         )
 
-    def _pair(self, variant: str, hyp: _Text, ref: _Text) -> tuple[float, float, float]:
-        config = self.config
-        if variant == "rougeL":
-            return lcs_pair(hyp.tokens, ref.tokens)
-        if variant == "rougeLsum":
-            return summary_lcs_pair(hyp.sentences, ref.sentences)
-        if variant == "rougeW":
-            return wlcs_pair(hyp.sentences155, ref.sentences155, config.weight)
-        if variant == "rougeS":
-            return skip_bigram_pair(
-                hyp.tokens155, ref.tokens155, config.skip_distance, unigrams=False
-            )
-        if variant == "rougeSU":
-            return skip_bigram_pair(
-                hyp.tokens155, ref.tokens155, config.skip_distance, unigrams=True
-            )
-        return ngram_pair(hyp.tokens, ref.tokens, int(variant[5:]))
-
     def _check_work(self, variant: str, hyp: _Text, refs: Sequence[_Text]) -> None:
         """Refuse a segment whose work exceeds its budget (:mod:`meteor_eval.limits`) for the
         variants whose cost grows with the product of the lengths: LCS table cells (ROUGE-L,
@@ -429,7 +454,11 @@ class Rouge(Metric[RougeResult]):
     def _variant_stats(self, variant: str, hyp: _Text, refs: Sequence[_Text]) -> RougeStats:
         self._check_work(variant, hyp, refs)
         weight = self.config.weight
-        triples = [self._pair(variant, hyp, ref) for ref in refs]
+        skip_distance = self.config.skip_distance
+        triples = [
+            variant_counts(variant, hyp, ref, weight=weight, skip_distance=skip_distance)
+            for ref in refs
+        ]
         if self.config.multi_ref == "average":
             hits = sum(t[0] for t in triples)
             hyp_count = sum(t[1] for t in triples)

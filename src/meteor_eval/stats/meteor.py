@@ -22,8 +22,9 @@ chunks of a *perfect* record (every unit of both sides matched, in one chunk) ar
 
 The rule is written once, in :func:`is_perfect`, on numbers or on NumPy columns alike: a record
 (:attr:`MeteorStats.is_perfect`), a row (:func:`perfect_row`, :func:`merge_row`), a block of
-rows (:func:`perfect_rows`: the compiled batch path and the resampled totals) and the compiled
-pair kernel's records all call it.
+rows (:func:`perfect_rows`: the compiled batch path, the scores of resampled totals and the
+fragmentation triples of the batch and re-scoring paths) and the compiled pair kernel's records
+all call it; no caller sums the matched units for it on its own.
 
 A record has one row layout, the jar's above (statistics files, the metric protocol, the
 compiled batch kernel ``meteor15_rows``). The compiled per-pair kernels (``word_stats``,

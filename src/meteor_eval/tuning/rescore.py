@@ -46,7 +46,11 @@ import numpy as np
 import numpy.typing as npt
 
 from meteor_eval.errors import InputError
-from meteor_eval.metrics.meteor.formula import _weighted_sums, fragmentation_powers
+from meteor_eval.metrics.meteor.formula import (
+    _weighted_sums,
+    fragmentation_counts,
+    fragmentation_powers,
+)
 from meteor_eval.stats.meteor import ROW_LENGTH, MeteorStats, row_problem
 
 if TYPE_CHECKING:
@@ -275,11 +279,7 @@ def prepare_stats(rows: Any, *, segments: Any = None) -> PreparedStats:
         (cols[:, 4 + 4 * s], cols[:, 5 + 4 * s], cols[:, 6 + 4 * s], cols[:, 7 + 4 * s])
         for s in range(MAX_STAGES)
     )
-    hyp_total = ints[:, 4:20:4].sum(axis=1) + ints[:, 6:20:4].sum(axis=1)
-    ref_total = ints[:, 5:20:4].sum(axis=1) + ints[:, 7:20:4].sum(axis=1)
-    perfect = (ints[:, 20] == 1) & (hyp_total == ints[:, 0]) & (ref_total == ints[:, 1])
-    triples = np.stack([ints[:, 20], ints[:, 21] + ints[:, 22], perfect.astype(np.int64)], axis=1)
-    pairs, inverse = _distinct_rows(triples.reshape(-1, 3))
+    pairs, inverse = _distinct_rows(fragmentation_counts(ints).reshape(-1, 3))
     return PreparedStats(
         rows=ints,
         segments=seg,

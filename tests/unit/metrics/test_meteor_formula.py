@@ -12,8 +12,10 @@ from fakes import formula_score
 from meteor_eval.metrics.meteor import MeteorConfig
 from meteor_eval.metrics.meteor.formula import (
     components,
+    fragmentation_counts,
     fragmentation_penalty,
     fragmentation_power,
+    fragmentation_powers,
     jar_fmean,
     nltk_components,
     nltk_fmean,
@@ -154,6 +156,29 @@ def test_vectorised_scores_are_the_scalar_formula(config: MeteorConfig) -> None:
         assert value == pytest.approx(expected, rel=1e-15, abs=1e-300)
     assert values[0] == 0.0
     assert values[1] == (1.0 if config.flavour == "meteor15" else pytest.approx(0.9977, abs=1e-4))
+
+
+def test_vectorised_perfect_rule_reads_every_stage_as_the_scalar_formula() -> None:
+    # a perfect segment whose matches stand in a stage past the configuration's weights: the
+    # rule (every unit of both sides matched, one chunk) counts every stage in both twins
+    config = MeteorConfig.preset("meteor15", modules=("exact",))
+    record = MeteorStats(6, 6, 0, 0, ((3, 3, 0, 0), (3, 3, 0, 0)), 1, 6, 6)
+    assert record.is_perfect
+    (value,) = scores_of_totals(np.asarray([record.to_row()], dtype=float), config)
+    scalar = score_from_stats(record, config)
+    assert scalar.fragmentation == 0.0
+    assert value == scalar.score == 0.5  # half the units weighted: Fmean 0.5, no penalty
+
+
+def test_fragmentation_counts_use_the_one_perfect_rule() -> None:
+    perfect = MeteorStats(6, 6, 0, 0, ((4, 4, 0, 0), (2, 2, 0, 0)), 1, 6, 6)
+    two_chunks = MeteorStats(6, 6, 0, 0, ((6, 6, 0, 0),), 2, 6, 6)
+    unmatched_ref = MeteorStats(6, 7, 0, 0, ((6, 6, 0, 0),), 1, 6, 6)
+    rows = np.asarray([r.to_row() for r in (perfect, two_chunks, unmatched_ref)], dtype=np.int64)
+    assert fragmentation_counts(rows).tolist() == [[1, 12, 1], [2, 12, 0], [1, 12, 0]]
+    # meteor15: the perfect triple's power is 0 (1.0 * 0 ** beta); paper2005 ignores the flag
+    assert fragmentation_powers([[1, 12, 1]], 3.0, meteor15=True) == [0.0]
+    assert fragmentation_powers([[1, 12, 1]], 3.0, meteor15=False) == [(1 / 6) ** 3]
 
 
 def test_nltk_count_components_is_nltk_components_bit_for_bit() -> None:

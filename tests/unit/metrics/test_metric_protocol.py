@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from meteor_eval.errors import InputError
 from meteor_eval.metrics.base import Signature, SignatureField
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total, nrefs_label
+from meteor_eval.stats.exactsum import ExactSum
 
 
 @dataclass(frozen=True)
@@ -198,6 +199,26 @@ class TestTotals:
         plain.merge_total(Toy(), Total((2, 2), keep_rows=True))  # rows dropped: fine
         assert plain.row == (3, 3)
 
+    def test_restored_total_holds_its_parts(self) -> None:
+        toy = KeepingToy()
+        total = Total.restored((2, 4), count=3, nrefs={1, 3}, rows=[(1, 1), (1, 3)], sums=None)
+        assert (total.row, total.count, total.nrefs, total.rows) == (
+            (2, 4),
+            3,
+            {1, 3},
+            [(1, 1), (1, 3)],
+        )
+        total.merge_total(toy, toy.total_of([(0, 1)], [2]))
+        assert (total.row, total.count, total.nrefs) == ((2, 5), 4, {1, 2, 3})
+
+    def test_restored_total_of_exact_sums_rounds_them(self) -> None:
+        sums = ExactSum(2)
+        sums.add_rows([(0.1, 1.0), (0.2, 2.0)])
+        total = Total.restored((0.0, 0.0), count=2, nrefs={1}, rows=None, sums=sums)
+        assert total.row == (math.fsum([0.1, 0.2]), 3.0)
+        with pytest.raises(AttributeError, match="exact sums"):
+            total.row = (1.0, 1.0)
+
     def test_add_rows_uses_the_metrics_merge(self) -> None:
         toy = SquaringToy()
         total = toy.new_total()
@@ -261,3 +282,24 @@ class TestResampling:
         exact = Toy()
         exact.sample_values(np.array([[math.inf, 2.0]]))
         assert exact.scored[0][0] == math.inf  # not turned into an int
+
+
+class FloatToy(Toy):
+    """A toy of float statistics without exact sums: totals of parts are not its fold."""
+
+    exact = False
+
+    def segment_rows(self, pairs: Sequence[Pair]) -> list[Row]:
+        return [(float(hypothesis), 1.0) for hypothesis, _ in pairs]
+
+
+def test_mergeable_metric_of_float_rows_folds_them_in_input_order() -> None:
+    from meteor_eval.mergeable import MergeableMetric
+
+    first, second = MergeableMetric(FloatToy()), MergeableMetric(FloatToy())
+    first.update(["0.1"], [["r"]])
+    second.update(["0.2", "0.3"], [["r"], ["r"]])
+    first.merge(second)
+    assert first.count == 3
+    assert first.compute().value == ((0.1 + 0.2) + 0.3) / 3  # the corpus score's fold
+    assert ((0.1 + 0.2) + 0.3) / 3 != (0.1 + (0.2 + 0.3)) / 3  # not the merged parts' sum

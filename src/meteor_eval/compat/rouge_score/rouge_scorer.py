@@ -33,19 +33,19 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from meteor_eval.compat.rouge_score import tokenizers
 from meteor_eval.compat.rouge_score.scoring import BaseScorer, Score
-from meteor_eval.metrics.rouge import ROUGE155_TYPES, Rouge, RougeConfig, score_from_stats
-from meteor_eval.stats.rouge import (
-    RougeStats,
-    lcs_pair,
-    ngram_pair,
-    skip_bigram_pair,
-    summary_lcs_pair,
-    wlcs_pair,
+from meteor_eval.metrics.rouge import (
+    ROUGE155_TYPES,
+    Rouge,
+    RougeConfig,
+    score_from_stats,
+    variant_counts,
 )
+from meteor_eval.stats.rouge import RougeStats
 
 __all__ = ["RougeScorer"]
 
@@ -53,6 +53,22 @@ _VALID = re.compile(r"rouge(?:[1-9]|L|Lsum|W|S|SU)")
 # ROUGE-1.5.5's defaults for the extra types (ROUGE-W weight, ROUGE-S/SU skip distance).
 _WEIGHT = 1.2
 _SKIP = 4
+
+
+@dataclass(frozen=True, slots=True)
+class _Tokens:
+    """A text as one custom tokenizer splits it: the same tokens for every variant."""
+
+    tokens: list[str]
+    sentences: list[list[str]]
+
+    @property
+    def tokens155(self) -> list[str]:
+        return self.tokens
+
+    @property
+    def sentences155(self) -> list[list[str]]:
+        return self.sentences
 
 
 def _sentences(text: str, split_summaries: bool) -> list[str]:
@@ -150,18 +166,11 @@ class RougeScorer(BaseScorer):
         split = self._split_summaries
         ref_sents = [tokenize(s) for s in _sentences(target, split)]
         hyp_sents = [tokenize(s) for s in _sentences(prediction, split)]
-        pairs: dict[str, Callable[[], tuple[float, float, float]]] = {
-            "rougeL": lambda: lcs_pair(hyp, ref),
-            "rougeLsum": lambda: summary_lcs_pair(hyp_sents, ref_sents),
-            "rougeW": lambda: wlcs_pair(hyp_sents, ref_sents, _WEIGHT),
-            "rougeS": lambda: skip_bigram_pair(hyp, ref, _SKIP, unigrams=False),
-            "rougeSU": lambda: skip_bigram_pair(hyp, ref, _SKIP, unigrams=True),
-        }
+        hyp_tokens, ref_tokens = _Tokens(hyp, hyp_sents), _Tokens(ref, ref_sents)
         out: dict[str, Score] = {}
         for rouge_type in self.rouge_types:
-            pair = pairs.get(rouge_type)
-            hits, hyp_count, ref_count = (
-                pair() if pair is not None else ngram_pair(hyp, ref, int(rouge_type[5:]))
+            hits, hyp_count, ref_count = variant_counts(
+                rouge_type, hyp_tokens, ref_tokens, weight=_WEIGHT, skip_distance=_SKIP
             )
             stats = RougeStats(hits, hyp_count, ref_count, 0.0, 0.0, 0.0, 1)
             config = RougeConfig(types=(rouge_type,), aggregate="pooled", weight=_WEIGHT)

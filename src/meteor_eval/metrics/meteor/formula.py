@@ -27,7 +27,7 @@ import struct
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from meteor_eval.stats.meteor import MeteorStats, is_perfect, perfect_rows
+from meteor_eval.stats.meteor import MeteorStats, perfect_rows
 
 if TYPE_CHECKING:
     from meteor_eval.metrics.meteor.config import MeteorConfig
@@ -37,6 +37,7 @@ __all__ = [
     "components",
     "finite",
     "fragmentation",
+    "fragmentation_counts",
     "fragmentation_penalty",
     "fragmentation_power",
     "fragmentation_powers",
@@ -197,20 +198,31 @@ def fragmentation_powers(
     """``fragmentation ** beta`` of each ``(chunks, matched units, perfect)``, for many rows.
 
     Bit for bit the power in :func:`components` (``gamma`` 1: ``1.0 * x == x``), for the
-    re-scoring and batch paths that compute each distinct triple once. ``meteor15``: a perfect
-    segment's fragmentation is 0 and the power is the JVM's (:func:`fragmentation_power`);
-    otherwise ``perfect`` is ignored and the power is correctly rounded. (The fragmentation is
-    :func:`fragmentation` written inline: this runs once per distinct triple of a data set.)
+    re-scoring and batch paths that compute each distinct triple once
+    (:func:`fragmentation_counts`). ``meteor15``: a perfect segment's fragmentation is 0
+    (:func:`fragmentation`) and the power is the JVM's (:func:`fragmentation_power`);
+    otherwise ``perfect`` is ignored and the power is correctly rounded.
     """
     return [
         fragmentation_penalty(
-            0.0 if meteor15 and perfect else _div(float(chunks), matched / 2.0),
+            fragmentation(chunks, matched, perfect=meteor15 and bool(perfect)),
             beta=beta,
             gamma=1.0,
             jvm_counts=(chunks, matched) if meteor15 else None,
         )
         for chunks, matched, perfect in counts
     ]
+
+
+def fragmentation_counts(rows: Any) -> Any:
+    """The ``(chunks, matched units of both sides, perfect)`` triple of each row of an
+    ``(n, 23)`` int64 block in the jar's order (``perfect``: 0 or 1, by
+    :func:`~meteor_eval.stats.meteor.perfect_rows`): all that the fragmentation power of a row
+    reads, for the paths that compute :func:`fragmentation_powers` once per distinct triple."""
+    import numpy as np
+
+    perfect = perfect_rows(rows)
+    return np.stack([rows[:, 20], rows[:, 21] + rows[:, 22], perfect.astype(np.int64)], axis=1)
 
 
 # -- the flavours' formulas -------------------------------------------------------------------
@@ -422,16 +434,13 @@ def scores_of_totals(totals: Any, config: MeteorConfig) -> Any:
         lengths, stages, config.weights[:n], config.delta
     )
     chunks, matched = data[:, 20], data[:, 21] + data[:, 22]
-    hyp_total = sum((stages[k][0] + stages[k][2] for k in range(n)), np.zeros(len(data)))
-    ref_total = sum((stages[k][1] + stages[k][3] for k in range(n)), np.zeros(len(data)))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         precision = hyp_mw / hyp_lw
         recall = ref_mw / ref_lw
         fmean = 1.0 / ((1.0 - config.alpha) / precision + config.alpha / recall)
         frag = chunks / (matched / 2.0)
         if config.zero_penalty_if_perfect:
-            perfect = is_perfect(chunks, hyp_total, ref_total, data[:, 0], data[:, 1])
-            frag = np.where(perfect, 0.0, frag)
+            frag = np.where(perfect_rows(data), 0.0, frag)
         penalty = config.gamma * np.power(frag, config.beta)
         score = fmean * (1.0 - penalty)
     return np.where(np.isnan(score), 0.0, np.maximum(score, 0.0))
@@ -459,9 +468,7 @@ def jar_row_scores(rows: Any, config: MeteorConfig) -> Any:
     lengths = (cols[:, 0], cols[:, 1], cols[:, 2], cols[:, 3])
     stages = [tuple(cols[:, 4 + 4 * s + i] for i in range(4)) for s in range(n)]
     hyp_lw, ref_lw, hyp_mw, ref_mw = _weighted_sums(lengths, stages, config.weights, config.delta)
-    perfect = perfect_rows(ints)
-    triples = np.stack([ints[:, 20], ints[:, 21] + ints[:, 22], perfect.astype(np.int64)], axis=1)
-    distinct, inverse = np.unique(triples, axis=0, return_inverse=True)
+    distinct, inverse = np.unique(fragmentation_counts(ints), axis=0, return_inverse=True)
     powers = np.array(
         fragmentation_powers(distinct.tolist(), config.beta, meteor15=True), dtype=np.float64
     )

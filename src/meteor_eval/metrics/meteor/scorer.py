@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import Any
 
 from meteor_eval.align.alignment import Alignment
-from meteor_eval.errors import warn_empty, warn_renamed
+from meteor_eval.errors import renamed, warn_empty
 from meteor_eval.match.base import Match, Segment
 from meteor_eval.metrics.base import Score, Signature
 from meteor_eval.metrics.cache import LruCache
@@ -544,14 +544,4 @@ def segment_meteor(
     return _scorer(config, options).segment_score(hypothesis, references, alignment=alignment)
 
 
-def sentence_meteor(
-    hypothesis: str,
-    references: Sequence[str],
-    *,
-    config: MeteorConfig | None = None,
-    alignment: bool = False,
-    **options: object,
-) -> MeteorScore:
-    """Deprecated name of :func:`segment_meteor` (removed in 0.3)."""
-    warn_renamed("sentence_meteor", "segment_meteor")
-    return segment_meteor(hypothesis, references, config=config, alignment=alignment, **options)
+sentence_meteor = renamed(segment_meteor, "sentence_meteor")
