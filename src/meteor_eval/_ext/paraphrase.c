@@ -12,6 +12,10 @@
 
 #include "kernels.h"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 /* One trie position reached from a start: (node, start, depth). */
 typedef struct {
     uint32_t node;
@@ -53,7 +57,6 @@ lower_bound_u32(const uint32_t *token, Py_ssize_t lo, Py_ssize_t hi, uint32_t wo
  * holds the last step hashed to it; the table answers exactly what the search would (it stores
  * the search's own result), so it changes only the speed. */
 
-#define HOP_BITS 18
 #define HOP_NONE UINT32_MAX
 
 typedef struct {
@@ -62,11 +65,64 @@ typedef struct {
     uint32_t child; /* HOP_NONE: the parent has no child for word */
 } Hop;
 
+/* 4 MiB of slots: two huge pages (see hops_new); 349,525 slots. */
+#define HUGE_PAGE ((size_t)2 << 20)
+#define HOP_MAPPED (2 * HUGE_PAGE)
+#define HOP_SLOTS (HOP_MAPPED / sizeof(Hop))
+#define HOP_BYTES (HOP_SLOTS * sizeof(Hop))
+
+/* The table of steps, every slot empty, or NULL. Its probes land anywhere in 4 MiB, a page
+ * table walk each with 4 KiB pages (the address translation cache covers far less), so on
+ * Linux it is mapped on its own, 2 MiB aligned, and asked for huge pages (transparent huge
+ * pages, "madvise" or "always"; elsewhere or when refused, ordinary pages). */
+static Hop *
+hops_new(void)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    void *map = mmap(NULL, HOP_MAPPED + HUGE_PAGE, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED) {
+        return NULL;
+    }
+    /* Keep the aligned HOP_MAPPED bytes, give back the rest. */
+    char *start = map, *aligned = (char *)(((uintptr_t)start + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
+    if (aligned > start) {
+        munmap(start, (size_t)(aligned - start));
+    }
+    const size_t tail = (size_t)(start + HOP_MAPPED + HUGE_PAGE - (aligned + HOP_MAPPED));
+    if (tail > 0) {
+        munmap(aligned + HOP_MAPPED, tail);
+    }
+    (void)madvise(aligned, HOP_MAPPED, MADV_HUGEPAGE); /* advice only: a refusal is fine */
+    Hop *hops = (Hop *)aligned;
+#else
+    Hop *hops = PyMem_Malloc(HOP_BYTES);
+    if (hops == NULL) {
+        return NULL;
+    }
+#endif
+    memset(hops, 0xFF, HOP_BYTES);
+    return hops;
+}
+
+static void
+hops_free(Hop *hops)
+{
+    if (hops == NULL) {
+        return;
+    }
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    munmap(hops, HOP_MAPPED);
+#else
+    PyMem_Free(hops);
+#endif
+}
+
 static inline Hop *
 hop_slot(Hop *hops, uint32_t node, uint32_t word)
 {
     const uint64_t h = (((uint64_t)node << 32) | word) * UINT64_C(0x9E3779B97F4A7C15);
-    return &hops[h >> (64 - HOP_BITS)];
+    return &hops[((h >> 32) * HOP_SLOTS) >> 32]; /* the high bits, scaled to the slots */
 }
 
 /* A walk from one start that is still going: its start, its node, the next position. */
@@ -383,7 +439,7 @@ typedef struct {
 struct WalkCache {
     WalkEntry *slots; /* open addressing; ids == NULL: empty */
     size_t mask, used, bytes;
-    Hop *hops; /* 1 << HOP_BITS steps searched before, allocated at the first walk */
+    Hop *hops; /* HOP_SLOTS steps searched before, allocated at the first walk */
     char busy; /* taken by the thread using the cache (CACHE_TAKE) */
 };
 
@@ -407,7 +463,7 @@ walk_cache_destroy(PyObject *capsule)
     struct WalkCache *c = PyCapsule_GetPointer(capsule, WALK_CACHE_NAME);
     if (c != NULL) {
         walk_cache_clear(c);
-        PyMem_Free(c->hops);
+        hops_free(c->hops);
         PyMem_Free(c);
     }
 }
@@ -577,10 +633,7 @@ paraphrase_core(Emit *e, const Trie *t, const int64_t *hids, Py_ssize_t nh, cons
     Hop *hops = NULL;
     if (cache != NULL) {
         if (cache->hops == NULL) { /* a failure to allocate only walks without it */
-            cache->hops = PyMem_Malloc(((size_t)1 << HOP_BITS) * sizeof(Hop));
-            if (cache->hops != NULL) {
-                memset(cache->hops, 0xFF, ((size_t)1 << HOP_BITS) * sizeof(Hop));
-            }
+            cache->hops = hops_new();
         }
         hops = cache->hops;
     }
