@@ -134,7 +134,7 @@ class FastPipeline(Pipeline):
         self._front = self._front_settings(config)
         #: The compiled front end's token cache (one per word-type table).
         self._token_cache: object = None
-        #: The references' paraphrase walks met so far (the sixth item of the trie tuple).
+        #: The references' paraphrase walks met so far (the fifth item of the trie tuple).
         self._walk_cache: object = (
             None if _WALK_CACHE is None else _WALK_CACHE.paraphrase_walk_cache()
         )
