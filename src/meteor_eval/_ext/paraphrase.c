@@ -314,9 +314,10 @@ typedef struct {
 } Slot;
 
 /* Bits of the filter in front of the hash table: a bit per hashed node of the side (about 30
- * a segment), so that the records naming none of them, nine in ten, are passed over by a test
- * that the branch predictor gets right instead of a probe of the table whose outcome it cannot
- * guess (half the slots are taken). */
+ * a sentence), so that the records naming none of them (all but 3% on WMT22 pairs) are passed
+ * over by a test that the branch predictor gets right instead of a probe of the table whose
+ * outcome it cannot guess (up to half the slots are taken). A long document sets most bits:
+ * the filter then passes most records on to the probe, still correctly. */
 #define FILTER_BITS 12
 
 typedef struct {
