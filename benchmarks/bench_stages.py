@@ -10,7 +10,7 @@ process (``time.process_time``), the fastest of ``--rounds``; microseconds a pai
 ``_kernels*.so``, e.g. a copy of the previous commit's): every round times each build in turn on
 the same arrays, so builds are compared under the same load; each build gets its own paraphrase
 walk cache, and the rows of every build must be equal (the script stops otherwise). A build
-from before the paraphrase index's node table (format version 1: no ``paraphrase_layout``)
+from before the paraphrase index's node table (format version 1: no ``_paraphrase_layout``)
 gets the table's two columns as arrays of their own (copies, in the order it reads them).
 
 The pairs: ``--wmt DIR`` (a checkout of ``wmt-conference/wmt22-news-systems``) takes ``-n``
@@ -96,7 +96,7 @@ def main() -> None:
     for _, module in builds:  # a walk cache of each build's own layout
         own = list(tables)
         own[trie_at] = (*tables[trie_at][:4], module.paraphrase_walk_cache())
-        if not hasattr(module, "paraphrase_layout"):  # format 1: (first_child, token,
+        if not hasattr(module, "_paraphrase_layout"):  # format 1: (first_child, token,
             nodes, token, record_b, root = tables[trie_at][:4]  # record_start, record_b, root)
             columns = np.frombuffer(nodes, np.uint32)
             own[trie_at] = (

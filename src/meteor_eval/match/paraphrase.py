@@ -38,8 +38,8 @@ _WALK_CACHE_SIZE = 256
 
 # The compiled generator (same candidates, same order), when the extension is built and reads
 # the index layout of this version (a stale build of an older layout is not used).
-_KERNELS = compiled_kernels("paraphrase", "paraphrase_layout")
-if _KERNELS is not None and _KERNELS.paraphrase_layout != FORMAT_VERSION:
+_KERNELS = compiled_kernels("paraphrase", "_paraphrase_layout")
+if _KERNELS is not None and getattr(_KERNELS, "_paraphrase_layout", None) != FORMAT_VERSION:
     _KERNELS = None
 # Whether the extension can build the root lookup table (older builds cannot; same results).
 _ROOT_TABLE = _KERNELS is not None and hasattr(_KERNELS, "paraphrase_root")
