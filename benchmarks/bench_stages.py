@@ -9,7 +9,9 @@ process (``time.process_time``), the fastest of ``--rounds``; microseconds a pai
 ``--build PATH`` (repeatable) also loads the compiled kernels of another build (its
 ``_kernels*.so``, e.g. a copy of the previous commit's): every round times each build in turn on
 the same arrays, so builds are compared under the same load; each build gets its own paraphrase
-walk cache, and the rows of every build must be equal (the script stops otherwise).
+walk cache, and the rows of every build must be equal (the script stops otherwise). A build
+from before the paraphrase index's node table (format version 1: no ``_paraphrase_layout``)
+gets the table's two columns as arrays of their own (copies, in the order it reads them).
 
 The pairs: ``--wmt DIR`` (a checkout of ``wmt-conference/wmt22-news-systems``) takes ``-n``
 consecutive pairs of ``bench_steady.py``'s input from ``--skip`` on (references repeat once per
@@ -87,13 +89,24 @@ def main() -> None:
     hyp_offsets = array("q", itertools.accumulate(hyp_lengths, initial=0))
     ref_offsets = array("q", itertools.accumulate(ref_lengths, initial=0))
     tables = list(pipe._table_arguments(pipe.word_types))
-    trie_at = next(k for k, item in enumerate(tables) if isinstance(item, tuple) and len(item) == 6)
+    trie_at = next(k for k, item in enumerate(tables) if isinstance(item, tuple) and len(item) == 5)
     builds: list[tuple[str, ModuleType]] = [("this tree", fast._ROWS_KERNEL)]
     builds += [(str(path), load_build(path)) for path in args.build]
     arguments = []
     for _, module in builds:  # a walk cache of each build's own layout
         own = list(tables)
-        own[trie_at] = (*tables[trie_at][:5], module.paraphrase_walk_cache())
+        own[trie_at] = (*tables[trie_at][:4], module.paraphrase_walk_cache())
+        if not hasattr(module, "_paraphrase_layout"):  # format 1: (first_child, token,
+            nodes, token, record_b, root = tables[trie_at][:4]  # record_start, record_b, root)
+            columns = np.frombuffer(nodes, np.uint32)
+            own[trie_at] = (
+                columns[0::2].copy(),
+                token,
+                columns[1::2].copy(),
+                record_b,
+                root,
+                module.paraphrase_walk_cache(),
+            )
         arguments.append(own)
     kinds = bytes(pipe.pair_kinds)
     stages = {"none": b"", "synonym": kinds[2:3], "paraphrase": kinds[3:4], "all four": kinds}

@@ -112,7 +112,9 @@ def test_paraphrase_root_table_changes_nothing(tmp_path: Path) -> None:
     assert KERNELS is not None
     root = KERNELS.paraphrase_root(arrays[0], arrays[1])
     lookup = array("I", root)  # native uint32, as the extension writes it
-    children = range(arrays[0][0], arrays[0][1])
+    # The node table holds (first_child, record_start) pairs: the root's children end where
+    # node 1's begin, entry 2.
+    children = range(arrays[0][0], arrays[0][2])
     # Every root child is found at its token; every other entry is empty.
     assert {lookup[arrays[1][node]] for node in children} == set(children)
     assert sum(1 for v in lookup if v != 0xFFFFFFFF) == len(children)

@@ -303,8 +303,20 @@ typedef struct {
     Py_ssize_t n;
 } Packed;
 
+/* The paraphrase index's node table (format version 2): node i's first child and first record
+ * side by side, so that a step reads both ranges (node i's entry and node i + 1's, usually on
+ * the same cache line) with one miss instead of one in each of two arrays. */
 typedef struct {
-    const uint32_t *first_child, *token, *record_start, *record_b;
+    uint32_t first_child;
+    uint32_t record_start;
+} TrieNode;
+
+/* The layout of the index arrays the kernels read (the index's format version). */
+#define PARAPHRASE_LAYOUT 2
+
+typedef struct {
+    const TrieNode *node; /* nodes + 1 entries */
+    const uint32_t *token, *record_b;
     Py_ssize_t nodes, records;
     /* Optional: root[word] = the root's child for token id word, or UINT32_MAX (see
      * paraphrase_root). The root has a child for most of the vocabulary, so its binary search
@@ -344,9 +356,9 @@ KERNEL_API int sets_core(Emit *e, Chains *reuse, const Packed *hs, Py_ssize_t nh
                          const int64_t *rid);
 KERNEL_API int paraphrase_core(Emit *e, const Trie *t, const int64_t *hids, Py_ssize_t nh,
                                const int64_t *rids, Py_ssize_t nr);
-KERNEL_API int trie_open(Trie *t, Py_buffer views[5], PyObject *fc_obj, PyObject *tok_obj,
-                         PyObject *rs_obj, PyObject *rb_obj, PyObject *root_obj);
-KERNEL_API void trie_close(Py_buffer views[5]);
+KERNEL_API int trie_open(Trie *t, Py_buffer views[4], PyObject *node_obj, PyObject *tok_obj,
+                         PyObject *rb_obj, PyObject *root_obj);
+KERNEL_API void trie_close(Py_buffer views[4]);
 
 /* ---- Word statistics (stats.c) -------------------------------------------------------------- */
 

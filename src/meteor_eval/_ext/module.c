@@ -50,5 +50,11 @@ PyInit__kernels(void)
             return NULL;
         }
     }
+    /* The paraphrase index layout the paraphrase kernels read (kernels.h): Python code pairs a
+     * build with the index format it understands, so a stale build is not handed new arrays. */
+    if (PyModule_AddIntConstant(module, "_paraphrase_layout", PARAPHRASE_LAYOUT) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
     return module;
 }

@@ -55,7 +55,7 @@ typedef struct {
     Py_ssize_t beam;
     int64_t budget;
     Py_buffer views[6]; /* hashes, stems, paraphrase ids, functions, synonym starts, pool */
-    Py_buffer trie_views[5];
+    Py_buffer trie_views[4];
 } Tables;
 
 static void
@@ -131,21 +131,20 @@ tables_open(Tables *t, PyObject *kinds_obj, PyObject *hash_obj, PyObject *stem_o
         }
     }
     if (t->para != NULL) {
-        PyObject *parts = PySequence_Fast(trie_obj, "trie: expected a 5- or 6-tuple");
+        PyObject *parts = PySequence_Fast(trie_obj, "trie: expected a 4- or 5-tuple");
         if (parts == NULL) {
             return -1;
         }
         const Py_ssize_t n_parts = PySequence_Fast_GET_SIZE(parts);
-        if (n_parts != 5 && n_parts != 6) {
-            PyErr_SetString(PyExc_ValueError, "trie: expected a 5- or 6-tuple");
+        if (n_parts != 4 && n_parts != 5) {
+            PyErr_SetString(PyExc_ValueError, "trie: expected a 4- or 5-tuple");
             Py_DECREF(parts);
             return -1;
         }
         PyObject **items = PySequence_Fast_ITEMS(parts);
-        int rc =
-            trie_open(&t->trie, t->trie_views, items[0], items[1], items[2], items[3], items[4]);
-        if (rc == 0 && n_parts == 6 && items[5] != Py_None) {
-            t->trie.walks = walk_cache_of(items[5]);
+        int rc = trie_open(&t->trie, t->trie_views, items[0], items[1], items[2], items[3]);
+        if (rc == 0 && n_parts == 5 && items[4] != Py_None) {
+            t->trie.walks = walk_cache_of(items[4]);
             rc = t->trie.walks == NULL ? -1 : 0;
         }
         Py_DECREF(parts);
@@ -448,8 +447,8 @@ call_end(Call *c)
  * the word identity), stems (int32 stem identity), paraphrase_ids (int32 table token id, -1
  * unknown), functions (uint8 function-word flag) and the packed synonym sets
  * synonym_pool[synonym_starts[v] .. synonym_starts[v + 1]) (int64, sorted). Tables a
- * configuration does not use may be None. trie is (first_child, token, record_start, record_b,
- * root or None) of the paraphrase index, or None; a sixth item, when given and not None, is a
+ * configuration does not use may be None. trie is (nodes, token, record_b, root or None) of the
+ * paraphrase index (format version 2), or None; a fifth item, when given and not None, is a
  * paraphrase_walk_cache() bound to that index, which keeps the walks of the references met
  * (the same candidates, fewer lookups in the index).
  *

@@ -1,6 +1,8 @@
 /*
  * Paraphrase candidates of two segments over the memory-mapped paraphrase index (a trie of
- * table token ids with record lists, see resources/paraphrases.py), in METEOR 1.5's order:
+ * table token ids with record lists, see resources/_paraphrase_format.py: a node table of
+ * (first child, first record) pairs, the edge tokens and the records' phrase-B nodes), in
+ * METEOR 1.5's order:
  *
  *   paraphrase(...)       the candidates, as the pure-Python matcher in match/paraphrase.py
  *                         produces them;
@@ -9,6 +11,10 @@
  */
 
 #include "kernels.h"
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 /* One trie position reached from a start: (node, start, depth). */
 typedef struct {
@@ -51,7 +57,6 @@ lower_bound_u32(const uint32_t *token, Py_ssize_t lo, Py_ssize_t hi, uint32_t wo
  * holds the last step hashed to it; the table answers exactly what the search would (it stores
  * the search's own result), so it changes only the speed. */
 
-#define HOP_BITS 18
 #define HOP_NONE UINT32_MAX
 
 typedef struct {
@@ -60,11 +65,64 @@ typedef struct {
     uint32_t child; /* HOP_NONE: the parent has no child for word */
 } Hop;
 
+/* 4 MiB of slots: two huge pages (see hops_new); 349,525 slots. */
+#define HUGE_PAGE ((size_t)2 << 20)
+#define HOP_MAPPED (2 * HUGE_PAGE)
+#define HOP_SLOTS (HOP_MAPPED / sizeof(Hop))
+#define HOP_BYTES (HOP_SLOTS * sizeof(Hop))
+
+/* The table of steps, every slot empty, or NULL. Its probes land anywhere in 4 MiB, a page
+ * table walk each with 4 KiB pages (the address translation cache covers far less), so on
+ * Linux it is mapped on its own, 2 MiB aligned, and asked for huge pages (transparent huge
+ * pages, "madvise" or "always"; elsewhere or when refused, ordinary pages). */
+static Hop *
+hops_new(void)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    void *map = mmap(NULL, HOP_MAPPED + HUGE_PAGE, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED) {
+        return NULL;
+    }
+    /* Keep the aligned HOP_MAPPED bytes, give back the rest. */
+    char *start = map, *aligned = (char *)(((uintptr_t)start + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
+    if (aligned > start) {
+        munmap(start, (size_t)(aligned - start));
+    }
+    const size_t tail = (size_t)(start + HOP_MAPPED + HUGE_PAGE - (aligned + HOP_MAPPED));
+    if (tail > 0) {
+        munmap(aligned + HOP_MAPPED, tail);
+    }
+    (void)madvise(aligned, HOP_MAPPED, MADV_HUGEPAGE); /* advice only: a refusal is fine */
+    Hop *hops = (Hop *)aligned;
+#else
+    Hop *hops = PyMem_Malloc(HOP_BYTES);
+    if (hops == NULL) {
+        return NULL;
+    }
+#endif
+    memset(hops, 0xFF, HOP_BYTES);
+    return hops;
+}
+
+static void
+hops_free(Hop *hops)
+{
+    if (hops == NULL) {
+        return;
+    }
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    munmap(hops, HOP_MAPPED);
+#else
+    PyMem_Free(hops);
+#endif
+}
+
 static inline Hop *
 hop_slot(Hop *hops, uint32_t node, uint32_t word)
 {
     const uint64_t h = (((uint64_t)node << 32) | word) * UINT64_C(0x9E3779B97F4A7C15);
-    return &hops[h >> (64 - HOP_BITS)];
+    return &hops[((h >> 32) * HOP_SLOTS) >> 32]; /* the high bits, scaled to the slots */
 }
 
 /* A walk from one start that is still going: its start, its node, the next position. */
@@ -124,7 +182,7 @@ walk_all(const Trie *t, Hop *hops, const int64_t *ids, Py_ssize_t n, Step **out)
                     continue;
                 }
                 const uint32_t child = t->root[word];
-                if (child < t->first_child[0] || child >= t->first_child[1] ||
+                if (child < t->node[0].first_child || child >= t->node[1].first_child ||
                     child >= t->nodes) {
                     PyErr_SetString(PyExc_ValueError, "paraphrase index: stale root table");
                     goto fail;
@@ -147,7 +205,8 @@ walk_all(const Trie *t, Hop *hops, const int64_t *ids, Py_ssize_t n, Step **out)
                         continue;
                     }
                 }
-                const Py_ssize_t lo = t->first_child[wk->node], hi = t->first_child[wk->node + 1];
+                const Py_ssize_t lo = t->node[wk->node].first_child,
+                                 hi = t->node[wk->node + 1].first_child;
                 if (lo > hi || hi > t->nodes) {
                     PyErr_SetString(PyExc_ValueError, "paraphrase index: corrupt trie");
                     goto fail;
@@ -195,8 +254,7 @@ walk_all(const Trie *t, Hop *hops, const int64_t *ids, Py_ssize_t n, Step **out)
                 }
             }
             const uint32_t node = (uint32_t)(found - t->token);
-            PREFETCH(&t->record_start[node]);
-            PREFETCH(&t->first_child[node]);
+            PREFETCH(&t->node[node]); /* both ranges: its children and its records */
             if (count == cap) {
                 cap *= 2;
                 Step *grown = PyMem_Realloc(steps, (size_t)cap * sizeof(Step));
@@ -255,16 +313,39 @@ typedef struct {
     int32_t tail;
 } Slot;
 
+/* Bits of the filter in front of the hash table: a bit per hashed node of the side (about 30
+ * a sentence), so that the records naming none of them (all but 3% on WMT22 pairs) are passed
+ * over by a test that the branch predictor gets right instead of a probe of the table whose
+ * outcome it cannot guess (up to half the slots are taken). A long document sets most bits:
+ * the filter then passes most records on to the probe, still correctly. */
+#define FILTER_BITS 12
+
 typedef struct {
     Slot *slots;
     uint32_t mask;
     int32_t *next; /* next step of the same node, or -1 */
+    uint64_t filter[(1 << FILTER_BITS) / 64]; /* bit filter_bit(node) of every node held */
 } Occurrences;
 
 static inline uint32_t
 node_hash(uint32_t node)
 {
     return node * 2654435761u;
+}
+
+/* The node's bit in the filter: the hash's high bits (the table uses its low ones). */
+static inline uint32_t
+filter_bit(uint32_t node)
+{
+    return node_hash(node) >> (32 - FILTER_BITS);
+}
+
+/* Whether node may be held (no false negatives). */
+static inline int
+occurrences_may_hold(const Occurrences *o, uint32_t node)
+{
+    const uint32_t bit = filter_bit(node);
+    return (int)((o->filter[bit >> 6] >> (bit & 63)) & 1);
 }
 
 static int
@@ -288,8 +369,11 @@ occurrences_build(Occurrences *o, const Step *steps, Py_ssize_t n)
     for (uint32_t k = 0; k < size; k++) {
         o->slots[k].head = -1;
     }
+    memset(o->filter, 0, sizeof(o->filter));
     for (Py_ssize_t k = 0; k < n; k++) {
         const uint32_t node = steps[k].node;
+        const uint32_t bit = filter_bit(node);
+        o->filter[bit >> 6] |= UINT64_C(1) << (bit & 63);
         uint32_t at = node_hash(node) & o->mask;
         while (o->slots[at].head >= 0 && o->slots[at].node != node) {
             at = (at + 1) & o->mask;
@@ -356,7 +440,7 @@ typedef struct {
 struct WalkCache {
     WalkEntry *slots; /* open addressing; ids == NULL: empty */
     size_t mask, used, bytes;
-    Hop *hops; /* 1 << HOP_BITS steps searched before, allocated at the first walk */
+    Hop *hops; /* HOP_SLOTS steps searched before, allocated at the first walk */
     char busy; /* taken by the thread using the cache (CACHE_TAKE) */
 };
 
@@ -380,7 +464,7 @@ walk_cache_destroy(PyObject *capsule)
     struct WalkCache *c = PyCapsule_GetPointer(capsule, WALK_CACHE_NAME);
     if (c != NULL) {
         walk_cache_clear(c);
-        PyMem_Free(c->hops);
+        hops_free(c->hops);
         PyMem_Free(c);
     }
 }
@@ -389,7 +473,7 @@ struct WalkCache *
 walk_cache_of(PyObject *capsule)
 {
     if (!PyCapsule_IsValid(capsule, WALK_CACHE_NAME)) {
-        PyErr_SetString(PyExc_TypeError, "trie: item 6 must be a paraphrase_walk_cache()");
+        PyErr_SetString(PyExc_TypeError, "trie: item 5 must be a paraphrase_walk_cache()");
         return NULL;
     }
     return PyCapsule_GetPointer(capsule, WALK_CACHE_NAME);
@@ -487,16 +571,16 @@ paraphrase_pass(const Trie *t, const Step *a_steps, Py_ssize_t na, const Step *b
         /* Two-stage prefetch: the record list bounds of a later step, then the record list of
          * a nearer one (whose bounds were fetched earlier). */
         if (k + 8 < na) {
-            PREFETCH(&t->record_start[a_steps[k + 8].node]);
+            PREFETCH(&t->node[a_steps[k + 8].node]);
         }
         if (k + 4 < na) {
-            const uint32_t ahead = t->record_start[a_steps[k + 4].node];
+            const uint32_t ahead = t->node[a_steps[k + 4].node].record_start;
             if (ahead < t->records) {
                 PREFETCH(&t->record_b[ahead]);
             }
         }
         const uint32_t node = a_steps[k].node;
-        const Py_ssize_t r0 = t->record_start[node], r1 = t->record_start[node + 1];
+        const Py_ssize_t r0 = t->node[node].record_start, r1 = t->node[node + 1].record_start;
         if (r0 >= r1) {
             continue;
         }
@@ -505,7 +589,11 @@ paraphrase_pass(const Trie *t, const Step *a_steps, Py_ssize_t na, const Step *b
             return -1;
         }
         for (Py_ssize_t r = r0; r < r1; r++) {
-            for (int32_t at = occurrences_find(b_found, t->record_b[r]); at >= 0;
+            const uint32_t b_node = t->record_b[r];
+            if (!occurrences_may_hold(b_found, b_node)) {
+                continue;
+            }
+            for (int32_t at = occurrences_find(b_found, b_node); at >= 0;
                  at = b_found->next[at]) {
                 const Step *b = &b_steps[at];
                 int rc = a_is_ref ? emit(e, a_steps[k].start, a_steps[k].depth, b->start,
@@ -538,7 +626,7 @@ paraphrase_core(Emit *e, const Trie *t, const int64_t *hids, Py_ssize_t nh, cons
     int rc = -1;
     Step *hsteps = NULL, *rsteps = NULL;
     const Step *ref_steps = NULL; /* rsteps, or the cache's copy */
-    Occurrences hfound = {NULL, 0, NULL}, rfound = {NULL, 0, NULL};
+    Occurrences hfound = {.slots = NULL, .next = NULL}, rfound = {.slots = NULL, .next = NULL};
     struct WalkCache *cache = t->walks;
     if (cache != NULL && !CACHE_TAKE(cache->busy)) {
         cache = NULL; /* in use by another thread: walk without it */
@@ -546,10 +634,7 @@ paraphrase_core(Emit *e, const Trie *t, const int64_t *hids, Py_ssize_t nh, cons
     Hop *hops = NULL;
     if (cache != NULL) {
         if (cache->hops == NULL) { /* a failure to allocate only walks without it */
-            cache->hops = PyMem_Malloc(((size_t)1 << HOP_BITS) * sizeof(Hop));
-            if (cache->hops != NULL) {
-                memset(cache->hops, 0xFF, ((size_t)1 << HOP_BITS) * sizeof(Hop));
-            }
+            cache->hops = hops_new();
         }
         hops = cache->hops;
     }
@@ -622,36 +707,35 @@ get_u32_buffer(PyObject *obj, Py_buffer *view, const char *what)
     return 0;
 }
 
-/* The trie of a paraphrase index from its four uint32 buffers and an optional root table
- * (None or a paraphrase_root() result); views[0..4] must start zeroed and are released by
+/* The trie of a paraphrase index from its node table, token and record_b buffers (native
+ * uint32; the node table holds nodes + 1 (first child, first record) pairs) and an optional root
+ * table (None or a paraphrase_root() result); views[0..3] must start zeroed and are released by
  * trie_close() whatever happens. */
 int
-trie_open(Trie *t, Py_buffer views[5], PyObject *fc_obj, PyObject *tok_obj, PyObject *rs_obj,
-          PyObject *rb_obj, PyObject *root_obj)
+trie_open(Trie *t, Py_buffer views[4], PyObject *node_obj, PyObject *tok_obj, PyObject *rb_obj,
+          PyObject *root_obj)
 {
-    if (get_u32_buffer(fc_obj, &views[0], "first_child") < 0 ||
+    if (get_u32_buffer(node_obj, &views[0], "nodes") < 0 ||
         get_u32_buffer(tok_obj, &views[1], "token") < 0 ||
-        get_u32_buffer(rs_obj, &views[2], "record_start") < 0 ||
-        get_u32_buffer(rb_obj, &views[3], "record_b") < 0) {
+        get_u32_buffer(rb_obj, &views[2], "record_b") < 0) {
         return -1;
     }
-    t->first_child = views[0].buf;
+    t->node = views[0].buf;
     t->token = views[1].buf;
-    t->record_start = views[2].buf;
-    t->record_b = views[3].buf;
+    t->record_b = views[2].buf;
     t->nodes = views[1].len / 4;
-    t->records = views[3].len / 4;
+    t->records = views[2].len / 4;
     t->root = NULL;
     t->root_len = 0;
     t->walks = NULL;
     if (root_obj != Py_None) {
-        if (get_u32_buffer(root_obj, &views[4], "root") < 0) {
+        if (get_u32_buffer(root_obj, &views[3], "root") < 0) {
             return -1;
         }
-        t->root = views[4].buf;
-        t->root_len = views[4].len / 4;
+        t->root = views[3].buf;
+        t->root_len = views[3].len / 4;
     }
-    if (views[0].len / 4 != t->nodes + 1 || views[2].len / 4 != t->nodes + 1 || t->nodes < 1) {
+    if (views[0].len != (t->nodes + 1) * (Py_ssize_t)sizeof(TrieNode) || t->nodes < 1) {
         PyErr_SetString(PyExc_ValueError, "paraphrase index: section sizes disagree");
         return -1;
     }
@@ -659,19 +743,20 @@ trie_open(Trie *t, Py_buffer views[5], PyObject *fc_obj, PyObject *tok_obj, PyOb
 }
 
 void
-trie_close(Py_buffer views[5])
+trie_close(Py_buffer views[4])
 {
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < 4; k++) {
         release_buffer(&views[k]);
     }
 }
 
 /*
- * paraphrase(first_child, token, record_start, record_b, hyp_ids, ref_ids, stage, match_type,
- *            root=None, walks=None)
+ * paraphrase(nodes, token, record_b, hyp_ids, ref_ids, stage, match_type, root=None,
+ *            walks=None)
  *
- * The paraphrase matcher's candidates (see match/paraphrase.py for the order): the four index
- * arrays are buffers of native uint32, the ids are table token ids (-1 for unknown words).
+ * The paraphrase matcher's candidates (see match/paraphrase.py for the order): the three index
+ * arrays are buffers of native uint32 (nodes: the node table, (first child, first record)
+ * pairs), the ids are table token ids (-1 for unknown words).
  * root, when given, is paraphrase_root() of the same arrays: the first step of every walk is
  * then one table read instead of a binary search over the root's children (same result).
  * walks, when given, is a paraphrase_walk_cache() bound to the same index, as the pair kernels
@@ -680,22 +765,22 @@ trie_close(Py_buffer views[5])
 static PyObject *
 paraphrase_c(PyObject *self, PyObject *args)
 {
-    PyObject *fc_obj, *tok_obj, *rs_obj, *rb_obj, *h_obj, *r_obj, *stage, *type;
+    PyObject *node_obj, *tok_obj, *rb_obj, *h_obj, *r_obj, *stage, *type;
     PyObject *root_obj = Py_None, *walks_obj = Py_None;
-    if (!PyArg_ParseTuple(args, "OOOOOOOO|OO:paraphrase", &fc_obj, &tok_obj, &rs_obj, &rb_obj,
-                          &h_obj, &r_obj, &stage, &type, &root_obj, &walks_obj)) {
+    if (!PyArg_ParseTuple(args, "OOOOOOO|OO:paraphrase", &node_obj, &tok_obj, &rb_obj, &h_obj,
+                          &r_obj, &stage, &type, &root_obj, &walks_obj)) {
         return NULL;
     }
     if (check_match_type(type) < 0) {
         return NULL;
     }
-    Py_buffer views[5];
+    Py_buffer views[4];
     memset(views, 0, sizeof(views));
     Trie t;
     int64_t *hids = NULL, *rids = NULL;
     PyObject *out = NULL;
     Py_ssize_t nh = 0, nr = 0;
-    if (trie_open(&t, views, fc_obj, tok_obj, rs_obj, rb_obj, root_obj) < 0) {
+    if (trie_open(&t, views, node_obj, tok_obj, rb_obj, root_obj) < 0) {
         goto done;
     }
     if (walks_obj != Py_None) {
@@ -724,7 +809,7 @@ done:
 }
 
 /*
- * paraphrase_root(first_child, token) -> bytes
+ * paraphrase_root(nodes, token) -> bytes
  *
  * Direct lookup table of the trie root's children for paraphrase(): native uint32 entry w is
  * the root's child whose token is w (the first one, as the binary search finds), or
@@ -733,24 +818,24 @@ done:
 static PyObject *
 paraphrase_root_c(PyObject *self, PyObject *args)
 {
-    PyObject *fc_obj, *tok_obj;
-    if (!PyArg_ParseTuple(args, "OO:paraphrase_root", &fc_obj, &tok_obj)) {
+    PyObject *node_obj, *tok_obj;
+    if (!PyArg_ParseTuple(args, "OO:paraphrase_root", &node_obj, &tok_obj)) {
         return NULL;
     }
     Py_buffer fc = {0}, tok = {0};
     PyObject *out = NULL;
-    if (get_u32_buffer(fc_obj, &fc, "first_child") < 0 ||
-        get_u32_buffer(tok_obj, &tok, "token") < 0) {
+    if (get_u32_buffer(node_obj, &fc, "nodes") < 0 || get_u32_buffer(tok_obj, &tok, "token") < 0) {
         goto done;
     }
-    const uint32_t *first_child = fc.buf, *token = tok.buf;
+    const TrieNode *node = fc.buf;
+    const uint32_t *token = tok.buf;
     const Py_ssize_t nodes = tok.len / 4;
-    if (fc.len / 4 != nodes + 1 || nodes < 1 || first_child[0] > first_child[1] ||
-        first_child[1] > (uint32_t)nodes) {
+    if (fc.len != (nodes + 1) * (Py_ssize_t)sizeof(TrieNode) || nodes < 1 ||
+        node[0].first_child > node[1].first_child || node[1].first_child > (uint32_t)nodes) {
         PyErr_SetString(PyExc_ValueError, "paraphrase index: corrupt trie");
         goto done;
     }
-    const Py_ssize_t lo = first_child[0], hi = first_child[1];
+    const Py_ssize_t lo = node[0].first_child, hi = node[1].first_child;
     uint32_t largest = 0;
     for (Py_ssize_t k = lo; k < hi; k++) {
         if (token[k] > largest) {
@@ -797,17 +882,17 @@ paraphrase_walk_cache_c(PyObject *self, PyObject *unused)
 
 PyMethodDef meteor_paraphrase_methods[] = {
     {"paraphrase", paraphrase_c, METH_VARARGS,
-     "paraphrase(first_child, token, record_start, record_b, hyp_ids, ref_ids, stage,\n"
-     "           match_type, root=None, walks=None) -> list\n\n"
+     "paraphrase(nodes, token, record_b, hyp_ids, ref_ids, stage, match_type,\n"
+     "           root=None, walks=None) -> list\n\n"
      "Paraphrase candidates from a paraphrase index, in METEOR 1.5's order; root is an\n"
      "optional paraphrase_root() table of the same index, walks an optional\n"
      "paraphrase_walk_cache() bound to it."},
     {"paraphrase_root", paraphrase_root_c, METH_VARARGS,
-     "paraphrase_root(first_child, token) -> bytes\n\n"
+     "paraphrase_root(nodes, token) -> bytes\n\n"
      "Direct lookup table of the paraphrase trie root's children (uint32 per token id)."},
     {"paraphrase_walk_cache", paraphrase_walk_cache_c, METH_NOARGS,
      "paraphrase_walk_cache() -> capsule\n\n"
-     "An empty cache of reference walks for meteor15_pair/meteor15_rows: the sixth item of\n"
+     "An empty cache of reference walks for meteor15_pair/meteor15_rows: the fifth item of\n"
      "their trie tuple (one per index and scorer)."},
     {NULL, NULL, 0, NULL},
 };

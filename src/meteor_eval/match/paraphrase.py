@@ -25,7 +25,7 @@ from __future__ import annotations
 from meteor_eval._ext import compiled_kernels
 from meteor_eval.errors import ResourceError
 from meteor_eval.match.base import Match, Segment
-from meteor_eval.resources.paraphrases import ParaphraseTable
+from meteor_eval.resources.paraphrases import FORMAT_VERSION, ParaphraseTable
 
 __all__ = ["ParaphraseMatcher"]
 
@@ -36,8 +36,11 @@ _Occurrences = dict[int, tuple[int, list[int]]]
 
 _WALK_CACHE_SIZE = 256
 
-# The compiled generator (same candidates, same order), when the extension is built.
-_KERNELS = compiled_kernels("paraphrase")
+# The compiled generator (same candidates, same order), when the extension is built and reads
+# the index layout of this version (a stale build of an older layout is not used).
+_KERNELS = compiled_kernels("paraphrase", "_paraphrase_layout")
+if _KERNELS is not None and getattr(_KERNELS, "_paraphrase_layout", None) != FORMAT_VERSION:
+    _KERNELS = None
 # Whether the extension can build the root lookup table (older builds cannot; same results).
 _ROOT_TABLE = _KERNELS is not None and hasattr(_KERNELS, "paraphrase_root")
 
@@ -69,7 +72,7 @@ class ParaphraseMatcher:
         """The table's id of ``token`` (``-1`` when the table never uses it)."""
         return self._table.token_id(token)
 
-    def compiled_trie(self) -> tuple[object, object, object, object, bytes | None]:
+    def compiled_trie(self) -> tuple[object, object, object, bytes | None]:
         """The index arrays and root table the compiled kernels read (``_ext/paraphrase.c``).
 
         Raises:

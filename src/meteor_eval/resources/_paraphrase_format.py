@@ -7,10 +7,18 @@ Layout (native byte order, all arrays unsigned 32-bit, each section 8-byte align
   readers, no longer checked), a CRC32 of the whole body and a CRC32 of the header itself;
 * ``vocab``: every token of the table, UTF-8, joined by ``\\n``; a token's id is its position;
 * one trie over **all** phrases (A and B), numbered breadth-first so that the children of a node
-  are contiguous and sorted by token id: ``first_child`` (nodes + 1), ``token`` (token id on the
-  edge into each node), ``parent``;
-* ``record_start`` (nodes + 1) and ``record_b``: the records whose phrase A ends at a node, in file
-  order, each stored as the trie node of its phrase B.
+  are contiguous and sorted by token id, and the records whose phrase A ends at a node, in file
+  order, each stored as the trie node of its phrase B:
+
+  - ``nodes``: the node table, nodes + 1 pairs (``first_child``, ``record_start``) side by side:
+    node ``i``'s children are ``first_child[i] .. first_child[i + 1]`` and its records
+    ``record_start[i] .. record_start[i + 1]``. A step of a walk reads both ranges, usually from
+    one cache line (format version 1 kept them in two arrays: two cache misses a step);
+  - ``token`` (token id on the edge into each node) and ``parent``;
+  - ``record_b``: every record's phrase-B node, the lists of the nodes one after the other.
+
+The builder (:mod:`~meteor_eval.resources._paraphrase_build`) gives ``first_child`` and
+``record_start`` as two arrays; :func:`node_table` interleaves them when the file is written.
 
 Checks, in the order :func:`check_header` and :func:`check_structure` apply them:
 
@@ -67,7 +75,8 @@ __all__ = [
 ]
 
 #: Version of the on-disk index layout; bump whenever the layout or the build rules change.
-FORMAT_VERSION: Final = 1
+#: 2: ``first_child`` and ``record_start`` interleaved into one node table.
+FORMAT_VERSION: Final = 2
 #: Size of the fixed header in bytes.
 HEADER_SIZE: Final = 256
 
@@ -82,7 +91,7 @@ _SAMPLE_SIZE: Final = 4096
 U32: Final = "I" if array.array("I").itemsize == 4 else "L"
 
 #: The order of the body's sections.
-SECTIONS: Final = ("vocab", "first_child", "token", "parent", "record_start", "record_b")
+SECTIONS: Final = ("vocab", "nodes", "token", "parent", "record_b")
 
 
 class CorruptIndexError(Exception):
@@ -94,8 +103,8 @@ def _byte_order() -> int:
 
 
 def layout(vocab_bytes: int, nodes: int, records: int) -> list[tuple[int, int]]:
-    """(offset, length) of each body section, relative to the start of the file."""
-    sizes = [vocab_bytes, 4 * (nodes + 1), 4 * nodes, 4 * nodes, 4 * (nodes + 1), 4 * records]
+    """(offset, length) of each body section (:data:`SECTIONS`), from the start of the file."""
+    sizes = [vocab_bytes, 8 * (nodes + 1), 4 * nodes, 4 * nodes, 4 * records]
     out: list[tuple[int, int]] = []
     offset = HEADER_SIZE
     for size in sizes:
@@ -118,6 +127,20 @@ def _sample_crc(body: bytes | memoryview | mmap.mmap, start: int, end: int) -> i
     return crc
 
 
+def node_table(built: BuiltArrays, into: memoryview) -> None:
+    """Write the ``nodes`` section into ``into`` (8 x (nodes + 1) bytes) and release the two
+    arrays it is made of: ``first_child[i]`` then ``record_start[i]``, node after node."""
+    table = memoryview(into).cast(U32)
+    for offset, name in enumerate(("first_child", "record_start")):
+        column = memoryview(getattr(built, name)).cast("B").cast(U32)
+        if 2 * len(column) != len(table):
+            raise ResourceError("internal error: index layout mismatch")
+        table[offset::2] = column
+        column.release()
+        built.release(name)
+    table.release()
+
+
 def serialize(built: BuiltArrays, key: bytes) -> tuple[bytes, bytearray]:
     """The index file as its header and its body.
 
@@ -131,10 +154,15 @@ def serialize(built: BuiltArrays, key: bytes) -> tuple[bytes, bytearray]:
     offset, size = sections[-1]
     body = bytearray(offset + ((size + 7) & ~7) - HEADER_SIZE)
     for (offset, size), name in zip(sections, SECTIONS, strict=True):
+        start = offset - HEADER_SIZE
+        if name == "nodes":
+            with memoryview(body) as whole:
+                node_table(built, whole[start : start + size])
+            continue
         section = memoryview(getattr(built, name)).cast("B")
         if len(section) != size:
             raise ResourceError("internal error: index layout mismatch")
-        body[offset - HEADER_SIZE : offset - HEADER_SIZE + size] = section
+        body[start : start + size] = section
         section.release()
         built.release(name)
     body_view = memoryview(body)
@@ -200,7 +228,7 @@ def check_structure(
     """Check the trie and record arrays of an index completely (vectorised with numpy).
 
     Args:
-        arrays: ``first_child``, ``token``, ``parent``, ``record_start`` and ``record_b``.
+        arrays: ``nodes``, ``token``, ``parent`` and ``record_b``.
         vocab_count: The vocabulary size from the header.
         words: The decoded vocabulary, checked for duplicates when given.
 
@@ -212,8 +240,11 @@ def check_structure(
     def u32(name: str) -> np.ndarray[tuple[int], np.dtype[np.int64]]:
         return np.frombuffer(arrays[name], dtype=np.uint32).astype(np.int64)
 
-    first_child, token, parent = u32("first_child"), u32("token"), u32("parent")
-    record_start, record_b = u32("record_start"), u32("record_b")
+    table = u32("nodes")
+    if len(table) % 2:
+        raise CorruptIndexError("structure: node table")
+    first_child, record_start = table[0::2], table[1::2]
+    token, parent, record_b = u32("token"), u32("parent"), u32("record_b")
     nodes = len(token)
     counts = np.diff(first_child)
     if first_child[0] != 1 or first_child[-1] != nodes or (counts < 0).any():

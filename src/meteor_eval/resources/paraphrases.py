@@ -284,6 +284,7 @@ class ParaphraseTable:
         "_buffer",
         "_first_child",
         "_mmap",
+        "_nodes",
         "_parent",
         "_record_b",
         "_record_start",
@@ -345,11 +346,14 @@ class ParaphraseTable:
             raise CorruptIndexError("vocabulary size")
         self._words = words
         self._vocab = dict(zip(words, range(len(words)), strict=True))
-        self._first_child = u32(1)
+        # The node table interleaves each node's first child and first record (format version 2);
+        # the pure-Python readers see its two columns as strided views.
+        self._nodes = u32(1)
+        self._first_child = self._nodes[0::2]
+        self._record_start = self._nodes[1::2]
         self._token = u32(2)
         self._parent = u32(3)
-        self._record_start = u32(4)
-        self._record_b = u32(5)
+        self._record_b = u32(4)
         if (
             self._first_child[0] != 1
             or self._first_child[nodes] != nodes
@@ -359,17 +363,24 @@ class ParaphraseTable:
             raise CorruptIndexError("structure")
         if verify == "full":
             arrays = {
-                "first_child": self._first_child,
+                "nodes": self._nodes,
                 "token": self._token,
                 "parent": self._parent,
-                "record_start": self._record_start,
                 "record_b": self._record_b,
             }
             check_structure(arrays, vocab_count, words)
         self.records = records
 
     def _release(self) -> None:
-        for name in ("_first_child", "_token", "_parent", "_record_start", "_record_b", "_buffer"):
+        for name in (
+            "_first_child",
+            "_record_start",
+            "_nodes",
+            "_token",
+            "_parent",
+            "_record_b",
+            "_buffer",
+        ):
             view = getattr(self, name, None)
             if view is not None:
                 view.release()
@@ -407,13 +418,15 @@ class ParaphraseTable:
             out.append((depth, node))
         return out
 
-    def index_arrays(self) -> tuple[memoryview, memoryview, memoryview, memoryview]:
-        """The index's ``first_child``, ``token``, ``record_start`` and ``record_b`` arrays.
+    def index_arrays(self) -> tuple[memoryview, memoryview, memoryview]:
+        """The index's node table (``first_child`` and ``record_start`` interleaved), ``token``
+        and ``record_b`` arrays.
 
-        Read-only views of native unsigned 32-bit integers (see the module docstring for the
-        layout), for the compiled candidate generator; valid while the table is open.
+        Read-only views of native unsigned 32-bit integers (see
+        :mod:`~meteor_eval.resources._paraphrase_format` for the layout), for the compiled
+        candidate generator; valid while the table is open.
         """
-        return self._first_child, self._token, self._record_start, self._record_b
+        return self._nodes, self._token, self._record_b
 
     def paraphrases_of(self, node: int) -> memoryview:
         """Phrase-B nodes of the records whose phrase A is ``node``, in file order."""

@@ -224,21 +224,21 @@ def test_a_full_table_is_replaced_and_a_failed_call_drops_the_cache() -> None:
 @pytest.mark.skipif(not DATA.is_dir(), reason="shared data not available")
 def test_the_reference_walk_cache_changes_no_row() -> None:
     """``meteor15_rows`` with the scorer's walk cache (references met before: their walks from
-    the cache) against the bare five-item trie, on pairs whose references repeat."""
+    the cache) against the bare four-item trie, on pairs whose references repeat."""
     pairs = _pairs()[:300]
     pairs += [(h, refs) for (h, _), (_, refs) in zip(pairs[1:], pairs[:-1], strict=True)]
     scorer = Meteor(MeteorConfig.preset("meteor15", normalization="norm"))
     pipe = scorer.pipeline
     assert isinstance(pipe, FastPipeline) and pipe._trie is not None
-    assert len(pipe._trie) == 6 and pipe._trie[5] is not None
+    assert len(pipe._trie) == 5 and pipe._trie[4] is not None
     cached = np.concatenate(list(_blocks(scorer, pairs)))
     bare = Meteor(MeteorConfig.preset("meteor15", normalization="norm"))
     assert isinstance(bare.pipeline, FastPipeline) and bare.pipeline._trie is not None
-    bare.pipeline._trie = bare.pipeline._trie[:5]
+    bare.pipeline._trie = bare.pipeline._trie[:4]
     assert np.concatenate(list(_blocks(bare, pairs))).tolist() == cached.tolist()
     # Every reference is in the cache now: the same rows again.
     assert np.concatenate(list(_blocks(scorer, pairs))).tolist() == cached.tolist()
-    # The sixth item must be a walk cache (or None).
+    # The fifth item must be a walk cache (or None).
     bare.pipeline._trie = (*bare.pipeline._trie, object())
-    with pytest.raises(TypeError, match="item 6 must be a paraphrase_walk_cache"):
+    with pytest.raises(TypeError, match="item 5 must be a paraphrase_walk_cache"):
         bare.pipeline.rows_block(pairs[:2])

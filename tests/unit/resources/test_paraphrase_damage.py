@@ -58,6 +58,9 @@ from meteor_eval.resources.paraphrases import (
 )
 
 U32 = struct.Struct("<I")
+#: The builder's arrays (the file interleaves first_child and record_start into its node table).
+BUILT_ARRAYS = ("vocab", "first_child", "token", "parent", "record_start", "record_b")
+NODE_COLUMNS = ("first_child", "record_start")
 
 
 @dataclass
@@ -137,7 +140,7 @@ def quick_rebuilds(index: Index, monkeypatch: pytest.MonkeyPatch) -> None:
     by ``test_paraphrase_index.py``.
     """
     built = _paraphrase_build.build_arrays(index.table)
-    arrays = {name: bytes(getattr(built, name)) for name in SECTIONS}
+    arrays = {name: bytes(getattr(built, name)) for name in BUILT_ARRAYS}
 
     def from_memory(path: Path, progress: object = None) -> _paraphrase_build.BuiltArrays:
         assert path == index.table
@@ -189,15 +192,19 @@ def _crafted(index: Index, rng: random.Random) -> Iterator[tuple[str, bytearray]
         "record_b": lambda i: rng.choice([0, nodes, 0xFFFFFFFF]),  # B is never the root
     }
     for name, value in values.items():
-        offset, size = index.sections[name]
+        # first_child and record_start are the two columns of the node table (format 2).
+        column = ("first_child", "record_start").index(name) if name in NODE_COLUMNS else 0
+        step = 2 if name in NODE_COLUMNS else 1
+        offset, size = index.sections["nodes" if name in NODE_COLUMNS else name]
+        offset += 4 * column
         for _ in range(40):
             data = bytearray(index.intact)
-            at = rng.randrange(size // 4)
-            old = U32.unpack_from(data, offset + 4 * at)[0]
+            at = rng.randrange(size // (4 * step))
+            old = U32.unpack_from(data, offset + 4 * step * at)[0]
             new = value(at)
             if new == old:  # e.g. first_child[0] already 0 ... never for these values
                 new = 0xFFFFFFFF
-            _put(data, offset + 4 * at, new)
+            _put(data, offset + 4 * step * at, new)
             yield f"{name}[{at}] {old} -> {new}", data
 
 
@@ -222,7 +229,7 @@ def _damages(index: Index) -> Iterator[tuple[str, bytes]]:
         if damaged[:size] != intact:
             yield f"random run at {at}", damaged[:size]
     for name, (offset, length) in {"header": (0, HEADER_SIZE), **index.sections}.items():
-        for _ in range(30):  # 0xFF runs in each section
+        for _ in range(36):  # 0xFF runs in each section (five since format 2, six before)
             at = offset + rng.randrange(max(length, 1))
             run = b"\xff" * rng.randint(1, 256)
             damaged = intact[:at] + run + intact[at + len(run) :]
@@ -393,9 +400,9 @@ def test_the_compiled_root_table_refuses_a_token_id_beyond_the_trie(index: Index
     table = ParaphraseTable(
         _forge(data), key=table_key(index.table), path=index.table, language="xx", index_path=None
     )
-    first_child, token, _, _ = table.index_arrays()
+    nodes, token, _ = table.index_arrays()
     with pytest.raises(ValueError, match="corrupt token id"):
-        kernels.paraphrase_root(first_child, token)
+        kernels.paraphrase_root(nodes, token)
     matcher = ParaphraseMatcher(table)
     hyp, ref = index.pairs[0]
     with pytest.raises(ResourceError, match="is damaged"):

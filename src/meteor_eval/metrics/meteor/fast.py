@@ -54,12 +54,15 @@ from meteor_eval.text.tokenize import java_hash, java_lower
 
 __all__ = ["FastPipeline", "compiled_kinds"]
 
-# The whole METEOR 1.5 pair (candidates, beam search, statistics) in one compiled call.
-_PAIR_KERNEL: Any = compiled_kernels("meteor15_pair", "paraphrase_root")
+# The whole METEOR 1.5 pair (candidates, beam search, statistics) in one compiled call; builds
+# before the paraphrase index's node table (no _paraphrase_layout) read another trie tuple.
+_PAIR_KERNEL: Any = compiled_kernels("meteor15_pair", "paraphrase_root", "_paraphrase_layout")
 # A batch of pairs into a block of statistics rows (None with an older build).
-_ROWS_KERNEL: Any = compiled_kernels("meteor15_rows", "meteor15_pair", "paraphrase_root")
+_ROWS_KERNEL: Any = compiled_kernels(
+    "meteor15_rows", "meteor15_pair", "paraphrase_root", "_paraphrase_layout"
+)
 # A cache of the references' paraphrase walks, bound to a scorer's trie (None: older build).
-_WALK_CACHE: Any = compiled_kernels("paraphrase_walk_cache", "meteor15_pair")
+_WALK_CACHE: Any = compiled_kernels("paraphrase_walk_cache", "meteor15_pair", "_paraphrase_layout")
 # A chunk of lines normalised, lower-cased, split and interned in one call (None: the Python
 # front end, FastPipeline.tokens_python, does it).
 _FRONT_KERNEL: Any = compiled_kernels("meteor15_tokens", "meteor15_token_cache")
@@ -131,7 +134,7 @@ class FastPipeline(Pipeline):
         self._front = self._front_settings(config)
         #: The compiled front end's token cache (one per word-type table).
         self._token_cache: object = None
-        #: The references' paraphrase walks met so far (the sixth item of the trie tuple).
+        #: The references' paraphrase walks met so far (the fifth item of the trie tuple).
         self._walk_cache: object = (
             None if _WALK_CACHE is None else _WALK_CACHE.paraphrase_walk_cache()
         )
