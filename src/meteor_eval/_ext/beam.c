@@ -51,6 +51,7 @@ work_free(Work *w)
     PyMem_Free(w->node_parent);
     PyMem_Free(w->gain);
     PyMem_Free(w->bucket_n);
+    PyMem_Free(w->step);
     memset(w, 0, sizeof(*w));
 }
 
@@ -253,11 +254,15 @@ merge_sort_succ(const Succ *succ, Py_ssize_t n, uint64_t *order, uint64_t *tmp)
     }
 }
 
+/* Room in the node pool for at least extra more nodes. */
 static int
-add_node(Work *w, Py_ssize_t cand, int64_t parent, int64_t *out)
+reserve_nodes(Work *w, Py_ssize_t extra)
 {
-    if (w->nodes == w->node_cap) {
+    if (w->nodes + extra > w->node_cap) {
         Py_ssize_t cap = w->node_cap ? w->node_cap * 2 : 256;
+        while (cap < w->nodes + extra) {
+            cap *= 2;
+        }
         if (cap > INT32_MAX) {
             PyErr_SetString(PyExc_OverflowError, "beam search: too many partial alignments");
             return -1;
@@ -275,6 +280,15 @@ add_node(Work *w, Py_ssize_t cand, int64_t parent, int64_t *out)
         }
         w->node_parent = np;
         w->node_cap = cap;
+    }
+    return 0;
+}
+
+static int
+add_node(Work *w, Py_ssize_t cand, int64_t parent, int64_t *out)
+{
+    if (reserve_nodes(w, 1) < 0) {
+        return -1;
     }
     w->node_cand[w->nodes] = (int32_t)cand;
     w->node_parent[w->nodes] = (int32_t)parent;
@@ -705,8 +719,65 @@ merge_buckets(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, 
     }
 }
 
+/* A path's bit set copied: two words (segments of up to 64 words each) without a call. */
+static inline void
+copy_bits(uint64_t *dst, const uint64_t *src, Py_ssize_t bw)
+{
+    if (bw == 2) {
+        dst[0] = src[0];
+        dst[1] = src[1];
+    }
+    else {
+        memcpy(dst, src, (size_t)bw * sizeof(uint64_t));
+    }
+}
+
+/* The step's candidates entries[lo..hi) (at reference position c) as StepCand records in
+ * w->step: their key deltas, masks and ends, derived once for all the step's paths. */
+static int
+load_step(Work *w, const Packing *pk, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t c, Py_ssize_t wh)
+{
+    if (GROW(w->step, w->step_cap, hi - lo ? hi - lo : 1) < 0) {
+        return -1;
+    }
+    for (Py_ssize_t k = lo; k < hi; k++) {
+        const Entry *m = &w->entries[k];
+        StepCand *sc = &w->step[k - lo];
+        sc->gain_key = shifted((uint64_t)-w->gain[k], pk->sh_w);
+        sc->off_key = shifted((uint64_t)entry_offset(m, c), pk->sh_d);
+        sc->hs = make_span(m->hyp_start, m->hyp_len, 0);
+        sc->ref_rest = m->ref_len > 1;
+        if (sc->ref_rest) {
+            sc->rs = make_span(c + 1, m->ref_len - 1, wh);
+        }
+        else {
+            memset(&sc->rs, 0, sizeof(sc->rs));
+        }
+        sc->hyp_start = m->hyp_start;
+        sc->hyp_end = m->hyp_start + m->hyp_len;
+        sc->idx = c + m->ref_len;
+    }
+    return 0;
+}
+
+/* Whether a step's candidate fits a path whose reference position c (the candidate's first
+ * reference word) is free: none of its hypothesis words nor its other reference words is used. */
+static inline int
+step_free(const uint64_t *bits, const StepCand *sc)
+{
+    if (sc->hs.w0 == sc->hs.w1) {
+        if (bits[sc->hs.w0] & sc->hs.m0) {
+            return 0;
+        }
+    }
+    else if (!span_free(bits, &sc->hs)) {
+        return 0;
+    }
+    return !sc->ref_rest || span_free(bits, &sc->rs);
+}
+
 /* Materialise the successors keyed by out[0..k) (full keys: rank, parent, slot) into
- * new_head/new_bits; the step is at reference position c with candidates from lo. */
+ * new_head/new_bits; the step is at reference position c, its candidates in w->step. */
 static int
 materialise_packed(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
                    Py_ssize_t lo, Py_ssize_t skip_slot, Py_ssize_t bw, Py_ssize_t c,
@@ -716,6 +787,10 @@ materialise_packed(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k
     const uint64_t slot_mask = pk->sh_p ? (~(uint64_t)0 >> (64 - pk->sh_p)) : 0;
     const Py_ssize_t ref_word = wh + (c >> 6);
     const uint64_t ref_bit = (uint64_t)1 << (c & 63);
+    if (skip_slot > 0 && reserve_nodes(w, k) < 0) {
+        return -1;
+    }
+    int32_t *node_cand = w->node_cand, *node_parent = w->node_parent;
     for (Py_ssize_t i = 0; i < k; i++) {
         const uint64_t low = out[i] & index_mask;
         const Py_ssize_t p = (Py_ssize_t)(low >> pk->sh_p);
@@ -723,21 +798,21 @@ materialise_packed(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k
         const Head *parent = &w->cur_head[p];
         Head *h = &w->new_head[i];
         uint64_t *bits = w->new_bits + i * bw;
-        memcpy(bits, w->cur_bits + p * bw, (size_t)bw * sizeof(uint64_t));
+        copy_bits(bits, w->cur_bits + p * bw, bw);
         h->key = out[i] & ~index_mask;
         h->chain = parent->chain;
         if (slot < skip_slot) { /* a candidate */
-            const Py_ssize_t cand = lo + slot;
-            const Entry *m = &w->entries[cand];
-            const Span hs = make_span(m->hyp_start, m->hyp_len, 0);
-            const Span rs = make_span(c, m->ref_len, wh);
-            span_set(bits, &hs);
-            span_set(bits, &rs);
-            h->idx = c + m->ref_len;
-            h->last_end = m->hyp_start + m->hyp_len;
-            if (add_node(w, cand, parent->chain, &h->chain) < 0) {
-                return -1;
+            const StepCand *sc = &w->step[slot];
+            span_set(bits, &sc->hs);
+            bits[ref_word] |= ref_bit;
+            if (sc->ref_rest) {
+                span_set(bits, &sc->rs);
             }
+            h->idx = sc->idx;
+            h->last_end = sc->hyp_end;
+            node_cand[w->nodes] = (int32_t)(lo + slot);
+            node_parent[w->nodes] = (int32_t)parent->chain;
+            h->chain = (int64_t)w->nodes++;
         }
         else if (!(bits[ref_word] & ref_bit)) { /* the skip */
             h->idx = parent->idx + 1;
@@ -781,6 +856,10 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
         uint64_t *keys = w->keys;
         const Py_ssize_t stride = kept;
         uint64_t *skip_keys = keys + skip_b * stride;
+        if (load_step(w, pk, lo, hi, c, wh) < 0) {
+            return -1;
+        }
+        const StepCand *step = w->step;
         Py_ssize_t n_cand = 0;
         for (Py_ssize_t p = 0; p < kept; p++) {
             const Head *h = &w->cur_head[p];
@@ -805,18 +884,18 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
             }
             const int64_t last_end = h->last_end;
             uint64_t base = h->key;
-            for (Py_ssize_t k = lo; k < hi; k++) {
-                const Entry *m = &w->entries[k];
-                if (!entry_free(bits, m, c, wh)) {
+            for (Py_ssize_t b = 0; b < skip_b; b++) {
+                const StepCand *sc = &step[b];
+                if (!step_free(bits, sc)) {
                     continue;
                 }
-                uint64_t key = base + shifted((uint64_t)-gain[k], pk->sh_w);
-                if (last_end != -1 && m->hyp_start != last_end) {
+                uint64_t key = base + sc->gain_key;
+                if (last_end != -1 && sc->hyp_start != last_end) {
                     key += one_chunk;
                 }
-                keys[(k - lo) * stride + count[k - lo]++] = key | tag | (uint64_t)(k - lo);
+                keys[b * stride + count[b]++] = key | tag | (uint64_t)b;
                 n_cand++;
-                base += shifted((uint64_t)entry_offset(m, c), pk->sh_d);
+                base += sc->off_key;
             }
             skip_keys[count[skip_b]++] =
                 (base + (last_end != -1 ? one_chunk : 0)) | tag | (uint64_t)skip_b;
