@@ -125,16 +125,26 @@ swap_keys(uint64_t *a, uint64_t *b)
     *b = t;
 }
 
+/* Insertion sort of distinct keys; a key already at or above the largest before it (the usual
+ * case: the beam's keys arrive almost sorted) costs one comparison with a register. */
 static void
 insertion_sort_keys(uint64_t *keys, Py_ssize_t n)
 {
+    if (n < 2) {
+        return;
+    }
+    uint64_t top = keys[0]; /* the largest of keys[0..i), which sits at keys[i - 1] */
     for (Py_ssize_t i = 1; i < n; i++) {
         const uint64_t v = keys[i];
+        if (v > top) {
+            top = v;
+            continue;
+        }
         Py_ssize_t j = i;
-        while (j > 0 && keys[j - 1] > v) {
+        do {
             keys[j] = keys[j - 1];
             j--;
-        }
+        } while (j > 0 && keys[j - 1] > v);
         keys[j] = v;
     }
 }
@@ -693,29 +703,48 @@ entry_free(const uint64_t *bits, const Entry *m, Py_ssize_t c, Py_ssize_t wh)
 #define BUCKET_MAX 8
 #define BUCKET_MAX_KEPT 64
 
-/* The first k of the sorted buckets keys[b * stride .. + count[b]) merged into out. */
+/* The first k (at most their total) of the sorted buckets keys[b * stride .. + count[b]) of
+ * distinct keys, merged into out. The buckets' next keys are kept in descending order, so the
+ * smallest is the last; a bucket's next key, usually close to the one just taken, goes back in
+ * after a short scan from that end. */
 static void
 merge_buckets(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
               Py_ssize_t k, uint64_t *out)
 {
     Py_ssize_t at[BUCKET_MAX];
+    uint64_t head[BUCKET_MAX];
+    Py_ssize_t from[BUCKET_MAX];
+    Py_ssize_t m = 0; /* head[0..m) descending, from[] their buckets */
     for (Py_ssize_t b = 0; b < n_b; b++) {
         at[b] = 0;
+        if (count[b] == 0) {
+            continue;
+        }
+        const uint64_t v = keys[b * stride];
+        Py_ssize_t j = m++;
+        while (j > 0 && head[j - 1] < v) {
+            head[j] = head[j - 1];
+            from[j] = from[j - 1];
+            j--;
+        }
+        head[j] = v;
+        from[j] = b;
     }
     for (Py_ssize_t i = 0; i < k; i++) {
-        Py_ssize_t best_b = -1;
-        uint64_t best = 0;
-        for (Py_ssize_t b = 0; b < n_b; b++) {
-            if (at[b] < count[b]) {
-                const uint64_t v = keys[b * stride + at[b]];
-                if (best_b < 0 || v < best) {
-                    best = v;
-                    best_b = b;
-                }
+        m--;
+        out[i] = head[m];
+        const Py_ssize_t b = from[m];
+        if (++at[b] < count[b]) {
+            const uint64_t v = keys[b * stride + at[b]];
+            Py_ssize_t j = m++;
+            while (j > 0 && head[j - 1] < v) {
+                head[j] = head[j - 1];
+                from[j] = from[j - 1];
+                j--;
             }
+            head[j] = v;
+            from[j] = b;
         }
-        out[i] = best;
-        at[best_b]++;
     }
 }
 
@@ -751,8 +780,10 @@ load_step(Work *w, const Packing *pk, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t c
             sc->rs = make_span(c + 1, m->ref_len - 1, wh);
         }
         else {
-            memset(&sc->rs, 0, sizeof(sc->rs));
+            sc->rs = sc->hs;
+            sc->rs.m0 = 0; /* tests nothing */
         }
+        sc->one_word = sc->hs.w0 == sc->hs.w1 && sc->rs.w0 == sc->rs.w1;
         sc->hyp_start = m->hyp_start;
         sc->hyp_end = m->hyp_start + m->hyp_len;
         sc->idx = c + m->ref_len;
@@ -765,6 +796,9 @@ load_step(Work *w, const Packing *pk, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t c
 static inline int
 step_free(const uint64_t *bits, const StepCand *sc)
 {
+    if (sc->one_word) {
+        return ((bits[sc->hs.w0] & sc->hs.m0) | (bits[sc->rs.w0] & sc->rs.m0)) == 0;
+    }
     if (sc->hs.w0 == sc->hs.w1) {
         if (bits[sc->hs.w0] & sc->hs.m0) {
             return 0;
@@ -860,7 +894,19 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
             return -1;
         }
         const StepCand *step = w->step;
-        Py_ssize_t n_cand = 0;
+        /* A fixed match starting here: its key delta (less the chunk) and hypothesis start. */
+        const Py_ssize_t f = w->fixed_at[c];
+        uint64_t fixed_key = 0;
+        int64_t fixed_start = 0;
+        if (f >= 0) {
+            const Entry *m = &w->entries[f];
+            fixed_key = shifted((uint64_t)-gain[f], pk->sh_w) +
+                        shifted((uint64_t)entry_offset(m, c), pk->sh_d);
+            fixed_start = m->hyp_start;
+        }
+        Py_ssize_t n_cand = 0, n_skip = 0;
+        uint64_t skip_top = 0; /* the largest skip key so far */
+        int skip_unsorted = 0; /* whether a skip key came below an earlier one */
         for (Py_ssize_t p = 0; p < kept; p++) {
             const Head *h = &w->cur_head[p];
             const uint64_t *bits = w->cur_bits + p * bw;
@@ -868,18 +914,18 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
             if (bits[ref_word] & ref_bit) {
                 uint64_t key = h->key;
                 if (c >= h->idx) { /* a fixed match's start (else inside a chosen match) */
-                    const Py_ssize_t f = w->fixed_at[c];
                     if (f < 0) { /* unreachable with consistent fixed matches */
                         continue;
                     }
-                    const Entry *m = &w->entries[f];
-                    key += shifted((uint64_t)-gain[f], pk->sh_w);
-                    if (h->last_end != -1 && m->hyp_start != h->last_end) {
+                    key += fixed_key;
+                    if (h->last_end != -1 && fixed_start != h->last_end) {
                         key += one_chunk;
                     }
-                    key += shifted((uint64_t)entry_offset(m, c), pk->sh_d);
                 }
-                skip_keys[count[skip_b]++] = key | tag | (uint64_t)skip_b;
+                key |= tag | (uint64_t)skip_b;
+                skip_unsorted |= key < skip_top;
+                skip_top = key;
+                skip_keys[n_skip++] = key;
                 continue;
             }
             const int64_t last_end = h->last_end;
@@ -897,10 +943,13 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
                 n_cand++;
                 base += sc->off_key;
             }
-            skip_keys[count[skip_b]++] =
-                (base + (last_end != -1 ? one_chunk : 0)) | tag | (uint64_t)skip_b;
+            const uint64_t key = (base + (last_end != -1 ? one_chunk : 0)) | tag | (uint64_t)skip_b;
+            skip_unsorted |= key < skip_top;
+            skip_top = key;
+            skip_keys[n_skip++] = key;
         }
-        const Py_ssize_t n = n_cand + count[skip_b];
+        count[skip_b] = n_skip;
+        const Py_ssize_t n = n_cand + n_skip;
         if (n == 0) { /* the jar warns and carries on with the best path */
             kept = 1;
             continue;
@@ -909,12 +958,7 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
         if (n_cand == 0 && n == kept) {
             /* One successor per path, in parent order, the same bits: no cut, maybe a new
              * order. */
-            insertion_sort_keys(skip_keys, n);
-            Py_ssize_t moved = 0;
-            for (Py_ssize_t i = 0; i < n; i++) {
-                moved |= (Py_ssize_t)((skip_keys[i] & index_mask) >> sh_p) != i;
-            }
-            if (!moved) {
+            if (!skip_unsorted) { /* in parent order already */
                 for (Py_ssize_t p = 0; p < n; p++) {
                     Head *h = &w->cur_head[p];
                     const uint64_t *bits = w->cur_bits + p * bw;
@@ -931,6 +975,7 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
                 }
                 continue;
             }
+            insertion_sort_keys(skip_keys, n);
             if (materialise_packed(w, pk, skip_keys, n, lo, skip_b, bw, c, wh) < 0) {
                 return -1;
             }

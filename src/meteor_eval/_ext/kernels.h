@@ -124,9 +124,10 @@ typedef struct {
     uint64_t gain_key; /* minus its gain, shifted into the objective field of a key */
     uint64_t off_key;  /* its offset, shifted into the distance field */
     Span hs;           /* its hypothesis words */
-    Span rs;           /* its reference words after the first (when ref_rest) */
+    Span rs;           /* its reference words after the first (when ref_rest; else no mask) */
     int64_t hyp_start, hyp_end, idx;
-    int64_t ref_rest; /* more than one reference word */
+    int32_t ref_rest; /* more than one reference word */
+    int32_t one_word; /* hs and rs each in one bit word: one mask test each */
 } StepCand;
 
 #define ENTRY_MAX_HYP_LEN 65535
