@@ -824,19 +824,28 @@ materialise_packed(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k
     if (skip_slot > 0 && reserve_nodes(w, k) < 0) {
         return -1;
     }
-    int32_t *node_cand = w->node_cand, *node_parent = w->node_parent;
+    /* Locals, not w's fields: the stores below through int64_t and uint64_t pointers could
+     * alias those fields, so the compiler would load them again after each one. */
+    int32_t *const node_cand = w->node_cand, *const node_parent = w->node_parent;
+    Py_ssize_t nodes = w->nodes;
+    const Head *const cur_head = w->cur_head;
+    Head *const new_head = w->new_head;
+    const uint64_t *const cur_bits = w->cur_bits;
+    uint64_t *const new_bits = w->new_bits;
+    const StepCand *const step = w->step;
+    const int sh_p = pk->sh_p;
     for (Py_ssize_t i = 0; i < k; i++) {
         const uint64_t low = out[i] & index_mask;
-        const Py_ssize_t p = (Py_ssize_t)(low >> pk->sh_p);
+        const Py_ssize_t p = (Py_ssize_t)(low >> sh_p);
         const Py_ssize_t slot = (Py_ssize_t)(low & slot_mask);
-        const Head *parent = &w->cur_head[p];
-        Head *h = &w->new_head[i];
-        uint64_t *bits = w->new_bits + i * bw;
-        copy_bits(bits, w->cur_bits + p * bw, bw);
+        const Head *parent = &cur_head[p];
+        Head *h = &new_head[i];
+        uint64_t *bits = new_bits + i * bw;
+        copy_bits(bits, cur_bits + p * bw, bw);
         h->key = out[i] & ~index_mask;
         h->chain = parent->chain;
         if (slot < skip_slot) { /* a candidate */
-            const StepCand *sc = &w->step[slot];
+            const StepCand *sc = &step[slot];
             span_set(bits, &sc->hs);
             bits[ref_word] |= ref_bit;
             if (sc->ref_rest) {
@@ -844,9 +853,9 @@ materialise_packed(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k
             }
             h->idx = sc->idx;
             h->last_end = sc->hyp_end;
-            node_cand[w->nodes] = (int32_t)(lo + slot);
-            node_parent[w->nodes] = (int32_t)parent->chain;
-            h->chain = (int64_t)w->nodes++;
+            node_cand[nodes] = (int32_t)(lo + slot);
+            node_parent[nodes] = (int32_t)parent->chain;
+            h->chain = (int64_t)nodes++;
         }
         else if (!(bits[ref_word] & ref_bit)) { /* the skip */
             h->idx = parent->idx + 1;
@@ -862,6 +871,7 @@ materialise_packed(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k
             h->last_end = m->hyp_start + m->hyp_len;
         }
     }
+    w->nodes = nodes;
     return 0;
 }
 
@@ -907,9 +917,11 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
         Py_ssize_t n_cand = 0, n_skip = 0;
         uint64_t skip_top = 0; /* the largest skip key so far */
         int skip_unsorted = 0; /* whether a skip key came below an earlier one */
+        const Head *const cur_head = w->cur_head; /* locals: see materialise_packed() */
+        const uint64_t *const cur_bits = w->cur_bits;
         for (Py_ssize_t p = 0; p < kept; p++) {
-            const Head *h = &w->cur_head[p];
-            const uint64_t *bits = w->cur_bits + p * bw;
+            const Head *h = &cur_head[p];
+            const uint64_t *bits = cur_bits + p * bw;
             const uint64_t tag = ((uint64_t)p << sh_p);
             if (bits[ref_word] & ref_bit) {
                 uint64_t key = h->key;
