@@ -163,3 +163,50 @@ def test_steps_without_candidates_reorder_the_paths() -> None:
     for weights in (JAR_WEIGHTS, (0.0,) * 4, (1.0,) * 4):
         for beam in range(1, 10):
             _same(store, weights, beam)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(65, 140),
+    st.integers(65, 140),
+    st.integers(0, 2**32 - 1),
+    WEIGHT_SETS,
+    BEAMS,
+)
+def test_spans_across_bit_words(
+    n_hyp: int, n_ref: int, seed: int, weights: tuple[float, ...], beam: int
+) -> None:
+    """Crowded multi-word candidates around the 64th word of both segments: a step's candidate
+    whose hypothesis or reference words straddle two machine words takes the span test and the
+    span set instead of the one-word masks, beside one-word candidates at the same step."""
+    rnd = random.Random(seed)
+    store = CandidateStore(n_hyp, n_ref)
+    for j in range(56, min(n_ref, 72)):
+        for _ in range(rnd.randint(0, 6)):
+            ref_len = rnd.randint(1, min(5, n_ref - j))
+            hyp_start = rnd.randint(56, min(n_hyp, 72) - 1)
+            hyp_len = rnd.randint(1, min(5, n_hyp - hyp_start))
+            store.add(Match(j, ref_len, hyp_start, hyp_len, rnd.randrange(4)))
+    _same(store, weights, beam)
+
+
+@pytest.mark.parametrize("offset", [0, 62, 63])
+def test_understated_coverage_keeps_the_reference_test(offset: int) -> None:
+    """Coverage counts that claim a reference word covered once although a longer candidate also
+    covers it: that word's single candidate is then fixed, and the longer candidate, whose first
+    word is free, must still be refused for its later words (with consistent counts the test of
+    a candidate's words after its first can never fail). At offsets 62 and 63 the spans cross
+    from one bit word into the next."""
+    n = offset + 6
+    store = CandidateStore(n, n)
+    store.add(Match(offset, 3, offset, 1, 0))  # reference words offset .. offset + 2
+    store.add(Match(offset, 1, offset + 1, 1, 0))
+    store.add(Match(offset + 2, 1, offset + 2, 1, 0))  # alone at its position
+    store.add(Match(offset + 1, 1, offset + 3, 1, 1))
+    store.add(Match(offset + 1, 1, offset + 4, 1, 2))
+    store.ref_coverage[offset + 2] = 1  # understated: the first candidate covers it too
+    for weights in (JAR_WEIGHTS, (1.0,) * 4):
+        for beam in (1, 2, 5, 40):
+            expected = beam_align_python(store, weights, beam=beam)
+            assert beam_align_compiled(store, weights, beam=beam) == expected
+            assert Match(offset, 3, offset, 1, 0) not in expected

@@ -118,6 +118,18 @@ typedef struct {
     uint8_t stage;
 } Entry;
 
+/* A candidate of one step of the packed beam search, derived from its entry once per step
+ * (beam.c) so that the loops over paths only test and set precomputed masks. */
+typedef struct {
+    uint64_t gain_key; /* minus its gain, shifted into the objective field of a key */
+    uint64_t off_key;  /* its offset, shifted into the distance field */
+    Span hs;           /* its hypothesis words */
+    Span rs;           /* its reference words after the first (when ref_rest; else no mask) */
+    int64_t hyp_start, hyp_end, idx;
+    int32_t ref_rest; /* more than one reference word */
+    int32_t one_word; /* hs and rs each in one bit word: one mask test each */
+} StepCand;
+
 #define ENTRY_MAX_HYP_LEN 65535
 #define ENTRY_MAX_REF_LEN 255
 #define ENTRY_MAX_STAGE 255
@@ -154,6 +166,8 @@ typedef struct {
     Py_ssize_t gain_cap;
     Py_ssize_t *bucket_n; /* packed searches: successors per candidate bucket of a step */
     Py_ssize_t bucket_cap;
+    StepCand *step; /* packed searches: the candidates of the current step */
+    Py_ssize_t step_cap;
 } Work;
 
 KERNEL_API void work_free(Work *w);
