@@ -15,6 +15,11 @@
 
 #include "kernels.h"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
 /* The token separators inside a phrase: Java's StringTokenizer characters but the newline,
  * which separates phrases here (spec J2; the same set as the builder's _TOKEN_RE). */
 static inline int
@@ -166,7 +171,7 @@ typedef struct {
     uint64_t skipped;
     /* Reading state: the line cut by the end of a block, whether the last byte was a \r (a
      * following \n then ends nothing), the lines read, the previous phrase A as read and its
-     * node, the node of the record's phrase A. */
+     * node (once its batch is resolved). */
     char *carry;
     size_t carry_len, carry_cap;
     int after_cr;
@@ -175,7 +180,17 @@ typedef struct {
     size_t previous_a_len, previous_a_cap;
     int has_previous_a;
     uint32_t previous_a_node;
-    uint32_t a_node;
+    /* The batch of phrases whose tokens are read but whose nodes are not looked up yet: each
+     * phrase's first token in ids and its token count, then its node; each record's phrase-A
+     * phrase (-1: the previous batch's last phrase A) and phrase-B phrase; the batch's last
+     * phrase A (-1: none yet). */
+    uint32_t *ids;
+    size_t id_count, id_cap;
+    uint32_t *phrase_start, *phrase_tokens, *phrase_node, *active;
+    size_t phrase_count, phrase_cap;
+    int32_t *record_a, *record_b;
+    size_t batch_records, batch_record_cap;
+    int64_t last_a;
     /* Invalid UTF-8 is repaired by Python's decoder: the thread state to take the GIL back. */
     PyThreadState *thread;
     /* 0, or -1 once an exception is set (memory, overflow, a failed repair). */
@@ -255,11 +270,32 @@ index_hash_bytes(const char *s, size_t n)
     return h ^ (h >> 32);
 }
 
+/* calloc for the hash tables, asking Linux for huge pages (where transparent huge pages are
+ * "madvise"): their look-ups land anywhere in tens of megabytes, and with 4 KiB pages most of
+ * them also miss the TLB, which a prefetch does not hide. Freed with free(). */
+static void *
+index_table_alloc(size_t count, size_t size)
+{
+    void *table = calloc(count, size);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const long page = sysconf(_SC_PAGESIZE);
+    const size_t bytes = count * size;
+    if (table != NULL && page > 0 && bytes >= ((size_t)2 << 20)) {
+        const uintptr_t start = ((uintptr_t)table + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+        const uintptr_t end = ((uintptr_t)table + bytes) & ~((uintptr_t)page - 1);
+        if (end > start) {
+            (void)madvise((void *)start, end - start, MADV_HUGEPAGE); /* only a hint */
+        }
+    }
+#endif
+    return table;
+}
+
 static int
 index_grow_tokens(IndexPass *pass)
 {
     const size_t capacity = (pass->token_mask + 1) * 2;
-    uint32_t *slots = calloc(capacity, sizeof(uint32_t));
+    uint32_t *slots = index_table_alloc(capacity, sizeof(uint32_t));
     if (slots == NULL) {
         return -1;
     }
@@ -340,18 +376,24 @@ index_token(IndexPass *pass, const char *s, size_t n)
 }
 
 static inline size_t
-index_edge_slot(uint32_t parent, uint32_t token, size_t mask)
+index_edge_hash(uint32_t parent, uint32_t token)
 {
     uint64_t k = ((uint64_t)parent << 32 | token) * 0x9E3779B97F4A7C15ULL;
     k ^= k >> 29;
-    return (size_t)(k * 0xBF58476D1CE4E5B9ULL >> 32) & mask;
+    return (size_t)(k * 0xBF58476D1CE4E5B9ULL >> 32);
+}
+
+static inline size_t
+index_edge_slot(uint32_t parent, uint32_t token, size_t mask)
+{
+    return index_edge_hash(parent, token) & mask;
 }
 
 static int
 index_grow_edges(IndexPass *pass)
 {
     const size_t capacity = (pass->edge_mask + 1) * 2;
-    IndexEdge *edges = calloc(capacity, sizeof(IndexEdge));
+    IndexEdge *edges = index_table_alloc(capacity, sizeof(IndexEdge));
     if (edges == NULL) {
         return -1;
     }
@@ -374,9 +416,9 @@ index_grow_edges(IndexPass *pass)
 
 /* The child of parent by token, added with the next node id when new; -1 on failure. */
 static int64_t
-index_child(IndexPass *pass, uint32_t parent, uint32_t token)
+index_child(IndexPass *pass, uint32_t parent, uint32_t token, size_t hash)
 {
-    size_t k = index_edge_slot(parent, token, pass->edge_mask);
+    size_t k = hash & pass->edge_mask;
     for (;;) {
         const IndexEdge *edge = &pass->edges[k];
         if (edge->node == 0) {
@@ -460,11 +502,53 @@ index_separator(unsigned char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\f';
 }
 
-/* The trie node of one phrase (0 without tokens), adding its tokens and nodes; -1 on failure. */
+/* Grow an array of item-sized elements to hold at least need; 0, or -1 (nothing set). */
+static int
+index_grow(void **array, size_t *cap, size_t need, size_t item)
+{
+    if (need <= *cap) {
+        return 0;
+    }
+    size_t grown = *cap ? *cap : 1024;
+    while (grown < need) {
+        grown *= 2;
+    }
+    void *moved = realloc(*array, grown * item);
+    if (moved == NULL) {
+        return -1;
+    }
+    *array = moved;
+    *cap = grown;
+    return 0;
+}
+
+/* Read one phrase's tokens into the batch (ids given now, in file order: first occurrence
+ * decides a token's id); its node is looked up when the batch is resolved. Returns the
+ * phrase's number in the batch, or -1 on failure. */
 static int64_t
 index_phrase_tokens(IndexPass *pass, const char *s, size_t n)
 {
-    uint32_t node = 0;
+    if (pass->phrase_count == pass->phrase_cap) {
+        size_t cap = pass->phrase_cap;
+        if (index_grow((void **)&pass->phrase_start, &cap, cap + 1, sizeof(uint32_t)) < 0) {
+            return index_fail_memory(pass);
+        }
+        cap = pass->phrase_cap;
+        if (index_grow((void **)&pass->phrase_tokens, &cap, cap + 1, sizeof(uint32_t)) < 0) {
+            return index_fail_memory(pass);
+        }
+        cap = pass->phrase_cap;
+        if (index_grow((void **)&pass->phrase_node, &cap, cap + 1, sizeof(uint32_t)) < 0) {
+            return index_fail_memory(pass);
+        }
+        cap = pass->phrase_cap;
+        if (index_grow((void **)&pass->active, &cap, cap + 1, sizeof(uint32_t)) < 0) {
+            return index_fail_memory(pass);
+        }
+        pass->phrase_cap = cap;
+    }
+    const size_t phrase = pass->phrase_count;
+    const size_t first = pass->id_count;
     size_t k = 0;
     while (k < n) {
         if (index_separator((unsigned char)s[k])) {
@@ -479,17 +563,118 @@ index_phrase_tokens(IndexPass *pass, const char *s, size_t n)
         if (token < 0) {
             return -1;
         }
-        const int64_t child = index_child(pass, node, (uint32_t)token);
-        if (child < 0) {
-            return -1;
+        if (index_grow((void **)&pass->ids, &pass->id_cap, pass->id_count + 1, sizeof(uint32_t)) <
+            0) {
+            return index_fail_memory(pass);
         }
-        node = (uint32_t)child;
+        pass->ids[pass->id_count++] = (uint32_t)token;
     }
-    return node;
+    pass->phrase_start[phrase] = (uint32_t)first;
+    pass->phrase_tokens[phrase] = (uint32_t)(pass->id_count - first);
+    pass->phrase_count++;
+    return (int64_t)phrase;
+}
+
+/* How far ahead the batch's look-ups prefetch their slot of the edge table. */
+#define INDEX_AHEAD 16
+
+/* The nodes of the batch's phrases (adding new ones), depth by depth: the look-ups of one depth
+ * are independent, so each one's slot is prefetched INDEX_AHEAD look-ups before it is read
+ * (the table is far larger than the caches). Nodes are numbered in an order of their own,
+ * which the breadth-first numbering at the end makes irrelevant. 0, or -1 on failure. */
+static int
+index_resolve(IndexPass *pass)
+{
+    size_t active = 0;
+    for (size_t p = 0; p < pass->phrase_count; p++) {
+        pass->phrase_node[p] = 0;
+        if (pass->phrase_tokens[p] != 0) {
+            pass->active[active++] = (uint32_t)p;
+        }
+    }
+    for (uint32_t depth = 0; active > 0; depth++) {
+        size_t hashes[INDEX_AHEAD];
+        for (size_t i = 0; i < active + INDEX_AHEAD; i++) {
+            /* Look-up i - INDEX_AHEAD first: look-up i takes its place in hashes. */
+            if (i >= INDEX_AHEAD) {
+                const size_t j = i - INDEX_AHEAD;
+                const uint32_t p = pass->active[j];
+                const int64_t child =
+                    index_child(pass, pass->phrase_node[p],
+                                pass->ids[pass->phrase_start[p] + depth], hashes[j % INDEX_AHEAD]);
+                if (child < 0) {
+                    return -1;
+                }
+                pass->phrase_node[p] = (uint32_t)child;
+            }
+            if (i < active) {
+                const uint32_t p = pass->active[i];
+                const size_t hash = index_edge_hash(pass->phrase_node[p],
+                                                    pass->ids[pass->phrase_start[p] + depth]);
+                hashes[i % INDEX_AHEAD] = hash;
+#if defined(__GNUC__) || defined(__clang__)
+                __builtin_prefetch(&pass->edges[hash & pass->edge_mask]);
+#endif
+            }
+        }
+        size_t kept = 0;
+        for (size_t i = 0; i < active; i++) {
+            const uint32_t p = pass->active[i];
+            if (pass->phrase_tokens[p] > depth + 1) {
+                pass->active[kept++] = p;
+            }
+        }
+        active = kept;
+    }
+    return 0;
+}
+
+/* Resolve the batch and append its records (those with a non-empty phrase B), emptying it. */
+static int
+index_flush(IndexPass *pass)
+{
+    if (index_resolve(pass) < 0) {
+        return -1;
+    }
+    const size_t need = pass->records + pass->batch_records;
+    if (need > pass->record_cap) {
+        if (need > UINT32_MAX) {
+            return index_fail_too_large(pass);
+        }
+        size_t cap = pass->record_cap;
+        if (index_grow((void **)&pass->a, &cap, need, sizeof(uint32_t)) < 0) {
+            return index_fail_memory(pass);
+        }
+        cap = pass->record_cap;
+        if (index_grow((void **)&pass->b, &cap, need, sizeof(uint32_t)) < 0) {
+            return index_fail_memory(pass);
+        }
+        pass->record_cap = cap;
+    }
+    for (size_t r = 0; r < pass->batch_records; r++) {
+        const uint32_t b = pass->phrase_node[pass->record_b[r]];
+        if (b == 0) {
+            pass->skipped++;
+            continue;
+        }
+        const int32_t a = pass->record_a[r];
+        pass->a[pass->records] = a < 0 ? pass->previous_a_node : pass->phrase_node[a];
+        pass->b[pass->records] = b;
+        pass->records++;
+    }
+    if (pass->last_a >= 0) {
+        pass->previous_a_node = pass->phrase_node[pass->last_a];
+        pass->last_a = -1;
+    }
+    pass->batch_records = 0;
+    pass->phrase_count = 0;
+    pass->id_count = 0;
+    return 0;
 }
 
 /* index_phrase_tokens of a line, its invalid UTF-8 first replaced as Python's decoder does
- * with errors="replace" (the text reader the builder stands in for). */
+ * with errors="replace" (the text reader the builder stands in for): the phrase's number in
+ * the batch, or -1. */
 static int64_t
 index_phrase(IndexPass *pass, const char *s, size_t n)
 {
@@ -505,23 +690,26 @@ index_phrase(IndexPass *pass, const char *s, size_t n)
         PyEval_RestoreThread(saved);
         pass->thread = NULL;
     }
-    int64_t node = -1;
+    int64_t phrase = -1;
     PyObject *text = PyUnicode_DecodeUTF8(s, (Py_ssize_t)n, "replace");
     PyObject *repaired = text == NULL ? NULL : PyUnicode_AsUTF8String(text);
     Py_XDECREF(text);
     if (repaired != NULL) {
-        node = index_phrase_tokens(pass, PyBytes_AS_STRING(repaired),
-                                   (size_t)PyBytes_GET_SIZE(repaired));
+        phrase = index_phrase_tokens(pass, PyBytes_AS_STRING(repaired),
+                                     (size_t)PyBytes_GET_SIZE(repaired));
         Py_DECREF(repaired);
     }
-    if (node < 0) {
+    if (phrase < 0) {
         pass->failed = -1;
     }
     if (saved != NULL) {
         pass->thread = PyEval_SaveThread();
     }
-    return node;
+    return phrase;
 }
+
+/* Phrases read per batch before their nodes are looked up (a batch ends after a record). */
+#define INDEX_BATCH (1 << 15)
 
 /* One line of the table: a record's score (not read), phrase A or phrase B. */
 static int
@@ -532,15 +720,14 @@ index_line(IndexPass *pass, const char *s, size_t n)
         return 0;
     }
     if (which == 1) {
-        /* The table is grouped by phrase A: a line equal to the previous phrase A has its
-         * node. */
+        /* The table is grouped by phrase A: a line equal to the previous phrase A is not read
+         * again. */
         if (pass->has_previous_a && pass->previous_a_len == n &&
             memcmp(pass->previous_a, s, n) == 0) {
-            pass->a_node = pass->previous_a_node;
             return 0;
         }
-        const int64_t node = index_phrase(pass, s, n);
-        if (node < 0) {
+        const int64_t phrase = index_phrase(pass, s, n);
+        if (phrase < 0) {
             return -1;
         }
         if (index_reserve(&pass->previous_a, &pass->previous_a_cap, n) < 0) {
@@ -549,37 +736,30 @@ index_line(IndexPass *pass, const char *s, size_t n)
         memcpy(pass->previous_a, s, n);
         pass->previous_a_len = n;
         pass->has_previous_a = 1;
-        pass->previous_a_node = pass->a_node = (uint32_t)node;
+        pass->last_a = phrase;
         return 0;
     }
-    const int64_t node = index_phrase(pass, s, n);
-    if (node < 0) {
+    const int64_t phrase = index_phrase(pass, s, n);
+    if (phrase < 0) {
         return -1;
     }
-    if (node == 0) {
-        pass->skipped++;
-        return 0;
-    }
-    if (pass->records == pass->record_cap) {
-        if (pass->records >= UINT32_MAX) {
-            return index_fail_too_large(pass);
-        }
-        const size_t cap = pass->record_cap ? pass->record_cap * 2 : 1 << 16;
-        uint32_t *a = realloc(pass->a, cap * sizeof(uint32_t));
-        if (a == NULL) {
+    if (pass->batch_records == pass->batch_record_cap) {
+        size_t cap = pass->batch_record_cap;
+        if (index_grow((void **)&pass->record_a, &cap, cap + 1, sizeof(int32_t)) < 0) {
             return index_fail_memory(pass);
         }
-        pass->a = a;
-        uint32_t *b = realloc(pass->b, cap * sizeof(uint32_t));
-        if (b == NULL) {
+        cap = pass->batch_record_cap;
+        if (index_grow((void **)&pass->record_b, &cap, cap + 1, sizeof(int32_t)) < 0) {
             return index_fail_memory(pass);
         }
-        pass->b = b;
-        pass->record_cap = cap;
+        pass->batch_record_cap = cap;
     }
-    pass->a[pass->records] = pass->a_node;
-    pass->b[pass->records] = (uint32_t)node;
-    pass->records++;
+    pass->record_a[pass->batch_records] = (int32_t)pass->last_a;
+    pass->record_b[pass->batch_records] = (int32_t)phrase;
+    pass->batch_records++;
+    if (pass->phrase_count >= INDEX_BATCH) {
+        return index_flush(pass);
+    }
     return 0;
 }
 
@@ -589,6 +769,8 @@ static int
 index_block(IndexPass *pass, const char *s, size_t n)
 {
     const char *p = s, *end = s + n;
+    /* Most tables have no \r: their line ends are found by memchr. */
+    const int has_cr = memchr(s, '\r', n) != NULL;
     while (p < end) {
         if (pass->after_cr) {
             pass->after_cr = 0;
@@ -597,9 +779,18 @@ index_block(IndexPass *pass, const char *s, size_t n)
                 continue;
             }
         }
-        const char *q = p;
-        while (q < end && *q != '\n' && *q != '\r') {
-            q++;
+        const char *q;
+        if (has_cr) {
+            q = p;
+            while (q < end && *q != '\n' && *q != '\r') {
+                q++;
+            }
+        }
+        else {
+            q = memchr(p, '\n', (size_t)(end - p));
+            if (q == NULL) {
+                q = end;
+            }
         }
         if (q == end) {
             const size_t more = (size_t)(end - p);
@@ -646,6 +837,13 @@ index_pass_free(IndexPass *pass)
     free(pass->b);
     free(pass->carry);
     free(pass->previous_a);
+    free(pass->ids);
+    free(pass->phrase_start);
+    free(pass->phrase_tokens);
+    free(pass->phrase_node);
+    free(pass->active);
+    free(pass->record_a);
+    free(pass->record_b);
 }
 
 static int
@@ -776,6 +974,7 @@ paraphrase_index_pass_c(PyObject *self, PyObject *blocks)
     memset(&pass, 0, sizeof(pass));
     PyObject *result = NULL, *final = NULL, *token = NULL, *parent = NULL;
     pass.nodes = 1;
+    pass.last_a = -1;
     pass.token_mask = (1 << 12) - 1;
     pass.edge_mask = (1 << 16) - 1;
     pass.token_slots = calloc(pass.token_mask + 1, sizeof(uint32_t));
@@ -815,6 +1014,9 @@ paraphrase_index_pass_c(PyObject *self, PyObject *blocks)
             goto done;
         }
         pass.carry_len = 0;
+    }
+    if (index_flush(&pass) < 0) {
+        goto done;
     }
     if (index_number(&pass, &final, &token, &parent) < 0) {
         goto done;

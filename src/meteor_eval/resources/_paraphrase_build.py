@@ -22,6 +22,15 @@ numbering, and records are grouped by their phrase-A node, file order within a n
 in-place sort of ``A << 32 | record number`` keys. For the English table (5.27 million
 records) this took 5.0 s of CPU time and 241 MB at its peak, against 21.9 s and 587 MB for the
 former per-token Python loop (``benchmarks/bench_first_run.py``, ``docs/performance.md``).
+
+With the compiled extension, steps 1 to 4 and the breadth-first numbering are one C pass
+instead (``paraphrase_index_pass``, ``_ext/tokens.c``; :func:`_build_compiled`): the
+decompressed blocks (still read ahead in a second thread, the GIL released while C reads) are
+cut into lines and records, tokens get their ids and phrases their nodes through two hash
+tables (token bytes -> id, ``(parent, token)`` -> node), a batch of phrases at a time with the
+look-ups of one depth prefetched, and no Python object is made per line or token. The numpy
+steps above are its twin (``METEOR_EVAL_PURE_PYTHON=1``); both give the same arrays, so the
+same index bytes. Grouping the records (:func:`_assemble`) is shared.
 """
 
 from __future__ import annotations
