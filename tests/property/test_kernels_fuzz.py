@@ -506,10 +506,12 @@ _TABLE_PIECES = st.sampled_from(
         ).map(lambda records: b"".join(b"0.1\n" + a + b"\r\n" + b + b"\n" for a, b in records)),
     ),
     block=st.integers(1, 9),
+    batch=st.integers(1, 4),
 )
-def test_index_pass(text: bytes, block: int) -> None:
+def test_index_pass(text: bytes, block: int, batch: int) -> None:
     # The compiled single pass of the index builder against the numpy builder (its twin, with
-    # the pure-Python tokeniser): the same arrays, or the same error, at any block size.
+    # the pure-Python tokeniser): the same arrays, or the same error, at any block size and
+    # any batch of phrases (runs of phrase A crossing batches).
     import tempfile
 
     from meteor_eval.errors import ResourceError
@@ -519,10 +521,10 @@ def test_index_pass(text: bytes, block: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "table.gz"
         path.write_bytes(gzip.compress(text, mtime=0))
-        saved = (build._BLOCK, build._COMPILED_PASS, build._COMPILED_TOKENIZE)
+        saved = (build._BLOCK, build._PASS_BATCH, build._COMPILED_PASS, build._COMPILED_TOKENIZE)
         results: list[object] = []
         try:
-            build._BLOCK = block  # type: ignore[misc]
+            build._BLOCK, build._PASS_BATCH = block, batch  # type: ignore[misc]
             for compiled in (True, False):
                 if not compiled:
                     build._COMPILED_PASS = build._COMPILED_TOKENIZE = None  # type: ignore[misc]
@@ -541,5 +543,10 @@ def test_index_pass(text: bytes, block: int) -> None:
                         )
                     )
         finally:
-            build._BLOCK, build._COMPILED_PASS, build._COMPILED_TOKENIZE = saved  # type: ignore[misc]
+            (  # type: ignore[misc]
+                build._BLOCK,
+                build._PASS_BATCH,
+                build._COMPILED_PASS,
+                build._COMPILED_TOKENIZE,
+            ) = saved
     assert results[0] == results[1]

@@ -3,8 +3,8 @@
  * block-by-block numpy path is the pure-Python twin):
  *
  *   paraphrase_tokenize(text, vocabulary) -> (ids, counts)
- *   paraphrase_index_pass(blocks) -> (vocab, vocab_count, final, token, parent, a, b,
- *                                     skipped, lines)
+ *   paraphrase_index_pass(blocks, batch) -> (vocab, vocab_count, final, token, parent, a, b,
+ *                                            skipped, lines)
  *
  * paraphrase_tokenize maps a block's phrases to token ids (the numpy path's tokeniser).
  * paraphrase_index_pass does the whole reading in one pass over the decompressed text: line
@@ -191,6 +191,7 @@ typedef struct {
     int32_t *record_a, *record_b;
     size_t batch_records, batch_record_cap;
     int64_t last_a;
+    size_t batch;
     /* Invalid UTF-8 is repaired by Python's decoder: the thread state to take the GIL back. */
     PyThreadState *thread;
     /* 0, or -1 once an exception is set (memory, overflow, a failed repair). */
@@ -708,9 +709,6 @@ index_phrase(IndexPass *pass, const char *s, size_t n)
     return phrase;
 }
 
-/* Phrases read per batch before their nodes are looked up (a batch ends after a record). */
-#define INDEX_BATCH (1 << 15)
-
 /* One line of the table: a record's score (not read), phrase A or phrase B. */
 static int
 index_line(IndexPass *pass, const char *s, size_t n)
@@ -757,7 +755,7 @@ index_line(IndexPass *pass, const char *s, size_t n)
     pass->record_a[pass->batch_records] = (int32_t)pass->last_a;
     pass->record_b[pass->batch_records] = (int32_t)phrase;
     pass->batch_records++;
-    if (pass->phrase_count >= INDEX_BATCH) {
+    if (pass->phrase_count >= pass->batch) {
         return index_flush(pass);
     }
     return 0;
@@ -952,10 +950,12 @@ index_u32_bytes(const uint32_t *data, size_t n)
 }
 
 /*
- * paraphrase_index_pass(blocks) -> (vocab, vocab_count, final, token, parent, a, b, skipped,
- *                                   lines)
+ * paraphrase_index_pass(blocks, batch=32768) -> (vocab, vocab_count, final, token, parent, a,
+ *                                                 b, skipped, lines)
  *
- * blocks: an iterable of bytes, the decompressed table in order. Returns the vocabulary
+ * blocks: an iterable of bytes, the decompressed table in order; batch: the phrases read
+ * before their nodes are looked up (the tests make it small, so that runs of phrase A cross
+ * batches). Returns the vocabulary
  * section (tokens joined by b"\n", ids in order of first occurrence, phrase A before phrase
  * B, record by record) and its count; final: the breadth-first id of each node by discovery
  * id; token and parent: each node's token and parent, breadth-first order; a and b: the
@@ -964,8 +964,17 @@ index_u32_bytes(const uint32_t *data, size_t n)
  * the last record is incomplete). Arrays are native uint32 bytes.
  */
 static PyObject *
-paraphrase_index_pass_c(PyObject *self, PyObject *blocks)
+paraphrase_index_pass_c(PyObject *self, PyObject *args)
 {
+    PyObject *blocks;
+    Py_ssize_t batch = 1 << 15;
+    if (!PyArg_ParseTuple(args, "O|n:paraphrase_index_pass", &blocks, &batch)) {
+        return NULL;
+    }
+    if (batch < 1) {
+        PyErr_SetString(PyExc_ValueError, "paraphrase_index_pass: batch must be at least 1");
+        return NULL;
+    }
     PyObject *iterator = PyObject_GetIter(blocks);
     if (iterator == NULL) {
         return NULL;
@@ -975,6 +984,7 @@ paraphrase_index_pass_c(PyObject *self, PyObject *blocks)
     PyObject *result = NULL, *final = NULL, *token = NULL, *parent = NULL;
     pass.nodes = 1;
     pass.last_a = -1;
+    pass.batch = (size_t)batch;
     pass.token_mask = (1 << 12) - 1;
     pass.edge_mask = (1 << 16) - 1;
     pass.token_slots = calloc(pass.token_mask + 1, sizeof(uint32_t));
@@ -1056,12 +1066,13 @@ PyMethodDef meteor_tokens_methods[] = {
      "paraphrase_tokenize(text, vocabulary) -> (ids, counts)\n\n"
      "Token ids (native uint32, new tokens added to the vocabulary dict) and the number of\n"
      "tokens (native int64) of each b'\\n'-separated phrase of text."},
-    {"paraphrase_index_pass", paraphrase_index_pass_c, METH_O,
-     "paraphrase_index_pass(blocks) -> (vocab, vocab_count, final, token, parent, a, b,\n"
-     "skipped, lines)\n\n"
+    {"paraphrase_index_pass", paraphrase_index_pass_c, METH_VARARGS,
+     "paraphrase_index_pass(blocks, batch=32768) -> (vocab, vocab_count, final, token,\n"
+     "parent, a, b, skipped, lines)\n\n"
      "The paraphrase index builder's reading of a table (an iterable of decompressed bytes\n"
      "blocks) in one pass: vocabulary section, breadth-first numbering (final by discovery\n"
      "id; token and parent in final order), each kept record's phrase-A and phrase-B node,\n"
-     "the records skipped for an empty phrase B and the lines read."},
+     "the records skipped for an empty phrase B and the lines read. batch: phrases read\n"
+     "before their nodes are looked up (a batch ends after a record)."},
     {NULL, NULL, 0, NULL},
 };

@@ -60,6 +60,8 @@ __all__ = ["BuiltArrays", "build_arrays"]
 _GATHER: Final = 1 << 20
 #: Decompressed bytes read per block.
 _BLOCK: Final = 1 << 21
+#: Phrases the compiled pass reads before looking up their nodes (tests make it small).
+_PASS_BATCH: Final = 1 << 15
 
 # Java's StringTokenizer separators (spec J2) as bytes; bytes.split() also splits on \x0b, so
 # text holding a vertical tab takes this (slower) exact pattern.
@@ -463,7 +465,7 @@ def _build_compiled(path: Path, progress: Callable[[int, int], None] | None) -> 
                     if progress is not None:
                         progress(min(position, size), size)
 
-            passed = _COMPILED_PASS(blocks())
+            passed = _COMPILED_PASS(blocks(), _PASS_BATCH)
     except (OSError, EOFError, zlib.error) as exc:
         raise ResourceError(f"cannot read paraphrase table {path}: {exc}") from exc
     except OverflowError as exc:

@@ -95,6 +95,17 @@ def test_index_bytes_equal_the_former_builder(
     assert _digest(*build_index(golden_table, bytes(32))) == INDEX_SHA256
 
 
+@pytest.mark.parametrize("batch", [1, 2, 3, 5, 64])
+def test_index_bytes_at_every_batch_of_the_compiled_pass(
+    golden_table: Path, batch: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The compiled pass looks phrases up a batch at a time: runs of phrase A that cross batches.
+    _use_builder("pass", monkeypatch)
+    monkeypatch.setattr(_paraphrase_build, "_PASS_BATCH", batch)
+    monkeypatch.setattr(_paraphrase_build, "_BLOCK", 7)
+    assert _digest(*build_index(golden_table, bytes(32))) == INDEX_SHA256
+
+
 @pytest.mark.parametrize("builder", BUILDERS)
 def test_progress_reports_the_compressed_bytes(
     golden_table: Path, builder: str, monkeypatch: pytest.MonkeyPatch
