@@ -721,7 +721,7 @@ index_line(IndexPass *pass, const char *s, size_t n)
         /* The table is grouped by phrase A: a line equal to the previous phrase A is not read
          * again. */
         if (pass->has_previous_a && pass->previous_a_len == n &&
-            memcmp(pass->previous_a, s, n) == 0) {
+            (n == 0 || memcmp(pass->previous_a, s, n) == 0)) {
             return 0;
         }
         const int64_t phrase = index_phrase(pass, s, n);
@@ -731,7 +731,9 @@ index_line(IndexPass *pass, const char *s, size_t n)
         if (index_reserve(&pass->previous_a, &pass->previous_a_cap, n) < 0) {
             return index_fail_memory(pass);
         }
-        memcpy(pass->previous_a, s, n);
+        if (n) { /* previous_a is still NULL after empty phrases only */
+            memcpy(pass->previous_a, s, n);
+        }
         pass->previous_a_len = n;
         pass->has_previous_a = 1;
         pass->last_a = phrase;
@@ -971,8 +973,9 @@ paraphrase_index_pass_c(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "O|n:paraphrase_index_pass", &blocks, &batch)) {
         return NULL;
     }
-    if (batch < 1) {
-        PyErr_SetString(PyExc_ValueError, "paraphrase_index_pass: batch must be at least 1");
+    /* At most 2**24: a batch's phrases are numbered in 32 bits (int32_t record_a). */
+    if (batch < 1 || batch > (1 << 24)) {
+        PyErr_SetString(PyExc_ValueError, "paraphrase_index_pass: batch must be 1 to 2**24");
         return NULL;
     }
     PyObject *iterator = PyObject_GetIter(blocks);
