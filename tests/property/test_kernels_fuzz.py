@@ -475,3 +475,70 @@ def test_index_tokenizer(phrases: list[bytes], known: list[bytes]) -> None:
     assert np.frombuffer(ids, np.uint32).tolist() == want_ids.tolist()
     assert np.frombuffer(counts, np.int64).tolist() == want_counts.tolist()
     assert list(compiled.items()) == list(python.items())
+
+
+# Lines of a paraphrase table: every byte the reader treats specially (line ends \n, \r\n, \r;
+# separators; a vertical tab, which is not one; valid and invalid UTF-8, cut sequences).
+_TABLE_PIECES = st.sampled_from(
+    [
+        *(b"a", b"b", b"ab", b"\xc3\xa9", b"\xc3", b"\xed\xa0\x80", b"\xf0\x9f\x98\x80", b"\xff"),
+        *(b" ", b"\t", b"\x0c", b"\x0b", b"\n", b"\r", b"\r\n", b"0.5\n"),
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    text=st.one_of(
+        st.lists(_TABLE_PIECES, max_size=60).map(b"".join),
+        # Whole records, phrase A often repeated (the runs the pass looks up once).
+        st.lists(
+            st.tuples(st.sampled_from([b"a b", b"a", b"b\xc3", b"", b" a"]), _PHRASE_BYTES),
+            max_size=12,
+        ).map(lambda records: b"".join(b"0.1\n" + a + b"\r\n" + b + b"\n" for a, b in records)),
+    ),
+    block=st.integers(1, 9),
+    batch=st.integers(1, 4),
+)
+def test_index_pass(text: bytes, block: int, batch: int) -> None:
+    # The compiled single pass of the index builder against the numpy builder (its twin, with
+    # the pure-Python tokeniser): the same arrays, or the same error, at any block size and
+    # any batch of phrases (runs of phrase A crossing batches).
+    import tempfile
+
+    from meteor_eval.errors import ResourceError
+    from meteor_eval.resources import _paraphrase_build as build
+
+    assert build._COMPILED_PASS is not None
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "table.gz"
+        path.write_bytes(gzip.compress(text, mtime=0))
+        saved = (build._BLOCK, build._PASS_BATCH, build._COMPILED_PASS, build._COMPILED_TOKENIZE)
+        results: list[object] = []
+        try:
+            build._BLOCK, build._PASS_BATCH = block, batch  # type: ignore[misc]
+            for compiled in (True, False):
+                if not compiled:
+                    build._COMPILED_PASS = build._COMPILED_TOKENIZE = None  # type: ignore[misc]
+                try:
+                    built = build.build_arrays(path)
+                except ResourceError as error:
+                    results.append(str(error))
+                else:
+                    arrays = ("first_child", "token", "parent", "record_start", "record_b")
+                    results.append(
+                        (
+                            built.vocab,
+                            built.vocab_count,
+                            built.skipped,
+                            *(getattr(built, name).tolist() for name in arrays),
+                        )
+                    )
+        finally:
+            (  # type: ignore[misc]
+                build._BLOCK,
+                build._PASS_BATCH,
+                build._COMPILED_PASS,
+                build._COMPILED_TOKENIZE,
+            ) = saved
+    assert results[0] == results[1]

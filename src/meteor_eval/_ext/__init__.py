@@ -21,8 +21,9 @@ pair          ``meteor15_pair``, ``meteor15_rows``        the METEOR 1.5 pipelin
               (pair.c), ``paraphrase_walk_cache``
               (paraphrase.c)
 greedy        ``greedy_align``, ``greedy_counts``         ``align.greedy``
-index         ``paraphrase_tokenize`` (tokens.c)          ``resources._paraphrase_build.``
-                                                          ``_tokenize_python``
+index         ``paraphrase_tokenize``,                    ``resources._paraphrase_build.``
+              ``paraphrase_index_pass`` (tokens.c)        ``_tokenize_python``, the numpy
+                                                          builder (``_Trie``, ``_blocks``)
 text          ``text_tokenize``, ``intl_class``           ``text.bleu_tokenizers``,
               (texttok.c)                                 ``text.rouge_tokenizer``
 bleu          ``bleu_rows`` (bleu.c)                      ``stats.bleu.bleu_segment_stats``
@@ -78,7 +79,7 @@ KERNELS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         "stats": ("word_stats",),
         "pair": ("meteor15_pair", "meteor15_rows", "paraphrase_walk_cache"),
         "greedy": ("greedy_align", "greedy_counts"),
-        "index": ("paraphrase_tokenize",),
+        "index": ("paraphrase_tokenize", "paraphrase_index_pass"),
         "text": ("text_tokenize", "intl_class"),
         "bleu": ("bleu_rows",),
         "lcs": ("lcs_length_ids", "lcs_picks_ids", "wlcs_mask_ids"),

@@ -22,6 +22,15 @@ numbering, and records are grouped by their phrase-A node, file order within a n
 in-place sort of ``A << 32 | record number`` keys. For the English table (5.27 million
 records) this took 5.0 s of CPU time and 241 MB at its peak, against 21.9 s and 587 MB for the
 former per-token Python loop (``benchmarks/bench_first_run.py``, ``docs/performance.md``).
+
+With the compiled extension, steps 1 to 4 and the breadth-first numbering are one C pass
+instead (``paraphrase_index_pass``, ``_ext/tokens.c``; :func:`_build_compiled`): the
+decompressed blocks (still read ahead in a second thread, the GIL released while C reads) are
+cut into lines and records, tokens get their ids and phrases their nodes through two hash
+tables (token bytes -> id, ``(parent, token)`` -> node), a batch of phrases at a time with the
+look-ups of one depth prefetched, and no Python object is made per line or token. The numpy
+steps above are its twin (``METEOR_EVAL_PURE_PYTHON=1``); both give the same arrays, so the
+same index bytes. Grouping the records (:func:`_assemble`) is shared.
 """
 
 from __future__ import annotations
@@ -51,6 +60,8 @@ __all__ = ["BuiltArrays", "build_arrays"]
 _GATHER: Final = 1 << 20
 #: Decompressed bytes read per block.
 _BLOCK: Final = 1 << 21
+#: Phrases the compiled pass reads before looking up their nodes (tests make it small).
+_PASS_BATCH: Final = 1 << 15
 
 # Java's StringTokenizer separators (spec J2) as bytes; bytes.split() also splits on \x0b, so
 # text holding a vertical tab takes this (slower) exact pattern.
@@ -58,6 +69,8 @@ _TOKEN_RE: Final = re.compile(rb"[^ \t\n\r\f]+")
 _SEPARATORS: Final = (ord(" "), ord("\t"), ord("\f"), ord("\n"))
 # The compiled tokeniser (same ids, same counts, no bytes object per token), when built.
 _COMPILED_TOKENIZE: Final = compiled_function("paraphrase_tokenize")
+# The compiled single pass (lines, tokens and trie nodes in C; same arrays), when built.
+_COMPILED_PASS: Final = compiled_function("paraphrase_index_pass")
 
 U32 = npt.NDArray[np.uint32]
 _EMPTY: Final[U32] = np.empty(0, np.uint32)
@@ -117,6 +130,13 @@ class _Records:
         self.a: U32 = _mapped(1 << 16, np.uint32)
         self.b: U32 = _mapped(1 << 16, np.uint32)
         self.count = 0
+
+    @classmethod
+    def of(cls, a: U32, b: U32) -> _Records:
+        """The records already read (two arrays of equal length)."""
+        records = cls.__new__(cls)
+        records.a, records.b, records.count = a, b, len(a)
+        return records
 
     def extend(self, a_nodes: I64, b_nodes: I64) -> None:
         """Append the nodes of some records."""
@@ -359,9 +379,18 @@ def _block_records(lines: list[bytes], vocabulary: _Vocabulary, trie: _Trie) -> 
     return a_nodes, nodes[1::2]
 
 
-def _final_numbering(trie: _Trie) -> tuple[U32, U32, U32]:
-    """Breadth-first id of every discovered node, with the token and parent arrays (final
-    order). Empties the trie."""
+@dataclass(slots=True)
+class _Numbering:
+    """Breadth-first id of every discovered node (``final``, by discovery id), with each node's
+    token and parent in final order."""
+
+    final: U32
+    token: U32
+    parent: U32
+
+
+def _final_numbering(trie: _Trie) -> _Numbering:
+    """The :class:`_Numbering` of the discovered nodes. Empties the trie."""
     final = np.zeros(trie.count, np.uint32)
     tokens = [np.zeros(1, np.uint32)]
     parents = [np.zeros(1, np.uint32)]
@@ -379,7 +408,7 @@ def _final_numbering(trie: _Trie) -> tuple[U32, U32, U32]:
         tokens.append(token[order])
         parents.append(parent[order])
         next_id += len(order)
-    return final, np.concatenate(tokens), np.concatenate(parents)
+    return _Numbering(final, np.concatenate(tokens), np.concatenate(parents))
 
 
 def build_arrays(path: Path, progress: Callable[[int, int], None] | None = None) -> BuiltArrays:
@@ -392,6 +421,8 @@ def build_arrays(path: Path, progress: Callable[[int, int], None] | None = None)
     Raises:
         ResourceError: if the table cannot be read, is malformed or is too large for the format.
     """
+    if _COMPILED_PASS is not None:
+        return _build_compiled(path, progress)
     vocabulary = _Vocabulary()
     trie = _Trie()
     records = _Records()
@@ -410,7 +441,51 @@ def build_arrays(path: Path, progress: Callable[[int, int], None] | None = None)
                     progress(min(position, size), size)
     except (OSError, EOFError, zlib.error) as exc:
         raise ResourceError(f"cannot read paraphrase table {path}: {exc}") from exc
-    return _assemble(vocabulary, trie, records, skipped)
+    return _assemble(
+        b"\n".join(vocabulary), len(vocabulary), _final_numbering(trie), records, skipped
+    )
+
+
+def _build_compiled(path: Path, progress: Callable[[int, int], None] | None) -> BuiltArrays:
+    """:func:`build_arrays` with the compiled pass (``paraphrase_index_pass``, ``_ext/tokens.c``):
+    the decompressed blocks go to C, which reads lines, records, tokens and trie nodes in one
+    pass (the numpy steps above are its twin) and numbers the nodes; :func:`_assemble` then
+    groups the records as for the twin."""
+    assert _COMPILED_PASS is not None
+    try:
+        with path.open("rb") as raw, gzip.GzipFile(fileobj=raw, mode="rb") as handle:
+            size = os.fstat(raw.fileno()).st_size
+
+            def blocks() -> Iterator[bytes]:
+                # Progress is reported once a block has been read (when the pass asks for the
+                # next one), as the twin does after each block.
+                for data, position in _read_ahead(raw, handle):
+                    if data:
+                        yield data
+                    if progress is not None:
+                        progress(min(position, size), size)
+
+            passed = _COMPILED_PASS(blocks(), _PASS_BATCH)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise ResourceError(f"cannot read paraphrase table {path}: {exc}") from exc
+    except OverflowError as exc:
+        raise ResourceError(str(exc)) from exc
+    vocab, vocab_count, final, token, parent, a_nodes, b_nodes, skipped, lines = passed
+    del passed
+    if lines % 3:
+        raise ResourceError(
+            f"paraphrase table {path} ends inside a record (record {lines // 3 + 1} is missing "
+            "its phrase lines)"
+        )
+    numbering = _Numbering(
+        np.frombuffer(final, np.uint32),
+        np.frombuffer(token, np.uint32),
+        np.frombuffer(parent, np.uint32),
+    )
+    del final, token, parent
+    records = _Records.of(np.frombuffer(a_nodes, np.uint32), np.frombuffer(b_nodes, np.uint32))
+    del a_nodes, b_nodes
+    return _assemble(vocab, vocab_count, numbering, records, skipped)
 
 
 def _positions(haystack: npt.NDArray[Any], count: int, *, shift: int) -> U32:
@@ -426,13 +501,15 @@ def _positions(haystack: npt.NDArray[Any], count: int, *, shift: int) -> U32:
 
 
 def _assemble(
-    vocabulary: _Vocabulary,
-    trie: _Trie,
+    vocab: bytes,
+    vocab_count: int,
+    numbering: _Numbering,
     records: _Records,
     skipped: int,
 ) -> BuiltArrays:
-    """Final numbering, records grouped by phrase A (file order within a node)."""
-    final, token, parent = _final_numbering(trie)
+    """Records grouped by phrase A (file order within a node), in the final numbering."""
+    final, token, parent = numbering.final, numbering.token, numbering.parent
+    numbering.final = numbering.token = numbering.parent = _EMPTY
     nodes = len(token)
     a_final = final[records.a[: records.count]]
     records.a = _EMPTY
@@ -460,8 +537,8 @@ def _assemble(
     first_child = _positions(parent[1:], nodes + 1, shift=0)
     first_child += 1
     return BuiltArrays(
-        vocab=b"\n".join(vocabulary),
-        vocab_count=len(vocabulary),
+        vocab=vocab,
+        vocab_count=vocab_count,
         first_child=first_child,
         token=token,
         parent=parent,

@@ -1,4 +1,5 @@
-"""The numpy index builder writes the same bytes as the former per-token Python builder.
+"""The index builders (the compiled single pass, the numpy builder) write the same bytes as the
+former per-token Python builder.
 
 The goldens below were produced by that builder (meteor-eval before the streamed build): the
 SHA-256 of the whole index (header and body) of a synthetic table covering every reading rule
@@ -74,22 +75,49 @@ def _digest(header: bytes, body: bytes | bytearray) -> str:
     return digest.hexdigest()
 
 
-@pytest.mark.parametrize("tokenizer", ["compiled", "python"])
+def _use_builder(builder: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Select the compiled single pass (``pass``), the numpy builder with the compiled tokeniser
+    (``tokenizer``) or the numpy builder with the pure-Python one (``python``)."""
+    if builder != "python" and _paraphrase_build._COMPILED_PASS is None:
+        pytest.skip("the compiled extension is not built")
+    if builder != "pass":
+        monkeypatch.setattr(_paraphrase_build, "_COMPILED_PASS", None)
+    if builder == "python":
+        monkeypatch.setattr(_paraphrase_build, "_COMPILED_TOKENIZE", None)
+
+
+BUILDERS = ["pass", "tokenizer", "python"]
+
+
+@pytest.mark.parametrize("builder", BUILDERS)
 @pytest.mark.parametrize("block", [1, 2, 7, 64, 1000, 1 << 21])
 def test_index_bytes_equal_the_former_builder(
-    golden_table: Path, block: int, tokenizer: str, monkeypatch: pytest.MonkeyPatch
+    golden_table: Path, block: int, builder: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Any block size (down to one byte: every line end, \r\n and UTF-8 sequence is cut), with
-    # the compiled tokeniser (paraphrase_tokenize) and with its pure-Python twin.
-    if tokenizer == "python":
-        monkeypatch.setattr(_paraphrase_build, "_COMPILED_TOKENIZE", None)
-    elif _paraphrase_build._COMPILED_TOKENIZE is None:
-        pytest.skip("the compiled extension is not built")
+    # the compiled single pass (paraphrase_index_pass), the numpy builder with the compiled
+    # tokeniser (paraphrase_tokenize) and the numpy builder in pure Python.
+    _use_builder(builder, monkeypatch)
     monkeypatch.setattr(_paraphrase_build, "_BLOCK", block)
     assert _digest(*build_index(golden_table, bytes(32))) == INDEX_SHA256
 
 
-def test_progress_reports_the_compressed_bytes(golden_table: Path) -> None:
+@pytest.mark.parametrize("batch", [1, 2, 3, 5, 64])
+def test_index_bytes_at_every_batch_of_the_compiled_pass(
+    golden_table: Path, batch: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The compiled pass looks phrases up a batch at a time: runs of phrase A that cross batches.
+    _use_builder("pass", monkeypatch)
+    monkeypatch.setattr(_paraphrase_build, "_PASS_BATCH", batch)
+    monkeypatch.setattr(_paraphrase_build, "_BLOCK", 7)
+    assert _digest(*build_index(golden_table, bytes(32))) == INDEX_SHA256
+
+
+@pytest.mark.parametrize("builder", BUILDERS)
+def test_progress_reports_the_compressed_bytes(
+    golden_table: Path, builder: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _use_builder(builder, monkeypatch)
     seen: list[tuple[int, int]] = []
     build_index(golden_table, bytes(32), progress=lambda done, total: seen.append((done, total)))
     size = golden_table.stat().st_size
@@ -97,7 +125,9 @@ def test_progress_reports_the_compressed_bytes(golden_table: Path) -> None:
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)
 
 
-def test_empty_table(tmp_path: Path) -> None:
+@pytest.mark.parametrize("builder", BUILDERS)
+def test_empty_table(tmp_path: Path, builder: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    _use_builder(builder, monkeypatch)
     path = tmp_path / "empty.gz"
     path.write_bytes(gzip.compress(b""))
     built = _paraphrase_build.build_arrays(path)
@@ -108,7 +138,11 @@ def test_empty_table(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_english_index_bytes_equal_the_former_builder() -> None:
+@pytest.mark.parametrize("builder", ["pass", "tokenizer"])
+def test_english_index_bytes_equal_the_former_builder(
+    builder: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _use_builder(builder, monkeypatch)
     try:
         table = find_paraphrase_table("en")
     except ResourceError:
