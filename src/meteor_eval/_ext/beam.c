@@ -124,53 +124,9 @@ swap_keys(uint64_t *a, uint64_t *b)
     *b = t;
 }
 
-static void
-insertion_sort_keys(uint64_t *keys, Py_ssize_t n)
-{
-    for (Py_ssize_t i = 1; i < n; i++) {
-        const uint64_t v = keys[i];
-        Py_ssize_t j = i;
-        while (j > 0 && keys[j - 1] > v) {
-            keys[j] = keys[j - 1];
-            j--;
-        }
-        keys[j] = v;
-    }
-}
-
-static void
-sift_keys(uint64_t *keys, Py_ssize_t n, Py_ssize_t at)
-{
-    const uint64_t v = keys[at];
-    for (;;) {
-        Py_ssize_t child = 2 * at + 1;
-        if (child >= n) {
-            break;
-        }
-        if (child + 1 < n && keys[child] < keys[child + 1]) {
-            child++;
-        }
-        if (v >= keys[child]) {
-            break;
-        }
-        keys[at] = keys[child];
-        at = child;
-    }
-    keys[at] = v;
-}
-
-/* Heap sort: the guaranteed O(n log n) fallback of partial_sort_keys(). */
-static void
-heap_sort_keys(uint64_t *keys, Py_ssize_t n)
-{
-    for (Py_ssize_t at = n / 2 - 1; at >= 0; at--) {
-        sift_keys(keys, n, at);
-    }
-    for (Py_ssize_t end = n - 1; end > 0; end--) {
-        swap_keys(&keys[0], &keys[end]);
-        sift_keys(keys, end, 0);
-    }
-}
+/* insertion_sort_keys() and heap_sort_keys(), the guaranteed O(n log n) fallback of
+ * partial_sort_keys(). */
+DEFINE_SCALAR_SORTS(keys, uint64_t)
 
 /* Put the k smallest of the distinct keys[0..n) first, in ascending order (the rest in any
  * order): quicksort that only recurses into parts overlapping the first k, with insertion sort

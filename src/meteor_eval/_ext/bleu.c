@@ -15,8 +15,7 @@
 void
 gram_table_free(GramTable *t)
 {
-    PyMem_Free(t->slots);
-    PyMem_Free(t->used);
+    FREE_EACH(t->slots, t->used);
     memset(t, 0, sizeof(*t));
 }
 

@@ -38,8 +38,7 @@ typedef struct {
 static void
 captions_free(Captions *c)
 {
-    PyMem_Free(c->ids.v);
-    PyMem_Free(c->off);
+    FREE_EACH(c->ids.v, c->off);
     memset(c, 0, sizeof(*c));
 }
 
@@ -50,15 +49,8 @@ captions_add(Captions *c, PyObject *obj, int space_only, TokWork *w, Vocab *v)
     if (!PyUnicode_Check(obj)) {
         return -2;
     }
-    if (c->n + 2 > c->cap) {
-        Py_ssize_t cap = c->cap ? 2 * c->cap : 1024;
-        int64_t *off = PyMem_Realloc(c->off, (size_t)cap * sizeof(int64_t));
-        if (off == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        c->off = off;
-        c->cap = cap;
+    if (reserve((void **)&c->off, &c->cap, c->n + 2, 1024, sizeof(int64_t)) < 0) {
+        return -1;
     }
     if (c->n == 0) {
         c->off[0] = 0;
@@ -144,13 +136,8 @@ static int
 fast_pair(PyObject *hyps_obj, PyObject *refs_obj, const char *name, PyObject **hyps,
           PyObject **refs)
 {
-    *hyps = PySequence_Fast(hyps_obj, "hypotheses must be a sequence");
-    if (*hyps == NULL) {
-        return -1;
-    }
-    *refs = PySequence_Fast(refs_obj, "references must be a sequence");
-    if (*refs == NULL) {
-        Py_CLEAR(*hyps);
+    if (fast_sides(hyps_obj, refs_obj, "hypotheses must be a sequence",
+                   "references must be a sequence", hyps, refs) < 0) {
         return -1;
     }
     if (PySequence_Fast_GET_SIZE(*hyps) != PySequence_Fast_GET_SIZE(*refs)) {
@@ -177,10 +164,7 @@ typedef struct {
 static void
 grams_free(Grams *t)
 {
-    PyMem_Free(t->slots);
-    PyMem_Free(t->hash);
-    PyMem_Free(t->start);
-    PyMem_Free(t->order);
+    FREE_EACH(t->slots, t->hash, t->start, t->order);
     memset(t, 0, sizeof(*t));
 }
 
@@ -217,24 +201,13 @@ gram_index(Grams *t, const int32_t *ids, int64_t start, int32_t order, uint64_t 
             PyErr_SetString(PyExc_OverflowError, "cider_d_scores: too many distinct n-grams");
             return -1;
         }
-        uint64_t *hash = PyMem_Realloc(t->hash, (size_t)cap * sizeof(uint64_t));
-        if (hash == NULL) {
-            PyErr_NoMemory();
+        /* The three arrays share t->cap, set once all have grown. */
+        Py_ssize_t hash_cap = t->cap, start_cap = t->cap, order_cap = t->cap;
+        if (grow((void **)&t->hash, &hash_cap, cap, sizeof(uint64_t)) < 0 ||
+            grow((void **)&t->start, &start_cap, cap, sizeof(int64_t)) < 0 ||
+            grow((void **)&t->order, &order_cap, cap, sizeof(int32_t)) < 0) {
             return -1;
         }
-        t->hash = hash;
-        int64_t *st = PyMem_Realloc(t->start, (size_t)cap * sizeof(int64_t));
-        if (st == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        t->start = st;
-        int32_t *ord = PyMem_Realloc(t->order, (size_t)cap * sizeof(int32_t));
-        if (ord == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        t->order = ord;
         t->cap = cap;
     }
     int32_t g = (int32_t)t->n++;

@@ -24,9 +24,7 @@
 void
 lcs_work_free(LcsWork *w)
 {
-    PyMem_Free(w->first);
-    PyMem_Free(w->next);
-    PyMem_Free(w->bits);
+    FREE_EACH(w->first, w->next, w->bits);
     memset(w, 0, sizeof(*w));
 }
 
@@ -380,8 +378,7 @@ typedef struct {
 static void
 id_pair_free(IdPair *p)
 {
-    PyMem_Free(p->a);
-    PyMem_Free(p->b);
+    FREE_EACH(p->a, p->b);
 }
 
 /* Read both sequences; on failure nothing stays allocated. */

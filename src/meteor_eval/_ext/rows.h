@@ -28,16 +28,11 @@ static inline int
 row_chunk_open(RowChunk *c, const char *kernel, PyObject *hyps_obj, PyObject *refs_obj,
                Py_ssize_t width, size_t item)
 {
-    char message[96];
+    char hyp_message[96], ref_message[96];
     memset(c, 0, sizeof(*c));
-    PyOS_snprintf(message, sizeof(message), "%s: hypotheses must be a sequence", kernel);
-    c->hyps = PySequence_Fast(hyps_obj, message);
-    if (c->hyps == NULL) {
-        return -1;
-    }
-    PyOS_snprintf(message, sizeof(message), "%s: references must be a sequence", kernel);
-    c->refs = PySequence_Fast(refs_obj, message);
-    if (c->refs == NULL) {
+    PyOS_snprintf(hyp_message, sizeof(hyp_message), "%s: hypotheses must be a sequence", kernel);
+    PyOS_snprintf(ref_message, sizeof(ref_message), "%s: references must be a sequence", kernel);
+    if (fast_sides(hyps_obj, refs_obj, hyp_message, ref_message, &c->hyps, &c->refs) < 0) {
         return -1;
     }
     c->n = PySequence_Fast_GET_SIZE(c->hyps);

@@ -39,12 +39,7 @@ ids_push(Ids *ids, int32_t id)
 void
 vocab_free(Vocab *v)
 {
-    PyMem_Free(v->arena);
-    PyMem_Free(v->off);
-    PyMem_Free(v->len);
-    PyMem_Free(v->hash);
-    PyMem_Free(v->slots);
-    PyMem_Free(v->stem);
+    FREE_EACH(v->arena, v->off, v->len, v->hash, v->slots, v->stem);
     memset(v, 0, sizeof(*v));
 }
 
@@ -450,9 +445,7 @@ read_ucs4(PyObject *str, U4 *buf, Py_ssize_t *n)
 void
 tokwork_free(TokWork *w)
 {
-    PyMem_Free(w->a.buf);
-    PyMem_Free(w->b.buf);
-    PyMem_Free(w->in.buf);
+    FREE_EACH(w->a.buf, w->b.buf, w->in.buf);
     memset(w, 0, sizeof(*w));
 }
 
