@@ -302,12 +302,8 @@ one_word_list(PyObject *h_obj, PyObject *r_obj, PyObject *hi_obj, PyObject *ri_o
         }
     }
     else {
-        hk = read_int64s(h_obj, &nh, "hyp_keys: expected a sequence of ints");
-        if (hk == NULL) {
-            goto done;
-        }
-        rk = read_int64s(r_obj, &nr, "ref_keys: expected a sequence of ints");
-        if (rk == NULL) {
+        if (read_int64_sides(h_obj, r_obj, "hyp_keys: expected a sequence of ints",
+                             "ref_keys: expected a sequence of ints", &hk, &nh, &rk, &nr) < 0) {
             goto done;
         }
     }

@@ -346,6 +346,9 @@ span_inside(const Cand *c, Py_ssize_t n_hyp, Py_ssize_t n_ref)
 
 KERNEL_API int read_int(PyObject *item, int64_t *out);
 KERNEL_API int64_t *read_int64s(PyObject *seq, Py_ssize_t *n, const char *what);
+KERNEL_API int read_int64_sides(PyObject *hyp_obj, PyObject *ref_obj, const char *hyp_what,
+                                const char *ref_what, int64_t **hyp, Py_ssize_t *nh,
+                                int64_t **ref, Py_ssize_t *nr);
 KERNEL_API int read_ids(PyObject *hyp_obj, PyObject *ref_obj, int64_t **hid, Py_ssize_t *nh,
                         int64_t **rid, Py_ssize_t *nr);
 KERNEL_API int read_match(PyObject *m, Cand *c, const char *what);
