@@ -168,32 +168,33 @@ grams_free(Grams *t)
     memset(t, 0, sizeof(*t));
 }
 
+/* A gram looked up in Grams (probe_slots()'s key): ids[start .. start + order). */
+typedef struct {
+    const Grams *t;
+    const int32_t *ids;
+    int64_t start;
+    int32_t order;
+} GramKey;
+
 static int
-grams_grow(Grams *t)
+gram_same(const void *ctx, int32_t g)
 {
-    return rehash_slots(&t->slots, &t->mask, t->hash, t->n, 4096);
+    const GramKey *k = ctx;
+    return k->t->order[g] == k->order &&
+           memcmp(k->ids + k->t->start[g], k->ids + k->start,
+                  (size_t)k->order * sizeof(int32_t)) == 0;
 }
 
 /* The index of gram ids[start .. start + order), added when new; -1 on error. */
 static int32_t
 gram_index(Grams *t, const int32_t *ids, int64_t start, int32_t order, uint64_t h)
 {
-    if (t->slots == NULL || (size_t)t->n * 2 >= t->mask + 1) {
-        if (grams_grow(t) < 0) {
-            return -1;
-        }
-    }
-    size_t idx = (size_t)h & t->mask;
-    for (;;) {
-        int32_t g = t->slots[idx];
-        if (g < 0) {
-            break;
-        }
-        if (t->hash[g] == h && t->order[g] == order &&
-            memcmp(ids + t->start[g], ids + start, (size_t)order * sizeof(int32_t)) == 0) {
-            return g;
-        }
-        idx = (idx + 1) & t->mask;
+    const GramKey key = {t, ids, start, order};
+    size_t idx;
+    const int32_t found =
+        probe_slots(&t->slots, &t->mask, t->hash, t->n, 4096, h, gram_same, &key, &idx);
+    if (found != -1) {
+        return found < 0 ? -1 : found;
     }
     if (t->n == t->cap) {
         Py_ssize_t cap = t->cap ? 2 * t->cap : 4096;

@@ -53,32 +53,31 @@ hash_u4(const Py_UCS4 *s, Py_ssize_t n)
     return h ^ (h >> 29);
 }
 
+/* A token looked up in a Vocab (probe_slots()'s key). */
+typedef struct {
+    const Vocab *v;
+    const Py_UCS4 *s;
+    Py_ssize_t n;
+} VocabKey;
+
 static int
-vocab_grow_slots(Vocab *v)
+vocab_same(const void *ctx, int32_t id)
 {
-    return rehash_slots(&v->slots, &v->mask, v->hash, v->n, 1024);
+    const VocabKey *k = ctx;
+    return k->v->len[id] == k->n &&
+           memcmp(k->v->arena + k->v->off[id], k->s, (size_t)k->n * sizeof(Py_UCS4)) == 0;
 }
 
 int32_t
 vocab_id(Vocab *v, const Py_UCS4 *s, Py_ssize_t n)
 {
-    if ((size_t)v->n * 2 >= v->mask + 1 || v->slots == NULL) {
-        if (vocab_grow_slots(v) < 0) {
-            return -1;
-        }
-    }
-    uint64_t h = hash_u4(s, n);
-    size_t idx = (size_t)h & v->mask;
-    for (;;) {
-        int32_t id = v->slots[idx];
-        if (id < 0) {
-            break;
-        }
-        if (v->hash[id] == h && v->len[id] == n &&
-            memcmp(v->arena + v->off[id], s, (size_t)n * sizeof(Py_UCS4)) == 0) {
-            return id;
-        }
-        idx = (idx + 1) & v->mask;
+    const uint64_t h = hash_u4(s, n);
+    const VocabKey key = {v, s, n};
+    size_t idx;
+    const int32_t found = probe_slots(&v->slots, &v->mask, v->hash, v->n, 1024, h, vocab_same,
+                                      &key, &idx);
+    if (found != -1) {
+        return found < 0 ? -1 : found;
     }
     if (v->n == v->cap) { /* three arrays of the same capacity */
         Py_ssize_t c1 = v->cap, c2 = v->cap, c3 = v->cap;
