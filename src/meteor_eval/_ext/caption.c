@@ -168,33 +168,20 @@ grams_free(Grams *t)
     memset(t, 0, sizeof(*t));
 }
 
-/* A gram looked up in Grams (probe_slots()'s key): ids[start .. start + order). */
-typedef struct {
-    const Grams *t;
-    const int32_t *ids;
-    int64_t start;
-    int32_t order;
-} GramKey;
-
-static int
-gram_same(const void *ctx, int32_t g)
-{
-    const GramKey *k = ctx;
-    return k->t->order[g] == k->order &&
-           memcmp(k->ids + k->t->start[g], k->ids + k->start,
-                  (size_t)k->order * sizeof(int32_t)) == 0;
-}
-
 /* The index of gram ids[start .. start + order), added when new; -1 on error. */
 static int32_t
 gram_index(Grams *t, const int32_t *ids, int64_t start, int32_t order, uint64_t h)
 {
-    const GramKey key = {t, ids, start, order};
+    if (slots_room(&t->slots, &t->mask, t->hash, t->n, 4096) < 0) {
+        return -1;
+    }
+    const size_t bytes = (size_t)order * sizeof(int32_t);
     size_t idx;
-    const int32_t found =
-        probe_slots(&t->slots, &t->mask, t->hash, t->n, 4096, h, gram_same, &key, &idx);
-    if (found != -1) {
-        return found < 0 ? -1 : found;
+    int32_t found;
+    SLOTS_PROBE(t->slots, t->mask, t->hash, h, idx, found,
+                t->order[found] == order && memcmp(ids + t->start[found], ids + start, bytes) == 0);
+    if (found >= 0) {
+        return found;
     }
     if (t->n == t->cap) {
         Py_ssize_t cap = t->cap ? 2 * t->cap : 4096;
@@ -457,17 +444,7 @@ done:
     captions_free(&c);
     vocab_free(&v);
     grams_free(&t);
-    PyMem_Free(ref_start);
-    PyMem_Free(goff);
-    PyMem_Free(gpos);
-    PyMem_Free(stamp);
-    PyMem_Free(cnt);
-    PyMem_Free(rw);
-    PyMem_Free(hdist);
-    PyMem_Free(rdist);
-    PyMem_Free(hwt);
-    PyMem_Free(rwt);
-    PyMem_Free(dist_off);
+    FREE_EACH(ref_start, goff, gpos, stamp, cnt, rw, hdist, rdist, hwt, rwt, dist_off);
     return result;
 }
 

@@ -226,10 +226,7 @@ done:
     Py_XDECREF(ids_bytes);
     Py_XDECREF(offsets);
     Py_XDECREF(new_words);
-    PyMem_Free(line.p);
-    PyMem_Free(tmp.p);
-    PyMem_Free(lowered.buf);
-    PyMem_Free(ids.v);
+    FREE_EACH(line.p, tmp.p, lowered.buf, ids.v);
     return result;
 }
 

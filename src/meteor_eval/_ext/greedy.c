@@ -311,11 +311,7 @@ greedy_run(PyObject *const *args, Py_ssize_t nargs, int counts)
 done:
     free_stems(hs, nh);
     free_stems(rs, nr);
-    PyMem_Free(hyp_to);
-    PyMem_Free(stage_of);
-    PyMem_Free(ref_taken);
-    PyMem_Free(hyp_hash);
-    PyMem_Free(ref_hash);
+    FREE_EACH(hyp_to, stage_of, ref_taken, hyp_hash, ref_hash);
     Py_XDECREF(hyp);
     Py_XDECREF(ref);
     return result;

@@ -326,34 +326,21 @@ rehash_slots(int32_t **slots, size_t *mask, const uint64_t *hash, Py_ssize_t n, 
     return 0;
 }
 
-/* Look a key of hash h up in such a table of n entries (hash[entry] each), rebuilt first when
- * half full or not yet made (rehash_slots() with `first`): linear probing over the entries of
- * hash h for which same(ctx, entry) holds. The entry found, or -1 with *at the free slot where
- * the key's new entry goes, or -2 with MemoryError set. Static inline with a static `same`, so
- * the compiler can inline both into each table's lookup. */
-static inline int32_t
-probe_slots(int32_t **slots, size_t *mask, const uint64_t *hash, Py_ssize_t n, size_t first,
-            uint64_t h, int (*same)(const void *ctx, int32_t entry), const void *ctx, size_t *at)
+/* Make room in such a table of n entries before a lookup that may add one: rebuilt when half
+ * full or not yet made (rehash_slots() with `first`). 0, or -1 with MemoryError set. */
+static inline int
+slots_room(int32_t **slots, size_t *mask, const uint64_t *hash, Py_ssize_t n, size_t first)
 {
     if (*slots == NULL || (size_t)n * 2 >= *mask + 1) {
-        if (rehash_slots(slots, mask, hash, n, first) < 0) {
-            return -2;
-        }
+        return rehash_slots(slots, mask, hash, n, first);
     }
-    size_t idx = (size_t)h & *mask;
-    for (;;) {
-        const int32_t e = (*slots)[idx];
-        if (e < 0) {
-            break;
-        }
-        if (hash[e] == h && same(ctx, e)) {
-            return e;
-        }
-        idx = (idx + 1) & *mask;
-    }
-    *at = idx;
-    return -1;
+    return 0;
 }
+
+/* Linear probing in such a table for a key of hash h: stops with e the entry of hash h for
+ * which the expression `same` (of e) holds, or with e = -1 and idx the free slot where the
+ * key's new entry goes. A macro so that `same` is compiled into each table's lookup. */
+#define SLOTS_PROBE(slots, mask, hash, h, idx, e, same)                                                for ((idx) = (size_t)(h) & (mask); ((e) = (slots)[idx]) >= 0 && !((hash)[e] == (h) && (same));          (idx) = ((idx) + 1) & (mask)) {                                                               }
 KERNEL_API int read_weights(Work *w, PyObject *weights_obj);
 KERNEL_API int load_raw(Work *w, const Cand *raw, Py_ssize_t n_cands, Py_ssize_t n_hyp,
                         Py_ssize_t n_ref, int keep_objs);

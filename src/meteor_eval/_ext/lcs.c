@@ -328,10 +328,7 @@ wlcs_mask_core(const int32_t *a, Py_ssize_t na, const int32_t *b, Py_ssize_t nb,
     }
     rc = 0;
 done:
-    PyMem_Free(f);
-    PyMem_Free(cs);
-    PyMem_Free(cr);
-    PyMem_Free(moves);
+    FREE_EACH(f, cs, cr, moves);
     return rc;
 }
 

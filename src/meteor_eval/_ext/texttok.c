@@ -53,31 +53,20 @@ hash_u4(const Py_UCS4 *s, Py_ssize_t n)
     return h ^ (h >> 29);
 }
 
-/* A token looked up in a Vocab (probe_slots()'s key). */
-typedef struct {
-    const Vocab *v;
-    const Py_UCS4 *s;
-    Py_ssize_t n;
-} VocabKey;
-
-static int
-vocab_same(const void *ctx, int32_t id)
-{
-    const VocabKey *k = ctx;
-    return k->v->len[id] == k->n &&
-           memcmp(k->v->arena + k->v->off[id], k->s, (size_t)k->n * sizeof(Py_UCS4)) == 0;
-}
-
 int32_t
 vocab_id(Vocab *v, const Py_UCS4 *s, Py_ssize_t n)
 {
+    if (slots_room(&v->slots, &v->mask, v->hash, v->n, 1024) < 0) {
+        return -1;
+    }
     const uint64_t h = hash_u4(s, n);
-    const VocabKey key = {v, s, n};
+    const size_t bytes = (size_t)n * sizeof(Py_UCS4);
     size_t idx;
-    const int32_t found = probe_slots(&v->slots, &v->mask, v->hash, v->n, 1024, h, vocab_same,
-                                      &key, &idx);
-    if (found != -1) {
-        return found < 0 ? -1 : found;
+    int32_t found;
+    SLOTS_PROBE(v->slots, v->mask, v->hash, h, idx, found,
+                v->len[found] == n && memcmp(v->arena + v->off[found], s, bytes) == 0);
+    if (found >= 0) {
+        return found;
     }
     if (v->n == v->cap) { /* three arrays of the same capacity */
         Py_ssize_t c1 = v->cap, c2 = v->cap, c3 = v->cap;
