@@ -124,9 +124,22 @@ swap_keys(uint64_t *a, uint64_t *b)
     *b = t;
 }
 
-/* insertion_sort_keys() and heap_sort_keys(), the guaranteed O(n log n) fallback of
- * partial_sort_keys(). */
-DEFINE_SCALAR_SORTS(keys, uint64_t)
+static void
+insertion_sort_keys(uint64_t *keys, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 1; i < n; i++) {
+        const uint64_t v = keys[i];
+        Py_ssize_t j = i;
+        while (j > 0 && keys[j - 1] > v) {
+            keys[j] = keys[j - 1];
+            j--;
+        }
+        keys[j] = v;
+    }
+}
+
+/* heap_sort_keys(): the guaranteed O(n log n) fallback of partial_sort_keys(). */
+DEFINE_HEAP_SORT(keys, uint64_t)
 
 /* Put the k smallest of the distinct keys[0..n) first, in ascending order (the rest in any
  * order): quicksort that only recurses into parts overlapping the first k, with insertion sort

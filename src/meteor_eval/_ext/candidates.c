@@ -192,7 +192,8 @@ packed_at(const Packed *p, Py_ssize_t k)
     return x;
 }
 
-DEFINE_SCALAR_SORTS(positions, Py_ssize_t)
+DEFINE_INSERTION_SORT(positions, Py_ssize_t)
+DEFINE_HEAP_SORT(positions, Py_ssize_t)
 
 /* Sort a reference word's hits ascending: by insertion when short, else by heap sort (no
  * recursion, O(n log n) for the rare long lists). */

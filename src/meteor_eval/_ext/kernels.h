@@ -122,11 +122,9 @@ calloc_capsule(size_t size, const char *name, PyCapsule_Destructor destroy)
 #define FREE_EACH(...)                                                                             \
     free_each((void *const[]){__VA_ARGS__}, sizeof((void *const[]){__VA_ARGS__}) / sizeof(void *))
 
-/* static void insertion_sort_<name>(T *a, Py_ssize_t n) and heap_sort_<name>(T *a, Py_ssize_t n):
- * a[0 .. n) of a scalar type T in ascending order; insertion sort for short arrays, heap sort
- * (no recursion, O(n log n)) for long ones. Scalars equal in value are indistinguishable, so
- * either gives the same array. */
-#define DEFINE_SCALAR_SORTS(name, T)                                                               \
+/* static void insertion_sort_<name>(T *a, Py_ssize_t n): a[0 .. n) of a scalar type T in
+ * ascending order by insertion, for short arrays. */
+#define DEFINE_INSERTION_SORT(name, T)                                                             \
     static void insertion_sort_##name(T *a, Py_ssize_t n)                                          \
     {                                                                                              \
         for (Py_ssize_t i = 1; i < n; i++) {                                                       \
@@ -138,8 +136,13 @@ calloc_capsule(size_t size, const char *name, PyCapsule_Destructor destroy)
             }                                                                                      \
             a[j] = v;                                                                              \
         }                                                                                          \
-    }                                                                                              \
-    /* Move a[at] down the max-heap a[0 .. n) to its place (heap sort's one step). */             \
+    }
+
+/* static void heap_sort_<name>(T *a, Py_ssize_t n): the same by heap sort (no recursion,
+ * O(n log n)), for long ones. Scalars equal in value are indistinguishable, so both sorts give
+ * the same array. */
+#define DEFINE_HEAP_SORT(name, T)                                                                  \
+    /* Move a[at] down the max-heap a[0 .. n) to its place (heap sort's one step). */              \
     static inline void sift_down_##name(T *a, Py_ssize_t n, Py_ssize_t at)                         \
     {                                                                                              \
         const T v = a[at];                                                                         \
