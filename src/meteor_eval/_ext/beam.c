@@ -149,39 +149,8 @@ insertion_sort_keys(uint64_t *keys, Py_ssize_t n)
     }
 }
 
-static void
-sift_keys(uint64_t *keys, Py_ssize_t n, Py_ssize_t at)
-{
-    const uint64_t v = keys[at];
-    for (;;) {
-        Py_ssize_t child = 2 * at + 1;
-        if (child >= n) {
-            break;
-        }
-        if (child + 1 < n && keys[child] < keys[child + 1]) {
-            child++;
-        }
-        if (v >= keys[child]) {
-            break;
-        }
-        keys[at] = keys[child];
-        at = child;
-    }
-    keys[at] = v;
-}
-
-/* Heap sort: the guaranteed O(n log n) fallback of partial_sort_keys(). */
-static void
-heap_sort_keys(uint64_t *keys, Py_ssize_t n)
-{
-    for (Py_ssize_t at = n / 2 - 1; at >= 0; at--) {
-        sift_keys(keys, n, at);
-    }
-    for (Py_ssize_t end = n - 1; end > 0; end--) {
-        swap_keys(&keys[0], &keys[end]);
-        sift_keys(keys, end, 0);
-    }
-}
+/* heap_sort_keys(): the guaranteed O(n log n) fallback of partial_sort_keys(). */
+DEFINE_HEAP_SORT(keys, uint64_t)
 
 /* Put the k smallest of the distinct keys[0..n) first, in ascending order (the rest in any
  * order): quicksort that only recurses into parts overlapping the first k, with insertion sort
@@ -1293,6 +1262,33 @@ chosen_list(const Work *w, Py_ssize_t n_ref)
     return result;
 }
 
+/* What align() and align_stages() share once their candidates are read: the store loaded from
+ * raw, its coverage counts replaced by hyp_cov and ref_cov when given (align()), the search and
+ * the chosen Match list; NULL with an exception set. */
+static PyObject *
+align_raw(const Cand *raw, Py_ssize_t n_cands, Py_ssize_t n_hyp, Py_ssize_t n_ref,
+          PyObject *weights_obj, Py_ssize_t beam, const int64_t *hyp_cov, const int64_t *ref_cov)
+{
+    Work w;
+    memset(&w, 0, sizeof(w));
+    PyObject *result = NULL;
+    if (read_weights(&w, weights_obj) < 0 || load_raw(&w, raw, n_cands, n_hyp, n_ref, 1) < 0) {
+        goto done;
+    }
+    if (hyp_cov != NULL) {
+        /* the store's own coverage counts, as given */
+        memcpy(w.hyp_cov, hyp_cov, (size_t)n_hyp * sizeof(int64_t));
+        memcpy(w.ref_cov, ref_cov, (size_t)n_ref * sizeof(int64_t));
+    }
+    if (search(&w, n_hyp, n_ref, beam) < 0) {
+        goto done;
+    }
+    result = chosen_list(&w, n_ref);
+done:
+    work_free(&w);
+    return result;
+}
+
 static PyObject *
 beam_align_c(PyObject *self, PyObject *args)
 {
@@ -1306,8 +1302,6 @@ beam_align_c(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "beam: must be at least 1");
         return NULL;
     }
-    Work w;
-    memset(&w, 0, sizeof(w));
     PyObject *result = NULL;
     Py_ssize_t n_hyp = 0, n_ref_cov = 0, n_cands = 0;
     int64_t *hyp_cov = NULL, *ref_cov = NULL;
@@ -1317,12 +1311,9 @@ beam_align_c(PyObject *self, PyObject *args)
         return NULL;
     }
     const Py_ssize_t n_ref = PySequence_Fast_GET_SIZE(by_ref);
-    hyp_cov = read_int64s(hyp_cov_obj, &n_hyp, "coverage: expected a sequence of ints");
-    if (hyp_cov == NULL) {
-        goto done;
-    }
-    ref_cov = read_int64s(ref_cov_obj, &n_ref_cov, "coverage: expected a sequence of ints");
-    if (ref_cov == NULL) {
+    if (read_int64_sides(hyp_cov_obj, ref_cov_obj, "coverage: expected a sequence of ints",
+                         "coverage: expected a sequence of ints", &hyp_cov, &n_hyp, &ref_cov,
+                         &n_ref_cov) < 0) {
         goto done;
     }
     if (n_ref_cov != n_ref) {
@@ -1330,22 +1321,11 @@ beam_align_c(PyObject *self, PyObject *args)
         goto done;
     }
     raw = read_lists(by_ref, n_hyp, n_ref, 1, &n_cands, "by_ref");
-    if (raw == NULL || read_weights(&w, weights_obj) < 0 ||
-        load_raw(&w, raw, n_cands, n_hyp, n_ref, 1) < 0) {
-        goto done;
+    if (raw != NULL) {
+        result = align_raw(raw, n_cands, n_hyp, n_ref, weights_obj, beam, hyp_cov, ref_cov);
     }
-    /* the store's own coverage counts, as given */
-    memcpy(w.hyp_cov, hyp_cov, (size_t)n_hyp * sizeof(int64_t));
-    memcpy(w.ref_cov, ref_cov, (size_t)n_ref * sizeof(int64_t));
-    if (search(&w, n_hyp, n_ref, beam) < 0) {
-        goto done;
-    }
-    result = chosen_list(&w, n_ref);
 done:
-    work_free(&w);
-    PyMem_Free(hyp_cov);
-    PyMem_Free(ref_cov);
-    PyMem_Free(raw);
+    FREE_EACH(hyp_cov, ref_cov, raw);
     Py_DECREF(by_ref);
     return result;
 }
@@ -1379,18 +1359,12 @@ align_stages_c(PyObject *self, PyObject *args)
     if (lists == NULL) {
         return NULL;
     }
-    Work w;
-    memset(&w, 0, sizeof(w));
     PyObject *result = NULL;
     Py_ssize_t n_cands = 0;
     Cand *raw = read_lists(lists, n_hyp, n_ref, 0, &n_cands, "stage_lists");
-    if (raw == NULL || read_weights(&w, weights_obj) < 0 ||
-        load_raw(&w, raw, n_cands, n_hyp, n_ref, 1) < 0 || search(&w, n_hyp, n_ref, beam) < 0) {
-        goto done;
+    if (raw != NULL) {
+        result = align_raw(raw, n_cands, n_hyp, n_ref, weights_obj, beam, NULL, NULL);
     }
-    result = chosen_list(&w, n_ref);
-done:
-    work_free(&w);
     PyMem_Free(raw);
     Py_DECREF(lists);
     return result;

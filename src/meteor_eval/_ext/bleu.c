@@ -15,8 +15,7 @@
 void
 gram_table_free(GramTable *t)
 {
-    PyMem_Free(t->slots);
-    PyMem_Free(t->used);
+    FREE_EACH(t->slots, t->used);
     memset(t, 0, sizeof(*t));
 }
 
@@ -144,19 +143,37 @@ bleu_segment(GramTable *t, const int32_t *hyp, Py_ssize_t nh, const int32_t *ref
     return 0;
 }
 
-/* Tokens of one str into ids (appended), or -2 when the object is not a str. */
+/* One segment's token ids: the hypothesis's, and its references' one after another, reference
+ * r being ref.v[off[r] .. off[r + 1]). */
+typedef struct {
+    int kind;
+    TokWork w;
+    Vocab v;
+    Ids hyp, ref;
+    Py_ssize_t *off, cap_off;
+} Lines;
+
+/* The RowLineReader of bleu_rows(): tokens of line k of a segment (a str, else -2). */
 static int
-tokens_of(PyObject *obj, int kind, TokWork *w, Vocab *v, Ids *out)
+read_line(void *ctx, PyObject *obj, Py_ssize_t k)
 {
+    Lines *x = ctx;
     if (!PyUnicode_Check(obj)) {
         return -2;
     }
     Py_ssize_t n;
-    const Py_UCS4 *s = read_ucs4(obj, &w->in, &n);
+    const Py_UCS4 *s = read_ucs4(obj, &x->w.in, &n);
     if (s == NULL) {
         return -1;
     }
-    return text_tokens(kind, s, n, w, v, out);
+    if (k == 0) {
+        x->hyp.n = x->ref.n = 0;
+        x->off[0] = 0;
+        return text_tokens(x->kind, s, n, &x->w, &x->v, &x->hyp);
+    }
+    const int rc = text_tokens(x->kind, s, n, &x->w, &x->v, &x->ref);
+    x->off[k] = x->ref.n;
+    return rc;
 }
 
 /* bleu_rows(hypotheses, references, kind, order) -> bytes | None */
@@ -175,41 +192,25 @@ bleu_rows_c(PyObject *self, PyObject *args)
     Py_ssize_t width = 2 + 2 * (Py_ssize_t)order;
     RowChunk c;
     int outcome = ROWS_ERROR;
-    TokWork w = {0};
-    Vocab v = {0};
-    Ids hyp = {0}, ref = {0};
+    Lines x = {.kind = kind};
     GramTable t = {0};
-    Py_ssize_t *off = NULL, cap_off = 0;
     if (row_chunk_open(&c, "bleu_rows", hyps_obj, refs_obj, width, sizeof(int64_t)) < 0) {
         goto done;
     }
     int64_t *rows = (int64_t *)c.rows;
     for (Py_ssize_t i = 0; i < c.n; i++) {
-        Py_ssize_t nrefs;
-        PyObject *group =
-            row_chunk_group(&c, i, &nrefs, &outcome, (void **)&off, &cap_off, sizeof(*off));
-        if (group == NULL) {
-            goto done;
-        }
-        hyp.n = ref.n = 0;
-        int rc = tokens_of(PySequence_Fast_GET_ITEM(c.hyps, i), kind, &w, &v, &hyp);
-        off[0] = 0;
-        for (Py_ssize_t r = 0; rc == 0 && r < nrefs; r++) {
-            rc = tokens_of(PySequence_Fast_ITEMS(group)[r], kind, &w, &v, &ref);
-            off[r + 1] = ref.n;
-        }
-        if (row_chunk_read_failed(rc, &outcome) ||
-            bleu_segment(&t, hyp.v, hyp.n, ref.v, off, nrefs, order, rows + i * width) < 0) {
+        const Py_ssize_t nrefs = row_chunk_segment(&c, i, &outcome, (void **)&x.off, &x.cap_off,
+                                                   sizeof(*x.off), read_line, &x);
+        if (nrefs < 0 ||
+            bleu_segment(&t, x.hyp.v, x.hyp.n, x.ref.v, x.off, nrefs, order, rows + i * width) < 0) {
             goto done;
         }
     }
     outcome = ROWS_DONE;
 done:
-    tokwork_free(&w);
-    vocab_free(&v);
-    PyMem_Free(hyp.v);
-    PyMem_Free(ref.v);
-    PyMem_Free(off);
+    tokwork_free(&x.w);
+    vocab_free(&x.v);
+    FREE_EACH(x.hyp.v, x.ref.v, x.off);
     gram_table_free(&t);
     return row_chunk_close(&c, outcome);
 }

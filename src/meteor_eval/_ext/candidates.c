@@ -80,13 +80,7 @@ emit(Emit *e, Py_ssize_t ref_start, Py_ssize_t ref_len, Py_ssize_t hyp_start, Py
 void
 chains_free(Chains *c)
 {
-    PyMem_Free(c->keys);
-    PyMem_Free(c->head);
-    PyMem_Free(c->tail);
-    PyMem_Free(c->next);
-    PyMem_Free(c->pos);
-    PyMem_Free(c->stamp);
-    PyMem_Free(c->hits);
+    FREE_EACH(c->keys, c->head, c->tail, c->next, c->pos, c->stamp, c->hits);
     memset(c, 0, sizeof(*c));
 }
 
@@ -130,17 +124,6 @@ chains_init(Chains *c, Py_ssize_t entries, Py_ssize_t positions)
     return 0;
 }
 
-/* The table a generator fills: `reuse` when given (the pair kernel keeps one for a batch), else
- * `local`, zeroed here and freed by the caller with chains_free() whatever happens; emptied by
- * chains_init(). NULL with MemoryError set. */
-static inline Chains *
-chains_open(Chains *reuse, Chains *local, Py_ssize_t entries, Py_ssize_t positions)
-{
-    memset(local, 0, sizeof(*local));
-    Chains *c = reuse != NULL ? reuse : local;
-    return chains_init(c, entries, positions) < 0 ? NULL : c;
-}
-
 /* The slot of key (empty or holding it). */
 static inline uint64_t
 chains_slot(const Chains *c, int64_t key)
@@ -171,19 +154,17 @@ chains_add(Chains *c, int64_t key, Py_ssize_t i)
 }
 
 /* Candidates (j, 1, i, 1) for every reference j ascending and hypothesis i ascending with
- * hk[i] == rk[j], leaving out pairs of equal identities when `different` is set. */
+ * hk[i] == rk[j], leaving out pairs of equal identities when `different` is set. The table c
+ * is the caller's (emptied here, kept for reuse, freed by the caller with chains_free()). */
 int
-equal_keys_core(Emit *e, Chains *reuse, const int64_t *hk, Py_ssize_t nh, const int64_t *rk,
+equal_keys_core(Emit *e, Chains *c, const int64_t *hk, Py_ssize_t nh, const int64_t *rk,
                 Py_ssize_t nr, const int64_t *hid, const int64_t *rid, int different)
 {
     if (nh == 0 || nr == 0) {
         return 0;
     }
-    Chains local;
-    Chains *c = chains_open(reuse, &local, nh, 0);
-    int rc = -1;
-    if (c == NULL) {
-        goto done;
+    if (chains_init(c, nh, 0) < 0) {
+        return -1;
     }
     for (Py_ssize_t i = 0; i < nh; i++) {
         chains_add(c, hk[i], i);
@@ -196,70 +177,11 @@ equal_keys_core(Emit *e, Chains *reuse, const int64_t *hk, Py_ssize_t nh, const 
                 continue;
             }
             if (emit(e, j, 1, i, 1) < 0) {
-                goto done;
+                return -1;
             }
         }
     }
-    rc = 0;
-done:
-    chains_free(&local);
-    return rc;
-}
-
-/*
- * equal_keys(hyp_keys, ref_keys, hyp_ids, ref_ids, stage, match_type, different) -> list
- *
- * One-word candidates (j, 1, i, 1, stage) for every reference j ascending and hypothesis i
- * ascending with hyp_keys[i] == ref_keys[j]; when `different` is true, pairs whose identities
- * (hyp_ids[i], ref_ids[j]) are equal are left out. Exact matching passes the identities as keys;
- * stem matching passes stem identities and different=True.
- */
-static PyObject *
-equal_keys_c(PyObject *self, PyObject *args)
-{
-    PyObject *hk_obj, *rk_obj, *hi_obj, *ri_obj, *stage, *type;
-    int different;
-    if (!PyArg_ParseTuple(args, "OOOOOOp:equal_keys", &hk_obj, &rk_obj, &hi_obj, &ri_obj, &stage,
-                          &type, &different)) {
-        return NULL;
-    }
-    if (check_match_type(type) < 0) {
-        return NULL;
-    }
-    PyObject *out = NULL;
-    int64_t *hk = NULL, *rk = NULL, *hid = NULL, *rid = NULL;
-    Py_ssize_t nh = 0, nr = 0, n3 = 0, n4 = 0;
-    hk = read_int64s(hk_obj, &nh, "hyp_keys: expected a sequence of ints");
-    if (hk == NULL) {
-        goto done;
-    }
-    rk = read_int64s(rk_obj, &nr, "ref_keys: expected a sequence of ints");
-    if (rk == NULL) {
-        goto done;
-    }
-    if (different) {
-        if (read_ids(hi_obj, ri_obj, &hid, &n3, &rid, &n4) < 0) {
-            goto done;
-        }
-        if (n3 != nh || n4 != nr) {
-            PyErr_SetString(PyExc_ValueError, "keys and identities differ in length");
-            goto done;
-        }
-    }
-    Emit e;
-    out = emit_list(&e, type, stage);
-    if (out == NULL) {
-        goto done;
-    }
-    if (equal_keys_core(&e, NULL, hk, nh, rk, nr, hid, rid, different) < 0) {
-        Py_CLEAR(out);
-    }
-done:
-    PyMem_Free(hk);
-    PyMem_Free(rk);
-    PyMem_Free(hid);
-    PyMem_Free(rid);
-    return out;
+    return 0;
 }
 
 static inline int64_t
@@ -270,55 +192,19 @@ packed_at(const Packed *p, Py_ssize_t k)
     return x;
 }
 
-/* Move a[at] down the max-heap a[0 .. n) to its place (heap sort's one step). */
-static inline void
-sift_down(Py_ssize_t *a, Py_ssize_t at, Py_ssize_t n)
-{
-    const Py_ssize_t v = a[at];
-    for (;;) {
-        Py_ssize_t child = 2 * at + 1;
-        if (child >= n) {
-            break;
-        }
-        if (child + 1 < n && a[child] < a[child + 1]) {
-            child++;
-        }
-        if (v >= a[child]) {
-            break;
-        }
-        a[at] = a[child];
-        at = child;
-    }
-    a[at] = v;
-}
+DEFINE_INSERTION_SORT(positions, Py_ssize_t)
+DEFINE_HEAP_SORT(positions, Py_ssize_t)
 
+/* Sort a reference word's hits ascending: by insertion when short, else by heap sort (no
+ * recursion, O(n log n) for the rare long lists). */
 static void
 sort_positions(Py_ssize_t *a, Py_ssize_t n)
 {
-    if (n < 2) {
-        return;
-    }
     if (n <= 24) {
-        for (Py_ssize_t i = 1; i < n; i++) {
-            const Py_ssize_t v = a[i];
-            Py_ssize_t j = i;
-            while (j > 0 && a[j - 1] > v) {
-                a[j] = a[j - 1];
-                j--;
-            }
-            a[j] = v;
-        }
-        return;
+        insertion_sort_positions(a, n);
     }
-    /* Heap sort: no recursion, O(n log n) for the rare long lists. */
-    for (Py_ssize_t start = n / 2 - 1; start >= 0; start--) {
-        sift_down(a, start, n);
-    }
-    for (Py_ssize_t end = n - 1; end > 0; end--) {
-        const Py_ssize_t top = a[0];
-        a[0] = a[end];
-        a[end] = top;
-        sift_down(a, 0, end);
+    else {
+        heap_sort_positions(a, n);
     }
 }
 
@@ -328,10 +214,11 @@ sort_positions(Py_ssize_t *a, Py_ssize_t n)
  * Every hypothesis value goes into a hash table of chains of the positions having it; a
  * reference word's hits are the union of its values' chains (each position once, by a stamp),
  * sorted ascending (the order of a pairwise merge). Time and memory are linear in the values
- * and the candidates found, not in the product of the lengths. */
+ * and the candidates found, not in the product of the lengths. The table c is the caller's, as
+ * for equal_keys_core(). */
 int
-sets_core(Emit *e, Chains *reuse, const Packed *hs, Py_ssize_t nh, const Packed *rs,
-          Py_ssize_t nr, const int64_t *hid, const int64_t *rid)
+sets_core(Emit *e, Chains *c, const Packed *hs, Py_ssize_t nh, const Packed *rs, Py_ssize_t nr,
+          const int64_t *hid, const int64_t *rid)
 {
     Py_ssize_t total = 0, ref_total = 0;
     for (Py_ssize_t i = 0; i < nh; i++) {
@@ -343,11 +230,8 @@ sets_core(Emit *e, Chains *reuse, const Packed *hs, Py_ssize_t nh, const Packed 
     if (total == 0 || ref_total == 0) {
         return 0; /* a side without synonym sets has no candidates */
     }
-    int rc = -1;
-    Chains local;
-    Chains *c = chains_open(reuse, &local, total, nh);
-    if (c == NULL) {
-        goto done;
+    if (chains_init(c, total, nh) < 0) {
+        return -1;
     }
     Py_ssize_t *stamp = c->stamp, *hits = c->hits;
     for (Py_ssize_t i = 0; i < nh; i++) {
@@ -372,14 +256,104 @@ sets_core(Emit *e, Chains *reuse, const Packed *hs, Py_ssize_t nh, const Packed 
         for (Py_ssize_t k = 0; k < n; k++) {
             const Py_ssize_t i = hits[k];
             if (hid[i] != rid[j] && emit(e, j, 1, i, 1) < 0) {
-                goto done;
+                return -1;
             }
         }
     }
-    rc = 0;
+    return 0;
+}
+
+/* What equal_keys() and sets_intersect() share once their arguments are parsed: both sides'
+ * keys (sequences of ints) or, when `sets`, synonym sets (sequences of bytes of packed int64
+ * values); the identities, read when `different` (always for sets) and as long as the sides;
+ * and the one-word candidates in a new list of match_type objects of `stage`. */
+static PyObject *
+one_word_list(PyObject *h_obj, PyObject *r_obj, PyObject *hi_obj, PyObject *ri_obj,
+              PyObject *stage, PyObject *type, int sets, int different)
+{
+    if (check_match_type(type) < 0) {
+        return NULL;
+    }
+    PyObject *out = NULL, *hs = NULL, *rs = NULL;
+    int64_t *hk = NULL, *rk = NULL, *hid = NULL, *rid = NULL;
+    Packed *packed = NULL;
+    Chains chains = {0};
+    Py_ssize_t nh = 0, nr = 0, n3 = 0, n4 = 0;
+    if (sets) {
+        if (fast_sides(h_obj, r_obj, "hyp_sets: expected a sequence of bytes",
+                       "ref_sets: expected a sequence of bytes", &hs, &rs) < 0) {
+            goto done;
+        }
+        nh = PySequence_Fast_GET_SIZE(hs);
+        nr = PySequence_Fast_GET_SIZE(rs);
+        packed = PyMem_Malloc((size_t)(nh + nr + 1) * sizeof(Packed));
+        if (packed == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (Py_ssize_t k = 0; k < nh + nr; k++) {
+            PyObject *b =
+                k < nh ? PySequence_Fast_GET_ITEM(hs, k) : PySequence_Fast_GET_ITEM(rs, k - nh);
+            if (!PyBytes_Check(b) || PyBytes_GET_SIZE(b) % (Py_ssize_t)sizeof(int64_t) != 0) {
+                PyErr_SetString(PyExc_TypeError, "sets: expected bytes of packed int64 values");
+                goto done;
+            }
+            packed[k].base = PyBytes_AS_STRING(b);
+            packed[k].n = PyBytes_GET_SIZE(b) / (Py_ssize_t)sizeof(int64_t);
+        }
+    }
+    else {
+        if (read_int64_sides(h_obj, r_obj, "hyp_keys: expected a sequence of ints",
+                             "ref_keys: expected a sequence of ints", &hk, &nh, &rk, &nr) < 0) {
+            goto done;
+        }
+    }
+    if (different) {
+        if (read_ids(hi_obj, ri_obj, &hid, &n3, &rid, &n4) < 0) {
+            goto done;
+        }
+        if (n3 != nh || n4 != nr) {
+            PyErr_SetString(PyExc_ValueError, sets ? "sets and identities differ in length"
+                                                   : "keys and identities differ in length");
+            goto done;
+        }
+    }
+    Emit e;
+    out = emit_list(&e, type, stage);
+    if (out == NULL) {
+        goto done;
+    }
+    const int rc = sets ? sets_core(&e, &chains, packed, nh, packed + nh, nr, hid, rid)
+                        : equal_keys_core(&e, &chains, hk, nh, rk, nr, hid, rid, different);
+    if (rc < 0) {
+        Py_CLEAR(out);
+    }
 done:
-    chains_free(&local);
-    return rc;
+    chains_free(&chains);
+    FREE_EACH(hk, rk, hid, rid, packed);
+    Py_XDECREF(hs);
+    Py_XDECREF(rs);
+    return out;
+}
+
+/*
+ * equal_keys(hyp_keys, ref_keys, hyp_ids, ref_ids, stage, match_type, different) -> list
+ *
+ * One-word candidates (j, 1, i, 1, stage) for every reference j ascending and hypothesis i
+ * ascending with hyp_keys[i] == ref_keys[j]; when `different` is true, pairs whose identities
+ * (hyp_ids[i], ref_ids[j]) are equal are left out. Exact matching passes the identities as keys;
+ * stem matching passes stem identities and different=True.
+ */
+static PyObject *
+equal_keys_c(PyObject *self, PyObject *args)
+{
+    PyObject *hk_obj, *rk_obj, *hi_obj, *ri_obj, *stage, *type;
+    int different;
+    if (!PyArg_ParseTuple(args, "OOOOOOp:equal_keys", &hk_obj, &rk_obj, &hi_obj, &ri_obj, &stage,
+                          &type, &different)) {
+        return NULL;
+    }
+    return one_word_list(hk_obj, rk_obj, hi_obj, ri_obj, stage, type, 0, different);
 }
 
 /*
@@ -397,58 +371,7 @@ sets_intersect_c(PyObject *self, PyObject *args)
                           &stage, &type)) {
         return NULL;
     }
-    if (check_match_type(type) < 0) {
-        return NULL;
-    }
-    PyObject *out = NULL, *hs = NULL, *rs = NULL;
-    int64_t *hid = NULL, *rid = NULL;
-    Packed *sets = NULL;
-    Py_ssize_t n3 = 0, n4 = 0;
-    hs = PySequence_Fast(hs_obj, "hyp_sets: expected a sequence of bytes");
-    if (hs == NULL) {
-        goto done;
-    }
-    rs = PySequence_Fast(rs_obj, "ref_sets: expected a sequence of bytes");
-    if (rs == NULL) {
-        goto done;
-    }
-    const Py_ssize_t nh = PySequence_Fast_GET_SIZE(hs), nr = PySequence_Fast_GET_SIZE(rs);
-    sets = PyMem_Malloc((size_t)(nh + nr + 1) * sizeof(Packed));
-    if (sets == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (Py_ssize_t k = 0; k < nh + nr; k++) {
-        PyObject *b = k < nh ? PySequence_Fast_GET_ITEM(hs, k) : PySequence_Fast_GET_ITEM(rs, k - nh);
-        if (!PyBytes_Check(b) || PyBytes_GET_SIZE(b) % (Py_ssize_t)sizeof(int64_t) != 0) {
-            PyErr_SetString(PyExc_TypeError, "sets: expected bytes of packed int64 values");
-            goto done;
-        }
-        sets[k].base = PyBytes_AS_STRING(b);
-        sets[k].n = PyBytes_GET_SIZE(b) / (Py_ssize_t)sizeof(int64_t);
-    }
-    if (read_ids(hi_obj, ri_obj, &hid, &n3, &rid, &n4) < 0) {
-        goto done;
-    }
-    if (n3 != nh || n4 != nr) {
-        PyErr_SetString(PyExc_ValueError, "sets and identities differ in length");
-        goto done;
-    }
-    Emit e;
-    out = emit_list(&e, type, stage);
-    if (out == NULL) {
-        goto done;
-    }
-    if (sets_core(&e, NULL, sets, nh, sets + nh, nr, hid, rid) < 0) {
-        Py_CLEAR(out);
-    }
-done:
-    PyMem_Free(sets);
-    Py_XDECREF(hs);
-    Py_XDECREF(rs);
-    PyMem_Free(hid);
-    PyMem_Free(rid);
-    return out;
+    return one_word_list(hs_obj, rs_obj, hi_obj, ri_obj, stage, type, 1, 1);
 }
 
 PyMethodDef meteor_candidate_methods[] = {

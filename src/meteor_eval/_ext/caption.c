@@ -38,8 +38,7 @@ typedef struct {
 static void
 captions_free(Captions *c)
 {
-    PyMem_Free(c->ids.v);
-    PyMem_Free(c->off);
+    FREE_EACH(c->ids.v, c->off);
     memset(c, 0, sizeof(*c));
 }
 
@@ -50,15 +49,8 @@ captions_add(Captions *c, PyObject *obj, int space_only, TokWork *w, Vocab *v)
     if (!PyUnicode_Check(obj)) {
         return -2;
     }
-    if (c->n + 2 > c->cap) {
-        Py_ssize_t cap = c->cap ? 2 * c->cap : 1024;
-        int64_t *off = PyMem_Realloc(c->off, (size_t)cap * sizeof(int64_t));
-        if (off == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        c->off = off;
-        c->cap = cap;
+    if (reserve((void **)&c->off, &c->cap, c->n + 2, 1024, sizeof(int64_t)) < 0) {
+        return -1;
     }
     if (c->n == 0) {
         c->off[0] = 0;
@@ -144,13 +136,8 @@ static int
 fast_pair(PyObject *hyps_obj, PyObject *refs_obj, const char *name, PyObject **hyps,
           PyObject **refs)
 {
-    *hyps = PySequence_Fast(hyps_obj, "hypotheses must be a sequence");
-    if (*hyps == NULL) {
-        return -1;
-    }
-    *refs = PySequence_Fast(refs_obj, "references must be a sequence");
-    if (*refs == NULL) {
-        Py_CLEAR(*hyps);
+    if (fast_sides(hyps_obj, refs_obj, "hypotheses must be a sequence",
+                   "references must be a sequence", hyps, refs) < 0) {
         return -1;
     }
     if (PySequence_Fast_GET_SIZE(*hyps) != PySequence_Fast_GET_SIZE(*refs)) {
@@ -177,39 +164,24 @@ typedef struct {
 static void
 grams_free(Grams *t)
 {
-    PyMem_Free(t->slots);
-    PyMem_Free(t->hash);
-    PyMem_Free(t->start);
-    PyMem_Free(t->order);
+    FREE_EACH(t->slots, t->hash, t->start, t->order);
     memset(t, 0, sizeof(*t));
-}
-
-static int
-grams_grow(Grams *t)
-{
-    return rehash_slots(&t->slots, &t->mask, t->hash, t->n, 4096);
 }
 
 /* The index of gram ids[start .. start + order), added when new; -1 on error. */
 static int32_t
 gram_index(Grams *t, const int32_t *ids, int64_t start, int32_t order, uint64_t h)
 {
-    if (t->slots == NULL || (size_t)t->n * 2 >= t->mask + 1) {
-        if (grams_grow(t) < 0) {
-            return -1;
-        }
+    if (slots_room(&t->slots, &t->mask, t->hash, t->n, 4096) < 0) {
+        return -1;
     }
-    size_t idx = (size_t)h & t->mask;
-    for (;;) {
-        int32_t g = t->slots[idx];
-        if (g < 0) {
-            break;
-        }
-        if (t->hash[g] == h && t->order[g] == order &&
-            memcmp(ids + t->start[g], ids + start, (size_t)order * sizeof(int32_t)) == 0) {
-            return g;
-        }
-        idx = (idx + 1) & t->mask;
+    const size_t bytes = (size_t)order * sizeof(int32_t);
+    size_t idx;
+    int32_t found;
+    SLOTS_PROBE(t->slots, t->mask, t->hash, h, idx, found,
+                t->order[found] == order && memcmp(ids + t->start[found], ids + start, bytes) == 0);
+    if (found >= 0) {
+        return found;
     }
     if (t->n == t->cap) {
         Py_ssize_t cap = t->cap ? 2 * t->cap : 4096;
@@ -217,24 +189,13 @@ gram_index(Grams *t, const int32_t *ids, int64_t start, int32_t order, uint64_t 
             PyErr_SetString(PyExc_OverflowError, "cider_d_scores: too many distinct n-grams");
             return -1;
         }
-        uint64_t *hash = PyMem_Realloc(t->hash, (size_t)cap * sizeof(uint64_t));
-        if (hash == NULL) {
-            PyErr_NoMemory();
+        /* The three arrays share t->cap, set once all have grown. */
+        Py_ssize_t hash_cap = t->cap, start_cap = t->cap, order_cap = t->cap;
+        if (grow((void **)&t->hash, &hash_cap, cap, sizeof(uint64_t)) < 0 ||
+            grow((void **)&t->start, &start_cap, cap, sizeof(int64_t)) < 0 ||
+            grow((void **)&t->order, &order_cap, cap, sizeof(int32_t)) < 0) {
             return -1;
         }
-        t->hash = hash;
-        int64_t *st = PyMem_Realloc(t->start, (size_t)cap * sizeof(int64_t));
-        if (st == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        t->start = st;
-        int32_t *ord = PyMem_Realloc(t->order, (size_t)cap * sizeof(int32_t));
-        if (ord == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        t->order = ord;
         t->cap = cap;
     }
     int32_t g = (int32_t)t->n++;
@@ -483,17 +444,7 @@ done:
     captions_free(&c);
     vocab_free(&v);
     grams_free(&t);
-    PyMem_Free(ref_start);
-    PyMem_Free(goff);
-    PyMem_Free(gpos);
-    PyMem_Free(stamp);
-    PyMem_Free(cnt);
-    PyMem_Free(rw);
-    PyMem_Free(hdist);
-    PyMem_Free(rdist);
-    PyMem_Free(hwt);
-    PyMem_Free(rwt);
-    PyMem_Free(dist_off);
+    FREE_EACH(ref_start, goff, gpos, stamp, cnt, rw, hdist, rdist, hwt, rwt, dist_off);
     return result;
 }
 

@@ -53,15 +53,7 @@ token_cache_destroy(PyObject *capsule)
 static PyObject *
 meteor15_token_cache_c(PyObject *self, PyObject *unused)
 {
-    TokenCache *c = PyMem_Calloc(1, sizeof(TokenCache));
-    if (c == NULL) {
-        return PyErr_NoMemory();
-    }
-    PyObject *capsule = PyCapsule_New(c, CACHE_NAME, token_cache_destroy);
-    if (capsule == NULL) {
-        PyMem_Free(c);
-    }
-    return capsule;
+    return calloc_capsule(sizeof(TokenCache), CACHE_NAME, token_cache_destroy);
 }
 
 /* The word-type id of token s[0..n), interning it as described above; -1 with an exception. */
@@ -234,10 +226,7 @@ done:
     Py_XDECREF(ids_bytes);
     Py_XDECREF(offsets);
     Py_XDECREF(new_words);
-    PyMem_Free(line.p);
-    PyMem_Free(tmp.p);
-    PyMem_Free(lowered.buf);
-    PyMem_Free(ids.v);
+    FREE_EACH(line.p, tmp.p, lowered.buf, ids.v);
     return result;
 }
 

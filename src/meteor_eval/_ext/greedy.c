@@ -193,12 +193,8 @@ greedy_run(PyObject *const *args, Py_ssize_t nargs, int counts)
     unsigned char *ref_taken = NULL;
     Py_hash_t *hyp_hash = NULL, *ref_hash = NULL;
     Py_ssize_t nh = 0, nr = 0;
-    hyp = PySequence_Fast(hyp_obj, "hyp_words: expected a sequence of str");
-    if (hyp == NULL) {
-        goto done;
-    }
-    ref = PySequence_Fast(ref_obj, "ref_words: expected a sequence of str");
-    if (ref == NULL) {
+    if (fast_sides(hyp_obj, ref_obj, "hyp_words: expected a sequence of str",
+                   "ref_words: expected a sequence of str", &hyp, &ref) < 0) {
         goto done;
     }
     nh = PySequence_Fast_GET_SIZE(hyp);
@@ -315,11 +311,7 @@ greedy_run(PyObject *const *args, Py_ssize_t nargs, int counts)
 done:
     free_stems(hs, nh);
     free_stems(rs, nr);
-    PyMem_Free(hyp_to);
-    PyMem_Free(stage_of);
-    PyMem_Free(ref_taken);
-    PyMem_Free(hyp_hash);
-    PyMem_Free(ref_hash);
+    FREE_EACH(hyp_to, stage_of, ref_taken, hyp_hash, ref_hash);
     Py_XDECREF(hyp);
     Py_XDECREF(ref);
     return result;

@@ -74,6 +74,107 @@ release_buffer(Py_buffer *view)
     }
 }
 
+/* PyMem_Free each of n pointers (NULL ones included): the free functions of structs owning
+ * several arrays, and the kernels' exits releasing their scratch arrays. */
+static inline void
+free_each(void *const *ptrs, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        PyMem_Free(ptrs[k]);
+    }
+}
+
+/* Both sides of a call as fast sequences (new references in *hyp and *ref), each refused with
+ * its own TypeError message; 0, or -1 with the error set and neither kept. */
+static inline int
+fast_sides(PyObject *hyp_obj, PyObject *ref_obj, const char *hyp_message,
+           const char *ref_message, PyObject **hyp, PyObject **ref)
+{
+    *ref = NULL;
+    *hyp = PySequence_Fast(hyp_obj, hyp_message);
+    if (*hyp == NULL) {
+        return -1;
+    }
+    *ref = PySequence_Fast(ref_obj, ref_message);
+    if (*ref == NULL) {
+        Py_CLEAR(*hyp);
+        return -1;
+    }
+    return 0;
+}
+
+/* A capsule named `name` owning a new zeroed PyMem block of size bytes, freed by `destroy`
+ * (which must release it with PyMem_Free); NULL with an exception set (the block freed). */
+static inline PyObject *
+calloc_capsule(size_t size, const char *name, PyCapsule_Destructor destroy)
+{
+    void *block = PyMem_Calloc(1, size);
+    if (block == NULL) {
+        return PyErr_NoMemory();
+    }
+    PyObject *capsule = PyCapsule_New(block, name, destroy);
+    if (capsule == NULL) {
+        PyMem_Free(block);
+    }
+    return capsule;
+}
+
+#define FREE_EACH(...)                                                                             \
+    free_each((void *const[]){__VA_ARGS__}, sizeof((void *const[]){__VA_ARGS__}) / sizeof(void *))
+
+/* static void insertion_sort_<name>(T *a, Py_ssize_t n): a[0 .. n) of a scalar type T in
+ * ascending order by insertion, for short arrays. */
+#define DEFINE_INSERTION_SORT(name, T)                                                             \
+    static void insertion_sort_##name(T *a, Py_ssize_t n)                                          \
+    {                                                                                              \
+        for (Py_ssize_t i = 1; i < n; i++) {                                                       \
+            const T v = a[i];                                                                      \
+            Py_ssize_t j = i;                                                                      \
+            while (j > 0 && a[j - 1] > v) {                                                        \
+                a[j] = a[j - 1];                                                                   \
+                j--;                                                                               \
+            }                                                                                      \
+            a[j] = v;                                                                              \
+        }                                                                                          \
+    }
+
+/* static void heap_sort_<name>(T *a, Py_ssize_t n): the same by heap sort (no recursion,
+ * O(n log n)), for long ones. Scalars equal in value are indistinguishable, so both sorts give
+ * the same array. */
+#define DEFINE_HEAP_SORT(name, T)                                                                  \
+    /* Move a[at] down the max-heap a[0 .. n) to its place (heap sort's one step). */              \
+    static inline void sift_down_##name(T *a, Py_ssize_t n, Py_ssize_t at)                         \
+    {                                                                                              \
+        const T v = a[at];                                                                         \
+        for (;;) {                                                                                 \
+            Py_ssize_t child = 2 * at + 1;                                                         \
+            if (child >= n) {                                                                      \
+                break;                                                                             \
+            }                                                                                      \
+            if (child + 1 < n && a[child] < a[child + 1]) {                                        \
+                child++;                                                                           \
+            }                                                                                      \
+            if (v >= a[child]) {                                                                   \
+                break;                                                                             \
+            }                                                                                      \
+            a[at] = a[child];                                                                      \
+            at = child;                                                                            \
+        }                                                                                          \
+        a[at] = v;                                                                                 \
+    }                                                                                              \
+    static void heap_sort_##name(T *a, Py_ssize_t n)                                               \
+    {                                                                                              \
+        for (Py_ssize_t at = n / 2 - 1; at >= 0; at--) {                                           \
+            sift_down_##name(a, n, at);                                                            \
+        }                                                                                          \
+        for (Py_ssize_t end = n - 1; end > 0; end--) {                                             \
+            const T top = a[0];                                                                    \
+            a[0] = a[end];                                                                         \
+            a[end] = top;                                                                          \
+            sift_down_##name(a, end, 0);                                                           \
+        }                                                                                          \
+    }
+
 /* ---- Candidates and the beam search (beam.c) ------------------------------------------------ */
 
 /* A span of positions as bit-set words: words w0..w1, partial masks m0 (first) and m1 (last). */
@@ -241,6 +342,22 @@ rehash_slots(int32_t **slots, size_t *mask, const uint64_t *hash, Py_ssize_t n, 
     *mask = size - 1;
     return 0;
 }
+
+/* Make room in such a table of n entries before a lookup that may add one: rebuilt when half
+ * full or not yet made (rehash_slots() with `first`). 0, or -1 with MemoryError set. */
+static inline int
+slots_room(int32_t **slots, size_t *mask, const uint64_t *hash, Py_ssize_t n, size_t first)
+{
+    if (*slots == NULL || (size_t)n * 2 >= *mask + 1) {
+        return rehash_slots(slots, mask, hash, n, first);
+    }
+    return 0;
+}
+
+/* Linear probing in such a table for a key of hash h: stops with e the entry of hash h for
+ * which the expression `same` (of e) holds, or with e = -1 and idx the free slot where the
+ * key's new entry goes. A macro so that `same` is compiled into each table's lookup. */
+#define SLOTS_PROBE(slots, mask, hash, h, idx, e, same)                                                for ((idx) = (size_t)(h) & (mask); ((e) = (slots)[idx]) >= 0 && !((hash)[e] == (h) && (same));          (idx) = ((idx) + 1) & (mask)) {                                                               }
 KERNEL_API int read_weights(Work *w, PyObject *weights_obj);
 KERNEL_API int load_raw(Work *w, const Cand *raw, Py_ssize_t n_cands, Py_ssize_t n_hyp,
                         Py_ssize_t n_ref, int keep_objs);
@@ -262,6 +379,9 @@ span_inside(const Cand *c, Py_ssize_t n_hyp, Py_ssize_t n_ref)
 
 KERNEL_API int read_int(PyObject *item, int64_t *out);
 KERNEL_API int64_t *read_int64s(PyObject *seq, Py_ssize_t *n, const char *what);
+KERNEL_API int read_int64_sides(PyObject *hyp_obj, PyObject *ref_obj, const char *hyp_what,
+                                const char *ref_what, int64_t **hyp, Py_ssize_t *nh,
+                                int64_t **ref, Py_ssize_t *nr);
 KERNEL_API int read_ids(PyObject *hyp_obj, PyObject *ref_obj, int64_t **hid, Py_ssize_t *nh,
                         int64_t **rid, Py_ssize_t *nr);
 KERNEL_API int read_match(PyObject *m, Cand *c, const char *what);
@@ -362,10 +482,10 @@ typedef struct {
 KERNEL_API void chains_free(Chains *c);
 KERNEL_API int emit(Emit *e, Py_ssize_t ref_start, Py_ssize_t ref_len, Py_ssize_t hyp_start,
                     Py_ssize_t hyp_len);
-KERNEL_API int equal_keys_core(Emit *e, Chains *reuse, const int64_t *hk, Py_ssize_t nh,
+KERNEL_API int equal_keys_core(Emit *e, Chains *c, const int64_t *hk, Py_ssize_t nh,
                                const int64_t *rk, Py_ssize_t nr, const int64_t *hid,
                                const int64_t *rid, int different);
-KERNEL_API int sets_core(Emit *e, Chains *reuse, const Packed *hs, Py_ssize_t nh,
+KERNEL_API int sets_core(Emit *e, Chains *c, const Packed *hs, Py_ssize_t nh,
                          const Packed *rs, Py_ssize_t nr, const int64_t *hid,
                          const int64_t *rid);
 KERNEL_API int paraphrase_core(Emit *e, const Trie *t, const int64_t *hids, Py_ssize_t nh,

@@ -24,9 +24,7 @@
 void
 lcs_work_free(LcsWork *w)
 {
-    PyMem_Free(w->first);
-    PyMem_Free(w->next);
-    PyMem_Free(w->bits);
+    FREE_EACH(w->first, w->next, w->bits);
     memset(w, 0, sizeof(*w));
 }
 
@@ -330,10 +328,7 @@ wlcs_mask_core(const int32_t *a, Py_ssize_t na, const int32_t *b, Py_ssize_t nb,
     }
     rc = 0;
 done:
-    PyMem_Free(f);
-    PyMem_Free(cs);
-    PyMem_Free(cr);
-    PyMem_Free(moves);
+    FREE_EACH(f, cs, cr, moves);
     return rc;
 }
 
@@ -380,8 +375,7 @@ typedef struct {
 static void
 id_pair_free(IdPair *p)
 {
-    PyMem_Free(p->a);
-    PyMem_Free(p->b);
+    FREE_EACH(p->a, p->b);
 }
 
 /* Read both sequences; on failure nothing stays allocated. */

@@ -117,18 +117,29 @@ read_int64s(PyObject *seq, Py_ssize_t *n, const char *what)
 }
 
 /*
- * The word identities of a candidate generator's two segments, hyp_ids and ref_ids, into new
- * arrays; -1 with an exception set (either array may then be allocated: the caller frees both
- * with PyMem_Free, as on success).
+ * Both sides' sequences of ints (a segment pair's keys, identities or coverage counts) into new
+ * arrays, each refused with its own message; -1 with an exception set (either array may then be
+ * allocated: the caller frees both with PyMem_Free, as on success).
  */
+int
+read_int64_sides(PyObject *hyp_obj, PyObject *ref_obj, const char *hyp_what,
+                 const char *ref_what, int64_t **hyp, Py_ssize_t *nh, int64_t **ref,
+                 Py_ssize_t *nr)
+{
+    *hyp = read_int64s(hyp_obj, nh, hyp_what);
+    if (*hyp == NULL) {
+        return -1;
+    }
+    *ref = read_int64s(ref_obj, nr, ref_what);
+    return *ref == NULL ? -1 : 0;
+}
+
+/* The word identities of a candidate generator's two segments, hyp_ids and ref_ids, as
+ * read_int64_sides() reads them. */
 int
 read_ids(PyObject *hyp_obj, PyObject *ref_obj, int64_t **hid, Py_ssize_t *nh, int64_t **rid,
          Py_ssize_t *nr)
 {
-    *hid = read_int64s(hyp_obj, nh, "hyp_ids: expected a sequence of ints");
-    if (*hid == NULL) {
-        return -1;
-    }
-    *rid = read_int64s(ref_obj, nr, "ref_ids: expected a sequence of ints");
-    return *rid == NULL ? -1 : 0;
+    return read_int64_sides(hyp_obj, ref_obj, "hyp_ids: expected a sequence of ints",
+                            "ref_ids: expected a sequence of ints", hid, nh, rid, nr);
 }

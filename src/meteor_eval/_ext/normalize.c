@@ -208,32 +208,37 @@ sub_pair(const Buf *in, Buf *out, CharClass a, Py_UCS4 x, CharClass b, const cha
     return 0;
 }
 
-/* str.replace(needle, repl) for ASCII needle and replacement. */
-static int
-replace_ascii(const Buf *in, Buf *out, const char *needle, const char *repl)
-{
-    out->len = 0;
-    const Py_ssize_t nn = (Py_ssize_t)strlen(needle);
-    Py_ssize_t s = 0;
-    for (;;) {
-        Py_ssize_t at = find_ascii(in, needle, s);
-        if (at < 0) {
-            break;
-        }
-        if (buf_put_span(out, in->p + s, at - s) < 0 || buf_put_ascii(out, repl) < 0) {
-            return -1;
-        }
-        s = at + nn;
-    }
-    return buf_put_span(out, in->p + s, in->len - s);
-}
-
 static void
 swap(Buf *a, Buf *b)
 {
     Buf t = *a;
     *a = *b;
     *b = t;
+}
+
+/* line = line.replace(needle, repl) for ASCII needle and replacement, written to tmp, which then
+ * changes places with line (every step keeps its line in *line). */
+static int
+replace_ascii(Buf *line, Buf *tmp, const char *needle, const char *repl)
+{
+    tmp->len = 0;
+    const Py_ssize_t nn = (Py_ssize_t)strlen(needle);
+    Py_ssize_t s = 0;
+    for (;;) {
+        Py_ssize_t at = find_ascii(line, needle, s);
+        if (at < 0) {
+            break;
+        }
+        if (buf_put_span(tmp, line->p + s, at - s) < 0 || buf_put_ascii(tmp, repl) < 0) {
+            return -1;
+        }
+        s = at + nn;
+    }
+    if (buf_put_span(tmp, line->p + s, line->len - s) < 0) {
+        return -1;
+    }
+    swap(line, tmp);
+    return 0;
 }
 
 /* ---- The steps ---------------------------------------------------------------------------- */
@@ -355,7 +360,6 @@ protect_dot_runs(Buf *line, Buf *tmp, int *multi)
         if (replace_ascii(line, tmp, "DOTMULTI.", "DOTDOTMULTI") < 0) {
             return -1;
         }
-        swap(line, tmp);
     }
     return 0;
 }
@@ -414,11 +418,7 @@ normalize_dashes(Buf *line, Buf *tmp)
     if (find_ascii(line, "--", 0) < 0) {
         return 0;
     }
-    if (replace_ascii(line, tmp, "--", "-") < 0) {
-        return -1;
-    }
-    swap(line, tmp);
-    return 0;
+    return replace_ascii(line, tmp, "--", "-");
 }
 
 static int
@@ -454,11 +454,7 @@ split_apostrophes(Buf *line, Buf *tmp, int mode)
                    ? -1
                    : 0;
     }
-    if (replace_ascii(line, tmp, "'", " ' ") < 0) {
-        return -1;
-    }
-    swap(line, tmp);
-    return 0;
+    return replace_ascii(line, tmp, "'", " ' ");
 }
 
 /* prefixes.get(word[start:end]): 1 true, 0 false, -1 absent, -2 error. */
@@ -553,13 +549,8 @@ restore_dot_runs(Buf *line, Buf *tmp)
         if (replace_ascii(line, tmp, "DOTDOTMULTI", "DOTMULTI.") < 0) {
             return -1;
         }
-        swap(line, tmp);
     }
-    if (replace_ascii(line, tmp, "DOTMULTI", ".") < 0) {
-        return -1;
-    }
-    swap(line, tmp);
-    return 0;
+    return replace_ascii(line, tmp, "DOTMULTI", ".");
 }
 
 /* Collapse runs of spaces (ASCII or the Unicode ones) to one ASCII space, in place. */

@@ -173,12 +173,7 @@ typedef struct {
 static void
 scratch_free(Scratch *s)
 {
-    PyMem_Free(s->side);
-    PyMem_Free(s->flags);
-    PyMem_Free(s->sets);
-    PyMem_Free(s->chosen);
-    PyMem_Free(s->para.raw);
-    PyMem_Free(s->all.raw);
+    FREE_EACH(s->side, s->flags, s->sets, s->chosen, s->para.raw, s->all.raw);
     chains_free(&s->chains);
 }
 

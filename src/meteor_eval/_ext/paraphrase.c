@@ -869,15 +869,7 @@ done:
 static PyObject *
 paraphrase_walk_cache_c(PyObject *self, PyObject *unused)
 {
-    struct WalkCache *c = PyMem_Calloc(1, sizeof(struct WalkCache));
-    if (c == NULL) {
-        return PyErr_NoMemory();
-    }
-    PyObject *capsule = PyCapsule_New(c, WALK_CACHE_NAME, walk_cache_destroy);
-    if (capsule == NULL) {
-        PyMem_Free(c);
-    }
-    return capsule;
+    return calloc_capsule(sizeof(struct WalkCache), WALK_CACHE_NAME, walk_cache_destroy);
 }
 
 PyMethodDef meteor_paraphrase_methods[] = {

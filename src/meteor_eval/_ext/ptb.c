@@ -262,21 +262,7 @@ typedef struct {
 static int
 ptb_out_reserve(PtbOut *out, Py_ssize_t more)
 {
-    if (out->n + more <= out->cap) {
-        return 0;
-    }
-    Py_ssize_t cap = out->cap ? out->cap : 256;
-    while (cap < out->n + more) {
-        cap *= 2;
-    }
-    Py_UCS4 *v = PyMem_Realloc(out->v, (size_t)cap * sizeof(Py_UCS4));
-    if (v == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    out->v = v;
-    out->cap = cap;
-    return 0;
+    return reserve((void **)&out->v, &out->cap, out->n + more, 256, sizeof(Py_UCS4));
 }
 
 /* Append one token (a str), after a space unless it is the line's first. */

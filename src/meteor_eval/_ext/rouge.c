@@ -287,6 +287,25 @@ prf(const double t[3], double out[7])
     out[6] = 1.0;
 }
 
+/* Where rouge_rows() reads a segment's lines: its texts in x, line k's spans in texts[k]. */
+typedef struct {
+    Reader *rd;
+    Texts *x;
+    Text **texts;
+} Lines;
+
+/* The RowLineReader of rouge_rows(). */
+static int
+read_line(void *ctx, PyObject *obj, Py_ssize_t k)
+{
+    Lines *l = ctx;
+    if (k == 0) {
+        l->x->tok.n = 0;
+        l->x->n_sent = 0;
+    }
+    return read_text(l->rd, obj, TOK_ROUGE, l->x, &(*l->texts)[k]);
+}
+
 /* rouge_rows(hypotheses, references, variants, separator, stem, average) -> bytes | None */
 static PyObject *
 rouge_rows_c(PyObject *self, PyObject *args)
@@ -343,20 +362,11 @@ rouge_rows_c(PyObject *self, PyObject *args)
         goto done;
     }
     double *rows = (double *)c.rows;
+    Lines lines = {&rd, &x, &texts};
     for (Py_ssize_t i = 0; i < c.n; i++) {
-        Py_ssize_t nrefs;
-        PyObject *group =
-            row_chunk_group(&c, i, &nrefs, &outcome, (void **)&texts, &cap_texts, sizeof(*texts));
-        if (group == NULL) {
-            goto done;
-        }
-        x.tok.n = 0;
-        x.n_sent = 0;
-        int rc = read_text(&rd, PySequence_Fast_GET_ITEM(c.hyps, i), TOK_ROUGE, &x, &texts[0]);
-        for (Py_ssize_t r = 0; rc == 0 && r < nrefs; r++) {
-            rc = read_text(&rd, PySequence_Fast_ITEMS(group)[r], TOK_ROUGE, &x, &texts[r + 1]);
-        }
-        if (row_chunk_read_failed(rc, &outcome)) {
+        const Py_ssize_t nrefs = row_chunk_segment(&c, i, &outcome, (void **)&texts, &cap_texts,
+                                                   sizeof(*texts), read_line, &lines);
+        if (nrefs < 0) {
             goto done;
         }
         const int32_t *tok = x.tok.v;
@@ -410,17 +420,11 @@ rouge_rows_c(PyObject *self, PyObject *args)
     }
     outcome = ROWS_DONE;
 done:
-    PyMem_Free(sep_buf.buf);
+    FREE_EACH(sep_buf.buf, x.tok.v, x.sent, texts, sc.hyp_left, sc.ref_left, sc.picked);
     tokwork_free(&rd.w);
     vocab_free(&rd.v);
-    PyMem_Free(x.tok.v);
-    PyMem_Free(x.sent);
-    PyMem_Free(texts);
     gram_table_free(&sc.grams);
     lcs_work_free(&sc.lcs);
-    PyMem_Free(sc.hyp_left);
-    PyMem_Free(sc.ref_left);
-    PyMem_Free(sc.picked);
     return row_chunk_close(&c, outcome);
 }
 

@@ -28,16 +28,11 @@ static inline int
 row_chunk_open(RowChunk *c, const char *kernel, PyObject *hyps_obj, PyObject *refs_obj,
                Py_ssize_t width, size_t item)
 {
-    char message[96];
+    char hyp_message[96], ref_message[96];
     memset(c, 0, sizeof(*c));
-    PyOS_snprintf(message, sizeof(message), "%s: hypotheses must be a sequence", kernel);
-    c->hyps = PySequence_Fast(hyps_obj, message);
-    if (c->hyps == NULL) {
-        return -1;
-    }
-    PyOS_snprintf(message, sizeof(message), "%s: references must be a sequence", kernel);
-    c->refs = PySequence_Fast(refs_obj, message);
-    if (c->refs == NULL) {
+    PyOS_snprintf(hyp_message, sizeof(hyp_message), "%s: hypotheses must be a sequence", kernel);
+    PyOS_snprintf(ref_message, sizeof(ref_message), "%s: references must be a sequence", kernel);
+    if (fast_sides(hyps_obj, refs_obj, hyp_message, ref_message, &c->hyps, &c->refs) < 0) {
         return -1;
     }
     c->n = PySequence_Fast_GET_SIZE(c->hyps);
@@ -76,15 +71,31 @@ row_chunk_group(const RowChunk *c, Py_ssize_t i, Py_ssize_t *nrefs, int *outcome
     return group;
 }
 
-/* Whether reading a segment's texts failed (rc < 0): with an error set (-1), or on an item the
- * kernel refuses (-2, *outcome set to ROWS_REFUSED). */
-static inline int
-row_chunk_read_failed(int rc, int *outcome)
+/* A kernel's reader of one line of a segment into its own state ctx: line k is the hypothesis
+ * (k = 0, read first) or reference k (1 .. nrefs). 0, -1 with an error set, or -2 for an item
+ * the kernel refuses. */
+typedef int (*RowLineReader)(void *ctx, PyObject *text, Py_ssize_t k);
+
+/* Read every line of segment i with read(), after making room in *texts as row_chunk_group()
+ * does: the number of references, or -1 when the kernel must stop: with an error set, or with
+ * *outcome set to ROWS_REFUSED (a refused group or item, no error). */
+static inline Py_ssize_t
+row_chunk_segment(const RowChunk *c, Py_ssize_t i, int *outcome, void **texts, Py_ssize_t *cap,
+                  size_t item, RowLineReader read, void *ctx)
 {
+    Py_ssize_t nrefs;
+    PyObject *group = row_chunk_group(c, i, &nrefs, outcome, texts, cap, item);
+    if (group == NULL) {
+        return -1;
+    }
+    int rc = read(ctx, PySequence_Fast_GET_ITEM(c->hyps, i), 0);
+    for (Py_ssize_t r = 0; rc == 0 && r < nrefs; r++) {
+        rc = read(ctx, PySequence_Fast_ITEMS(group)[r], r + 1);
+    }
     if (rc == -2) {
         *outcome = ROWS_REFUSED;
     }
-    return rc < 0;
+    return rc < 0 ? -1 : nrefs;
 }
 
 /* The kernel's return value for its outcome; the chunk's references are released. */

@@ -164,10 +164,7 @@ word_stats_c(PyObject *self, PyObject *args)
     result = stats_tuple(head, counts, n_stages);
 done:
     Py_XDECREF(matches);
-    PyMem_Free(hf);
-    PyMem_Free(rf);
-    PyMem_Free(counts);
-    PyMem_Free(chosen);
+    FREE_EACH(hf, rf, counts, chosen);
     return result;
 }
 

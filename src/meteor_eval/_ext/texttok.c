@@ -39,12 +39,7 @@ ids_push(Ids *ids, int32_t id)
 void
 vocab_free(Vocab *v)
 {
-    PyMem_Free(v->arena);
-    PyMem_Free(v->off);
-    PyMem_Free(v->len);
-    PyMem_Free(v->hash);
-    PyMem_Free(v->slots);
-    PyMem_Free(v->stem);
+    FREE_EACH(v->arena, v->off, v->len, v->hash, v->slots, v->stem);
     memset(v, 0, sizeof(*v));
 }
 
@@ -58,32 +53,20 @@ hash_u4(const Py_UCS4 *s, Py_ssize_t n)
     return h ^ (h >> 29);
 }
 
-static int
-vocab_grow_slots(Vocab *v)
-{
-    return rehash_slots(&v->slots, &v->mask, v->hash, v->n, 1024);
-}
-
 int32_t
 vocab_id(Vocab *v, const Py_UCS4 *s, Py_ssize_t n)
 {
-    if ((size_t)v->n * 2 >= v->mask + 1 || v->slots == NULL) {
-        if (vocab_grow_slots(v) < 0) {
-            return -1;
-        }
+    if (slots_room(&v->slots, &v->mask, v->hash, v->n, 1024) < 0) {
+        return -1;
     }
-    uint64_t h = hash_u4(s, n);
-    size_t idx = (size_t)h & v->mask;
-    for (;;) {
-        int32_t id = v->slots[idx];
-        if (id < 0) {
-            break;
-        }
-        if (v->hash[id] == h && v->len[id] == n &&
-            memcmp(v->arena + v->off[id], s, (size_t)n * sizeof(Py_UCS4)) == 0) {
-            return id;
-        }
-        idx = (idx + 1) & v->mask;
+    const uint64_t h = hash_u4(s, n);
+    const size_t bytes = (size_t)n * sizeof(Py_UCS4);
+    size_t idx;
+    int32_t found;
+    SLOTS_PROBE(v->slots, v->mask, v->hash, h, idx, found,
+                v->len[found] == n && memcmp(v->arena + v->off[found], s, bytes) == 0);
+    if (found >= 0) {
+        return found;
     }
     if (v->n == v->cap) { /* three arrays of the same capacity */
         Py_ssize_t c1 = v->cap, c2 = v->cap, c3 = v->cap;
@@ -450,9 +433,7 @@ read_ucs4(PyObject *str, U4 *buf, Py_ssize_t *n)
 void
 tokwork_free(TokWork *w)
 {
-    PyMem_Free(w->a.buf);
-    PyMem_Free(w->b.buf);
-    PyMem_Free(w->in.buf);
+    FREE_EACH(w->a.buf, w->b.buf, w->in.buf);
     memset(w, 0, sizeof(*w));
 }
 
