@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import itertools
 import sys
-from array import array
 from pathlib import Path
 
 import numpy as np
@@ -29,10 +27,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from bench_stages import load_build
+from bench_stages import build_arguments, kernel_inputs, load_build
 from bench_steady import wmt_pairs
 
-from meteor_eval.metrics.meteor import Meteor, MeteorConfig, fast
+from meteor_eval.metrics.meteor import fast
 
 
 def main() -> None:
@@ -43,24 +41,9 @@ def main() -> None:
     parser.add_argument("--build", type=Path)
     args = parser.parse_args()
     pairs = wmt_pairs(args.wmt)[args.skip : args.skip + args.n]
-    pipe = Meteor(MeteorConfig.preset("meteor15", normalization="norm")).pipeline
-    hyp_segments = pipe.interned_batch([(h, [r]) for h, r in pairs])
-    assert hyp_segments is not None and pipe.word_types is not None
-    hyp_ids, ref_ids = array("i"), array("i")
-    hyp_lengths, ref_lengths = [], []
-    for hyp, (_, r) in zip(hyp_segments, pairs, strict=True):
-        ref = pipe.reference(r)
-        assert hyp.interned is not None and ref.interned is not None
-        hyp_ids.extend(hyp.interned[1])
-        ref_ids.extend(ref.interned[1])
-        hyp_lengths.append(len(hyp.interned[1]))
-        ref_lengths.append(len(ref.interned[1]))
-    hyp_offsets = array("q", itertools.accumulate(hyp_lengths, initial=0))
-    ref_offsets = array("q", itertools.accumulate(ref_lengths, initial=0))
+    pipe, hyp_ids, hyp_offsets, ref_ids, ref_offsets, tables, trie_at = kernel_inputs(pairs)
     module = fast._ROWS_KERNEL if args.build is None else load_build(args.build)
-    tables = list(pipe._table_arguments(pipe.word_types))
-    trie_at = next(k for k, item in enumerate(tables) if isinstance(item, tuple) and len(item) == 6)
-    tables[trie_at] = (*tables[trie_at][:5], module.paraphrase_walk_cache())
+    tables = build_arguments(tables, trie_at, module)
     out = np.zeros((len(pairs), 23), dtype=np.int64)
     module.meteor15_rows(
         bytes(pipe.pair_kinds), hyp_ids, hyp_offsets, ref_ids, ref_offsets, *tables, 0, out

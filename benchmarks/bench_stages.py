@@ -55,6 +55,54 @@ def load_build(path: Path) -> ModuleType:
     return module
 
 
+KernelInputs = tuple["fast.FastPipeline", array, array, array, array, list[object], int]
+
+
+def kernel_inputs(pairs: list[tuple[str, str]]) -> KernelInputs:
+    """``meteor15_rows``'s inputs for ``pairs`` (all four English stages, ``-norm``): the
+    pipeline, the interned token ids and offsets of both sides, the pipeline's table arguments
+    and the position of the paraphrase trie among them."""
+    pipe = Meteor(MeteorConfig.preset("meteor15", normalization="norm")).pipeline
+    hyp_segments = pipe.interned_batch([(h, [r]) for h, r in pairs])
+    assert hyp_segments is not None and pipe.word_types is not None
+    hyp_ids, ref_ids = array("i"), array("i")
+    hyp_lengths, ref_lengths = [], []
+    for hyp, (_, r) in zip(hyp_segments, pairs, strict=True):
+        ref = pipe.reference(r)
+        assert hyp.interned is not None and ref.interned is not None
+        hyp_ids.extend(hyp.interned[1])
+        ref_ids.extend(ref.interned[1])
+        hyp_lengths.append(len(hyp.interned[1]))
+        ref_lengths.append(len(ref.interned[1]))
+    hyp_offsets = array("q", itertools.accumulate(hyp_lengths, initial=0))
+    ref_offsets = array("q", itertools.accumulate(ref_lengths, initial=0))
+    tables = list(pipe._table_arguments(pipe.word_types))
+    trie_at = next(k for k, item in enumerate(tables) if isinstance(item, tuple) and len(item) == 5)
+    return pipe, hyp_ids, hyp_offsets, ref_ids, ref_offsets, tables, trie_at
+
+
+def build_arguments(tables: list[object], trie_at: int, module: ModuleType) -> list[object]:
+    """The table arguments for one build: a paraphrase walk cache of its own, and for a build
+    from before the index's node table (format version 1: no ``_paraphrase_layout``) the
+    table's two columns as arrays of their own (copies, in the order it reads them)."""
+    trie = tables[trie_at]
+    assert isinstance(trie, tuple)
+    own = list(tables)
+    own[trie_at] = (*trie[:4], module.paraphrase_walk_cache())
+    if not hasattr(module, "_paraphrase_layout"):  # format 1: (first_child, token,
+        nodes, token, record_b, root = trie[:4]  # record_start, record_b, root)
+        columns = np.frombuffer(nodes, np.uint32)
+        own[trie_at] = (
+            columns[0::2].copy(),
+            token,
+            columns[1::2].copy(),
+            record_b,
+            root,
+            module.paraphrase_walk_cache(),
+        )
+    return own
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--wmt", type=Path)
@@ -73,41 +121,10 @@ def main() -> None:
         refs = (DATA / "xray-reference").read_text(encoding="utf-8").splitlines()
         pairs = list(zip(hyps, refs, strict=True))[: args.n]
         source = "xray system1"
-    scorer = Meteor(MeteorConfig.preset("meteor15", normalization="norm"))
-    pipe = scorer.pipeline
-    hyp_segments = pipe.interned_batch([(h, [r]) for h, r in pairs])
-    assert hyp_segments is not None and pipe.word_types is not None
-    ref_segments = [pipe.reference(r) for _, r in pairs]
-    hyp_ids, ref_ids = array("i"), array("i")
-    hyp_lengths, ref_lengths = [], []
-    for hyp, ref in zip(hyp_segments, ref_segments, strict=True):
-        assert hyp.interned is not None and ref.interned is not None
-        hyp_ids.extend(hyp.interned[1])
-        ref_ids.extend(ref.interned[1])
-        hyp_lengths.append(len(hyp.interned[1]))
-        ref_lengths.append(len(ref.interned[1]))
-    hyp_offsets = array("q", itertools.accumulate(hyp_lengths, initial=0))
-    ref_offsets = array("q", itertools.accumulate(ref_lengths, initial=0))
-    tables = list(pipe._table_arguments(pipe.word_types))
-    trie_at = next(k for k, item in enumerate(tables) if isinstance(item, tuple) and len(item) == 5)
+    pipe, hyp_ids, hyp_offsets, ref_ids, ref_offsets, tables, trie_at = kernel_inputs(pairs)
     builds: list[tuple[str, ModuleType]] = [("this tree", fast._ROWS_KERNEL)]
     builds += [(str(path), load_build(path)) for path in args.build]
-    arguments = []
-    for _, module in builds:  # a walk cache of each build's own layout
-        own = list(tables)
-        own[trie_at] = (*tables[trie_at][:4], module.paraphrase_walk_cache())
-        if not hasattr(module, "_paraphrase_layout"):  # format 1: (first_child, token,
-            nodes, token, record_b, root = tables[trie_at][:4]  # record_start, record_b, root)
-            columns = np.frombuffer(nodes, np.uint32)
-            own[trie_at] = (
-                columns[0::2].copy(),
-                token,
-                columns[1::2].copy(),
-                record_b,
-                root,
-                module.paraphrase_walk_cache(),
-            )
-        arguments.append(own)
+    arguments = [build_arguments(tables, trie_at, module) for _, module in builds]
     kinds = bytes(pipe.pair_kinds)
     stages = {"none": b"", "synonym": kinds[2:3], "paraphrase": kinds[3:4], "all four": kinds}
     n = len(pairs)

@@ -679,6 +679,21 @@ entry_free(const uint64_t *bits, const Entry *m, Py_ssize_t c, Py_ssize_t wh)
 #define BUCKET_MAX 8
 #define BUCKET_MAX_KEPT 64
 
+/* Puts key v of bucket b into head[0..m) (descending, from[] their buckets); returns m + 1. */
+static inline Py_ssize_t
+head_insert(uint64_t *head, Py_ssize_t *from, Py_ssize_t m, uint64_t v, Py_ssize_t b)
+{
+    Py_ssize_t j = m;
+    while (j > 0 && head[j - 1] < v) {
+        head[j] = head[j - 1];
+        from[j] = from[j - 1];
+        j--;
+    }
+    head[j] = v;
+    from[j] = b;
+    return m + 1;
+}
+
 /* The first k (at most their total) of the sorted buckets keys[b * stride .. + count[b]) of
  * distinct keys, merged into out. The buckets' next keys are kept in descending order, so the
  * smallest is the last; a bucket's next key, usually close to the one just taken, goes back in
@@ -696,30 +711,14 @@ merge_buckets(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, 
         if (count[b] == 0) {
             continue;
         }
-        const uint64_t v = keys[b * stride];
-        Py_ssize_t j = m++;
-        while (j > 0 && head[j - 1] < v) {
-            head[j] = head[j - 1];
-            from[j] = from[j - 1];
-            j--;
-        }
-        head[j] = v;
-        from[j] = b;
+        m = head_insert(head, from, m, keys[b * stride], b);
     }
     for (Py_ssize_t i = 0; i < k; i++) {
         m--;
         out[i] = head[m];
         const Py_ssize_t b = from[m];
         if (++at[b] < count[b]) {
-            const uint64_t v = keys[b * stride + at[b]];
-            Py_ssize_t j = m++;
-            while (j > 0 && head[j - 1] < v) {
-                head[j] = head[j - 1];
-                from[j] = from[j - 1];
-                j--;
-            }
-            head[j] = v;
-            from[j] = b;
+            m = head_insert(head, from, m, keys[b * stride + at[b]], b);
         }
     }
 }
