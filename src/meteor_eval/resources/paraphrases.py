@@ -216,10 +216,12 @@ def build_index(
 ) -> tuple[bytes, bytearray]:
     """Build the index of a table and return its header and body.
 
-    The table is streamed in blocks and the trie is built with numpy
+    The table is streamed in blocks and the trie is built by one compiled pass, or by the
+    numpy builder where the extension is absent
     (:mod:`meteor_eval.resources._paraphrase_build`). For the English table (5.27 million
-    records, 3.3 million trie nodes) this took 5.0 s of CPU time and 241 MB peak memory, once
-    per machine (``docs/performance.md``); the index is 75 MB.
+    records, 3.3 million trie nodes) a whole first run, build included, took 6.4 s of CPU time
+    and 234 MB peak memory, once per machine (``docs/performance.md``, round 9); the index is
+    75 MB.
 
     Args:
         table: The gzip paraphrase table.
