@@ -39,7 +39,13 @@ from typing import Any, Literal, get_args
 
 from meteor_eval._ext import compiled_function
 from meteor_eval.errors import warn_renamed
-from meteor_eval.metrics.base import Score, Signature, SignatureField, check_segment
+from meteor_eval.metrics.base import (
+    Score,
+    Signature,
+    SignatureField,
+    check_segment,
+    config_from,
+)
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
 from meteor_eval.stats.bleu import BleuReference, BleuStats, bleu_segment_stats, prepare_reference
 from meteor_eval.text.bleu_tokenizers import (
@@ -564,19 +570,10 @@ def corpus_bleu(
     jobs: int = 1,
     start_method: str | None = None,
 ) -> BleuScore:
-    """Corpus BLEU, equal to sacrebleu's ``corpus_bleu`` with the same options.
-
-    Args:
-        hypotheses: One string per segment.
-        references: ``references[i]`` lists the references of ``hypotheses[i]``.
-        tokenize: Tokenizer name.
-        smooth_method: Smoothing method.
-        smooth_value: Smoothing value for ``floor`` and ``add-k``.
-        lowercase: Case-insensitive BLEU.
-        effective_order: Leave out orders the hypotheses lack.
-        max_ngram_order: Highest n-gram order.
-        jobs: Processes to score in (0: one per CPU); the result is identical.
-        start_method: How worker processes start (:mod:`meteor_eval.processes`).
+    """Corpus BLEU, equal to sacrebleu's ``corpus_bleu`` with the same options (see
+    :class:`BleuConfig` for them); ``references[i]`` lists the references of
+    ``hypotheses[i]``, and ``jobs`` processes (0: one per CPU) started by ``start_method``
+    (:mod:`meteor_eval.processes`) give the same result as one.
 
     Returns:
         The score (0-100) with counts, precisions, brevity penalty and signature.
@@ -585,14 +582,7 @@ def corpus_bleu(
         >>> corpus_bleu(["I work."], [["I work."]]).score
         0.0
     """
-    config = BleuConfig(
-        tokenize=tokenize,
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        lowercase=lowercase,
-        effective_order=effective_order,
-        max_ngram_order=max_ngram_order,
-    )
+    config = config_from(BleuConfig, locals())
     return Bleu(config).corpus_score(hypotheses, references, jobs=jobs, start_method=start_method)
 
 
@@ -616,14 +606,7 @@ def segment_bleu(
     """
     if isinstance(references, str):
         raise TypeError("references: expected a sequence of strings, got a bare string")
-    config = BleuConfig(
-        tokenize=tokenize,
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        lowercase=lowercase,
-        effective_order=effective_order,
-        max_ngram_order=max_ngram_order,
-    )
+    config = config_from(BleuConfig, locals())
     return Bleu(config).segment_score(hypothesis, references)
 
 
