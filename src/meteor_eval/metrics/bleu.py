@@ -570,10 +570,19 @@ def corpus_bleu(
     jobs: int = 1,
     start_method: str | None = None,
 ) -> BleuScore:
-    """Corpus BLEU, equal to sacrebleu's ``corpus_bleu`` with the same options (see
-    :class:`BleuConfig` for them); ``references[i]`` lists the references of
-    ``hypotheses[i]``, and ``jobs`` processes (0: one per CPU) started by ``start_method``
-    (:mod:`meteor_eval.processes`) give the same result as one.
+    """Corpus BLEU, equal to sacrebleu's ``corpus_bleu`` with the same options.
+
+    Args:
+        hypotheses: One string per segment.
+        references: ``references[i]`` lists the references of ``hypotheses[i]``.
+        tokenize: Tokenizer name.
+        smooth_method: Smoothing method.
+        smooth_value: Smoothing value for ``floor`` and ``add-k``.
+        lowercase: Case-insensitive BLEU.
+        effective_order: Leave out orders the hypotheses lack.
+        max_ngram_order: Highest n-gram order.
+        jobs: Processes to score in (0: one per CPU); the result is identical.
+        start_method: How worker processes start (:mod:`meteor_eval.processes`).
 
     Returns:
         The score (0-100) with counts, precisions, brevity penalty and signature.

@@ -261,10 +261,13 @@ class Meteor(Metric["MeteorScore"]):
     ) -> MeteorScore:
         """METEOR of a corpus: pooled statistics scored once (or the mean, if configured).
 
-        ``segments`` attaches per-segment scores, ``alignments`` each segment's alignment
-        (and implies ``segments``); ``hypotheses``, ``references``, ``jobs`` and
-        ``start_method`` are those of
-        :meth:`Metric.corpus_score <meteor_eval.metrics.protocol.Metric.corpus_score>`.
+        Args:
+            hypotheses: One string per segment.
+            references: ``references[i]`` lists the references of ``hypotheses[i]``.
+            segments: Attach per-segment scores.
+            alignments: Attach each segment's alignment (implies ``segments``).
+            jobs: Processes to score in (0: one per CPU); the result is identical.
+            start_method: How worker processes start (:mod:`meteor_eval.processes`).
 
         Raises:
             TypeError: a bare string where a sequence is expected.
