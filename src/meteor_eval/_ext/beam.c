@@ -897,7 +897,7 @@ uniform_run(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t kept, Py_ss
     Py_ssize_t d = c;
     for (; d < n_ref && quiet_position(w, d); d++) {
         if (bits[wh + (d >> 6)] & ((uint64_t)1 << (d & 63))) {
-            if (d < idx) { /* inside a fixed match */
+            if (d < idx) { /* inside the match that set idx (used in every path) */
                 continue;
             }
             const Py_ssize_t f = w->fixed_at[d];
