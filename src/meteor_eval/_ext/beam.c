@@ -850,6 +850,87 @@ materialise_packed(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k
     return 0;
 }
 
+/* Whether no candidate but a fixed match starts at reference position c: every path has exactly
+ * one successor there (a skip, a pass-through or the fixed match) and no bit changes. */
+static inline int
+quiet_position(const Work *w, Py_ssize_t c)
+{
+    return w->first[c + 1] == w->first[c] || w->fixed_at[c] >= 0;
+}
+
+/* Quiet steps from reference position c on, run at once when the kept paths share idx and
+ * last_end (checked here); returns the first position not run (c itself when none is).
+ *
+ * Why the paths' successors are then identical up to their keys: a path's chosen matches all
+ * end before its idx (a match sets idx to its end and idx never decreases), so at positions
+ * from idx on each path's bits are the fixed matches' bits, the same in every path (path 0's
+ * bits stand for all). A quiet step adds to a path's key a delta that depends only on the bit
+ * at c, on idx and on last_end (a fixed match's gain and offset, a chunk when it does not
+ * continue last_end; the skip's chunk when last_end is open), and sets idx and last_end from
+ * those alone. So the steps add one delta to every key: the paths keep their order (no field
+ * overflows: the packing bounds every path's fields) and no step cuts (one successor a path);
+ * the kept paths' keys, idx and last_end are updated once at the end, as the steps one by
+ * one would leave them. (The delta itself cannot change which path wins, as every later key
+ * carries it; it is added so that a key stays the path's rank.) A used position at or past idx
+ * that no fixed match starts (only with inconsistent fixed matches) ends the run, for the
+ * step by step code to handle.
+ *
+ * On WMT22 pairs 42% of the steps (23,809 of 57,008 on 3,000 pairs) are quiet and find the
+ * paths in step, a third of the path updates of the search. */
+static Py_ssize_t
+uniform_run(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t kept, Py_ssize_t wh,
+            Py_ssize_t c)
+{
+    if (c >= n_ref || !quiet_position(w, c)) {
+        return c;
+    }
+    Head *const head = w->cur_head;
+    int64_t idx = head[0].idx, last_end = head[0].last_end;
+    for (Py_ssize_t p = 1; p < kept; p++) {
+        if (head[p].idx != idx || head[p].last_end != last_end) {
+            return c;
+        }
+    }
+    const uint64_t *bits = w->cur_bits; /* path 0's: at positions from idx on, every path's */
+    const uint64_t one_chunk = (uint64_t)1 << pk->sh_c;
+    uint64_t delta = 0;
+    Py_ssize_t d = c;
+    for (; d < n_ref && quiet_position(w, d); d++) {
+        if (bits[wh + (d >> 6)] & ((uint64_t)1 << (d & 63))) {
+            if (d < idx) { /* inside the match that set idx (used in every path) */
+                continue;
+            }
+            const Py_ssize_t f = w->fixed_at[d];
+            if (f < 0) { /* unreachable with consistent fixed matches */
+                break;
+            }
+            const Entry *m = &w->entries[f];
+            delta += shifted((uint64_t)-w->gain[f], pk->sh_w) +
+                     shifted((uint64_t)entry_offset(m, d), pk->sh_d);
+            if (last_end != -1 && m->hyp_start != last_end) {
+                delta += one_chunk;
+            }
+            idx = d + m->ref_len;
+            last_end = m->hyp_start + m->hyp_len;
+        }
+        else { /* the skip (no candidate here) */
+            if (last_end != -1) {
+                delta += one_chunk;
+            }
+            last_end = -1;
+            idx += 1;
+        }
+    }
+    if (d > c) {
+        for (Py_ssize_t p = 0; p < kept; p++) {
+            head[p].key += delta;
+            head[p].idx = idx;
+            head[p].last_end = last_end;
+        }
+    }
+    return d;
+}
+
 /* The steps of search() over every reference position with packed keys; leaves the best final
  * path's chain in *best_chain. */
 static int
@@ -862,8 +943,20 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
     const int64_t *gain = w->gain;
     Py_ssize_t kept = 1;
     w->cur_head[0].key = shifted((uint64_t)pk->bias, pk->sh_w);
+    int maybe_synced = 1; /* whether the kept paths may share idx and last_end (uniform_run()) */
     for (Py_ssize_t c = 0; c < n_ref; c++) {
+        if (maybe_synced || kept == 1) {
+            maybe_synced = 0;
+            c = uniform_run(w, pk, n_ref, kept, wh, c);
+            if (c == n_ref) {
+                break;
+            }
+        }
         const Py_ssize_t lo = w->first[c], hi = w->first[c + 1];
+        /* After a step at a fixed match, or at a position no candidate starts at or covers,
+         * every path has the same idx and last_end (with consistent coverage counts; the run
+         * checks): the quiet steps after it may run as one. */
+        maybe_synced = w->fixed_at[c] >= 0 || (hi == lo && w->ref_cov[c] == 0);
         const Py_ssize_t n_b = hi - lo + 1, skip_b = hi - lo;
         if (GROW(w->bucket_n, w->bucket_cap, n_b) < 0) {
             return -1;
