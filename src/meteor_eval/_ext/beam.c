@@ -31,27 +31,9 @@
 void
 work_free(Work *w)
 {
-    PyMem_Free(w->entries);
-    PyMem_Free(w->objs);
-    PyMem_Free(w->first);
-    PyMem_Free(w->fixed_at);
-    PyMem_Free(w->assigned);
-    PyMem_Free(w->slot);
-    PyMem_Free(w->hyp_cov);
-    PyMem_Free(w->ref_cov);
-    PyMem_Free(w->weight);
-    PyMem_Free(w->cur_head);
-    PyMem_Free(w->new_head);
-    PyMem_Free(w->cur_bits);
-    PyMem_Free(w->new_bits);
-    PyMem_Free(w->succ);
-    PyMem_Free(w->keys);
-    PyMem_Free(w->tmp);
-    PyMem_Free(w->node_cand);
-    PyMem_Free(w->node_parent);
-    PyMem_Free(w->gain);
-    PyMem_Free(w->bucket_n);
-    PyMem_Free(w->step);
+    FREE_EACH(w->entries, w->objs, w->first, w->fixed_at, w->assigned, w->slot, w->hyp_cov,
+              w->ref_cov, w->weight, w->cur_head, w->new_head, w->cur_bits, w->new_bits, w->succ,
+              w->keys, w->tmp, w->node_cand, w->node_parent, w->gain, w->bucket_n, w->step);
     memset(w, 0, sizeof(*w));
 }
 
