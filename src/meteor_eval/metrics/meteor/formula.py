@@ -25,12 +25,12 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from meteor_eval.stats.meteor import MeteorStats, perfect_rows
 
 if TYPE_CHECKING:
-    from meteor_eval.metrics.meteor.config import MeteorConfig
+    from meteor_eval.metrics.meteor.config import MeteorConfig, TunedNumbers
 
 __all__ = [
     "Components",
@@ -393,29 +393,9 @@ def nltk_score_from_stats(
     return nltk_components(stats, alpha=alpha, beta=beta, gamma=gamma).score
 
 
-class FormulaParameters(Protocol):
-    """The formula's numbers as a configuration (:class:`MeteorConfig`) or a tuning point
-    (:class:`~meteor_eval.tuning.TuningParams`) holds them."""
-
-    @property
-    def alpha(self) -> float: ...
-
-    @property
-    def beta(self) -> float: ...
-
-    @property
-    def gamma(self) -> float: ...
-
-    @property
-    def delta(self) -> float: ...
-
-    @property
-    def weights(self) -> Sequence[float]: ...
-
-
 def parameter_components(
     stats: MeteorStats,
-    params: FormulaParameters,
+    params: TunedNumbers,
     *,
     zero_penalty_if_perfect: bool,
     jvm_pow: bool = False,
