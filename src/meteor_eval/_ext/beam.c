@@ -1270,7 +1270,7 @@ done:
     return result;
 }
 
-static PyObject *
+PyObject *
 beam_align_c(PyObject *self, PyObject *args)
 {
     PyObject *by_ref_obj, *hyp_cov_obj, *ref_cov_obj, *weights_obj;
@@ -1319,7 +1319,7 @@ done:
  * keeps stage order, then each stage's own order) and both coverage counts are taken here, so
  * the caller builds no store and no intermediate Python object is made.
  */
-static PyObject *
+PyObject *
 align_stages_c(PyObject *self, PyObject *args)
 {
     PyObject *lists_obj, *weights_obj;
@@ -1350,14 +1350,3 @@ align_stages_c(PyObject *self, PyObject *args)
     Py_DECREF(lists);
     return result;
 }
-
-PyMethodDef meteor_beam_methods[] = {
-    {"align", beam_align_c, METH_VARARGS,
-     "align(by_ref, hyp_coverage, ref_coverage, aligner_weights, beam) -> list\n\n"
-     "The METEOR 1.5 beam search over a candidate store's lists; returns the chosen matches\n"
-     "in reference order."},
-    {"align_stages", align_stages_c, METH_VARARGS,
-     "align_stages(stage_lists, n_hyp, n_ref, aligner_weights, beam) -> list\n\n"
-     "align() on the store built by appending each stage's candidate list in order."},
-    {NULL, NULL, 0, NULL},
-};
