@@ -160,9 +160,9 @@ read_line(void *ctx, PyObject *obj, Py_ssize_t k)
     Lines *x = ctx;
     const Py_UCS4 *s;
     Py_ssize_t n;
-    const Py_UCS4 *s = read_ucs4(obj, &x->w.in, &n);
-    if (s == NULL) {
-        return -1;
+    const int status = row_line_ucs4(obj, &x->w.in, &s, &n);
+    if (status < 0) {
+        return status;
     }
     if (k == 0) {
         x->hyp.n = x->ref.n = 0;

@@ -101,9 +101,9 @@ read_text(Reader *rd, PyObject *obj, int kind, Texts *x, Text *t)
 {
     const Py_UCS4 *s;
     Py_ssize_t n;
-    const Py_UCS4 *s = read_ucs4(obj, &rd->w.in, &n);
-    if (s == NULL) {
-        return -1;
+    const int status = row_line_ucs4(obj, &rd->w.in, &s, &n);
+    if (status < 0) {
+        return status;
     }
     t->t0 = x->tok.n;
     t->s0 = x->n_sent;
