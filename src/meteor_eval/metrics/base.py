@@ -7,12 +7,15 @@ sacrebleu's signatures. Two scores with equal signatures were computed the same 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Literal
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from meteor_eval._version import __version__
 from meteor_eval.errors import InputError
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 __all__ = [
     "Score",
@@ -20,14 +23,29 @@ __all__ = [
     "SignatureField",
     "check_corpus",
     "check_segment",
+    "config_from",
     "format_number",
 ]
+
+_ConfigT = TypeVar("_ConfigT", bound="DataclassInstance")
 
 
 def format_number(value: float) -> str:
     """Format a parameter for a signature: shortest round-trip text, ``1.0`` rather than ``1``."""
     text = repr(float(value))
     return text
+
+
+def config_from(config_type: type[_ConfigT], options: Mapping[str, object]) -> _ConfigT:
+    """A ``config_type`` built from the entries of ``options`` that name its fields.
+
+    What a function whose keyword options are a configuration's fields (``corpus_bleu``,
+    ``segment_rouge``) passes on from its ``locals()``: one place maps the options to the
+    configuration, whose own checks then apply; the other entries (the hypotheses, ``jobs``)
+    are not the configuration's and are left out.
+    """
+    names = {item.name for item in fields(config_type)}
+    return config_type(**{name: value for name, value in options.items() if name in names})
 
 
 @dataclass(frozen=True, slots=True)

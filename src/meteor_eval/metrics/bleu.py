@@ -39,7 +39,13 @@ from typing import Any, Literal, get_args
 
 from meteor_eval._ext import compiled_function
 from meteor_eval.errors import warn_renamed
-from meteor_eval.metrics.base import Score, Signature, SignatureField, check_segment
+from meteor_eval.metrics.base import (
+    Score,
+    Signature,
+    SignatureField,
+    check_segment,
+    config_from,
+)
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
 from meteor_eval.stats.bleu import BleuReference, BleuStats, bleu_segment_stats, prepare_reference
 from meteor_eval.text.bleu_tokenizers import (
@@ -585,14 +591,7 @@ def corpus_bleu(
         >>> corpus_bleu(["I work."], [["I work."]]).score
         0.0
     """
-    config = BleuConfig(
-        tokenize=tokenize,
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        lowercase=lowercase,
-        effective_order=effective_order,
-        max_ngram_order=max_ngram_order,
-    )
+    config = config_from(BleuConfig, locals())
     return Bleu(config).corpus_score(hypotheses, references, jobs=jobs, start_method=start_method)
 
 
@@ -616,14 +615,7 @@ def segment_bleu(
     """
     if isinstance(references, str):
         raise TypeError("references: expected a sequence of strings, got a bare string")
-    config = BleuConfig(
-        tokenize=tokenize,
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        lowercase=lowercase,
-        effective_order=effective_order,
-        max_ngram_order=max_ngram_order,
-    )
+    config = config_from(BleuConfig, locals())
     return Bleu(config).segment_score(hypothesis, references)
 
 

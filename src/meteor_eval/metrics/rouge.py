@@ -47,7 +47,14 @@ from typing import Any, Literal, Protocol, get_args
 from meteor_eval._ext import compiled_function
 from meteor_eval.errors import WorkBudgetError, warn_renamed
 from meteor_eval.limits import WORK_BUDGET, check_work
-from meteor_eval.metrics.base import Score, Signature, SignatureField, check_corpus, check_segment
+from meteor_eval.metrics.base import (
+    Score,
+    Signature,
+    SignatureField,
+    check_corpus,
+    check_segment,
+    config_from,
+)
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
 from meteor_eval.stats.corpus import bootstrap_interval
 from meteor_eval.stats.rouge import (
@@ -855,18 +862,8 @@ def corpus_rouge(
         >>> round(s["rouge1"].recall, 6)
         0.0
     """
-    config = RougeConfig(
-        types=tuple(types),
-        use_stemmer=use_stemmer,
-        multi_ref=multi_ref,
-        aggregate=aggregate,
-        weight=weight,
-        skip_distance=skip_distance,
-        sentence_separator=sentence_separator,
-        n_bootstrap=n_bootstrap,
-        seed=seed,
-        confidence=confidence,
-    )
+    types = tuple(types)
+    config = config_from(RougeConfig, locals())
     return Rouge(config).corpus_score(hypotheses, references, jobs=jobs, start_method=start_method)
 
 
@@ -890,14 +887,8 @@ def segment_rouge(
     """
     if isinstance(references, str):
         raise TypeError("references: expected a sequence of strings, got a bare string")
-    config = RougeConfig(
-        types=tuple(types),
-        use_stemmer=use_stemmer,
-        multi_ref=multi_ref,
-        weight=weight,
-        skip_distance=skip_distance,
-        sentence_separator=sentence_separator,
-    )
+    types = tuple(types)
+    config = config_from(RougeConfig, locals())
     return Rouge(config).segment_score(hypothesis, references)
 
 
