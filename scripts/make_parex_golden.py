@@ -49,6 +49,13 @@ def java_version() -> str:
     return done.stderr.splitlines()[0]
 
 
+def java(jar: Path | str, main: str | None, *args: str, heap: bool = False) -> list[str]:
+    """The command ``java -cp JAR MAIN ARGS``, or ``java -jar JAR ARGS`` without a main class
+    (the scorer), with ``-Xmx2G`` after ``java`` when ``heap`` (as the jar's README runs it)."""
+    entry = ["-jar", str(jar)] if main is None else ["-cp", str(jar), main]
+    return ["java", *(["-Xmx2G"] if heap else []), *entry, *args]
+
+
 def run(
     command: list[str], commands: dict[str, list[str]], name: str
 ) -> subprocess.CompletedProcess[bytes]:
@@ -66,9 +73,7 @@ def parex(
     shutil.rmtree(target, ignore_errors=True)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "out"
-        done = run(
-            ["java", "-Xmx2G", "-cp", str(jar), "Parex", *inputs, str(out), *extra], commands, name
-        )
+        done = run(java(jar, "Parex", *inputs, str(out), *extra, heap=True), commands, name)
         shutil.copytree(out, target)
     commands[name][commands[name].index(str(out))] = "OUT"
     (target / "stderr.txt").write_bytes(done.stderr)
@@ -115,7 +120,7 @@ def universal(jar: Path, commands: dict[str, list[str]]) -> None:
         lower_file(DATA / "corpus.e", work / "tgt-corpus.e", 10000)
         inputs = [str(work / n) for n in ("corpus.f", "corpus.e", "pt.gz", "tgt-corpus.e")]
         run(
-            ["java", "-Xmx2G", "-cp", str(jar), "Parex", *inputs, str(work / "parex")],
+            java(jar, "Parex", *inputs, str(work / "parex"), heap=True),
             commands,
             "universal",
         )
@@ -128,16 +133,7 @@ def universal(jar: Path, commands: dict[str, list[str]]) -> None:
 
 def score(jar: Path, commands: dict[str, list[str]]) -> None:
     """The jar's -new scoring on the score fixture."""
-    base = [
-        "java",
-        "-Xmx2G",
-        "-jar",
-        str(jar),
-        "score.hyp",
-        "score.ref",
-        "-new",
-        "golden/universal",
-    ]
+    base = java(jar, None, "score.hyp", "score.ref", "-new", "golden/universal", heap=True)
     done = run(base, commands, "universal-score")
     (GOLDEN / "universal-score.out").write_bytes(done.stdout)
     done = run([*base, "-norm", "-l", "fr", "-m", "exact"], commands, "universal-score-norm")
@@ -149,16 +145,14 @@ def filter_table(jar: Path, commands: dict[str, list[str]]) -> None:
     target = GOLDEN / "filter"
     shutil.rmtree(target, ignore_errors=True)
     target.mkdir(parents=True)
-    command = [
-        "java",
-        "-cp",
-        str(jar),
+    command = java(
+        jar,
         "FilterParaphrase",
         "golden/universal/paraphrase.gz",
         "golden/filter/filtered.gz",
         "filter-ref.txt",
         "score.ref",
-    ]
+    )
     done = run(command, commands, "filter")
     (target / "stdout.txt").write_bytes(done.stdout)
 
@@ -172,8 +166,8 @@ def usage_cases(jar: Path, commands: dict[str, list[str]]) -> None:
     }
     results = {}
     for name, args in cases.items():
-        commands[name] = ["java", "-cp", "meteor-1.5.jar", *args]
-        done = subprocess.run(["java", "-cp", str(jar), *args], cwd=DATA, capture_output=True)
+        commands[name] = java("meteor-1.5.jar", *args)
+        done = subprocess.run(java(jar, *args), cwd=DATA, capture_output=True)
         results[name] = {
             "args": args,
             "status": done.returncode,

@@ -25,7 +25,7 @@ from meteor_eval._ext import built_module
 from meteor_eval.align.search import beam_align_compiled, beam_align_python
 from meteor_eval.match import registry
 from meteor_eval.match.base import CandidateStore, Match, Segment
-from meteor_eval.metrics.meteor.formula import components
+from meteor_eval.metrics.meteor.formula import parameter_components
 from meteor_eval.stats.meteor import MeteorStats
 
 if TYPE_CHECKING:
@@ -147,13 +147,6 @@ def formula_score(
 ) -> float:
     """:func:`~meteor_eval.metrics.meteor.formula.components`' score of ``record`` under the
     parameters (alpha, beta, gamma, delta, weights) of ``params``."""
-    return components(
-        record,
-        alpha=params.alpha,
-        beta=params.beta,
-        gamma=params.gamma,
-        delta=params.delta,
-        weights=params.weights,
-        zero_penalty_if_perfect=zero_penalty_if_perfect,
-        jvm_pow=jvm_pow,
+    return parameter_components(
+        record, params, zero_penalty_if_perfect=zero_penalty_if_perfect, jvm_pow=jvm_pow
     ).score

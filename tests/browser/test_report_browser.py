@@ -79,6 +79,14 @@ def _open(browser: Browser, url: str) -> None:
     assert browser.evaluate("document.documentElement.getAttribute('data-ready')") == "1"
 
 
+@pytest.fixture
+def model(browser: Browser, report_file: tuple[Path, dict[str, Any]]) -> dict[str, Any]:
+    """The report opened at its own address (no sort, page or segment in it); its model."""
+    path, report_model = report_file
+    _open(browser, path.as_uri())
+    return report_model
+
+
 def _visible_segments(browser: Browser) -> list[int]:
     value = browser.evaluate(
         "Array.from(document.querySelectorAll('#segment-table tbody tr'))"
@@ -105,10 +113,8 @@ def _click(browser: Browser, selector: str) -> None:
 
 
 def test_loads_without_errors_and_lists_every_segment(
-    browser: Browser, report_file: tuple[Path, dict[str, Any]]
+    browser: Browser, model: dict[str, Any]
 ) -> None:
-    path, model = report_file
-    _open(browser, path.as_uri())
     assert browser.errors == []
     n = model["n"]
     assert browser.evaluate("window.meteorReport.pages()") == math.ceil(n / 50) == 3
@@ -126,10 +132,8 @@ def test_loads_without_errors_and_lists_every_segment(
 
 
 def test_header_click_sorts_and_keeps_the_order_in_the_address(
-    browser: Browser, report_file: tuple[Path, dict[str, Any]]
+    browser: Browser, model: dict[str, Any]
 ) -> None:
-    path, model = report_file
-    _open(browser, path.as_uri())
     _click(browser, 'th[data-key="score.1"]')
     scores = model["systems"][1]["score"]
     expected = sorted(range(model["n"]), key=lambda i: (-scores[i], i))[:50]
@@ -152,9 +156,7 @@ def test_sort_and_page_from_the_address(
     assert browser.errors == []
 
 
-def test_text_filter(browser: Browser, report_file: tuple[Path, dict[str, Any]]) -> None:
-    path, model = report_file
-    _open(browser, path.as_uri())
+def test_text_filter(browser: Browser, model: dict[str, Any]) -> None:
     browser.evaluate(
         "(function () { var q = document.querySelector('#filters input[name=q]');"
         " q.value = 'Committee'; q.dispatchEvent(new Event('input', {bubbles: true})); })()"
@@ -171,11 +173,7 @@ def test_text_filter(browser: Browser, report_file: tuple[Path, dict[str, Any]])
     assert browser.errors == []
 
 
-def test_row_click_draws_both_alignments(
-    browser: Browser, report_file: tuple[Path, dict[str, Any]]
-) -> None:
-    path, model = report_file
-    _open(browser, path.as_uri())
+def test_row_click_draws_both_alignments(browser: Browser, model: dict[str, Any]) -> None:
     _click(browser, 'tr[data-seg="3"]')
     assert browser.evaluate("location.hash") == "#seg=4"
     panels = browser.evaluate(
@@ -202,11 +200,8 @@ def test_row_click_draws_both_alignments(
     assert browser.errors == []
 
 
-def test_enter_on_a_focused_row_opens_it(
-    browser: Browser, report_file: tuple[Path, dict[str, Any]]
-) -> None:
-    path, _ = report_file
-    _open(browser, path.as_uri())
+@pytest.mark.usefixtures("model")
+def test_enter_on_a_focused_row_opens_it(browser: Browser) -> None:
     browser.evaluate("document.querySelector('tr[data-seg=\"5\"]').focus()")
     for kind in ("keyDown", "keyUp"):
         browser.call(

@@ -31,27 +31,9 @@
 void
 work_free(Work *w)
 {
-    PyMem_Free(w->entries);
-    PyMem_Free(w->objs);
-    PyMem_Free(w->first);
-    PyMem_Free(w->fixed_at);
-    PyMem_Free(w->assigned);
-    PyMem_Free(w->slot);
-    PyMem_Free(w->hyp_cov);
-    PyMem_Free(w->ref_cov);
-    PyMem_Free(w->weight);
-    PyMem_Free(w->cur_head);
-    PyMem_Free(w->new_head);
-    PyMem_Free(w->cur_bits);
-    PyMem_Free(w->new_bits);
-    PyMem_Free(w->succ);
-    PyMem_Free(w->keys);
-    PyMem_Free(w->tmp);
-    PyMem_Free(w->node_cand);
-    PyMem_Free(w->node_parent);
-    PyMem_Free(w->gain);
-    PyMem_Free(w->bucket_n);
-    PyMem_Free(w->step);
+    FREE_EACH(w->entries, w->objs, w->first, w->fixed_at, w->assigned, w->slot, w->hyp_cov,
+              w->ref_cov, w->weight, w->cur_head, w->new_head, w->cur_bits, w->new_bits, w->succ,
+              w->keys, w->tmp, w->node_cand, w->node_parent, w->gain, w->bucket_n, w->step);
     memset(w, 0, sizeof(*w));
 }
 
@@ -1381,7 +1363,7 @@ done:
     return result;
 }
 
-static PyObject *
+PyObject *
 beam_align_c(PyObject *self, PyObject *args)
 {
     PyObject *by_ref_obj, *hyp_cov_obj, *ref_cov_obj, *weights_obj;
@@ -1430,7 +1412,7 @@ done:
  * keeps stage order, then each stage's own order) and both coverage counts are taken here, so
  * the caller builds no store and no intermediate Python object is made.
  */
-static PyObject *
+PyObject *
 align_stages_c(PyObject *self, PyObject *args)
 {
     PyObject *lists_obj, *weights_obj;
@@ -1461,14 +1443,3 @@ align_stages_c(PyObject *self, PyObject *args)
     Py_DECREF(lists);
     return result;
 }
-
-PyMethodDef meteor_beam_methods[] = {
-    {"align", beam_align_c, METH_VARARGS,
-     "align(by_ref, hyp_coverage, ref_coverage, aligner_weights, beam) -> list\n\n"
-     "The METEOR 1.5 beam search over a candidate store's lists; returns the chosen matches\n"
-     "in reference order."},
-    {"align_stages", align_stages_c, METH_VARARGS,
-     "align_stages(stage_lists, n_hyp, n_ref, aligner_weights, beam) -> list\n\n"
-     "align() on the store built by appending each stage's candidate list in order."},
-    {NULL, NULL, 0, NULL},
-};

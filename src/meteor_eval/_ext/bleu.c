@@ -158,13 +158,11 @@ static int
 read_line(void *ctx, PyObject *obj, Py_ssize_t k)
 {
     Lines *x = ctx;
-    if (!PyUnicode_Check(obj)) {
-        return -2;
-    }
+    const Py_UCS4 *s;
     Py_ssize_t n;
-    const Py_UCS4 *s = read_ucs4(obj, &x->w.in, &n);
-    if (s == NULL) {
-        return -1;
+    const int status = row_line_ucs4(obj, &x->w.in, &s, &n);
+    if (status < 0) {
+        return status;
     }
     if (k == 0) {
         x->hyp.n = x->ref.n = 0;
@@ -177,7 +175,7 @@ read_line(void *ctx, PyObject *obj, Py_ssize_t k)
 }
 
 /* bleu_rows(hypotheses, references, kind, order) -> bytes | None */
-static PyObject *
+PyObject *
 bleu_rows_c(PyObject *self, PyObject *args)
 {
     PyObject *hyps_obj, *refs_obj;
@@ -214,13 +212,3 @@ done:
     gram_table_free(&t);
     return row_chunk_close(&c, outcome);
 }
-
-PyMethodDef meteor_bleu_methods[] = {
-    {"bleu_rows", bleu_rows_c, METH_VARARGS,
-     "bleu_rows(hypotheses, references, kind, order) -> bytes | None\n\n"
-     "BLEU statistics rows (int64, sys_len, ref_len, counts, totals) of a chunk of lines:\n"
-     "references[i] is the list of references of hypotheses[i]; kind 0 13a, 1 intl, 2 char,\n"
-     "3 none. None when an item has the wrong type or a segment has no reference (the caller\n"
-     "then names the problem)."},
-    {NULL, NULL, 0, NULL},
-};

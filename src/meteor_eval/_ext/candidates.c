@@ -344,7 +344,7 @@ done:
  * (hyp_ids[i], ref_ids[j]) are equal are left out. Exact matching passes the identities as keys;
  * stem matching passes stem identities and different=True.
  */
-static PyObject *
+PyObject *
 equal_keys_c(PyObject *self, PyObject *args)
 {
     PyObject *hk_obj, *rk_obj, *hi_obj, *ri_obj, *stage, *type;
@@ -363,7 +363,7 @@ equal_keys_c(PyObject *self, PyObject *args)
  * (synset identifiers). Candidates (j, 1, i, 1, stage) for every reference j ascending and
  * hypothesis i ascending whose sets share a value and whose identities differ.
  */
-static PyObject *
+PyObject *
 sets_intersect_c(PyObject *self, PyObject *args)
 {
     PyObject *hs_obj, *rs_obj, *hi_obj, *ri_obj, *stage, *type;
@@ -373,13 +373,3 @@ sets_intersect_c(PyObject *self, PyObject *args)
     }
     return one_word_list(hs_obj, rs_obj, hi_obj, ri_obj, stage, type, 1, 1);
 }
-
-PyMethodDef meteor_candidate_methods[] = {
-    {"equal_keys", equal_keys_c, METH_VARARGS,
-     "equal_keys(hyp_keys, ref_keys, hyp_ids, ref_ids, stage, match_type, different) -> list\n\n"
-     "One-word candidates of equal keys, reference order then hypothesis order."},
-    {"sets_intersect", sets_intersect_c, METH_VARARGS,
-     "sets_intersect(hyp_sets, ref_sets, hyp_ids, ref_ids, stage, match_type) -> list\n\n"
-     "One-word candidates whose packed sorted int64 sets intersect and whose ids differ."},
-    {NULL, NULL, 0, NULL},
-};

@@ -250,7 +250,7 @@ caption_vector(const int32_t *gpos, int64_t len, int n, const double *idf, int32
 }
 
 /* cider_d_scores(hypotheses, references, n, denominator, idf_of) -> bytes | None */
-static PyObject *
+PyObject *
 cider_d_scores_c(PyObject *self, PyObject *args)
 {
     PyObject *hyps_obj, *refs_obj, *idf_of;
@@ -451,7 +451,7 @@ done:
 /* ---- ROUGE-L -------------------------------------------------------------------------------- */
 
 /* coco_rouge_l_scores(hypotheses, references, beta_squared) -> bytes | None */
-static PyObject *
+PyObject *
 coco_rouge_l_scores_c(PyObject *self, PyObject *args)
 {
     PyObject *hyps_obj, *refs_obj;
@@ -517,17 +517,3 @@ done:
     PyMem_Free(ref_start);
     return result;
 }
-
-PyMethodDef meteor_caption_methods[] = {
-    {"cider_d_scores", cider_d_scores_c, METH_VARARGS,
-     "cider_d_scores(hypotheses, references, n, denominator, idf_of) -> bytes | None\n\n"
-     "pycocoevalcap's per-image CIDEr-D (float64) of whitespace-tokenized captions: n <= 7,\n"
-     "denominator = 2 * sigma ** 2, idf_of(df: bytes of float64 document frequencies) returns\n"
-     "the float64 weights log(images) - log(max(1, df)). None when an item has the wrong type\n"
-     "or an image has no reference."},
-    {"coco_rouge_l_scores", coco_rouge_l_scores_c, METH_VARARGS,
-     "coco_rouge_l_scores(hypotheses, references, beta_squared) -> bytes | None\n\n"
-     "pycocoevalcap's per-image ROUGE-L (float64) of captions split on single spaces. None when\n"
-     "an item has the wrong type or an image has no reference."},
-    {NULL, NULL, 0, NULL},
-};

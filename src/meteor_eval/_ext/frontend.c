@@ -50,7 +50,7 @@ token_cache_destroy(PyObject *capsule)
     }
 }
 
-static PyObject *
+PyObject *
 meteor15_token_cache_c(PyObject *self, PyObject *unused)
 {
     return calloc_capsule(sizeof(TokenCache), CACHE_NAME, token_cache_destroy);
@@ -110,7 +110,7 @@ token_id(TokenCache *c, const Py_UCS4 *s, Py_ssize_t n, PyObject *known, Py_ssiz
     return id;
 }
 
-static PyObject *
+PyObject *
 meteor15_tokens_c(PyObject *self, PyObject *args)
 {
     PyObject *lines, *prefixes, *lower, *known, *capsule;
@@ -229,16 +229,3 @@ done:
     FREE_EACH(line.p, tmp.p, lowered.buf, ids.v);
     return result;
 }
-
-PyMethodDef meteor_frontend_methods[] = {
-    {"meteor15_token_cache", meteor15_token_cache_c, METH_NOARGS,
-     "meteor15_token_cache() -> capsule\n\n"
-     "An empty token cache for meteor15_tokens() (one per word-type table)."},
-    {"meteor15_tokens", meteor15_tokens_c, METH_VARARGS,
-     "meteor15_tokens(lines, mode, keep_punctuation, prefixes, lower, known, cache)\n"
-     "    -> (ids, offsets, new_words)\n\n"
-     "METEOR 1.5's -norm preprocessing of a chunk of lines, each token interned to its\n"
-     "word-type id in `known` (new types numbered from len(known) and listed in new_words);\n"
-     "ids: native int32 bytes, offsets: native int64 bytes (len(lines) + 1 values)."},
-    {NULL, NULL, 0, NULL},
-};

@@ -317,25 +317,14 @@ done:
     return result;
 }
 
-static PyObject *
+PyObject *
 greedy_align_c(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     return greedy_run(args, nargs, 0);
 }
 
-static PyObject *
+PyObject *
 greedy_counts_c(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     return greedy_run(args, nargs, 1);
 }
-
-PyMethodDef meteor_greedy_methods[] = {
-    {"greedy_align", (PyCFunction)(void (*)(void))greedy_align_c, METH_FASTCALL,
-     "greedy_align(hyp_words, ref_words, stem, synonyms[, raw_names]) -> list\n\n"
-     "NLTK's staged greedy alignment: (i, j, stage) triples ordered by hypothesis index."},
-    {"greedy_counts", (PyCFunction)(void (*)(void))greedy_counts_c, METH_FASTCALL,
-     "greedy_counts(hyp_words, ref_words, stem, synonyms[, raw_names]) -> (exact, stem, "
-     "synonym, chunks)\n\n"
-     "greedy_align's matches counted per stage, and NLTK's chunks over them (0 when none)."},
-    {NULL, NULL, 0, NULL},
-};

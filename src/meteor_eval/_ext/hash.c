@@ -8,7 +8,7 @@
 
 #include "kernels.h"
 
-static PyObject *
+PyObject *
 java_hash_c(PyObject *self, PyObject *arg)
 {
     (void)self;
@@ -31,10 +31,3 @@ java_hash_c(PyObject *self, PyObject *arg)
     }
     return PyLong_FromLong((long)(int32_t)h);
 }
-
-PyMethodDef meteor_hash_methods[] = {
-    {"java_hash", java_hash_c, METH_O,
-     "java_hash(word) -> int\n\n"
-     "Java's String.hashCode of word (signed 32-bit, over UTF-16 code units)."},
-    {NULL, NULL, 0, NULL},
-};

@@ -32,7 +32,8 @@
  *
  * Only what crosses files is declared here: the candidate record and the beam search's
  * workspace, the Match readers and makers, candidate emission, the paraphrase trie and the
- * statistics, which pair.c chains without Python objects in between. Every function shared
+ * statistics, which pair.c chains without Python objects in between, and each file's
+ * Python-facing functions, which module.c's method table lists. Every function shared
  * between files is hidden (KERNEL_API), so the module exports nothing but its initialiser and
  * no name here can meet a symbol of another library loaded in the process.
  */
@@ -602,24 +603,54 @@ typedef struct {
 KERNEL_API int normalize_ucs4(PyObject *text, int mode, int keep_punctuation, PyObject *prefixes,
                               UcsBuf *line, UcsBuf *tmp, Py_ssize_t *start, Py_ssize_t *end);
 
-/* ---- Method tables, one per file, gathered into the module by module.c ---------------------- */
+/* ---- The module's functions, each in its kernel's file, listed in module.c's method table ---- */
 
-extern KERNEL_API PyMethodDef meteor_normalize_methods[];
-extern KERNEL_API PyMethodDef meteor_hash_methods[];
-extern KERNEL_API PyMethodDef meteor_stem_methods[];
-extern KERNEL_API PyMethodDef meteor_candidate_methods[];
-extern KERNEL_API PyMethodDef meteor_paraphrase_methods[];
-extern KERNEL_API PyMethodDef meteor_beam_methods[];
-extern KERNEL_API PyMethodDef meteor_stats_methods[];
-extern KERNEL_API PyMethodDef meteor_pair_methods[];
-extern KERNEL_API PyMethodDef meteor_greedy_methods[];
-extern KERNEL_API PyMethodDef meteor_tokens_methods[];
-extern KERNEL_API PyMethodDef meteor_texttok_methods[];
-extern KERNEL_API PyMethodDef meteor_bleu_methods[];
-extern KERNEL_API PyMethodDef meteor_lcs_methods[];
-extern KERNEL_API PyMethodDef meteor_rouge_methods[];
-extern KERNEL_API PyMethodDef meteor_frontend_methods[];
-extern KERNEL_API PyMethodDef meteor_caption_methods[];
-extern KERNEL_API PyMethodDef meteor_ptb_methods[];
+/* normalize.c */
+KERNEL_API PyObject *normalize_line_c(PyObject *self, PyObject *args);
+/* hash.c */
+KERNEL_API PyObject *java_hash_c(PyObject *self, PyObject *arg);
+/* stem.c */
+KERNEL_API PyObject *snowball_english_c(PyObject *self, PyObject *arg);
+KERNEL_API PyObject *nltk_porter_rules_c(PyObject *self, PyObject *arg);
+/* candidates.c */
+KERNEL_API PyObject *equal_keys_c(PyObject *self, PyObject *args);
+KERNEL_API PyObject *sets_intersect_c(PyObject *self, PyObject *args);
+/* paraphrase.c */
+KERNEL_API PyObject *paraphrase_c(PyObject *self, PyObject *args);
+KERNEL_API PyObject *paraphrase_root_c(PyObject *self, PyObject *args);
+KERNEL_API PyObject *paraphrase_walk_cache_c(PyObject *self, PyObject *unused);
+/* beam.c */
+KERNEL_API PyObject *beam_align_c(PyObject *self, PyObject *args);
+KERNEL_API PyObject *align_stages_c(PyObject *self, PyObject *args);
+/* stats.c */
+KERNEL_API PyObject *word_stats_c(PyObject *self, PyObject *args);
+/* pair.c */
+KERNEL_API PyObject *meteor15_pair_c(PyObject *self, PyObject *args);
+KERNEL_API PyObject *meteor15_rows_c(PyObject *self, PyObject *args);
+/* greedy.c */
+KERNEL_API PyObject *greedy_align_c(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+KERNEL_API PyObject *greedy_counts_c(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+/* tokens.c */
+KERNEL_API PyObject *paraphrase_tokenize_c(PyObject *self, PyObject *args);
+KERNEL_API PyObject *paraphrase_index_pass_c(PyObject *self, PyObject *args);
+/* texttok.c */
+KERNEL_API PyObject *text_tokenize_c(PyObject *self, PyObject *args);
+KERNEL_API PyObject *intl_class_c(PyObject *self, PyObject *arg);
+/* bleu.c */
+KERNEL_API PyObject *bleu_rows_c(PyObject *self, PyObject *args);
+/* lcs.c */
+KERNEL_API PyObject *wlcs_mask_ids_c(PyObject *self, PyObject *args);
+KERNEL_API PyObject *lcs_length_ids_c(PyObject *self, PyObject *args);
+KERNEL_API PyObject *lcs_picks_ids_c(PyObject *self, PyObject *args);
+/* rouge.c */
+KERNEL_API PyObject *rouge_rows_c(PyObject *self, PyObject *args);
+/* frontend.c */
+KERNEL_API PyObject *meteor15_token_cache_c(PyObject *self, PyObject *unused);
+KERNEL_API PyObject *meteor15_tokens_c(PyObject *self, PyObject *args);
+/* caption.c */
+KERNEL_API PyObject *cider_d_scores_c(PyObject *self, PyObject *args);
+KERNEL_API PyObject *coco_rouge_l_scores_c(PyObject *self, PyObject *args);
+/* ptb.c */
+KERNEL_API PyObject *ptb_caption_lines_c(PyObject *self, PyObject *args);
 
 #endif /* METEOR_EVAL_KERNELS_H */

@@ -406,7 +406,7 @@ parse_id_pair(PyObject *args, const char *format, IdPair *p)
 }
 
 /* lcs_length_ids(reference_ids, hypothesis_ids) -> int */
-static PyObject *
+PyObject *
 lcs_length_ids_c(PyObject *self, PyObject *args)
 {
     IdPair p;
@@ -421,7 +421,7 @@ lcs_length_ids_c(PyObject *self, PyObject *args)
 }
 
 /* lcs_picks_ids(reference_ids, hypothesis_ids) -> list of reference positions */
-static PyObject *
+PyObject *
 lcs_picks_ids_c(PyObject *self, PyObject *args)
 {
     IdPair p;
@@ -455,7 +455,7 @@ lcs_picks_ids_c(PyObject *self, PyObject *args)
 }
 
 /* wlcs_mask_ids(reference_ids, hypothesis_ids, weight, mask) -> None; mask: a writable buffer */
-static PyObject *
+PyObject *
 wlcs_mask_ids_c(PyObject *self, PyObject *args)
 {
     PyObject *ao, *bo;
@@ -483,17 +483,3 @@ wlcs_mask_ids_c(PyObject *self, PyObject *args)
     }
     Py_RETURN_NONE;
 }
-
-PyMethodDef meteor_lcs_methods[] = {
-    {"wlcs_mask_ids", wlcs_mask_ids_c, METH_VARARGS,
-     "wlcs_mask_ids(reference, hypothesis, weight, mask) -> None\n\nSet mask[i] = 1 for the "
-     "reference positions of ROUGE-1.5.5's weighted LCS (O(len(hypothesis) * "
-     "sqrt(len(reference))) memory)."},
-    {"lcs_length_ids", lcs_length_ids_c, METH_VARARGS,
-     "lcs_length_ids(reference, hypothesis) -> int\n\nLCS length of two id sequences "
-     "(bit-parallel, one row of memory)."},
-    {"lcs_picks_ids", lcs_picks_ids_c, METH_VARARGS,
-     "lcs_picks_ids(reference, hypothesis) -> list[int]\n\nReference positions of the LCS that "
-     "rouge-score's backtrack picks, in O(len(hypothesis) * sqrt(len(reference))) bits."},
-    {NULL, NULL, 0, NULL},
-};

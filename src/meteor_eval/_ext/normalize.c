@@ -654,7 +654,7 @@ normalize_ucs4(PyObject *text, int mode, int keep_punctuation, PyObject *prefixe
     return 0;
 }
 
-static PyObject *
+PyObject *
 normalize_line_c(PyObject *self, PyObject *args)
 {
     PyObject *text, *prefixes;
@@ -677,10 +677,3 @@ normalize_line_c(PyObject *self, PyObject *args)
     PyMem_Free(tmp.p);
     return result;
 }
-
-PyMethodDef meteor_normalize_methods[] = {
-    {"normalize_line", normalize_line_c, METH_VARARGS,
-     "normalize_line(text, mode, keep_punctuation, prefixes) -> str\n\n"
-     "METEOR 1.5's -norm normaliser (mode 0 English, 1 French, 2 other apostrophe rule)."},
-    {NULL, NULL, 0, NULL},
-};

@@ -454,7 +454,7 @@ call_end(Call *c)
  * candidate matches than budget is not aligned: the result is (None, units), units being the
  * candidates counted when the budget was passed.
  */
-static PyObject *
+PyObject *
 meteor15_pair_c(PyObject *self, PyObject *args)
 {
     PyObject *kinds_obj, *hyp_obj, *ref_obj, *hash_obj, *stem_obj, *para_obj, *func_obj;
@@ -568,7 +568,7 @@ jar_row(int64_t *out, const int64_t head[7], const int64_t *counts, Py_ssize_t n
  * stops the batch: the result is (its index, the candidates counted); rows before it are
  * written.
  */
-static PyObject *
+PyObject *
 meteor15_rows_c(PyObject *self, PyObject *args)
 {
     PyObject *kinds_obj, *hyp_obj, *hoff_obj, *ref_obj, *roff_obj, *hash_obj, *stem_obj;
@@ -640,20 +640,3 @@ done:
     }
     return result;
 }
-
-PyMethodDef meteor_pair_methods[] = {
-    {"meteor15_pair", meteor15_pair_c, METH_VARARGS,
-     "meteor15_pair(kinds, hyp, ref, hashes, stems, paraphrase_ids, functions, synonym_starts,\n"
-     "              synonym_pool, trie, aligner_weights, beam, match_type, budget=0)\n"
-     "    -> (row, matches) or (None, units)\n\n"
-     "Candidates of every stage, beam search and word statistics of one pair of word-type id\n"
-     "arrays, in one call (row as word_stats() returns it); (None, units) when the pair has\n"
-     "more candidate matches than a positive budget."},
-    {"meteor15_rows", meteor15_rows_c, METH_VARARGS,
-     "meteor15_rows(kinds, hyp_ids, hyp_offsets, ref_ids, ref_offsets, hashes, stems,\n"
-     "              paraphrase_ids, functions, synonym_starts, synonym_pool, trie,\n"
-     "              aligner_weights, beam, budget, out) -> None or (index, units)\n\n"
-     "meteor15_pair() of a batch of pairs, each pair's 23 statistics (the jar's order) written\n"
-     "to its row of the int64 buffer out; (index, units) for the first pair over budget."},
-    {NULL, NULL, 0, NULL},
-};

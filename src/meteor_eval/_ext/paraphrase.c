@@ -762,7 +762,7 @@ trie_close(Py_buffer views[4])
  * walks, when given, is a paraphrase_walk_cache() bound to the same index, as the pair kernels
  * use it (reference walks and steps met before are reused; same result).
  */
-static PyObject *
+PyObject *
 paraphrase_c(PyObject *self, PyObject *args)
 {
     PyObject *node_obj, *tok_obj, *rb_obj, *h_obj, *r_obj, *stage, *type;
@@ -815,7 +815,7 @@ done:
  * the root's child whose token is w (the first one, as the binary search finds), or
  * 0xFFFFFFFF; the table ends after the largest token the root has a child for.
  */
-static PyObject *
+PyObject *
 paraphrase_root_c(PyObject *self, PyObject *args)
 {
     PyObject *node_obj, *tok_obj;
@@ -866,25 +866,8 @@ done:
     return out;
 }
 
-static PyObject *
+PyObject *
 paraphrase_walk_cache_c(PyObject *self, PyObject *unused)
 {
     return calloc_capsule(sizeof(struct WalkCache), WALK_CACHE_NAME, walk_cache_destroy);
 }
-
-PyMethodDef meteor_paraphrase_methods[] = {
-    {"paraphrase", paraphrase_c, METH_VARARGS,
-     "paraphrase(nodes, token, record_b, hyp_ids, ref_ids, stage, match_type,\n"
-     "           root=None, walks=None) -> list\n\n"
-     "Paraphrase candidates from a paraphrase index, in METEOR 1.5's order; root is an\n"
-     "optional paraphrase_root() table of the same index, walks an optional\n"
-     "paraphrase_walk_cache() bound to it."},
-    {"paraphrase_root", paraphrase_root_c, METH_VARARGS,
-     "paraphrase_root(nodes, token) -> bytes\n\n"
-     "Direct lookup table of the paraphrase trie root's children (uint32 per token id)."},
-    {"paraphrase_walk_cache", paraphrase_walk_cache_c, METH_NOARGS,
-     "paraphrase_walk_cache() -> capsule\n\n"
-     "An empty cache of reference walks for meteor15_pair/meteor15_rows: the fifth item of\n"
-     "their trie tuple (one per index and scorer)."},
-    {NULL, NULL, 0, NULL},
-};

@@ -437,7 +437,7 @@ done:
     return result;
 }
 
-static PyObject *
+PyObject *
 ptb_caption_lines_c(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -558,12 +558,3 @@ fail:
     Py_DECREF(lines);
     return NULL;
 }
-
-PyMethodDef meteor_ptb_methods[] = {
-    {"ptb_caption_lines", ptb_caption_lines_c, METH_VARARGS,
-     "ptb_caption_lines(captions, cache, entry, context, first_chunk, line_python, split_words, "
-     "abbreviations) -> list[str] | None\n\n"
-     "pycocoevalcap's tokenized captions (meteor_eval.text.ptb._caption_tokens_python), or "
-     "None when a caption holds a line break other than \\n or is not a str."},
-    {NULL, NULL, 0, NULL},
-};

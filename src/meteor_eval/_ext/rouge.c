@@ -99,13 +99,11 @@ stemmed(Reader *rd, int32_t id)
 static int
 read_text(Reader *rd, PyObject *obj, int kind, Texts *x, Text *t)
 {
-    if (!PyUnicode_Check(obj)) {
-        return -2;
-    }
+    const Py_UCS4 *s;
     Py_ssize_t n;
-    const Py_UCS4 *s = read_ucs4(obj, &rd->w.in, &n);
-    if (s == NULL) {
-        return -1;
+    const int status = row_line_ucs4(obj, &rd->w.in, &s, &n);
+    if (status < 0) {
+        return status;
     }
     t->t0 = x->tok.n;
     t->s0 = x->n_sent;
@@ -307,7 +305,7 @@ read_line(void *ctx, PyObject *obj, Py_ssize_t k)
 }
 
 /* rouge_rows(hypotheses, references, variants, separator, stem, average) -> bytes | None */
-static PyObject *
+PyObject *
 rouge_rows_c(PyObject *self, PyObject *args)
 {
     PyObject *hyps_obj, *refs_obj, *variants_obj, *sep_obj, *stem_obj;
@@ -427,14 +425,3 @@ done:
     lcs_work_free(&sc.lcs);
     return row_chunk_close(&c, outcome);
 }
-
-PyMethodDef meteor_rouge_methods[] = {
-    {"rouge_rows", rouge_rows_c, METH_VARARGS,
-     "rouge_rows(hypotheses, references, variants, separator, stem, average) -> bytes | None\n\n"
-     "ROUGE statistics rows (float64, seven numbers per variant) of a chunk of lines with\n"
-     "rouge-score's tokenizer: variants are N >= 1 (ROUGE-N), 0 (ROUGE-L), -1 (ROUGE-Lsum);\n"
-     "stem is a str -> str callable or None; average pools the references' counts instead of\n"
-     "keeping the best F-measure. None when an item has the wrong type or a segment has no\n"
-     "reference (the caller then names the problem)."},
-    {NULL, NULL, 0, NULL},
-};

@@ -76,6 +76,18 @@ row_chunk_group(const RowChunk *c, Py_ssize_t i, Py_ssize_t *nrefs, int *outcome
  * the kernel refuses. */
 typedef int (*RowLineReader)(void *ctx, PyObject *text, Py_ssize_t k);
 
+/* A line item's code points for a RowLineReader (read_ucs4() into buf, or in place): 0, -2 when
+ * the item is not a str (the kernel refuses it), or -1 with an error set. */
+static inline int
+row_line_ucs4(PyObject *obj, U4 *buf, const Py_UCS4 **s, Py_ssize_t *n)
+{
+    if (!PyUnicode_Check(obj)) {
+        return -2;
+    }
+    *s = read_ucs4(obj, buf, n);
+    return *s == NULL ? -1 : 0;
+}
+
 /* Read every line of segment i with read(), after making room in *texts as row_chunk_group()
  * does: the number of references, or -1 when the kernel must stop: with an error set, or with
  * *outcome set to ROWS_REFUSED (a refused group or item, no error). */

@@ -113,7 +113,7 @@ stats_tuple(const int64_t head[7], const int64_t *counts, Py_ssize_t n_stages)
     return result;
 }
 
-static PyObject *
+PyObject *
 word_stats_c(PyObject *self, PyObject *args)
 {
     PyObject *matches_obj, *hf_obj, *rf_obj;
@@ -167,11 +167,3 @@ done:
     FREE_EACH(hf, rf, counts, chosen);
     return result;
 }
-
-PyMethodDef meteor_stats_methods[] = {
-    {"word_stats", word_stats_c, METH_VARARGS,
-     "word_stats(matches, hyp_flags, ref_flags, n_stages) -> tuple\n\n"
-     "(hyp_length, ref_length, hyp_function, ref_function, chunks, hyp_matched, ref_matched)\n"
-     "then 4 counts per stage, for an aligner's sorted, non-overlapping word matches."},
-    {NULL, NULL, 0, NULL},
-};

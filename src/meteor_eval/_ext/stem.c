@@ -644,7 +644,7 @@ stem_word_buffer(PyObject *arg, const char *function, Py_UCS4 *local, Py_UCS4 **
     return p;
 }
 
-static PyObject *
+PyObject *
 snowball_english_c(PyObject *self, PyObject *arg)
 {
     (void)self;
@@ -901,7 +901,7 @@ porter_stem_lowered(PW *w)
     if (pw_endswith(w, "ll") && pw_measure(w, w->n - 1) > 1) w->n -= 1;
 }
 
-static PyObject *
+PyObject *
 nltk_porter_rules_c(PyObject *self, PyObject *arg)
 {
     (void)self;
@@ -930,13 +930,3 @@ nltk_porter_rules_c(PyObject *self, PyObject *arg)
     PyMem_Free(heap_pat);
     return out;
 }
-
-PyMethodDef meteor_stem_methods[] = {
-    {"snowball_english", snowball_english_c, METH_O,
-     "snowball_english(word) -> str\n\n"
-     "The Snowball English stem (2.2.0 revision) of word, as the vendored Python engine gives."},
-    {"nltk_porter_rules", nltk_porter_rules_c, METH_O,
-     "nltk_porter_rules(word) -> str\n\n"
-     "The rule steps of NLTK's Porter stemmer (NLTK_EXTENSIONS) on a lower-cased word."},
-    {NULL, NULL, 0, NULL},
-};

@@ -438,7 +438,7 @@ tokwork_free(TokWork *w)
 }
 
 /* text_tokenize(kind, line) -> list of str: one line through one tokenizer (tests, twins). */
-static PyObject *
+PyObject *
 text_tokenize_c(PyObject *self, PyObject *args)
 {
     int kind;
@@ -479,7 +479,7 @@ done:
 }
 
 /* intl_class(code) -> 0 other, 1 punctuation, 2 symbol, 3 number (the generated table). */
-static PyObject *
+PyObject *
 intl_class_c(PyObject *self, PyObject *arg)
 {
     long code = PyLong_AsLong(arg);
@@ -492,13 +492,3 @@ intl_class_c(PyObject *self, PyObject *arg)
     }
     return PyLong_FromLong(intl_class((Py_UCS4)code));
 }
-
-PyMethodDef meteor_texttok_methods[] = {
-    {"text_tokenize", text_tokenize_c, METH_VARARGS,
-     "text_tokenize(kind, line) -> list[str]\n\n"
-     "One line through a BLEU or ROUGE tokenizer: 0 13a, 1 intl, 2 char, 3 none (each after\n"
-     "rstrip), 4 rouge-score (str.lower() as far as it makes a-z), 5 ROUGE-1.5.5 (ASCII)."},
-    {"intl_class", intl_class_c, METH_O,
-     "intl_class(code) -> int\n\n0 other, 1 punctuation, 2 symbol, 3 number (intl tokenizer)."},
-    {NULL, NULL, 0, NULL},
-};

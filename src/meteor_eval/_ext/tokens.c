@@ -79,7 +79,7 @@ done:
  * vocabulary (bytes -> int) with the next id; counts: the native int64 number of tokens of
  * each phrase (one more phrase than newlines).
  */
-static PyObject *
+PyObject *
 paraphrase_tokenize_c(PyObject *self, PyObject *args)
 {
     Py_buffer text;
@@ -965,7 +965,7 @@ index_u32_bytes(const uint32_t *data, size_t n)
  * file order; skipped: the records without; lines: the lines read (not a multiple of 3 when
  * the last record is incomplete). Arrays are native uint32 bytes.
  */
-static PyObject *
+PyObject *
 paraphrase_index_pass_c(PyObject *self, PyObject *args)
 {
     PyObject *blocks;
@@ -1063,19 +1063,3 @@ done:
     Py_DECREF(iterator);
     return result;
 }
-
-PyMethodDef meteor_tokens_methods[] = {
-    {"paraphrase_tokenize", paraphrase_tokenize_c, METH_VARARGS,
-     "paraphrase_tokenize(text, vocabulary) -> (ids, counts)\n\n"
-     "Token ids (native uint32, new tokens added to the vocabulary dict) and the number of\n"
-     "tokens (native int64) of each b'\\n'-separated phrase of text."},
-    {"paraphrase_index_pass", paraphrase_index_pass_c, METH_VARARGS,
-     "paraphrase_index_pass(blocks, batch=32768) -> (vocab, vocab_count, final, token,\n"
-     "parent, a, b, skipped, lines)\n\n"
-     "The paraphrase index builder's reading of a table (an iterable of decompressed bytes\n"
-     "blocks) in one pass: vocabulary section, breadth-first numbering (final by discovery\n"
-     "id; token and parent in final order), each kept record's phrase-A and phrase-B node,\n"
-     "the records skipped for an empty phrase B and the lines read. batch: phrases read\n"
-     "before their nodes are looked up (a batch ends after a record)."},
-    {NULL, NULL, 0, NULL},
-};

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Final, TextIO
 
 from meteor_eval.errors import ConfigError
-from meteor_eval.jar.options import JarOptions
+from meteor_eval.jar.options import JarExitError, JarOptions
 from meteor_eval.javafmt import java_double
 from meteor_eval.match import registry as matchers
 from meteor_eval.metrics.meteor import MeteorConfig, Normalization
@@ -77,7 +77,7 @@ _JAVA_INT: Final = re.compile(r"[+-]?[0-9]+")
 _SUPPORTED: Final = NORMALIZED_LANGUAGES  # languages whose default task is rank
 
 
-class JarConfigError(Exception):
+class JarConfigError(JarExitError):
     """A setting the jar rejects or crashes on; the message is one line for stderr (exit 1)."""
 
 

@@ -17,13 +17,7 @@ from typing import TextIO
 from meteor_eval.errors import MeteorEvalError
 from meteor_eval.jar.config import JarConfigError, report_failure, resolve_settings
 from meteor_eval.jar.lines import iter_text_stream_lines
-from meteor_eval.jar.options import (
-    USAGE,
-    JarOptionError,
-    JarUsageError,
-    UnknownOptionError,
-    parse_jar_args,
-)
+from meteor_eval.jar.options import JarExitError, parse_jar_args
 
 __all__ = ["run_meteor"]
 
@@ -50,17 +44,9 @@ def run_meteor(
     err = stderr if stderr is not None else sys.stderr
     try:
         options = parse_jar_args(argv)
-    except JarUsageError:
-        err.write(USAGE)
-        return 2
-    except (UnknownOptionError, JarOptionError) as exc:
-        err.write(f"{exc}\n")
-        return 1
-    try:
         settings = resolve_settings(options)
-    except JarConfigError as exc:
-        err.write(f"{exc}\n")
-        return 1
+    except JarExitError as exc:
+        return exc.exit(err)
     if not (options.ss_out or options.stdio or options.quiet):
         out.write(settings.header(sgml=options.sgml))
         out.flush()

@@ -36,7 +36,7 @@ from meteor_eval.alignments import TextAligner
 from meteor_eval.errors import ConfigError, MeteorEvalError
 from meteor_eval.jar.config import JarConfigError, parse_java_int, report_failure
 from meteor_eval.jar.lines import read_jar_lines
-from meteor_eval.jar.options import JarOptionError, UnknownOptionError, scan_options
+from meteor_eval.jar.options import JarExitError, JarOptionError, UnknownOptionError, scan_options
 from meteor_eval.match import registry as matchers
 from meteor_eval.text.tokenize import java_split, java_trim
 
@@ -246,9 +246,8 @@ def run_matcher(argv: Sequence[str], *, lines: Iterable[str], out: TextIO, err: 
     """
     try:
         options = parse_matcher_args(argv)
-    except (UnknownOptionError, JarOptionError) as exc:
-        err.write(f"{exc}\n")
-        return 1
+    except JarExitError as exc:
+        return exc.exit(err)
     if options is None:
         out.write(MATCHER_USAGE)
         return 0

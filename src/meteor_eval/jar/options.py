@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import ClassVar, Final, TextIO
 
 __all__ = [
     "USAGE",
+    "JarExitError",
     "JarOptionError",
     "JarOptions",
     "JarUsageError",
@@ -108,11 +109,34 @@ _FLAGS: Final = {
 }
 
 
-class JarUsageError(Exception):
+class JarExitError(Exception):
+    """A jar program's refusal: its message, one line for stderr, and the program's exit status
+    for it (the class's :attr:`status`), so that each program ends on any of them the same way.
+    """
+
+    #: The exit status.
+    status: ClassVar[int] = 1
+    #: What stands before the message on its line.
+    prefix: ClassVar[str] = ""
+
+    def exit(self, err: TextIO) -> int:
+        """Write the message line on ``err``; return the exit status."""
+        err.write(f"{self.prefix}{self}\n")
+        return self.status
+
+
+class JarUsageError(JarExitError):
     """Fewer than two positional arguments: print :data:`USAGE` on stderr, exit status 2."""
 
+    status = 2
 
-class UnknownOptionError(Exception):
+    def exit(self, err: TextIO) -> int:
+        """Write :data:`USAGE` on ``err``; return 2."""
+        err.write(USAGE)
+        return self.status
+
+
+class UnknownOptionError(JarExitError):
     """An option the jar does not know: ``Unknown option "<opt>"`` on stderr, exit status 1."""
 
     def __init__(self, option: str) -> None:
@@ -120,7 +144,7 @@ class UnknownOptionError(Exception):
         self.option = option
 
 
-class JarOptionError(Exception):
+class JarOptionError(JarExitError):
     """An option the jar would crash on (one line for stderr, exit status 1)."""
 
 

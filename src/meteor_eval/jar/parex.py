@@ -64,6 +64,7 @@ from meteor_eval.jar.javaio import (
     iter_gzip_lines,
     replaced_on_success,
 )
+from meteor_eval.jar.options import JarExitError
 from meteor_eval.javafmt import java_double
 from meteor_eval.text.tokenize import java_split, java_trim
 
@@ -114,8 +115,11 @@ Words = tuple[str, ...]
 Log = Callable[[str], None]
 
 
-class ParexError(Exception):
-    """An input the extraction cannot use; the message is one line."""
+class ParexError(JarExitError):
+    """An input the extraction cannot use; the message is one line (``Error: ...`` on stderr,
+    exit status 1)."""
+
+    prefix = "Error: "
 
 
 @dataclass(frozen=True, slots=True)
@@ -541,8 +545,7 @@ def run_parex(argv: Sequence[str], *, out: TextIO, err: TextIO) -> int:
     try:
         settings = _settings_from_args(argv[5:])
     except ParexError as exc:
-        err.write(f"Error: {exc}\n")
-        return 1
+        return exc.exit(err)
     out_dir = Path(argv[4])
     if out_dir.exists():
         err.write(f"Directory exists, exiting: {_java_path(argv[4])}\n")
@@ -556,8 +559,7 @@ def run_parex(argv: Sequence[str], *, out: TextIO, err: TextIO) -> int:
     try:
         write_parex(inputs, out_dir, settings, log)
     except ParexError as exc:
-        err.write(f"Error: {exc}\n")
-        return 1
+        return exc.exit(err)
     except OSError as exc:
         err.write(f"Error: cannot write {exc.filename or out_dir}: {exc.strerror or exc}\n")
         return 1

@@ -57,7 +57,7 @@ import numpy.typing as npt
 from meteor_eval.errors import ConfigError, MeteorEvalError
 from meteor_eval.jar.config import JarConfigError, parse_java_double, resolve_settings
 from meteor_eval.jar.lines import read_jar_lines
-from meteor_eval.jar.options import JarOptions, scan_options
+from meteor_eval.jar.options import JarExitError, JarOptions, UnknownOptionError, scan_options
 from meteor_eval.javafmt import java_double
 from meteor_eval.stats.meteor import MeteorStats
 from meteor_eval.tuning.agreement import rank_consistency, spearman, weighted_pearson
@@ -104,17 +104,17 @@ _BLOCK_CELLS: Final = 1 << 21
 Floats = npt.NDArray[np.float64]
 
 
-class TrainerError(Exception):
+class TrainerError(JarExitError):
     """An option the jar crashes or hangs on; one line for stderr (exit 2)."""
+
+    status = 2
 
 
 class TrainerDataError(TrainerError):
     """A data directory or data file the jar crashes on; one line for stderr (exit 1, as
     jar-compat's ``Parex`` and ``FilterParaphrase``)."""
 
-
-class _UnknownOptionError(Exception):
-    """An option the jar does not know: its message and status 1."""
+    status = 1
 
 
 @dataclass
@@ -154,7 +154,7 @@ def parse_trainer_args(argv: Sequence[str]) -> TrainerOptions:
     """
     options = TrainerOptions(task=argv[0], data_dir=argv[1])
     for arg, value in scan_options(
-        argv, _VALUED, _FLAGS, missing=TrainerError, unknown=_UnknownOptionError
+        argv, _VALUED, _FLAGS, missing=TrainerError, unknown=UnknownOptionError
     ):
         if value is None:
             if arg == "-ch":
@@ -465,12 +465,8 @@ def run_trainer(argv: Sequence[str], *, out: TextIO, err: TextIO) -> int:
         return 0
     try:
         options = parse_trainer_args(argv)
-    except _UnknownOptionError as exc:
-        err.write(f'Unknown option "{exc.args[0]}"\n')
-        return 1
-    except TrainerError as exc:
-        err.write(f"{exc}\n")
-        return 2
+    except JarExitError as exc:
+        return exc.exit(err)
     if options.task not in TASKS:
         err.write("Please specify a valid task\n")
         return 1
@@ -478,8 +474,7 @@ def run_trainer(argv: Sequence[str], *, out: TextIO, err: TextIO) -> int:
         _run(options, out, err)
     except TrainerError as exc:
         out.flush()
-        err.write(f"{exc}\n")
-        return 1 if isinstance(exc, TrainerDataError) else 2
+        return exc.exit(err)
     except (MeteorEvalError, JarConfigError) as exc:
         out.flush()
         err.write(f"Error: {exc}\n")

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from meteor_eval.stats.meteor import MeteorStats, perfect_rows
 
 if TYPE_CHECKING:
-    from meteor_eval.metrics.meteor.config import MeteorConfig
+    from meteor_eval.metrics.meteor.config import MeteorConfig, TunedNumbers
 
 __all__ = [
     "Components",
@@ -47,6 +47,7 @@ __all__ = [
     "nltk_count_components",
     "nltk_fmean",
     "nltk_score_from_stats",
+    "parameter_components",
     "score_from_stats",
     "scores_of_totals",
 ]
@@ -392,17 +393,35 @@ def nltk_score_from_stats(
     return nltk_components(stats, alpha=alpha, beta=beta, gamma=gamma).score
 
 
+def parameter_components(
+    stats: MeteorStats,
+    params: TunedNumbers,
+    *,
+    zero_penalty_if_perfect: bool,
+    jvm_pow: bool = False,
+) -> Components:
+    """:func:`components` of ``stats`` under the alpha, beta, gamma, delta and weights of
+    ``params`` (a configuration or a tuning point), so that those five are read off such an
+    object in one place."""
+    return components(
+        stats,
+        alpha=params.alpha,
+        beta=params.beta,
+        gamma=params.gamma,
+        delta=params.delta,
+        weights=params.weights,
+        zero_penalty_if_perfect=zero_penalty_if_perfect,
+        jvm_pow=jvm_pow,
+    )
+
+
 def score_from_stats(stats: MeteorStats, config: MeteorConfig) -> Components:
     """The formula's raw components for a statistics record under a configuration."""
     if config.flavour == "nltk":
         return nltk_components(stats, alpha=config.alpha, beta=config.beta, gamma=config.gamma)
-    return components(
+    return parameter_components(
         stats,
-        alpha=config.alpha,
-        beta=config.beta,
-        gamma=config.gamma,
-        delta=config.delta,
-        weights=config.weights,
+        config,
         zero_penalty_if_perfect=config.zero_penalty_if_perfect,
         jvm_pow=config.flavour == "meteor15",
     )
