@@ -147,23 +147,32 @@ class FastPipeline(Pipeline):
     def new_word_types(self) -> None:
         """Start an empty word-type table (and forget the references interned with the old)."""
         stem: Callable[[str], int] | None = None
+        stems_of: Callable[[Sequence[str]], list[int]] | None = None
         synonyms: Any = None
         paraphrase: Callable[[str], int] | None = None
+        paraphrases_of: Callable[[Sequence[str]], list[int]] | None = None
         assert self.pair_kinds is not None
         for kind, matcher in zip(self.pair_kinds, self.matchers, strict=True):
             if kind == _STEM:
                 stem = matcher.stem_id  # type: ignore[attr-defined]
+                stems_of = getattr(matcher, "stem_ids_uncached", None)
             elif kind == _SYNONYM:
                 synonyms = matcher.packed_sets  # type: ignore[attr-defined]
             elif kind == _PARAPHRASE:
                 paraphrase = matcher.token_id  # type: ignore[attr-defined]
+                paraphrases_of = getattr(matcher, "token_ids", None)
                 self._trie = (*matcher.compiled_trie(), self._walk_cache)  # type: ignore[attr-defined]
+        # A table's new word types are new to it: their properties are computed a batch at a
+        # time, without the matchers' per-word caches.
         self.word_types = WordTypes(
             identity=java_hash,
             function=self.function_cache.__getitem__,
             stem=stem,
             paraphrase=paraphrase,
             synonyms=synonyms,
+            functions_of=self.function_flags_uncached,
+            stems_of=stems_of,
+            paraphrases_of=paraphrases_of,
         )
         self.ref_cache.clear()
         self._line_ids = {}
