@@ -10,9 +10,10 @@ kernel's rows directly. Batches of single-reference pairs go further
 (:meth:`FastPipeline.rows_block`): their word-type ids are concatenated into two arrays and
 ``meteor15_rows`` writes every pair's 23 statistics straight into one NumPy block, with no Python
 object per pair between the tokens and the row; their lines are preprocessed and interned by
-the compiled front end ``meteor15_tokens`` (``_ext/frontend.c``: normaliser, Java's
-lower-casing, split and a token cache, one Python object per new word type only, none per
-token), whose readable twin is :meth:`FastPipeline.tokens_python`. Results are those of
+the compiled front end ``meteor15_lines`` (``_ext/frontend.c``: normaliser, Java's
+lower-casing, split, a token cache and a line cache, one Python object per new word type only,
+none per line or token), whose readable twin is :meth:`FastPipeline.tokens_python`. Results
+are those of
 :class:`~meteor_eval.metrics.meteor.pipeline.Pipeline`, bit for bit
 (``tests/unit/metrics/test_compiled_pair.py``); whatever the kernel cannot take (another flavour,
 character mode, a module without a code, a synonym identifier beyond 64 bits, a full table's old
@@ -485,11 +486,10 @@ class FastPipeline(Pipeline):
     ) -> np.ndarray[Any, np.dtype[np.int64]] | None:
         """The statistics of single-reference pairs as an ``(n, 23)`` int64 block in the jar's
         order (:data:`~meteor_eval.stats.meteor.ROW_COLUMNS`), from one ``meteor15_rows`` call:
-        the lines (hypotheses and references) not seen yet are preprocessed and interned in one
-        :meth:`intern_lines` call and their ids kept in a line cache (a line met again, e.g. a
-        hypothesis scored against a second reference, is not preprocessed again); the ids and
-        offsets are joined in bulk, so no Python object is made per token on the way from the
-        text to the row, and none per pair but the cache's.
+        the lines (hypotheses and references) come from :meth:`line_block` in one block of ids
+        (a line met before, e.g. a hypothesis scored against a second reference, is copied from
+        the line cache, not preprocessed again), which both sides read through their offsets,
+        so no Python object is made per token or per pair on the way from the text to the row.
 
         ``None`` when the block path does not apply (the compiled pair path is off, a pair
         has several references, more than four modules, a substituted aligner). Errors are
