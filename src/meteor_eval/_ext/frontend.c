@@ -330,7 +330,8 @@ front_end(PyObject *lines, int mode, int keep_punctuation, PyObject *prefixes, P
         }
         Py_XDECREF(held);
         off[k + 1] = ids.n;
-        if (cached && line_table_add(table, text, h, ids.v + off[k], ids.n - off[k]) < 0) {
+        if (cached && line_table_add(table, text, h, ids.n > off[k] ? ids.v + off[k] : NULL,
+                                     ids.n - off[k]) < 0) {
             goto done;
         }
     }
