@@ -31,7 +31,7 @@ lcs           ``lcs_length_ids``, ``lcs_picks_ids``,      ``align.lcs.lcs_length
               ``wlcs_mask_ids`` (lcs.c)                   ``lcs_indices``, ``wlcs_hit_mask``
 rouge         ``rouge_rows`` (rouge.c)                    the ROUGE metric's ``_variant_stats``
 front         ``meteor15_tokens``,                        ``FastPipeline.tokens_python``
-              ``meteor15_token_cache`` (frontend.c)
+              ``meteor15_lines``, ``meteor15_token_cache`` (frontend.c)
 caption       ``cider_d_scores``,                         ``metrics.caption.CiderModel``,
               ``coco_rouge_l_scores`` (caption.c)         ``metrics.caption.rouge_l_image``
 ptb           ``ptb_caption_lines`` (ptb.c)               ``text.ptb._caption_tokens_python``
@@ -84,7 +84,7 @@ KERNELS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         "bleu": ("bleu_rows",),
         "lcs": ("lcs_length_ids", "lcs_picks_ids", "wlcs_mask_ids"),
         "rouge": ("rouge_rows",),
-        "front": ("meteor15_tokens", "meteor15_token_cache"),
+        "front": ("meteor15_tokens", "meteor15_lines", "meteor15_token_cache"),
         "caption": ("cider_d_scores", "coco_rouge_l_scores"),
         "ptb": ("ptb_caption_lines",),
     }

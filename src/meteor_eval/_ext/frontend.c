@@ -4,6 +4,8 @@
  *   meteor15_token_cache()  an empty token cache (a capsule) for meteor15_tokens();
  *   meteor15_tokens(lines, mode, keep_punctuation, prefixes, lower, known, cache)
  *                           -> (ids, offsets, new_words)
+ *   meteor15_lines(lines, mode, keep_punctuation, prefixes, lower, known, cache, limit)
+ *                           -> (ids, offsets, new_words), the same with a line cache
  *
  * Each line is normalised as normalize_line() does (normalize.c, on grow-only buffers shared by
  * the whole chunk), lower-cased as the jar does (String.toLowerCase: done here for a normalised
@@ -27,17 +29,57 @@
  * words of a call are not appended (the caller holds the table's lock from this call until
  * they are, so that no other id is given meanwhile). After an exception the cache may hold a
  * token without its id: the caller discards it.
+ *
+ * meteor15_lines() also keeps a line cache in the same capsule: each line (an exact str) whose
+ * ids it has produced, with those ids, so that a line met again, in the same call or a later
+ * one, is copied from the cache instead of being normalised and split again (no Python object
+ * or dict lookup per line: the table is keyed by the str's own cached hash). The result is that
+ * of meteor15_tokens() on the same lines, id for id. The cache holds at most `limit` lines: a
+ * call that would pass it empties the cache first (the results do not change, the lines are
+ * read again). The line cache holds references to its lines until then or until the capsule
+ * goes; its ids are valid under the same condition as the token cache's (the new words of each
+ * call appended to `known`).
  */
 
 #include "kernels.h"
 
 #define CACHE_NAME "meteor_eval.meteor15_token_cache"
 
+/* Lines (exact str objects, strong references) -> their word-type ids: line e's ids are
+ * pool[end[e] .. end[e + 1]); an open-addressing table on the lines' Python hashes. */
+typedef struct {
+    PyObject **line;
+    uint64_t *hash;
+    int64_t *end; /* n + 1 values once a line is in (end[0] = 0) */
+    Py_ssize_t n, line_cap, hash_cap, end_cap;
+    int32_t *slots;
+    size_t mask;
+    int32_t *pool;
+    Py_ssize_t pool_n, pool_cap;
+} LineTable;
+
 typedef struct {
     Vocab vocab;  /* token -> dense cache id */
     int32_t *wid; /* word-type id of each cache id */
     Py_ssize_t wid_cap;
+    LineTable lines; /* meteor15_lines() only */
 } TokenCache;
+
+/* Forget every line of the table (their references dropped); the buffers are kept. */
+static void
+line_table_clear(LineTable *t)
+{
+    for (Py_ssize_t e = 0; e < t->n; e++) {
+        Py_DECREF(t->line[e]);
+    }
+    t->n = 0;
+    t->pool_n = 0;
+    if (t->slots != NULL) {
+        for (size_t k = 0; k <= t->mask; k++) {
+            t->slots[k] = -1;
+        }
+    }
+}
 
 static void
 token_cache_destroy(PyObject *capsule)
@@ -45,9 +87,59 @@ token_cache_destroy(PyObject *capsule)
     TokenCache *c = PyCapsule_GetPointer(capsule, CACHE_NAME);
     if (c != NULL) {
         vocab_free(&c->vocab);
-        PyMem_Free(c->wid);
+        line_table_clear(&c->lines);
+        FREE_EACH(c->wid, c->lines.line, c->lines.hash, c->lines.end, c->lines.slots,
+                  c->lines.pool);
         PyMem_Free(c);
     }
+}
+
+/* The entry of line text (its hash h) in the table, or -1 when it is not there. */
+static Py_ssize_t
+line_table_find(const LineTable *t, PyObject *text, uint64_t h)
+{
+    if (t->slots == NULL) {
+        return -1;
+    }
+    size_t idx;
+    int32_t e;
+    SLOTS_PROBE(t->slots, t->mask, t->hash, h, idx, e,
+                (t->line[e] == text || PyUnicode_Compare(t->line[e], text) == 0));
+    (void)idx;
+    return e;
+}
+
+/* Add line text (hash h, not in the table) with its ids[0 .. n). 0, or -1 with an exception. */
+static int
+line_table_add(LineTable *t, PyObject *text, uint64_t h, const int32_t *ids, Py_ssize_t n)
+{
+    if (t->n >= INT32_MAX - 1) {
+        PyErr_SetString(PyExc_OverflowError, "meteor15_lines: too many lines");
+        return -1;
+    }
+    if (slots_room(&t->slots, &t->mask, t->hash, t->n, 1024) < 0 ||
+        grow((void **)&t->line, &t->line_cap, t->n + 1, sizeof(PyObject *)) < 0 ||
+        grow((void **)&t->hash, &t->hash_cap, t->n + 1, sizeof(uint64_t)) < 0 ||
+        grow((void **)&t->end, &t->end_cap, t->n + 2, sizeof(int64_t)) < 0 ||
+        grow((void **)&t->pool, &t->pool_cap, t->pool_n + n, sizeof(int32_t)) < 0) {
+        return -1;
+    }
+    size_t idx;
+    int32_t e;
+    SLOTS_PROBE(t->slots, t->mask, t->hash, h, idx, e, 0);
+    e = (int32_t)t->n;
+    t->slots[idx] = e;
+    Py_INCREF(text);
+    t->line[e] = text;
+    t->hash[e] = h;
+    if (n > 0) {
+        memcpy(t->pool + t->pool_n, ids, (size_t)n * sizeof(int32_t));
+    }
+    t->pool_n += n;
+    t->end[0] = 0;
+    t->end[e + 1] = t->pool_n;
+    t->n++;
+    return 0;
 }
 
 PyObject *
@@ -110,15 +202,12 @@ token_id(TokenCache *c, const Py_UCS4 *s, Py_ssize_t n, PyObject *known, Py_ssiz
     return id;
 }
 
-PyObject *
-meteor15_tokens_c(PyObject *self, PyObject *args)
+/* meteor15_tokens() (limit < 0) and meteor15_lines() (the line cache holds at most limit
+ * lines; a call of more lines than that keeps all of them). */
+static PyObject *
+front_end(PyObject *lines, int mode, int keep_punctuation, PyObject *prefixes, PyObject *lower,
+          PyObject *known, PyObject *capsule, Py_ssize_t limit)
 {
-    PyObject *lines, *prefixes, *lower, *known, *capsule;
-    int mode, keep_punctuation;
-    if (!PyArg_ParseTuple(args, "OipO!OO!O:meteor15_tokens", &lines, &mode, &keep_punctuation,
-                          &PyDict_Type, &prefixes, &lower, &PyDict_Type, &known, &capsule)) {
-        return NULL;
-    }
     if (mode < 0 || mode > 2) {
         PyErr_SetString(PyExc_ValueError, "mode: expected 0 (English), 1 (French) or 2");
         return NULL;
@@ -138,6 +227,10 @@ meteor15_tokens_c(PyObject *self, PyObject *args)
     }
     const Py_ssize_t n_lines = PySequence_Fast_GET_SIZE(seq);
     const Py_ssize_t base = PyDict_GET_SIZE(known);
+    LineTable *table = limit >= 0 ? &cache->lines : NULL;
+    if (table != NULL && table->n + n_lines > limit) {
+        line_table_clear(table); /* (so the table passes the limit only with a longer call) */
+    }
     UcsBuf line = {NULL, 0, 0}, tmp = {NULL, 0, 0};
     U4 lowered = {NULL, 0};
     Ids ids = {NULL, 0, 0};
@@ -158,6 +251,28 @@ meteor15_tokens_c(PyObject *self, PyObject *args)
             PyErr_Format(PyExc_TypeError, "lines[%zd]: expected a str, got %.100s", k,
                          Py_TYPE(text)->tp_name);
             goto done;
+        }
+        uint64_t h = 0;
+        const int cached = table != NULL && PyUnicode_CheckExact(text);
+        if (cached) {
+            const Py_hash_t hash = PyObject_Hash(text);
+            if (hash == -1) {
+                goto done;
+            }
+            h = (uint64_t)hash;
+            const Py_ssize_t e = line_table_find(table, text, h);
+            if (e >= 0) {
+                const int64_t a = table->end[e], m = table->end[e + 1] - a;
+                if (reserve((void **)&ids.v, &ids.cap, ids.n + m, 256, sizeof(int32_t)) < 0) {
+                    goto done;
+                }
+                if (m > 0) {
+                    memcpy(ids.v + ids.n, table->pool + a, (size_t)m * sizeof(int32_t));
+                }
+                ids.n += m;
+                off[k + 1] = ids.n;
+                continue;
+            }
         }
         Py_ssize_t start, end;
         if (normalize_ucs4(text, mode, keep_punctuation, prefixes, &line, &tmp, &start, &end) <
@@ -215,6 +330,10 @@ meteor15_tokens_c(PyObject *self, PyObject *args)
         }
         Py_XDECREF(held);
         off[k + 1] = ids.n;
+        if (cached && line_table_add(table, text, h, ids.n > off[k] ? ids.v + off[k] : NULL,
+                                     ids.n - off[k]) < 0) {
+            goto done;
+        }
     }
     ids_bytes = PyBytes_FromStringAndSize(ids.v ? (const char *)ids.v : "",
                                           ids.n * (Py_ssize_t)sizeof(int32_t));
@@ -228,4 +347,34 @@ done:
     Py_XDECREF(new_words);
     FREE_EACH(line.p, tmp.p, lowered.buf, ids.v);
     return result;
+}
+
+PyObject *
+meteor15_tokens_c(PyObject *self, PyObject *args)
+{
+    PyObject *lines, *prefixes, *lower, *known, *capsule;
+    int mode, keep_punctuation;
+    if (!PyArg_ParseTuple(args, "OipO!OO!O:meteor15_tokens", &lines, &mode, &keep_punctuation,
+                          &PyDict_Type, &prefixes, &lower, &PyDict_Type, &known, &capsule)) {
+        return NULL;
+    }
+    return front_end(lines, mode, keep_punctuation, prefixes, lower, known, capsule, -1);
+}
+
+PyObject *
+meteor15_lines_c(PyObject *self, PyObject *args)
+{
+    PyObject *lines, *prefixes, *lower, *known, *capsule;
+    int mode, keep_punctuation;
+    Py_ssize_t limit;
+    if (!PyArg_ParseTuple(args, "OipO!OO!On:meteor15_lines", &lines, &mode, &keep_punctuation,
+                          &PyDict_Type, &prefixes, &lower, &PyDict_Type, &known, &capsule,
+                          &limit)) {
+        return NULL;
+    }
+    if (limit < 0) {
+        PyErr_SetString(PyExc_ValueError, "limit: expected a number of lines >= 0");
+        return NULL;
+    }
+    return front_end(lines, mode, keep_punctuation, prefixes, lower, known, capsule, limit);
 }

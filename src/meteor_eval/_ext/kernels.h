@@ -647,6 +647,7 @@ KERNEL_API PyObject *rouge_rows_c(PyObject *self, PyObject *args);
 /* frontend.c */
 KERNEL_API PyObject *meteor15_token_cache_c(PyObject *self, PyObject *unused);
 KERNEL_API PyObject *meteor15_tokens_c(PyObject *self, PyObject *args);
+KERNEL_API PyObject *meteor15_lines_c(PyObject *self, PyObject *args);
 /* caption.c */
 KERNEL_API PyObject *cider_d_scores_c(PyObject *self, PyObject *args);
 KERNEL_API PyObject *coco_rouge_l_scores_c(PyObject *self, PyObject *args);

@@ -136,6 +136,11 @@ static PyMethodDef kernels_methods[] = {
      "METEOR 1.5's -norm preprocessing of a chunk of lines, each token interned to its\n"
      "word-type id in `known` (new types numbered from len(known) and listed in new_words);\n"
      "ids: native int32 bytes, offsets: native int64 bytes (len(lines) + 1 values)."},
+    {"meteor15_lines", meteor15_lines_c, METH_VARARGS,
+     "meteor15_lines(lines, mode, keep_punctuation, prefixes, lower, known, cache, limit)\n"
+     "    -> (ids, offsets, new_words)\n\n"
+     "meteor15_tokens() with a line cache in `cache` (at most `limit` lines): a line met\n"
+     "before, in this call or an earlier one, has its ids copied from it. Same results."},
     /* caption.c */
     {"cider_d_scores", cider_d_scores_c, METH_VARARGS,
      "cider_d_scores(hypotheses, references, n, denominator, idf_of) -> bytes | None\n\n"

@@ -22,6 +22,8 @@ extension the same walks and lookups run in C over the memory-mapped index array
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from meteor_eval._ext import compiled_kernels
 from meteor_eval.errors import ResourceError
 from meteor_eval.match.base import Match, Segment
@@ -71,6 +73,10 @@ class ParaphraseMatcher:
     def token_id(self, token: str) -> int:
         """The table's id of ``token`` (``-1`` when the table never uses it)."""
         return self._table.token_id(token)
+
+    def token_ids(self, tokens: Sequence[str]) -> list[int]:
+        """:meth:`token_id` of every token, in one call."""
+        return self._table.token_ids(tokens)
 
     def compiled_trie(self) -> tuple[object, object, object, bytes | None]:
         """The index arrays and root table the compiled kernels read (``_ext/paraphrase.c``).

@@ -6,7 +6,7 @@ stem identities are cached per word type because the same words recur in every s
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from meteor_eval._ext import compiled_kernels
 from meteor_eval.match.base import Match, Segment
@@ -60,6 +60,11 @@ class StemMatcher:
     def stem_id(self, token: str) -> int:
         """Identity of the stem of one token (cached per word type)."""
         return self._cache[token]
+
+    def stem_ids_uncached(self, tokens: Sequence[str]) -> list[int]:
+        """:meth:`stem_id` of every token without the per-word cache (for tokens met for the
+        first time, e.g. a word-type table's new types: no dictionary work per word)."""
+        return list(map(self._identity, map(self._stem, tokens)))
 
     def stem_ids(self, tokens: tuple[str, ...]) -> tuple[int, ...]:
         """Identity of each token's stem (cached per word type)."""

@@ -42,6 +42,10 @@ class WordTypes(dict[str, int]):
         limit: Number of word types after which :attr:`full` turns true (the default, 131,072
             types, keeps the table near 45 MB at about 340 bytes a type with its words; a
             scorer then starts a new one).
+        functions_of, stems_of, paraphrases_of: The same properties of many tokens in one
+            call (a sequence of flags or ids, in order), used instead of ``function``, ``stem``
+            and ``paraphrase`` when given: a table's new word types are new to it, so a
+            caller can skip its per-token caches and compute a batch at C speed.
 
     Example:
         >>> types = WordTypes(identity=len, function=lambda t: t == "the")
@@ -53,9 +57,12 @@ class WordTypes(dict[str, int]):
 
     __slots__ = (
         "_function",
+        "_functions_of",
         "_identity",
         "_paraphrase",
+        "_paraphrases_of",
         "_stem",
+        "_stems_of",
         "_synonyms",
         "functions",
         "hashes",
@@ -76,8 +83,14 @@ class WordTypes(dict[str, int]):
         paraphrase: Callable[[str], int] | None = None,
         synonyms: Callable[[Sequence[str]], list[bytes]] | None = None,
         limit: int = 1 << 17,
+        functions_of: Callable[[Sequence[str]], Sequence[int]] | None = None,
+        stems_of: Callable[[Sequence[str]], Sequence[int]] | None = None,
+        paraphrases_of: Callable[[Sequence[str]], Sequence[int]] | None = None,
     ) -> None:
         super().__init__()
+        self._functions_of = functions_of
+        self._stems_of = stems_of if stem is not None else None
+        self._paraphrases_of = paraphrases_of if paraphrase is not None else None
         self._identity = identity
         self._function = function
         self._stem = stem
@@ -129,10 +142,24 @@ class WordTypes(dict[str, int]):
     def _append(self, tokens: list[str]) -> None:
         """Append the rows of new, distinct ``tokens`` and publish their ids (lock held)."""
         identities = list(map(self._identity, tokens))
-        functions = bytes(map(bool, map(self._function, tokens)))  # True/False -> 1/0
-        stems = list(map(self._stem, tokens)) if self._stem is not None else None
-        paraphrase = self._paraphrase
-        paraphrases = list(map(paraphrase, tokens)) if paraphrase is not None else None
+        if self._functions_of is not None:
+            functions = bytes(map(bool, self._functions_of(tokens)))
+        else:
+            functions = bytes(map(bool, map(self._function, tokens)))  # True/False -> 1/0
+        stems: Sequence[int] | None = None
+        if self._stems_of is not None:
+            stems = self._stems_of(tokens)
+        elif self._stem is not None:
+            stems = list(map(self._stem, tokens))
+        paraphrases: Sequence[int] | None = None
+        if self._paraphrases_of is not None:
+            paraphrases = self._paraphrases_of(tokens)
+        elif self._paraphrase is not None:
+            paraphrases = list(map(self._paraphrase, tokens))
+        if (stems is not None and len(stems) != len(tokens)) or (
+            paraphrases is not None and len(paraphrases) != len(tokens)
+        ):
+            raise ValueError("a property of many tokens: expected one value a token")
         synonyms = self._synonyms(tokens) if self._synonyms is not None else None
         first = len(self)
         self.hashes.extend(identities)

@@ -10,9 +10,10 @@ kernel's rows directly. Batches of single-reference pairs go further
 (:meth:`FastPipeline.rows_block`): their word-type ids are concatenated into two arrays and
 ``meteor15_rows`` writes every pair's 23 statistics straight into one NumPy block, with no Python
 object per pair between the tokens and the row; their lines are preprocessed and interned by
-the compiled front end ``meteor15_tokens`` (``_ext/frontend.c``: normaliser, Java's
-lower-casing, split and a token cache, one Python object per new word type only, none per
-token), whose readable twin is :meth:`FastPipeline.tokens_python`. Results are those of
+the compiled front end ``meteor15_lines`` (``_ext/frontend.c``: normaliser, Java's
+lower-casing, split, a token cache and a line cache, one Python object per new word type only,
+none per line or token), whose readable twin is :meth:`FastPipeline.tokens_python`. Results
+are those of
 :class:`~meteor_eval.metrics.meteor.pipeline.Pipeline`, bit for bit
 (``tests/unit/metrics/test_compiled_pair.py``); whatever the kernel cannot take (another flavour,
 character mode, a module without a code, a synonym identifier beyond 64 bits, a full table's old
@@ -66,6 +67,9 @@ _WALK_CACHE: Any = compiled_kernels("paraphrase_walk_cache", "meteor15_pair", "_
 # A chunk of lines normalised, lower-cased, split and interned in one call (None: the Python
 # front end, FastPipeline.tokens_python, does it).
 _FRONT_KERNEL: Any = compiled_kernels("meteor15_tokens", "meteor15_token_cache")
+# The same with a line cache in the token cache: a line met before is not read again (None:
+# an older build; FastPipeline.line_ids keeps the lines in a dict instead).
+_LINES_KERNEL: Any = compiled_kernels("meteor15_lines", "meteor15_tokens", "meteor15_token_cache")
 
 _LABEL = "METEOR (meteor15)"
 
@@ -144,23 +148,32 @@ class FastPipeline(Pipeline):
     def new_word_types(self) -> None:
         """Start an empty word-type table (and forget the references interned with the old)."""
         stem: Callable[[str], int] | None = None
+        stems_of: Callable[[Sequence[str]], list[int]] | None = None
         synonyms: Any = None
         paraphrase: Callable[[str], int] | None = None
+        paraphrases_of: Callable[[Sequence[str]], list[int]] | None = None
         assert self.pair_kinds is not None
         for kind, matcher in zip(self.pair_kinds, self.matchers, strict=True):
             if kind == _STEM:
                 stem = matcher.stem_id  # type: ignore[attr-defined]
+                stems_of = getattr(matcher, "stem_ids_uncached", None)
             elif kind == _SYNONYM:
                 synonyms = matcher.packed_sets  # type: ignore[attr-defined]
             elif kind == _PARAPHRASE:
                 paraphrase = matcher.token_id  # type: ignore[attr-defined]
+                paraphrases_of = getattr(matcher, "token_ids", None)
                 self._trie = (*matcher.compiled_trie(), self._walk_cache)  # type: ignore[attr-defined]
+        # A table's new word types are new to it: their properties are computed a batch at a
+        # time, without the matchers' per-word caches.
         self.word_types = WordTypes(
             identity=java_hash,
             function=self.function_cache.__getitem__,
             stem=stem,
             paraphrase=paraphrase,
             synonyms=synonyms,
+            functions_of=self.function_flags_uncached,
+            stems_of=stems_of,
+            paraphrases_of=paraphrases_of,
         )
         self.ref_cache.clear()
         self._line_ids = {}
@@ -245,14 +258,37 @@ class FastPipeline(Pipeline):
             cache[text] = ids[4 * ends[k] : 4 * ends[k + 1]]
         return list(map(cache.__getitem__, texts))
 
-    def intern_lines(self, lines: Sequence[str]) -> tuple[bytes, bytes] | None:
+    def line_block(self, texts: Sequence[str]) -> tuple[bytes, bytes] | None:
+        """The word-type ids of every text in the current table, as one block: the ids
+        (native int32 bytes) and the offsets of each text's ids (``len(texts) + 1`` native
+        int64 values, as bytes), what :meth:`line_ids` gives joined. With the compiled front
+        end, one ``meteor15_lines`` call: the line cache lives in the token cache (a C table
+        keyed by the str's hash, at most ``CACHE_LIMIT`` lines), so no Python object is made
+        per line or per token; otherwise :meth:`line_ids`, joined. ``None`` when the compiled
+        pair path is off or turns off here."""
+        if self.word_types is None:
+            return None
+        if _LINES_KERNEL is not None and self._front is not None:
+            return self.intern_lines(texts, cached=True)
+        arrays = self.line_ids(texts)
+        if arrays is None:
+            return None
+        offsets = array("q", [0])
+        offsets.extend(itertools.accumulate(len(a) // 4 for a in arrays))
+        return b"".join(arrays), offsets.tobytes()
+
+    def intern_lines(
+        self, lines: Sequence[str], *, cached: bool = False
+    ) -> tuple[bytes, bytes] | None:
         """Every line preprocessed and its tokens interned into the current word-type table
         (new word types added in one batch): the ids as native int32 bytes and the offsets of
         each line's ids (``len(lines) + 1`` native int64 values, as bytes), through the
         compiled front end where it applies (:meth:`tokens_python` otherwise). ``None`` when
         the compiled pair path is off or turns off here (an identifier beyond 64 bits, see
         :meth:`segment_of`). The table's lock is held from the numbering of the new word types
-        to their addition, so the ids handed out are theirs."""
+        to their addition, so the ids handed out are theirs. ``cached``: through
+        ``meteor15_lines`` and its line cache (the same results; only with the compiled front
+        end and a build that has it)."""
         types = self.word_types
         if types is None:
             return None
@@ -261,9 +297,14 @@ class FastPipeline(Pipeline):
             try:
                 if front is not None and cache is not None:
                     mode, keep, prefixes = front
-                    ids, offsets, new = _FRONT_KERNEL.meteor15_tokens(
-                        lines, mode, keep, prefixes, java_lower, types, cache
-                    )
+                    if cached and _LINES_KERNEL is not None:
+                        ids, offsets, new = _LINES_KERNEL.meteor15_lines(
+                            lines, mode, keep, prefixes, java_lower, types, cache, CACHE_LIMIT
+                        )
+                    else:
+                        ids, offsets, new = _FRONT_KERNEL.meteor15_tokens(
+                            lines, mode, keep, prefixes, java_lower, types, cache
+                        )
                 else:
                     ids, offsets, new = self.tokens_python(lines, types)
                 if new:
@@ -445,11 +486,10 @@ class FastPipeline(Pipeline):
     ) -> np.ndarray[Any, np.dtype[np.int64]] | None:
         """The statistics of single-reference pairs as an ``(n, 23)`` int64 block in the jar's
         order (:data:`~meteor_eval.stats.meteor.ROW_COLUMNS`), from one ``meteor15_rows`` call:
-        the lines (hypotheses and references) not seen yet are preprocessed and interned in one
-        :meth:`intern_lines` call and their ids kept in a line cache (a line met again, e.g. a
-        hypothesis scored against a second reference, is not preprocessed again); the ids and
-        offsets are joined in bulk, so no Python object is made per token on the way from the
-        text to the row, and none per pair but the cache's.
+        the lines (hypotheses and references) come from :meth:`line_block` in one block of ids
+        (a line met before, e.g. a hypothesis scored against a second reference, is copied from
+        the line cache, not preprocessed again), which both sides read through their offsets,
+        so no Python object is made per token or per pair on the way from the text to the row.
 
         ``None`` when the block path does not apply (the compiled pair path is off, a pair
         has several references, more than four modules, a substituted aligner). Errors are
@@ -488,12 +528,16 @@ class FastPipeline(Pipeline):
             self.new_word_types()
             types = self.word_types
             assert types is not None
-        arrays = self.line_ids(hyp_texts + ref_texts)
-        if arrays is None:
+        block = self.line_block(hyp_texts + ref_texts)
+        if block is None:
             return None
-        hyp_arrays, ref_arrays = arrays[:n], arrays[n:]
-        hyp_counts = np.fromiter(map(len, hyp_arrays), dtype=np.int64, count=n) // 4
-        ref_counts = np.fromiter(map(len, ref_arrays), dtype=np.int64, count=n) // 4
+        # One buffer of ids for both sides: the hypotheses' offsets are the first n + 1, the
+        # references' the last n + 1 (no copy of either side).
+        ids = block[0]
+        offsets = np.frombuffer(block[1], dtype=np.int64)
+        hyp_offsets, ref_offsets = offsets[: n + 1], offsets[n:]
+        hyp_counts = np.diff(hyp_offsets)
+        ref_counts = np.diff(ref_offsets)
         budget = limits.WORK_BUDGET["meteor15"]
         # The exact count of equal words and stems (as the other paths give it) where the
         # lengths allow it to pass the budget; the kernel counts every stage's candidates as
@@ -505,17 +549,13 @@ class FastPipeline(Pipeline):
                 )
             except WorkBudgetError as exc:
                 raise exc.at_index(index) from None
-        hyp_offsets = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(hyp_counts, out=hyp_offsets[1:])
-        ref_offsets = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(ref_counts, out=ref_offsets[1:])
         out = np.zeros((n, 23), dtype=np.int64)
         with types.lock:  # the tables do not grow while the kernel reads them
             over = _ROWS_KERNEL.meteor15_rows(
                 self.pair_kinds,
-                b"".join(hyp_arrays),
+                ids,
                 hyp_offsets,
-                b"".join(ref_arrays),
+                ids,
                 ref_offsets,
                 *self._table_arguments(types),
                 budget,

@@ -272,6 +272,11 @@ class Pipeline:
         # language scores with the English list; verified with `-l fr -ssOut`.
         return frozenset(function_words("english"))
 
+    def function_flags_uncached(self, tokens: Sequence[str]) -> list[bool]:
+        """:meth:`function_flags` without the per-word cache (for tokens met for the first
+        time, e.g. a word-type table's new types)."""
+        return list(map(self.function_words.__contains__, map(java_lower, tokens)))
+
     def function_flags(self, tokens: tuple[str, ...]) -> tuple[bool, ...]:
         """Function-word flag of every token (cached per word type)."""
         return tuple(map(self.function_cache.__getitem__, tokens))

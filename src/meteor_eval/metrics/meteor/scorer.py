@@ -15,6 +15,7 @@ keeps its statistics (spec 5.4). Corpus score: the segments' statistics are pool
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import warnings
 from collections.abc import Iterable, Sequence
@@ -288,21 +289,23 @@ class Meteor(Metric["MeteorScore"]):
             ]
             return self.combine(seg_scores, keep_segments=True)
         # Only the statistics are needed: no per-segment score objects or alignments.
-        pairs = list(zip(hypotheses, references, strict=True))
-        n_refs_set = {str(len(refs)) for refs in references}
-        n_refs = next(iter(n_refs_set)) if len(n_refs_set) == 1 else "var"
+        n_refs_set = set(map(len, references))
+        n_refs = str(next(iter(n_refs_set))) if len(n_refs_set) == 1 else "var"
+        # The (hypothesis, references) tuples are made a batch at a time: a list of one tuple
+        # per segment of the corpus would be walked by the cyclic garbage collector (a full
+        # collection over every tuple when they pass a quarter of the long-lived objects).
+        pairs = zip(hypotheses, references, strict=True)
         if self.config.aggregate != "mean":
             # Pooled batch by batch (the compiled path sums a block of rows: no statistics
             # record per segment). A batch's total is never perfect (a fully matched segment
             # with one chunk is perfect and adds none), so the totals add up plainly.
             total = MeteorStats.zero(len(self.config.modules))
-            for start in range(0, len(pairs), _BATCH):
-                batch = self.pooled_stats_many(pairs[start : start + _BATCH])
-                total = total.merge(batch, skip_perfect_chunks=False)
+            while batch := list(itertools.islice(pairs, _BATCH)):
+                total = total.merge(self.pooled_stats_many(batch), skip_perfect_chunks=False)
             return self.score_stats(total, nrefs=n_refs)
         records: list[MeteorStats] = []
-        for start in range(0, len(pairs), _BATCH):
-            records.extend(self.best_stats_many(pairs[start : start + _BATCH]))
+        while batch := list(itertools.islice(pairs, _BATCH)):
+            records.extend(self.best_stats_many(batch))
         result = self.score_stats(pool_stats(records, self.config), nrefs=n_refs)
         return dataclasses.replace(result, score=self._mean_score(records))
 
