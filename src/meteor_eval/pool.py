@@ -16,7 +16,9 @@ What a worker receives is text, and it tokenises, normalises and interns it itse
   one pass over the bytes here, which also checks the line counts before any scoring); each
   worker reads and decodes its own lines with the rules, warnings and errors of one process
   (warnings come back and are raised here, naming file and line), so the text never goes
-  through a pipe and this process does not decode it;
+  through a pipe and this process does not decode it; consecutive chunks go to a worker as
+  one task (up to :data:`_MAX_CHUNKS_PER_TASK`, shrinking to single chunks towards the end),
+  so this process handles a few dozen tasks rather than one per chunk;
 * any other stream of pairs: the chunk's strings as they are (pickled strings are the raw text
   plus a few bytes each: 27.0 MB for 25.8 MB of text on 100,000 xray segments).
 
@@ -76,8 +78,16 @@ DEFAULT_CHUNK_SIZE = 256
 # Segments a metric handles in one call here (METEOR interns a batch's new words at once).
 _BATCH = 256
 
-# Chunks in flight per worker (queued or being scored).
+# Tasks in flight per worker (queued or being scored).
 _IN_FLIGHT_PER_JOB = 3
+
+# File input: most chunks sent to a worker as one task (consecutive byte ranges), and the share
+# of the chunks left that one task takes (1 / (jobs * _SHARE)). A task costs this process
+# about a millisecond of CPU (the executor's threads, pipes and pickles), which it takes from
+# the workers on a machine with as many cores as workers; grouping cuts the number of tasks
+# while the last ones shrink to single chunks, so the workers still finish together.
+_MAX_CHUNKS_PER_TASK = 8
+_SHARE = 4
 
 Progress = Callable[[int], None]
 
@@ -164,15 +174,34 @@ def _init_worker(factory: Callable[[Any], Rebuildable], config: object, state: W
 
 
 def _in_worker(
-    task: Callable[..., _T], job: Sequence[Pair] | FileChunk, errors: EncodingErrors, *extra: object
-) -> tuple[_T, list[str]]:
+    task: Callable[..., _T],
+    job: Sequence[Pair] | FileChunk | tuple[FileChunk, ...],
+    errors: EncodingErrors,
+    *extra: object,
+) -> tuple[_T | list[_T], list[str]]:
     """Run ``task`` on a chunk with this worker process's object; a chunk of files is read here
-    first, and the warnings of reading come back with the result."""
+    first, and the warnings of reading come back with the result. A tuple of file chunks (one
+    task of consecutive chunks) gives the list of their results, in order; a segment over its
+    work budget is placed in the task's segments."""
     if _worker_failure is not None:
         raise _worker_failure
     if _worker_object is None:  # pragma: no cover - the initializer always runs first
         raise RuntimeError("worker process was not initialised")
-    notes: list[str] = []
+    if isinstance(job, tuple):
+        results: list[_T] = []
+        notes: list[str] = []
+        before = 0  # segments of this task before the chunk being scored
+        for part in job:
+            try:
+                result, part_notes = _in_worker(task, part, errors, *extra)
+            except WorkBudgetError as exc:
+                index = before + (exc.index or 0)
+                raise WorkBudgetError(exc.metric, exc.kind, exc.units, exc.budget, index) from None
+            results.append(result)  # type: ignore[arg-type]
+            notes += part_notes
+            before += part.lines
+        return results, notes
+    notes = []
     if isinstance(job, FileChunk):
         from meteor_eval.io import read_chunk
 
@@ -259,19 +288,39 @@ def _serial(
         progress(0)
 
 
-def _jobs(
-    pairs: Iterable[Pair], chunk_size: int
-) -> Iterator[tuple[Sequence[Pair] | FileChunk, int]]:
-    """What is sent to the workers, with its number of segments: byte ranges of files, or
-    chunks of pairs."""
+#: One task for the workers: a chunk of pairs, a chunk of files, or consecutive chunks of files.
+Job = Sequence[Pair] | FileChunk | tuple[FileChunk, ...]
+
+
+def _jobs(pairs: Iterable[Pair], chunk_size: int, n_jobs: int) -> Iterator[tuple[Job, int, int]]:
+    """What is sent to the workers, with its number of chunks and of segments: byte ranges of
+    files (consecutive chunks grouped into one task, see :func:`_file_tasks`), or chunks of
+    pairs."""
     if isinstance(pairs, Files):
         from meteor_eval.io import file_chunks
 
-        for ranges in file_chunks([pairs.hypothesis, *pairs.references], chunk_size):
-            yield ranges, ranges.lines
+        ranges = file_chunks([pairs.hypothesis, *pairs.references], chunk_size)
+        for group in _file_tasks(len(ranges), n_jobs):
+            if len(group) == 1:
+                yield ranges[group.start], 1, ranges[group.start].lines
+            else:
+                parts = tuple(ranges[group.start : group.stop])
+                yield parts, len(parts), sum(part.lines for part in parts)
         return
     for chunk in _chunks(pairs, chunk_size):
-        yield chunk, len(chunk)
+        yield chunk, 1, len(chunk)
+
+
+def _file_tasks(chunks: int, n_jobs: int) -> Iterator[range]:
+    """The chunk numbers (from 0) of each task, in order: each task takes a
+    ``n_jobs * _SHARE``-th part of the chunks not yet given (at most
+    :data:`_MAX_CHUNKS_PER_TASK`, at least one), so tasks shrink towards the end and the
+    workers finish within about a chunk of each other."""
+    start = 0
+    while start < chunks:
+        step = max(1, min(_MAX_CHUNKS_PER_TASK, (chunks - start) // (n_jobs * _SHARE)))
+        yield range(start, start + step)
+        start += step
 
 
 def _pool(metric: Rebuildable, n_jobs: int, start_method: str | None) -> Any:
@@ -300,16 +349,18 @@ def _parallel(
     size: Callable[[_T], int],
 ) -> Iterator[_T]:
     done = 0
-    # Futures in input order, each with its chunk's number and first and last segment.
-    pending: deque[tuple[Future[tuple[_T, list[str]]], int, int, int]] = deque()
+    # Tasks in input order, each with its first chunk's number and first segment, and its
+    # last chunk's number and last segment.
+    pending: deque[_Pending] = deque()
     limit = n_jobs * _IN_FLIGHT_PER_JOB
     offset = 0
+    number = 1
     from concurrent.futures.process import BrokenProcessPool
 
     errors = pairs.errors if isinstance(pairs, Files) else "strict"
     with _no_sigpipe(), _pool(metric, n_jobs, run.start_method) as pool:
         try:
-            for number, (job, count) in enumerate(_jobs(pairs, run.chunk_size), start=1):
+            for job, chunks, count in _jobs(pairs, run.chunk_size, n_jobs):
                 try:
                     future = pool.submit(_in_worker, task, job, errors, *extra)
                 except BrokenProcessPool:
@@ -317,29 +368,36 @@ def _parallel(
                     # new work, and every chunk in flight is lost
                     if pending:
                         head, tail = pending[0], pending[-1]
-                        raise _worker_died(head[1], head[2], tail[1], tail[3]) from None
+                        raise _worker_died(head[1], head[2], tail[3], tail[4]) from None
                     raise WorkerError(
                         f"a worker process died (killed, or out of memory?) before chunk "
                         f"{number} (segments {offset + 1:,}-{offset + count:,}) could be "
                         "scored; no result was produced"
                     ) from None
-                pending.append((future, number, offset + 1, offset + count))
+                last = number + chunks - 1
+                pending.append((future, number, offset + 1, last, offset + count, chunks > 1))
                 offset += count
+                number += chunks
                 while len(pending) >= limit or (pending and pending[0][0].done()):
-                    result = _outcome(pending)
+                    for result in _outcome(pending):
+                        yield result
+                        done += size(result)
+                        if run.progress is not None:
+                            run.progress(done)
+            while pending:
+                for result in _outcome(pending):
                     yield result
                     done += size(result)
                     if run.progress is not None:
                         run.progress(done)
-            while pending:
-                result = _outcome(pending)
-                yield result
-                done += size(result)
-                if run.progress is not None:
-                    run.progress(done)
         finally:
             for future, *_ in pending:
                 future.cancel()
+
+
+#: A task in flight: its future, first chunk number, first segment, last chunk number, last
+#: segment, and whether it is a group of chunks (its result is then the list of theirs).
+_Pending = tuple["Future[tuple[Any, list[str]]]", int, int, int, int, bool]
 
 
 def _worker_died(number: int, first: int, last_number: int, last: int) -> WorkerError:
@@ -351,9 +409,9 @@ def _worker_died(number: int, first: int, last_number: int, last: int) -> Worker
     )
 
 
-def _outcome(pending: deque[tuple[Future[tuple[_T, list[str]]], int, int, int]]) -> _T:
-    """The result of the oldest chunk in flight, with a worker's death or a segment over its
-    work budget turned into an error that says where.
+def _outcome(pending: deque[_Pending]) -> list[Any]:
+    """The results of the oldest task in flight (one per chunk), with a worker's death or a
+    segment over its work budget turned into an error that says where.
 
     Raises:
         WorkerError: a worker process died (killed, out of memory): the pool is broken and
@@ -362,17 +420,17 @@ def _outcome(pending: deque[tuple[Future[tuple[_T, list[str]]], int, int, int]])
     """
     from concurrent.futures.process import BrokenProcessPool
 
-    future, number, first, _ = pending[0]
+    future, number, first, _, _, grouped = pending[0]
     try:
         result, notes = future.result()
     except BrokenProcessPool:
-        raise _worker_died(number, first, pending[-1][1], pending[-1][3]) from None
+        raise _worker_died(number, first, pending[-1][3], pending[-1][4]) from None
     except WorkBudgetError as exc:
         raise exc.at_line(first - 1) from None
     pending.popleft()
     for note in notes:  # warnings of a worker's reading, in input order
         warnings.warn(note, stacklevel=2)
-    return result
+    return result if grouped else [result]
 
 
 @contextlib.contextmanager

@@ -249,3 +249,48 @@ def test_a_worker_that_cannot_build_its_metric_reports_why(
             scorer.corpus_score(HYPS, REFS, jobs=2, start_method="spawn")
     finally:
         registry.unregister("lowercase")
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_file_chunks_grouped_into_tasks_give_one_process_rows_warnings_and_errors(
+    tmp_path: Path,
+) -> None:
+    """With many chunks, workers are sent several consecutive chunks of files per task
+    (``pool._file_tasks``): the rows, the reading warnings and errors (file and line) and a
+    segment over its work budget (its line) are those of one process."""
+    from meteor_eval import limits, pool
+    from meteor_eval.errors import WorkBudgetError
+
+    tasks = [len(task) for task in pool._file_tasks(60, 2)]
+    assert tasks[:2] == [7, 6] and tasks[-1] == 1 and sum(tasks) == 60
+    hyp, ref = tmp_path / "hyp", tmp_path / "ref"
+    lines = [f"the cat number {k}" for k in range(60)]
+    lines[8] = "a\rcat"
+    lines[11] = "a\rdog"  # the 5th of the 6 chunks of one line of the second task
+    hyp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    ref.write_text("\n".join(f"a cat number {k % 7}" for k in range(60)) + "\n", encoding="utf-8")
+    files = Files(str(hyp), (str(ref),))
+    scorer = Meteor(CONFIG)
+    for method in ("fork", "spawn"):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = list(segment_rows(scorer, files, jobs=2, chunk_size=1, start_method=method))
+        assert [str(w.message) for w in caught] == [
+            f"{hyp}:9: a carriage return inside the line is read as a space",
+            f"{hyp}:12: a carriage return inside the line is read as a space",
+        ]
+        assert got == list(segment_rows(scorer, files))
+        total = scorer.stream_total(files, pool.Run(2, 1, method))
+        one = scorer.stream_total(files, pool.Run())
+        assert (total.count, scorer.result(total)) == (one.count, scorer.result(one))
+    # 30 candidate pairs (the other lines have 3 at most), in the first task's 3rd chunk of 2
+    lines[5] = " ".join(["cat"] * 30)
+    hyp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with limits.work_budget(meteor15=10), pytest.raises(WorkBudgetError) as over:
+        list(segment_rows(scorer, files, jobs=2, chunk_size=2, start_method="fork"))
+    assert str(over.value).startswith("line 6: METEOR (meteor15) would take ")
+    ref.write_bytes(ref.read_bytes().replace(b"a cat number 3\n", b"a cat \xff 3\n", 5))
+    bad = [k + 1 for k, line in enumerate(ref.read_bytes().split(b"\n")) if b"\xff" in line]
+    assert len(bad) == 5 and bad[0] > 1
+    with pytest.raises(InputError, match=rf"^{ref}:{bad[0]}: invalid UTF-8 \(byte 0xff\)"):
+        list(segment_rows(scorer, files, jobs=2, chunk_size=1, start_method="fork"))

@@ -16,12 +16,11 @@ the list with a user file: :func:`load_function_words_file`.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Final
 
 from meteor_eval.errors import ResourceError
-from meteor_eval.resources.registry import ResourceSpec, cached_loader, data_file
+from meteor_eval.resources.registry import ResourceSpec, cached_loader, data_file, sha256
 
 __all__ = [
     "FUNCTION_WORD_LANGUAGES",
@@ -147,6 +146,6 @@ def function_words_spec(language_long_name: str, path: Path | None = None) -> Re
         name="function-words",
         language=_SHORT_NAMES[language_long_name],
         version=version,
-        sha256=hashlib.sha256(data).hexdigest(),
+        sha256=sha256(data).hexdigest(),
         licence=licence,
     )

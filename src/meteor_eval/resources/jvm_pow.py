@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from functools import cache
 
 from meteor_eval.resources.registry import data_file
@@ -23,13 +24,50 @@ from meteor_eval.resources.registry import data_file
 __all__ = ["jvm_pow_correction", "jvm_pow_differences"]
 
 
+def _text() -> str:
+    """The shipped file's JSON text (about 230 KB)."""
+    with gzip.open(data_file("jvm_pow.json.gz"), "rt", encoding="utf-8") as handle:
+        return handle.read()
+
+
 @cache
 def _payload() -> tuple[int, dict[float, list[list[int]]]]:
     """``(max_s, {beta: [[S, K, ulps], ...]})`` as read from the shipped file (rows not indexed)."""
-    with gzip.open(data_file("jvm_pow.json.gz"), "rt", encoding="utf-8") as handle:
-        payload = json.load(handle)
+    payload = json.loads(_text())
     rows = {float(beta): listed for beta, listed in payload["differences"].items()}
     return int(payload["max_s"]), rows
+
+
+@cache
+def _max_s() -> int:
+    """The largest ``S`` the table covers (the file's ``max_s``)."""
+    found = re.search(r'"max_s":\s*(\d+)', _text())
+    if found is None:  # pragma: no cover - the shipped file has it
+        return _payload()[0]
+    return int(found.group(1))
+
+
+def _listed(beta: float) -> list[list[int]] | None:
+    """The ``[[S, K, ulps], ...]`` of one exponent, parsed alone from the file's text: a run
+    uses one exponent, and parsing all 72 would make about 60,000 Python objects (2.4 MB, part
+    of a small run's peak memory) for the few hundred it needs."""
+    text = _text()
+    body = text.index('"differences":')
+    for key in re.finditer(r'"([^"]+)":\s*\[', text[body + 14 :]):
+        if _as_float(key.group(1)) != beta:
+            continue
+        start = body + 14 + key.end() - 1
+        end = text.index("]]", start) + 2 if text[start + 1 : start + 2] == "[" else start + 2
+        listed: list[list[int]] = json.loads(text[start:end])
+        return listed
+    return None
+
+
+def _as_float(key: str) -> float | None:
+    try:
+        return float(key)
+    except ValueError:
+        return None
 
 
 @cache
@@ -39,7 +77,7 @@ def _corrections(beta: float) -> dict[tuple[int, int], int] | None:
     Indexing only the exponent a run uses keeps a new process's cost at reading the file
     (the 72 exponents hold about 19,000 cases; one holds a few hundred).
     """
-    listed = _payload()[1].get(beta)
+    listed = _listed(beta)
     if listed is None:
         return None
     return {(s, k): delta for s, k, delta in listed}
@@ -53,8 +91,7 @@ def jvm_pow_correction(beta: float, matched: int, chunks: int) -> int:
         >>> jvm_pow_correction(3.0, 2000, 1)  # S beyond the table's bound
         0
     """
-    max_s, _rows = _payload()
-    if matched > max_s:
+    if matched > _max_s():
         return 0
     corrections = _corrections(beta)
     if corrections is None:
@@ -66,11 +103,8 @@ def jvm_pow_differences() -> tuple[int, dict[float, dict[tuple[int, int], int]]]
     """``(max_s, {beta: {(S, K): ulps}})``: the largest ``S`` the table covers and, per exponent,
     the difference in ulps between the JVM's and Python's power for each listed ``(S, K)``.
 
-    The whole table, every exponent indexed (scoring asks :func:`jvm_pow_correction`)."""
+    The whole table, every exponent indexed, from one parse of the whole file (scoring asks
+    :func:`jvm_pow_correction`, which parses one exponent's part alone)."""
     max_s, rows = _payload()
-    table: dict[float, dict[tuple[int, int], int]] = {}
-    for beta in rows:
-        found = _corrections(beta)
-        if found is not None:
-            table[beta] = found
+    table = {beta: {(s, k): delta for s, k, delta in listed} for beta, listed in rows.items()}
     return max_s, table

@@ -38,12 +38,11 @@ References:
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from typing import Final
 
 from meteor_eval._ext import compiled_function
-from meteor_eval.resources.registry import ResourceSpec, cached_loader
+from meteor_eval.resources.registry import ResourceSpec, cached_loader, sha256
 
 __all__ = ["IRREGULAR_FORMS", "NltkPorterStemmer", "nltk_porter_spec", "nltk_porter_stemmer"]
 
@@ -373,7 +372,7 @@ def nltk_porter_spec() -> ResourceSpec:
     tables.extend(
         [(s, r) for s, r, _c in rules] for rules in (_STEP1A, _STEP2_HEAD, _STEP3, _STEP4)
     )
-    digest = hashlib.sha256(repr(tables).encode()).hexdigest()
+    digest = sha256(repr(tables).encode()).hexdigest()
     return ResourceSpec(
         name="porter-nltk", language="en", version="3.10", sha256=digest, licence="Apache-2.0"
     )

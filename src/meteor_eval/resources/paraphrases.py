@@ -54,7 +54,6 @@ from __future__ import annotations
 import bisect
 import contextlib
 import functools
-import hashlib
 import importlib.util
 import itertools
 import logging
@@ -83,6 +82,7 @@ from meteor_eval.resources.registry import (
     cache_dir,
     record_verified,
     remove_stale_temporaries,
+    sha256,
     verified_before,
     write_atomically,
 )
@@ -185,7 +185,7 @@ def table_key(path: Path) -> bytes:
     try:
         with path.open("rb") as handle:
             size = os.fstat(handle.fileno()).st_size
-            digest = hashlib.sha256(b"meteor-eval paraphrase table\0%d\0" % size)
+            digest = sha256(b"meteor-eval paraphrase table\0%d\0" % size)
             digest.update(handle.read(_KEY_CHUNK))
             if size > _KEY_CHUNK:
                 handle.seek(max(_KEY_CHUNK, size - _KEY_CHUNK))

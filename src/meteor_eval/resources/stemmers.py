@@ -49,7 +49,6 @@ References:
 from __future__ import annotations
 
 import gzip
-import hashlib
 import importlib
 import os
 import re
@@ -63,7 +62,7 @@ from typing import Any, Final
 
 from meteor_eval._ext import compiled_function
 from meteor_eval.errors import ConfigError, ResourceError
-from meteor_eval.resources.registry import ResourceSpec, cached_loader, file_sha256
+from meteor_eval.resources.registry import ResourceSpec, cached_loader, file_sha256, sha256
 
 __all__ = [
     "SNOWBALL_LANGUAGES",
@@ -278,7 +277,7 @@ def porter_stemmer() -> Stemmer:
 def _vendored_sha256(alg: _Algorithm) -> str:
     """SHA-256 over the vendored files that define an algorithm (its module, then the runtime)."""
     root = Path(__file__).resolve().parent / "_snowball" / alg.package
-    digest = hashlib.sha256()
+    digest = sha256()
     for name in (f"{alg.module}.py", "basestemmer.py", "among.py"):
         digest.update(root.joinpath(name).read_bytes())
     return digest.hexdigest()

@@ -59,12 +59,16 @@ def test_jvm_power_applies_the_table_of_the_jars_differences() -> None:
 
 
 def test_jvm_power_corrections_are_indexed_per_exponent_as_the_whole_table() -> None:
-    """jvm_pow_correction (one exponent indexed on first use) answers every listed case as the
-    whole table does, 0 for unlisted cases, exponents and S beyond the bound."""
+    """jvm_pow_correction (one exponent's part of the file parsed alone, indexed on first use)
+    answers every listed case as the whole table (one parse of the whole file) does, 0 for
+    unlisted cases, exponents and S beyond the bound."""
+    from meteor_eval.resources import jvm_pow
     from meteor_eval.resources.jvm_pow import jvm_pow_correction, jvm_pow_differences
 
     max_s, table = jvm_pow_differences()
     assert max_s == 1000 and len(table) == 72
+    assert jvm_pow._max_s() == max_s
+    assert all(jvm_pow._listed(beta) == jvm_pow._payload()[1][beta] for beta in table)
     assert sum(len(cases) for cases in table.values()) == 18779
     for beta, cases in table.items():
         assert all(ulps != 0 for ulps in cases.values())

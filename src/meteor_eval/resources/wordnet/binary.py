@@ -19,7 +19,6 @@ the file.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import mmap
 import struct
@@ -29,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from meteor_eval.resources.registry import sha256
 from meteor_eval.resources.wordnet.keytable import (
     KeyTable,
     u32_section,
@@ -93,7 +93,7 @@ def source_digest(*sha256_hex: str) -> bytes:
         >>> source_digest(one) == hashlib.sha256(hashlib.sha256(b"a").digest()).digest()
         True
     """
-    return hashlib.sha256(b"".join(bytes.fromhex(each) for each in sha256_hex)).digest()
+    return sha256(b"".join(bytes.fromhex(each) for each in sha256_hex)).digest()
 
 
 def _check_header(

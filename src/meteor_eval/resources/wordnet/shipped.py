@@ -16,7 +16,6 @@ parsing it fails in any way, before that error.
 
 from __future__ import annotations
 
-import hashlib
 import lzma
 import mmap
 import struct
@@ -30,6 +29,7 @@ from meteor_eval.resources.registry import (
     ResourceSpec,
     cached_loader,
     data_file,
+    sha256,
     unpacked_file,
 )
 from meteor_eval.resources.wordnet.binary import (
@@ -102,7 +102,7 @@ def wordnet_spec() -> ResourceSpec:
         name="wordnet",
         language="en",
         version="3.0",
-        sha256=hashlib.sha256(listed.encode()).hexdigest(),
+        sha256=sha256(listed.encode()).hexdigest(),
         licence="WordNet-3.0",
     )
 
