@@ -106,14 +106,27 @@ def sha256(data: bytes = b"") -> Digest:
     the largest is the paraphrase table's key, 2 MiB, about 14 ms slower than OpenSSL's). The
     digests are the same.
     """
-    try:
-        from _sha256 import sha256 as builtin  # type: ignore[import-not-found]
-    except ImportError:  # pragma: no cover - an interpreter built without it
+    builtin = _builtin_sha256()
+    if builtin is None:  # pragma: no cover - an interpreter built without it
         import hashlib
 
         return hashlib.sha256(data)
     found: Digest = builtin(data)
     return found
+
+
+@functools.cache
+def _builtin_sha256() -> Callable[[bytes], Digest] | None:
+    """CPython's own SHA-256 constructor: ``_sha2.sha256`` from Python 3.12 on, ``_sha256.sha256``
+    in 3.11; ``None`` where the interpreter has neither (then :func:`sha256` uses hashlib)."""
+    for module_name in ("_sha2", "_sha256"):
+        try:
+            module = __import__(module_name)
+        except ImportError:
+            continue
+        constructor: Callable[[bytes], Digest] = module.sha256
+        return constructor
+    return None
 
 
 def file_sha256(path: Path) -> str:
