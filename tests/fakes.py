@@ -11,7 +11,10 @@ on the path).
 - :class:`Lemma`, :class:`Synset` and :class:`WordNet`: NLTK's ``wordnet`` reduced to what METEOR
   reads (``synsets(word)``, ``lemmas()``, ``name()``), with a fixed table of synonyms.
 - :func:`assert_beams_agree` and :func:`assert_stage_lists_agree`: the compiled beam search
-  against the pure-Python one on a candidate store (the parity and fuzz tests' one check).
+  against the pure-Python one on a candidate store (the parity and fuzz tests' one check), with
+  :data:`needs_compiled_beam`, :data:`JAR_WEIGHTS` and :data:`BEAM_WEIGHT_SETS` for those tests.
+- :class:`TokenSession`: a word-type table and a token cache of the compiled front end kept
+  across calls, as a scorer keeps them (the front end's and the line cache's tests).
 - :func:`formula_score`: the scalar formula's score of a statistics record under a configuration's
   or a tuning point's parameters (what the vectorised scorers are checked against).
 """
@@ -21,7 +24,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+import pytest
+
 from meteor_eval._ext import built_module
+from meteor_eval.align import search
 from meteor_eval.align.search import beam_align_compiled, beam_align_python
 from meteor_eval.match import registry
 from meteor_eval.match.base import CandidateStore, Match, Segment
@@ -113,6 +119,29 @@ class WordNet:
         return [] if names is None else [Synset(*names)]
 
 
+#: Skips a test module where the compiled beam search is not built (no C compiler at install).
+needs_compiled_beam = pytest.mark.skipif(
+    search._compiled_align is None or built_module() is None,
+    reason="the compiled beam search is not built (no C compiler at install time)",
+)
+
+#: METEOR 1.5's English stage weights (exact, stem, synonym, paraphrase).
+JAR_WEIGHTS = (1.0, 0.5, 0.5, 0.5)
+
+#: Stage weights the beam tests draw from: the jar's, ties everywhere, negative gains, and
+#: weights too wide to pack (the unpacked order) yet small enough that no path's objective
+#: leaves 64 bits (1e17 on 150-word segments would: both searches refuse such weights,
+#: |weight| x words must stay below 2**62).
+BEAM_WEIGHT_SETS = [
+    JAR_WEIGHTS,
+    (1.0, 1.0, 1.0, 1.0),
+    (0.0, 0.0, 0.0, 0.0),  # every path ties on the objective
+    (1.0, 0.0, 0.0, 0.0),
+    (-1.0, 0.5, -0.5, 1.0),  # negative gains
+    (1e15, 3e15, 1.0, 0.0),
+]
+
+
 def assert_beams_agree(store: CandidateStore, weights: tuple[float, ...], beam: int) -> list[Match]:
     """The compiled beam search chooses the very matches (the same objects) Python chooses;
     returns them."""
@@ -150,3 +179,18 @@ def formula_score(
     return parameter_components(
         record, params, zero_penalty_if_perfect=zero_penalty_if_perfect, jvm_pow=jvm_pow
     ).score
+
+
+class TokenSession:
+    """A word-type table and a token cache kept across calls of the compiled front end
+    (``meteor15_tokens``, ``meteor15_lines``), as a scorer keeps them."""
+
+    def __init__(self) -> None:
+        from meteor_eval.metrics.meteor import fast
+
+        self.known: dict[str, int] = {}
+        self.cache = fast._FRONT_KERNEL.meteor15_token_cache()
+
+    def commit(self, new: list[str]) -> None:
+        """Number the new word types after the known ones, as the caller of a chunk does."""
+        self.known.update(zip(new, range(len(self.known), len(self.known) + len(new)), strict=True))

@@ -20,33 +20,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fakes import assert_beams_agree, assert_stage_lists_agree
-from meteor_eval._ext import built_module
-from meteor_eval.align import search
+from fakes import (
+    BEAM_WEIGHT_SETS,
+    JAR_WEIGHTS,
+    assert_beams_agree,
+    assert_stage_lists_agree,
+    needs_compiled_beam,
+)
 from meteor_eval.match.base import CandidateStore, Match
 
-_kernels = built_module()
+pytestmark = needs_compiled_beam
 
-pytestmark = pytest.mark.skipif(
-    search._compiled_align is None or _kernels is None,
-    reason="the compiled beam search is not built (no C compiler at install time)",
-)
-
-JAR_WEIGHTS = (1.0, 0.5, 0.5, 0.5)
-
-WEIGHT_SETS = st.sampled_from(
-    [
-        JAR_WEIGHTS,
-        (1.0, 1.0, 1.0, 1.0),
-        (0.0, 0.0, 0.0, 0.0),  # every path ties on the objective
-        (1.0, 0.0, 0.0, 0.0),
-        (-1.0, 0.5, -0.5, 1.0),  # negative gains
-        # Too wide to pack (the unpacked order), yet small enough that no path's objective
-        # leaves 64 bits (1e17 on 150-word segments would: both searches refuse such weights,
-        # |weight| x words must stay below 2**62).
-        (1e15, 3e15, 1.0, 0.0),
-    ]
-)
+WEIGHT_SETS = st.sampled_from(BEAM_WEIGHT_SETS)
 
 BEAMS = st.one_of(st.integers(1, 40), st.sampled_from([63, 64, 65, 100, 200]))
 

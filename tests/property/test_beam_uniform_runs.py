@@ -15,33 +15,21 @@ from __future__ import annotations
 
 import random
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fakes import assert_beams_agree, assert_stage_lists_agree
-from meteor_eval._ext import built_module
-from meteor_eval.align import search
+from fakes import (
+    BEAM_WEIGHT_SETS,
+    JAR_WEIGHTS,
+    assert_beams_agree,
+    assert_stage_lists_agree,
+    needs_compiled_beam,
+)
 from meteor_eval.match.base import CandidateStore, Match
 
-_kernels = built_module()
+pytestmark = needs_compiled_beam
 
-pytestmark = pytest.mark.skipif(
-    search._compiled_align is None or _kernels is None,
-    reason="the compiled beam search is not built (no C compiler at install time)",
-)
-
-JAR_WEIGHTS = (1.0, 0.5, 0.5, 0.5)
-
-WEIGHT_SETS = st.sampled_from(
-    [
-        JAR_WEIGHTS,
-        (1.0, 1.0, 1.0, 1.0),
-        (0.0, 0.0, 0.0, 0.0),
-        (-1.0, 0.5, -0.5, 1.0),
-        (1e15, 3e15, 1.0, 0.0),  # too wide to pack: the unpacked search
-    ]
-)
+WEIGHT_SETS = st.sampled_from(BEAM_WEIGHT_SETS)
 
 BEAMS = st.one_of(st.integers(1, 12), st.sampled_from([40, 64, 65]))
 

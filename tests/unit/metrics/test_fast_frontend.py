@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from fakes import TokenSession
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
 from meteor_eval.metrics.meteor import fast as fast_module
 from meteor_eval.metrics.meteor.fast import FastPipeline
@@ -106,18 +107,7 @@ def test_a_hand_computed_chunk() -> None:
     assert known == {"the": 0}  # the caller adds the new words
 
 
-class _Session:
-    """A word-type table and a cache kept across calls, as a scorer keeps them."""
-
-    def __init__(self) -> None:
-        self.known: dict[str, int] = {}
-        self.cache = fast_module._FRONT_KERNEL.meteor15_token_cache()
-
-    def commit(self, new: list[str]) -> None:
-        self.known.update(zip(new, range(len(self.known), len(self.known) + len(new)), strict=True))
-
-
-_SESSIONS: dict[tuple[str, str], _Session] = {}
+_SESSIONS: dict[tuple[str, str], TokenSession] = {}
 
 
 @BOUNDED
@@ -133,7 +123,7 @@ def test_compiled_front_end_equals_the_python_one(
     pipes: dict[tuple[str, str], FastPipeline], lines: list[str], language: str, level: str
 ) -> None:
     pipe = pipes[(language, level)]
-    session = _SESSIONS.setdefault((language, level), _Session())
+    session = _SESSIONS.setdefault((language, level), TokenSession())
     expected = pipe.tokens_python(lines, session.known)
     got = _compiled(pipe, lines, session.known, session.cache)
     assert got == expected

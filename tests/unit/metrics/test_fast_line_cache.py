@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from fakes import TokenSession
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
 from meteor_eval.metrics.meteor import fast as fast_module
 from meteor_eval.metrics.meteor.fast import FastPipeline
@@ -76,18 +77,7 @@ def _pipe() -> FastPipeline:
     return FastPipeline(MeteorConfig.preset("meteor15", normalization="norm"))
 
 
-class _Session:
-    """A word-type table and a token cache kept across calls, as a scorer keeps them."""
-
-    def __init__(self) -> None:
-        self.known: dict[str, int] = {}
-        self.cache = fast_module._FRONT_KERNEL.meteor15_token_cache()
-
-    def commit(self, new: list[str]) -> None:
-        self.known.update(zip(new, range(len(self.known), len(self.known) + len(new)), strict=True))
-
-
-def _lines(pipe: FastPipeline, session: _Session, lines: list[str], limit: int) -> Any:
+def _lines(pipe: FastPipeline, session: TokenSession, lines: list[str], limit: int) -> Any:
     assert pipe._front is not None
     mode, keep, prefixes = pipe._front
     return tuple(
@@ -104,7 +94,7 @@ def _lines(pipe: FastPipeline, session: _Session, lines: list[str], limit: int) 
 @example(chunks=[[POOL[0], POOL[1]], [POOL[1], POOL[0]], [POOL[0]]], limit=2)
 def test_cached_lines_equal_the_python_front_end(chunks: list[list[str]], limit: int) -> None:
     pipe = _pipe()
-    session = _Session()
+    session = TokenSession()
     for lines in chunks:
         expected = pipe.tokens_python(lines, session.known)
         got = _lines(pipe, session, lines, limit)
@@ -119,7 +109,7 @@ def test_cached_lines_equal_the_python_front_end(chunks: list[list[str]], limit:
 
 def test_a_hand_computed_chunk_with_repeats() -> None:
     pipe = _pipe()
-    session = _Session()
+    session = TokenSession()
     session.commit(["the"])
     lines = ["The cat.", "the end", "The cat.", "".join(["The", " cat."])]
     ids, offsets, new = _lines(pipe, session, lines, 10)
@@ -130,7 +120,7 @@ def test_a_hand_computed_chunk_with_repeats() -> None:
 
 def test_the_table_lets_go_of_its_lines() -> None:
     pipe = _pipe()
-    session = _Session()
+    session = TokenSession()
     text = "".join(["a line ", "made here"])
     before = sys.getrefcount(text)
     session.commit(_lines(pipe, session, [text], 5)[2])
@@ -147,7 +137,7 @@ def test_the_table_lets_go_of_its_lines() -> None:
 
 def test_bad_arguments_raise_clear_errors() -> None:
     pipe = _pipe()
-    session = _Session()
+    session = TokenSession()
     with pytest.raises(ValueError, match="limit"):
         _lines(pipe, session, ["a"], -1)
     with pytest.raises(TypeError, match=r"lines\[1\]: expected a str, got int"):
