@@ -65,24 +65,54 @@ typedef struct {
     uint32_t child; /* HOP_NONE: the parent has no child for word */
 } Hop;
 
-/* 4 MiB of slots: two huge pages (see hops_new); 349,525 slots. */
+/* A table of steps: its slots (NULL: none yet), their number, and whether they are the large
+ * table's own mapping. */
+typedef struct {
+    Hop *slot;
+    uint64_t n;
+    int mapped;
+} Hops;
+
+/* The large table: 4 MiB of slots, two huge pages (see hops_new); 349,525 slots. */
 #define HUGE_PAGE ((size_t)2 << 20)
 #define HOP_MAPPED (2 * HUGE_PAGE)
 #define HOP_SLOTS (HOP_MAPPED / sizeof(Hop))
 #define HOP_BYTES (HOP_SLOTS * sizeof(Hop))
 
-/* The table of steps, every slot empty, or NULL. Its probes land anywhere in 4 MiB, a page
- * table walk each with 4 KiB pages (the address translation cache covers far less), so on
- * Linux it is mapped on its own, 2 MiB aligned, and asked for huge pages (transparent huge
- * pages, "madvise" or "always"; elsewhere or when refused, ordinary pages). */
-static Hop *
-hops_new(void)
+/* A cache starts with a small table (256 KiB, 21,845 slots) and moves to the large one after
+ * HOP_GROW_AFTER pairs: every slot of a table is written when it is made, so the large table is
+ * 4 MiB of a process's memory from its first pair on, which a job of a few thousand segments
+ * (where it saves little time) does not need. Any size answers exactly what the search would. */
+#define HOP_SMALL_BYTES ((size_t)256 << 10)
+#define HOP_GROW_AFTER 16384
+
+/* A table of steps in *h, every slot empty: the large one or the small one. 0, or -1 when it
+ * cannot be allocated (*h is left without slots). The large table's probes land anywhere in
+ * 4 MiB, a page table walk each with 4 KiB pages (the address translation cache covers far
+ * less), so on Linux it is mapped on its own, 2 MiB aligned, and asked for huge pages
+ * (transparent huge pages, "madvise" or "always"; elsewhere or when refused, ordinary pages). */
+static int
+hops_new(Hops *h, int large)
 {
+    h->slot = NULL;
+    h->n = 0;
+    h->mapped = 0;
+    if (!large) {
+        const uint64_t n = HOP_SMALL_BYTES / sizeof(Hop);
+        Hop *small = PyMem_Malloc((size_t)n * sizeof(Hop));
+        if (small == NULL) {
+            return -1;
+        }
+        memset(small, 0xFF, (size_t)n * sizeof(Hop));
+        h->slot = small;
+        h->n = n;
+        return 0;
+    }
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     void *map = mmap(NULL, HOP_MAPPED + HUGE_PAGE, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (map == MAP_FAILED) {
-        return NULL;
+        return -1;
     }
     /* Keep the aligned HOP_MAPPED bytes, give back the rest. */
     char *start = map, *aligned = (char *)(((uintptr_t)start + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
@@ -95,34 +125,44 @@ hops_new(void)
     }
     (void)madvise(aligned, HOP_MAPPED, MADV_HUGEPAGE); /* advice only: a refusal is fine */
     Hop *hops = (Hop *)aligned;
+    h->mapped = 1;
 #else
     Hop *hops = PyMem_Malloc(HOP_BYTES);
     if (hops == NULL) {
-        return NULL;
+        return -1;
     }
 #endif
     memset(hops, 0xFF, HOP_BYTES);
-    return hops;
+    h->slot = hops;
+    h->n = HOP_SLOTS;
+    return 0;
 }
 
 static void
-hops_free(Hop *hops)
+hops_free(Hops *h)
 {
-    if (hops == NULL) {
+    if (h->slot == NULL) {
         return;
     }
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    munmap(hops, HOP_MAPPED);
+    if (h->mapped) {
+        munmap(h->slot, HOP_MAPPED);
+    } else {
+        PyMem_Free(h->slot);
+    }
 #else
-    PyMem_Free(hops);
+    PyMem_Free(h->slot);
 #endif
+    h->slot = NULL;
+    h->n = 0;
+    h->mapped = 0;
 }
 
 static inline Hop *
-hop_slot(Hop *hops, uint32_t node, uint32_t word)
+hop_slot(const Hops *hops, uint32_t node, uint32_t word)
 {
     const uint64_t h = (((uint64_t)node << 32) | word) * UINT64_C(0x9E3779B97F4A7C15);
-    return &hops[((h >> 32) * HOP_SLOTS) >> 32]; /* the high bits, scaled to the slots */
+    return &hops->slot[((h >> 32) * hops->n) >> 32]; /* the high bits, scaled to the slots */
 }
 
 /* A walk from one start that is still going: its start, its node, the next position. */
@@ -145,7 +185,7 @@ typedef struct {
  * hops, when not NULL, is the table of steps searched before (see Hop): it answers the steps it
  * holds and learns the others. */
 static Py_ssize_t
-walk_all(const Trie *t, Hop *hops, const int64_t *ids, Py_ssize_t n, Step **out)
+walk_all(const Trie *t, const Hops *hops, const int64_t *ids, Py_ssize_t n, Step **out)
 {
     Py_ssize_t cap = n * 4 + 4, count = 0;
     Step *steps = PyMem_Malloc((size_t)cap * sizeof(Step));
@@ -440,7 +480,8 @@ typedef struct {
 struct WalkCache {
     WalkEntry *slots; /* open addressing; ids == NULL: empty */
     size_t mask, used, bytes;
-    Hop *hops; /* HOP_SLOTS steps searched before, allocated at the first walk */
+    Hops hops;     /* steps searched before: small at the first walk, large later */
+    uint64_t pairs; /* pairs walked with this cache (HOP_GROW_AFTER) */
     char busy; /* taken by the thread using the cache (CACHE_TAKE) */
 };
 
@@ -464,7 +505,7 @@ walk_cache_destroy(PyObject *capsule)
     struct WalkCache *c = PyCapsule_GetPointer(capsule, WALK_CACHE_NAME);
     if (c != NULL) {
         walk_cache_clear(c);
-        hops_free(c->hops);
+        hops_free(&c->hops);
         PyMem_Free(c);
     }
 }
@@ -631,12 +672,19 @@ paraphrase_core(Emit *e, const Trie *t, const int64_t *hids, Py_ssize_t nh, cons
     if (cache != NULL && !CACHE_TAKE(cache->busy)) {
         cache = NULL; /* in use by another thread: walk without it */
     }
-    Hop *hops = NULL;
+    const Hops *hops = NULL;
     if (cache != NULL) {
-        if (cache->hops == NULL) { /* a failure to allocate only walks without it */
-            cache->hops = hops_new();
+        /* A failure to allocate only walks without the table (or keeps the small one). */
+        if (cache->hops.slot == NULL) {
+            (void)hops_new(&cache->hops, 0);
+        } else if (cache->hops.n < HOP_SLOTS && ++cache->pairs == HOP_GROW_AFTER) {
+            Hops large;
+            if (hops_new(&large, 1) == 0) {
+                hops_free(&cache->hops);
+                cache->hops = large;
+            }
         }
-        hops = cache->hops;
+        hops = cache->hops.slot != NULL ? &cache->hops : NULL;
     }
     const Py_ssize_t hn = walk_all(t, hops, hids, nh, &hsteps);
     if (hn < 0) {
