@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from meteor_eval.errors import ResourceError
+from meteor_eval.metrics.caption import check_captions
 
 __all__ = ["SPICE_JAR", "Spice", "SpiceUnavailableError", "spice_problems"]
 
@@ -125,21 +126,14 @@ class Spice:
         """Run the jar on the images (sorted ids, as the original) and read its scores.
 
         Raises:
-            ValueError: the key sets differ or an image has not exactly one caption.
+            ValueError: as :func:`meteor_eval.metrics.caption.check_captions`.
             subprocess.CalledProcessError: the jar failed.
         """
-        if sorted(gts.keys()) != sorted(res.keys()):
-            raise ValueError("Spice: gts and res must have the same image ids")
-        image_ids = sorted(gts.keys())
-        input_data = []
-        for image_id in image_ids:
-            hypothesis = res[image_id]
-            references = gts[image_id]
-            if not isinstance(hypothesis, list) or len(hypothesis) != 1:
-                raise ValueError(f"Spice: res[{image_id!r}] must be a list of one caption")
-            if not isinstance(references, list) or not references:
-                raise ValueError(f"Spice: gts[{image_id!r}] must be a non-empty list")
-            input_data.append({"image_id": image_id, "test": hypothesis[0], "refs": references})
+        image_ids = sorted(check_captions(gts, res, metric="Spice"))
+        input_data = [
+            {"image_id": image_id, "test": res[image_id][0], "refs": gts[image_id]}
+            for image_id in image_ids
+        ]
         cache_dir = Path(tempfile.gettempdir()) / "meteor-eval-spice-cache"
         cache_dir.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(prefix="meteor-eval-spice-") as work:
