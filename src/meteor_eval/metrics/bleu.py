@@ -354,7 +354,8 @@ class Bleu(Metric[BleuScore]):
         return BleuConfig
 
     def __init__(self, config: BleuConfig | None = None) -> None:
-        self.config = config = self.checked_config(config)
+        super().__init__(config)
+        config = self.config
         self._tokenizer = get_bleu_tokenizer(config.tokenize)
 
     def tokenize(self, text: str) -> tuple[str, ...]:

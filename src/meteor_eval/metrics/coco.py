@@ -102,8 +102,7 @@ class CocoBleu(Metric[CocoBleuScore]):
 
     name: ClassVar[str] = "coco_bleu"
 
-    def __init__(self, config: CocoBleuConfig | None = None) -> None:
-        self.config = config if config is not None else CocoBleuConfig()
+    config: CocoBleuConfig
 
     @classmethod
     def config_type(cls) -> type[CocoBleuConfig]:
@@ -256,8 +255,7 @@ class CocoRougeL(_MeanMetric):
     name: ClassVar[str] = "coco_rouge"
     value_name: ClassVar[str] = "rouge_l"
 
-    def __init__(self, config: CocoRougeConfig | None = None) -> None:
-        self.config = config if config is not None else CocoRougeConfig()
+    config: CocoRougeConfig
 
     @classmethod
     def config_type(cls) -> type[CocoRougeConfig]:
@@ -320,7 +318,7 @@ class CiderD(_MeanMetric):
     value_name: ClassVar[str] = "cider"
 
     def __init__(self, config: CiderConfig | None = None) -> None:
-        self.config = config if config is not None else CiderConfig()
+        super().__init__(config)
         self._model: CiderModel | None = None
         if self.config.references is not None:
             self._model = CiderModel(

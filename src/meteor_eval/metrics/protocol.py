@@ -194,9 +194,10 @@ class Metric(ABC, Generic[ScoreT]):
 
     config: Any
 
-    @abstractmethod
     def __init__(self, config: Any = None) -> None:
-        """Build the metric from its configuration (``None``: the defaults)."""
+        """Build the metric from its configuration (``None``: the defaults; checked by
+        :meth:`checked_config`). Metrics that prepare more (tokenizers, kernels) extend this."""
+        self.config = self.checked_config(config)
 
     @classmethod
     @abstractmethod

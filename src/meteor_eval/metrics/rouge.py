@@ -411,7 +411,8 @@ class Rouge(Metric[RougeResult]):
         return RougeConfig
 
     def __init__(self, config: RougeConfig | None = None) -> None:
-        self.config = config = self.checked_config(config)
+        super().__init__(config)
+        config = self.config
         # The compiled kernel's arguments when every variant is a rouge-score one, else None.
         self._kernel_args: tuple[list[int], str, Any, bool] | None = None
         if _ROUGE_ROWS is not None and not ROUGE155_TYPES & set(config.types):
