@@ -29,7 +29,7 @@ import os
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from meteor_eval import io
 from meteor_eval.errors import ConfigError
@@ -39,6 +39,7 @@ from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
 
 __all__ = [
     "DEFAULT_CHUNK_LINES",
+    "DaskInput",
     "FileChunk",
     "connect",
     "corpus_result",
@@ -246,18 +247,24 @@ def _reraise(notes: Iterable[str]) -> None:
         warnings.warn(note, stacklevel=3)
 
 
-def _submit(
-    metric: Metric[Any],
-    client: Any,
-    mode: str,
-    *,
-    files: Sequence[str] | None = None,
-    pairs: Iterable[Pair] | None = None,
-    chunk_size: int = DEFAULT_CHUNK_LINES,
-    errors: EncodingErrors = "strict",
-    shared_storage: bool = True,
-) -> list[Any]:
+class DaskInput(TypedDict, total=False):
+    """The keyword options of :func:`corpus_total` (which describes each), :func:`corpus_result`
+    and :func:`segment_rows`: what is scored (``files`` or ``pairs``, exactly one) and how it is
+    cut and read."""
+
+    files: Sequence[str] | None
+    pairs: Iterable[Pair] | None
+    chunk_size: int
+    errors: EncodingErrors
+    shared_storage: bool
+
+
+def _submit(metric: Metric[Any], client: Any, mode: str, **options: Unpack[DaskInput]) -> list[Any]:
     """One task per chunk (``mode``: ``"total"`` or ``"rows"``), in input order."""
+    files, pairs = options.get("files"), options.get("pairs")
+    chunk_size = options.get("chunk_size", DEFAULT_CHUNK_LINES)
+    errors = options.get("errors", "strict")
+    shared_storage = options.get("shared_storage", True)
     _check(chunk_size, files, pairs)
     from meteor_eval.limits import WORK_BUDGET
 
@@ -268,16 +275,7 @@ def _submit(
     ]
 
 
-def corpus_total(
-    metric: Metric[Any],
-    client: Any,
-    *,
-    files: Sequence[str] | None = None,
-    pairs: Iterable[Pair] | None = None,
-    chunk_size: int = DEFAULT_CHUNK_LINES,
-    errors: EncodingErrors = "strict",
-    shared_storage: bool = True,
-) -> Total:
+def corpus_total(metric: Metric[Any], client: Any, **options: Unpack[DaskInput]) -> Total:
     """The merged statistics of every segment, scored on the cluster of ``client``.
 
     Args:
@@ -292,16 +290,7 @@ def corpus_total(
     Raises:
         InputError: unreadable input or differing line counts.
     """
-    futures = _submit(
-        metric,
-        client,
-        "total",
-        files=files,
-        pairs=pairs,
-        chunk_size=chunk_size,
-        errors=errors,
-        shared_storage=shared_storage,
-    )
+    futures = _submit(metric, client, "total", **options)
     cls, config = type(metric), metric.config
     if not futures:
         return metric.new_total()
@@ -337,12 +326,14 @@ def _results(futures: Sequence[Any]) -> list[Any]:
     return out
 
 
-def corpus_result(metric: Metric[Any], client: Any, **options: Any) -> Any:
+def corpus_result(metric: Metric[Any], client: Any, **options: Unpack[DaskInput]) -> Any:
     """The corpus result of :func:`corpus_total` (same options)."""
     return metric.result(corpus_total(metric, client, **options))
 
 
-def segment_rows(metric: Metric[Any], client: Any, **options: Any) -> list[tuple[Row, int]]:
+def segment_rows(
+    metric: Metric[Any], client: Any, **options: Unpack[DaskInput]
+) -> list[tuple[Row, int]]:
     """Each segment's statistics row and number of references, in input order (``options``:
     those of :func:`corpus_total`)."""
     futures = _submit(metric, client, "rows", **options)

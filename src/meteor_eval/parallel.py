@@ -40,7 +40,7 @@ Three things can be asked of a chunk, and so of a stream:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, TypeVar
+from typing import Any, TypeVar, Unpack
 
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
 from meteor_eval.pool import (
@@ -49,6 +49,7 @@ from meteor_eval.pool import (
     Files,
     Progress,
     Run,
+    RunOptions,
     WorkerError,
     each,
     resolve_jobs,
@@ -58,6 +59,7 @@ __all__ = [
     "DEFAULT_CHUNK_SIZE",
     "MAX_JOBS",
     "Files",
+    "RunOptions",
     "WorkerError",
     "corpus_result",
     "corpus_total",
@@ -75,17 +77,13 @@ _ScoreT = TypeVar("_ScoreT")
 def corpus_total(
     metric: Metric[Any],
     pairs: Iterable[Pair],
-    *,
-    jobs: int = 1,
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
-    progress: Progress | None = None,
-    start_method: str | None = None,
+    **run: Unpack[RunOptions],
 ) -> Total:
     """The merged statistics of a stream of pairs (and its rows when the metric keeps them).
 
     ``pairs`` may be :class:`Files` (worker processes then read byte ranges of the files);
-    ``start_method`` chooses how workers start (:mod:`meteor_eval.processes`; ``None``: the
-    environment variable ``METEOR_EVAL_START_METHOD``, else ``"auto"``).
+    ``run``: ``jobs``, ``chunk_size``, ``start_method`` and ``progress``, as
+    :class:`RunOptions` describes them.
 
     Equal to merging every segment's row in input order: metrics that group exactly merge
     chunk totals (integer or exact sums), the others fold the rows one by one here.
@@ -94,7 +92,7 @@ def corpus_total(
         ConfigError: ``jobs``, ``chunk_size`` or ``start_method`` is invalid
             (:mod:`meteor_eval.processes`).
     """
-    return metric.stream_total(pairs, Run(jobs, chunk_size, start_method, progress))
+    return metric.stream_total(pairs, Run(**run))
 
 
 def corpus_result(
@@ -112,19 +110,16 @@ def corpus_result(
 def segment_rows(
     metric: Metric[Any],
     pairs: Iterable[Pair],
-    *,
-    jobs: int = 1,
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
-    progress: Progress | None = None,
-    start_method: str | None = None,
+    **run: Unpack[RunOptions],
 ) -> Iterator[tuple[Row, int]]:
-    """Each pair's statistics row and number of references, in input order.
+    """Each pair's statistics row and number of references, in input order (``run``: as
+    :func:`corpus_total`).
 
     Raises:
         ConfigError: ``jobs``, ``chunk_size`` or ``start_method`` is invalid
             (:mod:`meteor_eval.processes`).
     """
-    return each(metric, pairs, "chunk_rows", Run(jobs, chunk_size, start_method, progress))
+    return each(metric, pairs, "chunk_rows", Run(**run))
 
 
 def segment_results(
@@ -137,7 +132,8 @@ def segment_results(
     start_method: str | None = None,
     **options: Any,
 ) -> Iterator[_ScoreT]:
-    """Each pair's result object, in input order (``options`` go to the metric's
+    """Each pair's result object, in input order (``jobs``, ``chunk_size``, ``progress``,
+    ``start_method``: as :class:`RunOptions`; the other ``options`` go to the metric's
     ``segment_results``, e.g. ``alignment=True`` for METEOR).
 
     Raises:

@@ -36,7 +36,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, TypeVar
 
 from meteor_eval.errors import ConfigError, MeteorEvalError, WorkBudgetError, warn_empty
 from meteor_eval.io import EncodingErrors, FileChunk
@@ -219,6 +219,21 @@ def _chunks(pairs: Iterable[Pair], size: int) -> Iterator[list[Pair]]:
     iterator = iter(pairs)
     while chunk := list(islice(iterator, size)):
         yield chunk
+
+
+class RunOptions(TypedDict, total=False):
+    """The keyword options of a run, as the functions of :mod:`meteor_eval.parallel` take them
+    (``**run``): each is a field of :class:`Run`, whose defaults apply to those left out."""
+
+    #: Processes to score in (0: one per CPU); the results are the same.
+    jobs: int
+    #: Segments a chunk (a worker's unit of work).
+    chunk_size: int
+    #: How worker processes start (:mod:`meteor_eval.processes`; ``None``: the environment
+    #: variable ``METEOR_EVAL_START_METHOD``, else ``"auto"``).
+    start_method: str | None
+    #: Called with the number of segments done.
+    progress: Progress | None
 
 
 @dataclass(frozen=True)
