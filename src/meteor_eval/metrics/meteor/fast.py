@@ -549,22 +549,7 @@ class FastPipeline(Pipeline):
                 )
             except WorkBudgetError as exc:
                 raise exc.at_index(index) from None
-        out = np.zeros((n, 23), dtype=np.int64)
-        with types.lock:  # the tables do not grow while the kernel reads them
-            over = _ROWS_KERNEL.meteor15_rows(
-                self.pair_kinds,
-                ids,
-                hyp_offsets,
-                ids,
-                ref_offsets,
-                *self._table_arguments(types),
-                budget,
-                out,
-            )
-        if over is not None:
-            index, units = over
-            raise _over_budget(units, index)
-        return out
+        return self._kernel_rows(types, ids, hyp_offsets, ids, ref_offsets)
 
     def _add_words(self, types: WordTypes, *token_lists: Iterable[tuple[str, ...]]) -> bool:
         """Intern every word of ``token_lists`` that ``types`` does not know yet, in one batch;
@@ -641,6 +626,20 @@ class FastPipeline(Pipeline):
             or aligner_substituted()
         ):
             return None
+        return self._kernel_rows(types, hyp_ids, hyp_offsets, ref_ids, ref_offsets)
+
+    def _kernel_rows(
+        self,
+        types: WordTypes,
+        hyp_ids: np.ndarray[Any, np.dtype[np.int32]] | bytes,
+        hyp_offsets: np.ndarray[Any, np.dtype[np.int64]],
+        ref_ids: np.ndarray[Any, np.dtype[np.int32]] | bytes,
+        ref_offsets: np.ndarray[Any, np.dtype[np.int64]],
+    ) -> np.ndarray[Any, np.dtype[np.int64]]:
+        """The compiled kernel's block of rows (the jar's order, one a pair) of pairs interned
+        in ``types`` (as :meth:`rows_of_ids` takes them; ids as int32 arrays or their bytes),
+        under the work budget."""
+        assert _ROWS_KERNEL is not None
         out = np.zeros((len(hyp_offsets) - 1, 23), dtype=np.int64)
         with types.lock:  # the tables do not grow while the kernel reads them
             over = _ROWS_KERNEL.meteor15_rows(
