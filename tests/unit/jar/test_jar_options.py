@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import re
+
 import pytest
 
 from meteor_eval.jar.options import (
@@ -13,33 +16,32 @@ from meteor_eval.jar.options import (
     parse_jar_args,
 )
 
-VALUED = {
-    "-l": "language",
-    "-t": "task",
-    "-p": "parameters",
-    "-m": "modules",
-    "-w": "weights",
-    "-r": "ref_count",
-    "-x": "beam",
-    "-s": "word_file",
-    "-d": "synonym_dir",
-    "-a": "paraphrase_file",
-    "-f": "file_prefix",
-    "-new": "new_language_dir",
-}
-FLAGS = {
-    "-ch": "char_based",
-    "-q": "quiet",
-    "-writeAlignments": "write_alignments",
-    "-norm": "norm",
-    "-lower": "lower",
-    "-sgml": "sgml",
-    "-stdio": "stdio",
-    "-mira": "stdio",
-    "-noPunct": "no_punct",
-    "-ssOut": "ss_out",
-    "-vOut": "v_out",
-}
+
+def _documented_options() -> dict[str, str]:
+    """Each option as ``JarOptions``' docstring documents it, with the attribute it sets: the
+    parser must store every option where its class says it does."""
+    documented: dict[str, str] = {}
+    for attribute, options in re.findall(
+        r"\n +(\w+): ((?:``-\w+``(?: or )?)+)", JarOptions.__doc__ or ""
+    ):
+        for option in re.findall(r"``(-\w+)``", options):
+            documented[option] = attribute
+    return documented
+
+
+_KINDS = {f.name: f.type for f in dataclasses.fields(JarOptions)}
+VALUED = {o: a for o, a in _documented_options().items() if _KINDS[a] == "str | None"}
+FLAGS = {o: a for o, a in _documented_options().items() if _KINDS[a] == "bool"}
+
+
+def test_the_documented_options_are_the_jars() -> None:
+    # 12 options with a value, 11 flags (-mira is the jar's secret alias of -stdio); every
+    # attribute but the files and the record of options is set by one of them.
+    assert (len(VALUED), len(FLAGS)) == (12, 11)
+    assert VALUED["-l"] == "language" and VALUED["-new"] == "new_language_dir"
+    assert FLAGS["-mira"] == FLAGS["-stdio"] == "stdio"
+    unset = set(_KINDS) - set(VALUED.values()) - set(FLAGS.values())
+    assert unset == {"test", "reference", "given"}
 
 
 def test_two_positionals_and_nothing_else_gives_the_defaults() -> None:
