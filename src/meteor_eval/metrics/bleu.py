@@ -348,15 +348,11 @@ class Bleu(Metric[BleuScore]):
     config: BleuConfig
     score_fields = frozenset({"smooth_method", "smooth_value", "effective_order"})
 
-    @classmethod
-    def config_type(cls) -> type[BleuConfig]:
-        """:class:`BleuConfig`."""
-        return BleuConfig
+    config_class = BleuConfig
 
     def __init__(self, config: BleuConfig | None = None) -> None:
         super().__init__(config)
-        config = self.config
-        self._tokenizer = get_bleu_tokenizer(config.tokenize)
+        self._tokenizer = get_bleu_tokenizer(self.config.tokenize)
 
     def tokenize(self, text: str) -> tuple[str, ...]:
         """Lowercase (if configured), strip trailing whitespace, tokenize, split."""

@@ -104,10 +104,7 @@ class CocoBleu(Metric[CocoBleuScore]):
 
     config: CocoBleuConfig
 
-    @classmethod
-    def config_type(cls) -> type[CocoBleuConfig]:
-        """:class:`CocoBleuConfig`."""
-        return CocoBleuConfig
+    config_class = CocoBleuConfig
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -257,10 +254,7 @@ class CocoRougeL(_MeanMetric):
 
     config: CocoRougeConfig
 
-    @classmethod
-    def config_type(cls) -> type[CocoRougeConfig]:
-        """:class:`CocoRougeConfig`."""
-        return CocoRougeConfig
+    config_class = CocoRougeConfig
 
     def segment_rows(self, pairs: Sequence[Pair]) -> list[Row]:
         """Each image's ROUGE-L and 1."""
@@ -332,10 +326,7 @@ class CiderD(_MeanMetric):
         """CIDEr-D with the document frequencies of ``references`` (every image evaluated)."""
         return cls(CiderConfig(n, sigma, tuple(tuple(refs) for refs in references)))
 
-    @classmethod
-    def config_type(cls) -> type[CiderConfig]:
-        """:class:`CiderConfig`."""
-        return CiderConfig
+    config_class = CiderConfig
 
     def segment_rows(self, pairs: Sequence[Pair]) -> list[Row]:
         """Each image's CIDEr-D and 1: from one compiled ``cider_d_scores`` call when the

@@ -199,10 +199,13 @@ class Metric(ABC, Generic[ScoreT]):
         :meth:`checked_config`). Metrics that prepare more (tokenizers, kernels) extend this."""
         self.config = self.checked_config(config)
 
+    #: The configuration class this metric is built from (what :meth:`config_type` returns).
+    config_class: ClassVar[type[Any]]
+
     @classmethod
-    @abstractmethod
     def config_type(cls) -> type[Any]:
-        """The configuration class this metric is built from."""
+        """The configuration class this metric is built from: :attr:`config_class`."""
+        return cls.config_class
 
     @classmethod
     def checked_config(cls, config: Any) -> Any:

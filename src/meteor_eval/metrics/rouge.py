@@ -405,10 +405,7 @@ class Rouge(Metric[RougeResult]):
     config: RougeConfig
     score_fields = frozenset({"aggregate", "n_bootstrap", "seed", "confidence"})
 
-    @classmethod
-    def config_type(cls) -> type[RougeConfig]:
-        """:class:`RougeConfig`."""
-        return RougeConfig
+    config_class = RougeConfig
 
     def __init__(self, config: RougeConfig | None = None) -> None:
         super().__init__(config)

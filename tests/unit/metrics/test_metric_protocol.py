@@ -36,14 +36,11 @@ class ToyScore:
 
 class Toy(Metric[ToyScore]):
     name: ClassVar[str] = "toy"
+    config_class = ToyConfig
 
     def __init__(self, config: ToyConfig | None = None) -> None:
-        self.config = config or ToyConfig()
+        super().__init__(config)
         self.scored: list[Row] = []
-
-    @classmethod
-    def config_type(cls) -> type[ToyConfig]:
-        return ToyConfig
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -96,6 +93,9 @@ class TestDefaults:
         assert (toy.exact, toy.score_fields, toy.keeps_rows()) == (True, frozenset(), False)
         assert toy.zero() == (0, 0)
         assert Toy.config_type() is ToyConfig
+        assert toy.config == ToyConfig()
+        with pytest.raises(TypeError):
+            Toy(object())  # type: ignore[arg-type]
 
     def test_the_abstract_methods_must_be_written(self) -> None:
         class Partial(Metric[float]):  # no statistics, score, values or signature

@@ -359,10 +359,7 @@ class Meteor(Metric["MeteorScore"]):
         }
     )
 
-    @classmethod
-    def config_type(cls) -> type[MeteorConfig]:
-        """:class:`MeteorConfig`."""
-        return MeteorConfig
+    config_class = MeteorConfig
 
     @property
     def columns(self) -> tuple[str, ...]:
