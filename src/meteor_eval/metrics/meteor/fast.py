@@ -26,7 +26,6 @@ store and refuses a pair above :data:`meteor_eval.limits.WORK_BUDGET` (there is 
 from __future__ import annotations
 
 import itertools
-import operator
 from array import array
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, cast
@@ -36,7 +35,6 @@ import numpy as np
 from meteor_eval import limits
 from meteor_eval._ext import compiled_kernels
 from meteor_eval.errors import ConfigError, WorkBudgetError
-from meteor_eval.limits import WORK_BUDGET
 from meteor_eval.match import registry as matchers
 from meteor_eval.match.base import Match, Segment
 from meteor_eval.match.word_types import WordTypes
@@ -49,7 +47,7 @@ from meteor_eval.metrics.meteor.pipeline import (
     check_segment,
 )
 from meteor_eval.resources.nonbreaking import nonbreaking_prefixes
-from meteor_eval.stats.meteor import MeteorStats, is_perfect, perfect_rows, stats_of_compiled
+from meteor_eval.stats.meteor import MeteorStats, perfect_rows, stats_of_compiled
 from meteor_eval.text.normalize import normalizer_language
 from meteor_eval.text.tokenize import java_hash, java_lower
 
@@ -86,22 +84,6 @@ def compiled_kinds(config: MeteorConfig) -> bytes | None:
     if any(kind is None for kind in kinds):
         return None
     return bytes(cast("list[int]", kinds))
-
-
-def _row_of(stats: MeteorStats) -> tuple[int, ...]:
-    """A statistics record in the compiled pair kernel's compact order (lengths, chunks,
-    matched, stages: :func:`~meteor_eval.stats.meteor.stats_of_compiled` reads it back), to add
-    a pair scored on the general path to a running sum of the kernel's rows."""
-    return (
-        stats.hyp_length,
-        stats.ref_length,
-        stats.hyp_function,
-        stats.ref_function,
-        stats.chunks,
-        stats.hyp_matched,
-        stats.ref_matched,
-        *itertools.chain.from_iterable(stats.stages),
-    )
 
 
 def _stats_of_jar_row(row: Sequence[int], n_stages: int) -> MeteorStats:
@@ -427,50 +409,14 @@ class FastPipeline(Pipeline):
         return out
 
     def pooled_stats_many(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> MeteorStats:
-        """:meth:`Pipeline.pooled_stats_many`; when every pair has one reference, the rows of
-        :meth:`rows_block` are summed in one NumPy call (no statistics record or Python call per
-        pair), else the kernel's rows are summed one by one."""
+        """:meth:`Pipeline.pooled_stats_many`; when the block path applies (:meth:`rows_block`:
+        one reference a pair, at most four modules) the rows are summed in one NumPy call, with
+        no statistics record or Python call per pair; otherwise the general path pools each
+        pair's record."""
         rows = self.rows_block(pairs)
-        if rows is not None:
-            return _stats_of_jar_row(self.pooled_block(rows).tolist(), len(self.config.modules))
-        hyps = None
-        if (
-            _PAIR_KERNEL is not None
-            and not aligner_substituted()
-            and all(len(refs) == 1 for _, refs in pairs)
-        ):
-            hyps = self.interned_batch(pairs)
-        if hyps is None or self.word_types is None:  # (dropped meanwhile by another thread)
+        if rows is None:
             return super().pooled_stats_many(pairs)
-        lock = self.word_types.lock
-        kernel = _PAIR_KERNEL.meteor15_pair
-        fixed = self._kernel_arguments(False)
-        kinds = self.pair_kinds
-        reference = self.reference
-        interned = self._interned
-        skip = self.config.zero_penalty_if_perfect
-        total: list[int] = [0] * (7 + 4 * len(self.config.modules))
-        budget = WORK_BUDGET["meteor15"]
-        for index, (hyp, (_, refs)) in enumerate(zip(hyps, pairs, strict=True)):
-            ref = reference(refs[0])
-            if len(hyp.tokens) * len(ref.tokens) > budget:
-                try:
-                    self.check_pair_work(hyp, ref)
-                except WorkBudgetError as exc:
-                    raise exc.at_index(index) from None
-            if interned(hyp, ref):
-                assert hyp.interned is not None and ref.interned is not None
-                with lock:  # the tables do not grow while the kernel reads them
-                    row, units = kernel(kinds, hyp.interned[1], ref.interned[1], *fixed)
-                if row is None:
-                    raise _over_budget(units, index)
-            else:  # interned with another table (it filled up): the general path
-                row = _row_of(self.pair_stats(hyp, ref, want_matches=False)[0])
-            # A perfect segment adds no chunks (word mode: matched words = stage sums).
-            if skip and is_perfect(row[4], row[5], row[6], row[0], row[1]):
-                row = (*row[:4], 0, *row[5:])
-            total = list(map(operator.add, total, row))
-        return stats_of_compiled(total)
+        return _stats_of_jar_row(self.pooled_block(rows).tolist(), len(self.config.modules))
 
     def pooled_block(self, rows: np.ndarray[Any, np.dtype[np.int64]]) -> np.ndarray[Any, Any]:
         """The pooled row of a block of rows in the jar's order: column sums, except that a
