@@ -248,9 +248,19 @@ def _reraise(notes: Iterable[str]) -> None:
 
 
 class DaskInput(TypedDict, total=False):
-    """The keyword options of :func:`corpus_total` (which describes each), :func:`corpus_result`
-    and :func:`segment_rows`: what is scored (``files`` or ``pairs``, exactly one) and how it is
-    cut and read."""
+    """The keyword options of :func:`corpus_total`, :func:`corpus_result` and
+    :func:`segment_rows`: what is scored (``files`` or ``pairs``, exactly one) and how it is cut
+    and read.
+
+    Attributes:
+        files: The hypothesis file, then the reference files (one line a segment) ...
+        pairs: ... or ``(hypothesis, references)`` pairs, sent from here.
+        chunk_size: Segments per task (default :data:`DEFAULT_CHUNK_LINES`).
+        errors: Invalid UTF-8: ``"strict"`` (the default: an error naming file and line) or
+            ``"replace"``.
+        shared_storage: Let workers read the files themselves when they see the same paths
+            (default true).
+    """
 
     files: Sequence[str] | None
     pairs: Iterable[Pair] | None
@@ -281,11 +291,8 @@ def corpus_total(metric: Metric[Any], client: Any, **options: Unpack[DaskInput])
     Args:
         metric: Any metric of the protocol (rebuilt on the workers from its configuration).
         client: A ``dask.distributed.Client``.
-        files: The hypothesis file, then the reference files (one line a segment) ...
-        pairs: ... or ``(hypothesis, references)`` pairs, sent from here.
-        chunk_size: Segments per task.
-        errors: Invalid UTF-8: ``"strict"`` (error naming file and line) or ``"replace"``.
-        shared_storage: Let workers read the files themselves when they see the same paths.
+        **options: What to score and how (:class:`DaskInput`: ``files`` or ``pairs``,
+            ``chunk_size``, ``errors``, ``shared_storage``).
 
     Raises:
         InputError: unreadable input or differing line counts.
