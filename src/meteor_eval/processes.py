@@ -14,10 +14,12 @@ lock at that moment (logging, an allocator, a web server's pool), the child can 
 one thread there is no other holder, so ``auto`` forks only then, and never on macOS (its
 system libraries are not safe to use after ``fork`` even then, which is why Python itself
 stopped forking there). Threads are counted in ``/proc/self/task`` where it exists (native
-threads of libraries count too), elsewhere as Python's threads. Otherwise a worker is started
-from a clean process (``forkserver`` forks it from a single-threaded server process; ``spawn``
-starts a new interpreter) and loads its resources once in its initializer. The results are
-identical whatever the method.
+threads of libraries count too), elsewhere as Python's threads; the threads that importing
+numpy started are not counted when :func:`import_numpy` saw them start (the command line does
+this: its metrics import numpy, whose BLAS starts its pool of threads at once). Otherwise a
+worker is started from a clean process (``forkserver`` forks it from a single-threaded server
+process; ``spawn`` starts a new interpreter) and loads its resources once in its initializer.
+The results are identical whatever the method.
 
 **What a worker must know** beyond the metric's configuration, whatever the method:
 
@@ -47,6 +49,7 @@ __all__ = [
     "apply_worker_state",
     "choose_start_method",
     "context",
+    "import_numpy",
     "resolve_start_method",
     "thread_count",
     "worker_state",
@@ -99,6 +102,32 @@ def thread_count() -> int:
         return threading.active_count()
 
 
+#: Threads that numpy's import started in this process (:func:`import_numpy`).
+_numpy_threads = 0
+
+
+def import_numpy() -> int:
+    """Import numpy, counting the threads its import starts; the number of them.
+
+    numpy's BLAS (OpenBLAS) starts a pool of ``cores - 1`` threads when it is loaded, which
+    would stop ``auto`` from forking. They are safe to fork beside: they wait for a matrix
+    product, and OpenBLAS registers a handler that stops them before any ``fork``
+    (``pthread_atfork``) and starts them again when next needed, in this process and in the
+    child. So :func:`choose_start_method` does not count them. Changing their number instead
+    (``OPENBLAS_NUM_THREADS``) would change the sums of large matrix products (resampling in
+    significance tests), so it is not done. Nothing is counted when numpy is already imported
+    (whoever imported it may have started other threads since).
+    """
+    global _numpy_threads
+    if "numpy" in sys.modules:
+        return 0
+    before = thread_count()
+    import numpy  # noqa: F401
+
+    _numpy_threads = max(0, thread_count() - before)
+    return _numpy_threads
+
+
 def choose_start_method(start_method: str | None = None) -> str:
     """The start method workers will use (``auto`` resolved as the module docstring says).
 
@@ -113,7 +142,7 @@ def choose_start_method(start_method: str | None = None) -> str:
     available = multiprocessing.get_all_start_methods()
     if sys.platform == "darwin" or "fork" not in available:
         return available[0]  # the platform's default: spawn on macOS and Windows
-    if thread_count() == 1:
+    if thread_count() - _numpy_threads <= 1:
         return "fork"
     return "forkserver" if "forkserver" in available else "spawn"
 

@@ -7,6 +7,7 @@ the workers give the segments, warnings and errors of reading them here.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import warnings
 from pathlib import Path
 
@@ -124,6 +125,37 @@ def test_auto_forks_only_a_single_threaded_linux_process(monkeypatch: pytest.Mon
     monkeypatch.setenv("METEOR_EVAL_START_METHOD", "spawn")
     assert processes.choose_start_method() == "spawn"
     assert processes.choose_start_method("fork") == "fork"
+
+
+def test_auto_does_not_count_the_threads_numpy_started(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("METEOR_EVAL_START_METHOD", raising=False)
+    monkeypatch.setattr(processes.sys, "platform", "linux")
+    monkeypatch.setattr(processes, "_numpy_threads", 1)
+    monkeypatch.setattr(processes, "thread_count", lambda: 2)
+    assert processes.choose_start_method() == "fork"
+    monkeypatch.setattr(processes, "thread_count", lambda: 3)  # one more thread than numpy's
+    assert processes.choose_start_method() == "forkserver"
+    # Already imported (here, by the package): nothing is counted, nothing changes.
+    assert processes.import_numpy() == 0
+    assert processes._numpy_threads == 1
+
+
+def test_import_numpy_counts_its_threads_in_a_fresh_process() -> None:
+    """A new interpreter: what numpy's import starts is counted, so ``auto`` still forks."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from meteor_eval import processes as p; n = p.import_numpy(); "
+        "print(n, p.thread_count() - n, p.choose_start_method())"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "METEOR_EVAL_START_METHOD"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    ).stdout.split()
+    assert out[1] == "1"
+    if sys.platform == "linux":
+        assert out[2] == "fork"
 
 
 def test_thread_count_sees_a_new_thread() -> None:
