@@ -326,3 +326,46 @@ def test_file_chunks_grouped_into_tasks_give_one_process_rows_warnings_and_error
     assert len(bad) == 5 and bad[0] > 1
     with pytest.raises(InputError, match=rf"^{ref}:{bad[0]}: invalid UTF-8 \(byte 0xff\)"):
         list(segment_rows(scorer, files, jobs=2, chunk_size=1, start_method="fork"))
+
+
+@pytest.mark.parametrize("method", [m for m in METHODS if m != "fork"])
+def test_workers_start_before_the_files_are_scanned(
+    method: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Workers that do not fork take long to start (imports, resources): they are started
+    when the pool is made, so that this process scans the files meanwhile; the rows are
+    still those of one process."""
+    from meteor_eval import io as mio
+
+    files = _write(tmp_path)
+    seen: list[int] = []
+    scan = mio.file_chunks
+
+    def counting(paths: list[str], chunk_lines: int) -> list[mio.FileChunk]:
+        seen.append(len(multiprocessing.active_children()))
+        return scan(paths, chunk_lines)
+
+    monkeypatch.setattr(mio, "file_chunks", counting)
+    metric = Meteor(CONFIG)
+    rows = list(segment_rows(metric, files, jobs=2, start_method=method, chunk_size=5))
+    assert seen == [2]  # both workers were started before the scan
+    pairs = [(h, [r[0], r[-1]]) for h, r in zip(HYPS, REFS, strict=True)]
+    assert rows == list(segment_rows(metric, pairs))
+
+
+def test_a_pool_broken_while_its_workers_start_is_left_to_the_first_chunk() -> None:
+    """Starting the workers does not raise for a pool that broke meanwhile: the first chunk's
+    ``submit`` reports it, with the chunk it could not send."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from meteor_eval import pool
+
+    class Broken:
+        calls = 0
+
+        def submit(self, *args: object) -> None:
+            Broken.calls += 1
+            raise BrokenProcessPool("A child process terminated abruptly")
+
+    pool._start_workers(Broken(), 3)
+    assert Broken.calls == 1
