@@ -339,7 +339,12 @@ def _pool(metric: Rebuildable, n_jobs: int, start_method: str | None) -> Any:
         initargs=(type(metric), metric.config, state),
     )
     try:
-        _start_workers(pool, n_jobs)
+        with warnings.catch_warnings():
+            if method == "fork" and processes.forks_beside_numpy_only():
+                # numpy's BLAS threads are stopped by OpenBLAS around a fork (see
+                # processes.import_numpy): Python's warning about threads does not apply.
+                warnings.filterwarnings("ignore", _FORK_WITH_THREADS, DeprecationWarning)
+            _start_workers(pool, n_jobs)
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
@@ -400,6 +405,10 @@ def _parallel(
         finally:
             for future, *_ in pending:
                 future.cancel()
+
+
+#: The start of Python's warning (3.12 and later) at a fork of a process with several threads.
+_FORK_WITH_THREADS = r"This process \(pid=\d+\) is multi-threaded, use of fork\(\) may lead"
 
 
 def _started() -> None:

@@ -49,6 +49,7 @@ __all__ = [
     "apply_worker_state",
     "choose_start_method",
     "context",
+    "forks_beside_numpy_only",
     "import_numpy",
     "resolve_start_method",
     "thread_count",
@@ -126,6 +127,17 @@ def import_numpy() -> int:
 
     _numpy_threads = max(0, thread_count() - before)
     return _numpy_threads
+
+
+def forks_beside_numpy_only() -> bool:
+    """True when this process's threads other than the calling one are those numpy's import
+    started (:func:`import_numpy`), and there are some: a fork then needs no warning.
+
+    Python 3.12 and later warn at every ``fork`` of a process with several threads
+    (``DeprecationWarning``: "This process ... is multi-threaded, use of fork() may lead to
+    deadlocks in the child"); the command line would show it on every ``--jobs`` run.
+    """
+    return _numpy_threads > 0 and thread_count() - _numpy_threads <= 1
 
 
 def choose_start_method(start_method: str | None = None) -> str:

@@ -369,3 +369,43 @@ def test_a_pool_broken_while_its_workers_start_is_left_to_the_first_chunk() -> N
 
     pool._start_workers(Broken(), 3)
     assert Broken.calls == 1
+
+
+@pytest.mark.parametrize("numpy_only", [True, False])
+def test_python_warning_at_fork_is_quiet_only_beside_numpy_threads(
+    numpy_only: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Python 3.12+ warns at a fork of a multi-threaded process; the command line forks
+    beside numpy's BLAS threads (stopped by OpenBLAS around a fork), where the warning would
+    show on every run. It is silenced then, and only then."""
+    from meteor_eval import pool
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork here")
+
+    def warn_like_python(executor: object, n_jobs: int) -> None:
+        warnings.warn(
+            "This process (pid=42) is multi-threaded, use of fork() may lead to deadlocks in "
+            "the child.",
+            DeprecationWarning,
+            stacklevel=1,
+        )
+
+    monkeypatch.setattr(pool, "_start_workers", warn_like_python)
+    monkeypatch.setattr(processes, "forks_beside_numpy_only", lambda: numpy_only)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        executor = pool._pool(Meteor(CONFIG), 2, "fork")
+    executor.shutdown()
+    assert len(caught) == (0 if numpy_only else 1)
+
+
+def test_forks_beside_numpy_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(processes, "_numpy_threads", 0)
+    monkeypatch.setattr(processes, "thread_count", lambda: 1)
+    assert not processes.forks_beside_numpy_only()  # nothing to silence
+    monkeypatch.setattr(processes, "_numpy_threads", 1)
+    monkeypatch.setattr(processes, "thread_count", lambda: 2)
+    assert processes.forks_beside_numpy_only()
+    monkeypatch.setattr(processes, "thread_count", lambda: 3)
+    assert not processes.forks_beside_numpy_only()
