@@ -103,30 +103,49 @@ def thread_count() -> int:
         return threading.active_count()
 
 
-#: Threads that numpy's import started in this process (:func:`import_numpy`).
-_numpy_threads = 0
+#: The threads (ids in ``/proc/self/task``) that numpy's import started (:func:`import_numpy`).
+_numpy_threads: frozenset[str] = frozenset()
+
+
+def _thread_ids() -> frozenset[str] | None:
+    """The ids of this process's threads (Linux), else None."""
+    try:
+        return frozenset(os.listdir("/proc/self/task"))
+    except OSError:
+        return None
 
 
 def import_numpy() -> int:
-    """Import numpy, counting the threads its import starts; the number of them.
+    """Import numpy, noting the threads its import starts; the number of them.
 
     numpy's BLAS (OpenBLAS) starts a pool of ``cores - 1`` threads when it is loaded, which
     would stop ``auto`` from forking. They are safe to fork beside: they wait for a matrix
     product, and OpenBLAS registers a handler that stops them before any ``fork``
-    (``pthread_atfork``) and starts them again when next needed, in this process and in the
-    child. So :func:`choose_start_method` does not count them. Changing their number instead
-    (``OPENBLAS_NUM_THREADS``) would change the sums of large matrix products (resampling in
-    significance tests), so it is not done. Nothing is counted when numpy is already imported
-    (whoever imported it may have started other threads since).
+    (``pthread_atfork``) and starts new ones when next needed. So :func:`choose_start_method`
+    does not count those threads, by their ids (threads started later count, whoever started
+    them). Changing their number instead (``OPENBLAS_NUM_THREADS``) would change the sums of
+    large matrix products (resampling in significance tests), so it is not done. Nothing is
+    noted when numpy is already imported (whoever imported it may have started other threads
+    since), or where threads have no ids to read.
     """
     global _numpy_threads
     if "numpy" in sys.modules:
         return 0
-    before = thread_count()
+    before = _thread_ids()
     import numpy  # noqa: F401
 
-    _numpy_threads = max(0, thread_count() - before)
-    return _numpy_threads
+    after = _thread_ids()
+    if before is not None and after is not None:
+        _numpy_threads = after - before
+    return len(_numpy_threads)
+
+
+def _numpy_threads_running() -> int:
+    """How many of the threads numpy's import started still run."""
+    if not _numpy_threads:
+        return 0
+    ids = _thread_ids()
+    return len(ids & _numpy_threads) if ids is not None else 0
 
 
 def forks_beside_numpy_only() -> bool:
@@ -137,7 +156,8 @@ def forks_beside_numpy_only() -> bool:
     (``DeprecationWarning``: "This process ... is multi-threaded, use of fork() may lead to
     deadlocks in the child"); the command line would show it on every ``--jobs`` run.
     """
-    return _numpy_threads > 0 and thread_count() - _numpy_threads <= 1
+    numpy_threads = _numpy_threads_running()
+    return numpy_threads > 0 and thread_count() - numpy_threads <= 1
 
 
 def choose_start_method(start_method: str | None = None) -> str:
@@ -154,7 +174,7 @@ def choose_start_method(start_method: str | None = None) -> str:
     available = multiprocessing.get_all_start_methods()
     if sys.platform == "darwin" or "fork" not in available:
         return available[0]  # the platform's default: spawn on macOS and Windows
-    if thread_count() - _numpy_threads <= 1:
+    if thread_count() - _numpy_threads_running() <= 1:
         return "fork"
     return "forkserver" if "forkserver" in available else "spawn"
 

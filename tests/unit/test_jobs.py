@@ -130,14 +130,19 @@ def test_auto_forks_only_a_single_threaded_linux_process(monkeypatch: pytest.Mon
 def test_auto_does_not_count_the_threads_numpy_started(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("METEOR_EVAL_START_METHOD", raising=False)
     monkeypatch.setattr(processes.sys, "platform", "linux")
-    monkeypatch.setattr(processes, "_numpy_threads", 1)
+    monkeypatch.setattr(processes, "_numpy_threads", frozenset({"11"}))
+    monkeypatch.setattr(processes, "_thread_ids", lambda: frozenset({"10", "11"}))
     monkeypatch.setattr(processes, "thread_count", lambda: 2)
     assert processes.choose_start_method() == "fork"
+    # numpy's thread gone (stopped by a fork), another one started: that one counts.
+    monkeypatch.setattr(processes, "_thread_ids", lambda: frozenset({"10", "12"}))
+    assert processes.choose_start_method() == "forkserver"
+    monkeypatch.setattr(processes, "_thread_ids", lambda: frozenset({"10", "11", "12"}))
     monkeypatch.setattr(processes, "thread_count", lambda: 3)  # one more thread than numpy's
     assert processes.choose_start_method() == "forkserver"
-    # Already imported (here, by the package): nothing is counted, nothing changes.
+    # Already imported (here, by the package): nothing is noted, nothing changes.
     assert processes.import_numpy() == 0
-    assert processes._numpy_threads == 1
+    assert processes._numpy_threads == frozenset({"11"})
 
 
 def test_import_numpy_counts_its_threads_in_a_fresh_process() -> None:
@@ -401,11 +406,13 @@ def test_python_warning_at_fork_is_quiet_only_beside_numpy_threads(
 
 
 def test_forks_beside_numpy_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(processes, "_numpy_threads", 0)
+    monkeypatch.setattr(processes, "_numpy_threads", frozenset())
     monkeypatch.setattr(processes, "thread_count", lambda: 1)
     assert not processes.forks_beside_numpy_only()  # nothing to silence
-    monkeypatch.setattr(processes, "_numpy_threads", 1)
+    monkeypatch.setattr(processes, "_numpy_threads", frozenset({"11"}))
+    monkeypatch.setattr(processes, "_thread_ids", lambda: frozenset({"10", "11"}))
     monkeypatch.setattr(processes, "thread_count", lambda: 2)
     assert processes.forks_beside_numpy_only()
+    monkeypatch.setattr(processes, "_thread_ids", lambda: frozenset({"10", "11", "12"}))
     monkeypatch.setattr(processes, "thread_count", lambda: 3)
     assert not processes.forks_beside_numpy_only()
