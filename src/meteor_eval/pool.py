@@ -339,19 +339,31 @@ def _file_tasks(chunks: int, n_jobs: int) -> Iterator[range]:
 
 
 def _pool(metric: Rebuildable, n_jobs: int, start_method: str | None) -> Any:
-    """The pool of ``n_jobs`` workers, each with its object built in its initializer."""
+    """The pool of ``n_jobs`` workers, each with its object built in its initializer, and
+    its workers already starting (:func:`_start_workers`)."""
     from concurrent.futures import ProcessPoolExecutor
 
     from meteor_eval import processes
 
     method = processes.choose_start_method(start_method)
     state = processes.worker_state(metric.config, method)
-    return ProcessPoolExecutor(
+    pool = ProcessPoolExecutor(
         max_workers=n_jobs,
         mp_context=processes.context(method),
         initializer=_init_worker,
         initargs=(type(metric), metric.config, state),
     )
+    try:
+        with warnings.catch_warnings():
+            if method == "fork" and processes.forks_beside_numpy_only():
+                # numpy's BLAS threads are stopped by OpenBLAS around a fork (see
+                # processes.import_numpy): Python's warning about threads does not apply.
+                warnings.filterwarnings("ignore", _FORK_WITH_THREADS, DeprecationWarning)
+            _start_workers(pool, n_jobs)
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    return pool
 
 
 def _parallel(
@@ -408,6 +420,37 @@ def _parallel(
         finally:
             for future, *_ in pending:
                 future.cancel()
+
+
+#: The start of Python's warning (3.12 and later) at a fork of a process with several threads.
+_FORK_WITH_THREADS = r"This process \(pid=\d+\) is multi-threaded, use of fork\(\) may lead"
+
+
+def _started() -> None:
+    """A worker's first task: nothing (it makes the pool start the worker, see
+    :func:`_start_workers`)."""
+
+
+def _start_workers(pool: Any, n_jobs: int) -> None:
+    """Start the pool's ``n_jobs`` workers now, before this process reads the input (the scan
+    of the files' line offsets, the first chunks of pairs) or sends any task.
+
+    A pool starts its workers when tasks are submitted: by ``fork`` all at the first one,
+    otherwise one per task while none is idle. A worker started by ``spawn`` or
+    ``forkserver`` then imports the package and opens its resources (0.1 to 0.8 s on two
+    cores), which overlaps this process's reading of the input once they are started first;
+    the empty tasks sent for this run before any chunk, each in a worker that is still busy
+    starting, so every one of them starts a process. A worker that cannot build its object
+    returns nothing here: its error is raised with the first chunk, and so is a pool already
+    broken (a worker that died while starting), by the first chunk's ``submit``.
+    """
+    from concurrent.futures.process import BrokenProcessPool
+
+    for _ in range(n_jobs):
+        try:
+            pool.submit(_started)
+        except BrokenProcessPool:
+            return
 
 
 #: A task in flight: its future, first chunk number, first segment, last chunk number, last

@@ -14,10 +14,12 @@ lock at that moment (logging, an allocator, a web server's pool), the child can 
 one thread there is no other holder, so ``auto`` forks only then, and never on macOS (its
 system libraries are not safe to use after ``fork`` even then, which is why Python itself
 stopped forking there). Threads are counted in ``/proc/self/task`` where it exists (native
-threads of libraries count too), elsewhere as Python's threads. Otherwise a worker is started
-from a clean process (``forkserver`` forks it from a single-threaded server process; ``spawn``
-starts a new interpreter) and loads its resources once in its initializer. The results are
-identical whatever the method.
+threads of libraries count too), elsewhere as Python's threads; the threads that importing
+numpy started are not counted when :func:`import_numpy` saw them start (the command line does
+this: its metrics import numpy, whose BLAS starts its pool of threads at once). Otherwise a
+worker is started from a clean process (``forkserver`` forks it from a single-threaded server
+process; ``spawn`` starts a new interpreter) and loads its resources once in its initializer.
+The results are identical whatever the method.
 
 **What a worker must know** beyond the metric's configuration, whatever the method:
 
@@ -47,6 +49,8 @@ __all__ = [
     "apply_worker_state",
     "choose_start_method",
     "context",
+    "forks_beside_numpy_only",
+    "import_numpy",
     "resolve_start_method",
     "thread_count",
     "worker_state",
@@ -99,6 +103,63 @@ def thread_count() -> int:
         return threading.active_count()
 
 
+#: The threads (ids in ``/proc/self/task``) that numpy's import started (:func:`import_numpy`).
+_numpy_threads: frozenset[str] = frozenset()
+
+
+def _thread_ids() -> frozenset[str] | None:
+    """The ids of this process's threads (Linux), else None."""
+    try:
+        return frozenset(os.listdir("/proc/self/task"))
+    except OSError:
+        return None
+
+
+def import_numpy() -> int:
+    """Import numpy, noting the threads its import starts; the number of them.
+
+    numpy's BLAS (OpenBLAS) starts a pool of ``cores - 1`` threads when it is loaded, which
+    would stop ``auto`` from forking. They are safe to fork beside: they wait for a matrix
+    product, and OpenBLAS registers a handler that stops them before any ``fork``
+    (``pthread_atfork``) and starts new ones when next needed. So :func:`choose_start_method`
+    does not count those threads, by their ids (threads started later count, whoever started
+    them). Changing their number instead (``OPENBLAS_NUM_THREADS``) would change the sums of
+    large matrix products (resampling in significance tests), so it is not done. Nothing is
+    noted when numpy is already imported (whoever imported it may have started other threads
+    since), or where threads have no ids to read.
+    """
+    global _numpy_threads
+    if "numpy" in sys.modules:
+        return 0
+    before = _thread_ids()
+    import numpy  # noqa: F401
+
+    after = _thread_ids()
+    if before is not None and after is not None:
+        _numpy_threads = after - before
+    return len(_numpy_threads)
+
+
+def _numpy_threads_running() -> int:
+    """How many of the threads numpy's import started still run."""
+    if not _numpy_threads:
+        return 0
+    ids = _thread_ids()
+    return len(ids & _numpy_threads) if ids is not None else 0
+
+
+def forks_beside_numpy_only() -> bool:
+    """True when this process's threads other than the calling one are those numpy's import
+    started (:func:`import_numpy`), and there are some: a fork then needs no warning.
+
+    Python 3.12 and later warn at every ``fork`` of a process with several threads
+    (``DeprecationWarning``: "This process ... is multi-threaded, use of fork() may lead to
+    deadlocks in the child"); the command line would show it on every ``--jobs`` run.
+    """
+    numpy_threads = _numpy_threads_running()
+    return numpy_threads > 0 and thread_count() - numpy_threads <= 1
+
+
 def choose_start_method(start_method: str | None = None) -> str:
     """The start method workers will use (``auto`` resolved as the module docstring says).
 
@@ -113,7 +174,7 @@ def choose_start_method(start_method: str | None = None) -> str:
     available = multiprocessing.get_all_start_methods()
     if sys.platform == "darwin" or "fork" not in available:
         return available[0]  # the platform's default: spawn on macOS and Windows
-    if thread_count() == 1:
+    if thread_count() - _numpy_threads_running() <= 1:
         return "fork"
     return "forkserver" if "forkserver" in available else "spawn"
 

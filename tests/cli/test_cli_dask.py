@@ -51,6 +51,28 @@ def client() -> Iterator[Any]:
         close()
 
 
+def test_local_cluster_workers_do_not_profile_themselves(client: Any) -> None:
+    """A cluster started here runs its workers without Dask's statistical profiler (a thread
+    that takes the interpreter lock from the scoring every 10 ms) or the lock's sampling; the
+    settings apply to that cluster only, not to this process's Dask configuration."""
+    import dask
+
+    def settings() -> tuple[object, object, object]:
+        import dask
+
+        get = dask.config.get
+        return (
+            get("distributed.worker.profile.enabled"),
+            get("distributed.admin.system-monitor.gil.enabled"),
+            get("distributed.admin.tick.interval"),
+        )
+
+    answers = client.run(settings)
+    assert len(answers) == 2
+    assert set(answers.values()) == {(False, False, "200ms")}
+    assert dask.config.get("distributed.worker.profile.enabled") is True
+
+
 METRICS = {
     "meteor": lambda: Meteor(
         MeteorConfig.preset("meteor15", normalization="norm", modules=("exact", "stem"))

@@ -119,6 +119,37 @@ METHODS = [
 ]
 
 
+@pytest.mark.skipif(sys.platform != "linux", reason="auto forks on Linux only")
+def test_auto_forks_the_command_line_workers(files: tuple[str, str, str]) -> None:
+    """``--jobs 2`` in a new process: its metric imports numpy, whose BLAS starts threads;
+    they were seen starting, so ``auto`` still forks (with the score of one process)."""
+    hyp, ref, _ = files
+    code = (
+        "import sys\n"
+        "from meteor_eval import processes\n"
+        "from meteor_eval.cli import main\n"
+        "choose = processes.choose_start_method\n"
+        "def spy(method=None):\n"
+        "    chosen = choose(method)\n"
+        "    print('chosen', chosen, file=sys.stderr)\n"
+        "    return chosen\n"
+        "processes.choose_start_method = spy\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "METEOR_EVAL_START_METHOD"}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2] / "src")
+    outs = []
+    for jobs in ("1", "2"):
+        args = ["score", "--hyp", hyp, "--ref", ref, "--norm", "--jobs", jobs, "--no-progress"]
+        proc = subprocess.run(
+            [sys.executable, "-c", code, *args], capture_output=True, text=True, env=env
+        )
+        assert proc.returncode == 0, proc.stderr
+        outs.append(proc.stdout)
+    assert outs[0] == outs[1]
+    assert "chosen fork" in proc.stderr.splitlines()
+
+
 @pytest.mark.parametrize("method", METHODS)
 def test_every_start_method_gives_the_bytes_of_one_process(
     files: tuple[str, str, str], tmp_path: Path, method: str

@@ -7,6 +7,7 @@ the workers give the segments, warnings and errors of reading them here.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import warnings
 from pathlib import Path
 
@@ -124,6 +125,42 @@ def test_auto_forks_only_a_single_threaded_linux_process(monkeypatch: pytest.Mon
     monkeypatch.setenv("METEOR_EVAL_START_METHOD", "spawn")
     assert processes.choose_start_method() == "spawn"
     assert processes.choose_start_method("fork") == "fork"
+
+
+def test_auto_does_not_count_the_threads_numpy_started(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("METEOR_EVAL_START_METHOD", raising=False)
+    monkeypatch.setattr(processes.sys, "platform", "linux")
+    monkeypatch.setattr(processes, "_numpy_threads", frozenset({"11"}))
+    monkeypatch.setattr(processes, "_thread_ids", lambda: frozenset({"10", "11"}))
+    monkeypatch.setattr(processes, "thread_count", lambda: 2)
+    assert processes.choose_start_method() == "fork"
+    # numpy's thread gone (stopped by a fork), another one started: that one counts.
+    monkeypatch.setattr(processes, "_thread_ids", lambda: frozenset({"10", "12"}))
+    assert processes.choose_start_method() == "forkserver"
+    monkeypatch.setattr(processes, "_thread_ids", lambda: frozenset({"10", "11", "12"}))
+    monkeypatch.setattr(processes, "thread_count", lambda: 3)  # one more thread than numpy's
+    assert processes.choose_start_method() == "forkserver"
+    # Already imported (here, by the package): nothing is noted, nothing changes.
+    assert processes.import_numpy() == 0
+    assert processes._numpy_threads == frozenset({"11"})
+
+
+def test_import_numpy_counts_its_threads_in_a_fresh_process() -> None:
+    """A new interpreter: what numpy's import starts is counted, so ``auto`` still forks."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from meteor_eval import processes as p; n = p.import_numpy(); "
+        "print(n, p.thread_count() - n, p.choose_start_method())"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "METEOR_EVAL_START_METHOD"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    ).stdout.split()
+    assert out[1] == "1"
+    if sys.platform == "linux":
+        assert out[2] == "fork"
 
 
 def test_thread_count_sees_a_new_thread() -> None:
@@ -294,3 +331,88 @@ def test_file_chunks_grouped_into_tasks_give_one_process_rows_warnings_and_error
     assert len(bad) == 5 and bad[0] > 1
     with pytest.raises(InputError, match=rf"^{ref}:{bad[0]}: invalid UTF-8 \(byte 0xff\)"):
         list(segment_rows(scorer, files, jobs=2, chunk_size=1, start_method="fork"))
+
+
+@pytest.mark.parametrize("method", [m for m in METHODS if m != "fork"])
+def test_workers_start_before_the_files_are_scanned(
+    method: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Workers that do not fork take long to start (imports, resources): they are started
+    when the pool is made, so that this process scans the files meanwhile; the rows are
+    still those of one process."""
+    from meteor_eval import io as mio
+
+    files = _write(tmp_path)
+    seen: list[int] = []
+    scan = mio.file_chunks
+
+    def counting(paths: list[str], chunk_lines: int) -> list[mio.FileChunk]:
+        seen.append(len(multiprocessing.active_children()))
+        return scan(paths, chunk_lines)
+
+    monkeypatch.setattr(mio, "file_chunks", counting)
+    metric = Meteor(CONFIG)
+    rows = list(segment_rows(metric, files, jobs=2, start_method=method, chunk_size=5))
+    assert seen == [2]  # both workers were started before the scan
+    pairs = [(h, [r[0], r[-1]]) for h, r in zip(HYPS, REFS, strict=True)]
+    assert rows == list(segment_rows(metric, pairs))
+
+
+def test_a_pool_broken_while_its_workers_start_is_left_to_the_first_chunk() -> None:
+    """Starting the workers does not raise for a pool that broke meanwhile: the first chunk's
+    ``submit`` reports it, with the chunk it could not send."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from meteor_eval import pool
+
+    class Broken:
+        calls = 0
+
+        def submit(self, *args: object) -> None:
+            Broken.calls += 1
+            raise BrokenProcessPool("A child process terminated abruptly")
+
+    pool._start_workers(Broken(), 3)
+    assert Broken.calls == 1
+
+
+@pytest.mark.parametrize("numpy_only", [True, False])
+def test_python_warning_at_fork_is_quiet_only_beside_numpy_threads(
+    numpy_only: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Python 3.12+ warns at a fork of a multi-threaded process; the command line forks
+    beside numpy's BLAS threads (stopped by OpenBLAS around a fork), where the warning would
+    show on every run. It is silenced then, and only then."""
+    from meteor_eval import pool
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork here")
+
+    def warn_like_python(executor: object, n_jobs: int) -> None:
+        warnings.warn(
+            "This process (pid=42) is multi-threaded, use of fork() may lead to deadlocks in "
+            "the child.",
+            DeprecationWarning,
+            stacklevel=1,
+        )
+
+    monkeypatch.setattr(pool, "_start_workers", warn_like_python)
+    monkeypatch.setattr(processes, "forks_beside_numpy_only", lambda: numpy_only)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        executor = pool._pool(Meteor(CONFIG), 2, "fork")
+    executor.shutdown()
+    assert len(caught) == (0 if numpy_only else 1)
+
+
+def test_forks_beside_numpy_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(processes, "_numpy_threads", frozenset())
+    monkeypatch.setattr(processes, "thread_count", lambda: 1)
+    assert not processes.forks_beside_numpy_only()  # nothing to silence
+    monkeypatch.setattr(processes, "_numpy_threads", frozenset({"11"}))
+    monkeypatch.setattr(processes, "_thread_ids", lambda: frozenset({"10", "11"}))
+    monkeypatch.setattr(processes, "thread_count", lambda: 2)
+    assert processes.forks_beside_numpy_only()
+    monkeypatch.setattr(processes, "_thread_ids", lambda: frozenset({"10", "11", "12"}))
+    monkeypatch.setattr(processes, "thread_count", lambda: 3)
+    assert not processes.forks_beside_numpy_only()

@@ -187,6 +187,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = first.replace("-", "_") if first else None
     parser = build_parser(command if command in _COMMANDS else None)
     args = parse_arguments(parser, arguments)
+    if getattr(args, "jobs", 1) != 1:
+        from meteor_eval.processes import import_numpy
+
+        import_numpy()  # its BLAS's threads, seen starting, do not stop workers from forking
     if command in _COMMANDS and command != "jar_compat":
         from meteor_eval.cli.options import explicit_dests
 
