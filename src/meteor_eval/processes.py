@@ -126,18 +126,29 @@ def import_numpy() -> int:
     them). Changing their number instead (``OPENBLAS_NUM_THREADS``) would change the sums of
     large matrix products (resampling in significance tests), so it is not done. Nothing is
     noted when numpy is already imported (whoever imported it may have started other threads
-    since), or where threads have no ids to read.
+    since), where threads have no ids to read, or when the BLAS is not OpenBLAS.
     """
     global _numpy_threads
     if "numpy" in sys.modules:
         return 0
     before = _thread_ids()
-    import numpy  # noqa: F401
+    import numpy
 
     after = _thread_ids()
-    if before is not None and after is not None:
+    if before is not None and after is not None and _blas_is_openblas(numpy):
         _numpy_threads = after - before
     return len(_numpy_threads)
+
+
+def _blas_is_openblas(numpy: Any) -> bool:
+    """Whether numpy's BLAS is OpenBLAS, by numpy's build record (numpy 1.26 and later): only
+    OpenBLAS's threads are known to stop around a fork. Another BLAS (MKL, BLIS, Accelerate),
+    or a numpy that does not say, keeps its threads counted."""
+    try:
+        name = numpy.__config__.CONFIG["Build Dependencies"]["blas"]["name"]
+    except (AttributeError, KeyError, TypeError):
+        return False
+    return isinstance(name, str) and "openblas" in name.lower()
 
 
 def _numpy_threads_running() -> int:

@@ -163,6 +163,28 @@ def test_import_numpy_counts_its_threads_in_a_fresh_process() -> None:
         assert out[2] == "fork"
 
 
+@pytest.mark.parametrize(
+    ("config", "expected"),
+    [
+        ({"Build Dependencies": {"blas": {"name": "scipy-openblas"}}}, True),
+        ({"Build Dependencies": {"blas": {"name": "openblas64"}}}, True),
+        ({"Build Dependencies": {"blas": {"name": "mkl-sdl"}}}, False),
+        ({"Build Dependencies": {"blas": {"name": "accelerate"}}}, False),
+        ({"Build Dependencies": {}}, False),
+        (None, False),  # a numpy older than 1.26 does not say
+    ],
+)
+def test_only_openblas_threads_are_left_uncounted(config: object, expected: bool) -> None:
+    """Only OpenBLAS is known to stop its threads around a fork; any other BLAS's threads keep
+    ``auto`` from forking."""
+    from types import SimpleNamespace
+
+    numpy = SimpleNamespace(
+        __config__=SimpleNamespace() if config is None else SimpleNamespace(CONFIG=config)
+    )
+    assert processes._blas_is_openblas(numpy) is expected
+
+
 def test_thread_count_sees_a_new_thread() -> None:
     import threading
 
