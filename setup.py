@@ -43,6 +43,7 @@ SOURCES = (
     "frontend.c",
     "caption.c",
     "ptb.c",
+    "wordnet.c",
 )
 
 

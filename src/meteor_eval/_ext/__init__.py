@@ -13,8 +13,9 @@ hash          ``java_hash`` (hash.c)                      ``text.tokenize.java_h
 stem          ``snowball_english``, ``nltk_porter_rules``  ``resources.stemmers`` (vendored
               (stem.c)                                    Snowball), ``resources.nltk_porter``
 candidates    ``equal_keys``, ``sets_intersect``          ``match.exact``, ``match.stem``,
-              (candidates.c), ``paraphrase``,             ``match.synonym``, ``match.paraphrase``
-              ``paraphrase_root`` (paraphrase.c)
+              (candidates.c), ``paraphrase``,             ``match.synonym``, ``match.paraphrase``,
+              ``paraphrase_root`` (paraphrase.c),         ``resources.wordnet.meteor``'s
+              ``wordnet_packed_sets`` (wordnet.c)         ``packed_sets``
 beam          ``align``, ``align_stages`` (beam.c)        ``align.search.beam_align_python``
 stats         ``word_stats`` (stats.c)                    the METEOR metric's ``_word_stats_python``
 pair          ``meteor15_pair``, ``meteor15_rows``        the METEOR 1.5 pipeline, step by step
@@ -74,7 +75,13 @@ KERNELS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         "normalise": ("normalize_line",),
         "hash": ("java_hash",),
         "stem": ("snowball_english", "nltk_porter_rules"),
-        "candidates": ("equal_keys", "sets_intersect", "paraphrase", "paraphrase_root"),
+        "candidates": (
+            "equal_keys",
+            "sets_intersect",
+            "paraphrase",
+            "paraphrase_root",
+            "wordnet_packed_sets",
+        ),
         "beam": ("align", "align_stages"),
         "stats": ("word_stats",),
         "pair": ("meteor15_pair", "meteor15_rows", "paraphrase_walk_cache"),

@@ -27,6 +27,8 @@
  *                  interned to word-type ids in one call (meteor15_tokens)
  *   caption.c      pycocoevalcap's per-image CIDEr-D and ROUGE-L of a caption set
  *                  (cider_d_scores, coco_rouge_l_scores)
+ *   wordnet.c      the METEOR WordNet table's packed synonym sets of new word types
+ *                  (wordnet_packed_sets)
  *   ptb.c          pycocoevalcap's caption tokenizer over a list of captions: lines, plain
  *                  lines, separators and the chunk cache (ptb_caption_lines)
  *
@@ -615,6 +617,8 @@ KERNEL_API PyObject *nltk_porter_rules_c(PyObject *self, PyObject *arg);
 /* candidates.c */
 KERNEL_API PyObject *equal_keys_c(PyObject *self, PyObject *args);
 KERNEL_API PyObject *sets_intersect_c(PyObject *self, PyObject *args);
+/* wordnet.c */
+KERNEL_API PyObject *wordnet_packed_sets_c(PyObject *self, PyObject *args);
 /* paraphrase.c */
 KERNEL_API PyObject *paraphrase_c(PyObject *self, PyObject *args);
 KERNEL_API PyObject *paraphrase_root_c(PyObject *self, PyObject *args);

@@ -31,6 +31,12 @@ static PyMethodDef kernels_methods[] = {
     {"sets_intersect", sets_intersect_c, METH_VARARGS,
      "sets_intersect(hyp_sets, ref_sets, hyp_ids, ref_ids, stage, match_type) -> list\n\n"
      "One-word candidates whose packed sorted int64 sets intersect and whose ids differ."},
+    /* wordnet.c */
+    {"wordnet_packed_sets", wordnet_packed_sets_c, METH_VARARGS,
+     "wordnet_packed_sets(tokens, cache, blob, key_starts, table, starts, own_ends, pool, base,\n"
+     "    rules) -> list[bytes]\n\n"
+     "Each token's METEOR synonym set S(t) as packed int64 bytes from the binary WordNet table,\n"
+     "taken from or stored in `cache` (resources.wordnet.meteor's packed_sets)."},
     /* paraphrase.c */
     {"paraphrase", paraphrase_c, METH_VARARGS,
      "paraphrase(nodes, token, record_b, hyp_ids, ref_ids, stage, match_type,\n"

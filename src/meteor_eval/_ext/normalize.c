@@ -16,7 +16,35 @@
 
 #include "kernels.h"
 
+#include <wchar.h>
+
 typedef UcsBuf Buf; /* kernels.h: the front end (frontend.c) lends its buffers */
+
+/* The first k in [from, to) with p[k] == c, else `to`. Most scans of a line look for one code
+ * point that few lines hold (',', '\'', '.', '-'), so where wchar_t is a 32-bit code unit, as
+ * Py_UCS4 is (Linux, macOS), the C library's vectorised wmemchr does the scan; elsewhere a
+ * plain loop. Code points are at most U+10FFFF, so a signed wchar_t compares them the same. */
+#if defined(WCHAR_MAX) && WCHAR_MAX > 0xFFFF && WCHAR_MAX <= 0xFFFFFFFFu
+#define NORMALIZE_WMEMCHR 1
+#endif
+
+static inline Py_ssize_t
+find_char(const Py_UCS4 *p, Py_ssize_t from, Py_ssize_t to, Py_UCS4 c)
+{
+    if (from >= to) {
+        return to;
+    }
+#ifdef NORMALIZE_WMEMCHR
+    if (sizeof(wchar_t) == sizeof(Py_UCS4)) {
+        const wchar_t *hit = wmemchr((const wchar_t *)(p + from), (wchar_t)c, (size_t)(to - from));
+        return hit == NULL ? to : (Py_ssize_t)((const Py_UCS4 *)hit - p);
+    }
+#endif
+    while (from < to && p[from] != c) {
+        from++;
+    }
+    return from;
+}
 
 static int
 buf_reserve(Buf *b, Py_ssize_t extra)
@@ -139,12 +167,7 @@ static int cls_small_s(Py_UCS4 c) { return c == 's'; }
 static int
 contains(const Buf *b, Py_UCS4 c)
 {
-    for (Py_ssize_t k = 0; k < b->len; k++) {
-        if (b->p[k] == c) {
-            return 1;
-        }
-    }
-    return 0;
+    return find_char(b->p, 0, b->len, c) < b->len;
 }
 
 static Py_ssize_t
@@ -152,9 +175,11 @@ find_ascii(const Buf *b, const char *s, Py_ssize_t from)
 {
     const Py_ssize_t n = (Py_ssize_t)strlen(s);
     const Py_UCS4 first = (Py_UCS4)(unsigned char)s[0];
-    for (Py_ssize_t k = from; k + n <= b->len; k++) {
-        if (b->p[k] != first) {
-            continue;
+    const Py_ssize_t last = b->len - n + 1; /* a match starts before it */
+    for (Py_ssize_t k = from; k < last; k++) {
+        k = find_char(b->p, k, last, first);
+        if (k >= last) {
+            break;
         }
         Py_ssize_t m = 1;
         while (m < n && b->p[k + m] == (Py_UCS4)(unsigned char)s[m]) {
@@ -179,10 +204,7 @@ sub_pair(const Buf *in, Buf *out, CharClass a, Py_UCS4 x, CharClass b, const cha
     Py_ssize_t s = 0;
     while (s < n) {
         /* The next x at j >= s + 1 with a code point after it (j + 1 < n). */
-        Py_ssize_t j = s + 1;
-        while (j + 1 < n && p[j] != x) {
-            j++;
-        }
+        const Py_ssize_t j = find_char(p, s + 1, n - 1, x);
         if (j + 1 >= n) {
             return buf_put_span(out, p + s, n - s);
         }
@@ -274,6 +296,11 @@ static int
 isolate_other(const Buf *in, Buf *out, unsigned *seen)
 {
     out->len = 0;
+    /* Each code point becomes at most three: room for all of them once, then plain stores. */
+    if (buf_reserve(out, 3 * in->len) < 0) {
+        return -1;
+    }
+    Py_UCS4 *w = out->p;
     unsigned found = 0;
     for (Py_ssize_t k = 0; k < in->len; k++) {
         const Py_UCS4 c = in->p[k];
@@ -292,14 +319,16 @@ isolate_other(const Buf *in, Buf *out, unsigned *seen)
             keep = is_alpha_wide(c) || c == 0x2018 || c == 0x2019;
         }
         if (keep) {
-            if (buf_put(out, c) < 0) {
-                return -1;
-            }
+            *w++ = c;
         }
-        else if (buf_put(out, ' ') < 0 || buf_put(out, c) < 0 || buf_put(out, ' ') < 0) {
-            return -1;
+        else {
+            w[0] = ' ';
+            w[1] = c;
+            w[2] = ' ';
+            w += 3;
         }
     }
+    out->len = w - out->p;
     *seen = found;
     return 0;
 }

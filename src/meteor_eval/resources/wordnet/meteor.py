@@ -28,6 +28,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Final
 
+from meteor_eval._ext import compiled_function
 from meteor_eval.errors import ResourceError
 from meteor_eval.resources.packed_sets import cached_packed_sets
 from meteor_eval.resources.registry import cached_loader
@@ -275,6 +276,58 @@ def _packed_sets_function(
     not listed). ``starts`` and ``own_ends`` count int64 values of ``pool_bytes`` from byte
     ``base`` on.
     """
+    compiled = _compiled_packed_sets(keys, starts, own_ends, pool_bytes, base)
+    if compiled is not None:
+        return compiled
+    return _packed_sets_python(keys, starts, own_ends, pool_bytes, base)
+
+
+#: The suffix rules as the compiled kernel takes them: (suffix, replacement) UTF-8 pairs in the
+#: order a token tries them (each group of :data:`_METEOR_RULES_BY_LAST` keeps its order, and a
+#: token only matches the rules of its own last character, so one flat list in that order
+#: tries the same rules in the same order).
+_METEOR_RULES_BYTES: Final = tuple(
+    (suffix.encode("ascii"), replacement.encode("ascii"))
+    for group in _METEOR_RULES_BY_LAST.values()
+    for suffix, _size, replacement in group
+)
+
+
+def _compiled_packed_sets(
+    keys: KeyTable,
+    starts: Sequence[int],
+    own_ends: Sequence[int],
+    pool_bytes: bytes | mmap.mmap,
+    base: int,
+) -> Callable[[Sequence[str], dict[str, bytes]], list[bytes]] | None:
+    """:func:`_packed_sets_python`'s function done by the compiled ``wordnet_packed_sets``
+    (``_ext/wordnet.c``), or ``None`` when it is not in use or cannot read these sections as
+    buffers (then the Python function serves)."""
+    kernel = compiled_function("wordnet_packed_sets")
+    if kernel is None:
+        return None
+    sections = (keys.blob, keys.starts, keys.table, starts, own_ends, pool_bytes)
+    try:
+        kernel((), {}, *sections, base, _METEOR_RULES_BYTES)  # can it read them?
+    except (TypeError, ValueError, BufferError):
+        return None
+    rules = _METEOR_RULES_BYTES
+
+    def packed_sets(tokens: Sequence[str], cache: dict[str, bytes]) -> list[bytes]:
+        result: list[bytes] = kernel(tokens, cache, *sections, base, rules)
+        return result
+
+    return packed_sets
+
+
+def _packed_sets_python(
+    keys: KeyTable,
+    starts: Sequence[int],
+    own_ends: Sequence[int],
+    pool_bytes: bytes | mmap.mmap,
+    base: int = 0,
+) -> Callable[[Sequence[str], dict[str, bytes]], list[bytes]]:
+    """:func:`_packed_sets_function`'s function in Python: the reference and the fallback."""
     blob = keys.blob
     table = keys.table
     mask = len(table) - 1
