@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Final, Literal
 
+from meteor_eval._ext import compiled_function
 from meteor_eval.resources.registry import cached_loader
 from meteor_eval.resources.wordnet.binary import NLTK_BINARY_FILE, NltkSections
 from meteor_eval.resources.wordnet.morphy import ADJ_RULES, NLTK_NOUN_RULES, VERB_RULES
@@ -75,6 +76,15 @@ def _nltk_rules_by_last_char() -> dict[str, tuple[tuple[str, int, str, int], ...
 
 
 _NLTK_RULES_BY_LAST: Final = _nltk_rules_by_last_char()
+# The same substitutions as one flat tuple of (suffix, replacement, pos bits), for the compiled
+# lookup (which tests every suffix against the word's UTF-8 bytes).
+_NLTK_RULES_FLAT: Final = tuple(
+    (suffix, replacement, bits)
+    for group in _NLTK_RULES_BY_LAST.values()
+    for suffix, _size, replacement, bits in group
+)
+# The compiled NltkWordNet.lemma_names over the binary view (same sets), when built and allowed.
+_COMPILED_NAMES: Final = compiled_function("nltk_wordnet_names")
 
 # NLTK's POS_LIST: the parts of speech ``synsets(word)`` walks when no pos is given.
 _NLTK_POS_ORDER: Final = ("n", "v", "a", "r")
@@ -203,8 +213,18 @@ class NltkWordNet:
         """
         return self._lemma_names(word)
 
+    def lemma_names_uncached(self, word: str) -> frozenset[str]:
+        """:meth:`lemma_names` without this object's cache: for callers that keep their own
+        per-word cache (the ``nltk`` flavour's scorer), so that a new word costs one call."""
+        return self._compute_lemma_names(word)
+
     def _compute_lemma_names(self, word: str) -> frozenset[str]:
         if self._binary is not None:
+            if _COMPILED_NAMES is not None:
+                found: frozenset[str] = _COMPILED_NAMES(
+                    word.lower(), self._binary.tables, self._exception_forms, _NLTK_RULES_FLAT
+                )
+                return found
             return self._binary.lemma_names(word.lower(), self._exception_forms)
         # What synsets(word) finds, without building its list: the parts of speech walked are
         # n, v, a, r, each the file of its own synsets.
@@ -232,11 +252,24 @@ def nltk_exceptions(text: str) -> dict[str, dict[str, tuple[str, ...]]]:
 class _NltkIndex(Mapping[str, Mapping[str, tuple[int, ...]]]):
     """Lemma -> part of speech -> offsets over the binary form, decoded per lookup."""
 
-    __slots__ = ("_data", "_name_cache")
+    __slots__ = ("_data", "_name_cache", "tables")
 
     def __init__(self, data: NltkSections) -> None:
         self._data = data
         self._name_cache: dict[int, list[str]] = {}
+        keys = data.keys
+        #: The sections that the compiled ``nltk_wordnet_names`` reads, in its order.
+        self.tables = (
+            keys.blob,
+            keys.starts,
+            keys.table,
+            data.masks,
+            data.entry_starts,
+            data.entries,
+            data.bounds,
+            data.name_starts,
+            data.names,
+        )
 
     def _numbers(self, at: int, pos: str) -> Sequence[int] | None:
         """Synset numbers of lemma ``at`` as ``pos`` in index order, ``None`` if absent."""
