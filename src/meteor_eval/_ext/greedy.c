@@ -330,16 +330,17 @@ greedy_counts_c(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 }
 
 /*
- * nltk_wordnet_names(lemma, tables, exception_forms, rules) -> frozenset
+ * nltk_wordnet_names(lemma, tables, exceptions, rules) -> frozenset
  *
  * The raw lemma names that NLTK's wordnet.synsets(lemma) reaches (NltkWordNet.lemma_names of a
  * lower-cased word), over the binary NLTK view's arrays; resources/wordnet/nltk.py's
  * _NltkIndex.lemma_names stays the reference. tables holds the view's sections: (key blob,
  * key starts, key slots, masks, entry starts, entries, bounds, name starts, names), the
  * uint32 arrays as buffers of native values. The lemma is a form for every part of speech it
- * has; exception_forms (form -> ((pos bit, bases), ...)) gives the other forms of a listed
- * word for its parts of speech, and rules ((suffix, replacement, pos bits), ...; ASCII) the
- * substitutions, for the parts of speech without an exception entry.
+ * has; exceptions (four dicts, n v a r: inflected form -> its bases, separated by spaces)
+ * give the other forms of a listed word for their part of speech, and rules ((suffix,
+ * replacement, pos bits), ...; ASCII) the substitutions, for the parts of speech without an
+ * exception entry.
  */
 
 /* CRC-32 (zlib's), the slot hash of the key table. */
@@ -561,10 +562,20 @@ wn_rule(PyObject *rule, const char **suffix, Py_ssize_t *ns, const char **replac
 PyObject *
 nltk_wordnet_names_c(PyObject *self, PyObject *args)
 {
-    PyObject *lemma, *tables, *exception_forms, *rules;
+    PyObject *lemma, *tables, *exceptions, *rules;
     if (!PyArg_ParseTuple(args, "UO!O!O!:nltk_wordnet_names", &lemma, &PyTuple_Type, &tables,
-                          &PyDict_Type, &exception_forms, &PyTuple_Type, &rules)) {
+                          &PyTuple_Type, &exceptions, &PyTuple_Type, &rules)) {
         return NULL;
+    }
+    if (PyTuple_GET_SIZE(exceptions) != 4) {
+        PyErr_SetString(PyExc_TypeError, "nltk_wordnet_names: exceptions must be four dicts");
+        return NULL;
+    }
+    for (int pos = 0; pos < 4; pos++) {
+        if (!PyDict_Check(PyTuple_GET_ITEM(exceptions, pos))) {
+            PyErr_SetString(PyExc_TypeError, "nltk_wordnet_names: exceptions must be four dicts");
+            return NULL;
+        }
     }
     Py_ssize_t n;
     const char *text = PyUnicode_AsUTF8AndSize(lemma, &n);
@@ -588,45 +599,30 @@ nltk_wordnet_names_c(PyObject *self, PyObject *args)
     }
     /* The parts of speech still substituted: those without an exception entry for lemma. */
     int substituted = 15;
-    PyObject *listed = PyDict_GetItemWithError(exception_forms, lemma);
-    if (listed == NULL && PyErr_Occurred()) {
-        goto done;
-    }
-    if (listed != NULL) {
-        if (!PyTuple_Check(listed)) {
-            PyErr_SetString(PyExc_TypeError, "nltk_wordnet_names: an exception entry is a tuple");
+    for (int pos = 0; pos < 4; pos++) {
+        PyObject *bases = PyDict_GetItemWithError(PyTuple_GET_ITEM(exceptions, pos), lemma);
+        if (bases == NULL) {
+            if (PyErr_Occurred()) {
+                goto done;
+            }
+            continue;
+        }
+        substituted &= ~(1 << pos);
+        /* str.split(): the bases as NLTK's exception list gives them. */
+        PyObject *split = PyUnicode_Split(bases, NULL, -1);
+        if (split == NULL) {
             goto done;
         }
-        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(listed); k++) {
-            PyObject *item = PyTuple_GET_ITEM(listed, k);
-            if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2 ||
-                !PyTuple_Check(PyTuple_GET_ITEM(item, 1))) {
-                PyErr_SetString(PyExc_TypeError,
-                                "nltk_wordnet_names: an exception is (pos bit, bases)");
+        for (Py_ssize_t m = 0; m < PyList_GET_SIZE(split); m++) {
+            Py_ssize_t nb;
+            const char *base = PyUnicode_AsUTF8AndSize(PyList_GET_ITEM(split, m), &nb);
+            if (base == NULL ||
+                wn_add_form(&t, (const unsigned char *)base, nb, 1 << pos, names) < 0) {
+                Py_DECREF(split);
                 goto done;
-            }
-            long bit = PyLong_AsLong(PyTuple_GET_ITEM(item, 0));
-            if (bit == -1 && PyErr_Occurred()) {
-                goto done;
-            }
-            substituted &= ~(int)bit;
-            PyObject *bases = PyTuple_GET_ITEM(item, 1);
-            for (Py_ssize_t m = 0; m < PyTuple_GET_SIZE(bases); m++) {
-                Py_ssize_t nb;
-                const char *base = PyUnicode_Check(PyTuple_GET_ITEM(bases, m))
-                                       ? PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(bases, m), &nb)
-                                       : NULL;
-                if (base == NULL) {
-                    if (!PyErr_Occurred()) {
-                        PyErr_SetString(PyExc_TypeError, "nltk_wordnet_names: a base is a str");
-                    }
-                    goto done;
-                }
-                if (wn_add_form(&t, (const unsigned char *)base, nb, (int)bit, names) < 0) {
-                    goto done;
-                }
             }
         }
+        Py_DECREF(split);
     }
     for (Py_ssize_t k = 0; substituted && k < PyTuple_GET_SIZE(rules); k++) {
         const char *suffix, *replacement;

@@ -17,6 +17,8 @@ from meteor_eval._ext import built_module
 from meteor_eval.resources.nltk_porter import NltkPorterStemmer, nltk_porter_stem
 from meteor_eval.resources.wordnet import nltk as wordnet_nltk
 from meteor_eval.resources.wordnet import nltk_wordnet
+from meteor_eval.resources.wordnet.nltk import LazyExceptions, nltk_exceptions
+from meteor_eval.resources.wordnet.shipped import nltk_sections
 
 KERNELS = built_module()
 needs_build = pytest.mark.skipif(
@@ -32,7 +34,7 @@ def _compiled(word: str) -> frozenset[str]:
     assert binary is not None
     assert KERNELS is not None
     found: frozenset[str] = KERNELS.nltk_wordnet_names(
-        word, binary.tables, wordnet._exception_forms, wordnet_nltk._NLTK_RULES_FLAT
+        word, binary.tables, wordnet._compiled_exceptions(), wordnet_nltk._NLTK_RULES_FLAT
     )
     return found
 
@@ -79,13 +81,30 @@ def test_compiled_names_refuse_bad_tables() -> None:
     binary = wordnet._binary
     assert binary is not None and KERNELS is not None
     tables = binary.tables
+    none: tuple[dict[str, str], ...] = ({}, {}, {}, {})
     with pytest.raises(TypeError):
-        KERNELS.nltk_wordnet_names("dog", tables[:8], {}, ())
+        KERNELS.nltk_wordnet_names("dog", tables[:8], none, ())
+    with pytest.raises(TypeError, match="four dicts"):
+        KERNELS.nltk_wordnet_names("dog", tables, none[:3], ())
     damaged = (*tables[:6], (0, 1, 2, 3, 4), *tables[7:])  # bounds that miss the synsets
     with pytest.raises(ValueError, match="damaged"):
-        KERNELS.nltk_wordnet_names("dog", damaged, {}, ())
+        KERNELS.nltk_wordnet_names("dog", damaged, none, ())
     with pytest.raises(TypeError):
-        KERNELS.nltk_wordnet_names("dogs", tables, {}, (("s", "", "n"),))
+        KERNELS.nltk_wordnet_names("dogs", tables, none, (("s", "", "n"),))
+
+
+def test_exception_bases_read_from_the_text_equal_the_parsed_lists() -> None:
+    text = nltk_sections().exceptions_text
+    parsed = nltk_exceptions(text)
+    lazy = LazyExceptions(text)
+    assert lazy.bases() == tuple(
+        {form: " ".join(bases) for form, bases in parsed[pos].items()} for pos in "nvar"
+    )
+    assert dict(lazy) == parsed and lazy["s"] is lazy["a"]
+    # The shared view parses the lists only when a Python path asks for them.
+    wordnet = nltk_wordnet()
+    assert wordnet._compiled_exceptions() == lazy.bases()
+    assert wordnet._exception_forms["geese"] == ((1, ("goose",)),)
 
 
 @settings(max_examples=500, deadline=None)

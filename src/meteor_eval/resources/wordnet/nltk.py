@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import re
 from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import MappingProxyType
@@ -108,8 +109,9 @@ class NltkWordNet:
 
     __slots__ = (
         "_binary",
-        "_exception_forms",
+        "_exception_bases",
         "_exceptions",
+        "_forms",
         "_index",
         "_lemma_names",
         "_offsets",
@@ -143,14 +145,37 @@ class NltkWordNet:
                 return None if entry is None else entry.get(pos)
 
             self._offsets = offsets
-        # Inflected form -> ((part-of-speech bit, bases), ...) over the parts of speech that
-        # lemma_names walks, for the fast path over the binary form.
-        forms: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
-        for pos in _NLTK_POS_ORDER:
-            for form, bases in exceptions.get(pos, {}).items():
-                forms.setdefault(form, []).append((_NLTK_POS_BIT[pos], bases))
-        self._exception_forms = {form: tuple(found) for form, found in forms.items()}
+        # Both views of the exception lists that lemma_names reads are made on first use (the
+        # shipped lists are then parsed only as far as the lookup in use needs).
+        self._forms: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] | None = None
+        self._exception_bases: tuple[dict[str, str], ...] | None = None
         self._lemma_names = functools.lru_cache(maxsize=_CACHE_SIZE)(self._compute_lemma_names)
+
+    @property
+    def _exception_forms(self) -> dict[str, tuple[tuple[int, tuple[str, ...]], ...]]:
+        """Inflected form -> ((part-of-speech bit, bases), ...) over the parts of speech that
+        lemma_names walks (n, v, a, r), for the Python path over the binary form."""
+        if self._forms is None:
+            forms: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+            for pos in _NLTK_POS_ORDER:
+                for form, bases in self._exceptions.get(pos, {}).items():
+                    forms.setdefault(form, []).append((_NLTK_POS_BIT[pos], bases))
+            self._forms = {form: tuple(found) for form, found in forms.items()}
+        return self._forms
+
+    def _compiled_exceptions(self) -> tuple[dict[str, str], ...]:
+        """Per part of speech (n, v, a, r): inflected form -> its bases joined by spaces, what
+        the compiled lookup reads (straight from the shipped text when it is one)."""
+        if self._exception_bases is None:
+            exceptions = self._exceptions
+            if isinstance(exceptions, LazyExceptions):
+                self._exception_bases = exceptions.bases()
+            else:
+                self._exception_bases = tuple(
+                    {form: " ".join(bases) for form, bases in exceptions.get(pos, {}).items()}
+                    for pos in _NLTK_POS_ORDER
+                )
+        return self._exception_bases
 
     def __reduce__(self) -> tuple[object, tuple[()]]:
         return (nltk_wordnet, ())
@@ -222,7 +247,7 @@ class NltkWordNet:
         if self._binary is not None:
             if _COMPILED_NAMES is not None:
                 found: frozenset[str] = _COMPILED_NAMES(
-                    word.lower(), self._binary.tables, self._exception_forms, _NLTK_RULES_FLAT
+                    word.lower(), self._binary.tables, self._compiled_exceptions(), _NLTK_RULES_FLAT
                 )
                 return found
             return self._binary.lemma_names(word.lower(), self._exception_forms)
@@ -247,6 +272,46 @@ def nltk_exceptions(text: str) -> dict[str, dict[str, tuple[str, ...]]]:
         exceptions[pos][form] = tuple(bases.split())
     exceptions["s"] = exceptions["a"]
     return exceptions
+
+
+# One line of the shipped exception lists, for each part of speech: form, then its bases.
+_EXCEPTION_LINES: Final = {
+    pos: re.compile(rf"^{pos}\t([^\t\n]*)\t([^\t\n]*)$", re.MULTILINE) for pos in _NLTK_POS_ORDER
+}
+
+
+class LazyExceptions(Mapping[str, Mapping[str, tuple[str, ...]]]):
+    """:func:`nltk_exceptions` of a text, parsed on first use.
+
+    The compiled lookup of :meth:`NltkWordNet.lemma_names` reads :meth:`bases` instead (four
+    regular-expression passes, no tuple per form), so a run of the ``nltk`` flavour does not
+    parse the lists into tuples at all.
+    """
+
+    __slots__ = ("_parsed", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._parsed: dict[str, dict[str, tuple[str, ...]]] | None = None
+
+    def _table(self) -> dict[str, dict[str, tuple[str, ...]]]:
+        if self._parsed is None:
+            self._parsed = nltk_exceptions(self._text)
+        return self._parsed
+
+    def __getitem__(self, pos: str) -> Mapping[str, tuple[str, ...]]:
+        return self._table()[pos]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._table())
+
+    def __len__(self) -> int:
+        return len(self._table())
+
+    def bases(self) -> tuple[dict[str, str], ...]:
+        """Per part of speech (n, v, a, r): form -> its bases joined by spaces, a later line
+        for a form replacing it (what :func:`nltk_exceptions` holds, bases not split)."""
+        return tuple(dict(pattern.findall(self._text)) for pattern in _EXCEPTION_LINES.values())
 
 
 class _NltkIndex(Mapping[str, Mapping[str, tuple[int, ...]]]):
@@ -462,4 +527,4 @@ def nltk_wordnet() -> NltkWordNet:
             ``manifest.json`` (the message names the file).
     """
     data = nltk_sections()
-    return NltkWordNet(_NltkIndex(data), _NltkSynsets(data), nltk_exceptions(data.exceptions_text))
+    return NltkWordNet(_NltkIndex(data), _NltkSynsets(data), LazyExceptions(data.exceptions_text))
