@@ -85,7 +85,7 @@ KERNELS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         "beam": ("align", "align_stages"),
         "stats": ("word_stats",),
         "pair": ("meteor15_pair", "meteor15_rows", "paraphrase_walk_cache"),
-        "greedy": ("greedy_align", "greedy_counts"),
+        "greedy": ("greedy_align", "greedy_counts", "nltk_wordnet_names"),
         "index": ("paraphrase_tokenize", "paraphrase_index_pass"),
         "text": ("text_tokenize", "intl_class"),
         "bleu": ("bleu_rows",),

@@ -328,3 +328,328 @@ greedy_counts_c(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     return greedy_run(args, nargs, 1);
 }
+
+/*
+ * nltk_wordnet_names(lemma, tables, exceptions, rules) -> frozenset
+ *
+ * The raw lemma names that NLTK's wordnet.synsets(lemma) reaches (NltkWordNet.lemma_names of a
+ * lower-cased word), over the binary NLTK view's arrays; resources/wordnet/nltk.py's
+ * _NltkIndex.lemma_names stays the reference. tables holds the view's sections: (key blob,
+ * key starts, key slots, masks, entry starts, entries, bounds, name starts, names), the
+ * uint32 arrays as buffers of native values. The lemma is a form for every part of speech it
+ * has; exceptions (four dicts, n v a r: inflected form -> its bases, separated by spaces)
+ * give the other forms of a listed word for their part of speech, and rules ((suffix,
+ * replacement, pos bits), ...; ASCII) the substitutions, for the parts of speech without an
+ * exception entry.
+ */
+
+/* CRC-32 (zlib's), the slot hash of the key table. */
+static uint32_t wn_crc_table[256];
+static int wn_crc_ready = 0;
+
+static uint32_t
+wn_crc32(const unsigned char *p, Py_ssize_t n)
+{
+    if (!wn_crc_ready) {
+        for (uint32_t k = 0; k < 256; k++) {
+            uint32_t c = k;
+            for (int bit = 0; bit < 8; bit++) {
+                c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+            }
+            wn_crc_table[k] = c;
+        }
+        wn_crc_ready = 1;
+    }
+    uint32_t c = 0xFFFFFFFFu;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        c = wn_crc_table[(c ^ p[k]) & 0xFF] ^ (c >> 8);
+    }
+    return c ^ 0xFFFFFFFFu;
+}
+
+typedef struct {
+    Py_buffer view[8]; /* blob, starts, slots, masks, entry_starts, entries, name_starts, names */
+    const unsigned char *blob, *masks, *names;
+    const uint32_t *starts, *slots, *entry_starts, *entries, *name_starts;
+    Py_ssize_t blob_len, keys, n_slots, n_entries, n_synsets, names_len;
+    Py_ssize_t bounds[5];
+} WnTables;
+
+static void
+wn_release(WnTables *t)
+{
+    for (int k = 0; k < 8; k++) {
+        release_buffer(&t->view[k]);
+    }
+}
+
+static int
+wn_damaged(void)
+{
+    PyErr_SetString(PyExc_ValueError, "nltk_wordnet_names: the tables are damaged");
+    return -1;
+}
+
+static int
+wn_open(WnTables *t, PyObject *tables)
+{
+    static const int order[8] = {0, 1, 2, 3, 4, 5, 7, 8}; /* tuple items with a buffer */
+    memset(t, 0, sizeof(*t));
+    if (!PyTuple_Check(tables) || PyTuple_GET_SIZE(tables) != 9) {
+        PyErr_SetString(PyExc_TypeError, "nltk_wordnet_names: tables must be a 9-tuple");
+        return -1;
+    }
+    for (int k = 0; k < 8; k++) {
+        if (PyObject_GetBuffer(PyTuple_GET_ITEM(tables, order[k]), &t->view[k], PyBUF_SIMPLE) <
+            0) {
+            return -1;
+        }
+    }
+    PyObject *bounds = PyTuple_GET_ITEM(tables, 6);
+    if (!PyTuple_Check(bounds) || PyTuple_GET_SIZE(bounds) != 5) {
+        PyErr_SetString(PyExc_TypeError, "nltk_wordnet_names: bounds must be a 5-tuple");
+        return -1;
+    }
+    for (int k = 0; k < 5; k++) {
+        t->bounds[k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(bounds, k));
+        if (t->bounds[k] == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+    }
+    t->blob = t->view[0].buf;
+    t->blob_len = t->view[0].len;
+    t->starts = t->view[1].buf;
+    t->keys = t->view[1].len / 4 - 1;
+    t->slots = t->view[2].buf;
+    t->n_slots = t->view[2].len / 4;
+    t->masks = t->view[3].buf;
+    t->entry_starts = t->view[4].buf;
+    t->entries = t->view[5].buf;
+    t->n_entries = t->view[5].len / 4;
+    t->name_starts = t->view[6].buf;
+    t->n_synsets = t->view[6].len / 4 - 1;
+    t->names = t->view[7].buf;
+    t->names_len = t->view[7].len;
+    /* A power-of-two slot table, one mask and entry start per key, bounds in order. */
+    if (t->keys < 0 || t->n_synsets < 0 || t->n_slots < 2 || (t->n_slots & (t->n_slots - 1)) ||
+        t->view[3].len < t->keys || t->view[4].len / 4 < t->keys + 1 || t->bounds[0] != 0 ||
+        t->bounds[4] != t->n_synsets) {
+        return wn_damaged();
+    }
+    for (int k = 0; k < 4; k++) {
+        if (t->bounds[k] > t->bounds[k + 1]) {
+            return wn_damaged();
+        }
+    }
+    return 0;
+}
+
+/* The index of the key p[0:n], -1 when absent; -2 (ValueError set) on damaged tables. */
+static Py_ssize_t
+wn_find(const WnTables *t, const unsigned char *p, Py_ssize_t n)
+{
+    const size_t mask = (size_t)t->n_slots - 1;
+    size_t slot = wn_crc32(p, n) & mask;
+    for (Py_ssize_t probes = 0; probes < t->n_slots; probes++) {
+        uint32_t number = t->slots[slot];
+        if (number == 0) {
+            return -1;
+        }
+        Py_ssize_t at = (Py_ssize_t)number - 1;
+        if (at >= t->keys) {
+            return wn_damaged() - 1;
+        }
+        uint32_t a = t->starts[at], b = t->starts[at + 1];
+        if (a > b || (Py_ssize_t)b > t->blob_len) {
+            return wn_damaged() - 1;
+        }
+        if ((Py_ssize_t)(b - a) == n && memcmp(t->blob + a, p, (size_t)n) == 0) {
+            return at;
+        }
+        slot = (slot + 1) & mask;
+    }
+    return -1;
+}
+
+/* Add the names of synset `number` (space-separated UTF-8) to the set. */
+static int
+wn_add_names(const WnTables *t, uint32_t number, PyObject *names)
+{
+    if ((Py_ssize_t)number >= t->n_synsets) {
+        return wn_damaged();
+    }
+    uint32_t a = t->name_starts[number], b = t->name_starts[number + 1];
+    if (a > b || (Py_ssize_t)b > t->names_len) {
+        return wn_damaged();
+    }
+    const char *p = (const char *)t->names + a, *end = (const char *)t->names + b;
+    for (;;) {
+        const char *space = memchr(p, ' ', (size_t)(end - p));
+        const char *stop = space == NULL ? end : space;
+        PyObject *name = PyUnicode_DecodeUTF8(p, stop - p, "strict");
+        if (name == NULL) {
+            return -1;
+        }
+        int added = PySet_Add(names, name);
+        Py_DECREF(name);
+        if (added < 0) {
+            return -1;
+        }
+        if (space == NULL) {
+            return 0;
+        }
+        p = space + 1;
+    }
+}
+
+/* The names of the synsets of form p[0:n] for the parts of speech in bits (n v a r: bits 0-3). */
+static int
+wn_add_form(const WnTables *t, const unsigned char *p, Py_ssize_t n, int bits, PyObject *names)
+{
+    Py_ssize_t at = wn_find(t, p, n);
+    if (at < 0) {
+        return at == -1 ? 0 : -1;
+    }
+    int mask = t->masks[at];
+    int wanted = mask & bits;
+    if (!wanted) {
+        return 0;
+    }
+    uint32_t a = t->entry_starts[at], b = t->entry_starts[at + 1];
+    if (a > b || (Py_ssize_t)b > t->n_entries) {
+        return wn_damaged();
+    }
+    for (uint32_t k = a; k < b; k++) {
+        uint32_t number = t->entries[k];
+        if (wanted != mask) {
+            int slot = 0;
+            while (slot < 4 && (Py_ssize_t)number >= t->bounds[slot + 1]) {
+                slot++;
+            }
+            if (slot == 4 || !(wanted >> slot & 1)) {
+                continue;
+            }
+        }
+        if (wn_add_names(t, number, names) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* An ASCII (suffix, replacement, bits) rule's parts; -1 with TypeError if malformed. */
+static int
+wn_rule(PyObject *rule, const char **suffix, Py_ssize_t *ns, const char **replacement,
+        Py_ssize_t *nr, int *bits)
+{
+    if (!PyTuple_Check(rule) || PyTuple_GET_SIZE(rule) != 3 ||
+        !PyUnicode_Check(PyTuple_GET_ITEM(rule, 0)) ||
+        !PyUnicode_Check(PyTuple_GET_ITEM(rule, 1))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "nltk_wordnet_names: a rule is (suffix, replacement, bits)");
+        return -1;
+    }
+    *suffix = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(rule, 0), ns);
+    *replacement = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(rule, 1), nr);
+    long value = PyLong_AsLong(PyTuple_GET_ITEM(rule, 2));
+    if (*suffix == NULL || *replacement == NULL || (value == -1 && PyErr_Occurred())) {
+        return -1;
+    }
+    *bits = (int)value;
+    return 0;
+}
+
+PyObject *
+nltk_wordnet_names_c(PyObject *self, PyObject *args)
+{
+    PyObject *lemma, *tables, *exceptions, *rules;
+    if (!PyArg_ParseTuple(args, "UO!O!O!:nltk_wordnet_names", &lemma, &PyTuple_Type, &tables,
+                          &PyTuple_Type, &exceptions, &PyTuple_Type, &rules)) {
+        return NULL;
+    }
+    if (PyTuple_GET_SIZE(exceptions) != 4) {
+        PyErr_SetString(PyExc_TypeError, "nltk_wordnet_names: exceptions must be four dicts");
+        return NULL;
+    }
+    for (int pos = 0; pos < 4; pos++) {
+        if (!PyDict_Check(PyTuple_GET_ITEM(exceptions, pos))) {
+            PyErr_SetString(PyExc_TypeError, "nltk_wordnet_names: exceptions must be four dicts");
+            return NULL;
+        }
+    }
+    Py_ssize_t n;
+    const char *text = PyUnicode_AsUTF8AndSize(lemma, &n);
+    if (text == NULL) { /* lone surrogates: never a key, nor a listed form */
+        PyErr_Clear();
+        return PyFrozenSet_New(NULL);
+    }
+    WnTables t;
+    PyObject *names = NULL, *result = NULL;
+    unsigned char *form = NULL;
+    if (wn_open(&t, tables) < 0 || (names = PyFrozenSet_New(NULL)) == NULL) {
+        goto done;
+    }
+    form = PyMem_Malloc((size_t)n + 16);
+    if (form == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (wn_add_form(&t, (const unsigned char *)text, n, 15, names) < 0) {
+        goto done;
+    }
+    /* The parts of speech still substituted: those without an exception entry for lemma. */
+    int substituted = 15;
+    for (int pos = 0; pos < 4; pos++) {
+        PyObject *bases = PyDict_GetItemWithError(PyTuple_GET_ITEM(exceptions, pos), lemma);
+        if (bases == NULL) {
+            if (PyErr_Occurred()) {
+                goto done;
+            }
+            continue;
+        }
+        substituted &= ~(1 << pos);
+        /* str.split(): the bases as NLTK's exception list gives them. */
+        PyObject *split = PyUnicode_Split(bases, NULL, -1);
+        if (split == NULL) {
+            goto done;
+        }
+        for (Py_ssize_t m = 0; m < PyList_GET_SIZE(split); m++) {
+            Py_ssize_t nb;
+            const char *base = PyUnicode_AsUTF8AndSize(PyList_GET_ITEM(split, m), &nb);
+            if (base == NULL ||
+                wn_add_form(&t, (const unsigned char *)base, nb, 1 << pos, names) < 0) {
+                Py_DECREF(split);
+                goto done;
+            }
+        }
+        Py_DECREF(split);
+    }
+    for (Py_ssize_t k = 0; substituted && k < PyTuple_GET_SIZE(rules); k++) {
+        const char *suffix, *replacement;
+        Py_ssize_t ns, nr;
+        int bits;
+        if (wn_rule(PyTuple_GET_ITEM(rules, k), &suffix, &ns, &replacement, &nr, &bits) < 0) {
+            goto done;
+        }
+        bits &= substituted;
+        if (!bits || ns > n || memcmp(text + n - ns, suffix, (size_t)ns) != 0) {
+            continue;
+        }
+        if (n - ns + nr > n + 16) {
+            PyErr_SetString(PyExc_ValueError, "nltk_wordnet_names: a replacement is too long");
+            goto done;
+        }
+        memcpy(form, text, (size_t)(n - ns));
+        memcpy(form + n - ns, replacement, (size_t)nr);
+        if (wn_add_form(&t, form, n - ns + nr, bits, names) < 0) {
+            goto done;
+        }
+    }
+    /* A new frozenset, not yet seen by other code, may be filled with PySet_Add. */
+    result = Py_NewRef(names);
+done:
+    PyMem_Free(form);
+    Py_XDECREF(names);
+    wn_release(&t);
+    return result;
+}

@@ -14,7 +14,8 @@
  *   beam.c         the METEOR 1.5 beam search (align, align_stages)
  *   stats.c        word statistics of a chosen alignment (word_stats)
  *   pair.c         one pair from word-type ids to statistics in one call (meteor15_pair)
- *   greedy.c       NLTK's staged greedy alignment (greedy_align)
+ *   greedy.c       NLTK's staged greedy alignment (greedy_align) and the raw WordNet lemma
+ *                  names it matches synonyms with (nltk_wordnet_names)
  *   tokens.c       token ids of paraphrase-table phrases for the index builder
  *                  (paraphrase_tokenize)
  *   texttok.c      sacrebleu's and rouge-score's tokenizers into interned ids (text_tokenize,
@@ -634,6 +635,7 @@ KERNEL_API PyObject *meteor15_rows_c(PyObject *self, PyObject *args);
 /* greedy.c */
 KERNEL_API PyObject *greedy_align_c(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 KERNEL_API PyObject *greedy_counts_c(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+KERNEL_API PyObject *nltk_wordnet_names_c(PyObject *self, PyObject *args);
 /* tokens.c */
 KERNEL_API PyObject *paraphrase_tokenize_c(PyObject *self, PyObject *args);
 KERNEL_API PyObject *paraphrase_index_pass_c(PyObject *self, PyObject *args);

@@ -86,6 +86,10 @@ static PyMethodDef kernels_methods[] = {
      "greedy_counts(hyp_words, ref_words, stem, synonyms[, raw_names]) -> (exact, stem, "
      "synonym, chunks)\n\n"
      "greedy_align's matches counted per stage, and NLTK's chunks over them (0 when none)."},
+    {"nltk_wordnet_names", nltk_wordnet_names_c, METH_VARARGS,
+     "nltk_wordnet_names(lemma, tables, exceptions, rules) -> frozenset\n\n"
+     "The raw lemma names of the synsets that NLTK's wordnet.synsets(lemma) reaches, over\n"
+     "the binary NLTK view's sections (lemma lower-cased)."},
     /* tokens.c */
     {"paraphrase_tokenize", paraphrase_tokenize_c, METH_VARARGS,
      "paraphrase_tokenize(text, vocabulary) -> (ids, counts)\n\n"

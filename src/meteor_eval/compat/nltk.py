@@ -102,6 +102,37 @@ def single_meteor_score(
     ).score
 
 
+def _best_score(
+    references: Iterable[Iterable[str]],
+    hypothesis: Iterable[str],
+    preprocess: Callable[[str], str],
+    stemmer: StemmerLike | None,
+    wordnet: object | None,
+    alpha: float,
+    beta: float,
+    gamma: float,
+) -> float:
+    """``max(single_meteor_score(reference, hypothesis, ...) for reference in references)``
+    in one frame: the counts come from the scorer's bound kernel (made at the first reference,
+    so that an empty ``references`` raises ``max()``'s ValueError before anything else)."""
+    counts: Callable[[list[str], list[str]], tuple[int, int, int, int]] | None = None
+    best: float | None = None
+    for reference in references:
+        hyp, ref = _generate_enums(hypothesis, reference, preprocess)
+        if counts is None:
+            counts = _scorer(stemmer, wordnet).counts_function()
+        exact, stem, synonym, chunks = counts(hyp, ref)
+        value = nltk_count_components(
+            exact + stem + synonym, chunks, len(hyp), len(ref), alpha=alpha, beta=beta, gamma=gamma
+        ).score
+        # max()'s rule: a later value replaces the best only when greater.
+        if best is None or value > best:
+            best = value
+    if best is None:
+        raise ValueError("max() arg is an empty sequence")
+    return best
+
+
 def meteor_score(
     references: Iterable[Iterable[str]],
     hypothesis: Iterable[str],
@@ -120,19 +151,7 @@ def meteor_score(
         TypeError: the hypothesis or a reference is a ``str`` (NLTK's message).
         ValueError: ``references`` is empty (from ``max()``, as in NLTK).
     """
-    return max(
-        single_meteor_score(
-            reference,
-            hypothesis,
-            preprocess=preprocess,
-            stemmer=stemmer,
-            wordnet=wordnet,
-            alpha=alpha,
-            beta=beta,
-            gamma=gamma,
-        )
-        for reference in references
-    )
+    return _best_score(references, hypothesis, preprocess, stemmer, wordnet, alpha, beta, gamma)
 
 
 def align_words(

@@ -44,7 +44,13 @@ from typing import Final
 from meteor_eval._ext import compiled_function
 from meteor_eval.resources.registry import ResourceSpec, cached_loader, sha256
 
-__all__ = ["IRREGULAR_FORMS", "NltkPorterStemmer", "nltk_porter_spec", "nltk_porter_stemmer"]
+__all__ = [
+    "IRREGULAR_FORMS",
+    "NltkPorterStemmer",
+    "nltk_porter_spec",
+    "nltk_porter_stem",
+    "nltk_porter_stemmer",
+]
 
 #: NLTK's table of irregular forms: word -> its stem, looked up before any rule.
 IRREGULAR_FORMS: Final[dict[str, str]] = {
@@ -297,6 +303,24 @@ def _stem_lowered(word: str) -> str:
 
 # The compiled rule steps when available and allowed, else :func:`_stem_lowered`.
 _RULES: Final[Callable[[str], str]] = compiled_function("nltk_porter_rules") or _stem_lowered
+
+
+def nltk_porter_stem(word: str) -> str:
+    """``PorterStemmer().stem(word)`` of NLTK without a cache: for callers that keep their own
+    per-word cache (the ``nltk`` flavour's), so that a new word costs one call.
+
+    Example:
+        >>> nltk_porter_stem("Generously"), nltk_porter_stem("dies")
+        ('gener', 'die')
+    """
+    lowered = word.lower()
+    irregular = IRREGULAR_FORMS.get(lowered)
+    if irregular is not None:
+        return irregular
+    # NLTK measures the length of the word as given, before lower-casing.
+    if len(word) <= 2:
+        return lowered
+    return _RULES(lowered)
 
 
 class NltkPorterStemmer:

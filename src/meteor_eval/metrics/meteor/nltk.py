@@ -37,7 +37,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Final, Protocol, TypeVar
 
-from meteor_eval.align.greedy import GreedyCounts, greedy_align, greedy_counts, match_counts
+from meteor_eval.align.greedy import (
+    GreedyCounts,
+    greedy_align,
+    greedy_counts,
+    greedy_counts_function,
+    match_counts,
+)
 from meteor_eval.errors import InputError, warn_renamed
 from meteor_eval.metrics.meteor.formula import nltk_score_from_stats
 from meteor_eval.stats.meteor import MeteorStats
@@ -171,10 +177,13 @@ class NltkMeteor:
         beta: float = DEFAULT_BETA,
         gamma: float = DEFAULT_GAMMA,
     ) -> None:
+        compute_stem: Callable[[str], str] | None = None
         if stemmer is None:
-            from meteor_eval.resources.nltk_porter import nltk_porter_stemmer
+            from meteor_eval.resources.nltk_porter import nltk_porter_stem, nltk_porter_stemmer
 
             stemmer = nltk_porter_stemmer()
+            # The same stems without the shared stemmer's own cache (one call a new word).
+            compute_stem = nltk_porter_stem
         if not callable(getattr(stemmer, "stem", None)):
             raise TypeError(f"stemmer: expected an object with stem(word), got {stemmer!r}")
         if wordnet is not None and not callable(getattr(wordnet, "synsets", None)):
@@ -187,9 +196,9 @@ class NltkMeteor:
         self.alpha = alpha
         self.beta = beta
         self.gamma = gamma
-        self._stem_cache = _WordCache(stemmer.stem)
+        self._stem_cache = _WordCache(compute_stem or stemmer.stem)
         self._synonym_cache = _WordCache(self._compute_synonyms)
-        self._names_cache: _WordCache[frozenset[str]] = _WordCache(self._lemma_names)
+        self._names_cache: _WordCache[frozenset[str]] = _WordCache(self._first_lemma_names)
 
     def stem(self, word: str) -> str:
         """The stemmer's result for ``word``, cached."""
@@ -211,12 +220,16 @@ class NltkMeteor:
             )
         return frozenset([name for name in names if "_" not in name] + [word])
 
-    @staticmethod
-    def _lemma_names(word: str) -> frozenset[str]:
-        """The shipped WordNet's raw lemma names of ``word`` (NLTK's synonyms unfiltered)."""
+    def _first_lemma_names(self, word: str) -> frozenset[str]:
+        """The shipped WordNet's raw lemma names of ``word`` (NLTK's synonyms unfiltered).
+
+        The first miss of the names cache loads WordNet and makes its uncached lookup the
+        cache's function, so that later misses cost one call (the cache is this scorer's)."""
         from meteor_eval.resources.wordnet import nltk_wordnet
 
-        return nltk_wordnet().lemma_names(word)
+        compute = nltk_wordnet().lemma_names_uncached
+        self._names_cache._compute = compute
+        return compute(word)
 
     def _matching_names(self) -> tuple[_WordCache[frozenset[str]], bool]:
         """What the alignment looks synonyms up in: with the shipped WordNet, the raw lemma
@@ -242,6 +255,12 @@ class NltkMeteor:
         return greedy_counts(
             hyp_words, ref_words, stem=self._stem_cache, synonyms=names, raw_names=raw
         )
+
+    def counts_function(self) -> Callable[[Sequence[str], Sequence[str]], GreedyCounts]:
+        """:meth:`pair_counts` as a function of the two token lists, bound to this scorer's
+        caches (the compiled kernel called directly: for loops over many pairs)."""
+        names, raw = self._matching_names()
+        return greedy_counts_function(self._stem_cache, names, raw)
 
     def pair_stats(self, hyp_words: Sequence[str], ref_words: Sequence[str]) -> MeteorStats:
         """Statistics of two *preprocessed* token lists."""

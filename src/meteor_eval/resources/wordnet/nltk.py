@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import bisect
 import functools
+import re
 from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Final, Literal
 
+from meteor_eval._ext import compiled_function
 from meteor_eval.resources.registry import cached_loader
 from meteor_eval.resources.wordnet.binary import NLTK_BINARY_FILE, NltkSections
 from meteor_eval.resources.wordnet.morphy import ADJ_RULES, NLTK_NOUN_RULES, VERB_RULES
@@ -75,6 +77,15 @@ def _nltk_rules_by_last_char() -> dict[str, tuple[tuple[str, int, str, int], ...
 
 
 _NLTK_RULES_BY_LAST: Final = _nltk_rules_by_last_char()
+# The same substitutions as one flat tuple of (suffix, replacement, pos bits), for the compiled
+# lookup (which tests every suffix against the word's UTF-8 bytes).
+_NLTK_RULES_FLAT: Final = tuple(
+    (suffix, replacement, bits)
+    for group in _NLTK_RULES_BY_LAST.values()
+    for suffix, _size, replacement, bits in group
+)
+# The compiled NltkWordNet.lemma_names over the binary view (same sets), when built and allowed.
+_COMPILED_NAMES: Final = compiled_function("nltk_wordnet_names")
 
 # NLTK's POS_LIST: the parts of speech ``synsets(word)`` walks when no pos is given.
 _NLTK_POS_ORDER: Final = ("n", "v", "a", "r")
@@ -98,8 +109,9 @@ class NltkWordNet:
 
     __slots__ = (
         "_binary",
-        "_exception_forms",
+        "_exception_bases",
         "_exceptions",
+        "_forms",
         "_index",
         "_lemma_names",
         "_offsets",
@@ -133,14 +145,37 @@ class NltkWordNet:
                 return None if entry is None else entry.get(pos)
 
             self._offsets = offsets
-        # Inflected form -> ((part-of-speech bit, bases), ...) over the parts of speech that
-        # lemma_names walks, for the fast path over the binary form.
-        forms: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
-        for pos in _NLTK_POS_ORDER:
-            for form, bases in exceptions.get(pos, {}).items():
-                forms.setdefault(form, []).append((_NLTK_POS_BIT[pos], bases))
-        self._exception_forms = {form: tuple(found) for form, found in forms.items()}
+        # Both views of the exception lists that lemma_names reads are made on first use (the
+        # shipped lists are then parsed only as far as the lookup in use needs).
+        self._forms: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] | None = None
+        self._exception_bases: tuple[dict[str, str], ...] | None = None
         self._lemma_names = functools.lru_cache(maxsize=_CACHE_SIZE)(self._compute_lemma_names)
+
+    @property
+    def _exception_forms(self) -> dict[str, tuple[tuple[int, tuple[str, ...]], ...]]:
+        """Inflected form -> ((part-of-speech bit, bases), ...) over the parts of speech that
+        lemma_names walks (n, v, a, r), for the Python path over the binary form."""
+        if self._forms is None:
+            forms: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+            for pos in _NLTK_POS_ORDER:
+                for form, bases in self._exceptions.get(pos, {}).items():
+                    forms.setdefault(form, []).append((_NLTK_POS_BIT[pos], bases))
+            self._forms = {form: tuple(found) for form, found in forms.items()}
+        return self._forms
+
+    def _compiled_exceptions(self) -> tuple[dict[str, str], ...]:
+        """Per part of speech (n, v, a, r): inflected form -> its bases joined by spaces, what
+        the compiled lookup reads (straight from the shipped text when it is one)."""
+        if self._exception_bases is None:
+            exceptions = self._exceptions
+            if isinstance(exceptions, LazyExceptions):
+                self._exception_bases = exceptions.bases()
+            else:
+                self._exception_bases = tuple(
+                    {form: " ".join(bases) for form, bases in exceptions.get(pos, {}).items()}
+                    for pos in _NLTK_POS_ORDER
+                )
+        return self._exception_bases
 
     def __reduce__(self) -> tuple[object, tuple[()]]:
         return (nltk_wordnet, ())
@@ -203,8 +238,18 @@ class NltkWordNet:
         """
         return self._lemma_names(word)
 
+    def lemma_names_uncached(self, word: str) -> frozenset[str]:
+        """:meth:`lemma_names` without this object's cache: for callers that keep their own
+        per-word cache (the ``nltk`` flavour's scorer), so that a new word costs one call."""
+        return self._compute_lemma_names(word)
+
     def _compute_lemma_names(self, word: str) -> frozenset[str]:
         if self._binary is not None:
+            if _COMPILED_NAMES is not None:
+                found: frozenset[str] = _COMPILED_NAMES(
+                    word.lower(), self._binary.tables, self._compiled_exceptions(), _NLTK_RULES_FLAT
+                )
+                return found
             return self._binary.lemma_names(word.lower(), self._exception_forms)
         # What synsets(word) finds, without building its list: the parts of speech walked are
         # n, v, a, r, each the file of its own synsets.
@@ -229,14 +274,67 @@ def nltk_exceptions(text: str) -> dict[str, dict[str, tuple[str, ...]]]:
     return exceptions
 
 
+# One line of the shipped exception lists, for each part of speech: form, then its bases.
+_EXCEPTION_LINES: Final = {
+    pos: re.compile(rf"^{pos}\t([^\t\n]*)\t([^\t\n]*)$", re.MULTILINE) for pos in _NLTK_POS_ORDER
+}
+
+
+class LazyExceptions(Mapping[str, Mapping[str, tuple[str, ...]]]):
+    """:func:`nltk_exceptions` of a text, parsed on first use.
+
+    The compiled lookup of :meth:`NltkWordNet.lemma_names` reads :meth:`bases` instead (four
+    regular-expression passes, no tuple per form), so a run of the ``nltk`` flavour does not
+    parse the lists into tuples at all.
+    """
+
+    __slots__ = ("_parsed", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._parsed: dict[str, dict[str, tuple[str, ...]]] | None = None
+
+    def _table(self) -> dict[str, dict[str, tuple[str, ...]]]:
+        if self._parsed is None:
+            self._parsed = nltk_exceptions(self._text)
+        return self._parsed
+
+    def __getitem__(self, pos: str) -> Mapping[str, tuple[str, ...]]:
+        return self._table()[pos]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._table())
+
+    def __len__(self) -> int:
+        return len(self._table())
+
+    def bases(self) -> tuple[dict[str, str], ...]:
+        """Per part of speech (n, v, a, r): form -> its bases joined by spaces, a later line
+        for a form replacing it (what :func:`nltk_exceptions` holds, bases not split)."""
+        return tuple(dict(pattern.findall(self._text)) for pattern in _EXCEPTION_LINES.values())
+
+
 class _NltkIndex(Mapping[str, Mapping[str, tuple[int, ...]]]):
     """Lemma -> part of speech -> offsets over the binary form, decoded per lookup."""
 
-    __slots__ = ("_data", "_name_cache")
+    __slots__ = ("_data", "_name_cache", "tables")
 
     def __init__(self, data: NltkSections) -> None:
         self._data = data
         self._name_cache: dict[int, list[str]] = {}
+        keys = data.keys
+        #: The sections that the compiled ``nltk_wordnet_names`` reads, in its order.
+        self.tables = (
+            keys.blob,
+            keys.starts,
+            keys.table,
+            data.masks,
+            data.entry_starts,
+            data.entries,
+            data.bounds,
+            data.name_starts,
+            data.names,
+        )
 
     def _numbers(self, at: int, pos: str) -> Sequence[int] | None:
         """Synset numbers of lemma ``at`` as ``pos`` in index order, ``None`` if absent."""
@@ -429,4 +527,4 @@ def nltk_wordnet() -> NltkWordNet:
             ``manifest.json`` (the message names the file).
     """
     data = nltk_sections()
-    return NltkWordNet(_NltkIndex(data), _NltkSynsets(data), nltk_exceptions(data.exceptions_text))
+    return NltkWordNet(_NltkIndex(data), _NltkSynsets(data), LazyExceptions(data.exceptions_text))
