@@ -343,29 +343,6 @@ greedy_counts_c(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
  * exception entry.
  */
 
-/* CRC-32 (zlib's), the slot hash of the key table. */
-static uint32_t wn_crc_table[256];
-static int wn_crc_ready = 0;
-
-static uint32_t
-wn_crc32(const unsigned char *p, Py_ssize_t n)
-{
-    if (!wn_crc_ready) {
-        for (uint32_t k = 0; k < 256; k++) {
-            uint32_t c = k;
-            for (int bit = 0; bit < 8; bit++) {
-                c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-            }
-            wn_crc_table[k] = c;
-        }
-        wn_crc_ready = 1;
-    }
-    uint32_t c = 0xFFFFFFFFu;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        c = wn_crc_table[(c ^ p[k]) & 0xFF] ^ (c >> 8);
-    }
-    return c ^ 0xFFFFFFFFu;
-}
 
 typedef struct {
     Py_buffer view[8]; /* blob, starts, slots, masks, entry_starts, entries, name_starts, names */
@@ -449,7 +426,7 @@ static Py_ssize_t
 wn_find(const WnTables *t, const unsigned char *p, Py_ssize_t n)
 {
     const size_t mask = (size_t)t->n_slots - 1;
-    size_t slot = wn_crc32(p, n) & mask;
+    size_t slot = crc32_bytes(p, n) & mask;
     for (Py_ssize_t probes = 0; probes < t->n_slots; probes++) {
         uint32_t number = t->slots[slot];
         if (number == 0) {

@@ -4,9 +4,38 @@
  *   java_hash(word) -> int
  *
  * text/tokenize.py's java_hash_python stays the reference and the fallback.
+ *
+ * Also zlib's CRC-32 (crc32_bytes), the slot hash of the shipped WordNet views' key tables, for
+ * the kernels that probe them (wordnet.c, greedy.c).
  */
 
 #include "kernels.h"
+
+/* CRC-32 as zlib.crc32 (the IEEE polynomial, reflected), one table lookup per byte; the table is
+ * filled once when the module is imported (crc32_init) and only read after. */
+static uint32_t crc32_table[256];
+
+void
+crc32_init(void)
+{
+    for (uint32_t k = 0; k < 256; k++) {
+        uint32_t c = k;
+        for (int bit = 0; bit < 8; bit++) {
+            c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        }
+        crc32_table[k] = c;
+    }
+}
+
+uint32_t
+crc32_bytes(const unsigned char *p, Py_ssize_t n)
+{
+    uint32_t c = 0xFFFFFFFFu;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        c = crc32_table[(c ^ p[k]) & 0xFF] ^ (c >> 8);
+    }
+    return c ^ 0xFFFFFFFFu;
+}
 
 PyObject *
 java_hash_c(PyObject *self, PyObject *arg)

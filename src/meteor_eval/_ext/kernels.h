@@ -3,7 +3,8 @@
  * meteor_eval._ext._kernels (module.c), from one C file per concern:
  *
  *   normalize.c    METEOR 1.5's -norm normaliser (normalize_line)
- *   hash.c         Java's String.hashCode, the jar's word identity (java_hash)
+ *   hash.c         Java's String.hashCode, the jar's word identity (java_hash), and zlib's
+ *                  CRC-32 of the WordNet views' key tables (crc32_bytes, no kernel of its own)
  *   stem.c         the Snowball English and NLTK Porter stemmers (snowball_english,
  *                  nltk_porter_rules)
  *   match.c        Match tuples read from and made for Python (no kernel of its own)
@@ -612,6 +613,10 @@ KERNEL_API int normalize_ucs4(PyObject *text, int mode, int keep_punctuation, Py
 KERNEL_API PyObject *normalize_line_c(PyObject *self, PyObject *args);
 /* hash.c */
 KERNEL_API PyObject *java_hash_c(PyObject *self, PyObject *arg);
+/* zlib's CRC-32 of n bytes (the WordNet views' key-table hash); crc32_init() fills its table
+ * once, when the module is imported. */
+KERNEL_API void crc32_init(void);
+KERNEL_API uint32_t crc32_bytes(const unsigned char *p, Py_ssize_t n);
 /* stem.c */
 KERNEL_API PyObject *snowball_english_c(PyObject *self, PyObject *arg);
 KERNEL_API PyObject *nltk_porter_rules_c(PyObject *self, PyObject *arg);

@@ -186,6 +186,7 @@ PyInit__kernels(void)
     if (module == NULL) {
         return NULL;
     }
+    crc32_init(); /* a constant table, read-only from here on */
 #ifdef Py_GIL_DISABLED
     /* Free-threaded CPython: the kernels keep no global state and read only their arguments;
      * the one shared input, a scorer's word-type tables, is read and grown under the Python

@@ -29,32 +29,6 @@
 
 #include "kernels.h"
 
-/* CRC-32 (the IEEE polynomial, reflected, as zlib.crc32), one table lookup per byte. */
-static uint32_t crc_table[256];
-static int crc_ready = 0;
-
-static void
-crc_init(void)
-{
-    for (uint32_t n = 0; n < 256; n++) {
-        uint32_t c = n;
-        for (int k = 0; k < 8; k++) {
-            c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-        }
-        crc_table[n] = c;
-    }
-    crc_ready = 1;
-}
-
-static inline uint32_t
-crc32_of(const unsigned char *p, Py_ssize_t n)
-{
-    uint32_t c = 0xFFFFFFFFu;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        c = crc_table[(c ^ p[k]) & 0xFF] ^ (c >> 8);
-    }
-    return c ^ 0xFFFFFFFFu;
-}
 
 typedef struct {
     const unsigned char *blob;
@@ -75,7 +49,7 @@ static const char DAMAGED[] = "wordnet_packed_sets: the table points outside its
 static Py_ssize_t
 find_key(const Sets *s, const unsigned char *data, Py_ssize_t n)
 {
-    Py_ssize_t slot = (Py_ssize_t)(crc32_of(data, n) & (uint32_t)s->mask);
+    Py_ssize_t slot = (Py_ssize_t)(crc32_bytes(data, n) & (uint32_t)s->mask);
     for (Py_ssize_t probes = 0; probes <= s->mask; probes++) {
         const uint32_t number = s->table[slot];
         if (number == 0) {
@@ -259,9 +233,6 @@ wordnet_packed_sets_c(PyObject *self, PyObject *args)
                           &cache, &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &objs[5],
                           &base, &PyTuple_Type, &rules_obj)) {
         return NULL;
-    }
-    if (!crc_ready) {
-        crc_init();
     }
     static const char *const names[6] = {"blob", "key_starts", "table", "starts", "own_ends",
                                          "pool"};
