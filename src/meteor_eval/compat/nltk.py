@@ -95,11 +95,7 @@ def single_meteor_score(
     Raises:
         TypeError: ``hypothesis`` or ``reference`` is a ``str`` (NLTK's message).
     """
-    hyp, ref = _generate_enums(hypothesis, reference, preprocess)
-    exact, stem, synonym, chunks = _scorer(stemmer, wordnet).pair_counts(hyp, ref)
-    return nltk_count_components(
-        exact + stem + synonym, chunks, len(hyp), len(ref), alpha=alpha, beta=beta, gamma=gamma
-    ).score
+    return _best_score([reference], hypothesis, preprocess, stemmer, wordnet, alpha, beta, gamma)
 
 
 def _best_score(
@@ -112,9 +108,10 @@ def _best_score(
     beta: float,
     gamma: float,
 ) -> float:
-    """``max(single_meteor_score(reference, hypothesis, ...) for reference in references)``
-    in one frame: the counts come from the scorer's bound kernel (made at the first reference,
-    so that an empty ``references`` raises ``max()``'s ValueError before anything else)."""
+    """The best score of ``hypothesis`` over ``references`` by ``max()``'s rule, in one frame
+    (:func:`single_meteor_score` is the case of one reference): the counts come from the
+    scorer's bound kernel, made at the first reference, so that an empty ``references`` raises
+    ``max()``'s ValueError before anything else."""
     counts: Callable[[list[str], list[str]], tuple[int, int, int, int]] | None = None
     best: float | None = None
     for reference in references:
