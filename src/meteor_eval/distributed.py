@@ -186,25 +186,14 @@ def _score_chunk(
     from meteor_eval.limits import work_budget
 
     with work_budget(**(budgets or {})):
-        return _score_chunk_here(cls, config, job, mode, errors)
-
-
-def _score_chunk_here(
-    cls: type[Metric[Any]],
-    config: Any,
-    job: FileChunk | list[Pair],
-    mode: str,
-    errors: EncodingErrors,
-) -> tuple[Any, list[str]]:
-    """:func:`_score_chunk` under the budgets in force."""
-    metric = _worker_metric(cls, config)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        pairs = _read_chunk(job, errors) if isinstance(job, FileChunk) else job
-    notes = [str(w.message) for w in caught]
-    if mode == "rows":
-        return metric.chunk_rows(pairs), notes
-    return metric.chunk_total(pairs), notes
+        metric = _worker_metric(cls, config)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            pairs = _read_chunk(job, errors) if isinstance(job, FileChunk) else job
+        notes = [str(w.message) for w in caught]
+        if mode == "rows":
+            return metric.chunk_rows(pairs), notes
+        return metric.chunk_total(pairs), notes
 
 
 def _merge_pair(cls: type[Metric[Any]], config: Any, first: Any, second: Any) -> Any:
