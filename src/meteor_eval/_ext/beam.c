@@ -33,7 +33,8 @@ work_free(Work *w)
 {
     FREE_EACH(w->entries, w->objs, w->first, w->fixed_at, w->assigned, w->slot, w->hyp_cov,
               w->ref_cov, w->weight, w->cur_head, w->new_head, w->cur_bits, w->new_bits, w->succ,
-              w->keys, w->tmp, w->node_cand, w->node_parent, w->gain, w->bucket_n, w->step);
+              w->keys, w->tmp, w->node_cand, w->node_parent, w->gain, w->bucket_n, w->step,
+              w->cur64, w->new64, w->next64, w->cand64);
     memset(w, 0, sizeof(*w));
 }
 
@@ -705,6 +706,64 @@ merge_buckets(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, 
     }
 }
 
+/* The first k of a step's n distinct keys, filed in n_b buckets keys[b * stride ..) of count[b]
+ * keys each in generation order, in ascending order in w->tmp (returned): each bucket sorted
+ * by insertion and the buckets merged, or (many or long buckets) all keys sorted together. */
+static const uint64_t *
+order_step(Work *w, uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
+           Py_ssize_t n, Py_ssize_t k)
+{
+    uint64_t *out = w->tmp;
+    if (n_b <= BUCKET_MAX && stride <= BUCKET_MAX_KEPT) {
+        for (Py_ssize_t b = 0; b < n_b; b++) {
+            insertion_sort_keys(keys + b * stride, count[b]);
+        }
+        merge_buckets(keys, stride, count, n_b, k, out);
+        return out;
+    }
+    Py_ssize_t at = 0;
+    for (Py_ssize_t b = 0; b < n_b; b++) {
+        memcpy(out + at, keys + b * stride, (size_t)count[b] * sizeof(uint64_t));
+        at += count[b];
+    }
+    if (n <= INSERTION_ONLY) {
+        insertion_sort_keys(out, n);
+    }
+    else {
+        partial_sort_keys(out, n, k, 2 * bit_width((uint64_t)n) + 2);
+    }
+    return out;
+}
+
+/* merge_buckets() of sorted buckets, with two buckets (a position with one candidate that is
+ * not fixed, and the skip: the usual step) merged directly. */
+static void
+merge_sorted(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
+             Py_ssize_t k, uint64_t *out)
+{
+    if (n_b != 2) {
+        merge_buckets(keys, stride, count, n_b, k, out);
+        return;
+    }
+    const uint64_t *a = keys, *b = keys + stride;
+    const uint64_t *const a_end = a + count[0], *const b_end = b + count[1];
+    uint64_t *const end = out + k;
+    while (out < end && a < a_end && b < b_end) {
+        if (*b < *a) {
+            *out++ = *b++;
+        }
+        else {
+            *out++ = *a++;
+        }
+    }
+    while (out < end && a < a_end) {
+        *out++ = *a++;
+    }
+    while (out < end && b < b_end) {
+        *out++ = *b++;
+    }
+}
+
 /* A path's bit set copied: two words (segments of up to 64 words each) without a call. */
 static inline void
 copy_bits(uint64_t *dst, const uint64_t *src, Py_ssize_t bw)
@@ -1043,26 +1102,7 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
             }
         }
         else {
-            uint64_t *out = w->tmp;
-            if (n_b <= BUCKET_MAX && stride <= BUCKET_MAX_KEPT) {
-                for (Py_ssize_t b = 0; b < n_b; b++) {
-                    insertion_sort_keys(keys + b * stride, count[b]);
-                }
-                merge_buckets(keys, stride, count, n_b, k, out);
-            }
-            else {
-                Py_ssize_t at = 0;
-                for (Py_ssize_t b = 0; b < n_b; b++) {
-                    memcpy(out + at, keys + b * stride, (size_t)count[b] * sizeof(uint64_t));
-                    at += count[b];
-                }
-                if (n <= INSERTION_ONLY) {
-                    insertion_sort_keys(out, n);
-                }
-                else {
-                    partial_sort_keys(out, n, k, 2 * bit_width((uint64_t)n) + 2);
-                }
-            }
+            const uint64_t *out = order_step(w, keys, stride, count, n_b, n, k);
             if (materialise_packed(w, pk, out, k, lo, skip_b, bw, c, wh) < 0) {
                 return -1;
             }
@@ -1083,6 +1123,318 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
         }
     }
     *best_chain = w->cur_head[best].chain;
+    return 0;
+}
+
+/* ---- The packed search for short segments (both of at most 64 words) ----------------------
+ *
+ * The same steps as search_packed(), on Path64 records: a path's used words are one machine
+ * word for each segment, so every candidate's test is two masks and a winner's bits are two
+ * ORs; a record is 32 bytes instead of a 56-byte head and 16 bytes of bits elsewhere. The loop
+ * that makes the keys also records, for each parent, the idx and last_end its skip successor
+ * (a skip, a pass-through or a fixed match) takes (Next64), so that a winner is made without
+ * looking again at why it was made. On WMT22 pairs nearly every pair takes this path
+ * (segments of up to 64 words). */
+
+/* The step's candidates entries[lo..hi) at reference position c (c < 64) as Cand64 records. */
+static int
+load_step64(Work *w, const Packing *pk, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t c)
+{
+    if (GROW(w->cand64, w->cand64_cap, hi - lo ? hi - lo : 1) < 0) {
+        return -1;
+    }
+    for (Py_ssize_t k = lo; k < hi; k++) {
+        const Entry *m = &w->entries[k];
+        Cand64 *sc = &w->cand64[k - lo];
+        /* spans lie inside the segments (at most 64 words): lengths 1 to 64 */
+        const int64_t hl = m->hyp_len, rl = m->ref_len;
+        sc->gain_key = shifted((uint64_t)-w->gain[k], pk->sh_w);
+        sc->off_key = shifted((uint64_t)entry_offset(m, c), pk->sh_d);
+        sc->hyp_mask = (~(uint64_t)0 >> (64 - hl)) << m->hyp_start;
+        sc->ref_mask = (~(uint64_t)0 >> (64 - rl)) << c;
+        sc->ref_rest = sc->ref_mask & ~((uint64_t)1 << c);
+        sc->hyp_start = m->hyp_start;
+        sc->hyp_end = (int16_t)(m->hyp_start + hl);
+        sc->idx = (int16_t)(c + rl);
+    }
+    return 0;
+}
+
+/* Materialise the successors keyed by out[0..k) (full keys: rank, parent, slot) into new64;
+ * the step is at reference position c, its candidates in w->cand64, the skip successors'
+ * idx and last_end in w->next64. */
+static int
+materialise64(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k, Py_ssize_t lo,
+              Py_ssize_t skip_slot)
+{
+    const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
+    const uint64_t slot_mask = pk->sh_p ? (~(uint64_t)0 >> (64 - pk->sh_p)) : 0;
+    if (skip_slot > 0 && reserve_nodes(w, k) < 0) {
+        return -1;
+    }
+    int32_t *const node_cand = w->node_cand, *const node_parent = w->node_parent;
+    Py_ssize_t nodes = w->nodes;
+    const Path64 *const cur = w->cur64;
+    Path64 *const nw = w->new64;
+    const Next64 *const next = w->next64;
+    const Cand64 *const step = w->cand64;
+    const int sh_p = pk->sh_p;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        const uint64_t low = out[i] & index_mask;
+        const Py_ssize_t p = (Py_ssize_t)(low >> sh_p);
+        const Py_ssize_t slot = (Py_ssize_t)(low & slot_mask);
+        const Path64 *parent = &cur[p];
+        Path64 *h = &nw[i];
+        h->key = out[i] & ~index_mask;
+        if (slot < skip_slot) { /* a candidate */
+            const Cand64 *sc = &step[slot];
+            h->hyp = parent->hyp | sc->hyp_mask;
+            h->ref = parent->ref | sc->ref_mask;
+            h->idx = sc->idx;
+            h->last_end = sc->hyp_end;
+            node_cand[nodes] = (int32_t)(lo + slot);
+            node_parent[nodes] = parent->chain;
+            h->chain = (int32_t)nodes++;
+        }
+        else { /* the skip, a pass-through or a fixed match */
+            h->hyp = parent->hyp;
+            h->ref = parent->ref;
+            h->idx = next[p].idx;
+            h->last_end = next[p].last_end;
+            h->chain = parent->chain;
+        }
+    }
+    w->nodes = nodes;
+    return 0;
+}
+
+/* uniform_run() on Path64 records (the same rule; see there). */
+static Py_ssize_t
+uniform_run64(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t kept, Py_ssize_t c)
+{
+    if (c >= n_ref || !quiet_position(w, c)) {
+        return c;
+    }
+    Path64 *const head = w->cur64;
+    const int64_t idx0 = head[0].idx, last_end0 = head[0].last_end;
+    for (Py_ssize_t p = 1; p < kept; p++) {
+        if (head[p].idx != idx0 || head[p].last_end != last_end0) {
+            return c;
+        }
+    }
+    int64_t idx = idx0, last_end = last_end0;
+    const uint64_t ref = head[0].ref; /* at positions from idx on, every path's */
+    const uint64_t one_chunk = (uint64_t)1 << pk->sh_c;
+    uint64_t delta = 0;
+    Py_ssize_t d = c;
+    for (; d < n_ref && quiet_position(w, d); d++) {
+        if (ref & ((uint64_t)1 << d)) {
+            if (d < idx) { /* inside the match that set idx (used in every path) */
+                continue;
+            }
+            const Py_ssize_t f = w->fixed_at[d];
+            if (f < 0) { /* unreachable with consistent fixed matches */
+                break;
+            }
+            const Entry *m = &w->entries[f];
+            delta += shifted((uint64_t)-w->gain[f], pk->sh_w) +
+                     shifted((uint64_t)entry_offset(m, d), pk->sh_d);
+            if (last_end != -1 && m->hyp_start != last_end) {
+                delta += one_chunk;
+            }
+            idx = d + m->ref_len;
+            last_end = m->hyp_start + m->hyp_len;
+        }
+        else { /* the skip (no candidate here) */
+            if (last_end != -1) {
+                delta += one_chunk;
+            }
+            last_end = -1;
+            idx += 1;
+        }
+    }
+    if (d > c) {
+        for (Py_ssize_t p = 0; p < kept; p++) {
+            head[p].key += delta;
+            head[p].idx = (int16_t)idx;
+            head[p].last_end = (int16_t)last_end;
+        }
+    }
+    return d;
+}
+
+/* search_packed() for segments of at most 64 words each, on Path64 records; leaves the best
+ * final path's chain in *best_chain. */
+static int
+search_packed64(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
+                int64_t *best_chain)
+{
+    const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
+    const uint64_t one_chunk = (uint64_t)1 << pk->sh_c;
+    const int sh_p = pk->sh_p;
+    const int64_t *gain = w->gain;
+    Py_ssize_t kept = 1;
+    w->cur64[0].key = shifted((uint64_t)pk->bias, pk->sh_w);
+    int maybe_synced = 1; /* whether the kept paths may share idx and last_end */
+    for (Py_ssize_t c = 0; c < n_ref; c++) {
+        if (maybe_synced || kept == 1) {
+            maybe_synced = 0;
+            c = uniform_run64(w, pk, n_ref, kept, c);
+            if (c == n_ref) {
+                break;
+            }
+        }
+        const Py_ssize_t lo = w->first[c], hi = w->first[c + 1];
+        maybe_synced = w->fixed_at[c] >= 0 || (hi == lo && w->ref_cov[c] == 0);
+        const Py_ssize_t n_b = hi - lo + 1, skip_b = hi - lo;
+        if (GROW(w->bucket_n, w->bucket_cap, n_b) < 0) {
+            return -1;
+        }
+        Py_ssize_t *count = w->bucket_n;
+        memset(count, 0, (size_t)n_b * sizeof(Py_ssize_t));
+        const uint64_t ref_bit = (uint64_t)1 << c;
+        uint64_t *keys = w->keys;
+        const Py_ssize_t stride = kept;
+        uint64_t *skip_keys = keys + skip_b * stride;
+        if (load_step64(w, pk, lo, hi, c) < 0) {
+            return -1;
+        }
+        const Cand64 *step = w->cand64;
+        /* Whether the step's buckets will be merged (order_step()): then each candidate bucket
+         * is kept sorted as it is filled (a key is nearly always above the one before it, and
+         * a bucket holds at most BUCKET_MAX_KEPT keys), so no pass sorts it afterwards. */
+        const int merged = n_b <= BUCKET_MAX && stride <= BUCKET_MAX_KEPT;
+        /* A fixed match starting here: its key delta (less the chunk), hypothesis start, and
+         * the idx and last_end it sets. */
+        const Py_ssize_t f = w->fixed_at[c];
+        uint64_t fixed_key = 0;
+        int64_t fixed_start = 0;
+        Next64 fixed_next = {0, 0};
+        if (f >= 0) {
+            const Entry *m = &w->entries[f];
+            fixed_key = shifted((uint64_t)-gain[f], pk->sh_w) +
+                        shifted((uint64_t)entry_offset(m, c), pk->sh_d);
+            fixed_start = m->hyp_start;
+            fixed_next.idx = (int16_t)(c + m->ref_len);
+            fixed_next.last_end = (int16_t)(m->hyp_start + m->hyp_len);
+        }
+        Py_ssize_t n_cand = 0, n_skip = 0;
+        uint64_t skip_top = 0; /* the largest skip key so far */
+        int skip_unsorted = 0; /* whether a skip key came below an earlier one */
+        const Path64 *const cur = w->cur64;
+        Next64 *const next = w->next64;
+        for (Py_ssize_t p = 0; p < kept; p++) {
+            const Path64 *h = &cur[p];
+            const uint64_t tag = ((uint64_t)p << sh_p);
+            const uint64_t hyp = h->hyp, ref = h->ref;
+            const int64_t last_end = h->last_end;
+            uint64_t key = h->key;
+            if (ref & ref_bit) {
+                if (c >= h->idx) { /* a fixed match's start (else inside a chosen match) */
+                    if (f < 0) { /* unreachable with consistent fixed matches */
+                        continue;
+                    }
+                    key += fixed_key;
+                    if (last_end != -1 && fixed_start != last_end) {
+                        key += one_chunk;
+                    }
+                    next[p] = fixed_next;
+                }
+                else {
+                    next[p].idx = h->idx;
+                    next[p].last_end = h->last_end;
+                }
+            }
+            else {
+                /* a candidate not continuing the open chunk closes it (none open: no chunk) */
+                const uint64_t chunk = last_end != -1 ? one_chunk : 0;
+                for (Py_ssize_t b = 0; b < skip_b; b++) {
+                    const Cand64 *sc = &step[b];
+                    if ((hyp & sc->hyp_mask) | (ref & sc->ref_rest)) {
+                        continue;
+                    }
+                    const uint64_t k =
+                        (key + sc->gain_key + (sc->hyp_start == last_end ? 0 : chunk)) | tag |
+                        (uint64_t)b;
+                    uint64_t *const bucket = keys + b * stride;
+                    Py_ssize_t j = count[b]++;
+                    if (merged) {
+                        while (j > 0 && bucket[j - 1] > k) {
+                            bucket[j] = bucket[j - 1];
+                            j--;
+                        }
+                    }
+                    bucket[j] = k;
+                    n_cand++;
+                    key += sc->off_key;
+                }
+                key += chunk;
+                next[p].idx = (int16_t)(h->idx + 1);
+                next[p].last_end = -1;
+            }
+            key |= tag | (uint64_t)skip_b;
+            skip_unsorted |= key < skip_top;
+            skip_top = key;
+            skip_keys[n_skip++] = key;
+        }
+        count[skip_b] = n_skip;
+        const Py_ssize_t n = n_cand + n_skip;
+        if (n == 0) { /* the jar warns and carries on with the best path */
+            kept = 1;
+            continue;
+        }
+        const Py_ssize_t k = n < beam ? n : beam;
+        if (n_cand == 0 && n == kept) {
+            /* One successor per path, in parent order, the same bits: no cut, maybe a new
+             * order. */
+            if (!skip_unsorted) { /* in parent order already */
+                Path64 *const head = w->cur64;
+                for (Py_ssize_t p = 0; p < n; p++) {
+                    head[p].key = skip_keys[p] & ~index_mask;
+                    head[p].idx = next[p].idx;
+                    head[p].last_end = next[p].last_end;
+                }
+                continue;
+            }
+            insertion_sort_keys(skip_keys, n);
+            if (materialise64(w, pk, skip_keys, n, lo, skip_b) < 0) {
+                return -1;
+            }
+        }
+        else {
+            const uint64_t *out;
+            if (merged) { /* the candidate buckets are sorted already */
+                if (skip_unsorted) {
+                    insertion_sort_keys(skip_keys, n_skip);
+                }
+                out = w->tmp;
+                merge_sorted(keys, stride, count, n_b, k, w->tmp);
+            }
+            else {
+                out = order_step(w, keys, stride, count, n_b, n, k);
+            }
+            if (materialise64(w, pk, out, k, lo, skip_b) < 0) {
+                return -1;
+            }
+        }
+        Path64 *t = w->cur64;
+        w->cur64 = w->new64;
+        w->new64 = t;
+        kept = k;
+    }
+    /* After the last position: close open chunks, then the best path (first among equals in
+     * the current order, which is the stable sort's). */
+    Py_ssize_t best = 0;
+    uint64_t best_key = 0;
+    for (Py_ssize_t p = 0; p < kept; p++) {
+        const Path64 *h = &w->cur64[p];
+        const uint64_t key = h->key + (h->last_end != -1 ? one_chunk : 0);
+        if (p == 0 || key < best_key) {
+            best = p;
+            best_key = key;
+        }
+    }
+    *best_chain = w->cur64[best].chain;
     return 0;
 }
 
@@ -1296,8 +1648,22 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
             }
         }
         int64_t best_chain = -1;
-        if ((pk.packed ? search_packed : search_general)(w, &pk, n_ref, beam, wh, bw,
-                                                         &best_chain) < 0) {
+        if (pk.packed && n_hyp >= 1 && n_hyp <= 64 && n_ref <= 64) {
+            /* both segments in one bit word each (wh = wr = 1: cur_bits holds hyp, ref) */
+            Py_ssize_t cap64 = w->path64_cap, cap_next = w->path64_cap;
+            if (GROW(w->cur64, w->path64_cap, most) < 0 ||
+                grow((void **)&w->new64, &cap64, most, sizeof(Path64)) < 0 ||
+                grow((void **)&w->next64, &cap_next, most, sizeof(Next64)) < 0) {
+                return -1;
+            }
+            const Path64 start64 = {0, w->cur_bits[0], w->cur_bits[1], -1, 0, -1};
+            w->cur64[0] = start64;
+            if (search_packed64(w, &pk, n_ref, beam, &best_chain) < 0) {
+                return -1;
+            }
+        }
+        else if ((pk.packed ? search_packed : search_general)(w, &pk, n_ref, beam, wh, bw,
+                                                              &best_chain) < 0) {
             return -1;
         }
         for (int64_t node = best_chain; node != -1; node = w->node_parent[node]) {

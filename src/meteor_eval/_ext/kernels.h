@@ -236,6 +236,34 @@ typedef struct {
     int32_t one_word; /* hs and rs each in one bit word: one mask test each */
 } StepCand;
 
+/* A path of the short-segment packed search (beam.c, both segments of at most 64 words): its
+ * rank key, its used hypothesis and reference words as one machine word each, its chain, idx
+ * and last_end, in 32 bytes (two to a cache line). */
+typedef struct {
+    uint64_t key;  /* rank fields packed as in search_packed() */
+    uint64_t hyp;  /* used hypothesis words (bit i: word i) */
+    uint64_t ref;  /* used reference words */
+    int32_t chain; /* last chosen (non-fixed) match node, or -1 */
+    int16_t idx;   /* next reference position to decide */
+    int16_t last_end; /* end of the open chunk in the hypothesis, or -1 */
+} Path64;
+
+/* A candidate of one step of the short-segment search: one mask for each segment. */
+typedef struct {
+    uint64_t hyp_mask; /* its hypothesis words */
+    uint64_t ref_rest; /* its reference words after the first (0 for one word) */
+    uint64_t ref_mask; /* all its reference words */
+    uint64_t gain_key; /* minus its gain, shifted into the objective field of a key */
+    uint64_t off_key;  /* its offset, shifted into the distance field */
+    int64_t hyp_start;
+    int16_t idx, hyp_end; /* a successor's idx and last_end */
+} Cand64;
+
+/* What the skip successor of a path (skip, pass-through or fixed match) sets: idx, last_end. */
+typedef struct {
+    int16_t idx, last_end;
+} Next64;
+
 #define ENTRY_MAX_HYP_LEN 65535
 #define ENTRY_MAX_REF_LEN 255
 #define ENTRY_MAX_STAGE 255
@@ -274,6 +302,11 @@ typedef struct {
     Py_ssize_t bucket_cap;
     StepCand *step; /* packed searches: the candidates of the current step */
     Py_ssize_t step_cap;
+    Path64 *cur64, *new64; /* short-segment packed searches: the paths of two steps */
+    Next64 *next64;        /* their skip successors' idx and last_end, by parent */
+    Py_ssize_t path64_cap;
+    Cand64 *cand64; /* short-segment packed searches: the candidates of the current step */
+    Py_ssize_t cand64_cap;
 } Work;
 
 KERNEL_API void work_free(Work *w);
