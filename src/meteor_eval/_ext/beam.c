@@ -34,7 +34,7 @@ work_free(Work *w)
     FREE_EACH(w->entries, w->objs, w->first, w->fixed_at, w->assigned, w->slot, w->hyp_cov,
               w->ref_cov, w->weight, w->cur_head, w->new_head, w->cur_bits, w->new_bits, w->succ,
               w->keys, w->tmp, w->node_cand, w->node_parent, w->gain, w->bucket_n, w->step,
-              w->cur64, w->new64, w->next64, w->cand64);
+              w->cur_w, w->new_w, w->next_w, w->cand_w);
     memset(w, 0, sizeof(*w));
 }
 
@@ -1126,70 +1126,94 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
     return 0;
 }
 
-/* ---- The packed search for short segments (both of at most 64 words) ----------------------
+/* ---- The packed search for segments of up to 128 words ----------------------------------
  *
- * The same steps as search_packed(), on Path64 records: a path's used words are one machine
- * word for each segment, so every candidate's test is two masks and a winner's bits are two
- * ORs; a record is 32 bytes instead of a 56-byte head and 16 bytes of bits elsewhere. The loop
- * that makes the keys also records, for each parent, the idx and last_end its skip successor
- * (a skip, a pass-through or a fixed match) takes (Next64), so that a winner is made without
- * looking again at why it was made. On WMT22 pairs nearly every pair takes this path
- * (segments of up to 64 words). */
+ * The same steps as search_packed(), on PathW records: a path's used words are W machine words
+ * for each segment (W = 1 for segments of at most 64 words, 2 for at most 128), so a
+ * candidate's test is 2W masks and a winner's bits are 2W ORs, with no span arithmetic and no
+ * loop over words. The loop that makes the keys also records, for each parent, the idx and
+ * last_end its skip successor (a skip, a pass-through or a fixed match) takes (NextW), so that a
+ * winner is made without looking again at why it was made. Each step is written once for a
+ * constant W (always inlined into search_packed_1() and search_packed_2()), so that the compiler
+ * unrolls the word loops. Longer segments use search_packed(). */
 
-/* The step's candidates entries[lo..hi) at reference position c (c < 64) as Cand64 records. */
-static int
-load_step64(Work *w, const Packing *pk, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t c)
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define ALWAYS_INLINE static __forceinline
+#else
+#define ALWAYS_INLINE static inline
+#endif
+
+/* Bits of positions [start, start + len) (len >= 1) that fall in bit word `word`. */
+static inline uint64_t
+word_mask(int64_t start, int64_t len, int word)
 {
-    if (GROW(w->cand64, w->cand64_cap, hi - lo ? hi - lo : 1) < 0) {
+    int64_t lo = start - 64 * (int64_t)word, hi = lo + len;
+    if (hi <= 0 || lo >= 64) {
+        return 0;
+    }
+    lo = lo < 0 ? 0 : lo;
+    hi = hi > 64 ? 64 : hi;
+    return (~(uint64_t)0 >> (64 - (hi - lo))) << lo;
+}
+
+/* The step's candidates entries[lo..hi) at reference position c as CandW records. */
+ALWAYS_INLINE int
+load_step_w(Work *w, const Packing *pk, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t c, const int W)
+{
+    if (GROW(w->cand_w, w->cand_w_cap, hi - lo ? hi - lo : 1) < 0) {
         return -1;
     }
     for (Py_ssize_t k = lo; k < hi; k++) {
         const Entry *m = &w->entries[k];
-        Cand64 *sc = &w->cand64[k - lo];
-        /* spans lie inside the segments (at most 64 words): lengths 1 to 64 */
-        const int64_t hl = m->hyp_len, rl = m->ref_len;
+        CandW *sc = &w->cand_w[k - lo];
         sc->gain_key = shifted((uint64_t)-w->gain[k], pk->sh_w);
         sc->off_key = shifted((uint64_t)entry_offset(m, c), pk->sh_d);
-        sc->hyp_mask = (~(uint64_t)0 >> (64 - hl)) << m->hyp_start;
-        sc->ref_mask = (~(uint64_t)0 >> (64 - rl)) << c;
-        sc->ref_rest = sc->ref_mask & ~((uint64_t)1 << c);
+        for (int i = 0; i < W; i++) {
+            sc->hyp_mask[i] = word_mask(m->hyp_start, m->hyp_len, i);
+            sc->ref_mask[i] = word_mask(c, m->ref_len, i);
+            sc->ref_rest[i] = m->ref_len > 1 ? word_mask(c + 1, m->ref_len - 1, i) : 0;
+        }
         sc->hyp_start = m->hyp_start;
-        sc->hyp_end = (int16_t)(m->hyp_start + hl);
-        sc->idx = (int16_t)(c + rl);
+        sc->hyp_end = (int16_t)(m->hyp_start + m->hyp_len);
+        sc->idx = (int16_t)(c + m->ref_len);
     }
     return 0;
 }
 
-/* Materialise the successors keyed by out[0..k) (full keys: rank, parent, slot) into new64;
- * the step is at reference position c, its candidates in w->cand64, the skip successors'
- * idx and last_end in w->next64. */
-static int
-materialise64(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k, Py_ssize_t lo,
-              Py_ssize_t skip_slot)
+/* Materialise the successors keyed by out[0..k) (full keys: rank, parent, slot) into new_w;
+ * the step's candidates are in w->cand_w, the skip successors' idx and last_end in w->next_w. */
+ALWAYS_INLINE int
+materialise_w(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k, Py_ssize_t lo,
+              Py_ssize_t skip_slot, const int W)
 {
     const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
     const uint64_t slot_mask = pk->sh_p ? (~(uint64_t)0 >> (64 - pk->sh_p)) : 0;
     if (skip_slot > 0 && reserve_nodes(w, k) < 0) {
         return -1;
     }
+    /* Locals, not w's fields: see materialise_packed(). */
     int32_t *const node_cand = w->node_cand, *const node_parent = w->node_parent;
     Py_ssize_t nodes = w->nodes;
-    const Path64 *const cur = w->cur64;
-    Path64 *const nw = w->new64;
-    const Next64 *const next = w->next64;
-    const Cand64 *const step = w->cand64;
+    const PathW *const cur = w->cur_w;
+    PathW *const nw = w->new_w;
+    const NextW *const next = w->next_w;
+    const CandW *const step = w->cand_w;
     const int sh_p = pk->sh_p;
     for (Py_ssize_t i = 0; i < k; i++) {
         const uint64_t low = out[i] & index_mask;
         const Py_ssize_t p = (Py_ssize_t)(low >> sh_p);
         const Py_ssize_t slot = (Py_ssize_t)(low & slot_mask);
-        const Path64 *parent = &cur[p];
-        Path64 *h = &nw[i];
+        const PathW *parent = &cur[p];
+        PathW *h = &nw[i];
         h->key = out[i] & ~index_mask;
         if (slot < skip_slot) { /* a candidate */
-            const Cand64 *sc = &step[slot];
-            h->hyp = parent->hyp | sc->hyp_mask;
-            h->ref = parent->ref | sc->ref_mask;
+            const CandW *sc = &step[slot];
+            for (int j = 0; j < W; j++) {
+                h->hyp[j] = parent->hyp[j] | sc->hyp_mask[j];
+                h->ref[j] = parent->ref[j] | sc->ref_mask[j];
+            }
             h->idx = sc->idx;
             h->last_end = sc->hyp_end;
             node_cand[nodes] = (int32_t)(lo + slot);
@@ -1197,8 +1221,10 @@ materialise64(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k, Py_
             h->chain = (int32_t)nodes++;
         }
         else { /* the skip, a pass-through or a fixed match */
-            h->hyp = parent->hyp;
-            h->ref = parent->ref;
+            for (int j = 0; j < W; j++) {
+                h->hyp[j] = parent->hyp[j];
+                h->ref[j] = parent->ref[j];
+            }
             h->idx = next[p].idx;
             h->last_end = next[p].last_end;
             h->chain = parent->chain;
@@ -1208,14 +1234,15 @@ materialise64(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k, Py_
     return 0;
 }
 
-/* uniform_run() on Path64 records (the same rule; see there). */
-static Py_ssize_t
-uniform_run64(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t kept, Py_ssize_t c)
+/* uniform_run() on PathW records (the same rule; see there). */
+ALWAYS_INLINE Py_ssize_t
+uniform_run_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t kept, Py_ssize_t c,
+              const int W)
 {
     if (c >= n_ref || !quiet_position(w, c)) {
         return c;
     }
-    Path64 *const head = w->cur64;
+    PathW *const head = w->cur_w;
     const int64_t idx0 = head[0].idx, last_end0 = head[0].last_end;
     for (Py_ssize_t p = 1; p < kept; p++) {
         if (head[p].idx != idx0 || head[p].last_end != last_end0) {
@@ -1223,12 +1250,12 @@ uniform_run64(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t kept, Py_
         }
     }
     int64_t idx = idx0, last_end = last_end0;
-    const uint64_t ref = head[0].ref; /* at positions from idx on, every path's */
+    const uint64_t *ref = head[0].ref; /* at positions from idx on, every path's */
     const uint64_t one_chunk = (uint64_t)1 << pk->sh_c;
     uint64_t delta = 0;
     Py_ssize_t d = c;
     for (; d < n_ref && quiet_position(w, d); d++) {
-        if (ref & ((uint64_t)1 << d)) {
+        if (ref[W == 1 ? 0 : d >> 6] & ((uint64_t)1 << (d & 63))) {
             if (d < idx) { /* inside the match that set idx (used in every path) */
                 continue;
             }
@@ -1263,23 +1290,23 @@ uniform_run64(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t kept, Py_
     return d;
 }
 
-/* search_packed() for segments of at most 64 words each, on Path64 records; leaves the best
- * final path's chain in *best_chain. */
-static int
-search_packed64(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
-                int64_t *best_chain)
+/* search_packed() for segments of at most 64 W words each, on PathW records (w->cur_w[0] is
+ * the start path); leaves the best final path's chain in *best_chain. */
+ALWAYS_INLINE int
+search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
+                int64_t *best_chain, const int W)
 {
     const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
     const uint64_t one_chunk = (uint64_t)1 << pk->sh_c;
     const int sh_p = pk->sh_p;
     const int64_t *gain = w->gain;
     Py_ssize_t kept = 1;
-    w->cur64[0].key = shifted((uint64_t)pk->bias, pk->sh_w);
+    w->cur_w[0].key = shifted((uint64_t)pk->bias, pk->sh_w);
     int maybe_synced = 1; /* whether the kept paths may share idx and last_end */
     for (Py_ssize_t c = 0; c < n_ref; c++) {
         if (maybe_synced || kept == 1) {
             maybe_synced = 0;
-            c = uniform_run64(w, pk, n_ref, kept, c);
+            c = uniform_run_w(w, pk, n_ref, kept, c, W);
             if (c == n_ref) {
                 break;
             }
@@ -1292,14 +1319,15 @@ search_packed64(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
         }
         Py_ssize_t *count = w->bucket_n;
         memset(count, 0, (size_t)n_b * sizeof(Py_ssize_t));
-        const uint64_t ref_bit = (uint64_t)1 << c;
+        const int ref_word = W == 1 ? 0 : (int)(c >> 6);
+        const uint64_t ref_bit = (uint64_t)1 << (c & 63);
         uint64_t *keys = w->keys;
         const Py_ssize_t stride = kept;
         uint64_t *skip_keys = keys + skip_b * stride;
-        if (load_step64(w, pk, lo, hi, c) < 0) {
+        if (load_step_w(w, pk, lo, hi, c, W) < 0) {
             return -1;
         }
-        const Cand64 *step = w->cand64;
+        const CandW *step = w->cand_w;
         /* Whether the step's buckets will be merged (order_step()): then each candidate bucket
          * is kept sorted as it is filled (a key is nearly always above the one before it, and
          * a bucket holds at most BUCKET_MAX_KEPT keys), so no pass sorts it afterwards. */
@@ -1309,7 +1337,7 @@ search_packed64(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
         const Py_ssize_t f = w->fixed_at[c];
         uint64_t fixed_key = 0;
         int64_t fixed_start = 0;
-        Next64 fixed_next = {0, 0};
+        NextW fixed_next = {0, 0};
         if (f >= 0) {
             const Entry *m = &w->entries[f];
             fixed_key = shifted((uint64_t)-gain[f], pk->sh_w) +
@@ -1321,15 +1349,14 @@ search_packed64(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
         Py_ssize_t n_cand = 0, n_skip = 0;
         uint64_t skip_top = 0; /* the largest skip key so far */
         int skip_unsorted = 0; /* whether a skip key came below an earlier one */
-        const Path64 *const cur = w->cur64;
-        Next64 *const next = w->next64;
+        const PathW *const cur = w->cur_w;
+        NextW *const next = w->next_w;
         for (Py_ssize_t p = 0; p < kept; p++) {
-            const Path64 *h = &cur[p];
+            const PathW *h = &cur[p];
             const uint64_t tag = ((uint64_t)p << sh_p);
-            const uint64_t hyp = h->hyp, ref = h->ref;
             const int64_t last_end = h->last_end;
             uint64_t key = h->key;
-            if (ref & ref_bit) {
+            if (h->ref[ref_word] & ref_bit) {
                 if (c >= h->idx) { /* a fixed match's start (else inside a chosen match) */
                     if (f < 0) { /* unreachable with consistent fixed matches */
                         continue;
@@ -1349,8 +1376,12 @@ search_packed64(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
                 /* a candidate not continuing the open chunk closes it (none open: no chunk) */
                 const uint64_t chunk = last_end != -1 ? one_chunk : 0;
                 for (Py_ssize_t b = 0; b < skip_b; b++) {
-                    const Cand64 *sc = &step[b];
-                    if ((hyp & sc->hyp_mask) | (ref & sc->ref_rest)) {
+                    const CandW *sc = &step[b];
+                    uint64_t used = 0;
+                    for (int i = 0; i < W; i++) {
+                        used |= (h->hyp[i] & sc->hyp_mask[i]) | (h->ref[i] & sc->ref_rest[i]);
+                    }
+                    if (used) {
                         continue;
                     }
                     const uint64_t k =
@@ -1388,7 +1419,7 @@ search_packed64(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
             /* One successor per path, in parent order, the same bits: no cut, maybe a new
              * order. */
             if (!skip_unsorted) { /* in parent order already */
-                Path64 *const head = w->cur64;
+                PathW *const head = w->cur_w;
                 for (Py_ssize_t p = 0; p < n; p++) {
                     head[p].key = skip_keys[p] & ~index_mask;
                     head[p].idx = next[p].idx;
@@ -1397,7 +1428,7 @@ search_packed64(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
                 continue;
             }
             insertion_sort_keys(skip_keys, n);
-            if (materialise64(w, pk, skip_keys, n, lo, skip_b) < 0) {
+            if (materialise_w(w, pk, skip_keys, n, lo, skip_b, W) < 0) {
                 return -1;
             }
         }
@@ -1413,13 +1444,13 @@ search_packed64(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
             else {
                 out = order_step(w, keys, stride, count, n_b, n, k);
             }
-            if (materialise64(w, pk, out, k, lo, skip_b) < 0) {
+            if (materialise_w(w, pk, out, k, lo, skip_b, W) < 0) {
                 return -1;
             }
         }
-        Path64 *t = w->cur64;
-        w->cur64 = w->new64;
-        w->new64 = t;
+        PathW *t = w->cur_w;
+        w->cur_w = w->new_w;
+        w->new_w = t;
         kept = k;
     }
     /* After the last position: close open chunks, then the best path (first among equals in
@@ -1427,15 +1458,31 @@ search_packed64(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
     Py_ssize_t best = 0;
     uint64_t best_key = 0;
     for (Py_ssize_t p = 0; p < kept; p++) {
-        const Path64 *h = &w->cur64[p];
+        const PathW *h = &w->cur_w[p];
         const uint64_t key = h->key + (h->last_end != -1 ? one_chunk : 0);
         if (p == 0 || key < best_key) {
             best = p;
             best_key = key;
         }
     }
-    *best_chain = w->cur64[best].chain;
+    *best_chain = w->cur_w[best].chain;
     return 0;
+}
+
+/* search_packed_w() for segments of at most 64 words each (one bit word a segment). */
+static int
+search_packed_1(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
+                int64_t *best_chain)
+{
+    return search_packed_w(w, pk, n_ref, beam, best_chain, 1);
+}
+
+/* search_packed_w() for segments of at most 128 words each (two bit words a segment). */
+static int
+search_packed_2(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
+                int64_t *best_chain)
+{
+    return search_packed_w(w, pk, n_ref, beam, best_chain, 2);
 }
 
 /* The steps of search() with each rank field apart, sorted by rank_less() (ranks too wide to
@@ -1648,17 +1695,29 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
             }
         }
         int64_t best_chain = -1;
-        if (pk.packed && n_hyp >= 1 && n_hyp <= 64 && n_ref <= 64) {
-            /* both segments in one bit word each (wh = wr = 1: cur_bits holds hyp, ref) */
-            Py_ssize_t cap64 = w->path64_cap, cap_next = w->path64_cap;
-            if (GROW(w->cur64, w->path64_cap, most) < 0 ||
-                grow((void **)&w->new64, &cap64, most, sizeof(Path64)) < 0 ||
-                grow((void **)&w->next64, &cap_next, most, sizeof(Next64)) < 0) {
+        if (pk.packed && n_hyp >= 1 && n_hyp <= 128 && n_ref <= 128) {
+            /* both segments in at most two bit words each: cur_bits holds wh hypothesis
+             * words, then wr reference words */
+            Py_ssize_t cap_new = w->path_w_cap, cap_next = w->path_w_cap;
+            if (GROW(w->cur_w, w->path_w_cap, most) < 0 ||
+                grow((void **)&w->new_w, &cap_new, most, sizeof(PathW)) < 0 ||
+                grow((void **)&w->next_w, &cap_next, most, sizeof(NextW)) < 0) {
                 return -1;
             }
-            const Path64 start64 = {0, w->cur_bits[0], w->cur_bits[1], -1, 0, -1};
-            w->cur64[0] = start64;
-            if (search_packed64(w, &pk, n_ref, beam, &best_chain) < 0) {
+            PathW *start_w = &w->cur_w[0];
+            memset(start_w, 0, sizeof(*start_w));
+            for (Py_ssize_t i = 0; i < wh; i++) {
+                start_w->hyp[i] = w->cur_bits[i];
+            }
+            for (Py_ssize_t i = 0; i < wr; i++) {
+                start_w->ref[i] = w->cur_bits[wh + i];
+            }
+            start_w->chain = -1;
+            start_w->idx = 0;
+            start_w->last_end = -1;
+            const int one = n_hyp <= 64 && n_ref <= 64;
+            if ((one ? search_packed_1 : search_packed_2)(w, &pk, n_ref, beam, &best_chain) <
+                0) {
                 return -1;
             }
         }

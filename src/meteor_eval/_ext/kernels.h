@@ -236,33 +236,33 @@ typedef struct {
     int32_t one_word; /* hs and rs each in one bit word: one mask test each */
 } StepCand;
 
-/* A path of the short-segment packed search (beam.c, both segments of at most 64 words): its
- * rank key, its used hypothesis and reference words as one machine word each, its chain, idx
- * and last_end, in 32 bytes (two to a cache line). */
+/* A path of the packed search for segments of up to 128 words (beam.c): its rank key, its used
+ * hypothesis and reference words as up to two machine words each, its chain, idx and last_end,
+ * in 48 bytes. */
 typedef struct {
-    uint64_t key;  /* rank fields packed as in search_packed() */
-    uint64_t hyp;  /* used hypothesis words (bit i: word i) */
-    uint64_t ref;  /* used reference words */
-    int32_t chain; /* last chosen (non-fixed) match node, or -1 */
-    int16_t idx;   /* next reference position to decide */
+    uint64_t key;     /* rank fields packed as in search_packed() */
+    uint64_t hyp[2];  /* used hypothesis words (bit i of word j: word 64 j + i) */
+    uint64_t ref[2];  /* used reference words */
+    int32_t chain;    /* last chosen (non-fixed) match node, or -1 */
+    int16_t idx;      /* next reference position to decide */
     int16_t last_end; /* end of the open chunk in the hypothesis, or -1 */
-} Path64;
+} PathW;
 
-/* A candidate of one step of the short-segment search: one mask for each segment. */
+/* A candidate of one step of that search: its words as masks of the path's bit words. */
 typedef struct {
-    uint64_t hyp_mask; /* its hypothesis words */
-    uint64_t ref_rest; /* its reference words after the first (0 for one word) */
-    uint64_t ref_mask; /* all its reference words */
-    uint64_t gain_key; /* minus its gain, shifted into the objective field of a key */
-    uint64_t off_key;  /* its offset, shifted into the distance field */
+    uint64_t hyp_mask[2]; /* its hypothesis words */
+    uint64_t ref_rest[2]; /* its reference words after the first (none for one word) */
+    uint64_t ref_mask[2]; /* all its reference words */
+    uint64_t gain_key;    /* minus its gain, shifted into the objective field of a key */
+    uint64_t off_key;     /* its offset, shifted into the distance field */
     int64_t hyp_start;
     int16_t idx, hyp_end; /* a successor's idx and last_end */
-} Cand64;
+} CandW;
 
 /* What the skip successor of a path (skip, pass-through or fixed match) sets: idx, last_end. */
 typedef struct {
     int16_t idx, last_end;
-} Next64;
+} NextW;
 
 #define ENTRY_MAX_HYP_LEN 65535
 #define ENTRY_MAX_REF_LEN 255
@@ -302,11 +302,11 @@ typedef struct {
     Py_ssize_t bucket_cap;
     StepCand *step; /* packed searches: the candidates of the current step */
     Py_ssize_t step_cap;
-    Path64 *cur64, *new64; /* short-segment packed searches: the paths of two steps */
-    Next64 *next64;        /* their skip successors' idx and last_end, by parent */
-    Py_ssize_t path64_cap;
-    Cand64 *cand64; /* short-segment packed searches: the candidates of the current step */
-    Py_ssize_t cand64_cap;
+    PathW *cur_w, *new_w; /* packed searches of up to 128 words: the paths of two steps */
+    NextW *next_w;        /* their skip successors' idx and last_end, by parent */
+    Py_ssize_t path_w_cap;
+    CandW *cand_w; /* packed searches of up to 128 words: the candidates of the current step */
+    Py_ssize_t cand_w_cap;
 } Work;
 
 KERNEL_API void work_free(Work *w);
