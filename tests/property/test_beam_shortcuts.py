@@ -185,6 +185,40 @@ def test_spans_across_bit_words(
     _same(store, weights, beam)
 
 
+@pytest.mark.parametrize(
+    ("n_hyp", "n_ref"),
+    [
+        (64, 64),
+        (65, 64),
+        (64, 65),
+        (1, 64),
+        (128, 128),
+        (129, 128),
+        (128, 129),
+        (20, 128),
+        (128, 20),
+    ],
+)
+def test_bit_word_layouts(n_hyp: int, n_ref: int) -> None:
+    """Segment lengths on either side of the packed searches' layouts (one bit word a segment up
+    to 64 words, two up to 128, spans beyond): crowded candidates of up to four words over the
+    whole pair, the last words of both segments included, so that a step's masks fall in
+    either word or straddle them, and each layout must choose the reference's alignment."""
+    rnd = random.Random(n_hyp * 1000 + n_ref)
+    for _ in range(4):
+        store = CandidateStore(n_hyp, n_ref)
+        for j in range(n_ref):
+            for _ in range(rnd.choice((0, 1, 1, 2, 3, 5))):
+                centre = j * n_hyp // n_ref
+                hyp_start = min(n_hyp - 1, max(0, centre + rnd.randint(-3, 3)))
+                hyp_len = 1 if rnd.random() < 0.7 else rnd.randint(1, min(4, n_hyp - hyp_start))
+                ref_len = 1 if rnd.random() < 0.7 else rnd.randint(1, min(4, n_ref - j))
+                store.add(Match(j, ref_len, hyp_start, hyp_len, rnd.randrange(4)))
+        for weights in (JAR_WEIGHTS, (1.0,) * 4):
+            for beam in (1, 7, 40, 65):
+                _same(store, weights, beam)
+
+
 @pytest.mark.parametrize("offset", [0, 62, 63])
 def test_understated_coverage_keeps_the_reference_test(offset: int) -> None:
     """Coverage counts that claim a reference word covered once although a longer candidate also

@@ -33,7 +33,8 @@ work_free(Work *w)
 {
     FREE_EACH(w->entries, w->objs, w->first, w->fixed_at, w->assigned, w->slot, w->hyp_cov,
               w->ref_cov, w->weight, w->cur_head, w->new_head, w->cur_bits, w->new_bits, w->succ,
-              w->keys, w->tmp, w->node_cand, w->node_parent, w->gain, w->bucket_n, w->step);
+              w->keys, w->tmp, w->node_cand, w->node_parent, w->gain, w->bucket_n, w->step,
+              w->cur_w, w->new_w, w->next_w, w->cand_w);
     memset(w, 0, sizeof(*w));
 }
 
@@ -705,6 +706,64 @@ merge_buckets(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, 
     }
 }
 
+/* The first k of a step's n distinct keys, filed in n_b buckets keys[b * stride ..) of count[b]
+ * keys each in generation order, in ascending order in w->tmp (returned): each bucket sorted
+ * by insertion and the buckets merged, or (many or long buckets) all keys sorted together. */
+static const uint64_t *
+order_step(Work *w, uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
+           Py_ssize_t n, Py_ssize_t k)
+{
+    uint64_t *out = w->tmp;
+    if (n_b <= BUCKET_MAX && stride <= BUCKET_MAX_KEPT) {
+        for (Py_ssize_t b = 0; b < n_b; b++) {
+            insertion_sort_keys(keys + b * stride, count[b]);
+        }
+        merge_buckets(keys, stride, count, n_b, k, out);
+        return out;
+    }
+    Py_ssize_t at = 0;
+    for (Py_ssize_t b = 0; b < n_b; b++) {
+        memcpy(out + at, keys + b * stride, (size_t)count[b] * sizeof(uint64_t));
+        at += count[b];
+    }
+    if (n <= INSERTION_ONLY) {
+        insertion_sort_keys(out, n);
+    }
+    else {
+        partial_sort_keys(out, n, k, 2 * bit_width((uint64_t)n) + 2);
+    }
+    return out;
+}
+
+/* merge_buckets() of sorted buckets, with two buckets (a position with one candidate that is
+ * not fixed, and the skip: the usual step) merged directly. */
+static void
+merge_sorted(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
+             Py_ssize_t k, uint64_t *out)
+{
+    if (n_b != 2) {
+        merge_buckets(keys, stride, count, n_b, k, out);
+        return;
+    }
+    const uint64_t *a = keys, *b = keys + stride;
+    const uint64_t *const a_end = a + count[0], *const b_end = b + count[1];
+    uint64_t *const end = out + k;
+    while (out < end && a < a_end && b < b_end) {
+        if (*b < *a) {
+            *out++ = *b++;
+        }
+        else {
+            *out++ = *a++;
+        }
+    }
+    while (out < end && a < a_end) {
+        *out++ = *a++;
+    }
+    while (out < end && b < b_end) {
+        *out++ = *b++;
+    }
+}
+
 /* A path's bit set copied: two words (segments of up to 64 words each) without a call. */
 static inline void
 copy_bits(uint64_t *dst, const uint64_t *src, Py_ssize_t bw)
@@ -1043,26 +1102,7 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
             }
         }
         else {
-            uint64_t *out = w->tmp;
-            if (n_b <= BUCKET_MAX && stride <= BUCKET_MAX_KEPT) {
-                for (Py_ssize_t b = 0; b < n_b; b++) {
-                    insertion_sort_keys(keys + b * stride, count[b]);
-                }
-                merge_buckets(keys, stride, count, n_b, k, out);
-            }
-            else {
-                Py_ssize_t at = 0;
-                for (Py_ssize_t b = 0; b < n_b; b++) {
-                    memcpy(out + at, keys + b * stride, (size_t)count[b] * sizeof(uint64_t));
-                    at += count[b];
-                }
-                if (n <= INSERTION_ONLY) {
-                    insertion_sort_keys(out, n);
-                }
-                else {
-                    partial_sort_keys(out, n, k, 2 * bit_width((uint64_t)n) + 2);
-                }
-            }
+            const uint64_t *out = order_step(w, keys, stride, count, n_b, n, k);
             if (materialise_packed(w, pk, out, k, lo, skip_b, bw, c, wh) < 0) {
                 return -1;
             }
@@ -1084,6 +1124,365 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
     }
     *best_chain = w->cur_head[best].chain;
     return 0;
+}
+
+/* ---- The packed search for segments of up to 128 words ----------------------------------
+ *
+ * The same steps as search_packed(), on PathW records: a path's used words are W machine words
+ * for each segment (W = 1 for segments of at most 64 words, 2 for at most 128), so a
+ * candidate's test is 2W masks and a winner's bits are 2W ORs, with no span arithmetic and no
+ * loop over words. The loop that makes the keys also records, for each parent, the idx and
+ * last_end its skip successor (a skip, a pass-through or a fixed match) takes (NextW), so that a
+ * winner is made without looking again at why it was made. Each step is written once for a
+ * constant W (always inlined into search_packed_1() and search_packed_2()), so that the compiler
+ * unrolls the word loops. Longer segments use search_packed(). */
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define ALWAYS_INLINE static __forceinline
+#else
+#define ALWAYS_INLINE static inline
+#endif
+
+/* Bits of positions [start, start + len) (len >= 1) that fall in bit word `word`. */
+static inline uint64_t
+word_mask(int64_t start, int64_t len, int word)
+{
+    int64_t lo = start - 64 * (int64_t)word, hi = lo + len;
+    if (hi <= 0 || lo >= 64) {
+        return 0;
+    }
+    lo = lo < 0 ? 0 : lo;
+    hi = hi > 64 ? 64 : hi;
+    return (~(uint64_t)0 >> (64 - (hi - lo))) << lo;
+}
+
+/* The step's candidates entries[lo..hi) at reference position c as CandW records. */
+ALWAYS_INLINE int
+load_step_w(Work *w, const Packing *pk, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t c, const int W)
+{
+    if (GROW(w->cand_w, w->cand_w_cap, hi - lo ? hi - lo : 1) < 0) {
+        return -1;
+    }
+    for (Py_ssize_t k = lo; k < hi; k++) {
+        const Entry *m = &w->entries[k];
+        CandW *sc = &w->cand_w[k - lo];
+        sc->gain_key = shifted((uint64_t)-w->gain[k], pk->sh_w);
+        sc->off_key = shifted((uint64_t)entry_offset(m, c), pk->sh_d);
+        for (int i = 0; i < W; i++) {
+            sc->hyp_mask[i] = word_mask(m->hyp_start, m->hyp_len, i);
+            sc->ref_mask[i] = word_mask(c, m->ref_len, i);
+            sc->ref_rest[i] = m->ref_len > 1 ? word_mask(c + 1, m->ref_len - 1, i) : 0;
+        }
+        sc->hyp_start = m->hyp_start;
+        sc->hyp_end = (int16_t)(m->hyp_start + m->hyp_len);
+        sc->idx = (int16_t)(c + m->ref_len);
+    }
+    return 0;
+}
+
+/* Materialise the successors keyed by out[0..k) (full keys: rank, parent, slot) into new_w;
+ * the step's candidates are in w->cand_w, the skip successors' idx and last_end in w->next_w. */
+ALWAYS_INLINE int
+materialise_w(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k, Py_ssize_t lo,
+              Py_ssize_t skip_slot, const int W)
+{
+    const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
+    const uint64_t slot_mask = pk->sh_p ? (~(uint64_t)0 >> (64 - pk->sh_p)) : 0;
+    if (skip_slot > 0 && reserve_nodes(w, k) < 0) {
+        return -1;
+    }
+    /* Locals, not w's fields: see materialise_packed(). */
+    int32_t *const node_cand = w->node_cand, *const node_parent = w->node_parent;
+    Py_ssize_t nodes = w->nodes;
+    const PathW *const cur = w->cur_w;
+    PathW *const nw = w->new_w;
+    const NextW *const next = w->next_w;
+    const CandW *const step = w->cand_w;
+    const int sh_p = pk->sh_p;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        const uint64_t low = out[i] & index_mask;
+        const Py_ssize_t p = (Py_ssize_t)(low >> sh_p);
+        const Py_ssize_t slot = (Py_ssize_t)(low & slot_mask);
+        const PathW *parent = &cur[p];
+        PathW *h = &nw[i];
+        h->key = out[i] & ~index_mask;
+        if (slot < skip_slot) { /* a candidate */
+            const CandW *sc = &step[slot];
+            for (int j = 0; j < W; j++) {
+                h->hyp[j] = parent->hyp[j] | sc->hyp_mask[j];
+                h->ref[j] = parent->ref[j] | sc->ref_mask[j];
+            }
+            h->idx = sc->idx;
+            h->last_end = sc->hyp_end;
+            node_cand[nodes] = (int32_t)(lo + slot);
+            node_parent[nodes] = parent->chain;
+            h->chain = (int32_t)nodes++;
+        }
+        else { /* the skip, a pass-through or a fixed match */
+            for (int j = 0; j < W; j++) {
+                h->hyp[j] = parent->hyp[j];
+                h->ref[j] = parent->ref[j];
+            }
+            h->idx = next[p].idx;
+            h->last_end = next[p].last_end;
+            h->chain = parent->chain;
+        }
+    }
+    w->nodes = nodes;
+    return 0;
+}
+
+/* uniform_run() on PathW records (the same rule; see there). */
+ALWAYS_INLINE Py_ssize_t
+uniform_run_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t kept, Py_ssize_t c,
+              const int W)
+{
+    if (c >= n_ref || !quiet_position(w, c)) {
+        return c;
+    }
+    PathW *const head = w->cur_w;
+    const int64_t idx0 = head[0].idx, last_end0 = head[0].last_end;
+    for (Py_ssize_t p = 1; p < kept; p++) {
+        if (head[p].idx != idx0 || head[p].last_end != last_end0) {
+            return c;
+        }
+    }
+    int64_t idx = idx0, last_end = last_end0;
+    const uint64_t *ref = head[0].ref; /* at positions from idx on, every path's */
+    const uint64_t one_chunk = (uint64_t)1 << pk->sh_c;
+    uint64_t delta = 0;
+    Py_ssize_t d = c;
+    for (; d < n_ref && quiet_position(w, d); d++) {
+        if (ref[W == 1 ? 0 : d >> 6] & ((uint64_t)1 << (d & 63))) {
+            if (d < idx) { /* inside the match that set idx (used in every path) */
+                continue;
+            }
+            const Py_ssize_t f = w->fixed_at[d];
+            if (f < 0) { /* unreachable with consistent fixed matches */
+                break;
+            }
+            const Entry *m = &w->entries[f];
+            delta += shifted((uint64_t)-w->gain[f], pk->sh_w) +
+                     shifted((uint64_t)entry_offset(m, d), pk->sh_d);
+            if (last_end != -1 && m->hyp_start != last_end) {
+                delta += one_chunk;
+            }
+            idx = d + m->ref_len;
+            last_end = m->hyp_start + m->hyp_len;
+        }
+        else { /* the skip (no candidate here) */
+            if (last_end != -1) {
+                delta += one_chunk;
+            }
+            last_end = -1;
+            idx += 1;
+        }
+    }
+    if (d > c) {
+        for (Py_ssize_t p = 0; p < kept; p++) {
+            head[p].key += delta;
+            head[p].idx = (int16_t)idx;
+            head[p].last_end = (int16_t)last_end;
+        }
+    }
+    return d;
+}
+
+/* search_packed() for segments of at most 64 W words each, on PathW records (w->cur_w[0] is
+ * the start path); leaves the best final path's chain in *best_chain. */
+ALWAYS_INLINE int
+search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
+                int64_t *best_chain, const int W)
+{
+    const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
+    const uint64_t one_chunk = (uint64_t)1 << pk->sh_c;
+    const int sh_p = pk->sh_p;
+    const int64_t *gain = w->gain;
+    Py_ssize_t kept = 1;
+    w->cur_w[0].key = shifted((uint64_t)pk->bias, pk->sh_w);
+    int maybe_synced = 1; /* whether the kept paths may share idx and last_end */
+    for (Py_ssize_t c = 0; c < n_ref; c++) {
+        if (maybe_synced || kept == 1) {
+            maybe_synced = 0;
+            c = uniform_run_w(w, pk, n_ref, kept, c, W);
+            if (c == n_ref) {
+                break;
+            }
+        }
+        const Py_ssize_t lo = w->first[c], hi = w->first[c + 1];
+        maybe_synced = w->fixed_at[c] >= 0 || (hi == lo && w->ref_cov[c] == 0);
+        const Py_ssize_t n_b = hi - lo + 1, skip_b = hi - lo;
+        if (GROW(w->bucket_n, w->bucket_cap, n_b) < 0) {
+            return -1;
+        }
+        Py_ssize_t *count = w->bucket_n;
+        memset(count, 0, (size_t)n_b * sizeof(Py_ssize_t));
+        const int ref_word = W == 1 ? 0 : (int)(c >> 6);
+        const uint64_t ref_bit = (uint64_t)1 << (c & 63);
+        uint64_t *keys = w->keys;
+        const Py_ssize_t stride = kept;
+        uint64_t *skip_keys = keys + skip_b * stride;
+        if (load_step_w(w, pk, lo, hi, c, W) < 0) {
+            return -1;
+        }
+        const CandW *step = w->cand_w;
+        /* Whether the step's buckets will be merged (order_step()): then each candidate bucket
+         * is kept sorted as it is filled (a key is nearly always above the one before it, and
+         * a bucket holds at most BUCKET_MAX_KEPT keys), so no pass sorts it afterwards. */
+        const int merged = n_b <= BUCKET_MAX && stride <= BUCKET_MAX_KEPT;
+        /* A fixed match starting here: its key delta (less the chunk), hypothesis start, and
+         * the idx and last_end it sets. */
+        const Py_ssize_t f = w->fixed_at[c];
+        uint64_t fixed_key = 0;
+        int64_t fixed_start = 0;
+        NextW fixed_next = {0, 0};
+        if (f >= 0) {
+            const Entry *m = &w->entries[f];
+            fixed_key = shifted((uint64_t)-gain[f], pk->sh_w) +
+                        shifted((uint64_t)entry_offset(m, c), pk->sh_d);
+            fixed_start = m->hyp_start;
+            fixed_next.idx = (int16_t)(c + m->ref_len);
+            fixed_next.last_end = (int16_t)(m->hyp_start + m->hyp_len);
+        }
+        Py_ssize_t n_cand = 0, n_skip = 0;
+        uint64_t skip_top = 0; /* the largest skip key so far */
+        int skip_unsorted = 0; /* whether a skip key came below an earlier one */
+        const PathW *const cur = w->cur_w;
+        NextW *const next = w->next_w;
+        for (Py_ssize_t p = 0; p < kept; p++) {
+            const PathW *h = &cur[p];
+            const uint64_t tag = ((uint64_t)p << sh_p);
+            const int64_t last_end = h->last_end;
+            uint64_t key = h->key;
+            if (h->ref[ref_word] & ref_bit) {
+                if (c >= h->idx) { /* a fixed match's start (else inside a chosen match) */
+                    if (f < 0) { /* unreachable with consistent fixed matches */
+                        continue;
+                    }
+                    key += fixed_key;
+                    if (last_end != -1 && fixed_start != last_end) {
+                        key += one_chunk;
+                    }
+                    next[p] = fixed_next;
+                }
+                else {
+                    next[p].idx = h->idx;
+                    next[p].last_end = h->last_end;
+                }
+            }
+            else {
+                /* a candidate not continuing the open chunk closes it (none open: no chunk) */
+                const uint64_t chunk = last_end != -1 ? one_chunk : 0;
+                for (Py_ssize_t b = 0; b < skip_b; b++) {
+                    const CandW *sc = &step[b];
+                    uint64_t used = 0;
+                    for (int i = 0; i < W; i++) {
+                        used |= (h->hyp[i] & sc->hyp_mask[i]) | (h->ref[i] & sc->ref_rest[i]);
+                    }
+                    if (used) {
+                        continue;
+                    }
+                    const uint64_t k =
+                        (key + sc->gain_key + (sc->hyp_start == last_end ? 0 : chunk)) | tag |
+                        (uint64_t)b;
+                    uint64_t *const bucket = keys + b * stride;
+                    Py_ssize_t j = count[b]++;
+                    if (merged) {
+                        while (j > 0 && bucket[j - 1] > k) {
+                            bucket[j] = bucket[j - 1];
+                            j--;
+                        }
+                    }
+                    bucket[j] = k;
+                    n_cand++;
+                    key += sc->off_key;
+                }
+                key += chunk;
+                next[p].idx = (int16_t)(h->idx + 1);
+                next[p].last_end = -1;
+            }
+            key |= tag | (uint64_t)skip_b;
+            skip_unsorted |= key < skip_top;
+            skip_top = key;
+            skip_keys[n_skip++] = key;
+        }
+        count[skip_b] = n_skip;
+        const Py_ssize_t n = n_cand + n_skip;
+        if (n == 0) { /* the jar warns and carries on with the best path */
+            kept = 1;
+            continue;
+        }
+        const Py_ssize_t k = n < beam ? n : beam;
+        if (n_cand == 0 && n == kept) {
+            /* One successor per path, in parent order, the same bits: no cut, maybe a new
+             * order. */
+            if (!skip_unsorted) { /* in parent order already */
+                PathW *const head = w->cur_w;
+                for (Py_ssize_t p = 0; p < n; p++) {
+                    head[p].key = skip_keys[p] & ~index_mask;
+                    head[p].idx = next[p].idx;
+                    head[p].last_end = next[p].last_end;
+                }
+                continue;
+            }
+            insertion_sort_keys(skip_keys, n);
+            if (materialise_w(w, pk, skip_keys, n, lo, skip_b, W) < 0) {
+                return -1;
+            }
+        }
+        else {
+            const uint64_t *out;
+            if (merged) { /* the candidate buckets are sorted already */
+                if (skip_unsorted) {
+                    insertion_sort_keys(skip_keys, n_skip);
+                }
+                out = w->tmp;
+                merge_sorted(keys, stride, count, n_b, k, w->tmp);
+            }
+            else {
+                out = order_step(w, keys, stride, count, n_b, n, k);
+            }
+            if (materialise_w(w, pk, out, k, lo, skip_b, W) < 0) {
+                return -1;
+            }
+        }
+        PathW *t = w->cur_w;
+        w->cur_w = w->new_w;
+        w->new_w = t;
+        kept = k;
+    }
+    /* After the last position: close open chunks, then the best path (first among equals in
+     * the current order, which is the stable sort's). */
+    Py_ssize_t best = 0;
+    uint64_t best_key = 0;
+    for (Py_ssize_t p = 0; p < kept; p++) {
+        const PathW *h = &w->cur_w[p];
+        const uint64_t key = h->key + (h->last_end != -1 ? one_chunk : 0);
+        if (p == 0 || key < best_key) {
+            best = p;
+            best_key = key;
+        }
+    }
+    *best_chain = w->cur_w[best].chain;
+    return 0;
+}
+
+/* search_packed_w() for segments of at most 64 words each (one bit word a segment). */
+static int
+search_packed_1(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
+                int64_t *best_chain)
+{
+    return search_packed_w(w, pk, n_ref, beam, best_chain, 1);
+}
+
+/* search_packed_w() for segments of at most 128 words each (two bit words a segment). */
+static int
+search_packed_2(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
+                int64_t *best_chain)
+{
+    return search_packed_w(w, pk, n_ref, beam, best_chain, 2);
 }
 
 /* The steps of search() with each rank field apart, sorted by rank_less() (ranks too wide to
@@ -1296,8 +1695,34 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
             }
         }
         int64_t best_chain = -1;
-        if ((pk.packed ? search_packed : search_general)(w, &pk, n_ref, beam, wh, bw,
-                                                         &best_chain) < 0) {
+        if (pk.packed && n_hyp >= 1 && n_hyp <= 128 && n_ref <= 128) {
+            /* both segments in at most two bit words each: cur_bits holds wh hypothesis
+             * words, then wr reference words */
+            Py_ssize_t cap_new = w->path_w_cap, cap_next = w->path_w_cap;
+            if (GROW(w->cur_w, w->path_w_cap, most) < 0 ||
+                grow((void **)&w->new_w, &cap_new, most, sizeof(PathW)) < 0 ||
+                grow((void **)&w->next_w, &cap_next, most, sizeof(NextW)) < 0) {
+                return -1;
+            }
+            PathW *start_w = &w->cur_w[0];
+            memset(start_w, 0, sizeof(*start_w));
+            for (Py_ssize_t i = 0; i < wh; i++) {
+                start_w->hyp[i] = w->cur_bits[i];
+            }
+            for (Py_ssize_t i = 0; i < wr; i++) {
+                start_w->ref[i] = w->cur_bits[wh + i];
+            }
+            start_w->chain = -1;
+            start_w->idx = 0;
+            start_w->last_end = -1;
+            const int one = n_hyp <= 64 && n_ref <= 64;
+            if ((one ? search_packed_1 : search_packed_2)(w, &pk, n_ref, beam, &best_chain) <
+                0) {
+                return -1;
+            }
+        }
+        else if ((pk.packed ? search_packed : search_general)(w, &pk, n_ref, beam, wh, bw,
+                                                              &best_chain) < 0) {
             return -1;
         }
         for (int64_t node = best_chain; node != -1; node = w->node_parent[node]) {

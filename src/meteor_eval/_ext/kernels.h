@@ -236,6 +236,34 @@ typedef struct {
     int32_t one_word; /* hs and rs each in one bit word: one mask test each */
 } StepCand;
 
+/* A path of the packed search for segments of up to 128 words (beam.c): its rank key, its used
+ * hypothesis and reference words as up to two machine words each, its chain, idx and last_end,
+ * in 48 bytes. */
+typedef struct {
+    uint64_t key;     /* rank fields packed as in search_packed() */
+    uint64_t hyp[2];  /* used hypothesis words (bit i of word j: word 64 j + i) */
+    uint64_t ref[2];  /* used reference words */
+    int32_t chain;    /* last chosen (non-fixed) match node, or -1 */
+    int16_t idx;      /* next reference position to decide */
+    int16_t last_end; /* end of the open chunk in the hypothesis, or -1 */
+} PathW;
+
+/* A candidate of one step of that search: its words as masks of the path's bit words. */
+typedef struct {
+    uint64_t hyp_mask[2]; /* its hypothesis words */
+    uint64_t ref_rest[2]; /* its reference words after the first (none for one word) */
+    uint64_t ref_mask[2]; /* all its reference words */
+    uint64_t gain_key;    /* minus its gain, shifted into the objective field of a key */
+    uint64_t off_key;     /* its offset, shifted into the distance field */
+    int64_t hyp_start;
+    int16_t idx, hyp_end; /* a successor's idx and last_end */
+} CandW;
+
+/* What the skip successor of a path (skip, pass-through or fixed match) sets: idx, last_end. */
+typedef struct {
+    int16_t idx, last_end;
+} NextW;
+
 #define ENTRY_MAX_HYP_LEN 65535
 #define ENTRY_MAX_REF_LEN 255
 #define ENTRY_MAX_STAGE 255
@@ -274,6 +302,11 @@ typedef struct {
     Py_ssize_t bucket_cap;
     StepCand *step; /* packed searches: the candidates of the current step */
     Py_ssize_t step_cap;
+    PathW *cur_w, *new_w; /* packed searches of up to 128 words: the paths of two steps */
+    NextW *next_w;        /* their skip successors' idx and last_end, by parent */
+    Py_ssize_t path_w_cap;
+    CandW *cand_w; /* packed searches of up to 128 words: the candidates of the current step */
+    Py_ssize_t cand_w_cap;
 } Work;
 
 KERNEL_API void work_free(Work *w);
