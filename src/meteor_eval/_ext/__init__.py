@@ -83,7 +83,7 @@ KERNELS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
             "wordnet_packed_sets",
         ),
         "beam": ("align", "align_stages"),
-        "stats": ("word_stats",),
+        "stats": ("word_stats", "pool_rows"),
         "pair": ("meteor15_pair", "meteor15_rows", "paraphrase_walk_cache"),
         "greedy": ("greedy_align", "greedy_counts", "nltk_wordnet_names"),
         "index": ("paraphrase_tokenize", "paraphrase_index_pass"),
