@@ -130,8 +130,7 @@ def test_exception_bases_in_one_pass_equal_a_pass_per_part_of_speech(
 
     text = "\n".join("\t".join(parts) for parts in lines) + end
     per_pos = tuple(
-        dict(re.findall(rf"^{pos}\t([^\t\n]*)\t([^\t\n]*)$", text, re.MULTILINE))
-        for pos in "nvar"
+        dict(re.findall(rf"^{pos}\t([^\t\n]*)\t([^\t\n]*)$", text, re.MULTILINE)) for pos in "nvar"
     )
     assert LazyExceptions(text).bases() == per_pos
 
