@@ -202,7 +202,8 @@ def stamped_table_key(path: Path, directory: Path | None = None) -> bytes:
     """:func:`table_key` of ``path``, read from a stamp in the cache folder while the table is
     unchanged since it was written (``.table-<digest of the path>.key``: the table's device,
     inode, size, modification and status-change times, then the key; written once the table's
-    last change is two seconds old, as the index's verification stamp). Hashing the table's
+    last change is two seconds old, as the index's verification stamp, and its index is in the
+    folder). Hashing the table's
     first and last MiB with Python's own SHA-256 cost a new process about 100 M instructions
     (7% of a small job); a missing, torn or stale stamp only means the hash is computed again.
 
@@ -222,7 +223,8 @@ def stamped_table_key(path: Path, directory: Path | None = None) -> bytes:
         if len(lines) == 3 and lines[0] + "\n" == identity and len(lines[1]) == 64:
             return bytes.fromhex(lines[1])
     key = table_key(path)
-    if settled(stat):
+    # Stamped only once its index is in the folder: a first run leaves the index alone there.
+    if settled(stat) and index_path_for(key, folder).is_file():
         with contextlib.suppress(OSError):
             stamp.write_text(f"{identity}{key.hex()}\n", encoding="ascii")
     return key

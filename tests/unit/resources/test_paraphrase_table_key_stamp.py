@@ -29,6 +29,9 @@ def test_the_stamped_key_is_the_table_key_until_the_table_changes(
     assert not _stamps(cache)  # a table changed less than two seconds ago is not stamped
     monkeypatch.setattr(paraphrases, "settled", lambda stat: True)
     key = stamped_table_key(table, cache)
+    assert key == table_key(table) and not _stamps(cache)  # no index in the folder yet
+    monkeypatch.setattr(Path, "is_file", lambda self: True)  # as if every index were built
+    key = stamped_table_key(table, cache)
     assert key == table_key(table) and len(_stamps(cache)) == 1
     calls: list[Path] = []
     real = paraphrases.table_key
