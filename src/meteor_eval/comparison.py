@@ -25,16 +25,21 @@ Example:
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
-from meteor_eval.documents import Documents
 from meteor_eval.errors import ConfigError, InputError, WorkBudgetError, warn_renamed
 from meteor_eval.io import EncodingErrors
 from meteor_eval.metrics.protocol import Metric, Pair, Row
-from meteor_eval.significance import SignificanceResult, paired_tests, significance_signature
-from meteor_eval.statsfile import StoredSystems
+
+if TYPE_CHECKING:
+    # Imported where used: a run without significance tests, documents or statistics files
+    # does not pay their modules' imports (their dataclasses are made at import).
+    from meteor_eval.documents import Documents
+    from meteor_eval.significance import SignificanceResult
+    from meteor_eval.statsfile import StoredSystems
 
 __all__ = [
     "ComparisonResult",
@@ -136,7 +141,7 @@ class ComparisonResult:
                 "n_confidence": first.n_confidence,
                 "seed": first.seed,
                 "confidence": first.confidence,
-                "signature": significance_signature(first),
+                "signature": _significance_signature(first),
             }
         return payload
 
@@ -167,7 +172,22 @@ class ComparisonResult:
                 if kept is None:
                     raise ValueError(f"{name}: {metric.name} statistics rows were not kept")
                 rows[name] = kept
+            from meteor_eval.significance import paired_tests
+
             self.tests[metric.name] = paired_tests(metric, rows, **options)
+
+
+def _significance_signature(result: SignificanceResult) -> str:
+    from meteor_eval.significance import significance_signature
+
+    return significance_signature(result)
+
+
+def _stored(systems: object) -> bool:
+    """Whether ``systems`` are :class:`~meteor_eval.statsfile.StoredSystems` (none can exist
+    before their module is imported, so it is not imported here)."""
+    statsfile = sys.modules.get("meteor_eval.statsfile")
+    return statsfile is not None and isinstance(systems, statsfile.StoredSystems)
 
 
 def flatten(record: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -397,9 +417,7 @@ def _check(request: Request) -> int:
             raise ConfigError(
                 f"{option}: {len(paths)} file(s) for {len(names)} systems; give one per system"
             )
-    if isinstance(request.systems, StoredSystems) and (
-        request.stats_files or request.alignment_files
-    ):
+    if _stored(request.systems) and (request.stats_files or request.alignment_files):
         raise ConfigError("statistics and alignments files cannot be written from statistics")
     if engine.scheduler is not None:
         if engine.jobs != 1:
@@ -524,6 +542,8 @@ def _from_stored(request: Request, stored: StoredSystems) -> ComparisonResult:
 def _write_side_files(request: Request, result: ComparisonResult) -> None:
     """Statistics and alignments files, one per system, written after every system was scored
     (a failure leaves none half-written)."""
+    if not request.stats_files and not request.alignment_files:
+        return
     from meteor_eval.statsfile import input_references_digest, write_stats
 
     references = None
@@ -559,10 +579,10 @@ def run(request: Request) -> ComparisonResult:
         InputError: unreadable or inconsistent input (a too-long segment names its file).
     """
     n_jobs = _check(request)
-    systems = request.systems
-    if isinstance(systems, StoredSystems):
-        result = _from_stored(request, systems)
+    if _stored(request.systems):
+        result = _from_stored(request, cast("StoredSystems", request.systems))
     else:
+        systems = cast("Systems", request.systems)
         metrics = _metrics(request.metrics)
         result = ComparisonResult(list(systems.names), metrics)
         result.runs = {name: {} for name in systems.names}

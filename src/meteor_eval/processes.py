@@ -15,8 +15,10 @@ one thread there is no other holder, so ``auto`` forks only then, and never on m
 system libraries are not safe to use after ``fork`` even then, which is why Python itself
 stopped forking there). Threads are counted in ``/proc/self/task`` where it exists (native
 threads of libraries count too), elsewhere as Python's threads; the threads that importing
-numpy started are not counted when :func:`import_numpy` saw them start (the command line does
-this: its metrics import numpy, whose BLAS starts its pool of threads at once). Otherwise a
+numpy started are not counted when :func:`import_numpy` saw them start, or, whoever imported
+numpy, when :func:`watch_numpy_import` was called before (the command line does this with
+``--jobs``: its metrics may import numpy, whose BLAS starts its pool of threads at once; a plain
+METEOR run does not import it, so it does not pay that import either). Otherwise a
 worker is started from a clean process (``forkserver`` forks it from a single-threaded server
 process; ``spawn`` starts a new interpreter) and loads its resources once in its initializer.
 The results are identical whatever the method.
@@ -53,6 +55,7 @@ __all__ = [
     "import_numpy",
     "resolve_start_method",
     "thread_count",
+    "watch_numpy_import",
     "worker_state",
 ]
 
@@ -128,16 +131,69 @@ def import_numpy() -> int:
     noted when numpy is already imported (whoever imported it may have started other threads
     since), where threads have no ids to read, or when the BLAS is not OpenBLAS.
     """
-    global _numpy_threads
     if "numpy" in sys.modules:
         return 0
+    _stop_watching()
     before = _thread_ids()
     import numpy
 
+    return _note_numpy_threads(before, numpy)
+
+
+def _note_numpy_threads(before: frozenset[str] | None, numpy: Any) -> int:
+    """Note the threads started since ``before`` (numpy's import) as numpy's; their number."""
+    global _numpy_threads
     after = _thread_ids()
     if before is not None and after is not None and _blas_is_openblas(numpy):
         _numpy_threads = after - before
     return len(_numpy_threads)
+
+
+class _NumpyImportWatch:
+    """A finder first on ``sys.meta_path`` until numpy's import begins (:func:`watch_numpy_import`):
+    it finds numpy's spec through the other finders and has its loader note the threads that
+    executing the package starts, as :func:`import_numpy` does, whoever imports it."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name != "numpy":
+            return None
+        _stop_watching()
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None)
+            spec = None if find is None else find(name, path, target)
+            if spec is not None:
+                break
+        else:
+            return None
+        run = getattr(spec.loader, "exec_module", None)
+        if run is None:
+            return spec
+
+        def exec_module(module: Any) -> None:
+            before = _thread_ids()
+            run(module)
+            _note_numpy_threads(before, module)
+
+        # The loader is this spec's own object (a path finder makes one per call).
+        setattr(spec.loader, "exec_module", exec_module)  # noqa: B010
+        return spec
+
+
+_WATCH = _NumpyImportWatch()
+
+
+def _stop_watching() -> None:
+    if _WATCH in sys.meta_path:
+        sys.meta_path.remove(_WATCH)
+
+
+def watch_numpy_import() -> None:
+    """Note the threads that numpy's import starts when it happens, whoever imports it (what
+    :func:`import_numpy` notes, without importing numpy now: a run that never needs it, such as
+    a plain METEOR score, does not pay its import). Nothing to do when numpy is imported
+    already."""
+    if "numpy" not in sys.modules and _WATCH not in sys.meta_path:
+        sys.meta_path.insert(0, _WATCH)
 
 
 def _blas_is_openblas(numpy: Any) -> bool:

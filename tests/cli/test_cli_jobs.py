@@ -121,8 +121,9 @@ METHODS = [
 
 @pytest.mark.skipif(sys.platform != "linux", reason="auto forks on Linux only")
 def test_auto_forks_the_command_line_workers(files: tuple[str, str, str]) -> None:
-    """``--jobs 2`` in a new process: its metric imports numpy, whose BLAS starts threads;
-    they were seen starting, so ``auto`` still forks (with the score of one process)."""
+    """``--jobs 2`` in a new process: if its metric imports numpy, whose BLAS starts threads,
+    they are seen starting (a plain METEOR run does not import it), so ``auto`` still forks
+    (with the score of one process)."""
     hyp, ref, _ = files
     code = (
         "import sys\n"

@@ -140,7 +140,10 @@ def test_auto_does_not_count_the_threads_numpy_started(monkeypatch: pytest.Monke
     monkeypatch.setattr(processes, "_thread_ids", lambda: frozenset({"10", "11", "12"}))
     monkeypatch.setattr(processes, "thread_count", lambda: 3)  # one more thread than numpy's
     assert processes.choose_start_method() == "forkserver"
-    # Already imported (here, by the package): nothing is noted, nothing changes.
+    # Already imported (here, by this test: the package's METEOR path no longer imports it):
+    # nothing is noted, nothing changes.
+    import numpy  # noqa: F401
+
     assert processes.import_numpy() == 0
     assert processes._numpy_threads == frozenset({"11"})
 
@@ -159,6 +162,31 @@ def test_import_numpy_counts_its_threads_in_a_fresh_process() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
     ).stdout.split()
     assert out[1] == "1"
+    if sys.platform == "linux":
+        assert out[2] == "fork"
+
+
+def test_a_watched_numpy_import_counts_its_threads_whoever_imports_it() -> None:
+    """A new interpreter: :func:`processes.watch_numpy_import` notes the threads of numpy's
+    import when some other module imports it (here ``import numpy.linalg``), so ``auto`` still
+    forks; the watch leaves the import system as it found it, and numpy works."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from meteor_eval import processes as p\n"
+        "finders = list(sys.meta_path); p.watch_numpy_import(); p.watch_numpy_import()\n"
+        "assert len(sys.meta_path) == len(finders) + 1\n"
+        "import numpy.linalg\n"
+        "assert sys.meta_path == finders and numpy.linalg.det(numpy.eye(2)) == 1.0\n"
+        "n = len(p._numpy_threads)\n"
+        "print(n, p.thread_count() - n, p.choose_start_method(), p.import_numpy())"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "METEOR_EVAL_START_METHOD"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    ).stdout.split()
+    assert out[1] == "1" and out[3] == "0"
     if sys.platform == "linux":
         assert out[2] == "fork"
 

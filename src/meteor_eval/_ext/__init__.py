@@ -17,7 +17,8 @@ candidates    ``equal_keys``, ``sets_intersect``          ``match.exact``, ``mat
               ``paraphrase_root`` (paraphrase.c),         ``resources.wordnet.meteor``'s
               ``wordnet_packed_sets`` (wordnet.c)         ``packed_sets``
 beam          ``align``, ``align_stages`` (beam.c)        ``align.search.beam_align_python``
-stats         ``word_stats`` (stats.c)                    the METEOR metric's ``_word_stats_python``
+stats         ``word_stats``, ``pool_rows`` (stats.c)     ``_word_stats_python`` of the METEOR
+                                                          metric, ``fast.pool_flat_python``
 pair          ``meteor15_pair``, ``meteor15_rows``        the METEOR 1.5 pipeline, step by step
               (pair.c), ``paraphrase_walk_cache``
               (paraphrase.c)
@@ -83,7 +84,7 @@ KERNELS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
             "wordnet_packed_sets",
         ),
         "beam": ("align", "align_stages"),
-        "stats": ("word_stats",),
+        "stats": ("word_stats", "pool_rows"),
         "pair": ("meteor15_pair", "meteor15_rows", "paraphrase_walk_cache"),
         "greedy": ("greedy_align", "greedy_counts", "nltk_wordnet_names"),
         "index": ("paraphrase_tokenize", "paraphrase_index_pass"),

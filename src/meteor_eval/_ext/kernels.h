@@ -13,7 +13,7 @@
  *   paraphrase.c   paraphrase candidates over the memory-mapped trie (paraphrase,
  *                  paraphrase_root)
  *   beam.c         the METEOR 1.5 beam search (align, align_stages)
- *   stats.c        word statistics of a chosen alignment (word_stats)
+ *   stats.c        word statistics of a chosen alignment (word_stats), pooled rows (pool_rows)
  *   pair.c         one pair from word-type ids to statistics in one call (meteor15_pair)
  *   greedy.c       NLTK's staged greedy alignment (greedy_align) and the raw WordNet lemma
  *                  names it matches synonyms with (nltk_wordnet_names)
@@ -667,6 +667,7 @@ KERNEL_API PyObject *beam_align_c(PyObject *self, PyObject *args);
 KERNEL_API PyObject *align_stages_c(PyObject *self, PyObject *args);
 /* stats.c */
 KERNEL_API PyObject *word_stats_c(PyObject *self, PyObject *args);
+KERNEL_API PyObject *pool_rows_c(PyObject *self, PyObject *args);
 /* pair.c */
 KERNEL_API PyObject *meteor15_pair_c(PyObject *self, PyObject *args);
 KERNEL_API PyObject *meteor15_rows_c(PyObject *self, PyObject *args);

@@ -64,6 +64,10 @@ static PyMethodDef kernels_methods[] = {
      "word_stats(matches, hyp_flags, ref_flags, n_stages) -> tuple\n\n"
      "(hyp_length, ref_length, hyp_function, ref_function, chunks, hyp_matched, ref_matched)\n"
      "then 4 counts per stage, for an aligner's sorted, non-overlapping word matches."},
+    {"pool_rows", pool_rows_c, METH_VARARGS,
+     "pool_rows(rows, skip_perfect) -> tuple or None\n\n"
+     "The column sums of a buffer of int64 rows of 23 (the jar's order), a perfect row's chunks\n"
+     "left out with skip_perfect; None when a sum would leave int64."},
     /* pair.c */
     {"meteor15_pair", meteor15_pair_c, METH_VARARGS,
      "meteor15_pair(kinds, hyp, ref, hashes, stems, paraphrase_ids, functions, synonym_starts,\n"

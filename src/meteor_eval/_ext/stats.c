@@ -2,8 +2,11 @@
  * Word statistics of a chosen alignment (the jar's per-segment counts, spec section 5):
  *
  *   word_stats(matches, hyp_flags, ref_flags, n_stages) -> tuple
+ *   pool_rows(rows, skip_perfect) -> tuple
  *
  * stats_core() is shared with the pair kernel, which counts without making Match objects.
+ * pool_rows() sums a block of rows in the jar's order (what meteor15_rows writes) without
+ * NumPy, so that a plain corpus score never loads it.
  */
 
 #include "kernels.h"
@@ -165,5 +168,70 @@ word_stats_c(PyObject *self, PyObject *args)
 done:
     Py_XDECREF(matches);
     FREE_EACH(hf, rf, counts, chosen);
+    return result;
+}
+
+/*
+ * pool_rows(rows, skip_perfect) -> tuple of 23 ints, or None
+ *
+ * The pooled row of a block of statistics rows in the jar's order (23 int64 values a row, any
+ * buffer: what meteor15_rows writes): each column summed, except that with skip_perfect a
+ * perfect row (one chunk, every unit of both sides matched over the four stages: the rule of
+ * stats.meteor.is_perfect) adds no chunks. None when a sum would leave int64 (the caller's
+ * Python twin then sums with exact integers).
+ */
+PyObject *
+pool_rows_c(PyObject *self, PyObject *args)
+{
+    PyObject *rows_obj;
+    int skip_perfect;
+    if (!PyArg_ParseTuple(args, "Op:pool_rows", &rows_obj, &skip_perfect)) {
+        return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(rows_obj, &view, PyBUF_SIMPLE) < 0) {
+        return NULL;
+    }
+    if (view.len % (Py_ssize_t)(23 * sizeof(int64_t)) != 0) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "rows: expected packed rows of 23 int64 values");
+        return NULL;
+    }
+    const Py_ssize_t n = view.len / (Py_ssize_t)(23 * sizeof(int64_t));
+    int64_t total[23] = {0};
+    int overflow = 0;
+    for (Py_ssize_t k = 0; k < n && !overflow; k++) {
+        int64_t row[23];
+        memcpy(row, (const char *)view.buf + k * (Py_ssize_t)sizeof(row), sizeof(row));
+        if (skip_perfect && row[20] == 1) {
+            int64_t hyp = 0, ref = 0;
+            for (int s = 4; s < 20; s += 2) {
+                overflow |= __builtin_add_overflow(hyp, row[s], &hyp);
+                overflow |= __builtin_add_overflow(ref, row[s + 1], &ref);
+            }
+            if (hyp == row[0] && ref == row[1]) {
+                row[20] = 0;
+            }
+        }
+        for (int c = 0; c < 23; c++) {
+            overflow |= __builtin_add_overflow(total[c], row[c], &total[c]);
+        }
+    }
+    PyBuffer_Release(&view);
+    if (overflow) {
+        Py_RETURN_NONE;
+    }
+    PyObject *result = PyTuple_New(23);
+    if (result == NULL) {
+        return NULL;
+    }
+    for (int c = 0; c < 23; c++) {
+        PyObject *value = PyLong_FromLongLong(total[c]);
+        if (value == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(result, c, value);
+    }
     return result;
 }

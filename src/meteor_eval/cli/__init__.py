@@ -188,9 +188,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(command if command in _COMMANDS else None)
     args = parse_arguments(parser, arguments)
     if getattr(args, "jobs", 1) != 1:
-        from meteor_eval.processes import import_numpy
+        from meteor_eval.processes import watch_numpy_import
 
-        import_numpy()  # its BLAS's threads, seen starting, do not stop workers from forking
+        # If the run imports numpy, its BLAS's threads, seen starting, do not stop workers
+        # from forking (a plain METEOR run does not import it).
+        watch_numpy_import()
     if command in _COMMANDS and command != "jar_compat":
         from meteor_eval.cli.options import explicit_dests
 

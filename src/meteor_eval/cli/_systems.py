@@ -17,12 +17,14 @@ import argparse
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from meteor_eval.comparison import Systems
-from meteor_eval.documents import Documents
 from meteor_eval.errors import ConfigError
 from meteor_eval.metrics.protocol import Pair
+
+if TYPE_CHECKING:
+    from meteor_eval.documents import Documents
 
 __all__ = ["InputOptions", "SystemsInput", "add_input_options", "example_path", "load_systems"]
 
@@ -316,13 +318,13 @@ def document_source(
             ``--doc-separator`` outside document mode (usage errors).
         InputError: an unreadable ids file or a bad field (file and line named).
     """
-    from meteor_eval.documents import read_doc_field, read_doc_ids
-
     separator = {"space": " ", "newline": "\n", None: " "}[separator_name]
     if ids_file is None and field is None:
         if separator_name is not None:
             raise ConfigError("--doc-separator is for document mode: give --doc-ids or --doc-field")
         return None
+    from meteor_eval.documents import read_doc_field, read_doc_ids
+
     if field is not None:
         if input_file is None:
             raise ConfigError("--doc-field needs --input FILE (with --hyp files, use --doc-ids)")

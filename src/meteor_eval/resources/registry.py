@@ -268,6 +268,18 @@ def _stamp_path(path: Path) -> Path:
     return path.with_name(f".{path.name}.verified")
 
 
+def file_identity(stat: os.stat_result) -> str:
+    """What changes whenever the file's bytes are changed through the file system (device,
+    inode, size, modification and status-change times), as one line of text."""
+    return _identity(stat)
+
+
+def settled(stat: os.stat_result) -> bool:
+    """Whether the file's last change is old enough (two seconds) for a stamp of its identity
+    to be trusted later (see :func:`record_verified`)."""
+    return time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) >= _SETTLED_NS
+
+
 def _identity(stat: os.stat_result) -> str:
     """What changes whenever the file's bytes are changed through the file system."""
     return f"{stat.st_dev} {stat.st_ino} {stat.st_size} {stat.st_mtime_ns} {stat.st_ctime_ns}\n"

@@ -107,6 +107,34 @@ def test_exception_bases_read_from_the_text_equal_the_parsed_lists() -> None:
     assert wordnet._exception_forms["geese"] == ((1, ("goose",)),)
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    lines=st.lists(
+        st.tuples(
+            st.sampled_from(["n", "v", "a", "r", "s", "x", "nn", ""]),
+            st.sampled_from(["geese", "men", "a\tb", "", "x\r"]),
+            st.sampled_from(["goose", "man men", "", "b\tc", "y\r"]),
+        ),
+        max_size=30,
+    ),
+    end=st.sampled_from(["", "\n", "\n\n"]),
+)
+def test_exception_bases_in_one_pass_equal_a_pass_per_part_of_speech(
+    lines: list[tuple[str, str, str]], end: str
+) -> None:
+    """LazyExceptions.bases reads every part of speech in one pass over the text: the same
+    tables as one regular-expression pass per part of speech (the round-11 reading), on lines
+    in any order, repeated forms (the later line wins), other parts of speech and malformed
+    lines (skipped by both)."""
+    import re
+
+    text = "\n".join("\t".join(parts) for parts in lines) + end
+    per_pos = tuple(
+        dict(re.findall(rf"^{pos}\t([^\t\n]*)\t([^\t\n]*)$", text, re.MULTILINE)) for pos in "nvar"
+    )
+    assert LazyExceptions(text).bases() == per_pos
+
+
 @settings(max_examples=500, deadline=None)
 @given(st.text(alphabet="abcdeilmnorstuyzABEIS'-\u00e9", max_size=14))
 def test_uncached_stem_equals_the_stemmer(word: str) -> None:

@@ -7,9 +7,12 @@ table (Java hash, stem, function flag, synonym set and paraphrase id once per ty
 pair with the extension's ``meteor15_pair``: candidates, beam search and statistics in one call.
 Batches intern the new word types of all their pairs at once, and a pooled batch sums the
 kernel's rows directly. Batches of single-reference pairs go further
-(:meth:`FastPipeline.rows_block`): their word-type ids are concatenated into two arrays and
-``meteor15_rows`` writes every pair's 23 statistics straight into one NumPy block, with no Python
-object per pair between the tokens and the row; their lines are preprocessed and interned by
+(:meth:`FastPipeline.rows_flat`): their word-type ids are concatenated into two arrays and
+``meteor15_rows`` writes every pair's 23 statistics straight into one int64 buffer, with no
+Python object per pair between the tokens and the row, and a pooled batch sums it in C
+(``pool_rows``): the plain corpus path does not import NumPy (its import is about a quarter of a
+small job's time); :meth:`FastPipeline.rows_block` gives the same rows as a NumPy block for
+callers that want arrays. Their lines are preprocessed and interned by
 the compiled front end ``meteor15_lines`` (``_ext/frontend.c``: normaliser, Java's
 lower-casing, split, a token cache and a line cache, one Python object per new word type only,
 none per line or token), whose readable twin is :meth:`FastPipeline.tokens_python`. Results
@@ -28,9 +31,7 @@ from __future__ import annotations
 import itertools
 from array import array
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, cast
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, cast
 
 from meteor_eval import limits
 from meteor_eval._ext import compiled_kernels
@@ -47,9 +48,18 @@ from meteor_eval.metrics.meteor.pipeline import (
     check_segment,
 )
 from meteor_eval.resources.nonbreaking import nonbreaking_prefixes
-from meteor_eval.stats.meteor import MeteorStats, perfect_rows, stats_of_compiled
+from meteor_eval.stats.meteor import (
+    ROW_LENGTH,
+    MeteorStats,
+    perfect_row,
+    perfect_rows,
+    stats_of_compiled,
+)
 from meteor_eval.text.normalize import normalizer_language
 from meteor_eval.text.tokenize import java_hash, java_lower
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["FastPipeline", "compiled_kinds"]
 
@@ -68,6 +78,8 @@ _FRONT_KERNEL: Any = compiled_kernels("meteor15_tokens", "meteor15_token_cache")
 # The same with a line cache in the token cache: a line met before is not read again (None:
 # an older build; FastPipeline.line_ids keeps the lines in a dict instead).
 _LINES_KERNEL: Any = compiled_kernels("meteor15_lines", "meteor15_tokens", "meteor15_token_cache")
+# The pooled row of a block of rows (None: pool_flat_python sums them).
+_POOL_KERNEL: Any = compiled_kernels("pool_rows")
 
 _LABEL = "METEOR (meteor15)"
 
@@ -93,6 +105,44 @@ def _stats_of_jar_row(row: Sequence[int], n_stages: int) -> MeteorStats:
         tuple(tuple(row[4 + 4 * s : 8 + 4 * s]) for s in range(n_stages)),
     )
     return MeteorStats(row[0], row[1], row[2], row[3], stages, row[20], row[21], row[22])
+
+
+def _rows_of_flat(rows: array[int]) -> list[list[int]]:
+    """The rows of a flat block (:meth:`FastPipeline.rows_flat`) as lists of ints."""
+    values = rows.tolist()
+    return [values[k : k + ROW_LENGTH] for k in range(0, len(values), ROW_LENGTH)]
+
+
+def pool_flat_python(rows: array[int] | bytes, skip_perfect: bool) -> tuple[int, ...]:
+    """The pooled row of a flat block of rows in the jar's order (``ROW_LENGTH`` int64 values
+    a row): each column summed, except that with ``skip_perfect`` a perfect row
+    (:func:`~meteor_eval.stats.meteor.perfect_row`) adds no chunks. The readable twin of the
+    compiled ``pool_rows`` (``_ext/stats.c``), which it stands for when that returns ``None``
+    (a sum beyond int64: these are exact integers).
+
+    Example:
+        >>> rows = array("q", [1] * 23 + [2] * 23)
+        >>> pool_flat_python(rows, True)[:3], pool_flat_python(rows, False)[20]
+        ((3, 3, 3), 3)
+    """
+    values = memoryview(rows).cast("B").cast("q")
+    if len(values) % ROW_LENGTH:
+        raise ValueError("rows: expected packed rows of 23 int64 values")
+    total = [sum(values[c::ROW_LENGTH]) for c in range(ROW_LENGTH)]
+    if skip_perfect:
+        for k in range(20, len(values), ROW_LENGTH):
+            if values[k] == 1 and perfect_row(values[k - 20 : k + 3]):
+                total[20] -= 1
+    return tuple(total)
+
+
+def pool_flat(rows: array[int] | bytes, skip_perfect: bool) -> tuple[int, ...]:
+    """:func:`pool_flat_python` through the compiled ``pool_rows`` where it is built."""
+    if _POOL_KERNEL is not None:
+        pooled: tuple[int, ...] | None = _POOL_KERNEL.pool_rows(rows, skip_perfect)
+        if pooled is not None:
+            return pooled
+    return pool_flat_python(rows, skip_perfect)
 
 
 def _over_budget(units: int, index: int | None = None) -> WorkBudgetError:
@@ -390,12 +440,12 @@ class FastPipeline(Pipeline):
     def best_stats_many(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> list[MeteorStats]:
         """:meth:`Pipeline.best_stats_many`, with the new word types of all the pairs interned
         in one batch (cheaper than one batch per segment when many words are new), or, with one
-        reference per pair, through :meth:`rows_block`. The same statistics and errors (the
+        reference per pair, through :meth:`rows_flat`. The same statistics and errors (the
         first faulty pair raises, before any is scored)."""
-        rows = self.rows_block(pairs) if len(pairs) >= 2 else None
+        rows = self.rows_flat(pairs) if len(pairs) >= 2 else None
         if rows is not None:
             n_stages = len(self.config.modules)
-            return [_stats_of_jar_row(row, n_stages) for row in rows.tolist()]
+            return [_stats_of_jar_row(row, n_stages) for row in _rows_of_flat(rows)]
         hyps = self.interned_batch(pairs) if len(pairs) >= 2 else None
         if hyps is None:
             return super().best_stats_many(pairs)
@@ -409,19 +459,20 @@ class FastPipeline(Pipeline):
         return out
 
     def pooled_stats_many(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> MeteorStats:
-        """:meth:`Pipeline.pooled_stats_many`; when the block path applies (:meth:`rows_block`:
-        one reference a pair, at most four modules) the rows are summed in one NumPy call, with
-        no statistics record or Python call per pair; otherwise the general path pools each
-        pair's record."""
-        rows = self.rows_block(pairs)
+        """:meth:`Pipeline.pooled_stats_many`; when the block path applies (:meth:`rows_flat`:
+        one reference a pair, at most four modules) the rows are summed in one compiled call
+        (:func:`pool_flat`), with no statistics record or Python call per pair and no NumPy;
+        otherwise the general path pools each pair's record."""
+        rows = self.rows_flat(pairs)
         if rows is None:
             return super().pooled_stats_many(pairs)
-        return _stats_of_jar_row(self.pooled_block(rows).tolist(), len(self.config.modules))
+        pooled = pool_flat(rows, self.config.zero_penalty_if_perfect)
+        return _stats_of_jar_row(pooled, len(self.config.modules))
 
     def pooled_block(self, rows: np.ndarray[Any, np.dtype[np.int64]]) -> np.ndarray[Any, Any]:
-        """The pooled row of a block of rows in the jar's order: column sums, except that a
-        perfect segment (one chunk, every unit of both sides matched: ``perfect_row``) adds no
-        chunks (METEOR 1.5's rule, spec 5.2)."""
+        """The pooled row of a NumPy block of rows in the jar's order (:func:`pool_flat` of a
+        flat block): column sums, except that a perfect segment (one chunk, every unit of both
+        sides matched: ``perfect_row``) adds no chunks (METEOR 1.5's rule, spec 5.2)."""
         total: np.ndarray[Any, Any] = rows.sum(axis=0)
         if self.config.zero_penalty_if_perfect and len(rows):
             total[20] -= int(perfect_rows(rows).sum())
@@ -430,12 +481,25 @@ class FastPipeline(Pipeline):
     def rows_block(
         self, pairs: Sequence[tuple[str, Sequence[str]]]
     ) -> np.ndarray[Any, np.dtype[np.int64]] | None:
-        """The statistics of single-reference pairs as an ``(n, 23)`` int64 block in the jar's
-        order (:data:`~meteor_eval.stats.meteor.ROW_COLUMNS`), from one ``meteor15_rows`` call:
-        the lines (hypotheses and references) come from :meth:`line_block` in one block of ids
-        (a line met before, e.g. a hypothesis scored against a second reference, is copied from
-        the line cache, not preprocessed again), which both sides read through their offsets,
-        so no Python object is made per token or per pair on the way from the text to the row.
+        """The statistics of single-reference pairs as an ``(n, 23)`` int64 NumPy block in the
+        jar's order (:data:`~meteor_eval.stats.meteor.ROW_COLUMNS`): :meth:`rows_flat`'s
+        buffer, not copied. ``None`` and errors as :meth:`rows_flat`."""
+        rows = self.rows_flat(pairs)
+        if rows is None:
+            return None
+        import numpy as np
+
+        return np.frombuffer(rows, dtype=np.int64).reshape(-1, ROW_LENGTH)
+
+    def rows_flat(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> array[int] | None:
+        """The statistics of single-reference pairs as one flat int64 ``array`` (``"q"``), the
+        23 numbers of each pair in the jar's order (:data:`~meteor_eval.stats.meteor.
+        ROW_COLUMNS`) one pair after the other, from one ``meteor15_rows`` call: the lines
+        (hypotheses and references) come from :meth:`line_block` in one block of ids (a line met
+        before, e.g. a hypothesis scored against a second reference, is copied from the line
+        cache, not preprocessed again), which both sides read through their offsets, so no
+        Python object is made per token or per pair on the way from the text to the row, and
+        NumPy is not needed.
 
         ``None`` when the block path does not apply (the compiled pair path is off, a pair
         has several references, more than four modules, a substituted aligner). Errors are
@@ -480,21 +544,21 @@ class FastPipeline(Pipeline):
         # One buffer of ids for both sides: the hypotheses' offsets are the first n + 1, the
         # references' the last n + 1 (no copy of either side).
         ids = block[0]
-        offsets = np.frombuffer(block[1], dtype=np.int64)
+        offsets = memoryview(block[1]).cast("q")
         hyp_offsets, ref_offsets = offsets[: n + 1], offsets[n:]
-        hyp_counts = np.diff(hyp_offsets)
-        ref_counts = np.diff(ref_offsets)
         budget = limits.WORK_BUDGET["meteor15"]
         # The exact count of equal words and stems (as the other paths give it) where the
         # lengths allow it to pass the budget; the kernel counts every stage's candidates as
-        # well, and stops at the budget.
-        for index in np.flatnonzero(hyp_counts * ref_counts > budget).tolist():
-            try:
-                self.check_token_work(
-                    self.tokenize(hyp_texts[index]), self.tokenize(ref_texts[index])
-                )
-            except WorkBudgetError as exc:
-                raise exc.at_index(index) from None
+        # well, and stops at the budget. (An int64 offset as a Python int: no overflow.)
+        ends = offsets.tolist()
+        for index in range(n):
+            if (ends[index + 1] - ends[index]) * (ends[n + index + 1] - ends[n + index]) > budget:
+                try:
+                    self.check_token_work(
+                        self.tokenize(hyp_texts[index]), self.tokenize(ref_texts[index])
+                    )
+                except WorkBudgetError as exc:
+                    raise exc.at_index(index) from None
         return self._kernel_rows(types, ids, hyp_offsets, ids, ref_offsets)
 
     def _add_words(self, types: WordTypes, *token_lists: Iterable[tuple[str, ...]]) -> bool:
@@ -572,21 +636,24 @@ class FastPipeline(Pipeline):
             or aligner_substituted()
         ):
             return None
-        return self._kernel_rows(types, hyp_ids, hyp_offsets, ref_ids, ref_offsets)
+        import numpy as np
+
+        rows = self._kernel_rows(types, hyp_ids, hyp_offsets, ref_ids, ref_offsets)
+        return np.frombuffer(rows, dtype=np.int64).reshape(-1, ROW_LENGTH)
 
     def _kernel_rows(
         self,
         types: WordTypes,
-        hyp_ids: np.ndarray[Any, np.dtype[np.int32]] | bytes,
-        hyp_offsets: np.ndarray[Any, np.dtype[np.int64]],
-        ref_ids: np.ndarray[Any, np.dtype[np.int32]] | bytes,
-        ref_offsets: np.ndarray[Any, np.dtype[np.int64]],
-    ) -> np.ndarray[Any, np.dtype[np.int64]]:
-        """The compiled kernel's block of rows (the jar's order, one a pair) of pairs interned
-        in ``types`` (as :meth:`rows_of_ids` takes them; ids as int32 arrays or their bytes),
-        under the work budget."""
+        hyp_ids: Any,
+        hyp_offsets: Any,
+        ref_ids: Any,
+        ref_offsets: Any,
+    ) -> array[int]:
+        """The compiled kernel's rows (the jar's order, one a pair, flat in an int64 ``array``)
+        of pairs interned in ``types`` (as :meth:`rows_of_ids` takes them; ids and offsets as
+        int32 and int64 buffers: NumPy arrays, bytes, memoryviews), under the work budget."""
         assert _ROWS_KERNEL is not None
-        out = np.zeros((len(hyp_offsets) - 1, 23), dtype=np.int64)
+        out = array("q", bytes(8 * ROW_LENGTH * (len(hyp_offsets) - 1)))
         with types.lock:  # the tables do not grow while the kernel reads them
             over = _ROWS_KERNEL.meteor15_rows(
                 self.pair_kinds,

@@ -35,7 +35,7 @@ from meteor_eval.metrics.meteor.pipeline import check_corpus, each_placed, pool_
 from meteor_eval.metrics.meteor.signature import build_signature, resource_ids
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total, processes_for
 from meteor_eval.pool import Run, each
-from meteor_eval.stats.meteor import ROW_COLUMNS, MeteorStats, merge_row
+from meteor_eval.stats.meteor import ROW_COLUMNS, ROW_LENGTH, MeteorStats, merge_row
 
 __all__ = ["Meteor", "MeteorScore", "corpus_meteor", "segment_meteor", "sentence_meteor"]
 
@@ -368,10 +368,11 @@ class Meteor(Metric["MeteorScore"]):
 
     def segment_rows(self, pairs: Sequence[Pair]) -> list[Row]:
         """The best reference's statistics row of each pair (:meth:`best_stats_many`); one
-        compiled call for a batch of single-reference pairs (``FastPipeline.rows_block``)."""
-        block = self.pipeline.rows_block(pairs) if len(pairs) >= 2 else None
+        compiled call for a batch of single-reference pairs (``FastPipeline.rows_flat``)."""
+        block = self.pipeline.rows_flat(pairs) if len(pairs) >= 2 else None
         if block is not None:
-            return list(map(tuple, block.tolist()))
+            values = block.tolist()
+            return [tuple(values[k : k + ROW_LENGTH]) for k in range(0, len(values), ROW_LENGTH)]
         return [stats.to_row() for stats in self.best_stats_many(pairs)]
 
     def keeps_rows(self) -> bool:

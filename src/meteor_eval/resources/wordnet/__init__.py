@@ -25,20 +25,54 @@ References:
 
 from __future__ import annotations
 
-from meteor_eval.resources.wordnet.binary import METEOR_BINARY_FILE, NLTK_BINARY_FILE
-from meteor_eval.resources.wordnet.meteor import (
-    METEOR_MORPH_RULES,
-    MeteorWordNet,
-    meteor_wordnet,
-    meteor_wordnet_from_dir,
-)
-from meteor_eval.resources.wordnet.nltk import (
-    NLTK_SUBSTITUTIONS,
-    NltkWordNet,
-    WordNetPos,
-    nltk_wordnet,
-)
-from meteor_eval.resources.wordnet.shipped import WORDNET_FILES, wordnet_spec
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from meteor_eval.resources.wordnet.binary import METEOR_BINARY_FILE, NLTK_BINARY_FILE
+    from meteor_eval.resources.wordnet.meteor import (
+        METEOR_MORPH_RULES,
+        MeteorWordNet,
+        meteor_wordnet,
+        meteor_wordnet_from_dir,
+    )
+    from meteor_eval.resources.wordnet.nltk import (
+        NLTK_SUBSTITUTIONS,
+        NltkWordNet,
+        WordNetPos,
+        nltk_wordnet,
+    )
+    from meteor_eval.resources.wordnet.shipped import WORDNET_FILES, wordnet_spec
+
+# Public name -> the module that defines it, imported when the name is first used: the NLTK
+# flavour needs the NLTK view only, METEOR 1.5 the METEOR view only (each view's module and
+# its tables cost a new process a few milliseconds to import).
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(("METEOR_BINARY_FILE", "NLTK_BINARY_FILE"), f"{__name__}.binary"),
+    **dict.fromkeys(
+        ("METEOR_MORPH_RULES", "MeteorWordNet", "meteor_wordnet", "meteor_wordnet_from_dir"),
+        f"{__name__}.meteor",
+    ),
+    **dict.fromkeys(
+        ("NLTK_SUBSTITUTIONS", "NltkWordNet", "WordNetPos", "nltk_wordnet"), f"{__name__}.nltk"
+    ),
+    **dict.fromkeys(("WORDNET_FILES", "wordnet_spec"), f"{__name__}.shipped"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's module on first use and cache the name in this package."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "METEOR_BINARY_FILE",

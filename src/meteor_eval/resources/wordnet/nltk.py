@@ -274,17 +274,17 @@ def nltk_exceptions(text: str) -> dict[str, dict[str, tuple[str, ...]]]:
     return exceptions
 
 
-# One line of the shipped exception lists, for each part of speech: form, then its bases.
-_EXCEPTION_LINES: Final = {
-    pos: re.compile(rf"^{pos}\t([^\t\n]*)\t([^\t\n]*)$", re.MULTILINE) for pos in _NLTK_POS_ORDER
-}
+# One line of the shipped exception lists: its part of speech (n, v, a, r), form, then bases.
+_EXCEPTION_LINE: Final = re.compile(
+    rf"^([{''.join(_NLTK_POS_ORDER)}])\t([^\t\n]*)\t([^\t\n]*)$", re.MULTILINE
+)
 
 
 class LazyExceptions(Mapping[str, Mapping[str, tuple[str, ...]]]):
     """:func:`nltk_exceptions` of a text, parsed on first use.
 
-    The compiled lookup of :meth:`NltkWordNet.lemma_names` reads :meth:`bases` instead (four
-    regular-expression passes, no tuple per form), so a run of the ``nltk`` flavour does not
+    The compiled lookup of :meth:`NltkWordNet.lemma_names` reads :meth:`bases` instead (one
+    regular-expression pass, no tuple per form), so a run of the ``nltk`` flavour does not
     parse the lists into tuples at all.
     """
 
@@ -310,8 +310,13 @@ class LazyExceptions(Mapping[str, Mapping[str, tuple[str, ...]]]):
 
     def bases(self) -> tuple[dict[str, str], ...]:
         """Per part of speech (n, v, a, r): form -> its bases joined by spaces, a later line
-        for a form replacing it (what :func:`nltk_exceptions` holds, bases not split)."""
-        return tuple(dict(pattern.findall(self._text)) for pattern in _EXCEPTION_LINES.values())
+        for a form replacing it (what :func:`nltk_exceptions` holds, bases not split), from
+        one pass over the text (a pass per part of speech cost four times as much: the search
+        for a line's start runs over every line)."""
+        tables: dict[str, dict[str, str]] = {pos: {} for pos in _NLTK_POS_ORDER}
+        for pos, form, bases in _EXCEPTION_LINE.findall(self._text):
+            tables[pos][form] = bases
+        return tuple(tables.values())
 
 
 class _NltkIndex(Mapping[str, Mapping[str, tuple[int, ...]]]):
