@@ -43,6 +43,7 @@ from meteor_eval.match.synonym import SynonymMatcher
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
 from meteor_eval.resources import nltk_porter
 from meteor_eval.resources._snowball.v2_2_0.english_stemmer import EnglishStemmer
+from meteor_eval.resources._snowball.v2_2_0.porter_stemmer import PorterStemmer
 from meteor_eval.resources.nonbreaking import nonbreaking_prefixes
 from meteor_eval.resources.paraphrases import ParaphraseTable, open_index
 from meteor_eval.stats.meteor import stats_from_alignment
@@ -142,8 +143,10 @@ def test_hash(words: list[str]) -> None:
 def test_stem(words: list[str]) -> None:
     assert KERNELS is not None
     engine = EnglishStemmer()  # type: ignore[no-untyped-call]
+    porter = PorterStemmer()  # type: ignore[no-untyped-call]
     for word in words:
         assert KERNELS.snowball_english(word) == engine.stemWord(word)  # type: ignore[no-untyped-call]
+        assert KERNELS.snowball_porter(word) == porter.stemWord(word)  # type: ignore[no-untyped-call]
         lowered = word.lower()
         stemmed = KERNELS.nltk_porter_rules(lowered)
         assert stemmed == nltk_porter._stem_lowered(lowered)

@@ -10,8 +10,9 @@ kernel        compiled functions (C file)                 pure-Python twin
 ============  ==========================================  =========================================
 normalise     ``normalize_line`` (normalize.c)            ``text.normalize.normalize``
 hash          ``java_hash`` (hash.c)                      ``text.tokenize.java_hash_python``
-stem          ``snowball_english``, ``nltk_porter_rules``  ``resources.stemmers`` (vendored
-              (stem.c)                                    Snowball), ``resources.nltk_porter``
+stem          ``snowball_english``,                       ``resources.stemmers`` (vendored
+              ``snowball_porter``,                        Snowball), ``resources.nltk_porter``
+              ``nltk_porter_rules`` (stem.c)
 candidates    ``equal_keys``, ``sets_intersect``          ``match.exact``, ``match.stem``,
               (candidates.c), ``paraphrase``,             ``match.synonym``, ``match.paraphrase``,
               ``paraphrase_root`` (paraphrase.c),         ``resources.wordnet.meteor``'s
@@ -75,7 +76,7 @@ KERNELS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
     {
         "normalise": ("normalize_line",),
         "hash": ("java_hash",),
-        "stem": ("snowball_english", "nltk_porter_rules"),
+        "stem": ("snowball_english", "snowball_porter", "nltk_porter_rules"),
         "candidates": (
             "equal_keys",
             "sets_intersect",

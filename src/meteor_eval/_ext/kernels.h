@@ -5,8 +5,8 @@
  *   normalize.c    METEOR 1.5's -norm normaliser (normalize_line)
  *   hash.c         Java's String.hashCode, the jar's word identity (java_hash), and zlib's
  *                  CRC-32 of the WordNet views' key tables (crc32_bytes, no kernel of its own)
- *   stem.c         the Snowball English and NLTK Porter stemmers (snowball_english,
- *                  nltk_porter_rules)
+ *   stem.c         the Snowball English and Porter and NLTK Porter stemmers
+ *                  (snowball_english, snowball_porter, nltk_porter_rules)
  *   match.c        Match tuples read from and made for Python (no kernel of its own)
  *   candidates.c   one-word candidate generators: equal keys (exact, stem) and intersecting
  *                  synonym sets (equal_keys, sets_intersect)
@@ -652,6 +652,7 @@ KERNEL_API void crc32_init(void);
 KERNEL_API uint32_t crc32_bytes(const unsigned char *p, Py_ssize_t n);
 /* stem.c */
 KERNEL_API PyObject *snowball_english_c(PyObject *self, PyObject *arg);
+KERNEL_API PyObject *snowball_porter_c(PyObject *self, PyObject *arg);
 KERNEL_API PyObject *nltk_porter_rules_c(PyObject *self, PyObject *arg);
 /* candidates.c */
 KERNEL_API PyObject *equal_keys_c(PyObject *self, PyObject *args);

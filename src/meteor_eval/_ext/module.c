@@ -21,6 +21,9 @@ static PyMethodDef kernels_methods[] = {
     {"snowball_english", snowball_english_c, METH_O,
      "snowball_english(word) -> str\n\n"
      "The Snowball English stem (2.2.0 revision) of word, as the vendored Python engine gives."},
+    {"snowball_porter", snowball_porter_c, METH_O,
+     "snowball_porter(word) -> str\n\n"
+     "The Snowball Porter stem (2.2.0 revision) of word, as the vendored Python engine gives."},
     {"nltk_porter_rules", nltk_porter_rules_c, METH_O,
      "nltk_porter_rules(word) -> str\n\n"
      "The rule steps of NLTK's Porter stemmer (NLTK_EXTENSIONS) on a lower-cased word."},

@@ -4,13 +4,15 @@
  *   snowball_english(word) -> str   the Snowball English stemmer, 2.2.0 revision, exactly as the
  *                                   vendored pure-Python engine (resources/_snowball/v2_2_0)
  *                                   computes it, code point by code point;
+ *   snowball_porter(word) -> str    the Snowball Porter stemmer (the original 1980 algorithm,
+ *                                   2.2.0 revision; the paper2005 flavour's), likewise;
  *   nltk_porter_rules(word) -> str  the rule steps of NLTK's Porter stemmer, exactly as
  *                                   resources/nltk_porter.py's _stem_lowered computes them.
  *
- * The stemmer is a transcription of the generated Python program onto a small runtime that has
- * the same semantics as the vendored BaseStemmer (cursor, limit, backward limit, bra/ket slice
+ * The Snowball stemmers are transcriptions of the generated Python programs onto a small
+ * runtime that has the same semantics as the vendored BaseStemmer (cursor, limit, backward limit, bra/ket slice
  * marks, the same among-table search and the same replace/insert cursor adjustments), so every
- * routine returns what its Python counterpart returns. The Python engine stays the reference
+ * routine returns what its Python counterpart returns. The Python engines stay the reference
  * and the fallback; tests compare both on the whole WordNet vocabulary and on random strings.
  */
 
@@ -661,6 +663,259 @@ snowball_english_c(PyObject *self, PyObject *arg)
     z.cap = cap;
     z.len = z.l = n;
     en_stem(&z);
+    PyObject *out;
+    if (z.failed)
+        out = PyErr_NoMemory();
+    else
+        out = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, z.p, z.l);
+    PyMem_Free(z.heap);
+    return out;
+}
+
+
+/* ---- Snowball Porter (the original 1980 algorithm), 2.2.0 revision ------------------------- */
+
+/* The Snowball program "porter" as the vendored resources/_snowball/v2_2_0/porter_stemmer.py
+ * runs it, on the same runtime as the English stemmer above: y turned into Y where it acts as a
+ * consonant, the regions R1 and R2, steps 1a to 5b backward from the end, then Y back to y. */
+
+static const Among po_a_0[] = {A("s", -1, 3), A("ies", 0, 2), A("sses", 0, 1), A("ss", 0, -1)};
+static const Among po_a_2[] = {A("ed", -1, 2), A("eed", 0, 1), A("ing", -1, 2)};
+static const Among po_a_3[] = {
+    A("anci", -1, 3),    A("enci", -1, 2),     A("abli", -1, 4),     A("eli", -1, 6),
+    A("alli", -1, 9),    A("ousli", -1, 11),   A("entli", -1, 5),    A("aliti", -1, 9),
+    A("biliti", -1, 13), A("iviti", -1, 12),   A("tional", -1, 1),   A("ational", 10, 8),
+    A("alism", -1, 9),   A("ation", -1, 8),    A("ization", 13, 7),  A("izer", -1, 7),
+    A("ator", -1, 8),    A("iveness", -1, 12), A("fulness", -1, 10), A("ousness", -1, 11)};
+static const Among po_a_4[] = {A("icate", -1, 2), A("ative", -1, 3), A("alize", -1, 1),
+                               A("iciti", -1, 2), A("ical", -1, 2),  A("ful", -1, 3),
+                               A("ness", -1, 3)};
+static const Among po_a_5[] = {A("ic", -1, 1),   A("ance", -1, 1), A("ence", -1, 1),
+                               A("able", -1, 1), A("ible", -1, 1), A("ate", -1, 1),
+                               A("ive", -1, 1),  A("ize", -1, 1),  A("iti", -1, 1),
+                               A("al", -1, 1),   A("ism", -1, 1),  A("ion", -1, 2),
+                               A("er", -1, 1),   A("ous", -1, 1),  A("ant", -1, 1),
+                               A("ent", -1, 1),  A("ment", 15, 1), A("ement", 16, 1),
+                               A("ou", -1, 1)};
+
+/* Porter's short syllable before the cursor: a consonant other than w, x or Y, a vowel, a
+ * consonant (going backward). Unlike the English one, no word-initial vowel-consonant form. */
+static int
+po_shortv(SB *z)
+{
+    return out_grouping_b(z, en_g_v_WXY, 89, 121) && in_grouping_b(z, V(z)) &&
+           out_grouping_b(z, V(z));
+}
+
+static int
+po_step_1a(SB *z)
+{
+    switch (en_mark_suffix(z, po_a_0, NA(po_a_0))) {
+        case 0: return 0;
+        case 1: return slice_from(z, "ss");
+        case 2: return slice_from(z, "i");
+        case 3: return slice_del(z);
+        default: return 1; /* "ss" stays */
+    }
+}
+
+static int
+po_step_1b(SB *z)
+{
+    int among_var = en_mark_suffix(z, po_a_2, NA(po_a_2));
+    if (among_var == 0) return 0;
+    if (among_var == 1) {
+        if (!R1(z)) return 0;
+        return slice_from(z, "ee");
+    }
+    /* ed, ing: only when a vowel precedes; then the ending goes and the stem is tidied. */
+    Py_ssize_t v_1 = z->l - z->c;
+    if (!go_out_grouping_b(z, V(z))) return 0;
+    z->c = z->l - v_1;
+    if (!slice_del(z)) return 0;
+    Py_ssize_t v_2 = z->l - z->c;
+    among_var = find_among_b(z, en_a_3, NA(en_a_3)); /* Porter's table is English's a_3 */
+    if (among_var == 0) return 0;
+    z->c = z->l - v_2;
+    if (among_var == 1) {
+        Py_ssize_t c = z->c;
+        insert_s(z, z->c, z->c, "e");
+        z->c = c;
+    } else if (among_var == 2) {
+        z->ket = z->c;
+        if (z->c <= z->lb) return 0;
+        z->c--;
+        z->bra = z->c;
+        if (!slice_del(z)) return 0;
+    } else {
+        if (z->c != z->p1) return 0;
+        Py_ssize_t v_3 = z->l - z->c;
+        if (!po_shortv(z)) return 0;
+        z->c = z->l - v_3;
+        Py_ssize_t c = z->c;
+        insert_s(z, z->c, z->c, "e");
+        z->c = c;
+    }
+    return !z->failed;
+}
+
+static int
+po_step_1c(SB *z)
+{
+    z->ket = z->c;
+    Py_ssize_t v_1 = z->l - z->c;
+    if (!eq_s_b(z, "y")) {
+        z->c = z->l - v_1;
+        if (!eq_s_b(z, "Y")) return 0;
+    }
+    z->bra = z->c;
+    if (!go_out_grouping_b(z, V(z))) return 0; /* a vowel somewhere before the y */
+    z->c--;
+    return slice_from(z, "i");
+}
+
+static int
+po_step_2(SB *z)
+{
+    static const char *const to[] = {NULL,  "tion", "ence", "ance", "able", "ent", "e",
+                                     "ize", "ate",  "al",   "ful",  "ous",  "ive", "ble"};
+    int among_var = en_mark_suffix(z, po_a_3, NA(po_a_3));
+    if (among_var == 0) return 0;
+    if (!R1(z)) return 0;
+    return slice_from(z, to[among_var]);
+}
+
+static int
+po_step_3(SB *z)
+{
+    int among_var = en_mark_suffix(z, po_a_4, NA(po_a_4));
+    if (among_var == 0) return 0;
+    if (!R1(z)) return 0;
+    switch (among_var) {
+        case 1: return slice_from(z, "al");
+        case 2: return slice_from(z, "ic");
+        default: return slice_del(z);
+    }
+}
+
+static int
+po_step_4(SB *z)
+{
+    int among_var = en_mark_suffix(z, po_a_5, NA(po_a_5));
+    if (among_var == 0) return 0;
+    if (!R2(z)) return 0;
+    if (among_var == 2) { /* ion after s or t */
+        Py_ssize_t v_1 = z->l - z->c;
+        if (!eq_s_b(z, "s")) {
+            z->c = z->l - v_1;
+            if (!eq_s_b(z, "t")) return 0;
+        }
+    }
+    return slice_del(z);
+}
+
+static int
+po_step_5a(SB *z)
+{
+    z->ket = z->c;
+    if (!eq_s_b(z, "e")) return 0;
+    z->bra = z->c;
+    if (!R2(z)) {
+        if (!R1(z)) return 0;
+        Py_ssize_t v_2 = z->l - z->c;
+        if (po_shortv(z)) return 0;
+        z->c = z->l - v_2;
+    }
+    return slice_del(z);
+}
+
+static int
+po_step_5b(SB *z)
+{
+    z->ket = z->c;
+    if (!eq_s_b(z, "l")) return 0;
+    z->bra = z->c;
+    if (!R2(z)) return 0;
+    if (!eq_s_b(z, "l")) return 0;
+    return slice_del(z);
+}
+
+static void
+po_stem(SB *z)
+{
+    /* y at the start, or after a vowel, is a consonant: Y until the postlude. */
+    z->y_found = 0;
+    Py_ssize_t v = z->c;
+    z->bra = z->c;
+    if (eq_s(z, "y")) {
+        z->ket = z->c;
+        if (!slice_from(z, "Y")) return;
+        z->y_found = 1;
+    }
+    z->c = v;
+    for (;;) {
+        Py_ssize_t v_3 = z->c;
+        if (!en_goto_mark(z, "y", 1)) {
+            z->c = v_3;
+            break;
+        }
+        if (!slice_from(z, "Y")) return;
+        z->y_found = 1;
+    }
+    z->c = v;
+    /* R1 and R2: after the first, then the second, non-vowel that follows a vowel. */
+    z->p1 = z->l;
+    z->p2 = z->l;
+    if (go_out_grouping(z, V(z))) {
+        z->c++;
+        if (go_in_grouping(z, V(z))) {
+            z->c++;
+            z->p1 = z->c;
+            if (go_out_grouping(z, V(z))) {
+                z->c++;
+                if (go_in_grouping(z, V(z))) {
+                    z->c++;
+                    z->p2 = z->c;
+                }
+            }
+        }
+    }
+    z->c = v;
+    z->lb = z->c;
+    z->c = z->l;
+    int (*const steps[])(SB *) = {po_step_1a, po_step_1b,
+                                  po_step_1c, po_step_2,
+                                  po_step_3,  po_step_4,
+                                  po_step_5a, po_step_5b};
+    for (size_t k = 0; k < sizeof(steps) / sizeof(steps[0]); k++) {
+        Py_ssize_t back = z->l - z->c;
+        steps[k](z);
+        if (z->failed) return;
+        z->c = z->l - back;
+    }
+    z->c = z->lb;
+    v = z->c;
+    en_postlude(z);
+    z->c = v;
+}
+
+PyObject *
+snowball_porter_c(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    Py_UCS4 local[WORD_LOCAL], *heap;
+    Py_ssize_t n, cap;
+    Py_UCS4 *p = stem_word_buffer(arg, "snowball_porter", local, &heap, &n, &cap);
+    if (p == NULL) {
+        return NULL;
+    }
+    SB z;
+    memset(&z, 0, sizeof z);
+    z.p = p;
+    z.heap = heap;
+    z.cap = cap;
+    z.len = z.l = n;
+    po_stem(&z);
     PyObject *out;
     if (z.failed)
         out = PyErr_NoMemory();

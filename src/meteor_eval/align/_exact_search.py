@@ -35,7 +35,7 @@ def _crossings_with(h: int, r: int, base: Iterable[Pair]) -> int:
 class _Component:
     """One connected component of the undecided candidate graph, in local indices."""
 
-    __slots__ = ("block", "hyps", "refs", "static")
+    __slots__ = ("all_refs", "block", "hyps", "mask", "refs", "static", "zeros")
 
     def __init__(
         self, hyps: list[int], refs: list[int], block: bool, static: list[list[int]]
@@ -44,6 +44,9 @@ class _Component:
         self.refs = refs  # ascending local ref indices
         self.block = block  # complete bipartite?
         self.static = static  # blocks only: static[s][t] for hyps[s], refs[t]
+        self.mask = sum(1 << y for y in refs)  # the refs as a bit mask
+        self.all_refs = list(range(len(refs)))  # every ref live (no dead one in the block)
+        self.zeros = [0] * len(refs)  # no chosen ref above the block
 
 
 class _BudgetSpentError(Exception):
@@ -367,8 +370,8 @@ def _bound(
     total = node[1]
     chosen = node[2]
     dead = node[3]
-    # Future pairs of blocks as boxes (hyp range, ref range), grouped per block.
-    groups: list[list[tuple[int, int, int, int]]] = []
+    # The future pairs of each block with undecided hyps, described for _group_crossings.
+    groups: list[_Future] = []
     for comp in components:
         start = bisect_left(comp.hyps, lo)
         if start == len(comp.hyps):
@@ -379,7 +382,14 @@ def _bound(
             total += _free_bound(comp.hyps[start:], node[4], adj_cost, chosen, dead)
         if total >= limit:
             return total
+    if len(groups) < 2:  # crossings between the future pairs of different blocks only
+        return total
     return total + _group_crossings(groups)
+
+
+# The future pairs of a block, as _block_bound leaves them: its hyps, its refs, its first
+# undecided hyp, its live refs (indices into refs), and how many undecided hyps and live refs.
+_Future = tuple[list[int], list[int], int, list[int], int, int]
 
 
 def _block_bound(
@@ -387,19 +397,33 @@ def _block_bound(
     start: int,
     chosen: int,
     dead: int,
-    groups: list[list[tuple[int, int, int, int]]],
+    groups: list[_Future],
 ) -> int:
     """Cheapest order-preserving completion of a complete block from its hyp ``start`` on;
-    appends the boxes of its future pairs to ``groups``."""
+    appends the description of its future pairs to ``groups``."""
     hyps = comp.hyps
     refs = comp.refs
-    live = [t for t, y in enumerate(refs) if not (dead >> y) & 1]
+    if dead & comp.mask:
+        live = [t for t, y in enumerate(refs) if not (dead >> y) & 1]
+    else:
+        live = comp.all_refs
     a = len(hyps) - start
     b = len(live)
     if b == 0:
         return 0
-    extra = [(chosen >> (refs[t] + 1)).bit_count() for t in live]
+    groups.append((hyps, refs, start, live, a, b))
     table = comp.static
+    if not chosen >> (refs[0] + 1):
+        # No chosen ref lies above the block's refs: no pair adds a crossing with them.
+        if a == b:
+            return sum([table[start + t][live[t]] for t in range(b)])
+        extra = comp.zeros
+    else:
+        extra = [(chosen >> (refs[t] + 1)).bit_count() for t in live]
+        if a == b:
+            return sum([table[start + t][live[t]] + extra[t] for t in range(b)])
+    # (With a == b the one order-preserving completion gives the s-th live ref to the s-th
+    # undecided hyp, what the dynamic programmes below find.)
     if a >= b:
         # Every live ref is matched; dp[t]: cheapest way to match the first t refs.
         dp = [0] + [_INF] * b
@@ -409,10 +433,6 @@ def _block_bound(
                 v = dp[t - 1] + row[live[t - 1]] + extra[t - 1]
                 if v < dp[t]:
                     dp[t] = v
-        d = a - b
-        groups.append(
-            [(hyps[start + t], hyps[start + t + d], refs[live[t]], refs[live[t]]) for t in range(b)]
-        )
         return dp[b]
     # Every undecided hyp is matched; dp[s]: cheapest way to match the first s hyps.
     dp = [0] + [_INF] * a
@@ -423,11 +443,21 @@ def _block_bound(
             v = dp[s - 1] + table[start + s - 1][col] + cost
             if v < dp[s]:
                 dp[s] = v
-    d = b - a
-    groups.append(
-        [(hyps[start + s], hyps[start + s], refs[live[s]], refs[live[s + d]]) for s in range(a)]
-    )
     return dp[a]
+
+
+def _boxes(future: _Future) -> list[tuple[int, int, int, int]]:
+    """The boxes (hyp range, ref range) of a block's future pairs: with at least as many
+    undecided hyps as live refs, the t-th live ref goes to one of the undecided hyps t .. t + d;
+    with fewer, the s-th undecided hyp takes one of the live refs s .. s + d."""
+    hyps, refs, start, live, a, b = future
+    if a >= b:
+        d = a - b
+        return [
+            (hyps[start + t], hyps[start + t + d], refs[live[t]], refs[live[t]]) for t in range(b)
+        ]
+    d = b - a
+    return [(hyps[start + s], hyps[start + s], refs[live[s]], refs[live[s + d]]) for s in range(a)]
 
 
 def _free_bound(
@@ -454,7 +484,7 @@ def _free_bound(
     return sum(costs[:need])
 
 
-def _group_crossings(groups: list[list[tuple[int, int, int, int]]]) -> int:
+def _group_crossings(futures: list[_Future]) -> int:
     """Crossings that future pairs of different blocks cannot avoid.
 
     In a block whose undecided hyps are all matched, its s-th undecided hyp takes one of the
@@ -463,6 +493,7 @@ def _group_crossings(groups: list[list[tuple[int, int, int, int]]]) -> int:
     strictly anti-ordered must cross. (Pairs of one block never do, as its completion is
     order-preserving.)
     """
+    groups = [_boxes(future) for future in futures]
     total = 0
     for g, group in enumerate(groups):
         for other in groups[g + 1 :]:

@@ -257,6 +257,9 @@ def _align_stage(
     _validate(cands, fixed_list)
     if not cands:
         return (), False
+    if len({h for h, _ in cands}) == len(cands) == len({r for _, r in cands}):
+        # Every candidate is an isolated pair (the common case): all of them are chosen.
+        return tuple(cands), False
 
     by_hyp: dict[int, list[int]] = {}
     by_ref: dict[int, list[int]] = {}
@@ -313,6 +316,8 @@ def _validate(cands: list[Pair], fixed: list[Pair]) -> None:
     fixed_r = {r for _, r in fixed}
     if len(fixed_h) != len(fixed) or len(fixed_r) != len(fixed):
         raise ValueError(f"fixed must be one-to-one, got {sorted(fixed)!r}")
+    if _valid_at_a_glance(cands, fixed, fixed_h, fixed_r):
+        return
     for h, r in fixed:
         if h < 0 or r < 0:
             raise ValueError(f"positions must be non-negative, got fixed pair {(h, r)!r}")
@@ -324,3 +329,19 @@ def _validate(cands: list[Pair], fixed: list[Pair]) -> None:
                 f"candidate {(h, r)!r} uses a position already matched in fixed; "
                 "filter candidates to unmatched positions first (align_stages does this)"
             )
+
+
+def _valid_at_a_glance(
+    cands: list[Pair], fixed: list[Pair], fixed_h: set[int], fixed_r: set[int]
+) -> bool:
+    """Whether no position is negative and no candidate uses a fixed position, checked with a
+    few whole-list operations (when not, :func:`_validate`'s loops find the first offender).
+    ``cands`` is sorted, so its first hypothesis position is the smallest."""
+    if fixed and (min(fixed_h) < 0 or min(fixed_r) < 0):
+        return False
+    if not cands:
+        return True
+    cand_r = [r for _, r in cands]
+    if cands[0][0] < 0 or min(cand_r) < 0:
+        return False
+    return fixed_r.isdisjoint(cand_r) and fixed_h.isdisjoint([h for h, _ in cands])

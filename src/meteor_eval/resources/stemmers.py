@@ -25,10 +25,11 @@ Stemming is applied to the token as it is: it is case-sensitive, and the English
 lower-case. Identity with the jar is checked on the whole WordNet vocabulary and on synthetic word
 lists for every other language (``tests/reference/test_stemmers_vs_jar.py``).
 
-The English stemmer runs compiled when the optional extension is built (the ``stem`` kernel of
-``meteor_eval._ext``: a C transcription of the same Snowball program, about 80 times faster and
-identical on every input: ``tests/unit/resources/test_compiled_stemmers.py``); the vendored
-Python engine is the reference and the fallback (forced with ``METEOR_EVAL_PURE_PYTHON=1``).
+The English and Porter stemmers run compiled when the optional extension is built (the ``stem``
+kernel of ``meteor_eval._ext``: C transcriptions of the same Snowball programs, about 80 times
+faster and identical on every input: ``tests/unit/resources/test_compiled_stemmers.py``); the
+vendored Python engines are the reference and the fallback (forced with
+``METEOR_EVAL_PURE_PYTHON=1``).
 
 Every stemmer is a plain ``Callable[[str], str]``. Results are cached per word in a dictionary
 shared by all callers in the process, and each thread drives its own Snowball engine (the engines
@@ -205,12 +206,13 @@ class _CompiledStemCache(dict[str, str]):
 def compiled_stem_function(name: str) -> Callable[[str], str] | None:
     """The compiled stemmer of a Snowball algorithm, or ``None`` when there is none to use.
 
-    Only English (``"english"``) is compiled. ``None`` also when the extension is not built or
-    ``METEOR_EVAL_PURE_PYTHON=1`` is set.
+    Only English (``"english"``) and Porter (``"porter"``, :func:`porter_stemmer`'s algorithm)
+    are compiled. ``None`` also when the extension is not built or ``METEOR_EVAL_PURE_PYTHON=1``
+    is set.
     """
-    if name != "english":
+    if name not in ("english", "porter"):
         return None
-    return compiled_function("snowball_english")
+    return compiled_function(f"snowball_{name}")
 
 
 def _engine_class(alg: _Algorithm) -> Callable[[], Any]:
@@ -264,6 +266,9 @@ def get_stemmer(language: str) -> Stemmer:
 def porter_stemmer() -> Stemmer:
     """The original Porter (1980) algorithm, as written in Snowball (``snowballstemmer`` 2.2.0).
 
+    Compiled when the extension is built (see :func:`compiled_stem_function`), else the vendored
+    Python engine.
+
     Returns:
         A cached, thread-safe ``stem(word) -> str``.
 
@@ -271,6 +276,9 @@ def porter_stemmer() -> Stemmer:
         >>> porter_stemmer()("caresses")
         'caress'
     """
+    compiled = compiled_stem_function("porter")
+    if compiled is not None:
+        return _CompiledStemCache(compiled).__getitem__
     return _StemCache(_engine_class(_PORTER)).__getitem__
 
 

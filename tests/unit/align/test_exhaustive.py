@@ -217,6 +217,25 @@ def test_rejects_candidate_on_a_fixed_position() -> None:
         align_stage([(0, 3)], fixed=[(0, 1)])
 
 
+def test_rejects_what_the_quick_checks_see_in_any_column() -> None:
+    # The whole-list checks look at hypothesis and reference positions separately, and the
+    # first offender is the one the per-pair loop reports.
+    with pytest.raises(ValueError, match=r"candidate \(1, -1\)"):
+        align_stage([(0, 0), (1, -1)])
+    with pytest.raises(ValueError, match=r"fixed pair \(-3, 4\)"):
+        align_stage([(0, 0)], fixed=[(-3, 4)])
+    with pytest.raises(ValueError, match=r"candidate \(1, 1\) uses"):
+        align_stage([(0, 0), (1, 1)], fixed=[(2, 1)])
+    with pytest.raises(ValueError, match=r"candidate \(2, 0\) uses"):
+        align_stage([(2, 0), (0, 5)], fixed=[(2, 1)])
+
+
+def test_isolated_pairs_are_all_chosen_whatever_they_cross() -> None:
+    # No position repeats, so each pair is a component of its own and is taken as it is.
+    assert align_stage([(3, 0), (0, 3), (1, 1)], fixed=[(2, 2)]) == ((0, 3), (1, 1), (3, 0))
+    assert align_stages([[(1, 0), (0, 1)], [(2, 2)]]) == (((0, 1), (1, 0)), ((2, 2),))
+
+
 # --- speed on pathological inputs -------------------------------------------------------------
 
 
