@@ -11,7 +11,6 @@ pair behind for the next (the batch's rows against the general path's, pair by p
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -67,7 +66,7 @@ WORDS = (
 
 
 @pytest.fixture(scope="module")
-def synonym_scorers() -> Iterator[tuple[Meteor, Meteor]]:
+def synonym_scorers() -> tuple[Meteor, Meteor]:
     """(batch path through the pair kernel, general path) with the synonym stage alone; the
     general path's synonym candidates come from the pure-Python matcher (see the test)."""
     config = MeteorConfig.preset("meteor15", normalization="lower", modules=("synonym",))
@@ -75,7 +74,7 @@ def synonym_scorers() -> Iterator[tuple[Meteor, Meteor]]:
         fused = Meteor(config)
         patch.setattr(fast_module, "_PAIR_KERNEL", None)
         general = Meteor(config)
-    yield fused, general
+    return fused, general
 
 
 def test_one_batch_of_many_lengths_equals_the_general_path(
