@@ -80,7 +80,8 @@ emit(Emit *e, Py_ssize_t ref_start, Py_ssize_t ref_len, Py_ssize_t hyp_start, Py
 void
 chains_free(Chains *c)
 {
-    FREE_EACH(c->keys, c->head, c->tail, c->next, c->pos, c->stamp, c->hits);
+    FREE_EACH(c->keys, c->head, c->tail, c->next, c->pos, c->stamp, c->hits, c->set_slots,
+              c->set_bits, c->set_used);
     memset(c, 0, sizeof(*c));
 }
 
@@ -208,6 +209,150 @@ sort_positions(Py_ssize_t *a, Py_ssize_t n)
     }
 }
 
+/* The index of the lowest set bit of x (x != 0). */
+static inline int
+lowest_bit(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x);
+#else
+    int k = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        k++;
+    }
+    return k;
+#endif
+}
+
+/* A value of the hypothesis's synonym sets and the bit set of the positions whose set has it:
+ * the set itself for a hypothesis of at most 64 words, else 1 + the index of its first 64-bit
+ * word in set_bits; 0 is an empty slot (a value held has a position). */
+struct SetSlot {
+    int64_t value;
+    uint64_t bits;
+};
+
+/* Hypotheses of at most this many words take sets_bits(). */
+#define SETS_BITS_MAX 256
+
+/* The slot of value in an open-addressing table of size mask + 1: its own or the empty one
+ * where it would go. */
+static inline struct SetSlot *
+set_slot(struct SetSlot *slots, uint64_t mask, int64_t value)
+{
+    uint64_t h = key_hash(value) & mask;
+    while (slots[h].bits != 0 && slots[h].value != value) {
+        h = (h + 1) & mask;
+    }
+    return &slots[h];
+}
+
+/* sets_core() for a hypothesis of at most SETS_BITS_MAX words (same candidates, same order):
+ * each distinct hypothesis value is one slot of an open-addressing table holding the bit set
+ * of the positions whose set has it, so that a reference word's hits are the OR of its values'
+ * bit sets, read out lowest bit first, which is the ascending order of positions (no chains, no
+ * stamps, no sort). The table's slots are empty between calls: a call empties the slots it
+ * filled (not the whole table) before it returns. */
+static int
+sets_bits(Emit *e, Chains *c, const Packed *hs, Py_ssize_t nh, const Packed *rs, Py_ssize_t nr,
+          const int64_t *hid, const int64_t *rid, Py_ssize_t total)
+{
+    const Py_ssize_t words = (nh + 63) / 64;
+    Py_ssize_t size = 16;
+    while (size < 2 * total) {
+        size *= 2;
+    }
+    const Py_ssize_t old_cap = c->set_slot_cap;
+    if (grow((void **)&c->set_slots, &c->set_slot_cap, size, sizeof(struct SetSlot)) < 0) {
+        return -1;
+    }
+    if (c->set_slot_cap != old_cap) { /* new or moved: every slot empty */
+        memset(c->set_slots, 0, (size_t)c->set_slot_cap * sizeof(struct SetSlot));
+    }
+    if (grow((void **)&c->set_used, &c->set_used_cap, total, sizeof(Py_ssize_t)) < 0 ||
+        (words > 1 && grow((void **)&c->set_bits, &c->set_bits_cap, (total + 1) * words,
+                           sizeof(uint64_t)) < 0)) {
+        return -1;
+    }
+    struct SetSlot *slots = c->set_slots;
+    Py_ssize_t *filled = c->set_used, n_filled = 0;
+    const uint64_t mask = (uint64_t)size - 1;
+    int rc = 0;
+    if (words == 1) { /* the common case: the bit set is the slot's own word */
+        for (Py_ssize_t i = 0; i < nh; i++) {
+            for (Py_ssize_t a = 0; a < hs[i].n; a++) {
+                const int64_t value = packed_at(&hs[i], a);
+                struct SetSlot *slot = set_slot(slots, mask, value);
+                if (slot->bits == 0) {
+                    slot->value = value;
+                    filled[n_filled++] = slot - slots;
+                }
+                slot->bits |= UINT64_C(1) << i;
+            }
+        }
+        for (Py_ssize_t j = 0; j < nr && rc == 0; j++) {
+            uint64_t hits = 0; /* an empty slot's bits are 0 */
+            for (Py_ssize_t a = 0; a < rs[j].n; a++) {
+                hits |= set_slot(slots, mask, packed_at(&rs[j], a))->bits;
+            }
+            for (; hits != 0; hits &= hits - 1) {
+                const Py_ssize_t i = (Py_ssize_t)lowest_bit(hits);
+                if (hid[i] != rid[j] && emit(e, j, 1, i, 1) < 0) {
+                    rc = -1;
+                    break;
+                }
+            }
+        }
+    }
+    else {
+        uint64_t *bits = c->set_bits, *hits = c->set_bits;
+        Py_ssize_t used = words; /* bits[0 .. words): a reference word's hits */
+        for (Py_ssize_t i = 0; i < nh; i++) {
+            for (Py_ssize_t a = 0; a < hs[i].n; a++) {
+                const int64_t value = packed_at(&hs[i], a);
+                struct SetSlot *slot = set_slot(slots, mask, value);
+                if (slot->bits == 0) {
+                    slot->value = value;
+                    slot->bits = 1 + (uint64_t)used;
+                    filled[n_filled++] = slot - slots;
+                    for (Py_ssize_t w = 0; w < words; w++) {
+                        bits[used + w] = 0;
+                    }
+                    used += words;
+                }
+                bits[slot->bits - 1 + (uint64_t)(i >> 6)] |= UINT64_C(1) << (i & 63);
+            }
+        }
+        for (Py_ssize_t j = 0; j < nr && rc == 0; j++) {
+            for (Py_ssize_t w = 0; w < words; w++) {
+                hits[w] = 0;
+            }
+            for (Py_ssize_t a = 0; a < rs[j].n; a++) {
+                const struct SetSlot *slot = set_slot(slots, mask, packed_at(&rs[j], a));
+                if (slot->bits != 0) {
+                    for (Py_ssize_t w = 0; w < words; w++) {
+                        hits[w] |= bits[slot->bits - 1 + (uint64_t)w];
+                    }
+                }
+            }
+            for (Py_ssize_t w = 0; w < words && rc == 0; w++) {
+                for (uint64_t left = hits[w]; left != 0; left &= left - 1) {
+                    const Py_ssize_t i = w * 64 + (Py_ssize_t)lowest_bit(left);
+                    if (hid[i] != rid[j] && emit(e, j, 1, i, 1) < 0) {
+                        rc = -1;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    for (Py_ssize_t k = 0; k < n_filled; k++) {
+        slots[filled[k]].bits = 0;
+    }
+    return rc;
+}
+
 /* Candidates (j, 1, i, 1) for every reference j ascending and hypothesis i ascending whose sets
  * share a value and whose identities differ.
  *
@@ -229,6 +374,9 @@ sets_core(Emit *e, Chains *c, const Packed *hs, Py_ssize_t nh, const Packed *rs,
     }
     if (total == 0 || ref_total == 0) {
         return 0; /* a side without synonym sets has no candidates */
+    }
+    if (nh <= SETS_BITS_MAX) {
+        return sets_bits(e, c, hs, nh, rs, nr, hid, rid, total);
     }
     if (chains_init(c, total, nh) < 0) {
         return -1;

@@ -515,6 +515,15 @@ typedef struct {
     Py_ssize_t pos_cap;
     uint64_t mask;
     Py_ssize_t n;
+    /* sets_core() for hypotheses of at most 256 words: a table of values, each with a bit set
+     * of the hypothesis positions having it; every slot is empty between calls (the slots a
+     * call fills, listed in set_used, are emptied before it returns) */
+    struct SetSlot *set_slots;
+    Py_ssize_t set_slot_cap;
+    uint64_t *set_bits;
+    Py_ssize_t set_bits_cap;
+    Py_ssize_t *set_used;
+    Py_ssize_t set_used_cap;
 } Chains;
 
 KERNEL_API void chains_free(Chains *c);

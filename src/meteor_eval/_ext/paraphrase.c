@@ -176,26 +176,55 @@ typedef struct {
     int32_t pos;
 } Walker;
 
+/* The grow-only arrays of walk_all() and of the occurrence tables of one pair: kept by the walk
+ * cache between pairs (one allocation per array for a whole job instead of about eight
+ * allocations and frees a pair), or local to a call without a cache. */
+typedef struct {
+    Step *steps; /* depth-major steps of a walk */
+    Py_ssize_t steps_cap;
+    Walker *walkers;
+    Py_ssize_t walkers_cap;
+    Py_ssize_t *per_start;
+    Py_ssize_t per_start_cap;
+    int32_t *searching; /* walkers whose binary search is still going */
+    Py_ssize_t searching_cap;
+    Step *out[2]; /* the start-major steps of the hypothesis (0) and of a reference (1) */
+    Py_ssize_t out_cap[2];
+} WalkWork;
+
+static void
+walk_work_free(WalkWork *w)
+{
+    FREE_EACH(w->steps, w->walkers, w->per_start, w->searching, w->out[0], w->out[1]);
+    memset(w, 0, sizeof(*w));
+}
+
+#define WORK_GROW(w, field, need) grow((void **)&(w)->field, &(w)->field##_cap, (need), \
+                                       sizeof(*(w)->field))
+
 /* Walk the trie from every start of ids; steps in start order, shallow first. Returns the
- * number of steps written to *out (a new array) or -1 with an exception set.
+ * number of steps written to w->out[side] (grown as needed) or -1 with an exception set.
  *
  * The walks advance together, one depth at a time, and their child lookups (binary searches
  * over the memory-mapped index, mostly cache misses) run in lockstep, one halving step of each
- * in turn with the next probe prefetched, so that the misses of independent walks overlap.
+ * in turn with the next probe prefetched, so that the misses of independent walks overlap;
+ * only the walks still searching are visited in each round (a list of their indices).
  * hops, when not NULL, is the table of steps searched before (see Hop): it answers the steps it
  * holds and learns the others. */
 static Py_ssize_t
-walk_all(const Trie *t, const Hops *hops, const int64_t *ids, Py_ssize_t n, Step **out)
+walk_all(const Trie *t, const Hops *hops, const int64_t *ids, Py_ssize_t n, WalkWork *w,
+         int side)
 {
-    Py_ssize_t cap = n * 4 + 4, count = 0;
-    Step *steps = PyMem_Malloc((size_t)cap * sizeof(Step));
-    Walker *walkers = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(Walker));
-    Py_ssize_t *per_start = PyMem_Calloc((size_t)(n + 1), sizeof(Py_ssize_t));
-    Step *sorted = NULL;
-    if (steps == NULL || walkers == NULL || per_start == NULL) {
-        PyErr_NoMemory();
-        goto fail;
+    Py_ssize_t count = 0;
+    if (WORK_GROW(w, steps, n * 4 + 4) < 0 || WORK_GROW(w, walkers, n ? n : 1) < 0 ||
+        WORK_GROW(w, per_start, n + 1) < 0 || WORK_GROW(w, searching, n ? n : 1) < 0) {
+        return -1;
     }
+    Step *steps = w->steps;
+    Walker *walkers = w->walkers;
+    Py_ssize_t *per_start = w->per_start;
+    int32_t *searching_at = w->searching;
+    memset(per_start, 0, (size_t)(n + 1) * sizeof(Py_ssize_t));
     Py_ssize_t active = 0;
     for (Py_ssize_t s = 0; s < n; s++) {
         if (t->root != NULL && ids[s] >= 0 && ids[s] < t->root_len) {
@@ -208,7 +237,7 @@ walk_all(const Trie *t, const Hops *hops, const int64_t *ids, Py_ssize_t n, Step
     }
     while (active > 0) {
         /* Start this depth's lookups; walks that cannot go on are dropped. */
-        Py_ssize_t searching = 0;
+        Py_ssize_t searching = 0, unsettled = 0;
         for (Py_ssize_t k = 0; k < active; k++) {
             Walker *wk = &walkers[k];
             const int64_t word = ids[wk->pos];
@@ -225,7 +254,7 @@ walk_all(const Trie *t, const Hops *hops, const int64_t *ids, Py_ssize_t n, Step
                 if (child < t->node[0].first_child || child >= t->node[1].first_child ||
                     child >= t->nodes) {
                     PyErr_SetString(PyExc_ValueError, "paraphrase index: stale root table");
-                    goto fail;
+                    return -1;
                 }
                 next.base = t->token + child;
                 next.end = NULL; /* found: no search, no read of the token array */
@@ -249,7 +278,7 @@ walk_all(const Trie *t, const Hops *hops, const int64_t *ids, Py_ssize_t n, Step
                                  hi = t->node[wk->node + 1].first_child;
                 if (lo > hi || hi > t->nodes) {
                     PyErr_SetString(PyExc_ValueError, "paraphrase index: corrupt trie");
-                    goto fail;
+                    return -1;
                 }
                 if (lo == hi) {
                     continue;
@@ -258,22 +287,26 @@ walk_all(const Trie *t, const Hops *hops, const int64_t *ids, Py_ssize_t n, Step
                 next.end = t->token + hi;
                 next.n = hi - lo;
                 PREFETCH(next.base + next.n / 2);
+                if (next.n > 1) {
+                    searching_at[unsettled++] = (int32_t)searching;
+                }
             }
             walkers[searching++] = next;
         }
         /* Lockstep binary searches: base ends just before the first token >= word, or at it. */
-        for (int busy = 1; busy;) {
-            busy = 0;
-            for (Py_ssize_t k = 0; k < searching; k++) {
-                Walker *wk = &walkers[k];
+        while (unsettled > 0) {
+            Py_ssize_t still = 0;
+            for (Py_ssize_t q = 0; q < unsettled; q++) {
+                Walker *wk = &walkers[searching_at[q]];
+                const Py_ssize_t half = wk->n / 2;
+                wk->base = wk->base[half] < wk->word ? wk->base + half : wk->base;
+                wk->n -= half;
+                PREFETCH(wk->base + wk->n / 2);
                 if (wk->n > 1) {
-                    const Py_ssize_t half = wk->n / 2;
-                    wk->base = wk->base[half] < wk->word ? wk->base + half : wk->base;
-                    wk->n -= half;
-                    PREFETCH(wk->base + wk->n / 2);
-                    busy = 1;
+                    searching_at[still++] = searching_at[q];
                 }
             }
+            unsettled = still;
         }
         /* Record the steps found; walks that reached the end of ids stop. */
         active = 0;
@@ -295,14 +328,11 @@ walk_all(const Trie *t, const Hops *hops, const int64_t *ids, Py_ssize_t n, Step
             }
             const uint32_t node = (uint32_t)(found - t->token);
             PREFETCH(&t->node[node]); /* both ranges: its children and its records */
-            if (count == cap) {
-                cap *= 2;
-                Step *grown = PyMem_Realloc(steps, (size_t)cap * sizeof(Step));
-                if (grown == NULL) {
-                    PyErr_NoMemory();
-                    goto fail;
+            if (count == w->steps_cap) {
+                if (WORK_GROW(w, steps, count + 1) < 0) {
+                    return -1;
                 }
-                steps = grown;
+                steps = w->steps;
             }
             steps[count].node = node;
             steps[count].start = wk.start;
@@ -320,28 +350,17 @@ walk_all(const Trie *t, const Hops *hops, const int64_t *ids, Py_ssize_t n, Step
         }
     }
     /* Depth-major to start-major order: a start's steps come out shallow first. */
-    sorted = PyMem_Malloc((size_t)(count ? count : 1) * sizeof(Step));
-    if (sorted == NULL) {
-        PyErr_NoMemory();
-        goto fail;
+    if (grow((void **)&w->out[side], &w->out_cap[side], count ? count : 1, sizeof(Step)) < 0) {
+        return -1;
     }
+    Step *sorted = w->out[side];
     for (Py_ssize_t s = 0; s < n; s++) {
         per_start[s + 1] += per_start[s];
     }
     for (Py_ssize_t k = 0; k < count; k++) {
         sorted[per_start[steps[k].start] + steps[k].depth - 1] = steps[k];
     }
-    PyMem_Free(steps);
-    PyMem_Free(walkers);
-    PyMem_Free(per_start);
-    *out = sorted;
     return count;
-fail:
-    PyMem_Free(steps);
-    PyMem_Free(walkers);
-    PyMem_Free(per_start);
-    PyMem_Free(sorted);
-    return -1;
 }
 
 /* The trie nodes one side reaches, as an open-addressing hash table: each distinct node with
@@ -362,10 +381,22 @@ typedef struct {
 
 typedef struct {
     Slot *slots;
+    Py_ssize_t slots_cap; /* grow-only: a table is reused from pair to pair */
     uint32_t mask;
     int32_t *next; /* next step of the same node, or -1 */
+    Py_ssize_t next_cap;
     uint64_t filter[(1 << FILTER_BITS) / 64]; /* bit filter_bit(node) of every node held */
 } Occurrences;
+
+static void
+occurrences_free(Occurrences *o)
+{
+    FREE_EACH(o->slots, o->next);
+    o->slots = NULL;
+    o->next = NULL;
+    o->slots_cap = 0;
+    o->next_cap = 0;
+}
 
 static inline uint32_t
 node_hash(uint32_t node)
@@ -399,13 +430,11 @@ occurrences_build(Occurrences *o, const Step *steps, Py_ssize_t n)
     while ((Py_ssize_t)size < 2 * n) {
         size *= 2;
     }
-    o->mask = size - 1;
-    o->slots = PyMem_Malloc((size_t)size * sizeof(Slot));
-    o->next = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(int32_t));
-    if (o->slots == NULL || o->next == NULL) {
-        PyErr_NoMemory();
+    if (grow((void **)&o->slots, &o->slots_cap, size, sizeof(Slot)) < 0 ||
+        grow((void **)&o->next, &o->next_cap, n ? n : 1, sizeof(int32_t)) < 0) {
         return -1;
     }
+    o->mask = size - 1;
     for (uint32_t k = 0; k < size; k++) {
         o->slots[k].head = -1;
     }
@@ -475,12 +504,16 @@ typedef struct {
     Py_ssize_t n_ids, n_steps;
     int64_t *ids; /* the key, then the steps */
     Step *steps;
+    Occurrences *occ; /* the nodes of the steps, as the other side's pass probes them; NULL
+                       * when it could not be allocated (then built for each pair) */
 } WalkEntry;
 
 struct WalkCache {
     WalkEntry *slots; /* open addressing; ids == NULL: empty */
     size_t mask, used, bytes;
     Hops hops;     /* steps searched before: small at the first walk, large later */
+    WalkWork work; /* the walks' arrays, reused from pair to pair */
+    Occurrences hfound, rfound; /* the hypothesis's occurrences, an uncached reference's */
     uint64_t pairs; /* pairs walked with this cache (HOP_GROW_AFTER) */
     char busy; /* taken by the thread using the cache (CACHE_TAKE) */
 };
@@ -491,6 +524,10 @@ walk_cache_clear(struct WalkCache *c)
     for (size_t k = 0; c->slots != NULL && k <= c->mask; k++) {
         PyMem_Free(c->slots[k].ids);
         PyMem_Free(c->slots[k].steps);
+        if (c->slots[k].occ != NULL) {
+            occurrences_free(c->slots[k].occ);
+            PyMem_Free(c->slots[k].occ);
+        }
     }
     PyMem_Free(c->slots);
     c->slots = NULL;
@@ -506,6 +543,9 @@ walk_cache_destroy(PyObject *capsule)
     if (c != NULL) {
         walk_cache_clear(c);
         hops_free(&c->hops);
+        walk_work_free(&c->work);
+        occurrences_free(&c->hfound);
+        occurrences_free(&c->rfound);
         PyMem_Free(c);
     }
 }
@@ -544,14 +584,21 @@ walk_cache_slot(struct WalkCache *c, const int64_t *ids, Py_ssize_t n, uint64_t 
     }
 }
 
-/* Keep a copy of the walk of ids (count steps); a failure to allocate only skips it. */
-static void
+/* Keep a copy of the walk of ids (count steps) with its occurrence table; the entry, or NULL
+ * when it is not kept (a failure to allocate only skips it, no exception is left set). */
+static const WalkEntry *
 walk_cache_put(struct WalkCache *c, const int64_t *ids, Py_ssize_t n, uint64_t h,
                const Step *steps, Py_ssize_t count)
 {
-    const size_t size = (size_t)n * sizeof(int64_t) + (size_t)count * sizeof(Step) + 64;
+    Py_ssize_t table = 16;
+    while (table < 2 * count) {
+        table *= 2;
+    }
+    const size_t size = (size_t)n * sizeof(int64_t) + (size_t)count * sizeof(Step) + 64 +
+                        sizeof(Occurrences) + (size_t)table * sizeof(Slot) +
+                        (size_t)count * sizeof(int32_t);
     if (size > WALK_CACHE_BYTES / 8) {
-        return; /* a document: not worth a cache of sentences */
+        return NULL; /* a document: not worth a cache of sentences */
     }
     if (c->bytes + size > WALK_CACHE_BYTES || (c->slots != NULL && 2 * (c->used + 1) > c->mask)) {
         if (c->bytes + size > WALK_CACHE_BYTES || c->mask + 1 >= ((size_t)1 << 20)) {
@@ -563,7 +610,8 @@ walk_cache_put(struct WalkCache *c, const int64_t *ids, Py_ssize_t n, uint64_t h
             c->slots = PyMem_Calloc(old_size * 2, sizeof(WalkEntry));
             if (c->slots == NULL) {
                 c->slots = old;
-                return;
+                PyErr_Clear();
+                return NULL;
             }
             c->mask = old_size * 2 - 1;
             for (size_t k = 0; k < old_size; k++) {
@@ -577,20 +625,27 @@ walk_cache_put(struct WalkCache *c, const int64_t *ids, Py_ssize_t n, uint64_t h
     if (c->slots == NULL) {
         c->slots = PyMem_Calloc(1024, sizeof(WalkEntry));
         if (c->slots == NULL) {
-            return;
+            PyErr_Clear();
+            return NULL;
         }
         c->mask = 1023;
     }
     WalkEntry *e = walk_cache_slot(c, ids, n, h);
     if (e->ids != NULL) {
-        return;
+        return e;
     }
     int64_t *key = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(int64_t));
     Step *copy = PyMem_Malloc((size_t)(count ? count : 1) * sizeof(Step));
+    Occurrences *occ = PyMem_Calloc(1, sizeof(Occurrences));
     if (key == NULL || copy == NULL) {
-        PyMem_Free(key);
-        PyMem_Free(copy);
-        return;
+        FREE_EACH(key, copy, occ);
+        return NULL;
+    }
+    if (occ != NULL && occurrences_build(occ, steps, count) < 0) {
+        occurrences_free(occ);
+        PyMem_Free(occ);
+        occ = NULL;
+        PyErr_Clear();
     }
     memcpy(key, ids, (size_t)n * sizeof(int64_t));
     memcpy(copy, steps, (size_t)count * sizeof(Step));
@@ -599,8 +654,10 @@ walk_cache_put(struct WalkCache *c, const int64_t *ids, Py_ssize_t n, uint64_t h
     e->n_steps = count;
     e->ids = key;
     e->steps = copy;
+    e->occ = occ;
     c->used++;
     c->bytes += size;
+    return e;
 }
 
 /* One pass: side A walks, side B occurrences; a_is_ref says which side is the reference. */
@@ -652,7 +709,9 @@ paraphrase_pass(const Trie *t, const Step *a_steps, Py_ssize_t na, const Step *b
 
 /* The paraphrase candidates of two segments of table token ids (-1: unknown), in the
  * matcher's order: pass 1 with the reference walking (A in the reference, B in the hypothesis),
- * then pass 2 the other way round. */
+ * then pass 2 the other way round. With a walk cache, a reference met before brings its steps
+ * and its occurrence table (pass 2 probes it) from the cache, and the per-pair arrays are the
+ * cache's own, reused. */
 int
 paraphrase_core(Emit *e, const Trie *t, const int64_t *hids, Py_ssize_t nh, const int64_t *rids,
                 Py_ssize_t nr)
@@ -665,15 +724,23 @@ paraphrase_core(Emit *e, const Trie *t, const int64_t *hids, Py_ssize_t nh, cons
         return -1;
     }
     int rc = -1;
-    Step *hsteps = NULL, *rsteps = NULL;
-    const Step *ref_steps = NULL; /* rsteps, or the cache's copy */
-    Occurrences hfound = {.slots = NULL, .next = NULL}, rfound = {.slots = NULL, .next = NULL};
+    const Step *ref_steps = NULL; /* work->out[1], or the cache's copy */
+    const Occurrences *ref_found = NULL; /* *rfound, or the cache's table */
+    WalkWork local_work;
+    Occurrences local_found[2];
+    memset(&local_work, 0, sizeof(local_work));
+    memset(local_found, 0, sizeof(local_found));
+    WalkWork *work = &local_work;
+    Occurrences *hfound = &local_found[0], *rfound = &local_found[1];
     struct WalkCache *cache = t->walks;
     if (cache != NULL && !CACHE_TAKE(cache->busy)) {
         cache = NULL; /* in use by another thread: walk without it */
     }
     const Hops *hops = NULL;
     if (cache != NULL) {
+        work = &cache->work;
+        hfound = &cache->hfound;
+        rfound = &cache->rfound;
         /* A failure to allocate only walks without the table (or keeps the small one). */
         if (cache->hops.slot == NULL) {
             (void)hops_new(&cache->hops, 0);
@@ -686,9 +753,16 @@ paraphrase_core(Emit *e, const Trie *t, const int64_t *hids, Py_ssize_t nh, cons
         }
         hops = cache->hops.slot != NULL ? &cache->hops : NULL;
     }
-    const Py_ssize_t hn = walk_all(t, hops, hids, nh, &hsteps);
+    const Py_ssize_t hn = walk_all(t, hops, hids, nh, work, 0);
     if (hn < 0) {
         goto done;
+    }
+    const Step *hsteps = work->out[0];
+    for (Py_ssize_t k = 0; k < hn; k++) {
+        if (hsteps[k].node >= t->nodes) {
+            PyErr_SetString(PyExc_ValueError, "paraphrase index: corrupt trie");
+            goto done;
+        }
     }
     Py_ssize_t rn = -1;
     const uint64_t rhash = cache != NULL ? ids_hash(rids, nr) : 0;
@@ -697,33 +771,42 @@ paraphrase_core(Emit *e, const Trie *t, const int64_t *hids, Py_ssize_t nh, cons
         if (hit->ids != NULL) {
             rn = hit->n_steps;
             ref_steps = hit->steps;
+            ref_found = hit->occ;
         }
     }
     if (ref_steps == NULL) {
-        rn = walk_all(t, hops, rids, nr, &rsteps);
+        rn = walk_all(t, hops, rids, nr, work, 1);
         if (rn < 0) {
             goto done;
         }
-        if (cache != NULL) {
-            walk_cache_put(cache, rids, nr, rhash, rsteps, rn);
+        ref_steps = work->out[1];
+        for (Py_ssize_t k = 0; k < rn; k++) { /* checked once: a cached walk is trusted */
+            if (ref_steps[k].node >= t->nodes) {
+                PyErr_SetString(PyExc_ValueError, "paraphrase index: corrupt trie");
+                goto done;
+            }
         }
-        ref_steps = rsteps;
+        if (cache != NULL) {
+            const WalkEntry *kept = walk_cache_put(cache, rids, nr, rhash, ref_steps, rn);
+            if (kept != NULL) {
+                ref_steps = kept->steps;
+                ref_found = kept->occ;
+            }
+        }
     }
     if (hn == 0 || rn == 0) {
         rc = 0;
         goto done;
     }
-    for (Py_ssize_t k = 0; k < hn + rn; k++) {
-        const uint32_t node = k < hn ? hsteps[k].node : ref_steps[k - hn].node;
-        if (node >= t->nodes) {
-            PyErr_SetString(PyExc_ValueError, "paraphrase index: corrupt trie");
+    if (ref_found == NULL) {
+        if (occurrences_build(rfound, ref_steps, rn) < 0) {
             goto done;
         }
+        ref_found = rfound;
     }
-    if (occurrences_build(&hfound, hsteps, hn) < 0 ||
-        occurrences_build(&rfound, ref_steps, rn) < 0 ||
-        paraphrase_pass(t, ref_steps, rn, hsteps, &hfound, 1, e) < 0 ||
-        paraphrase_pass(t, hsteps, hn, ref_steps, &rfound, 0, e) < 0) {
+    if (occurrences_build(hfound, hsteps, hn) < 0 ||
+        paraphrase_pass(t, ref_steps, rn, hsteps, hfound, 1, e) < 0 ||
+        paraphrase_pass(t, hsteps, hn, ref_steps, ref_found, 0, e) < 0) {
         goto done;
     }
     rc = 0;
@@ -731,12 +814,9 @@ done:
     if (cache != NULL) {
         CACHE_GIVE(cache->busy);
     }
-    PyMem_Free(hsteps);
-    PyMem_Free(rsteps);
-    PyMem_Free(hfound.slots);
-    PyMem_Free(hfound.next);
-    PyMem_Free(rfound.slots);
-    PyMem_Free(rfound.next);
+    walk_work_free(&local_work);
+    occurrences_free(&local_found[0]);
+    occurrences_free(&local_found[1]);
     return rc;
 }
 
