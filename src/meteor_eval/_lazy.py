@@ -1,0 +1,36 @@
+"""Public names of a package imported from their modules when first used (PEP 562).
+
+A package whose ``__init__`` re-exports names from several modules would otherwise import all
+of them, and what they import, on its own import: a run that needs one of them (the NLTK
+flavour needs the NLTK WordNet view only) would pay for every other. With :func:`lazy_names`
+the package lists which module defines each name; the module is imported, and the name kept in
+the package's namespace, on the first access.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+__all__ = ["lazy_names"]
+
+
+def lazy_names(
+    package: str, namespace: dict[str, Any], modules: Mapping[str, str]
+) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """The module-level ``__getattr__`` and ``__dir__`` of ``package`` (whose ``globals()`` is
+    ``namespace``) for the names of ``modules`` (public name -> the module defining it)."""
+
+    def attribute(name: str) -> Any:
+        module = modules.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(module), name)
+        namespace[name] = value
+        return value
+
+    def names() -> list[str]:
+        return sorted(set(namespace) | set(modules))
+
+    return attribute, names
