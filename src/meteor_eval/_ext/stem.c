@@ -403,6 +403,40 @@ en_step_1a(SB *z)
     return 1;
 }
 
+/* Step 1b of English and of Porter, once the ed/ing ending is marked and a vowel precedes it:
+ * the ending goes, then the stem is tidied by table a_3 (both programs share it): "at", "bl",
+ * "iz" get an "e" back, a doubled consonant loses one, and a short syllable (the program's own
+ * test, `shortv`) at the R1 limit gets an "e". */
+static int
+tidy_after_ending(SB *z, int (*shortv)(SB *))
+{
+    if (!slice_del(z)) return 0;
+    Py_ssize_t v_2 = z->l - z->c;
+    int among_var = find_among_b(z, en_a_3, NA(en_a_3));
+    if (among_var == 0) return 0;
+    z->c = z->l - v_2;
+    if (among_var == 1) {
+        Py_ssize_t c = z->c;
+        insert_s(z, z->c, z->c, "e");
+        z->c = c;
+    } else if (among_var == 2) {
+        z->ket = z->c;
+        if (z->c <= z->lb) return 0;
+        z->c--;
+        z->bra = z->c;
+        if (!slice_del(z)) return 0;
+    } else {
+        if (z->c != z->p1) return 0;
+        Py_ssize_t v_3 = z->l - z->c;
+        if (!shortv(z)) return 0;
+        z->c = z->l - v_3;
+        Py_ssize_t c = z->c;
+        insert_s(z, z->c, z->c, "e");
+        z->c = c;
+    }
+    return !z->failed;
+}
+
 static int
 en_step_1b(SB *z)
 {
@@ -416,30 +450,7 @@ en_step_1b(SB *z)
         if (!go_out_grouping_b(z, V(z))) return 0;
         z->c--;
         z->c = z->l - v_1;
-        if (!slice_del(z)) return 0;
-        Py_ssize_t v_2 = z->l - z->c;
-        among_var = find_among_b(z, en_a_3, NA(en_a_3));
-        if (among_var == 0) return 0;
-        z->c = z->l - v_2;
-        if (among_var == 1) {
-            Py_ssize_t c = z->c;
-            insert_s(z, z->c, z->c, "e");
-            z->c = c;
-        } else if (among_var == 2) {
-            z->ket = z->c;
-            if (z->c <= z->lb) return 0;
-            z->c--;
-            z->bra = z->c;
-            if (!slice_del(z)) return 0;
-        } else {
-            if (z->c != z->p1) return 0;
-            Py_ssize_t v_3 = z->l - z->c;
-            if (!en_shortv(z)) return 0;
-            z->c = z->l - v_3;
-            Py_ssize_t c = z->c;
-            insert_s(z, z->c, z->c, "e");
-            z->c = c;
-        }
+        return tidy_after_ending(z, en_shortv);
     }
     return !z->failed;
 }
@@ -732,31 +743,7 @@ po_step_1b(SB *z)
     Py_ssize_t v_1 = z->l - z->c;
     if (!go_out_grouping_b(z, V(z))) return 0;
     z->c = z->l - v_1;
-    if (!slice_del(z)) return 0;
-    Py_ssize_t v_2 = z->l - z->c;
-    among_var = find_among_b(z, en_a_3, NA(en_a_3)); /* Porter's table is English's a_3 */
-    if (among_var == 0) return 0;
-    z->c = z->l - v_2;
-    if (among_var == 1) {
-        Py_ssize_t c = z->c;
-        insert_s(z, z->c, z->c, "e");
-        z->c = c;
-    } else if (among_var == 2) {
-        z->ket = z->c;
-        if (z->c <= z->lb) return 0;
-        z->c--;
-        z->bra = z->c;
-        if (!slice_del(z)) return 0;
-    } else {
-        if (z->c != z->p1) return 0;
-        Py_ssize_t v_3 = z->l - z->c;
-        if (!po_shortv(z)) return 0;
-        z->c = z->l - v_3;
-        Py_ssize_t c = z->c;
-        insert_s(z, z->c, z->c, "e");
-        z->c = c;
-    }
-    return !z->failed;
+    return tidy_after_ending(z, po_shortv); /* Porter's table is English's a_3 */
 }
 
 static int
