@@ -899,6 +899,59 @@ quiet_position(const Work *w, Py_ssize_t c)
     return w->first[c + 1] == w->first[c] || w->fixed_at[c] >= 0;
 }
 
+/* Forced inlining for the short kernels below (the packed searches' steps). */
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define ALWAYS_INLINE static __forceinline
+#else
+#define ALWAYS_INLINE static inline
+#endif
+
+/* The quiet positions from c on, walked for uniform_run() and uniform_run_w(): the delta they
+ * add to every kept path's key, and the idx and last_end they leave (updated in place), from
+ * the reference side's used bits `ref` (word d / 64 for position d: path 0's, standing for
+ * all at positions from idx on). Returns the first position not walked. */
+ALWAYS_INLINE Py_ssize_t
+quiet_stretch(const Work *w, const Packing *pk, Py_ssize_t n_ref, const uint64_t *ref,
+              Py_ssize_t c, int64_t *idx_io, int64_t *last_end_io, uint64_t *delta_out)
+{
+    int64_t idx = *idx_io, last_end = *last_end_io;
+    const uint64_t one_chunk = (uint64_t)1 << pk->sh_c;
+    uint64_t delta = 0;
+    Py_ssize_t d = c;
+    for (; d < n_ref && quiet_position(w, d); d++) {
+        if (ref[d >> 6] & ((uint64_t)1 << (d & 63))) {
+            if (d < idx) { /* inside the match that set idx (used in every path) */
+                continue;
+            }
+            const Py_ssize_t f = w->fixed_at[d];
+            if (f < 0) { /* unreachable with consistent fixed matches */
+                break;
+            }
+            const Entry *m = &w->entries[f];
+            delta += shifted((uint64_t)-w->gain[f], pk->sh_w) +
+                     shifted((uint64_t)entry_offset(m, d), pk->sh_d);
+            if (last_end != -1 && m->hyp_start != last_end) {
+                delta += one_chunk;
+            }
+            idx = d + m->ref_len;
+            last_end = m->hyp_start + m->hyp_len;
+        }
+        else { /* the skip (no candidate here) */
+            if (last_end != -1) {
+                delta += one_chunk;
+            }
+            last_end = -1;
+            idx += 1;
+        }
+    }
+    *idx_io = idx;
+    *last_end_io = last_end;
+    *delta_out = delta;
+    return d;
+}
+
 /* Quiet steps from reference position c on, run at once when the kept paths share idx and
  * last_end (checked here); returns the first position not run (c itself when none is).
  *
@@ -933,35 +986,8 @@ uniform_run(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t kept, Py_ss
         }
     }
     const uint64_t *bits = w->cur_bits; /* path 0's: at positions from idx on, every path's */
-    const uint64_t one_chunk = (uint64_t)1 << pk->sh_c;
     uint64_t delta = 0;
-    Py_ssize_t d = c;
-    for (; d < n_ref && quiet_position(w, d); d++) {
-        if (bits[wh + (d >> 6)] & ((uint64_t)1 << (d & 63))) {
-            if (d < idx) { /* inside the match that set idx (used in every path) */
-                continue;
-            }
-            const Py_ssize_t f = w->fixed_at[d];
-            if (f < 0) { /* unreachable with consistent fixed matches */
-                break;
-            }
-            const Entry *m = &w->entries[f];
-            delta += shifted((uint64_t)-w->gain[f], pk->sh_w) +
-                     shifted((uint64_t)entry_offset(m, d), pk->sh_d);
-            if (last_end != -1 && m->hyp_start != last_end) {
-                delta += one_chunk;
-            }
-            idx = d + m->ref_len;
-            last_end = m->hyp_start + m->hyp_len;
-        }
-        else { /* the skip (no candidate here) */
-            if (last_end != -1) {
-                delta += one_chunk;
-            }
-            last_end = -1;
-            idx += 1;
-        }
-    }
+    const Py_ssize_t d = quiet_stretch(w, pk, n_ref, bits + wh, c, &idx, &last_end, &delta);
     if (d > c) {
         for (Py_ssize_t p = 0; p < kept; p++) {
             head[p].key += delta;
@@ -1137,14 +1163,6 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
  * constant W (always inlined into search_packed_1() and search_packed_2()), so that the compiler
  * unrolls the word loops. Longer segments use search_packed(). */
 
-#if defined(__GNUC__) || defined(__clang__)
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
-#elif defined(_MSC_VER)
-#define ALWAYS_INLINE static __forceinline
-#else
-#define ALWAYS_INLINE static inline
-#endif
-
 /* Bits of positions [start, start + len) (len >= 1) that fall in bit word `word`. */
 static inline uint64_t
 word_mask(int64_t start, int64_t len, int word)
@@ -1251,35 +1269,8 @@ uniform_run_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t kept, Py_
     }
     int64_t idx = idx0, last_end = last_end0;
     const uint64_t *ref = head[0].ref; /* at positions from idx on, every path's */
-    const uint64_t one_chunk = (uint64_t)1 << pk->sh_c;
     uint64_t delta = 0;
-    Py_ssize_t d = c;
-    for (; d < n_ref && quiet_position(w, d); d++) {
-        if (ref[W == 1 ? 0 : d >> 6] & ((uint64_t)1 << (d & 63))) {
-            if (d < idx) { /* inside the match that set idx (used in every path) */
-                continue;
-            }
-            const Py_ssize_t f = w->fixed_at[d];
-            if (f < 0) { /* unreachable with consistent fixed matches */
-                break;
-            }
-            const Entry *m = &w->entries[f];
-            delta += shifted((uint64_t)-w->gain[f], pk->sh_w) +
-                     shifted((uint64_t)entry_offset(m, d), pk->sh_d);
-            if (last_end != -1 && m->hyp_start != last_end) {
-                delta += one_chunk;
-            }
-            idx = d + m->ref_len;
-            last_end = m->hyp_start + m->hyp_len;
-        }
-        else { /* the skip (no candidate here) */
-            if (last_end != -1) {
-                delta += one_chunk;
-            }
-            last_end = -1;
-            idx += 1;
-        }
-    }
+    const Py_ssize_t d = quiet_stretch(w, pk, n_ref, ref, c, &idx, &last_end, &delta);
     if (d > c) {
         for (Py_ssize_t p = 0; p < kept; p++) {
             head[p].key += delta;

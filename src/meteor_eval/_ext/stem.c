@@ -657,13 +657,14 @@ stem_word_buffer(PyObject *arg, const char *function, Py_UCS4 *local, Py_UCS4 **
     return p;
 }
 
-PyObject *
-snowball_english_c(PyObject *self, PyObject *arg)
+/* A Snowball program run on one Python string (what snowball_english and snowball_porter
+ * do): the word in a UCS-4 buffer, the program's stem step, the result as a new string. */
+static PyObject *
+run_snowball(PyObject *arg, const char *name, void (*stem)(SB *))
 {
-    (void)self;
     Py_UCS4 local[WORD_LOCAL], *heap;
     Py_ssize_t n, cap;
-    Py_UCS4 *p = stem_word_buffer(arg, "snowball_english", local, &heap, &n, &cap);
+    Py_UCS4 *p = stem_word_buffer(arg, name, local, &heap, &n, &cap);
     if (p == NULL) {
         return NULL;
     }
@@ -673,7 +674,7 @@ snowball_english_c(PyObject *self, PyObject *arg)
     z.heap = heap;
     z.cap = cap;
     z.len = z.l = n;
-    en_stem(&z);
+    stem(&z);
     PyObject *out;
     if (z.failed)
         out = PyErr_NoMemory();
@@ -681,6 +682,13 @@ snowball_english_c(PyObject *self, PyObject *arg)
         out = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, z.p, z.l);
     PyMem_Free(z.heap);
     return out;
+}
+
+PyObject *
+snowball_english_c(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    return run_snowball(arg, "snowball_english", en_stem);
 }
 
 
@@ -890,26 +898,7 @@ PyObject *
 snowball_porter_c(PyObject *self, PyObject *arg)
 {
     (void)self;
-    Py_UCS4 local[WORD_LOCAL], *heap;
-    Py_ssize_t n, cap;
-    Py_UCS4 *p = stem_word_buffer(arg, "snowball_porter", local, &heap, &n, &cap);
-    if (p == NULL) {
-        return NULL;
-    }
-    SB z;
-    memset(&z, 0, sizeof z);
-    z.p = p;
-    z.heap = heap;
-    z.cap = cap;
-    z.len = z.l = n;
-    po_stem(&z);
-    PyObject *out;
-    if (z.failed)
-        out = PyErr_NoMemory();
-    else
-        out = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, z.p, z.l);
-    PyMem_Free(z.heap);
-    return out;
+    return run_snowball(arg, "snowball_porter", po_stem);
 }
 
 
