@@ -148,19 +148,26 @@ def test_auto_does_not_count_the_threads_numpy_started(monkeypatch: pytest.Monke
     assert processes._numpy_threads == frozenset({"11"})
 
 
+def _fresh_python(code: str) -> list[str]:
+    """The words ``code`` prints in a new interpreter that chooses its own start method."""
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "METEOR_EVAL_START_METHOD"}
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    ).stdout.split()
+
+
 def test_import_numpy_counts_its_threads_in_a_fresh_process() -> None:
     """A new interpreter: what numpy's import starts is counted, so ``auto`` still forks."""
-    import subprocess
     import sys
 
     code = (
         "import sys; from meteor_eval import processes as p; n = p.import_numpy(); "
         "print(n, p.thread_count() - n, p.choose_start_method())"
     )
-    env = {k: v for k, v in os.environ.items() if k != "METEOR_EVAL_START_METHOD"}
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
-    ).stdout.split()
+    out = _fresh_python(code)
     assert out[1] == "1"
     if sys.platform == "linux":
         assert out[2] == "fork"
@@ -170,7 +177,6 @@ def test_a_watched_numpy_import_counts_its_threads_whoever_imports_it() -> None:
     """A new interpreter: :func:`processes.watch_numpy_import` notes the threads of numpy's
     import when some other module imports it (here ``import numpy.linalg``), so ``auto`` still
     forks; the watch leaves the import system as it found it, and numpy works."""
-    import subprocess
     import sys
 
     code = (
@@ -182,10 +188,7 @@ def test_a_watched_numpy_import_counts_its_threads_whoever_imports_it() -> None:
         "n = len(p._numpy_threads)\n"
         "print(n, p.thread_count() - n, p.choose_start_method(), p.import_numpy())"
     )
-    env = {k: v for k, v in os.environ.items() if k != "METEOR_EVAL_START_METHOD"}
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
-    ).stdout.split()
+    out = _fresh_python(code)
     assert out[1] == "1" and out[3] == "0"
     if sys.platform == "linux":
         assert out[2] == "fork"

@@ -455,8 +455,10 @@ en_step_1b(SB *z)
     return !z->failed;
 }
 
+/* Step 1c of both programs begins alike: a final y (or Y, a consonant y) between ket and
+ * bra; 0 when the word does not end in one. */
 static int
-en_step_1c(SB *z)
+mark_final_y(SB *z)
 {
     z->ket = z->c;
     Py_ssize_t v_1 = z->l - z->c;
@@ -465,6 +467,13 @@ en_step_1c(SB *z)
         if (!eq_s_b(z, "Y")) return 0;
     }
     z->bra = z->c;
+    return 1;
+}
+
+static int
+en_step_1c(SB *z)
+{
+    if (!mark_final_y(z)) return 0;
     if (!out_grouping_b(z, V(z))) return 0;
     if (z->c <= z->lb) return 0;
     if (!slice_from(z, "i")) return 0;
@@ -509,13 +518,15 @@ en_step_3(SB *z)
     }
 }
 
+/* Step 4 of both programs: delete the longest suffix of the table a that lies in R2; its
+ * value 2 ("ion") only after s or t. */
 static int
-en_step_4(SB *z)
+step_4_in_r2(SB *z, const Among *a, int n)
 {
-    int among_var = en_mark_suffix(z, en_a_7, NA(en_a_7));
+    int among_var = en_mark_suffix(z, a, n);
     if (among_var == 0) return 0;
     if (!R2(z)) return 0;
-    if (among_var != 1) {
+    if (among_var == 2) {
         Py_ssize_t v_1 = z->l - z->c;
         if (!eq_s_b(z, "s")) {
             z->c = z->l - v_1;
@@ -525,21 +536,33 @@ en_step_4(SB *z)
     return slice_del(z);
 }
 
+/* Step 5's final "e" of both programs (ket and bra already around it): deleted in R2, or in
+ * R1 when no short syllable (the program's own test) comes before it. */
+static int
+delete_final_e(SB *z, int (*shortv)(SB *))
+{
+    if (!R2(z)) {
+        if (!R1(z)) return 0;
+        Py_ssize_t v_2 = z->l - z->c;
+        if (shortv(z)) return 0;
+        z->c = z->l - v_2;
+    }
+    return slice_del(z);
+}
+
+static int
+en_step_4(SB *z)
+{
+    return step_4_in_r2(z, en_a_7, NA(en_a_7));
+}
+
 static int
 en_step_5(SB *z)
 {
     int among_var = en_mark_suffix(z, en_a_8, NA(en_a_8));
     if (among_var == 0) return 0;
     if (among_var == 1) {
-        Py_ssize_t v_1 = z->l - z->c;
-        if (!R2(z)) {
-            z->c = z->l - v_1;
-            if (!R1(z)) return 0;
-            Py_ssize_t v_2 = z->l - z->c;
-            if (en_shortv(z)) return 0;
-            z->c = z->l - v_2;
-        }
-        return slice_del(z);
+        return delete_final_e(z, en_shortv);
     }
     if (!R2(z)) return 0;
     if (!eq_s_b(z, "l")) return 0;
@@ -757,13 +780,7 @@ po_step_1b(SB *z)
 static int
 po_step_1c(SB *z)
 {
-    z->ket = z->c;
-    Py_ssize_t v_1 = z->l - z->c;
-    if (!eq_s_b(z, "y")) {
-        z->c = z->l - v_1;
-        if (!eq_s_b(z, "Y")) return 0;
-    }
-    z->bra = z->c;
+    if (!mark_final_y(z)) return 0;
     if (!go_out_grouping_b(z, V(z))) return 0; /* a vowel somewhere before the y */
     z->c--;
     return slice_from(z, "i");
@@ -796,17 +813,7 @@ po_step_3(SB *z)
 static int
 po_step_4(SB *z)
 {
-    int among_var = en_mark_suffix(z, po_a_5, NA(po_a_5));
-    if (among_var == 0) return 0;
-    if (!R2(z)) return 0;
-    if (among_var == 2) { /* ion after s or t */
-        Py_ssize_t v_1 = z->l - z->c;
-        if (!eq_s_b(z, "s")) {
-            z->c = z->l - v_1;
-            if (!eq_s_b(z, "t")) return 0;
-        }
-    }
-    return slice_del(z);
+    return step_4_in_r2(z, po_a_5, NA(po_a_5));
 }
 
 static int
@@ -815,13 +822,7 @@ po_step_5a(SB *z)
     z->ket = z->c;
     if (!eq_s_b(z, "e")) return 0;
     z->bra = z->c;
-    if (!R2(z)) {
-        if (!R1(z)) return 0;
-        Py_ssize_t v_2 = z->l - z->c;
-        if (po_shortv(z)) return 0;
-        z->c = z->l - v_2;
-    }
-    return slice_del(z);
+    return delete_final_e(z, po_shortv);
 }
 
 static int
