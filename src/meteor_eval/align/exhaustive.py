@@ -67,7 +67,8 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 
-from meteor_eval.align._exact_search import _Search
+from meteor_eval._ext import compiled_function
+from meteor_eval.align._exact_search import search_python
 from meteor_eval.errors import SearchBudgetWarning
 
 __all__ = [
@@ -92,6 +93,27 @@ Pair = tuple[int, int]
 #: (crossings not minimised). Either way the number of matches is the maximum; only the
 #: crossings, hence the chunks, may differ from the optimum. See ``docs/limits.md``.
 SEARCH_BUDGET = 20_000_000
+
+
+# The compiled exact search (``_ext/exact.c``), or None: then its twin search_python runs.
+_COMPILED_SEARCH = compiled_function("exact_search")
+
+# Budgets the compiled search takes (its units are 64-bit integers).
+_COMPILED_BUDGET_LIMIT = 1 << 62
+
+
+def _search(comps: list[list[Pair]], base: list[Pair], budget: int) -> tuple[list[Pair], bool, int]:
+    """The exact search of the undecided components: the chosen pairs, whether the budget ran
+    out, and the units left. Compiled when the extension is in use (same nodes, same units,
+    same result), else :func:`~meteor_eval.align._exact_search.search_python`."""
+    if _COMPILED_SEARCH is not None and -_COMPILED_BUDGET_LIMIT < budget < _COMPILED_BUDGET_LIMIT:
+        try:
+            result: tuple[list[Pair], bool, int] = _COMPILED_SEARCH(comps, base, budget)
+        except OverflowError:  # a position beyond 64 bits: the twin takes any int
+            pass
+        else:
+            return result
+    return search_python(comps, base, budget)
 
 
 def count_crossings(pairs: Sequence[tuple[int, int]]) -> int:
@@ -305,7 +327,7 @@ def _align_stage(
         forced.sort()
         return tuple(forced), False
 
-    chosen, spent = _Search(free_comps, fixed_list + forced, budget).run()
+    chosen, spent, _ = _search(free_comps, fixed_list + forced, budget)
     result = forced + chosen
     result.sort()
     return tuple(result), spent

@@ -1,0 +1,1147 @@
+/*
+ * The exact per-stage search of the 2005 paper's alignment (flavour paper2005): the branch and
+ * bound of meteor_eval.align._exact_search._Search, its pure-Python twin, in C (exact_search).
+ *
+ * Node for node the same search: the same greedy dive along the smallest bound, then the same
+ * depth-first walk in the order of assignment vectors, every cut and bound computed the same
+ * way, and the same budget accounting (a node at depth i costs node_cost[i] units whether it
+ * is kept or cut), so a search cut by its budget stops at the same node and returns the same
+ * alignment. The twin's docstrings explain why each cut is sound; this file only mirrors them.
+ *
+ * Sets are bit sets of W words (chosen and dead refs, the seen vertices of an augmenting-path
+ * search). The matching of the undecided part (mh, mr) is shared with the parent node when a
+ * child leaves it unchanged (a complete block, or a skip of an unmatched hyp) and copied into
+ * the child's own buffers otherwise, as the twin shares or copies its lists. Nodes live in one
+ * slot per depth (the path of the depth-first walk) plus a spare for the dive, each allocated
+ * when the search first reaches its depth, so memory is one node per depth reached; every
+ * node costs at least 64 + n units, so the budget bounds that too. Nothing recurses: the
+ * walk keeps an explicit stack and augmenting paths are breadth-first searches.
+ */
+
+#include "kernels.h"
+
+#define EX_INF ((int64_t)1 << 60)
+#define EX_NODE_COST 64 /* _exact_search._NODE_COST */
+
+DEFINE_INSERTION_SORT(ex_cost, int64_t)
+DEFINE_HEAP_SORT(ex_cost, int64_t)
+
+typedef struct {
+    int64_t size, cross, nu; /* matches, crossings, size of the undecided part's matching */
+    uint64_t *chosen, *dead; /* W words each (the slot's own) */
+    int32_t *mh, *mr;        /* the matching: the slot's own buffers or an ancestor's */
+    int32_t *mh_own, *mr_own;
+    void *block; /* one allocation for the four buffers; NULL until the slot is first used */
+} ExNode;
+
+typedef struct {
+    int32_t nh, nr;       /* undecided hyps and refs of the component */
+    int32_t *hyps, *refs; /* local indices, ascending */
+    int block;            /* complete bipartite? */
+    int64_t *table;       /* blocks only: nh * nr crossings with the placed pairs */
+} ExComp;
+
+typedef struct {
+    int32_t hl, hh, rl, rh, group;
+} ExBox;
+
+typedef struct {
+    int32_t n, m, W, Wn; /* hyps, refs, words of a ref set, words of a hyp set */
+    int64_t left, best_cross, target;
+    int64_t *hyp_pos, *ref_pos;
+    int32_t *adj_start, *adj; /* hyp -> refs (CSR, ascending) */
+    int64_t *adj_static;      /* per edge: crossings with the pairs already placed */
+    int32_t *radj_start, *radj;
+    int64_t *node_cost;
+    int32_t ncomps;
+    ExComp *comps;
+    int32_t *comp_hyps, *comp_refs; /* storage of every component's hyps and refs */
+    int64_t *tables;
+    int32_t *comp_of, *left_in_comp, *twin_prev;
+    int32_t *rtwin_head, *rtwin_next; /* per ref: lowest ref of its twin group, next higher */
+    int32_t *choice, *incumbent, *mate_h, *mate_r;
+    ExNode *slots; /* depth 0 .. n, then the dive's spare */
+    /* scratch */
+    int32_t *queue, *came_from, *live;
+    uint64_t *seen;
+    int64_t *extra, *dp, *costs;
+    ExBox *boxes;
+    int32_t nboxes, ngroups;
+} Ex;
+
+/* -- bit sets ------------------------------------------------------------------------------ */
+
+static inline int
+bit_get(const uint64_t *bits, int32_t y)
+{
+    return (int)((bits[y >> 6] >> (y & 63)) & 1);
+}
+
+static inline void
+bit_set(uint64_t *bits, int32_t y)
+{
+    bits[y >> 6] |= (uint64_t)1 << (y & 63);
+}
+
+/* How many bits of bits (W words) lie above y. */
+static inline int64_t
+count_above(const uint64_t *bits, int32_t W, int32_t y)
+{
+    int32_t w = (y + 1) >> 6;
+    if (w >= W) {
+        return 0;
+    }
+    int64_t c = __builtin_popcountll(bits[w] >> ((y + 1) & 63));
+    for (w++; w < W; w++) {
+        c += __builtin_popcountll(bits[w]);
+    }
+    return c;
+}
+
+static inline int64_t
+min64(int64_t a, int64_t b)
+{
+    return a < b ? a : b;
+}
+
+/* -- set-up -------------------------------------------------------------------------------- */
+
+static void
+ex_free(Ex *s)
+{
+    if (s->slots != NULL) {
+        for (int32_t d = 0; d <= s->n + 1; d++) {
+            PyMem_Free(s->slots[d].block);
+        }
+    }
+    FREE_EACH(s->hyp_pos, s->ref_pos, s->adj_start, s->adj, s->adj_static, s->radj_start,
+              s->radj, s->node_cost, s->comps, s->comp_hyps, s->comp_refs, s->tables, s->comp_of,
+              s->left_in_comp, s->twin_prev, s->rtwin_head, s->rtwin_next, s->choice,
+              s->incumbent, s->mate_h, s->mate_r, s->slots, s->queue, s->came_from, s->live,
+              s->seen, s->extra, s->dp, s->costs, s->boxes);
+}
+
+/* The buffers of slot d, allocated on first use; -1 when memory runs out. */
+static int
+slot_ready(Ex *s, int32_t d)
+{
+    ExNode *node = &s->slots[d];
+    if (node->block != NULL) {
+        return 0;
+    }
+    size_t words = 2 * (size_t)s->W;
+    size_t ints = (size_t)s->n + (size_t)s->m;
+    node->block = PyMem_Malloc(words * sizeof(uint64_t) + ints * sizeof(int32_t));
+    if (node->block == NULL) {
+        return -1;
+    }
+    node->chosen = (uint64_t *)node->block;
+    node->dead = node->chosen + s->W;
+    node->mh_own = (int32_t *)(node->dead + s->W);
+    node->mr_own = node->mh_own + s->n;
+    return 0;
+}
+
+typedef struct {
+    int64_t h, r;
+} ExPair;
+
+static int
+pair_cmp(const void *a, const void *b)
+{
+    const ExPair *x = a, *y = b;
+    if (x->h != y->h) {
+        return x->h < y->h ? -1 : 1;
+    }
+    return (x->r > y->r) - (x->r < y->r);
+}
+
+static int
+int64_cmp(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+typedef struct {
+    uint64_t key;
+    int32_t idx;
+} ExKey;
+
+static int
+key_cmp(const void *a, const void *b)
+{
+    const ExKey *x = a, *y = b;
+    if (x->key != y->key) {
+        return x->key < y->key ? -1 : 1;
+    }
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static int
+same_list(const int32_t *start, const int32_t *list, int32_t a, int32_t b)
+{
+    int32_t la = start[a + 1] - start[a], lb = start[b + 1] - start[b];
+    return la == lb && memcmp(list + start[a], list + start[b], (size_t)la * sizeof(int32_t)) == 0;
+}
+
+/* Per vertex, the previous vertex with the same neighbour list (-1: none), in out. */
+static int
+previous_twins(int32_t count, const int32_t *start, const int32_t *list, int32_t *out)
+{
+    ExKey *keys = PyMem_Malloc(((size_t)count + 1) * sizeof(ExKey));
+    if (keys == NULL) {
+        return -1;
+    }
+    for (int32_t v = 0; v < count; v++) {
+        uint64_t h = 1469598103934665603ULL ^ (uint64_t)(start[v + 1] - start[v]);
+        for (int32_t e = start[v]; e < start[v + 1]; e++) {
+            h = (h ^ (uint64_t)list[e]) * 1099511628211ULL;
+        }
+        keys[v].key = h;
+        keys[v].idx = v;
+        out[v] = -1;
+    }
+    qsort(keys, (size_t)count, sizeof(ExKey), key_cmp);
+    int32_t run = 0;
+    for (int32_t k = 0; k < count; k++) {
+        if (k > 0 && keys[k].key != keys[k - 1].key) {
+            run = k;
+        }
+        for (int32_t q = k - 1; q >= run; q--) {
+            if (same_list(start, list, keys[q].idx, keys[k].idx)) {
+                out[keys[k].idx] = keys[q].idx;
+                break;
+            }
+        }
+    }
+    PyMem_Free(keys);
+    return 0;
+}
+
+/* Reads one (h, r) pair of ints into p; -1 with TypeError otherwise. */
+static int
+read_pair(PyObject *item, ExPair *p)
+{
+    if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2) {
+        PyErr_SetString(PyExc_TypeError, "exact_search() takes (hyp, ref) tuples of ints");
+        return -1;
+    }
+    p->h = PyLong_AsLongLong(PyTuple_GET_ITEM(item, 0));
+    if (p->h == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    p->r = PyLong_AsLongLong(PyTuple_GET_ITEM(item, 1));
+    if (p->r == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    return 0;
+}
+
+static int32_t
+find_pos(const int64_t *sorted, int32_t count, int64_t v)
+{
+    int32_t lo = 0, hi = count;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (sorted[mid] < v) {
+            lo = mid + 1;
+        }
+        else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+#define EX_ALLOC(ptr, count)                                                                       \
+    do {                                                                                           \
+        (ptr) = PyMem_Calloc((size_t)(count) + 1, sizeof(*(ptr)));                                 \
+        if ((ptr) == NULL) {                                                                       \
+            goto nomem;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+static int augment(Ex *s, int32_t u, const int32_t *start, const int32_t *list, int32_t *mate,
+                   int32_t *back);
+
+/* Everything _Search.__init__ builds; -1 with an exception set. edges: every edge, in the
+ * caller's order, and edge_comp the index of its component. */
+static int
+ex_setup(Ex *s, ExPair *edges, int32_t *edge_comp, int32_t n_edges, int32_t ncomps,
+         const ExPair *base, Py_ssize_t n_base)
+{
+    /* Sort the edges by (h, r), carrying their component along: pack the component into a
+     * parallel array through an index sort. */
+    ExPair *sorted = NULL;
+    int64_t *rs = NULL;
+    int32_t *tmp = NULL;
+    EX_ALLOC(sorted, n_edges);
+    /* The edges are distinct, so (h, r) is a total order; each edge's component is found
+     * again through its positions below. */
+    memcpy(sorted, edges, (size_t)n_edges * sizeof(ExPair));
+    qsort(sorted, (size_t)n_edges, sizeof(ExPair), pair_cmp);
+    int32_t n = 0;
+    for (int32_t e = 0; e < n_edges; e++) {
+        if (e == 0 || sorted[e].h != sorted[e - 1].h) {
+            n++;
+        }
+    }
+    EX_ALLOC(rs, n_edges);
+    for (int32_t e = 0; e < n_edges; e++) {
+        rs[e] = sorted[e].r;
+    }
+    qsort(rs, (size_t)n_edges, sizeof(int64_t), int64_cmp);
+    int32_t m = 0;
+    for (int32_t e = 0; e < n_edges; e++) {
+        if (e == 0 || rs[e] != rs[m - 1]) {
+            rs[m++] = rs[e];
+        }
+    }
+    s->n = n;
+    s->m = m;
+    s->W = (m + 63) / 64;
+    s->Wn = (n + 63) / 64;
+    s->ref_pos = rs;
+    rs = NULL;
+    EX_ALLOC(s->hyp_pos, n);
+    EX_ALLOC(s->adj_start, n + 1);
+    EX_ALLOC(s->adj, n_edges);
+    EX_ALLOC(s->adj_static, n_edges);
+    EX_ALLOC(s->radj_start, m + 1);
+    EX_ALLOC(s->radj, n_edges);
+    int32_t i = -1;
+    for (int32_t e = 0; e < n_edges; e++) {
+        if (e == 0 || sorted[e].h != sorted[e - 1].h) {
+            i++;
+            s->hyp_pos[i] = sorted[e].h;
+            s->adj_start[i] = e;
+        }
+        int32_t j = find_pos(s->ref_pos, m, sorted[e].r);
+        s->adj[e] = j;
+        s->radj_start[j + 1]++;
+        int64_t crossings = 0;
+        for (Py_ssize_t b = 0; b < n_base; b++) {
+            crossings += (base[b].h < sorted[e].h) != (base[b].r < sorted[e].r);
+        }
+        s->adj_static[e] = crossings;
+    }
+    s->adj_start[n] = n_edges;
+    for (int32_t j = 0; j < m; j++) {
+        s->radj_start[j + 1] += s->radj_start[j];
+    }
+    EX_ALLOC(tmp, m);
+    for (int32_t x = 0; x < n; x++) {
+        for (int32_t e = s->adj_start[x]; e < s->adj_start[x + 1]; e++) {
+            int32_t j = s->adj[e];
+            s->radj[s->radj_start[j] + tmp[j]++] = x;
+        }
+    }
+    EX_ALLOC(s->node_cost, n);
+    int64_t pairs_after = 0;
+    for (int32_t x = n - 1; x >= 0; x--) {
+        s->node_cost[x] = EX_NODE_COST + n + pairs_after;
+        pairs_after += s->adj_start[x + 1] - s->adj_start[x];
+    }
+
+    /* Components: each hyp's component from its edges (in the caller's order). */
+    EX_ALLOC(s->comp_of, n);
+    EX_ALLOC(s->left_in_comp, n);
+    int32_t *ref_comp = tmp; /* reuse: m entries */
+    for (int32_t e = 0; e < n_edges; e++) {
+        int32_t x = find_pos(s->hyp_pos, n, edges[e].h);
+        int32_t j = find_pos(s->ref_pos, m, edges[e].r);
+        s->comp_of[x] = edge_comp[e];
+        ref_comp[j] = edge_comp[e];
+    }
+    s->ncomps = ncomps;
+    EX_ALLOC(s->comps, ncomps);
+    EX_ALLOC(s->comp_hyps, n);
+    EX_ALLOC(s->comp_refs, m);
+    int64_t table_size = 0;
+    for (int32_t x = 0; x < n; x++) {
+        s->comps[s->comp_of[x]].nh++;
+    }
+    for (int32_t j = 0; j < m; j++) {
+        s->comps[ref_comp[j]].nr++;
+    }
+    {
+        int32_t at_h = 0, at_r = 0;
+        for (int32_t c = 0; c < ncomps; c++) {
+            ExComp *comp = &s->comps[c];
+            comp->hyps = s->comp_hyps + at_h;
+            comp->refs = s->comp_refs + at_r;
+            at_h += comp->nh;
+            at_r += comp->nr;
+            comp->nh = comp->nr = 0;
+        }
+    }
+    for (int32_t x = 0; x < n; x++) {
+        ExComp *comp = &s->comps[s->comp_of[x]];
+        comp->hyps[comp->nh++] = x;
+    }
+    for (int32_t j = 0; j < m; j++) {
+        ExComp *comp = &s->comps[ref_comp[j]];
+        comp->refs[comp->nr++] = j;
+    }
+    for (int32_t c = 0; c < ncomps; c++) {
+        ExComp *comp = &s->comps[c];
+        int64_t edges_in = 0;
+        for (int32_t t = 0; t < comp->nh; t++) {
+            int32_t x = comp->hyps[t];
+            edges_in += s->adj_start[x + 1] - s->adj_start[x];
+            s->left_in_comp[x] = comp->nh - t;
+        }
+        comp->block = edges_in == (int64_t)comp->nh * comp->nr;
+        if (comp->block) {
+            table_size += (int64_t)comp->nh * comp->nr;
+        }
+    }
+    EX_ALLOC(s->tables, table_size);
+    {
+        int64_t at = 0;
+        for (int32_t c = 0; c < ncomps; c++) {
+            ExComp *comp = &s->comps[c];
+            if (!comp->block) {
+                continue;
+            }
+            comp->table = s->tables + at;
+            /* A complete block: each hyp's adjacency is exactly the block's refs. */
+            for (int32_t t = 0; t < comp->nh; t++) {
+                memcpy(comp->table + (int64_t)t * comp->nr,
+                       s->adj_static + s->adj_start[comp->hyps[t]],
+                       (size_t)comp->nr * sizeof(int64_t));
+            }
+            at += (int64_t)comp->nh * comp->nr;
+        }
+    }
+
+    /* Twins. */
+    EX_ALLOC(s->twin_prev, n);
+    EX_ALLOC(s->rtwin_head, m);
+    EX_ALLOC(s->rtwin_next, m);
+    if (previous_twins(n, s->adj_start, s->adj, s->twin_prev) < 0) {
+        goto nomem;
+    }
+    if (previous_twins(m, s->radj_start, s->radj, tmp) < 0) {
+        goto nomem;
+    }
+    for (int32_t j = 0; j < m; j++) {
+        s->rtwin_next[j] = -1;
+        if (tmp[j] < 0) {
+            s->rtwin_head[j] = j;
+        }
+        else {
+            s->rtwin_head[j] = s->rtwin_head[tmp[j]];
+            s->rtwin_next[tmp[j]] = j;
+        }
+    }
+
+    /* Scratch, the root and the initial matching. */
+    int32_t most = n > m ? n : m;
+    EX_ALLOC(s->queue, most + 1);
+    EX_ALLOC(s->came_from, most);
+    EX_ALLOC(s->live, m);
+    EX_ALLOC(s->seen, (s->W > s->Wn ? s->W : s->Wn));
+    EX_ALLOC(s->extra, m);
+    EX_ALLOC(s->dp, most + 1);
+    EX_ALLOC(s->costs, n);
+    EX_ALLOC(s->boxes, n);
+    EX_ALLOC(s->choice, n);
+    EX_ALLOC(s->incumbent, n);
+    EX_ALLOC(s->mate_h, n);
+    EX_ALLOC(s->mate_r, m);
+    EX_ALLOC(s->slots, n + 2);
+    for (int32_t x = 0; x < n; x++) {
+        s->choice[x] = -1;
+        s->incumbent[x] = m;
+        s->mate_h[x] = -1;
+    }
+    for (int32_t j = 0; j < m; j++) {
+        s->mate_r[j] = -1;
+    }
+    s->target = 0;
+    for (int32_t c = 0; c < ncomps; c++) {
+        ExComp *comp = &s->comps[c];
+        if (comp->block) {
+            s->target += comp->nh < comp->nr ? comp->nh : comp->nr;
+            continue;
+        }
+        for (int32_t t = 0; t < comp->nh; t++) {
+            memset(s->seen, 0, (size_t)s->W * sizeof(uint64_t));
+            s->target += augment(s, comp->hyps[t], s->adj_start, s->adj, s->mate_h, s->mate_r);
+        }
+    }
+    if (slot_ready(s, 0) < 0) {
+        goto nomem;
+    }
+    ExNode *root = &s->slots[0];
+    root->size = root->cross = 0;
+    root->nu = s->target;
+    memset(root->chosen, 0, 2 * (size_t)s->W * sizeof(uint64_t));
+    root->mh = s->mate_h;
+    root->mr = s->mate_r;
+    s->best_cross = EX_INF;
+    FREE_EACH(sorted, tmp);
+    return 0;
+nomem:
+    FREE_EACH(sorted, rs, tmp);
+    PyErr_NoMemory();
+    return -1;
+}
+
+/* -- matching repairs ---------------------------------------------------------------------- */
+
+/* _exact_search._augment: an augmenting path from the free vertex u, breadth-first, applied;
+ * 1 if found. s->seen (a bit set over the other side) holds the vertices the path may
+ * not use and is updated. */
+static int
+augment(Ex *s, int32_t u, const int32_t *start, const int32_t *list, int32_t *mate,
+        int32_t *back)
+{
+    int32_t *queue = s->queue, *came_from = s->came_from;
+    uint64_t *seen = s->seen;
+    int32_t head = 0, tail = 0;
+    queue[tail++] = u;
+    while (head < tail) {
+        int32_t x = queue[head++];
+        for (int32_t e = start[x]; e < start[x + 1]; e++) {
+            int32_t y = list[e];
+            if (bit_get(seen, y)) {
+                continue;
+            }
+            bit_set(seen, y);
+            came_from[y] = x;
+            int32_t z = back[y];
+            if (z < 0) {
+                for (;;) {
+                    int32_t w = came_from[y];
+                    int32_t prev = mate[w];
+                    mate[w] = y;
+                    back[y] = w;
+                    if (w == u) {
+                        return 1;
+                    }
+                    y = prev;
+                }
+            }
+            queue[tail++] = z;
+        }
+    }
+    return 0;
+}
+
+/* From a free hyp: the path may not use the dead refs. */
+static inline int
+augment_hyp(Ex *s, int32_t x, int32_t *mh, int32_t *mr, const uint64_t *dead)
+{
+    memcpy(s->seen, dead, (size_t)s->W * sizeof(uint64_t));
+    return augment(s, x, s->adj_start, s->adj, mh, mr);
+}
+
+/* From a free ref: the path may not use the hyps up to i (decided ones). */
+static inline int
+augment_ref(Ex *s, int32_t y, int32_t *mr, int32_t *mh, int32_t i)
+{
+    int32_t full = (i + 1) >> 6;
+    for (int32_t w = 0; w < s->Wn; w++) {
+        s->seen[w] = w < full ? ~(uint64_t)0 : 0;
+    }
+    if (((i + 1) & 63) != 0) {
+        s->seen[full] = ((uint64_t)1 << ((i + 1) & 63)) - 1;
+    }
+    return augment(s, y, s->radj_start, s->radj, mr, mh);
+}
+
+/* Dead refs of component c under dead. */
+static inline int32_t
+dead_in(const ExComp *comp, const uint64_t *dead)
+{
+    int32_t count = 0;
+    for (int32_t t = 0; t < comp->nr; t++) {
+        count += bit_get(dead, comp->refs[t]);
+    }
+    return count;
+}
+
+/* Own copies of the parent's matching in child. */
+static inline void
+own_matching(Ex *s, const ExNode *node, ExNode *child)
+{
+    memcpy(child->mh_own, node->mh, (size_t)s->n * sizeof(int32_t));
+    memcpy(child->mr_own, node->mr, (size_t)s->m * sizeof(int32_t));
+    child->mh = child->mh_own;
+    child->mr = child->mr_own;
+}
+
+/* _Search._match_child (and _child_match): hyp i takes ref j. */
+static void
+match_child(Ex *s, int32_t i, int32_t j, int64_t new_cross, const ExNode *node, ExNode *child)
+{
+    const size_t bytes = (size_t)s->W * sizeof(uint64_t);
+    memcpy(child->chosen, node->chosen, bytes);
+    memcpy(child->dead, node->dead, bytes);
+    bit_set(child->chosen, j);
+    child->size = node->size + 1;
+    child->cross = new_cross;
+    const ExComp *comp = &s->comps[s->comp_of[i]];
+    if (comp->block) {
+        int64_t a = s->left_in_comp[i];
+        int64_t b = comp->nr - dead_in(comp, node->dead);
+        int64_t killed = 0;
+        for (int32_t y = s->rtwin_head[j]; y != j; y = s->rtwin_next[y]) {
+            if (!bit_get(node->dead, y)) {
+                bit_set(child->dead, y);
+                killed++;
+            }
+        }
+        bit_set(child->dead, j);
+        child->mh = node->mh;
+        child->mr = node->mr;
+        child->nu = node->nu - min64(a, b) + min64(a - 1, b - 1 - killed);
+        return;
+    }
+    own_matching(s, node, child);
+    int32_t *mh = child->mh, *mr = child->mr;
+    int64_t nu = node->nu;
+    if (mh[i] == j) {
+        mh[i] = -1;
+        mr[j] = -1;
+        nu -= 1;
+        bit_set(child->dead, j);
+    }
+    else {
+        int32_t r0 = mh[i];
+        if (r0 >= 0) {
+            mh[i] = -1;
+            mr[r0] = -1;
+            nu -= 1 - augment_ref(s, r0, mr, mh, i);
+        }
+        bit_set(child->dead, j);
+        int32_t x = mr[j];
+        if (x >= 0) {
+            mr[j] = -1;
+            mh[x] = -1;
+            nu -= 1 - augment_hyp(s, x, mh, mr, child->dead);
+        }
+    }
+    /* Unused lower twins of j, ascending, each removed before its repair. */
+    for (int32_t y = s->rtwin_head[j]; y != j; y = s->rtwin_next[y]) {
+        if (bit_get(node->dead, y)) {
+            continue;
+        }
+        bit_set(child->dead, y);
+        int32_t x = mr[y];
+        if (x >= 0) {
+            mr[y] = -1;
+            mh[x] = -1;
+            nu -= 1 - augment_hyp(s, x, mh, mr, child->dead);
+        }
+    }
+    child->nu = nu;
+}
+
+/* _Search._skip_child (and _child_skip): hyp i stays unmatched. */
+static void
+skip_child(Ex *s, int32_t i, const ExNode *node, ExNode *child)
+{
+    const size_t bytes = (size_t)s->W * sizeof(uint64_t);
+    memcpy(child->chosen, node->chosen, bytes);
+    memcpy(child->dead, node->dead, bytes);
+    child->size = node->size;
+    child->cross = node->cross;
+    child->mh = node->mh;
+    child->mr = node->mr;
+    child->nu = node->nu;
+    const ExComp *comp = &s->comps[s->comp_of[i]];
+    if (comp->block) {
+        int64_t a = s->left_in_comp[i];
+        int64_t b = comp->nr - dead_in(comp, node->dead);
+        child->nu = node->nu - min64(a, b) + min64(a - 1, b);
+        return;
+    }
+    int32_t r0 = node->mh[i];
+    if (r0 < 0) {
+        return;
+    }
+    own_matching(s, node, child);
+    child->mh[i] = -1;
+    child->mr[r0] = -1;
+    child->nu -= 1 - augment_ref(s, r0, child->mr, child->mh, i);
+}
+
+/* -- the bound ----------------------------------------------------------------------------- */
+
+/* _block_bound: cheapest order-preserving completion of a block from its hyp start on; adds
+ * the boxes of its future pairs. */
+static int64_t
+block_bound(Ex *s, const ExComp *comp, int32_t start, const ExNode *node)
+{
+    int32_t *live = s->live;
+    int32_t b = 0;
+    for (int32_t t = 0; t < comp->nr; t++) {
+        if (!bit_get(node->dead, comp->refs[t])) {
+            live[b++] = t;
+        }
+    }
+    int32_t a = comp->nh - start;
+    if (b == 0) {
+        return 0;
+    }
+    /* The boxes of _boxes. */
+    const int32_t *hyps = comp->hyps, *refs = comp->refs;
+    int32_t group = s->ngroups++;
+    if (a >= b) {
+        int32_t d = a - b;
+        for (int32_t t = 0; t < b; t++) {
+            ExBox *box = &s->boxes[s->nboxes++];
+            box->hl = hyps[start + t];
+            box->hh = hyps[start + t + d];
+            box->rl = box->rh = refs[live[t]];
+            box->group = group;
+        }
+    }
+    else {
+        int32_t d = b - a;
+        for (int32_t q = 0; q < a; q++) {
+            ExBox *box = &s->boxes[s->nboxes++];
+            box->hl = box->hh = hyps[start + q];
+            box->rl = refs[live[q]];
+            box->rh = refs[live[q + d]];
+            box->group = group;
+        }
+    }
+    int64_t *extra = s->extra;
+    if (count_above(node->chosen, s->W, refs[0]) == 0) {
+        memset(extra, 0, (size_t)b * sizeof(int64_t));
+    }
+    else {
+        for (int32_t t = 0; t < b; t++) {
+            extra[t] = count_above(node->chosen, s->W, refs[live[t]]);
+        }
+    }
+    const int64_t *table = comp->table;
+    const int64_t nr = comp->nr;
+    if (a == b) {
+        int64_t sum = 0;
+        for (int32_t t = 0; t < b; t++) {
+            sum += table[(start + t) * nr + live[t]] + extra[t];
+        }
+        return sum;
+    }
+    int64_t *dp = s->dp;
+    if (a >= b) {
+        dp[0] = 0;
+        for (int32_t t = 1; t <= b; t++) {
+            dp[t] = EX_INF;
+        }
+        for (int32_t q = 0; q < a; q++) {
+            const int64_t *row = table + (start + q) * nr;
+            int32_t hi = q + 1 < b ? q + 1 : b;
+            int32_t lo = b - a + q > 0 ? b - a + q : 0;
+            for (int32_t t = hi; t > lo; t--) {
+                int64_t v = dp[t - 1] + row[live[t - 1]] + extra[t - 1];
+                if (v < dp[t]) {
+                    dp[t] = v;
+                }
+            }
+        }
+        return dp[b];
+    }
+    dp[0] = 0;
+    for (int32_t q = 1; q <= a; q++) {
+        dp[q] = EX_INF;
+    }
+    for (int32_t t = 0; t < b; t++) {
+        int32_t col = live[t];
+        int64_t cost = extra[t];
+        int32_t hi = t + 1 < a ? t + 1 : a;
+        int32_t lo = a - b + t > 0 ? a - b + t : 0;
+        for (int32_t q = hi; q > lo; q--) {
+            int64_t v = dp[q - 1] + table[(start + q - 1) * nr + col] + cost;
+            if (v < dp[q]) {
+                dp[q] = v;
+            }
+        }
+    }
+    return dp[a];
+}
+
+/* _free_bound: the cheapest per-hyp options of as many hyps as the matching still pairs. */
+static int64_t
+free_bound(Ex *s, const ExComp *comp, int32_t start, const ExNode *node)
+{
+    int32_t need = 0, nc = 0;
+    int64_t *costs = s->costs;
+    for (int32_t q = start; q < comp->nh; q++) {
+        int32_t x = comp->hyps[q];
+        if (node->mh[x] >= 0) {
+            need++;
+        }
+        int64_t best = EX_INF;
+        for (int32_t e = s->adj_start[x]; e < s->adj_start[x + 1]; e++) {
+            int32_t y = s->adj[e];
+            if (!bit_get(node->dead, y)) {
+                int64_t c = s->adj_static[e] + count_above(node->chosen, s->W, y);
+                if (c < best) {
+                    best = c;
+                }
+            }
+        }
+        if (best < EX_INF) {
+            costs[nc++] = best;
+        }
+    }
+    if (need == 0) {
+        return 0;
+    }
+    if (nc <= 32) {
+        insertion_sort_ex_cost(costs, nc);
+    }
+    else {
+        heap_sort_ex_cost(costs, nc);
+    }
+    int64_t sum = 0;
+    for (int32_t q = 0; q < need && q < nc; q++) {
+        sum += costs[q];
+    }
+    return sum;
+}
+
+/* _group_crossings: future pairs of different blocks whose boxes are strictly anti-ordered. */
+static int64_t
+group_crossings(const Ex *s)
+{
+    int64_t total = 0;
+    for (int32_t p = 0; p < s->nboxes; p++) {
+        const ExBox *u = &s->boxes[p];
+        for (int32_t q = p + 1; q < s->nboxes; q++) {
+            const ExBox *v = &s->boxes[q];
+            if (v->group == u->group) {
+                continue;
+            }
+            if ((u->hh < v->hl && u->rl > v->rh) || (v->hh < u->hl && v->rl > u->rh)) {
+                total++;
+            }
+        }
+    }
+    return total;
+}
+
+/* _bound: crossings of node plus a lower bound on those still to come (early exit at limit). */
+static int64_t
+bound(Ex *s, int32_t lo, const ExNode *node, int64_t limit)
+{
+    int64_t total = node->cross;
+    s->nboxes = 0;
+    s->ngroups = 0;
+    for (int32_t c = 0; c < s->ncomps; c++) {
+        const ExComp *comp = &s->comps[c];
+        if (comp->hyps[comp->nh - 1] < lo) {
+            continue;
+        }
+        int32_t start = 0, hi = comp->nh - 1; /* bisect_left(comp.hyps, lo) */
+        while (start < hi) {
+            int32_t mid = start + (hi - start) / 2;
+            if (comp->hyps[mid] < lo) {
+                start = mid + 1;
+            }
+            else {
+                hi = mid;
+            }
+        }
+        total += comp->block ? block_bound(s, comp, start, node) : free_bound(s, comp, start, node);
+        if (total >= limit) {
+            return total;
+        }
+    }
+    if (s->ngroups < 2) {
+        return total;
+    }
+    return total + group_crossings(s);
+}
+
+/* -- the search ---------------------------------------------------------------------------- */
+
+/* _Search.expand: child of node (depth i) for option k into child, and its bound in *value.
+ * 1: kept; 0: cut; -1: the budget is spent. */
+static int
+expand(Ex *s, int32_t i, const ExNode *node, int32_t k, int64_t limit, ExNode *child,
+       int64_t *value)
+{
+    s->left -= s->node_cost[i];
+    if (s->left < 0) {
+        return -1;
+    }
+    int32_t deg = s->adj_start[i + 1] - s->adj_start[i];
+    if (k < deg) {
+        int32_t e = s->adj_start[i] + k;
+        int32_t j = s->adj[e];
+        if (bit_get(node->dead, j)) {
+            return 0;
+        }
+        int32_t p = s->twin_prev[i];
+        if (p >= 0 && s->choice[p] > j) {
+            return 0;
+        }
+        int64_t new_cross = node->cross + s->adj_static[e] + count_above(node->chosen, s->W, j);
+        if (new_cross >= limit) {
+            return 0;
+        }
+        match_child(s, i, j, new_cross, node, child);
+    }
+    else {
+        skip_child(s, i, node, child);
+    }
+    if (child->nu < s->target - child->size) {
+        return 0;
+    }
+    int64_t v = bound(s, i + 1, child, limit);
+    if (v >= limit) {
+        return 0;
+    }
+    *value = v;
+    return 1;
+}
+
+static inline int32_t
+option_ref(const Ex *s, int32_t i, int32_t k)
+{
+    return k < s->adj_start[i + 1] - s->adj_start[i] ? s->adj[s->adj_start[i] + k] : -1;
+}
+
+static void
+record(Ex *s, const ExNode *leaf)
+{
+    s->best_cross = leaf->cross;
+    for (int32_t x = 0; x < s->n; x++) {
+        s->incumbent[x] = s->choice[x] >= 0 ? s->choice[x] : s->m;
+    }
+}
+
+/* _Search._dive; 0 done (with or without an incumbent), -1 budget spent, -2 no memory. */
+static int
+dive(Ex *s)
+{
+    ExNode *spare = &s->slots[s->n + 1];
+    if (slot_ready(s, s->n + 1) < 0) {
+        return -2;
+    }
+    for (int32_t i = 0; i < s->n; i++) {
+        if (slot_ready(s, i + 1) < 0) {
+            return -2;
+        }
+        const ExNode *node = &s->slots[i];
+        int have = 0;
+        int64_t best_value = EX_INF;
+        int32_t best_opt = -1;
+        int32_t n_opts = s->adj_start[i + 1] - s->adj_start[i] + 1;
+        for (int32_t k = 0; k < n_opts; k++) {
+            int64_t value;
+            int r = expand(s, i, node, k, best_value, spare, &value);
+            if (r < 0) {
+                return -1;
+            }
+            if (r) {
+                ExNode t = s->slots[i + 1];
+                s->slots[i + 1] = *spare;
+                *spare = t;
+                have = 1;
+                best_value = value;
+                best_opt = option_ref(s, i, k);
+            }
+        }
+        if (!have) {
+            return 0;
+        }
+        s->choice[i] = best_opt;
+    }
+    record(s, &s->slots[s->n]);
+    return 0;
+}
+
+/* _Search._depth_first; 0 done, -1 budget spent, -2 no memory. */
+static int
+depth_first(Ex *s)
+{
+    int32_t n = s->n;
+    int32_t *next_opt = PyMem_Calloc((size_t)n + 1, sizeof(int32_t));
+    int8_t *rel = PyMem_Calloc((size_t)n + 1, sizeof(int8_t));
+    int status = 0;
+    if (next_opt == NULL || rel == NULL) {
+        status = -2;
+        goto done;
+    }
+    int32_t depth = 0;
+    while (depth >= 0) {
+        int32_t i = depth;
+        const ExNode *node = &s->slots[i];
+        int found = 0;
+        int8_t child_rel = 0;
+        if (i == n) {
+            if (node->cross < s->best_cross || rel[i] < 0) {
+                record(s, node);
+                memset(rel, 0, (size_t)n + 1);
+            }
+        }
+        else {
+            int32_t n_opts = s->adj_start[i + 1] - s->adj_start[i] + 1;
+            int32_t k = next_opt[i];
+            if (slot_ready(s, i + 1) < 0) { /* the dive may have stopped above this depth */
+                status = -2;
+                goto done;
+            }
+            while (k < n_opts) {
+                int32_t opt = option_ref(s, i, k);
+                child_rel = rel[i];
+                if (child_rel == 0) {
+                    int32_t key = opt >= 0 ? opt : s->m;
+                    int32_t inc = s->incumbent[i];
+                    child_rel = key < inc ? -1 : (key > inc ? 1 : 0);
+                }
+                int64_t limit = child_rel > 0 ? s->best_cross : s->best_cross + 1;
+                int64_t value;
+                int r = expand(s, i, node, k, limit, &s->slots[i + 1], &value);
+                if (r < 0) {
+                    status = -1;
+                    goto done;
+                }
+                k++;
+                if (r) {
+                    s->choice[i] = opt;
+                    found = 1;
+                    break;
+                }
+            }
+            next_opt[i] = k;
+        }
+        if (!found) {
+            depth--;
+        }
+        else {
+            depth++;
+            next_opt[depth] = 0;
+            rel[depth] = child_rel;
+        }
+    }
+done:
+    PyMem_Free(next_opt);
+    PyMem_Free(rel);
+    return status;
+}
+
+/* The pairs of an assignment (ref m: unmatched) as a list of (hyp, ref) position tuples. */
+static PyObject *
+assignment_pairs(const Ex *s, const int32_t *assignment)
+{
+    PyObject *out = PyList_New(0);
+    if (out == NULL) {
+        return NULL;
+    }
+    for (int32_t x = 0; x < s->n; x++) {
+        int32_t j = assignment[x];
+        if (j >= s->m) {
+            continue;
+        }
+        PyObject *pair = Py_BuildValue("(LL)", (long long)s->hyp_pos[x], (long long)s->ref_pos[j]);
+        if (pair == NULL || PyList_Append(out, pair) < 0) {
+            Py_XDECREF(pair);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(pair);
+    }
+    return out;
+}
+
+PyObject *
+exact_search_c(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *comps_obj, *base_obj;
+    long long budget;
+    if (!PyArg_ParseTuple(args, "O!O!L", &PyList_Type, &comps_obj, &PyList_Type, &base_obj,
+                          &budget)) {
+        return NULL;
+    }
+    Ex s;
+    memset(&s, 0, sizeof(s));
+    ExPair *edges = NULL, *base = NULL;
+    int32_t *edge_comp = NULL;
+    PyObject *result = NULL;
+    Py_ssize_t ncomps = PyList_GET_SIZE(comps_obj);
+    Py_ssize_t n_edges = 0;
+    for (Py_ssize_t c = 0; c < ncomps; c++) {
+        PyObject *comp = PyList_GET_ITEM(comps_obj, c);
+        if (!PyList_Check(comp) || PyList_GET_SIZE(comp) == 0) {
+            PyErr_SetString(PyExc_TypeError, "exact_search() takes non-empty lists of pairs");
+            return NULL;
+        }
+        n_edges += PyList_GET_SIZE(comp);
+    }
+    if (n_edges == 0 || n_edges > INT32_MAX / 2) {
+        PyErr_SetString(PyExc_ValueError, "exact_search() takes 1 to 2**30 candidate pairs");
+        return NULL;
+    }
+    Py_ssize_t n_base = PyList_GET_SIZE(base_obj);
+    edges = PyMem_Malloc((size_t)n_edges * sizeof(ExPair));
+    edge_comp = PyMem_Malloc((size_t)n_edges * sizeof(int32_t));
+    base = PyMem_Malloc(((size_t)n_base + 1) * sizeof(ExPair));
+    if (edges == NULL || edge_comp == NULL || base == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    {
+        Py_ssize_t e = 0;
+        for (Py_ssize_t c = 0; c < ncomps; c++) {
+            PyObject *comp = PyList_GET_ITEM(comps_obj, c);
+            for (Py_ssize_t k = 0; k < PyList_GET_SIZE(comp); k++) {
+                if (read_pair(PyList_GET_ITEM(comp, k), &edges[e]) < 0) {
+                    goto done;
+                }
+                edge_comp[e++] = (int32_t)c;
+            }
+        }
+    }
+    for (Py_ssize_t b = 0; b < n_base; b++) {
+        if (read_pair(PyList_GET_ITEM(base_obj, b), &base[b]) < 0) {
+            goto done;
+        }
+    }
+    if (ex_setup(&s, edges, edge_comp, (int32_t)n_edges, (int32_t)ncomps, base, n_base) < 0) {
+        goto done;
+    }
+    s.left = budget;
+    int status = dive(&s);
+    if (status == 0) {
+        status = depth_first(&s);
+    }
+    if (status == -2) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    PyObject *pairs;
+    if (status == -1 && s.best_cross == EX_INF) {
+        /* _maximum_matching: the initial matching, blocks paired in order. */
+        for (int32_t x = 0; x < s.n; x++) {
+            s.incumbent[x] = s.mate_h[x] >= 0 ? s.mate_h[x] : s.m;
+        }
+        for (int32_t c = 0; c < s.ncomps; c++) {
+            const ExComp *comp = &s.comps[c];
+            if (comp->block) {
+                for (int32_t t = 0; t < comp->nh && t < comp->nr; t++) {
+                    s.incumbent[comp->hyps[t]] = comp->refs[t];
+                }
+            }
+        }
+    }
+    pairs = assignment_pairs(&s, s.incumbent);
+    if (pairs == NULL) {
+        goto done;
+    }
+    result = Py_BuildValue("(NOL)", pairs, status == -1 ? Py_True : Py_False, (long long)s.left);
+done:
+    ex_free(&s);
+    FREE_EACH(edges, edge_comp, base);
+    return result;
+}

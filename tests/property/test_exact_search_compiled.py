@@ -1,0 +1,159 @@
+"""The compiled exact search of paper2005 (``_ext/exact.c``) against its pure-Python twin.
+
+The two must walk the same nodes in the same order: same pairs, same "budget ran out" flag and
+the same units left, on random candidate graphs (repeated words, complete blocks, several
+components, stray pairs that break blocks, pairs of earlier stages around and between them).
+On small graphs every point where the budget can run out is tried: the twin logs the units
+spent after each node it expands, and both searches get exactly that many units (the node is
+paid for) and one fewer (the search stops at that node).
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from meteor_eval._ext import built_module
+from meteor_eval.align import _exact_search, exhaustive
+from meteor_eval.errors import SearchBudgetWarning
+
+Pair = tuple[int, int]
+
+_BUILT = built_module()
+pytestmark = pytest.mark.skipif(
+    _BUILT is None or not hasattr(_BUILT, "exact_search"), reason="extension not built"
+)
+
+
+def _graph(seed: int, n_max: int, alphabet: str) -> tuple[list[Pair], list[Pair]]:
+    """Candidates of equal words over ``alphabet`` plus a few stray pairs, and one-to-one
+    pairs of earlier stages on positions the candidates do not use."""
+    rng = random.Random(seed)
+    n, m = rng.randint(1, n_max), rng.randint(1, n_max)
+    hyp = [rng.choice(alphabet) for _ in range(n)]
+    ref = [rng.choice(alphabet) for _ in range(m)]
+    fixed_h = set(rng.sample(range(n), rng.randint(0, n // 3)))
+    fixed_r = rng.sample(range(m), min(len(fixed_h), m))
+    fixed = list(zip(sorted(fixed_h), fixed_r, strict=False))
+    used_h = {h for h, _ in fixed}
+    used_r = {r for _, r in fixed}
+    free_h = [i for i in range(n) if i not in used_h]
+    free_r = [j for j in range(m) if j not in used_r]
+    cands = [(i, j) for i in free_h for j in free_r if hyp[i] == ref[j]]
+    if free_h and free_r:
+        cands += [(rng.choice(free_h), rng.choice(free_r)) for _ in range(rng.randint(0, 3))]
+    # Pairs beyond the positions too, as later words matched by earlier stages.
+    fixed += [(n + k, m + rng.randrange(6) + 6 * k) for k in range(rng.randint(0, 2))]
+    return cands, fixed
+
+
+def _searches(cands: list[Pair], fixed: list[Pair]) -> list[tuple[list[list[Pair]], list[Pair]]]:
+    """The (components, placed pairs) that align_stage hands to its search."""
+    calls: list[tuple[list[list[Pair]], list[Pair]]] = []
+
+    def recording(
+        comps: list[list[Pair]], base: list[Pair], budget: int
+    ) -> tuple[list[Pair], bool, int]:
+        calls.append((comps, base))
+        return _exact_search.search_python(comps, base, budget)
+
+    saved = exhaustive._search
+    exhaustive._search = recording
+    try:
+        exhaustive._align_stage(cands, fixed, exhaustive.SEARCH_BUDGET)
+    finally:
+        exhaustive._search = saved
+    return calls
+
+
+class _Logging(_exact_search._Search):
+    """The twin, logging the units spent once each node is paid for."""
+
+    __slots__ = ("budget", "log")
+
+    def __init__(self, comps: list[list[Pair]], base: list[Pair], budget: int) -> None:
+        super().__init__(comps, base, budget)
+        self.budget = budget
+        self.log: list[int] = []
+
+    def expand(
+        self, i: int, node: _exact_search._Node, k: int, limit: int
+    ) -> tuple[_exact_search._Node, int] | None:
+        self.log.append(self.budget - self.left + self.node_cost[i])
+        return super().expand(i, node, k, limit)
+
+
+def _both(comps: list[list[Pair]], base: list[Pair], budget: int) -> None:
+    assert _BUILT is not None
+    want = _exact_search.search_python(comps, base, budget)
+    got = _BUILT.exact_search(comps, base, budget)
+    assert got == want, (comps, base, budget)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(["ab", "abc", "abcab", "aab", "abcd"]))
+def test_compiled_search_walks_the_twins_nodes(seed: int, alphabet: str) -> None:
+    cands, fixed = _graph(seed, 14, alphabet)
+    for comps, base in _searches(cands, fixed):
+        _both(comps, base, exhaustive.SEARCH_BUDGET)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(["ab", "abc", "abcab", "aab"]))
+def test_compiled_search_runs_out_where_the_twin_does(seed: int, alphabet: str) -> None:
+    cands, fixed = _graph(seed, 7, alphabet)
+    for comps, base in _searches(cands, fixed):
+        logging = _Logging(comps, base, exhaustive.SEARCH_BUDGET)
+        logging.run()
+        points = sorted({p for spent in logging.log for p in (spent - 1, spent)} | {-1, 0})
+        for budget in points:
+            _both(comps, base, budget)
+
+
+def test_every_budget_on_a_small_graph() -> None:
+    """Every budget value from 0 to past the whole search, on one graph with two blocks and a
+    component that is not one."""
+    cands = [(0, 0), (0, 2), (1, 0), (1, 2), (2, 1), (2, 3), (3, 1), (4, 3), (4, 4), (5, 4)]
+    calls = _searches(cands, [(6, 5)])
+    assert calls
+    for comps, base in calls:
+        _, _, left = _exact_search.search_python(comps, base, exhaustive.SEARCH_BUDGET)
+        for budget in range(exhaustive.SEARCH_BUDGET - left + 2):
+            _both(comps, base, budget)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32))
+def test_long_lines_of_repeated_words(seed: int) -> None:
+    """Longer lines (up to 60 words, past one 64-bit word of positions) of few word types."""
+    cands, fixed = _graph(seed, 70, "abcdefghab")
+    for comps, base in _searches(cands, fixed):
+        _both(comps, base, 200_000)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 30_000))
+def test_stages_and_warnings_are_the_same_compiled_or_not(seed: int, budget: int) -> None:
+    rng = random.Random(seed)
+    n, m = rng.randint(1, 12), rng.randint(1, 12)
+    hyp = [rng.choice("abcab") for _ in range(n)]
+    ref = [rng.choice("abcab") for _ in range(m)]
+    exact = [(i, j) for i in range(n) for j in range(m) if hyp[i] == ref[j]]
+    loose = [(i, j) for i in range(n) for j in range(m) if rng.random() < 0.3]
+    results = []
+    for compiled in (None, _BUILT.exact_search if _BUILT else None):
+        saved = exhaustive._COMPILED_SEARCH
+        exhaustive._COMPILED_SEARCH = compiled
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                chosen = exhaustive.align_stages([exact, loose], budget=budget)
+        finally:
+            exhaustive._COMPILED_SEARCH = saved
+        messages = [str(w.message) for w in caught if w.category is SearchBudgetWarning]
+        results.append((chosen, messages))
+    assert results[0] == results[1]
