@@ -148,16 +148,74 @@ def test_stages_and_warnings_are_the_same_compiled_or_not(seed: int, budget: int
     ref = [rng.choice("abcab") for _ in range(m)]
     exact = [(i, j) for i in range(n) for j in range(m) if hyp[i] == ref[j]]
     loose = [(i, j) for i in range(n) for j in range(m) if rng.random() < 0.3]
-    results = []
-    for compiled in (None, _BUILT.exact_search if _BUILT else None):
-        saved = exhaustive._COMPILED_SEARCH
-        exhaustive._COMPILED_SEARCH = compiled
-        try:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                chosen = exhaustive.align_stages([exact, loose], budget=budget)
-        finally:
-            exhaustive._COMPILED_SEARCH = saved
-        messages = [str(w.message) for w in caught if w.category is SearchBudgetWarning]
-        results.append((chosen, messages))
-    assert results[0] == results[1]
+    fixed_first = [(rng.randrange(n), rng.randrange(m)) for _ in range(rng.randint(0, 2))]
+    stages = [fixed_first, exact, loose, exact + loose]
+    assert _run_stages(stages, budget, compiled=True) == _run_stages(stages, budget, compiled=False)
+
+
+def _run_stages(
+    stages: object, budget: int, *, compiled: bool
+) -> tuple[object, list[str]] | tuple[str, str]:
+    """align_stages with both compiled functions or neither: its result and warnings, or the
+    exception it raised."""
+    assert _BUILT is not None
+    saved = exhaustive._COMPILED_SEARCH, exhaustive._COMPILED_STAGES
+    if compiled:
+        exhaustive._COMPILED_SEARCH = _BUILT.exact_search
+        exhaustive._COMPILED_STAGES = _BUILT.exact_stages
+    else:
+        exhaustive._COMPILED_SEARCH = exhaustive._COMPILED_STAGES = None
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            chosen = exhaustive.align_stages(stages, budget=budget)  # type: ignore[arg-type]
+    except (ValueError, TypeError) as exc:
+        return type(exc).__name__, str(exc)
+    finally:
+        exhaustive._COMPILED_SEARCH, exhaustive._COMPILED_STAGES = saved
+    messages = [str(w.message) for w in caught if w.category is SearchBudgetWarning]
+    return chosen, messages
+
+
+@pytest.mark.parametrize(
+    "stages",
+    [
+        [],
+        [[]],
+        [[(0, 0)], [(0, 0), (1, 1)]],
+        [[(0, 1), (0, 1), (1, 0)], [(2, 2)]],  # duplicates
+        [[(0, -1), (1, 0)]],  # a negative position: the Python code names it
+        [[(0, 0)], [(-1, 3)]],
+        [[[0, 1], [1, 0]]],  # lists, not tuples
+        ([(0, 1), (1, 0), (1, 1)],),
+        [((0, 1), (1, 0), (1, 1))],
+        [[(2**40, 0), (2**40, 1), (2**40 + 1, 0)]],  # positions past 2**31
+        [[(True, 0), (0, 1)]],
+    ],
+)
+def test_stages_past_the_compiled_calls_limits(stages: object) -> None:
+    """Inputs the compiled stages leave to the Python code give the same result or error."""
+    assert _run_stages(stages, 10_000, compiled=True) == _run_stages(stages, 10_000, compiled=False)
+
+
+def test_stages_given_as_iterators_are_read_once() -> None:
+    def stages() -> object:
+        yield iter([(0, 1), (1, 0), (1, 1)])
+        yield iter([(2, 2), (0, 0)])
+
+    assert _run_stages(stages(), 10_000, compiled=True) == _run_stages(
+        stages(), 10_000, compiled=False
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 60_000))
+def test_long_stages_are_the_same_compiled_or_not(seed: int, budget: int) -> None:
+    rng = random.Random(seed)
+    n, m = rng.randint(20, 100), rng.randint(20, 100)
+    hyp = [rng.choice("abcdefghijklmnopqrstab") for _ in range(n)]
+    ref = [rng.choice("abcdefghijklmnopqrstab") for _ in range(m)]
+    exact = [(i, j) for i in range(n) for j in range(m) if hyp[i] == ref[j]]
+    near = [(i, j) for i in range(n) for j in range(m) if ord(hyp[i]) - ord(ref[j]) == 1]
+    stages = [exact, near, [(i, j) for i, j in near if (i + j) % 3]]
+    assert _run_stages(stages, budget, compiled=True) == _run_stages(stages, budget, compiled=False)

@@ -1030,26 +1030,81 @@ done:
     return status;
 }
 
-/* The pairs of an assignment (ref m: unmatched) as a list of (hyp, ref) position tuples. */
-static PyObject *
-assignment_pairs(const Ex *s, const int32_t *assignment)
+/* The whole search of one stage's undecided components (edges, each with its component's
+ * index in edge_comp) against the pairs already placed (base): the chosen pairs into out (room
+ * for n_edges, ascending by hyp) and their number, whether the budget ran out and the units
+ * left. 0, or -1 with an exception set. */
+static int
+ex_search(ExPair *edges, int32_t *edge_comp, int32_t n_edges, int32_t ncomps,
+          const ExPair *base, Py_ssize_t n_base, int64_t budget, ExPair *out, int32_t *n_out,
+          int *ran_out, int64_t *left)
 {
-    PyObject *out = PyList_New(0);
+    Ex s;
+    memset(&s, 0, sizeof(s));
+    int result = -1;
+    if (ex_setup(&s, edges, edge_comp, n_edges, ncomps, base, n_base) < 0) {
+        goto done;
+    }
+    s.left = budget;
+    int status = dive(&s);
+    if (status == 0) {
+        status = depth_first(&s);
+    }
+    if (status == -2) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (status == -1 && s.best_cross == EX_INF) {
+        /* _maximum_matching: the initial matching, blocks paired in order. */
+        for (int32_t x = 0; x < s.n; x++) {
+            s.incumbent[x] = s.mate_h[x] >= 0 ? s.mate_h[x] : s.m;
+        }
+        for (int32_t c = 0; c < s.ncomps; c++) {
+            const ExComp *comp = &s.comps[c];
+            if (comp->block) {
+                for (int32_t t = 0; t < comp->nh && t < comp->nr; t++) {
+                    s.incumbent[comp->hyps[t]] = comp->refs[t];
+                }
+            }
+        }
+    }
+    int32_t count = 0;
+    for (int32_t x = 0; x < s.n; x++) {
+        if (s.incumbent[x] < s.m) {
+            out[count].h = s.hyp_pos[x];
+            out[count].r = s.ref_pos[s.incumbent[x]];
+            count++;
+        }
+    }
+    *n_out = count;
+    *ran_out = status == -1;
+    *left = s.left;
+    result = 0;
+done:
+    ex_free(&s);
+    return result;
+}
+
+/* pairs[0 .. count) as a list (as_tuple 0) or tuple of (hyp, ref) tuples. */
+static PyObject *
+pairs_object(const ExPair *pairs, Py_ssize_t count, int as_tuple)
+{
+    PyObject *out = as_tuple ? PyTuple_New(count) : PyList_New(count);
     if (out == NULL) {
         return NULL;
     }
-    for (int32_t x = 0; x < s->n; x++) {
-        int32_t j = assignment[x];
-        if (j >= s->m) {
-            continue;
-        }
-        PyObject *pair = Py_BuildValue("(LL)", (long long)s->hyp_pos[x], (long long)s->ref_pos[j]);
-        if (pair == NULL || PyList_Append(out, pair) < 0) {
-            Py_XDECREF(pair);
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *pair = Py_BuildValue("(LL)", (long long)pairs[k].h, (long long)pairs[k].r);
+        if (pair == NULL) {
             Py_DECREF(out);
             return NULL;
         }
-        Py_DECREF(pair);
+        if (as_tuple) {
+            PyTuple_SET_ITEM(out, k, pair);
+        }
+        else {
+            PyList_SET_ITEM(out, k, pair);
+        }
     }
     return out;
 }
@@ -1064,9 +1119,7 @@ exact_search_c(PyObject *self, PyObject *args)
                           &budget)) {
         return NULL;
     }
-    Ex s;
-    memset(&s, 0, sizeof(s));
-    ExPair *edges = NULL, *base = NULL;
+    ExPair *edges = NULL, *base = NULL, *out = NULL;
     int32_t *edge_comp = NULL;
     PyObject *result = NULL;
     Py_ssize_t ncomps = PyList_GET_SIZE(comps_obj);
@@ -1085,9 +1138,10 @@ exact_search_c(PyObject *self, PyObject *args)
     }
     Py_ssize_t n_base = PyList_GET_SIZE(base_obj);
     edges = PyMem_Malloc((size_t)n_edges * sizeof(ExPair));
+    out = PyMem_Malloc((size_t)n_edges * sizeof(ExPair));
     edge_comp = PyMem_Malloc((size_t)n_edges * sizeof(int32_t));
     base = PyMem_Malloc(((size_t)n_base + 1) * sizeof(ExPair));
-    if (edges == NULL || edge_comp == NULL || base == NULL) {
+    if (edges == NULL || out == NULL || edge_comp == NULL || base == NULL) {
         PyErr_NoMemory();
         goto done;
     }
@@ -1108,40 +1162,331 @@ exact_search_c(PyObject *self, PyObject *args)
             goto done;
         }
     }
-    if (ex_setup(&s, edges, edge_comp, (int32_t)n_edges, (int32_t)ncomps, base, n_base) < 0) {
+    int32_t n_out;
+    int ran_out;
+    int64_t left;
+    if (ex_search(edges, edge_comp, (int32_t)n_edges, (int32_t)ncomps, base, n_base, budget, out,
+                  &n_out, &ran_out, &left) < 0) {
         goto done;
     }
-    s.left = budget;
-    int status = dive(&s);
-    if (status == 0) {
-        status = depth_first(&s);
+    PyObject *pairs = pairs_object(out, n_out, 0);
+    if (pairs != NULL) {
+        result = Py_BuildValue("(NOL)", pairs, ran_out ? Py_True : Py_False, (long long)left);
     }
-    if (status == -2) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    PyObject *pairs;
-    if (status == -1 && s.best_cross == EX_INF) {
-        /* _maximum_matching: the initial matching, blocks paired in order. */
-        for (int32_t x = 0; x < s.n; x++) {
-            s.incumbent[x] = s.mate_h[x] >= 0 ? s.mate_h[x] : s.m;
+done:
+    FREE_EACH(edges, out, edge_comp, base);
+    return result;
+}
+
+/* -- whole stages (exhaustive.align_stages_bounded) --------------------------------------- */
+
+static int
+int64_in(const int64_t *sorted, Py_ssize_t count, int64_t v)
+{
+    Py_ssize_t lo = 0, hi = count;
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (sorted[mid] < v) {
+            lo = mid + 1;
         }
-        for (int32_t c = 0; c < s.ncomps; c++) {
-            const ExComp *comp = &s.comps[c];
-            if (comp->block) {
-                for (int32_t t = 0; t < comp->nh && t < comp->nr; t++) {
-                    s.incumbent[comp->hyps[t]] = comp->refs[t];
+        else {
+            hi = mid;
+        }
+    }
+    return lo < count && sorted[lo] == v;
+}
+
+/* Reads a stage's pairs (exact tuples of two ints) into *pairs (grown as needed); 1 when read,
+ * 0 when the stage is not a list or tuple of such pairs or holds a negative or too large position (the
+ * caller then leaves the stages to the Python code, which names the fault), -1 on error. */
+static int
+read_stage(PyObject *stage, ExPair **pairs, Py_ssize_t *cap, Py_ssize_t *count)
+{
+    if (!PyList_CheckExact(stage) && !PyTuple_CheckExact(stage)) {
+        return 0; /* not consumed: an iterator stays whole for the Python code */
+    }
+    PyObject *fast = PySequence_Fast(stage, "");
+    if (fast == NULL) {
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (grow((void **)pairs, cap, n + 1, sizeof(ExPair)) < 0) {
+        Py_DECREF(fast);
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *item = items[k];
+        if (!PyTuple_CheckExact(item) || PyTuple_GET_SIZE(item) != 2 ||
+            !PyLong_CheckExact(PyTuple_GET_ITEM(item, 0)) ||
+            !PyLong_CheckExact(PyTuple_GET_ITEM(item, 1))) {
+            Py_DECREF(fast);
+            return 0;
+        }
+        int overflow_h, overflow_r;
+        long long h = PyLong_AsLongLongAndOverflow(PyTuple_GET_ITEM(item, 0), &overflow_h);
+        long long r = PyLong_AsLongLongAndOverflow(PyTuple_GET_ITEM(item, 1), &overflow_r);
+        if (overflow_h || overflow_r || h < 0 || r < 0 || h > INT32_MAX || r > INT32_MAX) {
+            Py_DECREF(fast);
+            return 0;
+        }
+        (*pairs)[k].h = h;
+        (*pairs)[k].r = r;
+    }
+    *count = n;
+    Py_DECREF(fast);
+    return 1;
+}
+
+/* One stage's choice (_align_stage) of the sorted distinct candidates cands[0 .. n), none on a
+ * position of fixed[0 .. n_fixed): the chosen pairs appended to fixed (ascending by hyp from
+ * fixed[n_fixed]) and their number, and whether the budget ran out. 0, or -1 with an exception
+ * set. fixed has room for n_fixed + n. */
+static int
+stage_choice(const ExPair *cands, Py_ssize_t n, ExPair *fixed, Py_ssize_t n_fixed, int64_t budget,
+             Py_ssize_t *n_chosen, int *ran_out)
+{
+    *ran_out = 0;
+    *n_chosen = 0;
+    if (n == 0) {
+        return 0;
+    }
+    int status = -1;
+    int64_t *hs = NULL, *rs = NULL;
+    int32_t *hyp_of = NULL, *ref_of = NULL, *rstart = NULL, *rlist = NULL, *fill = NULL;
+    int32_t *hstart = NULL, *comp_h = NULL, *comp_r = NULL, *queue = NULL, *edge_comp = NULL;
+    ExPair *free_edges = NULL, *chosen = NULL;
+    EX_ALLOC(hs, n);
+    EX_ALLOC(rs, n);
+    Py_ssize_t nh = 0, nr = 0;
+    for (Py_ssize_t e = 0; e < n; e++) {
+        if (nh == 0 || hs[nh - 1] != cands[e].h) {
+            hs[nh++] = cands[e].h;
+        }
+        rs[e] = cands[e].r;
+    }
+    qsort(rs, (size_t)n, sizeof(int64_t), int64_cmp);
+    for (Py_ssize_t e = 0; e < n; e++) {
+        if (nr == 0 || rs[nr - 1] != rs[e]) {
+            rs[nr++] = rs[e];
+        }
+    }
+    ExPair *placed = fixed + n_fixed;
+    if (nh == n && nr == n) {
+        /* Every candidate is an isolated pair: all of them are chosen. */
+        memcpy(placed, cands, (size_t)n * sizeof(ExPair));
+        *n_chosen = n;
+        status = 0;
+        goto done;
+    }
+    /* The candidate graph in local indices: hyp -> edges (cands are sorted by hyp), ref -> hyps. */
+    EX_ALLOC(hstart, nh + 1);
+    EX_ALLOC(hyp_of, n);
+    EX_ALLOC(ref_of, n);
+    EX_ALLOC(rstart, nr + 1);
+    EX_ALLOC(rlist, n);
+    EX_ALLOC(fill, nr);
+    {
+        int32_t x = -1;
+        for (Py_ssize_t e = 0; e < n; e++) {
+            if (e == 0 || cands[e].h != cands[e - 1].h) {
+                hstart[++x] = (int32_t)e;
+            }
+            hyp_of[e] = x;
+            ref_of[e] = find_pos(rs, (int32_t)nr, cands[e].r);
+            rstart[ref_of[e] + 1]++;
+        }
+        hstart[nh] = (int32_t)n;
+    }
+    for (Py_ssize_t j = 0; j < nr; j++) {
+        rstart[j + 1] += rstart[j];
+    }
+    for (Py_ssize_t e = 0; e < n; e++) {
+        int32_t j = ref_of[e];
+        rlist[rstart[j] + fill[j]++] = hyp_of[e];
+    }
+    /* Connected components, breadth-first from each hyp not yet reached, in ascending order. */
+    EX_ALLOC(comp_h, nh); /* component of each hyp, -1 + 0: none yet (stored + 1) */
+    EX_ALLOC(comp_r, nr);
+    EX_ALLOC(queue, nh);
+    EX_ALLOC(free_edges, n);
+    EX_ALLOC(edge_comp, n);
+    Py_ssize_t n_placed = 0, n_free = 0;
+    int32_t n_comps = 0, n_seen = 0;
+    for (int32_t x0 = 0; x0 < nh; x0++) {
+        if (comp_h[x0] != 0) {
+            continue;
+        }
+        int32_t label = ++n_seen;
+        int32_t head = 0, tail = 0, refs_in = 0;
+        int64_t edges_in = 0;
+        queue[tail++] = x0;
+        comp_h[x0] = label;
+        while (head < tail) {
+            int32_t x = queue[head++];
+            edges_in += hstart[x + 1] - hstart[x];
+            for (int32_t e = hstart[x]; e < hstart[x + 1]; e++) {
+                int32_t j = ref_of[e];
+                if (comp_r[j] != 0) {
+                    continue;
+                }
+                comp_r[j] = label;
+                refs_in++;
+                for (int32_t q = rstart[j]; q < rstart[j + 1]; q++) {
+                    int32_t y = rlist[q];
+                    if (comp_h[y] == 0) {
+                        comp_h[y] = label;
+                        queue[tail++] = y;
+                    }
                 }
             }
         }
+        if (tail == refs_in && edges_in == (int64_t)tail * refs_in) {
+            /* Decided up front (an isolated pair, or a square complete block): in order. The
+             * block's refs, ascending, are any of its hyps' candidates. */
+            for (int32_t q = 1; q < tail; q++) { /* insertion sort of the block's hyps */
+                int32_t v = queue[q], w = q;
+                while (w > 0 && queue[w - 1] > v) {
+                    queue[w] = queue[w - 1];
+                    w--;
+                }
+                queue[w] = v;
+            }
+            for (int32_t q = 0; q < tail; q++) {
+                placed[n_placed].h = hs[queue[q]];
+                placed[n_placed].r = rs[ref_of[hstart[queue[0]] + q]];
+                n_placed++;
+            }
+        }
+        else {
+            for (int32_t q = 0; q < tail; q++) {
+                int32_t x = queue[q];
+                for (int32_t e = hstart[x]; e < hstart[x + 1]; e++) {
+                    free_edges[n_free] = cands[e];
+                    edge_comp[n_free] = n_comps;
+                    n_free++;
+                }
+            }
+            n_comps++;
+        }
     }
-    pairs = assignment_pairs(&s, s.incumbent);
-    if (pairs == NULL) {
+    if (n_comps > 0) {
+        EX_ALLOC(chosen, n);
+        int32_t n_out;
+        int64_t left;
+        /* The search sees every pair placed so far: earlier stages' and this stage's forced. */
+        if (ex_search(free_edges, edge_comp, (int32_t)n_free, n_comps, fixed,
+                      n_fixed + n_placed, budget, chosen, &n_out, ran_out, &left) < 0) {
+            goto done;
+        }
+        memcpy(placed + n_placed, chosen, (size_t)n_out * sizeof(ExPair));
+        n_placed += n_out;
+    }
+    qsort(placed, (size_t)n_placed, sizeof(ExPair), pair_cmp);
+    *n_chosen = n_placed;
+    status = 0;
+    goto done;
+nomem:
+    PyErr_NoMemory();
+done:
+    FREE_EACH(hs, rs, hyp_of, ref_of, rstart, rlist, fill, hstart, comp_h, comp_r, queue,
+              edge_comp, free_edges, chosen);
+    return status;
+}
+
+PyObject *
+exact_stages_c(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *stages_obj;
+    long long budget;
+    if (!PyArg_ParseTuple(args, "OL", &stages_obj, &budget)) {
+        return NULL;
+    }
+    if (!PyList_CheckExact(stages_obj) && !PyTuple_CheckExact(stages_obj)) {
+        Py_RETURN_NONE;
+    }
+    PyObject *stages = PySequence_Fast(stages_obj, "");
+    if (stages == NULL) {
+        return NULL;
+    }
+    Py_ssize_t n_stages = PySequence_Fast_GET_SIZE(stages);
+    PyObject *chosen = PyTuple_New(n_stages);
+    PyObject *spent = PyList_New(0);
+    ExPair *pairs = NULL, *fixed = NULL;
+    int64_t *used_h = NULL, *used_r = NULL;
+    Py_ssize_t cap = 0, fixed_cap = 0, used_cap_h = 0, used_cap_r = 0, n_fixed = 0;
+    PyObject *result = NULL;
+    if (chosen == NULL || spent == NULL) {
         goto done;
     }
-    result = Py_BuildValue("(NOL)", pairs, status == -1 ? Py_True : Py_False, (long long)s.left);
+    for (Py_ssize_t k = 0; k < n_stages; k++) {
+        Py_ssize_t count = 0;
+        int read = read_stage(PySequence_Fast_GET_ITEM(stages, k), &pairs, &cap, &count);
+        if (read <= 0) {
+            if (read == 0) {
+                Py_INCREF(Py_None);
+                result = Py_None;
+            }
+            goto done;
+        }
+        /* Drop the pairs on positions matched by earlier stages; sort; drop duplicates. */
+        Py_ssize_t kept = 0;
+        for (Py_ssize_t e = 0; e < count; e++) {
+            if (!int64_in(used_h, n_fixed, pairs[e].h) && !int64_in(used_r, n_fixed, pairs[e].r)) {
+                pairs[kept++] = pairs[e];
+            }
+        }
+        qsort(pairs, (size_t)kept, sizeof(ExPair), pair_cmp);
+        Py_ssize_t n = 0;
+        for (Py_ssize_t e = 0; e < kept; e++) {
+            if (n == 0 || pairs[e].h != pairs[n - 1].h || pairs[e].r != pairs[n - 1].r) {
+                pairs[n++] = pairs[e];
+            }
+        }
+        if (grow((void **)&fixed, &fixed_cap, n_fixed + n + 1, sizeof(ExPair)) < 0) {
+            goto done;
+        }
+        Py_ssize_t n_chosen;
+        int ran_out;
+        if (stage_choice(pairs, n, fixed, n_fixed, budget, &n_chosen, &ran_out) < 0) {
+            goto done;
+        }
+        PyObject *stage_pairs = pairs_object(fixed + n_fixed, n_chosen, 1);
+        if (stage_pairs == NULL) {
+            goto done;
+        }
+        PyTuple_SET_ITEM(chosen, k, stage_pairs);
+        if (ran_out) {
+            PyObject *index = PyLong_FromSsize_t(k);
+            if (index == NULL || PyList_Append(spent, index) < 0) {
+                Py_XDECREF(index);
+                goto done;
+            }
+            Py_DECREF(index);
+        }
+        n_fixed += n_chosen;
+        if (grow((void **)&used_h, &used_cap_h, n_fixed + 1, sizeof(int64_t)) < 0 ||
+            grow((void **)&used_r, &used_cap_r, n_fixed + 1, sizeof(int64_t)) < 0) {
+            goto done;
+        }
+        for (Py_ssize_t e = 0; e < n_fixed; e++) {
+            used_h[e] = fixed[e].h;
+            used_r[e] = fixed[e].r;
+        }
+        qsort(used_h, (size_t)n_fixed, sizeof(int64_t), int64_cmp);
+        qsort(used_r, (size_t)n_fixed, sizeof(int64_t), int64_cmp);
+    }
+    {
+        PyObject *spent_tuple = PyList_AsTuple(spent);
+        if (spent_tuple != NULL) {
+            result = Py_BuildValue("(ON)", chosen, spent_tuple);
+        }
+    }
 done:
-    ex_free(&s);
-    FREE_EACH(edges, edge_comp, base);
+    Py_DECREF(stages);
+    Py_XDECREF(chosen);
+    Py_XDECREF(spent);
+    FREE_EACH(pairs, fixed, used_h, used_r);
     return result;
 }

@@ -97,6 +97,8 @@ SEARCH_BUDGET = 20_000_000
 
 # The compiled exact search (``_ext/exact.c``), or None: then its twin search_python runs.
 _COMPILED_SEARCH = compiled_function("exact_search")
+# The compiled align_stages_bounded (the same file), or None: then the Python code below runs.
+_COMPILED_STAGES = compiled_function("exact_stages")
 
 # Budgets the compiled search takes (its units are 64-bit integers).
 _COMPILED_BUDGET_LIMIT = 1 << 62
@@ -206,7 +208,18 @@ def align_stages_bounded(
     budget: int = SEARCH_BUDGET,
 ) -> tuple[tuple[tuple[tuple[int, int], ...], ...], tuple[int, ...]]:
     """:func:`align_stages` without the warning: the pairs of each stage, and the indices of
-    the stages whose search ran out of budget (empty when every result is exact)."""
+    the stages whose search ran out of budget (empty when every result is exact).
+
+    With the extension in use, one compiled call does it all (the same filtering, components,
+    forced blocks and search, so the same pairs and budget units), for lists or tuples of
+    ``(int, int)`` tuples with positions below 2**31; anything else, or a fault to report,
+    goes through the Python code below.
+    """
+    if _COMPILED_STAGES is not None and -_COMPILED_BUDGET_LIMIT < budget < _COMPILED_BUDGET_LIMIT:
+        done: tuple[tuple[tuple[tuple[int, int], ...], ...], tuple[int, ...]] | None
+        done = _COMPILED_STAGES(stages, budget)
+        if done is not None:
+            return done
     fixed: list[Pair] = []
     used_h: set[int] = set()
     used_r: set[int] = set()
