@@ -26,6 +26,26 @@
 DEFINE_INSERTION_SORT(ex_cost, int64_t)
 DEFINE_HEAP_SORT(ex_cost, int64_t)
 
+/* a[0 .. n) ascending: nothing to do when it already is (candidates mostly come sorted),
+ * insertion for short arrays, heap sort otherwise (no callback per comparison). */
+static void
+sort_int64(int64_t *a, Py_ssize_t n)
+{
+    Py_ssize_t k = 1;
+    while (k < n && a[k - 1] <= a[k]) {
+        k++;
+    }
+    if (k >= n) {
+        return;
+    }
+    if (n <= 32) {
+        insertion_sort_ex_cost(a, n);
+    }
+    else {
+        heap_sort_ex_cost(a, n);
+    }
+}
+
 typedef struct {
     int64_t size, cross, nu; /* matches, crossings, size of the undecided part's matching */
     uint64_t *chosen, *dead; /* W words each (the slot's own) */
@@ -156,13 +176,6 @@ pair_cmp(const void *a, const void *b)
     return (x->r > y->r) - (x->r < y->r);
 }
 
-static int
-int64_cmp(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 typedef struct {
     uint64_t key;
     int32_t idx;
@@ -280,7 +293,15 @@ ex_setup(Ex *s, ExPair *edges, int32_t *edge_comp, int32_t n_edges, int32_t ncom
     /* The edges are distinct, so (h, r) is a total order; each edge's component is found
      * again through its positions below. */
     memcpy(sorted, edges, (size_t)n_edges * sizeof(ExPair));
-    qsort(sorted, (size_t)n_edges, sizeof(ExPair), pair_cmp);
+    {
+        int32_t k = 1;
+        while (k < n_edges && pair_cmp(&sorted[k - 1], &sorted[k]) < 0) {
+            k++;
+        }
+        if (k < n_edges) {
+            qsort(sorted, (size_t)n_edges, sizeof(ExPair), pair_cmp);
+        }
+    }
     int32_t n = 0;
     for (int32_t e = 0; e < n_edges; e++) {
         if (e == 0 || sorted[e].h != sorted[e - 1].h) {
@@ -291,7 +312,7 @@ ex_setup(Ex *s, ExPair *edges, int32_t *edge_comp, int32_t n_edges, int32_t ncom
     for (int32_t e = 0; e < n_edges; e++) {
         rs[e] = sorted[e].r;
     }
-    qsort(rs, (size_t)n_edges, sizeof(int64_t), int64_cmp);
+    sort_int64(rs, n_edges);
     int32_t m = 0;
     for (int32_t e = 0; e < n_edges; e++) {
         if (e == 0 || rs[e] != rs[m - 1]) {
@@ -1094,11 +1115,18 @@ pairs_object(const ExPair *pairs, Py_ssize_t count, int as_tuple)
         return NULL;
     }
     for (Py_ssize_t k = 0; k < count; k++) {
-        PyObject *pair = Py_BuildValue("(LL)", (long long)pairs[k].h, (long long)pairs[k].r);
-        if (pair == NULL) {
+        PyObject *pair = PyTuple_New(2);
+        PyObject *h = PyLong_FromLongLong(pairs[k].h);
+        PyObject *r = PyLong_FromLongLong(pairs[k].r);
+        if (pair == NULL || h == NULL || r == NULL) {
+            Py_XDECREF(pair);
+            Py_XDECREF(h);
+            Py_XDECREF(r);
             Py_DECREF(out);
             return NULL;
         }
+        PyTuple_SET_ITEM(pair, 0, h);
+        PyTuple_SET_ITEM(pair, 1, r);
         if (as_tuple) {
             PyTuple_SET_ITEM(out, k, pair);
         }
@@ -1238,6 +1266,21 @@ read_stage(PyObject *stage, ExPair **pairs, Py_ssize_t *cap, Py_ssize_t *count)
     return 1;
 }
 
+/* pairs[0 .. n) (positions in 0 .. 2**31 - 1) sorted by (hyp, ref), through one 64-bit key a
+ * pair in keys (room for n). */
+static void
+sort_pairs(ExPair *pairs, Py_ssize_t n, int64_t *keys)
+{
+    for (Py_ssize_t k = 0; k < n; k++) {
+        keys[k] = (pairs[k].h << 32) | pairs[k].r;
+    }
+    sort_int64(keys, n);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        pairs[k].h = keys[k] >> 32;
+        pairs[k].r = keys[k] & 0xffffffff;
+    }
+}
+
 /* One stage's choice (_align_stage) of the sorted distinct candidates cands[0 .. n), none on a
  * position of fixed[0 .. n_fixed): the chosen pairs appended to fixed (ascending by hyp from
  * fixed[n_fixed]) and their number, and whether the budget ran out. 0, or -1 with an exception
@@ -1265,7 +1308,7 @@ stage_choice(const ExPair *cands, Py_ssize_t n, ExPair *fixed, Py_ssize_t n_fixe
         }
         rs[e] = cands[e].r;
     }
-    qsort(rs, (size_t)n, sizeof(int64_t), int64_cmp);
+    sort_int64(rs, n);
     for (Py_ssize_t e = 0; e < n; e++) {
         if (nr == 0 || rs[nr - 1] != rs[e]) {
             rs[nr++] = rs[e];
@@ -1382,7 +1425,7 @@ stage_choice(const ExPair *cands, Py_ssize_t n, ExPair *fixed, Py_ssize_t n_fixe
         memcpy(placed + n_placed, chosen, (size_t)n_out * sizeof(ExPair));
         n_placed += n_out;
     }
-    qsort(placed, (size_t)n_placed, sizeof(ExPair), pair_cmp);
+    sort_pairs(placed, n_placed, (int64_t *)hs); /* hs has room for n >= n_placed keys */
     *n_chosen = n_placed;
     status = 0;
     goto done;
@@ -1414,8 +1457,8 @@ exact_stages_c(PyObject *self, PyObject *args)
     PyObject *chosen = PyTuple_New(n_stages);
     PyObject *spent = PyList_New(0);
     ExPair *pairs = NULL, *fixed = NULL;
-    int64_t *used_h = NULL, *used_r = NULL;
-    Py_ssize_t cap = 0, fixed_cap = 0, used_cap_h = 0, used_cap_r = 0, n_fixed = 0;
+    int64_t *used_h = NULL, *used_r = NULL, *keys = NULL;
+    Py_ssize_t cap = 0, fixed_cap = 0, used_cap_h = 0, used_cap_r = 0, n_fixed = 0, keys_cap = 0;
     PyObject *result = NULL;
     if (chosen == NULL || spent == NULL) {
         goto done;
@@ -1437,7 +1480,10 @@ exact_stages_c(PyObject *self, PyObject *args)
                 pairs[kept++] = pairs[e];
             }
         }
-        qsort(pairs, (size_t)kept, sizeof(ExPair), pair_cmp);
+        if (grow((void **)&keys, &keys_cap, kept + 1, sizeof(int64_t)) < 0) {
+            goto done;
+        }
+        sort_pairs(pairs, kept, keys);
         Py_ssize_t n = 0;
         for (Py_ssize_t e = 0; e < kept; e++) {
             if (n == 0 || pairs[e].h != pairs[n - 1].h || pairs[e].r != pairs[n - 1].r) {
@@ -1474,8 +1520,8 @@ exact_stages_c(PyObject *self, PyObject *args)
             used_h[e] = fixed[e].h;
             used_r[e] = fixed[e].r;
         }
-        qsort(used_h, (size_t)n_fixed, sizeof(int64_t), int64_cmp);
-        qsort(used_r, (size_t)n_fixed, sizeof(int64_t), int64_cmp);
+        sort_int64(used_h, n_fixed);
+        sort_int64(used_r, n_fixed);
     }
     {
         PyObject *spent_tuple = PyList_AsTuple(spent);
@@ -1487,6 +1533,6 @@ done:
     Py_DECREF(stages);
     Py_XDECREF(chosen);
     Py_XDECREF(spent);
-    FREE_EACH(pairs, fixed, used_h, used_r);
+    FREE_EACH(pairs, fixed, used_h, used_r, keys);
     return result;
 }
