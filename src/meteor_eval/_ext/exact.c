@@ -9,13 +9,19 @@
  * alignment. The twin's docstrings explain why each cut is sound; this file only mirrors them.
  *
  * Sets are bit sets of W words (chosen and dead refs, the seen vertices of an augmenting-path
- * search). The matching of the undecided part (mh, mr) is shared with the parent node when a
- * child leaves it unchanged (a complete block, or a skip of an unmatched hyp) and copied into
- * the child's own buffers otherwise, as the twin shares or copies its lists. Nodes live in one
- * slot per depth (the path of the depth-first walk) plus a spare for the dive, each allocated
- * when the search first reaches its depth, so memory is one node per depth reached; every
- * node costs at least 64 + n units, so the budget bounds that too. Nothing recurses: the
- * walk keeps an explicit stack and augmenting paths are breadth-first searches.
+ * search). Where the twin copies a node's lists into each child, this file keeps one current
+ * state (the chosen and dead refs and the matching of the undecided part) and an undo log of
+ * its changes: making a child logs what it changes, and leaving it (a cut, or the walk going
+ * back up) takes the log back to the child's mark. So memory is linear in the graph plus the
+ * log, which holds the changes along the current path (each paid for in budget units), and a
+ * few numbers (matches, crossings, matching size, mark) per depth. The dive makes each option,
+ * takes it back, and makes the best one again. Nothing recurses: the walk keeps an explicit
+ * stack and augmenting paths are breadth-first searches.
+ *
+ * exact_stages runs exhaustive.align_stages_bounded whole (each stage's filtering, components,
+ * forced blocks and search) when the stages are a list or tuple of lists or tuples of
+ * (int, int) tuples with non-negative positions below 2**31, and returns None otherwise, so
+ * that the Python code handles (and names) anything else.
  */
 
 #include "kernels.h"
@@ -46,13 +52,20 @@ sort_int64(int64_t *a, Py_ssize_t n)
     }
 }
 
+/* A node's numbers; its sets and matching are the search's current state (Ex), which an undo
+ * log takes back to the node's parent from mark on. */
 typedef struct {
     int64_t size, cross, nu; /* matches, crossings, size of the undecided part's matching */
-    uint64_t *chosen, *dead; /* W words each (the slot's own) */
-    int32_t *mh, *mr;        /* the matching: the slot's own buffers or an ancestor's */
-    int32_t *mh_own, *mr_own;
-    void *block; /* one allocation for the four buffers; NULL until the slot is first used */
+    Py_ssize_t mark;         /* the undo log's length before the node was made */
 } ExNode;
+
+/* One change of the current state: a matching entry (at32) or a bit-set word (at64) and the
+ * value it had. */
+typedef struct {
+    int32_t *at32;
+    uint64_t *at64;
+    uint64_t old;
+} ExUndo;
 
 typedef struct {
     int32_t nh, nr;       /* undecided hyps and refs of the component */
@@ -80,7 +93,13 @@ typedef struct {
     int32_t *comp_of, *left_in_comp, *twin_prev;
     int32_t *rtwin_head, *rtwin_next; /* per ref: lowest ref of its twin group, next higher */
     int32_t *choice, *incumbent, *mate_h, *mate_r;
-    ExNode *slots; /* depth 0 .. n, then the dive's spare */
+    ExNode *slots; /* the walk's path: depth 0 .. n */
+    /* the current node's state and the undo log back to the root */
+    uint64_t *chosen, *dead; /* W words each */
+    int32_t *mh, *mr;
+    ExUndo *log;
+    Py_ssize_t log_n, log_cap;
+    int oom; /* the log could not grow: the search stops with MemoryError */
     /* scratch */
     int32_t *queue, *came_from, *live;
     uint64_t *seen;
@@ -129,37 +148,65 @@ min64(int64_t a, int64_t b)
 static void
 ex_free(Ex *s)
 {
-    if (s->slots != NULL) {
-        for (int32_t d = 0; d <= s->n + 1; d++) {
-            PyMem_Free(s->slots[d].block);
-        }
-    }
-    FREE_EACH(s->hyp_pos, s->ref_pos, s->adj_start, s->adj, s->adj_static, s->radj_start,
+    FREE_EACH(s->chosen, s->dead, s->mh, s->mr, s->log, s->hyp_pos, s->ref_pos, s->adj_start, s->adj, s->adj_static, s->radj_start,
               s->radj, s->node_cost, s->comps, s->comp_hyps, s->comp_refs, s->tables, s->comp_of,
               s->left_in_comp, s->twin_prev, s->rtwin_head, s->rtwin_next, s->choice,
               s->incumbent, s->mate_h, s->mate_r, s->slots, s->queue, s->came_from, s->live,
               s->seen, s->extra, s->dp, s->costs, s->boxes);
 }
 
-/* The buffers of slot d, allocated on first use; -1 when memory runs out. */
-static int
-slot_ready(Ex *s, int32_t d)
+/* -- the current state and its undo log ---------------------------------------------------- */
+
+static inline void
+log_change(Ex *s, int32_t *at32, uint64_t *at64, uint64_t old)
 {
-    ExNode *node = &s->slots[d];
-    if (node->block != NULL) {
-        return 0;
+    if (s->log_n == s->log_cap &&
+        grow((void **)&s->log, &s->log_cap, s->log_n + 1, sizeof(ExUndo)) < 0) {
+        PyErr_Clear(); /* reported as MemoryError once the search stops */
+        s->oom = 1;
+        return;
     }
-    size_t words = 2 * (size_t)s->W;
-    size_t ints = (size_t)s->n + (size_t)s->m;
-    node->block = PyMem_Malloc(words * sizeof(uint64_t) + ints * sizeof(int32_t));
-    if (node->block == NULL) {
-        return -1;
+    ExUndo *u = &s->log[s->log_n++];
+    u->at32 = at32;
+    u->at64 = at64;
+    u->old = old;
+}
+
+/* *at = v, logged. */
+static inline void
+set_entry(Ex *s, int32_t *at, int32_t v)
+{
+    if (*at != v) {
+        log_change(s, at, NULL, (uint64_t)(uint32_t)*at);
+        *at = v;
     }
-    node->chosen = (uint64_t *)node->block;
-    node->dead = node->chosen + s->W;
-    node->mh_own = (int32_t *)(node->dead + s->W);
-    node->mr_own = node->mh_own + s->n;
-    return 0;
+}
+
+/* Bit y of bits set, logged. */
+static inline void
+set_bit_logged(Ex *s, uint64_t *bits, int32_t y)
+{
+    uint64_t *word = &bits[y >> 6];
+    uint64_t v = *word | ((uint64_t)1 << (y & 63));
+    if (v != *word) {
+        log_change(s, NULL, word, *word);
+        *word = v;
+    }
+}
+
+/* Back to the state of the log's first mark changes. */
+static void
+undo_to(Ex *s, Py_ssize_t mark)
+{
+    while (s->log_n > mark) {
+        ExUndo *u = &s->log[--s->log_n];
+        if (u->at32 != NULL) {
+            *u->at32 = (int32_t)(uint32_t)u->old;
+        }
+        else {
+            *u->at64 = u->old;
+        }
+    }
 }
 
 typedef struct {
@@ -493,15 +540,17 @@ ex_setup(Ex *s, ExPair *edges, int32_t *edge_comp, int32_t n_edges, int32_t ncom
             s->target += augment(s, comp->hyps[t], s->adj_start, s->adj, s->mate_h, s->mate_r);
         }
     }
-    if (slot_ready(s, 0) < 0) {
-        goto nomem;
-    }
+    EX_ALLOC(s->chosen, s->W);
+    EX_ALLOC(s->dead, s->W);
+    EX_ALLOC(s->mh, n);
+    EX_ALLOC(s->mr, m);
+    memcpy(s->mh, s->mate_h, (size_t)n * sizeof(int32_t));
+    memcpy(s->mr, s->mate_r, (size_t)m * sizeof(int32_t));
+    s->log_n = 0; /* the initial matching is the root's: nothing to undo */
     ExNode *root = &s->slots[0];
     root->size = root->cross = 0;
     root->nu = s->target;
-    memset(root->chosen, 0, 2 * (size_t)s->W * sizeof(uint64_t));
-    root->mh = s->mate_h;
-    root->mr = s->mate_r;
+    root->mark = 0;
     s->best_cross = EX_INF;
     FREE_EACH(sorted, tmp);
     return 0;
@@ -538,8 +587,8 @@ augment(Ex *s, int32_t u, const int32_t *start, const int32_t *list, int32_t *ma
                 for (;;) {
                     int32_t w = came_from[y];
                     int32_t prev = mate[w];
-                    mate[w] = y;
-                    back[y] = w;
+                    set_entry(s, &mate[w], y);
+                    set_entry(s, &back[y], w);
                     if (w == u) {
                         return 1;
                     }
@@ -585,78 +634,63 @@ dead_in(const ExComp *comp, const uint64_t *dead)
     return count;
 }
 
-/* Own copies of the parent's matching in child. */
-static inline void
-own_matching(Ex *s, const ExNode *node, ExNode *child)
-{
-    memcpy(child->mh_own, node->mh, (size_t)s->n * sizeof(int32_t));
-    memcpy(child->mr_own, node->mr, (size_t)s->m * sizeof(int32_t));
-    child->mh = child->mh_own;
-    child->mr = child->mr_own;
-}
-
 /* _Search._match_child (and _child_match): hyp i takes ref j. */
 static void
 match_child(Ex *s, int32_t i, int32_t j, int64_t new_cross, const ExNode *node, ExNode *child)
 {
-    const size_t bytes = (size_t)s->W * sizeof(uint64_t);
-    memcpy(child->chosen, node->chosen, bytes);
-    memcpy(child->dead, node->dead, bytes);
-    bit_set(child->chosen, j);
+    set_bit_logged(s, s->chosen, j);
     child->size = node->size + 1;
     child->cross = new_cross;
     const ExComp *comp = &s->comps[s->comp_of[i]];
     if (comp->block) {
         int64_t a = s->left_in_comp[i];
-        int64_t b = comp->nr - dead_in(comp, node->dead);
+        int64_t b = comp->nr - dead_in(comp, s->dead);
         int64_t killed = 0;
         for (int32_t y = s->rtwin_head[j]; y != j; y = s->rtwin_next[y]) {
-            if (!bit_get(node->dead, y)) {
-                bit_set(child->dead, y);
+            if (!bit_get(s->dead, y)) {
+                set_bit_logged(s, s->dead, y);
                 killed++;
             }
         }
-        bit_set(child->dead, j);
-        child->mh = node->mh;
-        child->mr = node->mr;
+        set_bit_logged(s, s->dead, j);
         child->nu = node->nu - min64(a, b) + min64(a - 1, b - 1 - killed);
         return;
     }
-    own_matching(s, node, child);
-    int32_t *mh = child->mh, *mr = child->mr;
+    int32_t *mh = s->mh, *mr = s->mr;
     int64_t nu = node->nu;
     if (mh[i] == j) {
-        mh[i] = -1;
-        mr[j] = -1;
+        set_entry(s, &mh[i], -1);
+        set_entry(s, &mr[j], -1);
         nu -= 1;
-        bit_set(child->dead, j);
+        set_bit_logged(s, s->dead, j);
     }
     else {
         int32_t r0 = mh[i];
         if (r0 >= 0) {
-            mh[i] = -1;
-            mr[r0] = -1;
+            set_entry(s, &mh[i], -1);
+            set_entry(s, &mr[r0], -1);
             nu -= 1 - augment_ref(s, r0, mr, mh, i);
         }
-        bit_set(child->dead, j);
+        set_bit_logged(s, s->dead, j);
         int32_t x = mr[j];
         if (x >= 0) {
-            mr[j] = -1;
-            mh[x] = -1;
-            nu -= 1 - augment_hyp(s, x, mh, mr, child->dead);
+            set_entry(s, &mr[j], -1);
+            set_entry(s, &mh[x], -1);
+            nu -= 1 - augment_hyp(s, x, mh, mr, s->dead);
         }
     }
-    /* Unused lower twins of j, ascending, each removed before its repair. */
+    /* Unused lower twins of j, ascending, each removed before its repair (a twin's bit is still
+     * the parent's when it is read: each is visited once, and only j was set before). */
     for (int32_t y = s->rtwin_head[j]; y != j; y = s->rtwin_next[y]) {
-        if (bit_get(node->dead, y)) {
+        if (bit_get(s->dead, y)) {
             continue;
         }
-        bit_set(child->dead, y);
+        set_bit_logged(s, s->dead, y);
         int32_t x = mr[y];
         if (x >= 0) {
-            mr[y] = -1;
-            mh[x] = -1;
-            nu -= 1 - augment_hyp(s, x, mh, mr, child->dead);
+            set_entry(s, &mr[y], -1);
+            set_entry(s, &mh[x], -1);
+            nu -= 1 - augment_hyp(s, x, mh, mr, s->dead);
         }
     }
     child->nu = nu;
@@ -666,29 +700,23 @@ match_child(Ex *s, int32_t i, int32_t j, int64_t new_cross, const ExNode *node, 
 static void
 skip_child(Ex *s, int32_t i, const ExNode *node, ExNode *child)
 {
-    const size_t bytes = (size_t)s->W * sizeof(uint64_t);
-    memcpy(child->chosen, node->chosen, bytes);
-    memcpy(child->dead, node->dead, bytes);
     child->size = node->size;
     child->cross = node->cross;
-    child->mh = node->mh;
-    child->mr = node->mr;
     child->nu = node->nu;
     const ExComp *comp = &s->comps[s->comp_of[i]];
     if (comp->block) {
         int64_t a = s->left_in_comp[i];
-        int64_t b = comp->nr - dead_in(comp, node->dead);
+        int64_t b = comp->nr - dead_in(comp, s->dead);
         child->nu = node->nu - min64(a, b) + min64(a - 1, b);
         return;
     }
-    int32_t r0 = node->mh[i];
+    int32_t r0 = s->mh[i];
     if (r0 < 0) {
         return;
     }
-    own_matching(s, node, child);
-    child->mh[i] = -1;
-    child->mr[r0] = -1;
-    child->nu -= 1 - augment_ref(s, r0, child->mr, child->mh, i);
+    set_entry(s, &s->mh[i], -1);
+    set_entry(s, &s->mr[r0], -1);
+    child->nu -= 1 - augment_ref(s, r0, s->mr, s->mh, i);
 }
 
 /* -- the bound ----------------------------------------------------------------------------- */
@@ -696,12 +724,12 @@ skip_child(Ex *s, int32_t i, const ExNode *node, ExNode *child)
 /* _block_bound: cheapest order-preserving completion of a block from its hyp start on; adds
  * the boxes of its future pairs. */
 static int64_t
-block_bound(Ex *s, const ExComp *comp, int32_t start, const ExNode *node)
+block_bound(Ex *s, const ExComp *comp, int32_t start)
 {
     int32_t *live = s->live;
     int32_t b = 0;
     for (int32_t t = 0; t < comp->nr; t++) {
-        if (!bit_get(node->dead, comp->refs[t])) {
+        if (!bit_get(s->dead, comp->refs[t])) {
             live[b++] = t;
         }
     }
@@ -733,12 +761,12 @@ block_bound(Ex *s, const ExComp *comp, int32_t start, const ExNode *node)
         }
     }
     int64_t *extra = s->extra;
-    if (count_above(node->chosen, s->W, refs[0]) == 0) {
+    if (count_above(s->chosen, s->W, refs[0]) == 0) {
         memset(extra, 0, (size_t)b * sizeof(int64_t));
     }
     else {
         for (int32_t t = 0; t < b; t++) {
-            extra[t] = count_above(node->chosen, s->W, refs[live[t]]);
+            extra[t] = count_above(s->chosen, s->W, refs[live[t]]);
         }
     }
     const int64_t *table = comp->table;
@@ -790,20 +818,20 @@ block_bound(Ex *s, const ExComp *comp, int32_t start, const ExNode *node)
 
 /* _free_bound: the cheapest per-hyp options of as many hyps as the matching still pairs. */
 static int64_t
-free_bound(Ex *s, const ExComp *comp, int32_t start, const ExNode *node)
+free_bound(Ex *s, const ExComp *comp, int32_t start)
 {
     int32_t need = 0, nc = 0;
     int64_t *costs = s->costs;
     for (int32_t q = start; q < comp->nh; q++) {
         int32_t x = comp->hyps[q];
-        if (node->mh[x] >= 0) {
+        if (s->mh[x] >= 0) {
             need++;
         }
         int64_t best = EX_INF;
         for (int32_t e = s->adj_start[x]; e < s->adj_start[x + 1]; e++) {
             int32_t y = s->adj[e];
-            if (!bit_get(node->dead, y)) {
-                int64_t c = s->adj_static[e] + count_above(node->chosen, s->W, y);
+            if (!bit_get(s->dead, y)) {
+                int64_t c = s->adj_static[e] + count_above(s->chosen, s->W, y);
                 if (c < best) {
                     best = c;
                 }
@@ -871,7 +899,7 @@ bound(Ex *s, int32_t lo, const ExNode *node, int64_t limit)
                 hi = mid;
             }
         }
-        total += comp->block ? block_bound(s, comp, start, node) : free_bound(s, comp, start, node);
+        total += comp->block ? block_bound(s, comp, start) : free_bound(s, comp, start);
         if (total >= limit) {
             return total;
         }
@@ -884,8 +912,9 @@ bound(Ex *s, int32_t lo, const ExNode *node, int64_t limit)
 
 /* -- the search ---------------------------------------------------------------------------- */
 
-/* _Search.expand: child of node (depth i) for option k into child, and its bound in *value.
- * 1: kept; 0: cut; -1: the budget is spent. */
+/* _Search.expand: child of node (depth i, the current state) for option k into child, and its
+ * bound in *value. 1: kept (the current state is the child's); 0: cut (the current state is
+ * still node's); -1: the budget is spent; -2: no memory. */
 static int
 expand(Ex *s, int32_t i, const ExNode *node, int32_t k, int64_t limit, ExNode *child,
        int64_t *value)
@@ -898,27 +927,34 @@ expand(Ex *s, int32_t i, const ExNode *node, int32_t k, int64_t limit, ExNode *c
     if (k < deg) {
         int32_t e = s->adj_start[i] + k;
         int32_t j = s->adj[e];
-        if (bit_get(node->dead, j)) {
+        if (bit_get(s->dead, j)) {
             return 0;
         }
         int32_t p = s->twin_prev[i];
         if (p >= 0 && s->choice[p] > j) {
             return 0;
         }
-        int64_t new_cross = node->cross + s->adj_static[e] + count_above(node->chosen, s->W, j);
+        int64_t new_cross = node->cross + s->adj_static[e] + count_above(s->chosen, s->W, j);
         if (new_cross >= limit) {
             return 0;
         }
+        child->mark = s->log_n;
         match_child(s, i, j, new_cross, node, child);
     }
     else {
+        child->mark = s->log_n;
         skip_child(s, i, node, child);
     }
+    if (s->oom) {
+        return -2;
+    }
     if (child->nu < s->target - child->size) {
+        undo_to(s, child->mark);
         return 0;
     }
     int64_t v = bound(s, i + 1, child, limit);
     if (v >= limit) {
+        undo_to(s, child->mark);
         return 0;
     }
     *value = v;
@@ -940,42 +976,48 @@ record(Ex *s, const ExNode *leaf)
     }
 }
 
-/* _Search._dive; 0 done (with or without an incumbent), -1 budget spent, -2 no memory. */
+/* _Search._dive; 0 done (with or without an incumbent), -1 budget spent, -2 no memory. Each
+ * option is made and taken back; the best one is made again (its units are already paid). The
+ * current state is left at the last node reached. */
 static int
 dive(Ex *s)
 {
-    ExNode *spare = &s->slots[s->n + 1];
-    if (slot_ready(s, s->n + 1) < 0) {
-        return -2;
-    }
+    ExNode trial;
     for (int32_t i = 0; i < s->n; i++) {
-        if (slot_ready(s, i + 1) < 0) {
-            return -2;
-        }
         const ExNode *node = &s->slots[i];
-        int have = 0;
+        int32_t best_k = -1;
         int64_t best_value = EX_INF;
-        int32_t best_opt = -1;
         int32_t n_opts = s->adj_start[i + 1] - s->adj_start[i] + 1;
         for (int32_t k = 0; k < n_opts; k++) {
             int64_t value;
-            int r = expand(s, i, node, k, best_value, spare, &value);
+            int r = expand(s, i, node, k, best_value, &trial, &value);
             if (r < 0) {
-                return -1;
+                return r;
             }
             if (r) {
-                ExNode t = s->slots[i + 1];
-                s->slots[i + 1] = *spare;
-                *spare = t;
-                have = 1;
+                undo_to(s, trial.mark);
+                best_k = k;
                 best_value = value;
-                best_opt = option_ref(s, i, k);
             }
         }
-        if (!have) {
+        if (best_k < 0) {
             return 0;
         }
-        s->choice[i] = best_opt;
+        int32_t opt = option_ref(s, i, best_k);
+        s->choice[i] = opt;
+        ExNode *child = &s->slots[i + 1];
+        child->mark = s->log_n;
+        if (opt >= 0) {
+            int64_t new_cross = node->cross + s->adj_static[s->adj_start[i] + best_k] +
+                                count_above(s->chosen, s->W, opt);
+            match_child(s, i, opt, new_cross, node, child);
+        }
+        else {
+            skip_child(s, i, node, child);
+        }
+        if (s->oom) {
+            return -2;
+        }
     }
     record(s, &s->slots[s->n]);
     return 0;
@@ -1008,10 +1050,6 @@ depth_first(Ex *s)
         else {
             int32_t n_opts = s->adj_start[i + 1] - s->adj_start[i] + 1;
             int32_t k = next_opt[i];
-            if (slot_ready(s, i + 1) < 0) { /* the dive may have stopped above this depth */
-                status = -2;
-                goto done;
-            }
             while (k < n_opts) {
                 int32_t opt = option_ref(s, i, k);
                 child_rel = rel[i];
@@ -1024,7 +1062,7 @@ depth_first(Ex *s)
                 int64_t value;
                 int r = expand(s, i, node, k, limit, &s->slots[i + 1], &value);
                 if (r < 0) {
-                    status = -1;
+                    status = r;
                     goto done;
                 }
                 k++;
@@ -1037,6 +1075,9 @@ depth_first(Ex *s)
             next_opt[i] = k;
         }
         if (!found) {
+            if (depth > 0) {
+                undo_to(s, s->slots[depth].mark); /* back to the parent's state */
+            }
             depth--;
         }
         else {
@@ -1069,6 +1110,7 @@ ex_search(ExPair *edges, int32_t *edge_comp, int32_t n_edges, int32_t ncomps,
     s.left = budget;
     int status = dive(&s);
     if (status == 0) {
+        undo_to(&s, 0); /* the walk starts from the root */
         status = depth_first(&s);
     }
     if (status == -2) {
