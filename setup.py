@@ -44,6 +44,7 @@ SOURCES = (
     "caption.c",
     "ptb.c",
     "wordnet.c",
+    "exact.c",
 )
 
 

@@ -16,7 +16,7 @@ from meteor_eval.cli import main
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 ALL_KERNELS = (
     "normalise, hash, stem, candidates, beam, stats, pair, greedy, index, text, bleu, lcs, rouge, "
-    "front, caption, ptb"
+    "front, caption, ptb, exact"
 )
 
 

@@ -28,7 +28,7 @@ def _partial_build(*names: str) -> SimpleNamespace:
 
 def test_kernels_name_every_function_of_the_module_once() -> None:
     functions = [name for names in _ext.KERNELS.values() for name in names]
-    assert len(functions) == len(set(functions)) == 35
+    assert len(functions) == len(set(functions)) == 37
     assert list(_ext.KERNELS) == [
         "normalise",
         "hash",
@@ -46,6 +46,7 @@ def test_kernels_name_every_function_of_the_module_once() -> None:
         "front",
         "caption",
         "ptb",
+        "exact",
     ]
 
 
@@ -103,7 +104,7 @@ def test_an_older_build_reports_the_kernels_it_lacks(monkeypatch: pytest.MonkeyP
     assert _ext.kernels_summary() == (
         "kernels: compiled (normalise, beam); "
         "pure Python (hash, stem, candidates, stats, pair, greedy, index, text, bleu, lcs, rouge, "
-        "front, caption, ptb: not in this build)"
+        "front, caption, ptb, exact: not in this build)"
     )
     monkeypatch.setattr(_ext, "_BUILT", _partial_build())
     assert _ext.kernels_summary() == "kernels: pure Python (no kernel in this build)"

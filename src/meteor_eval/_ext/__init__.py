@@ -38,6 +38,8 @@ front         ``meteor15_tokens``,                        ``FastPipeline.tokens_
 caption       ``cider_d_scores``,                         ``metrics.caption.CiderModel``,
               ``coco_rouge_l_scores`` (caption.c)         ``metrics.caption.rouge_l_image``
 ptb           ``ptb_caption_lines`` (ptb.c)               ``text.ptb._caption_tokens_python``
+exact         ``exact_search``, ``exact_stages``          ``align._exact_search.search_python``,
+              (exact.c)                                   ``align.exhaustive``
 ============  ==========================================  =========================================
 
 Callers ask this module for a compiled function or for the module once, at import (or, for the
@@ -96,6 +98,7 @@ KERNELS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         "front": ("meteor15_tokens", "meteor15_lines", "meteor15_token_cache"),
         "caption": ("cider_d_scores", "coco_rouge_l_scores"),
         "ptb": ("ptb_caption_lines",),
+        "exact": ("exact_search", "exact_stages"),
     }
 )
 
@@ -167,7 +170,7 @@ def kernel_status() -> dict[str, bool]:
     Example:
         >>> list(kernel_status())  # doctest: +NORMALIZE_WHITESPACE
         ['normalise', 'hash', 'stem', 'candidates', 'beam', 'stats', 'pair', 'greedy', 'index',
-         'text', 'bleu', 'lcs', 'rouge', 'front', 'caption', 'ptb']
+         'text', 'bleu', 'lcs', 'rouge', 'front', 'caption', 'ptb', 'exact']
     """
     return {kernel: compiled_kernels(*names) is not None for kernel, names in KERNELS.items()}
 

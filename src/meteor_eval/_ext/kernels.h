@@ -33,6 +33,8 @@
  *                  (wordnet_packed_sets)
  *   ptb.c          pycocoevalcap's caption tokenizer over a list of captions: lines, plain
  *                  lines, separators and the chunk cache (ptb_caption_lines)
+ *   exact.c        the paper2005 flavour's exact per-stage branch-and-bound search
+ *                  (exact_search) and its stages (exact_stages)
  *
  * Only what crosses files is declared here: the candidate record and the beam search's
  * workspace, the Match readers and makers, candidate emission, the paraphrase trie and the
@@ -708,5 +710,8 @@ KERNEL_API PyObject *cider_d_scores_c(PyObject *self, PyObject *args);
 KERNEL_API PyObject *coco_rouge_l_scores_c(PyObject *self, PyObject *args);
 /* ptb.c */
 KERNEL_API PyObject *ptb_caption_lines_c(PyObject *self, PyObject *args);
+/* exact.c */
+KERNEL_API PyObject *exact_search_c(PyObject *self, PyObject *args);
+KERNEL_API PyObject *exact_stages_c(PyObject *self, PyObject *args);
 
 #endif /* METEOR_EVAL_KERNELS_H */

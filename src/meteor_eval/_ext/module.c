@@ -175,6 +175,17 @@ static PyMethodDef kernels_methods[] = {
      "abbreviations) -> list[str] | None\n\n"
      "pycocoevalcap's tokenized captions (meteor_eval.text.ptb._caption_tokens_python), or "
      "None when a caption holds a line break other than \\n or is not a str."},
+    /* exact.c */
+    {"exact_search", exact_search_c, METH_VARARGS,
+     "exact_search(components, placed, budget) -> (pairs, ran_out, left)\n\n"
+     "The paper2005 flavour's exact per-stage search (meteor_eval.align._exact_search._Search): "
+     "the chosen (hyp, ref) pairs of the undecided components, whether the budget ran out, and "
+     "the units left (negative once spent)."},
+    {"exact_stages", exact_stages_c, METH_VARARGS,
+     "exact_stages(stages, budget) -> (chosen, spent) | None\n\n"
+     "meteor_eval.align.exhaustive.align_stages_bounded in one call, or None unless the stages "
+     "are a list or tuple of lists or tuples of (int, int) tuples with positions in "
+     "0 .. 2**31 - 1."},
     {NULL, NULL, 0, NULL},
 };
 

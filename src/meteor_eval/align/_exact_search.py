@@ -5,6 +5,10 @@ work budget.
 Kept apart from the public functions so that each file reads as one step: ``exhaustive`` says
 what is aligned and which result is kept (and when the budget ran out), this module how the
 optimum is searched (nodes, bounds, matching repairs).
+
+:class:`_Search` is the reference and the pure-Python twin of the compiled ``exact_search``
+(``_ext/exact.c``), which walks the same nodes in the same order and spends the same budget
+units; :func:`search_python` gives the twin the compiled function's signature.
 """
 
 from __future__ import annotations
@@ -47,6 +51,16 @@ class _Component:
         self.mask = sum(1 << y for y in refs)  # the refs as a bit mask
         self.all_refs = list(range(len(refs)))  # every ref live (no dead one in the block)
         self.zeros = [0] * len(refs)  # no chosen ref above the block
+
+
+def search_python(
+    comps: list[list[Pair]], base: list[Pair], budget: int
+) -> tuple[list[Pair], bool, int]:
+    """Run :class:`_Search`: the chosen pairs, whether the budget ran out, and the units left
+    (negative once the budget is spent), as the compiled ``exact_search`` returns them."""
+    search = _Search(comps, base, budget)
+    pairs, spent = search.run()
+    return pairs, spent, search.left
 
 
 class _BudgetSpentError(Exception):

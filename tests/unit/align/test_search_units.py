@@ -3,7 +3,8 @@
 A change to the search's Python that leaves every result the same can still change how much
 work it does (a weaker bound explores more nodes), hence where a search cut by its budget stops
 and what it returns then. The units below were measured on the tree before the paper2005
-search was reworked for speed (``9bb86f4``); the search must spend exactly as many.
+search was reworked for speed (``9bb86f4``); the search must spend exactly as many, in its
+pure-Python twin and in the compiled search (``_ext/exact.c``) alike.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import random
 
 import pytest
 
-from meteor_eval.align import exhaustive
+from meteor_eval._ext import built_module
+from meteor_eval.align import _exact_search, exhaustive
 
 Pair = tuple[int, int]
 
@@ -43,19 +45,42 @@ def _cases() -> list[tuple[list[Pair], list[Pair]]]:
     return out
 
 
+_BUILT = built_module()
+IMPLEMENTATIONS = [
+    pytest.param(None, id="python"),
+    pytest.param(
+        getattr(_BUILT, "exact_search", None),
+        id="compiled",
+        marks=pytest.mark.skipif(_BUILT is None, reason="extension not built"),
+    ),
+]
+
+
 def _units(cands: list[Pair], fixed: list[Pair], monkeypatch: pytest.MonkeyPatch) -> int:
     spent: list[int] = []
+    search = exhaustive._search
 
-    class Recording(exhaustive._Search):
-        def run(self) -> tuple[list[Pair], bool]:
-            result = super().run()
-            spent.append(exhaustive.SEARCH_BUDGET - self.left)
-            return result
+    def recording(
+        comps: list[list[Pair]], base: list[Pair], budget: int
+    ) -> tuple[list[Pair], bool, int]:
+        result = search(comps, base, budget)
+        spent.append(budget - result[2])
+        return result
 
-    monkeypatch.setattr(exhaustive, "_Search", Recording)
+    monkeypatch.setattr(exhaustive, "_search", recording)
     exhaustive.align_stage(cands, fixed)
     return sum(spent)
 
 
-def test_units_spent_are_those_of_the_reference_search(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("compiled", IMPLEMENTATIONS)
+def test_units_spent_are_those_of_the_reference_search(
+    compiled: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(exhaustive, "_COMPILED_SEARCH", compiled)
     assert [_units(c, f, monkeypatch) for c, f in _cases()] == _UNITS
+
+
+def test_the_twin_reports_the_units_left_of_its_search() -> None:
+    pairs, spent, left = _exact_search.search_python([[(0, 0), (0, 1), (1, 0)]], [], 10_000)
+    assert (pairs, spent) == ([(0, 1), (1, 0)], False)
+    assert 0 < left < 10_000
