@@ -266,8 +266,8 @@ def line_offsets(name: str, every: int) -> tuple[list[int], int]:
             while newlines and count + newlines >= len(offsets) * every:
                 # Find the line break that ends line number len(offsets) * every.
                 need = len(offsets) * every - count
-                for _ in range(need):
-                    index = block.index(b"\n", index + 1)
+                width = (position + index + 1) / (count or 1) if position + index > 0 else 64.0
+                index = _nth_newline(block, index + 1, need, width)
                 offsets.append(position + index + 1)
                 count += need
                 newlines -= need
@@ -278,6 +278,51 @@ def line_offsets(name: str, every: int) -> tuple[list[int], int]:
     if offsets[-1] == position and len(offsets) > 1:
         offsets.pop()  # no line starts at the end of the file
     return offsets, count
+
+
+#: Line breaks :func:`_nth_newline` steps over one at a time (below this, or once its estimate
+#: is this close); further ones are counted in bulk (``bytes.count`` over a range).
+_STEP_LINES = 8
+
+
+def _nth_newline(block: bytes, start: int, n: int, width: float) -> int:
+    """Index of the ``n``-th line break of ``block[start:]`` (``n >= 1``; there are at least
+    ``n``), ``width`` being a guess of a line's length in bytes.
+
+    One ``bytes.index`` call per line costs a Python-level call for each of the ``n`` lines (a
+    chunk of 256 or 4,096); here the end of the ``n`` lines is guessed from ``width``, the
+    line breaks up to the guess are counted in one call (C speed), the guess is corrected from
+    the lines' measured width until it is within :data:`_STEP_LINES` lines, and the last
+    few are stepped over one at a time, so the answer is exact whatever the guess.
+    """
+    index = start - 1
+    if n <= _STEP_LINES:
+        for _ in range(n):
+            index = block.index(b"\n", index + 1)
+        return index
+    size = len(block)
+    end = min(size, start + max(1, int(n * width)))
+    found = block.count(b"\n", start, end)  # line breaks in block[start:end]
+    for _ in range(8):  # a bounded number of corrections, then steps
+        if abs(found - n) <= _STEP_LINES:
+            break
+        width = (end - start) / found if found else 2.0 * width + 1.0
+        if found < n:
+            step = min(size, end + max(1, int((n - found) * width)))
+            found += block.count(b"\n", end, step)
+        else:
+            step = max(start, end - max(1, int((found - n) * width)))
+            found -= block.count(b"\n", step, end)
+        end = step
+    if found >= n:  # the n-th is the (found - n + 1)-th last before end
+        index = end
+        for _ in range(found - n + 1):
+            index = block.rindex(b"\n", start, index)
+        return index
+    index = end - 1
+    for _ in range(n - found):
+        index = block.index(b"\n", index + 1)
+    return index
 
 
 def _only_bom(name: str, count: int, position: int) -> bool:

@@ -102,3 +102,53 @@ def test_file_chunks_read_as_the_pairs_of_the_files(
     assert [chunk.lines for chunk in chunks] == [
         min(every, len(want) - first) for first in range(0, len(want), every)
     ]
+
+
+def _nth_naive(block: bytes, start: int, n: int) -> int:
+    index = start - 1
+    for _ in range(n):
+        index = block.index(b"\n", index + 1)
+    return index
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    widths=st.lists(st.integers(0, 40), min_size=60, max_size=400),
+    start_line=st.integers(0, 50),
+    n=st.integers(1, 400),
+    guess=st.one_of(st.floats(0.0, 200.0), st.sampled_from([0.0, 1e-9, 1e6])),
+)
+def test_nth_newline_is_the_naive_walk(
+    widths: list[int], start_line: int, n: int, guess: float
+) -> None:
+    """The counted search for the n-th line break equals one ``index`` call per line, for any
+    line lengths (empty lines, one long line among short ones) and any guess of the width."""
+    block = b"".join(b"x" * width + b"\n" for width in widths) + b"tail"
+    breaks = [i for i, byte in enumerate(block) if byte == 10]
+    start_line = min(start_line, len(breaks) - 1)
+    start = breaks[start_line - 1] + 1 if start_line else 0
+    n = min(n, len(breaks) - start_line)  # at least 10
+    assert mio._nth_newline(block, start, n, guess) == _nth_naive(block, start, n)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    widths=st.lists(st.integers(0, 30), max_size=900),
+    every=st.sampled_from([9, 10, 33, 256, 300]),
+    scan=st.sampled_from([7, 64, 1000, 1 << 20]),
+)
+def test_line_offsets_of_long_chunks(
+    tmp_path_factory: pytest.TempPathFactory, widths: list[int], every: int, scan: int
+) -> None:
+    """Chunks of many lines (the counted search) start where a walk over every line says."""
+    data = b"".join(b"y" * width + b"\n" for width in widths)
+    path = tmp_path_factory.mktemp("long") / "f.txt"
+    path.write_bytes(data)
+    starts = [0] + [i + 1 for i, byte in enumerate(data) if byte == 10]
+    want = starts[: len(widths)][::every] if widths else [0]
+    old = mio._SCAN_BYTES
+    mio._SCAN_BYTES = scan
+    try:
+        assert mio.line_offsets(str(path), every) == (want, len(widths))
+    finally:
+        mio._SCAN_BYTES = old
