@@ -662,46 +662,46 @@ entry_free(const uint64_t *bits, const Entry *m, Py_ssize_t c, Py_ssize_t wh)
 #define BUCKET_MAX 8
 #define BUCKET_MAX_KEPT 64
 
-/* Puts key v of bucket b into head[0..m) (descending, from[] their buckets); returns m + 1. */
+/* Puts key v into head[0..m) (descending); returns m + 1. */
 static inline Py_ssize_t
-head_insert(uint64_t *head, Py_ssize_t *from, Py_ssize_t m, uint64_t v, Py_ssize_t b)
+head_insert(uint64_t *head, Py_ssize_t m, uint64_t v)
 {
     Py_ssize_t j = m;
     while (j > 0 && head[j - 1] < v) {
         head[j] = head[j - 1];
-        from[j] = from[j - 1];
         j--;
     }
     head[j] = v;
-    from[j] = b;
     return m + 1;
 }
 
 /* The first k (at most their total) of the sorted buckets keys[b * stride .. + count[b]) of
- * distinct keys, merged into out. The buckets' next keys are kept in descending order, so the
- * smallest is the last; a bucket's next key, usually close to the one just taken, goes back in
- * after a short scan from that end. */
+ * distinct keys, merged into out; a key's low bits (under slot_mask) are its bucket. The
+ * buckets' next keys are kept in descending order, so the smallest is the last; a bucket's next
+ * key, usually close to the one just taken, goes back in after a short scan from that end. The
+ * bucket a key came from is read from the key itself, so no list of buckets moves beside the
+ * keys. */
 static void
 merge_buckets(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
-              Py_ssize_t k, uint64_t *out)
+              Py_ssize_t k, uint64_t slot_mask, uint64_t *out)
 {
     Py_ssize_t at[BUCKET_MAX];
     uint64_t head[BUCKET_MAX];
-    Py_ssize_t from[BUCKET_MAX];
-    Py_ssize_t m = 0; /* head[0..m) descending, from[] their buckets */
+    Py_ssize_t m = 0; /* head[0..m) descending */
     for (Py_ssize_t b = 0; b < n_b; b++) {
         at[b] = 0;
         if (count[b] == 0) {
             continue;
         }
-        m = head_insert(head, from, m, keys[b * stride], b);
+        m = head_insert(head, m, keys[b * stride]);
     }
     for (Py_ssize_t i = 0; i < k; i++) {
         m--;
-        out[i] = head[m];
-        const Py_ssize_t b = from[m];
+        const uint64_t v = head[m];
+        out[i] = v;
+        const Py_ssize_t b = (Py_ssize_t)(v & slot_mask);
         if (++at[b] < count[b]) {
-            m = head_insert(head, from, m, keys[b * stride + at[b]], b);
+            m = head_insert(head, m, keys[b * stride + at[b]]);
         }
     }
 }
@@ -711,14 +711,14 @@ merge_buckets(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, 
  * by insertion and the buckets merged, or (many or long buckets) all keys sorted together. */
 static const uint64_t *
 order_step(Work *w, uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
-           Py_ssize_t n, Py_ssize_t k)
+           Py_ssize_t n, Py_ssize_t k, uint64_t slot_mask)
 {
     uint64_t *out = w->tmp;
     if (n_b <= BUCKET_MAX && stride <= BUCKET_MAX_KEPT) {
         for (Py_ssize_t b = 0; b < n_b; b++) {
             insertion_sort_keys(keys + b * stride, count[b]);
         }
-        merge_buckets(keys, stride, count, n_b, k, out);
+        merge_buckets(keys, stride, count, n_b, k, slot_mask, out);
         return out;
     }
     Py_ssize_t at = 0;
@@ -739,10 +739,10 @@ order_step(Work *w, uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, 
  * not fixed, and the skip: the usual step) merged directly. */
 static void
 merge_sorted(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
-             Py_ssize_t k, uint64_t *out)
+             Py_ssize_t k, uint64_t slot_mask, uint64_t *out)
 {
     if (n_b != 2) {
-        merge_buckets(keys, stride, count, n_b, k, out);
+        merge_buckets(keys, stride, count, n_b, k, slot_mask, out);
         return;
     }
     const uint64_t *a = keys, *b = keys + stride;
@@ -1007,6 +1007,7 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
     const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
     const uint64_t one_chunk = (uint64_t)1 << pk->sh_c;
     const int sh_p = pk->sh_p;
+    const uint64_t slot_mask = sh_p ? (~(uint64_t)0 >> (64 - sh_p)) : 0; /* a key's bucket */
     const int64_t *gain = w->gain;
     Py_ssize_t kept = 1;
     w->cur_head[0].key = shifted((uint64_t)pk->bias, pk->sh_w);
@@ -1128,7 +1129,7 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
             }
         }
         else {
-            const uint64_t *out = order_step(w, keys, stride, count, n_b, n, k);
+            const uint64_t *out = order_step(w, keys, stride, count, n_b, n, k, slot_mask);
             if (materialise_packed(w, pk, out, k, lo, skip_b, bw, c, wh) < 0) {
                 return -1;
             }
@@ -1290,6 +1291,7 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
     const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
     const uint64_t one_chunk = (uint64_t)1 << pk->sh_c;
     const int sh_p = pk->sh_p;
+    const uint64_t slot_mask = sh_p ? (~(uint64_t)0 >> (64 - sh_p)) : 0; /* a key's bucket */
     const int64_t *gain = w->gain;
     Py_ssize_t kept = 1;
     w->cur_w[0].key = shifted((uint64_t)pk->bias, pk->sh_w);
@@ -1430,10 +1432,10 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
                     insertion_sort_keys(skip_keys, n_skip);
                 }
                 out = w->tmp;
-                merge_sorted(keys, stride, count, n_b, k, w->tmp);
+                merge_sorted(keys, stride, count, n_b, k, slot_mask, w->tmp);
             }
             else {
-                out = order_step(w, keys, stride, count, n_b, n, k);
+                out = order_step(w, keys, stride, count, n_b, n, k, slot_mask);
             }
             if (materialise_w(w, pk, out, k, lo, skip_b, W) < 0) {
                 return -1;
