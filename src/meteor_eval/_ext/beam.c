@@ -1321,9 +1321,11 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
             return -1;
         }
         const CandW *step = w->cand_w;
-        /* Whether the step's buckets will be merged (order_step()): then each candidate bucket
-         * is kept sorted as it is filled (a key is nearly always above the one before it, and
-         * a bucket holds at most BUCKET_MAX_KEPT keys), so no pass sorts it afterwards. */
+        /* Each candidate bucket is kept sorted as it is filled (a key is nearly always above
+         * the one before it), so no pass sorts it afterwards when the step's buckets are
+         * merged; a step whose buckets are not merged (more than BUCKET_MAX of them, or more
+         * than BUCKET_MAX_KEPT paths) sorts all its keys together in order_step(), and filing
+         * its buckets the same way keeps the loop free of a test of which kind of step it is. */
         const int merged = n_b <= BUCKET_MAX && stride <= BUCKET_MAX_KEPT;
         /* A fixed match starting here: its key delta (less the chunk), hypothesis start, and
          * the idx and last_end it sets. */
@@ -1382,11 +1384,9 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
                         (uint64_t)b;
                     uint64_t *const bucket = keys + b * stride;
                     Py_ssize_t j = count[b]++;
-                    if (merged) {
-                        while (j > 0 && bucket[j - 1] > k) {
-                            bucket[j] = bucket[j - 1];
-                            j--;
-                        }
+                    while (j > 0 && bucket[j - 1] > k) {
+                        bucket[j] = bucket[j - 1];
+                        j--;
                     }
                     bucket[j] = k;
                     n_cand++;
