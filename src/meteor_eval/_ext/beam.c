@@ -1187,7 +1187,8 @@ load_step_w(Work *w, const Packing *pk, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t
     for (Py_ssize_t k = lo; k < hi; k++) {
         const Entry *m = &w->entries[k];
         CandW *sc = &w->cand_w[k - lo];
-        sc->gain_key = shifted((uint64_t)-w->gain[k], pk->sh_w);
+        /* the slot (k - lo) in the low bits: a key is the tagged parent's plus this */
+        sc->gain_key = shifted((uint64_t)-w->gain[k], pk->sh_w) | (uint64_t)(k - lo);
         sc->off_key = shifted((uint64_t)entry_offset(m, c), pk->sh_d);
         for (int i = 0; i < W; i++) {
             sc->hyp_mask[i] = word_mask(m->hyp_start, m->hyp_len, i);
@@ -1346,11 +1347,15 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
         int skip_unsorted = 0; /* whether a skip key came below an earlier one */
         const PathW *const cur = w->cur_w;
         NextW *const next = w->next_w;
-        for (Py_ssize_t p = 0; p < kept; p++) {
+        /* A parent's key carries its index (tag) in the index bits from the start: the deltas
+         * added leave those bits alone (their low bits are clear, or a candidate's slot, below
+         * the parent's index), so a successor's key is one sum. */
+        const uint64_t one_parent = (uint64_t)1 << sh_p;
+        uint64_t tag = 0;
+        for (Py_ssize_t p = 0; p < kept; p++, tag += one_parent) {
             const PathW *h = &cur[p];
-            const uint64_t tag = ((uint64_t)p << sh_p);
             const int64_t last_end = h->last_end;
-            uint64_t key = h->key;
+            uint64_t key = h->key | tag;
             if (h->ref[ref_word] & ref_bit) {
                 if (c >= h->idx) { /* a fixed match's start (else inside a chosen match) */
                     if (f < 0) { /* unreachable with consistent fixed matches */
@@ -1379,9 +1384,7 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
                     if (used) {
                         continue;
                     }
-                    const uint64_t k =
-                        (key + sc->gain_key + (sc->hyp_start == last_end ? 0 : chunk)) | tag |
-                        (uint64_t)b;
+                    const uint64_t k = key + sc->gain_key + (sc->hyp_start == last_end ? 0 : chunk);
                     uint64_t *const bucket = keys + b * stride;
                     Py_ssize_t j = count[b]++;
                     while (j > 0 && bucket[j - 1] > k) {
@@ -1389,19 +1392,21 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
                         j--;
                     }
                     bucket[j] = k;
-                    n_cand++;
                     key += sc->off_key;
                 }
                 key += chunk;
                 next[p].idx = (int16_t)(h->idx + 1);
                 next[p].last_end = -1;
             }
-            key |= tag | (uint64_t)skip_b;
+            key += (uint64_t)skip_b;
             skip_unsorted |= key < skip_top;
             skip_top = key;
             skip_keys[n_skip++] = key;
         }
         count[skip_b] = n_skip;
+        for (Py_ssize_t b = 0; b < skip_b; b++) {
+            n_cand += count[b];
+        }
         const Py_ssize_t n = n_cand + n_skip;
         if (n == 0) { /* the jar warns and carries on with the best path */
             kept = 1;
