@@ -1343,7 +1343,6 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
             fixed_next.last_end = (int16_t)(m->hyp_start + m->hyp_len);
         }
         Py_ssize_t n_cand = 0, n_skip = 0;
-        uint64_t skip_top = 0; /* the largest skip key so far */
         int skip_unsorted = 0; /* whether a skip key came below an earlier one */
         const PathW *const cur = w->cur_w;
         NextW *const next = w->next_w;
@@ -1398,10 +1397,16 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
                 next[p].idx = (int16_t)(h->idx + 1);
                 next[p].last_end = -1;
             }
+            /* The skip bucket is kept sorted as it is filled, like the others; a key that
+             * moves back marks the paths' order as changed. */
             key += (uint64_t)skip_b;
-            skip_unsorted |= key < skip_top;
-            skip_top = key;
-            skip_keys[n_skip++] = key;
+            Py_ssize_t j = n_skip++;
+            while (j > 0 && skip_keys[j - 1] > key) {
+                skip_keys[j] = skip_keys[j - 1];
+                j--;
+                skip_unsorted = 1;
+            }
+            skip_keys[j] = key;
         }
         count[skip_b] = n_skip;
         for (Py_ssize_t b = 0; b < skip_b; b++) {
@@ -1425,17 +1430,13 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
                 }
                 continue;
             }
-            insertion_sort_keys(skip_keys, n);
             if (materialise_w(w, pk, skip_keys, n, lo, skip_b, W) < 0) {
                 return -1;
             }
         }
         else {
             const uint64_t *out;
-            if (merged) { /* the candidate buckets are sorted already */
-                if (skip_unsorted) {
-                    insertion_sort_keys(skip_keys, n_skip);
-                }
+            if (merged) { /* every bucket is sorted already */
                 out = w->tmp;
                 merge_sorted(keys, stride, count, n_b, k, slot_mask, w->tmp);
             }
