@@ -735,19 +735,12 @@ order_step(Work *w, uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, 
     return out;
 }
 
-/* merge_buckets() of sorted buckets, with two buckets (a position with one candidate that is
- * not fixed, and the skip: the usual step) merged directly. */
-static void
-merge_sorted(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
-             Py_ssize_t k, uint64_t slot_mask, uint64_t *out)
+/* Two sorted runs of distinct keys, [a, a_end) and [b, b_end), merged into out until it
+ * reaches end or both runs are used up; returns the new out. */
+static inline uint64_t *
+merge_two(const uint64_t *a, const uint64_t *a_end, const uint64_t *b, const uint64_t *b_end,
+          uint64_t *out, uint64_t *const end)
 {
-    if (n_b != 2) {
-        merge_buckets(keys, stride, count, n_b, k, slot_mask, out);
-        return;
-    }
-    const uint64_t *a = keys, *b = keys + stride;
-    const uint64_t *const a_end = a + count[0], *const b_end = b + count[1];
-    uint64_t *const end = out + k;
     while (out < end && a < a_end && b < b_end) {
         if (*b < *a) {
             *out++ = *b++;
@@ -762,6 +755,76 @@ merge_sorted(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, P
     while (out < end && b < b_end) {
         *out++ = *b++;
     }
+    return out;
+}
+
+/* The first k (at most their total) of three sorted runs of distinct keys, a[0..na), b[0..nb)
+ * and c[0..nc), merged into out: the smallest of the three next keys is taken directly (two
+ * comparisons), in stretches in which no run can end (as many keys as the shortest run has
+ * left), then the two runs left are merged. */
+static void
+merge_three(const uint64_t *a, Py_ssize_t na, const uint64_t *b, Py_ssize_t nb,
+            const uint64_t *c, Py_ssize_t nc, Py_ssize_t k, uint64_t *out)
+{
+    const uint64_t *const a_end = a + na, *const b_end = b + nb, *const c_end = c + nc;
+    uint64_t *const end = out + (na + nb + nc < k ? na + nb + nc : k);
+    for (;;) {
+        Py_ssize_t run = end - out;
+        run = a_end - a < run ? a_end - a : run;
+        run = b_end - b < run ? b_end - b : run;
+        run = c_end - c < run ? c_end - c : run;
+        if (run == 0) {
+            break;
+        }
+        for (uint64_t *const stop = out + run; out < stop; out++) {
+            const uint64_t x = *a, y = *b, z = *c;
+            if (x < y) {
+                if (x < z) {
+                    *out = x;
+                    a++;
+                }
+                else {
+                    *out = z;
+                    c++;
+                }
+            }
+            else if (y < z) {
+                *out = y;
+                b++;
+            }
+            else {
+                *out = z;
+                c++;
+            }
+        }
+    }
+    if (a == a_end) {
+        merge_two(b, b_end, c, c_end, out, end);
+    }
+    else if (b == b_end) {
+        merge_two(a, a_end, c, c_end, out, end);
+    }
+    else {
+        merge_two(a, a_end, b, b_end, out, end);
+    }
+}
+
+/* merge_buckets() of sorted buckets, with two or three non-empty buckets (a position with one
+ * or two candidates that are not fixed, and the skip: most steps) merged directly. */
+static void
+merge_sorted(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
+             Py_ssize_t k, uint64_t slot_mask, uint64_t *out)
+{
+    if (n_b == 2) {
+        merge_two(keys, keys + count[0], keys + stride, keys + stride + count[1], out, out + k);
+        return;
+    }
+    if (n_b == 3) {
+        merge_three(keys, count[0], keys + stride, count[1], keys + 2 * stride, count[2], k,
+                    out);
+        return;
+    }
+    merge_buckets(keys, stride, count, n_b, k, slot_mask, out);
 }
 
 /* A path's bit set copied: two words (segments of up to 64 words each) without a call. */
