@@ -766,7 +766,7 @@ static void
 merge_three(const uint64_t *a, Py_ssize_t na, const uint64_t *b, Py_ssize_t nb,
             const uint64_t *c, Py_ssize_t nc, Py_ssize_t k, uint64_t *out)
 {
-    const uint64_t *const a_end = a + na, *const b_end = b + nb, *const c_end = c + nc;
+    const uint64_t *a_end = a + na, *b_end = b + nb, *const c_end = c + nc;
     uint64_t *const end = out + (na + nb + nc < k ? na + nb + nc : k);
     for (;;) {
         Py_ssize_t run = end - out;
@@ -798,15 +798,16 @@ merge_three(const uint64_t *a, Py_ssize_t na, const uint64_t *b, Py_ssize_t nb,
             }
         }
     }
+    /* a run used up (unless out is full) is replaced by c, which may be the one used up */
     if (a == a_end) {
-        merge_two(b, b_end, c, c_end, out, end);
+        a = c;
+        a_end = c_end;
     }
     else if (b == b_end) {
-        merge_two(a, a_end, c, c_end, out, end);
+        b = c;
+        b_end = c_end;
     }
-    else {
-        merge_two(a, a_end, b, b_end, out, end);
-    }
+    merge_two(a, a_end, b, b_end, out, end);
 }
 
 /* merge_buckets() of sorted buckets, with two or three non-empty buckets (a position with one
