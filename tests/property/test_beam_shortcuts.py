@@ -377,3 +377,36 @@ def test_a_two_word_candidate_over_an_uncounted_word() -> None:
     for weights in ((0.0,) * 4, JAR_WEIGHTS, (1.0,) * 4):
         for beam in range(1, 8):
             assert_beams_agree(store, weights, beam)
+
+
+@st.composite
+def two_candidate_stores(draw: st.DrawFn) -> CandidateStore:
+    """Positions with exactly two candidates each (or none), on a narrow band.
+
+    Such a step files three buckets (two candidates and the skip), which ``_ext/beam.c`` merges
+    by taking the smallest of three next keys (``merge_three()``) until one bucket is used up,
+    then merges the other two. With gains of either sign, zero gains and short beams, any of
+    the three buckets can be the first to run out.
+    """
+    n_ref = draw(st.integers(1, 60))
+    n_hyp = draw(st.integers(1, 60))
+    band = draw(st.integers(0, 3))
+    store = CandidateStore(n_hyp, n_ref)
+    rnd = random.Random(draw(st.integers(0, 2**32 - 1)))
+    busy = draw(st.sampled_from((0.5, 0.8, 1.0)))
+    for j in range(n_ref):
+        if rnd.random() > busy:
+            continue
+        for _ in range(2):
+            centre = j * n_hyp // n_ref
+            hyp_start = min(n_hyp - 1, max(0, centre + rnd.randint(-band, band)))
+            ref_len = 1 if rnd.random() < 0.85 else rnd.randint(1, min(3, n_ref - j))
+            hyp_len = 1 if rnd.random() < 0.85 else rnd.randint(1, min(3, n_hyp - hyp_start))
+            store.add(Match(j, ref_len, hyp_start, hyp_len, rnd.randrange(4)))
+    return store
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(two_candidate_stores(), WEIGHT_SETS, st.integers(1, 40))
+def test_three_bucket_steps(store: CandidateStore, weights: tuple[float, ...], beam: int) -> None:
+    _same(store, weights, beam)

@@ -662,46 +662,46 @@ entry_free(const uint64_t *bits, const Entry *m, Py_ssize_t c, Py_ssize_t wh)
 #define BUCKET_MAX 8
 #define BUCKET_MAX_KEPT 64
 
-/* Puts key v of bucket b into head[0..m) (descending, from[] their buckets); returns m + 1. */
+/* Puts key v into head[0..m) (descending); returns m + 1. */
 static inline Py_ssize_t
-head_insert(uint64_t *head, Py_ssize_t *from, Py_ssize_t m, uint64_t v, Py_ssize_t b)
+head_insert(uint64_t *head, Py_ssize_t m, uint64_t v)
 {
     Py_ssize_t j = m;
     while (j > 0 && head[j - 1] < v) {
         head[j] = head[j - 1];
-        from[j] = from[j - 1];
         j--;
     }
     head[j] = v;
-    from[j] = b;
     return m + 1;
 }
 
 /* The first k (at most their total) of the sorted buckets keys[b * stride .. + count[b]) of
- * distinct keys, merged into out. The buckets' next keys are kept in descending order, so the
- * smallest is the last; a bucket's next key, usually close to the one just taken, goes back in
- * after a short scan from that end. */
+ * distinct keys, merged into out; a key's low bits (under slot_mask) are its bucket. The
+ * buckets' next keys are kept in descending order, so the smallest is the last; a bucket's next
+ * key, usually close to the one just taken, goes back in after a short scan from that end. The
+ * bucket a key came from is read from the key itself, so no list of buckets moves beside the
+ * keys. */
 static void
 merge_buckets(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
-              Py_ssize_t k, uint64_t *out)
+              Py_ssize_t k, uint64_t slot_mask, uint64_t *out)
 {
     Py_ssize_t at[BUCKET_MAX];
     uint64_t head[BUCKET_MAX];
-    Py_ssize_t from[BUCKET_MAX];
-    Py_ssize_t m = 0; /* head[0..m) descending, from[] their buckets */
+    Py_ssize_t m = 0; /* head[0..m) descending */
     for (Py_ssize_t b = 0; b < n_b; b++) {
         at[b] = 0;
         if (count[b] == 0) {
             continue;
         }
-        m = head_insert(head, from, m, keys[b * stride], b);
+        m = head_insert(head, m, keys[b * stride]);
     }
     for (Py_ssize_t i = 0; i < k; i++) {
         m--;
-        out[i] = head[m];
-        const Py_ssize_t b = from[m];
+        const uint64_t v = head[m];
+        out[i] = v;
+        const Py_ssize_t b = (Py_ssize_t)(v & slot_mask);
         if (++at[b] < count[b]) {
-            m = head_insert(head, from, m, keys[b * stride + at[b]], b);
+            m = head_insert(head, m, keys[b * stride + at[b]]);
         }
     }
 }
@@ -711,14 +711,14 @@ merge_buckets(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, 
  * by insertion and the buckets merged, or (many or long buckets) all keys sorted together. */
 static const uint64_t *
 order_step(Work *w, uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
-           Py_ssize_t n, Py_ssize_t k)
+           Py_ssize_t n, Py_ssize_t k, uint64_t slot_mask)
 {
     uint64_t *out = w->tmp;
     if (n_b <= BUCKET_MAX && stride <= BUCKET_MAX_KEPT) {
         for (Py_ssize_t b = 0; b < n_b; b++) {
             insertion_sort_keys(keys + b * stride, count[b]);
         }
-        merge_buckets(keys, stride, count, n_b, k, out);
+        merge_buckets(keys, stride, count, n_b, k, slot_mask, out);
         return out;
     }
     Py_ssize_t at = 0;
@@ -735,19 +735,12 @@ order_step(Work *w, uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, 
     return out;
 }
 
-/* merge_buckets() of sorted buckets, with two buckets (a position with one candidate that is
- * not fixed, and the skip: the usual step) merged directly. */
-static void
-merge_sorted(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
-             Py_ssize_t k, uint64_t *out)
+/* Two sorted runs of distinct keys, [a, a_end) and [b, b_end), merged into out until it
+ * reaches end or both runs are used up; returns the new out. */
+static inline uint64_t *
+merge_two(const uint64_t *a, const uint64_t *a_end, const uint64_t *b, const uint64_t *b_end,
+          uint64_t *out, uint64_t *const end)
 {
-    if (n_b != 2) {
-        merge_buckets(keys, stride, count, n_b, k, out);
-        return;
-    }
-    const uint64_t *a = keys, *b = keys + stride;
-    const uint64_t *const a_end = a + count[0], *const b_end = b + count[1];
-    uint64_t *const end = out + k;
     while (out < end && a < a_end && b < b_end) {
         if (*b < *a) {
             *out++ = *b++;
@@ -762,6 +755,77 @@ merge_sorted(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, P
     while (out < end && b < b_end) {
         *out++ = *b++;
     }
+    return out;
+}
+
+/* The first k (at most their total) of three sorted runs of distinct keys, a[0..na), b[0..nb)
+ * and c[0..nc), merged into out: the smallest of the three next keys is taken directly (two
+ * comparisons), in stretches in which no run can end (as many keys as the shortest run has
+ * left), then the two runs left are merged. */
+static void
+merge_three(const uint64_t *a, Py_ssize_t na, const uint64_t *b, Py_ssize_t nb,
+            const uint64_t *c, Py_ssize_t nc, Py_ssize_t k, uint64_t *out)
+{
+    const uint64_t *a_end = a + na, *b_end = b + nb, *const c_end = c + nc;
+    uint64_t *const end = out + (na + nb + nc < k ? na + nb + nc : k);
+    for (;;) {
+        Py_ssize_t run = end - out;
+        run = a_end - a < run ? a_end - a : run;
+        run = b_end - b < run ? b_end - b : run;
+        run = c_end - c < run ? c_end - c : run;
+        if (run == 0) {
+            break;
+        }
+        for (uint64_t *const stop = out + run; out < stop; out++) {
+            const uint64_t x = *a, y = *b, z = *c;
+            if (x < y) {
+                if (x < z) {
+                    *out = x;
+                    a++;
+                }
+                else {
+                    *out = z;
+                    c++;
+                }
+            }
+            else if (y < z) {
+                *out = y;
+                b++;
+            }
+            else {
+                *out = z;
+                c++;
+            }
+        }
+    }
+    /* a run used up (unless out is full) is replaced by c, which may be the one used up */
+    if (a == a_end) {
+        a = c;
+        a_end = c_end;
+    }
+    else if (b == b_end) {
+        b = c;
+        b_end = c_end;
+    }
+    merge_two(a, a_end, b, b_end, out, end);
+}
+
+/* merge_buckets() of sorted buckets, with two or three non-empty buckets (a position with one
+ * or two candidates that are not fixed, and the skip: most steps) merged directly. */
+static void
+merge_sorted(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
+             Py_ssize_t k, uint64_t slot_mask, uint64_t *out)
+{
+    if (n_b == 2) {
+        merge_two(keys, keys + count[0], keys + stride, keys + stride + count[1], out, out + k);
+        return;
+    }
+    if (n_b == 3) {
+        merge_three(keys, count[0], keys + stride, count[1], keys + 2 * stride, count[2], k,
+                    out);
+        return;
+    }
+    merge_buckets(keys, stride, count, n_b, k, slot_mask, out);
 }
 
 /* A path's bit set copied: two words (segments of up to 64 words each) without a call. */
@@ -1007,6 +1071,7 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
     const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
     const uint64_t one_chunk = (uint64_t)1 << pk->sh_c;
     const int sh_p = pk->sh_p;
+    const uint64_t slot_mask = sh_p ? (~(uint64_t)0 >> (64 - sh_p)) : 0; /* a key's bucket */
     const int64_t *gain = w->gain;
     Py_ssize_t kept = 1;
     w->cur_head[0].key = shifted((uint64_t)pk->bias, pk->sh_w);
@@ -1128,7 +1193,7 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
             }
         }
         else {
-            const uint64_t *out = order_step(w, keys, stride, count, n_b, n, k);
+            const uint64_t *out = order_step(w, keys, stride, count, n_b, n, k, slot_mask);
             if (materialise_packed(w, pk, out, k, lo, skip_b, bw, c, wh) < 0) {
                 return -1;
             }
@@ -1186,7 +1251,8 @@ load_step_w(Work *w, const Packing *pk, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t
     for (Py_ssize_t k = lo; k < hi; k++) {
         const Entry *m = &w->entries[k];
         CandW *sc = &w->cand_w[k - lo];
-        sc->gain_key = shifted((uint64_t)-w->gain[k], pk->sh_w);
+        /* the slot (k - lo) in the low bits: a key is the tagged parent's plus this */
+        sc->gain_key = shifted((uint64_t)-w->gain[k], pk->sh_w) | (uint64_t)(k - lo);
         sc->off_key = shifted((uint64_t)entry_offset(m, c), pk->sh_d);
         for (int i = 0; i < W; i++) {
             sc->hyp_mask[i] = word_mask(m->hyp_start, m->hyp_len, i);
@@ -1290,6 +1356,7 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
     const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
     const uint64_t one_chunk = (uint64_t)1 << pk->sh_c;
     const int sh_p = pk->sh_p;
+    const uint64_t slot_mask = sh_p ? (~(uint64_t)0 >> (64 - sh_p)) : 0; /* a key's bucket */
     const int64_t *gain = w->gain;
     Py_ssize_t kept = 1;
     w->cur_w[0].key = shifted((uint64_t)pk->bias, pk->sh_w);
@@ -1319,9 +1386,11 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
             return -1;
         }
         const CandW *step = w->cand_w;
-        /* Whether the step's buckets will be merged (order_step()): then each candidate bucket
-         * is kept sorted as it is filled (a key is nearly always above the one before it, and
-         * a bucket holds at most BUCKET_MAX_KEPT keys), so no pass sorts it afterwards. */
+        /* Each candidate bucket is kept sorted as it is filled (a key is nearly always above
+         * the one before it), so no pass sorts it afterwards when the step's buckets are
+         * merged; a step whose buckets are not merged (more than BUCKET_MAX of them, or more
+         * than BUCKET_MAX_KEPT paths) sorts all its keys together in order_step(), and filing
+         * its buckets the same way keeps the loop free of a test of which kind of step it is. */
         const int merged = n_b <= BUCKET_MAX && stride <= BUCKET_MAX_KEPT;
         /* A fixed match starting here: its key delta (less the chunk), hypothesis start, and
          * the idx and last_end it sets. */
@@ -1338,15 +1407,18 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
             fixed_next.last_end = (int16_t)(m->hyp_start + m->hyp_len);
         }
         Py_ssize_t n_cand = 0, n_skip = 0;
-        uint64_t skip_top = 0; /* the largest skip key so far */
         int skip_unsorted = 0; /* whether a skip key came below an earlier one */
         const PathW *const cur = w->cur_w;
         NextW *const next = w->next_w;
-        for (Py_ssize_t p = 0; p < kept; p++) {
+        /* A parent's key carries its index (tag) in the index bits from the start: the deltas
+         * added leave those bits alone (their low bits are clear, or a candidate's slot, below
+         * the parent's index), so a successor's key is one sum. */
+        const uint64_t one_parent = (uint64_t)1 << sh_p;
+        uint64_t tag = 0;
+        for (Py_ssize_t p = 0; p < kept; p++, tag += one_parent) {
             const PathW *h = &cur[p];
-            const uint64_t tag = ((uint64_t)p << sh_p);
             const int64_t last_end = h->last_end;
-            uint64_t key = h->key;
+            uint64_t key = h->key | tag;
             if (h->ref[ref_word] & ref_bit) {
                 if (c >= h->idx) { /* a fixed match's start (else inside a chosen match) */
                     if (f < 0) { /* unreachable with consistent fixed matches */
@@ -1375,31 +1447,35 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
                     if (used) {
                         continue;
                     }
-                    const uint64_t k =
-                        (key + sc->gain_key + (sc->hyp_start == last_end ? 0 : chunk)) | tag |
-                        (uint64_t)b;
+                    const uint64_t k = key + sc->gain_key + (sc->hyp_start == last_end ? 0 : chunk);
                     uint64_t *const bucket = keys + b * stride;
                     Py_ssize_t j = count[b]++;
-                    if (merged) {
-                        while (j > 0 && bucket[j - 1] > k) {
-                            bucket[j] = bucket[j - 1];
-                            j--;
-                        }
+                    while (j > 0 && bucket[j - 1] > k) {
+                        bucket[j] = bucket[j - 1];
+                        j--;
                     }
                     bucket[j] = k;
-                    n_cand++;
                     key += sc->off_key;
                 }
                 key += chunk;
                 next[p].idx = (int16_t)(h->idx + 1);
                 next[p].last_end = -1;
             }
-            key |= tag | (uint64_t)skip_b;
-            skip_unsorted |= key < skip_top;
-            skip_top = key;
-            skip_keys[n_skip++] = key;
+            /* The skip bucket is kept sorted as it is filled, like the others; a key that
+             * moves back marks the paths' order as changed. */
+            key += (uint64_t)skip_b;
+            Py_ssize_t j = n_skip++;
+            while (j > 0 && skip_keys[j - 1] > key) {
+                skip_keys[j] = skip_keys[j - 1];
+                j--;
+                skip_unsorted = 1;
+            }
+            skip_keys[j] = key;
         }
         count[skip_b] = n_skip;
+        for (Py_ssize_t b = 0; b < skip_b; b++) {
+            n_cand += count[b];
+        }
         const Py_ssize_t n = n_cand + n_skip;
         if (n == 0) { /* the jar warns and carries on with the best path */
             kept = 1;
@@ -1418,22 +1494,18 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
                 }
                 continue;
             }
-            insertion_sort_keys(skip_keys, n);
             if (materialise_w(w, pk, skip_keys, n, lo, skip_b, W) < 0) {
                 return -1;
             }
         }
         else {
             const uint64_t *out;
-            if (merged) { /* the candidate buckets are sorted already */
-                if (skip_unsorted) {
-                    insertion_sort_keys(skip_keys, n_skip);
-                }
+            if (merged) { /* every bucket is sorted already */
                 out = w->tmp;
-                merge_sorted(keys, stride, count, n_b, k, w->tmp);
+                merge_sorted(keys, stride, count, n_b, k, slot_mask, w->tmp);
             }
             else {
-                out = order_step(w, keys, stride, count, n_b, n, k);
+                out = order_step(w, keys, stride, count, n_b, n, k, slot_mask);
             }
             if (materialise_w(w, pk, out, k, lo, skip_b, W) < 0) {
                 return -1;
