@@ -29,6 +29,7 @@ store and refuses a pair above :data:`meteor_eval.limits.WORK_BUDGET` (there is 
 from __future__ import annotations
 
 import itertools
+import operator
 from array import array
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, cast
@@ -105,6 +106,35 @@ def _stats_of_jar_row(row: Sequence[int], n_stages: int) -> MeteorStats:
         tuple(tuple(row[4 + 4 * s : 8 + 4 * s]) for s in range(n_stages)),
     )
     return MeteorStats(row[0], row[1], row[2], row[3], stages, row[20], row[21], row[22])
+
+
+def _usual_pairs(
+    pairs: Sequence[tuple[str, Sequence[str]]],
+) -> tuple[list[str], list[str]] | None:
+    """The hypotheses and the references of ``pairs`` when every pair is the usual one (a
+    2-tuple of a ``str`` and a one-item sequence, not itself a ``str``, holding a ``str``: exact types),
+    checked with C-level passes over the batch instead of a Python loop; ``None`` when any
+    pair is not (or cannot be read so): :meth:`FastPipeline.rows_flat` then checks the pairs
+    one by one, with the errors of the general path."""
+    try:
+        if set(map(type, pairs)) - {tuple} or set(map(len, pairs)) - {2}:
+            return None  # (unpacking a pair of another kind may differ from indexing it)
+        hyp_texts = list(map(_FIRST, pairs))
+        groups = list(map(_SECOND, pairs))
+        if set(map(type, hyp_texts)) - {str} or str in set(map(type, groups)):
+            return None
+        if set(map(len, groups)) - {1}:
+            return None
+        ref_texts = list(map(_FIRST, groups))
+        if set(map(type, ref_texts)) - {str}:
+            return None
+    except Exception:  # a pair that is not a 2-item sequence, a group without len() or [0]
+        return None
+    return hyp_texts, ref_texts
+
+
+_FIRST = operator.itemgetter(0)
+_SECOND = operator.itemgetter(1)
 
 
 def _rows_of_flat(rows: array[int]) -> list[list[int]]:
@@ -516,24 +546,28 @@ class FastPipeline(Pipeline):
         ):
             return None
         n = len(pairs)
-        hyp_texts: list[str] = []
-        ref_texts: list[str] = []
-        for hypothesis, references in pairs:
-            # The checks of check_segment() and check_reference() inline for the usual pair
-            # (a str and a one-item sequence of str), the functions themselves otherwise (same
-            # errors, same order).
-            if (
-                type(hypothesis) is not str
-                or type(references) is str
-                or len(references) != 1
-                or type(references[0]) is not str
-            ):
-                check_segment(hypothesis, references)
-                if len(references) != 1:
-                    return None
-                check_reference(0, references[0])
-            hyp_texts.append(hypothesis)
-            ref_texts.append(references[0])
+        texts = _usual_pairs(pairs)
+        if texts is None:
+            hyp_texts: list[str] = []
+            ref_texts: list[str] = []
+            for hypothesis, references in pairs:
+                # The checks of check_segment() and check_reference() inline for the usual
+                # pair (a str and a one-item sequence of str), the functions themselves
+                # otherwise (same errors, same order).
+                if (
+                    type(hypothesis) is not str
+                    or type(references) is str
+                    or len(references) != 1
+                    or type(references[0]) is not str
+                ):
+                    check_segment(hypothesis, references)
+                    if len(references) != 1:
+                        return None
+                    check_reference(0, references[0])
+                hyp_texts.append(hypothesis)
+                ref_texts.append(references[0])
+        else:
+            hyp_texts, ref_texts = texts
         if types.full:
             self.new_word_types()
             types = self.word_types
@@ -551,6 +585,12 @@ class FastPipeline(Pipeline):
         # lengths allow it to pass the budget; the kernel counts every stage's candidates as
         # well, and stops at the budget. (An int64 offset as a Python int: no overflow.)
         ends = offsets.tolist()
+        # No pair can pass the budget when the longest hypothesis times the longest reference
+        # does not (the usual batch): the per-pair test is then skipped.
+        hyp_lengths = map(operator.sub, ends[1 : n + 1], ends[:n])
+        ref_lengths = map(operator.sub, ends[n + 1 :], ends[n : 2 * n])
+        if max(hyp_lengths, default=0) * max(ref_lengths, default=0) <= budget:
+            return self._kernel_rows(types, ids, hyp_offsets, ids, ref_offsets)
         for index in range(n):
             if (ends[index + 1] - ends[index]) * (ends[n + index + 1] - ends[n + index]) > budget:
                 try:
