@@ -112,10 +112,10 @@ def _usual_pairs(
     pairs: Sequence[tuple[str, Sequence[str]]],
 ) -> tuple[list[str], list[str]] | None:
     """The hypotheses and the references of ``pairs`` when every pair is the usual one (a
-    2-tuple of a ``str`` and a one-item sequence, not itself a ``str``, holding a ``str``: exact types),
-    checked with C-level passes over the batch instead of a Python loop; ``None`` when any
-    pair is not (or cannot be read so): :meth:`FastPipeline.rows_flat` then checks the pairs
-    one by one, with the errors of the general path."""
+    2-tuple of a ``str`` and a one-item sequence, not itself a ``str``, holding a ``str``;
+    exact types), checked with C-level passes over the batch instead of a Python loop;
+    ``None`` when any pair is not (or cannot be read so): :meth:`FastPipeline.rows_flat` then
+    checks the pairs one by one, with the errors of the general path."""
     try:
         if set(map(type, pairs)) - {tuple} or set(map(len, pairs)) - {2}:
             return None  # (unpacking a pair of another kind may differ from indexing it)

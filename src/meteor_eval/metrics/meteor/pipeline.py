@@ -280,7 +280,8 @@ class Pipeline:
         # java_lower is str.lower on ASCII: the batch is lower-cased at C speed and only its
         # non-ASCII tokens go through java_lower.
         flags = list(map(words.__contains__, map(str.lower, tokens)))
-        for k in itertools.compress(range(len(flags)), map(operator.not_, map(str.isascii, tokens))):
+        others = map(operator.not_, map(str.isascii, tokens))
+        for k in itertools.compress(range(len(flags)), others):
             flags[k] = java_lower(tokens[k]) in words
         return flags
 
