@@ -1,9 +1,6 @@
 """The batch shortcuts a fresh scorer takes on its way to the pair kernel, against the
 step-by-step code they stand for.
 
-* ``fast._usual_pairs`` checks a batch of pairs with C-level passes; when it accepts a batch,
-  the per-pair loop of ``FastPipeline.rows_flat`` would have taken every pair as it is (a
-  ``str`` and a one-item group holding a ``str``) and read the same texts.
 * ``Pipeline.function_flags_uncached`` lower-cases ASCII tokens with ``str.lower``: the flags
   are ``java_lower(token) in function_words`` for every token, non-ASCII ones included
   (through ``java_lower`` alone).
@@ -15,83 +12,14 @@ step-by-step code they stand for.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meteor_eval.match.word_types import WordTypes
 from meteor_eval.metrics.meteor import MeteorConfig
-from meteor_eval.metrics.meteor import fast as fast_module
 from meteor_eval.metrics.meteor.fast import FastPipeline
 from meteor_eval.text.tokenize import java_lower
-
-
-class Text(str):
-    """A str subclass (not the usual pair: checked one by one)."""
-
-
-class NoLen:
-    def __getitem__(self, k: int) -> str:
-        return "x"
-
-
-def _loop(pairs: Sequence[Any]) -> tuple[list[str], list[str]] | None:
-    """What rows_flat's per-pair loop reads without calling the checks, or None when it
-    would call them for some pair (or could not unpack one)."""
-    hyps: list[str] = []
-    refs: list[str] = []
-    try:
-        for hypothesis, references in pairs:
-            if (
-                type(hypothesis) is not str
-                or type(references) is str
-                or len(references) != 1
-                or type(references[0]) is not str
-            ):
-                return None
-            hyps.append(hypothesis)
-            refs.append(references[0])
-    except Exception:
-        return None
-    return hyps, refs
-
-
-USUAL = st.tuples(st.text(max_size=5), st.text(max_size=5).map(lambda r: [r]))
-ODD = st.one_of(
-    st.tuples(st.text(max_size=3).map(Text), st.just(["r"])),
-    st.tuples(st.just("h"), st.just("r")),
-    st.tuples(st.just("h"), st.just(["r", "s"])),
-    st.tuples(st.just("h"), st.just([])),
-    st.tuples(st.just("h"), st.just([Text("r")])),
-    st.tuples(st.just("h"), st.just([3])),
-    st.tuples(st.just("h"), st.just(NoLen())),
-    st.tuples(st.just("h"), st.just(("r",))),
-    st.just(["h", ["r"]]),
-    st.just(("h", ["r"], "extra")),
-    st.just(("h",)),
-    st.just(3),
-)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.one_of(USUAL, USUAL, USUAL, ODD), max_size=8))
-def test_usual_pairs_accepts_only_what_the_loop_takes_as_it_is(pairs: list[Any]) -> None:
-    got = fast_module._usual_pairs(pairs)
-    expected = _loop(pairs)
-    if got is not None:
-        assert expected == got
-    elif expected is not None:
-        # Refusing a batch is always safe (the loop runs); only list pairs and tuple groups
-        # are refused while the loop would take them as they are.
-        assert any(type(pair) is not tuple for pair in pairs)
-
-
-def test_usual_pairs_on_a_usual_batch() -> None:
-    pairs = [("a b", ["c"]), ("", ("d",)), ("e", ["f"])]
-    assert fast_module._usual_pairs(pairs) == (["a b", "", "e"], ["c", "d", "f"])
 
 
 @pytest.fixture(scope="module")

@@ -108,35 +108,6 @@ def _stats_of_jar_row(row: Sequence[int], n_stages: int) -> MeteorStats:
     return MeteorStats(row[0], row[1], row[2], row[3], stages, row[20], row[21], row[22])
 
 
-def _usual_pairs(
-    pairs: Sequence[tuple[str, Sequence[str]]],
-) -> tuple[list[str], list[str]] | None:
-    """The hypotheses and the references of ``pairs`` when every pair is the usual one (a
-    2-tuple of a ``str`` and a one-item sequence, not itself a ``str``, holding a ``str``;
-    exact types), checked with C-level passes over the batch instead of a Python loop;
-    ``None`` when any pair is not (or cannot be read so): :meth:`FastPipeline.rows_flat` then
-    checks the pairs one by one, with the errors of the general path."""
-    try:
-        if set(map(type, pairs)) - {tuple} or set(map(len, pairs)) - {2}:
-            return None  # (unpacking a pair of another kind may differ from indexing it)
-        hyp_texts = list(map(_FIRST, pairs))
-        groups = list(map(_SECOND, pairs))
-        if set(map(type, hyp_texts)) - {str} or str in set(map(type, groups)):
-            return None
-        if set(map(len, groups)) - {1}:
-            return None
-        ref_texts = list(map(_FIRST, groups))
-        if set(map(type, ref_texts)) - {str}:
-            return None
-    except Exception:  # a pair that is not a 2-item sequence, a group without len() or [0]
-        return None
-    return hyp_texts, ref_texts
-
-
-_FIRST = operator.itemgetter(0)
-_SECOND = operator.itemgetter(1)
-
-
 def _rows_of_flat(rows: array[int]) -> list[list[int]]:
     """The rows of a flat block (:meth:`FastPipeline.rows_flat`) as lists of ints."""
     values = rows.tolist()
@@ -546,28 +517,24 @@ class FastPipeline(Pipeline):
         ):
             return None
         n = len(pairs)
-        texts = _usual_pairs(pairs)
-        if texts is None:
-            hyp_texts: list[str] = []
-            ref_texts: list[str] = []
-            for hypothesis, references in pairs:
-                # The checks of check_segment() and check_reference() inline for the usual
-                # pair (a str and a one-item sequence of str), the functions themselves
-                # otherwise (same errors, same order).
-                if (
-                    type(hypothesis) is not str
-                    or type(references) is str
-                    or len(references) != 1
-                    or type(references[0]) is not str
-                ):
-                    check_segment(hypothesis, references)
-                    if len(references) != 1:
-                        return None
-                    check_reference(0, references[0])
-                hyp_texts.append(hypothesis)
-                ref_texts.append(references[0])
-        else:
-            hyp_texts, ref_texts = texts
+        hyp_texts: list[str] = []
+        ref_texts: list[str] = []
+        for hypothesis, references in pairs:
+            # The checks of check_segment() and check_reference() inline for the usual pair
+            # (a str and a one-item sequence of str), the functions themselves otherwise (same
+            # errors, same order).
+            if (
+                type(hypothesis) is not str
+                or type(references) is str
+                or len(references) != 1
+                or type(references[0]) is not str
+            ):
+                check_segment(hypothesis, references)
+                if len(references) != 1:
+                    return None
+                check_reference(0, references[0])
+            hyp_texts.append(hypothesis)
+            ref_texts.append(references[0])
         if types.full:
             self.new_word_types()
             types = self.word_types
