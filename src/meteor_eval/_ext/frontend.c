@@ -9,8 +9,9 @@
  *
  * Each line is normalised as normalize_line() does (normalize.c, on grow-only buffers shared by
  * the whole chunk), lower-cased as the jar does (String.toLowerCase: done here for a normalised
- * line of ASCII code points; a line with any other code point is passed to `lower`, the
- * Python java_lower, which knows Java's final sigma and Unicode version), split at every ASCII
+ * line of ASCII code points, and for one of code points below U+0370 through a table of what
+ * `lower` gives each of them alone; a line with any other code point is passed to `lower`,
+ * the Python java_lower, which knows Java's final sigma and Unicode version), split at every ASCII
  * space as text.tokenize.preprocess splits it, and each token is interned. This is
  * FastPipeline's Python front end (metrics/meteor/fast.py, tokens_python), step for step.
  *
@@ -58,11 +59,21 @@ typedef struct {
     Py_ssize_t pool_n, pool_cap;
 } LineTable;
 
+/* Code points below LATIN_END (Latin-1, Latin Extended-A and B, IPA, spacing modifiers,
+ * combining marks) are lower-cased here through a table of what `lower` gives each alone. */
+#define LATIN_END 0x370
+#define LATIN_NONE 0xFFFFFFFFu /* `lower` of the code point is not one code point */
+
 typedef struct {
     Vocab vocab;  /* token -> dense cache id */
     int32_t *wid; /* word-type id of each cache id */
     Py_ssize_t wid_cap;
     LineTable lines; /* meteor15_lines() only */
+    /* latin[c] = lower(chr(c)) for c < LATIN_END (LATIN_NONE when that is not one code
+     * point), filled on first need with the `lower` it was built from (a strong reference),
+     * and built again when another `lower` is passed. */
+    PyObject *latin_of;
+    Py_UCS4 latin[LATIN_END];
 } TokenCache;
 
 /* Forget every line of the table (their references dropped); the buffers are kept. */
@@ -88,6 +99,7 @@ token_cache_destroy(PyObject *capsule)
     if (c != NULL) {
         vocab_free(&c->vocab);
         line_table_clear(&c->lines);
+        Py_XDECREF(c->latin_of);
         FREE_EACH(c->wid, c->lines.line, c->lines.hash, c->lines.end, c->lines.slots,
                   c->lines.pool);
         PyMem_Free(c);
@@ -146,6 +158,68 @@ PyObject *
 meteor15_token_cache_c(PyObject *self, PyObject *unused)
 {
     return calloc_capsule(sizeof(TokenCache), CACHE_NAME, token_cache_destroy);
+}
+
+/* Fill c->latin from `lower` (each code point below LATIN_END alone) unless it was filled from
+ * it already. 0, or -1 with an exception (lower raised or gave something else than a str). */
+static int
+latin_table(TokenCache *c, PyObject *lower)
+{
+    if (c->latin_of == lower) {
+        return 0;
+    }
+    Py_CLEAR(c->latin_of);
+    for (Py_UCS4 cp = 0; cp < LATIN_END; cp++) {
+        PyObject *one = PyUnicode_FromOrdinal((int)cp);
+        if (one == NULL) {
+            return -1;
+        }
+        PyObject *low = PyObject_CallOneArg(lower, one);
+        Py_DECREF(one);
+        if (low == NULL) {
+            return -1;
+        }
+        if (!PyUnicode_Check(low)) {
+            PyErr_SetString(PyExc_TypeError, "lower: expected it to return a str");
+            Py_DECREF(low);
+            return -1;
+        }
+        c->latin[cp] = PyUnicode_GET_LENGTH(low) == 1 ? PyUnicode_READ_CHAR(low, 0) : LATIN_NONE;
+        Py_DECREF(low);
+    }
+    Py_INCREF(lower);
+    c->latin_of = lower;
+    return 0;
+}
+
+/* Lower-case w[0..n) in place through c->latin when every code point is below LATIN_END and
+ * lowers to one code point (1), else leave it (0); -1 with an exception. `lower` maps such a
+ * line code point by code point (Java's toLowerCase has no context rule below U+0370: its
+ * final sigma is U+03A3 and U+0130 becomes two code points, LATIN_NONE), so the result is
+ * lower(line). */
+static int
+lower_latin(TokenCache *c, PyObject *lower, Py_UCS4 *w, Py_ssize_t n, Py_UCS4 high)
+{
+    if (high >= 0x400) { /* (the OR of the code points: some code point is >= 0x400) */
+        return 0;
+    }
+    for (Py_ssize_t j = 0; j < n; j++) {
+        if (w[j] >= LATIN_END) {
+            return 0;
+        }
+    }
+    if (latin_table(c, lower) < 0) {
+        return -1;
+    }
+    for (Py_ssize_t j = 0; j < n; j++) {
+        if (c->latin[w[j]] == LATIN_NONE) {
+            return 0;
+        }
+    }
+    for (Py_ssize_t j = 0; j < n; j++) {
+        w[j] = c->latin[w[j]];
+    }
+    return 1;
 }
 
 /* The word-type id of token s[0..n), interning it as described above; -1 with an exception. */
@@ -286,13 +360,21 @@ front_end(PyObject *lines, int mode, int keep_punctuation, PyObject *prefixes, P
             high |= p[j];
         }
         PyObject *held = NULL; /* java_lower's result, when p points into it */
+        int lowered_here = 0;
         if (high < 0x80) {
             Py_UCS4 *w = line.p + start;
             for (Py_ssize_t j = 0; j < n; j++) {
                 w[j] += (w[j] >= 'A' && w[j] <= 'Z') ? 'a' - 'A' : 0;
             }
+            lowered_here = 1;
         }
         else {
+            lowered_here = lower_latin(cache, lower, line.p + start, n, high);
+            if (lowered_here < 0) {
+                goto done;
+            }
+        }
+        if (!lowered_here) {
             PyObject *normalised = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, p, n);
             if (normalised == NULL) {
                 goto done;

@@ -56,6 +56,11 @@ class StemMatcher:
         self._stem = stem
         self._identity = identity
         self._cache = _StemIdCache(stem, identity)
+        # The stemmer without its word cache when it is a cached compiled function (the words
+        # of stem_ids_uncached() are new: a cache only adds a Python call and a store a word).
+        owner = getattr(stem, "__self__", None)
+        uncached = getattr(owner, "stem_function", None)
+        self._stem_uncached: Callable[[str], str] = uncached if callable(uncached) else stem
 
     def stem_id(self, token: str) -> int:
         """Identity of the stem of one token (cached per word type)."""
@@ -64,7 +69,7 @@ class StemMatcher:
     def stem_ids_uncached(self, tokens: Sequence[str]) -> list[int]:
         """:meth:`stem_id` of every token without the per-word cache (for tokens met for the
         first time, e.g. a word-type table's new types: no dictionary work per word)."""
-        return list(map(self._identity, map(self._stem, tokens)))
+        return list(map(self._identity, map(self._stem_uncached, tokens)))
 
     def stem_ids(self, tokens: tuple[str, ...]) -> tuple[int, ...]:
         """Identity of each token's stem (cached per word type)."""

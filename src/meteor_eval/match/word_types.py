@@ -18,6 +18,9 @@ once, ids always index rows that exist, and no array is resized while the kernel
 
 from __future__ import annotations
 
+import itertools
+import operator
+import struct
 import threading
 from array import array
 from collections.abc import Callable, Sequence
@@ -161,19 +164,28 @@ class WordTypes(dict[str, int]):
         ):
             raise ValueError("a property of many tokens: expected one value a token")
         synonyms = self._synonyms(tokens) if self._synonyms is not None else None
+        # The int columns as native bytes first (an identifier out of range raises here, with
+        # nothing appended yet).
+        hashes = _packed("i", identities)
+        stem_bytes = _packed("i", stems) if stems is not None else b""
+        paraphrase_bytes = _packed("i", paraphrases) if paraphrases is not None else b""
         first = len(self)
-        self.hashes.extend(identities)
+        self.hashes.frombytes(hashes)
         self.functions += functions
         if self.stems is not None and stems is not None:
-            self.stems.extend(stems)
+            self.stems.frombytes(stem_bytes)
         if self.paraphrase_ids is not None and paraphrases is not None:
-            self.paraphrase_ids.extend(paraphrases)
+            self.paraphrase_ids.frombytes(paraphrase_bytes)
         if self.synonym_pool is not None and self.synonym_starts is not None and synonyms:
             pool = self.synonym_pool
-            ends = self.synonym_starts
-            for packed in synonyms:
-                pool.frombytes(packed)
-                ends.append(len(pool))
+            sizes = list(map(len, synonyms))
+            if set(map(operator.mod, sizes, itertools.repeat(pool.itemsize))) - {0}:
+                raise ValueError("bytes length not a multiple of item size")
+            # Each type's set ends where the pool's length then is, in items.
+            items = map(operator.floordiv, sizes, itertools.repeat(pool.itemsize))
+            ends = list(itertools.accumulate(items, initial=len(pool)))[1:]
+            pool.frombytes(b"".join(synonyms))
+            self.synonym_starts.frombytes(_packed("q", ends))
         self.update(zip(tokens, range(first, first + len(tokens)), strict=True))
 
     def intern(self, tokens: tuple[str, ...]) -> array[int]:
@@ -190,3 +202,14 @@ class WordTypes(dict[str, int]):
         """The identity (:attr:`hashes` entry) of each interned id, read under :attr:`lock`."""
         with self.lock:
             return tuple(map(self.hashes.__getitem__, ids))
+
+
+def _packed(typecode: str, values: Sequence[int]) -> bytes:
+    """``array(typecode, values).tobytes()``, packed by :mod:`struct` (one C conversion a
+    value, where an array's ``extend`` parses each item as a call argument: about four times
+    the instructions); a value ``struct`` refuses goes through ``array`` itself, which raises
+    its own error (``OverflowError`` for an identifier out of range)."""
+    try:
+        return struct.pack(f"{len(values)}{typecode}", *values)
+    except struct.error:
+        return array(typecode, values).tobytes()

@@ -195,6 +195,12 @@ class _CompiledStemCache(dict[str, str]):
         super().__init__()
         self._function = function
 
+    @property
+    def stem_function(self) -> Callable[[str], str]:
+        """The compiled function itself, for callers that stem words met for the first time
+        (no dictionary work per word)."""
+        return self._function
+
     def __missing__(self, word: str) -> str:
         stem = self._function(word)
         if len(self) >= _CACHE_MAX_WORDS:

@@ -232,3 +232,58 @@ def test_the_reference_walk_cache_changes_no_row() -> None:
     bare.pipeline._trie = (*bare.pipeline._trie, object())
     with pytest.raises(TypeError, match="item 5 must be a paraphrase_walk_cache"):
         bare.pipeline.rows_block(pairs[:2])
+
+
+# Code points below U+0370 (lower-cased in C through a table of java_lower's result for each),
+# with the few whose lower case is not one code point (U+0130) and the first ones beyond.
+LATIN = st.one_of(
+    st.sampled_from(" .,'-AZaz\u00c0\u00c9\u00de\u00df\u00ff\u0100\u0130\u0131\u0178\u017f"),
+    st.characters(max_codepoint=0x36F, exclude_categories=("Cs",)),
+    st.sampled_from("\u0370\u0391\u03a3\u0400"),
+)
+
+
+@BOUNDED
+@given(st.lists(st.text(LATIN, max_size=40), max_size=6), st.sampled_from(LANGUAGES))
+@example(lines=["\u00c9COLE \u0130STANBUL \u0178 \u01c5 \u01c4"], language="en")
+@example(lines=["\u0130", "\u00c0\u0370", "\u036f\u00c9"], language="fr")
+def test_latin_lines_lowered_in_c_equal_the_python_front_end(
+    pipes: dict[tuple[str, str], FastPipeline], lines: list[str], language: str
+) -> None:
+    """Lines of code points below U+0370 are lower-cased through the cache's table, the others
+    (and those holding U+0130) by java_lower: both as the Python front end, through both
+    compiled entry points."""
+    pipe = pipes[(language, "norm")]
+    session = TokenSession()
+    expected = pipe.tokens_python(lines, session.known)
+    assert _compiled(pipe, lines, session.known, session.cache) == expected
+    assert pipe._front is not None
+    mode, keep, prefixes = pipe._front
+    got = fast_module._LINES_KERNEL.meteor15_lines(
+        lines,
+        mode,
+        keep,
+        prefixes,
+        java_lower,
+        {},
+        fast_module._FRONT_KERNEL.meteor15_token_cache(),
+        100,
+    )
+    assert tuple(got) == expected
+
+
+def test_the_latin_table_follows_the_lower_function_passed() -> None:
+    """The table is built from the `lower` of the call, and again when another one comes."""
+    pipe = FastPipeline(_config("en", "norm"))
+    assert pipe._front is not None
+    mode, keep, prefixes = pipe._front
+    kernel = fast_module._FRONT_KERNEL
+    cache = kernel.meteor15_token_cache()
+    first = kernel.meteor15_tokens(["\u00c9COLE"], mode, keep, prefixes, java_lower, {}, cache)
+    assert first[2] == ["\u00e9cole"]
+    second = kernel.meteor15_tokens(
+        ["\u00c9T\u00c9"], mode, keep, prefixes, str.upper, {"\u00e9cole": 0}, cache
+    )
+    assert second[2] == ["\u00c9T\u00c9"]
+    with pytest.raises(TypeError, match="lower: expected it to return a str"):
+        kernel.meteor15_tokens(["\u00c9"], mode, keep, prefixes, lambda s: 1, {}, cache)

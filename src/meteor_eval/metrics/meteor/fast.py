@@ -29,6 +29,7 @@ store and refuses a pair above :data:`meteor_eval.limits.WORK_BUDGET` (there is 
 from __future__ import annotations
 
 import itertools
+import operator
 from array import array
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, cast
@@ -551,6 +552,12 @@ class FastPipeline(Pipeline):
         # lengths allow it to pass the budget; the kernel counts every stage's candidates as
         # well, and stops at the budget. (An int64 offset as a Python int: no overflow.)
         ends = offsets.tolist()
+        # No pair can pass the budget when the longest hypothesis times the longest reference
+        # does not (the usual batch): the per-pair test is then skipped.
+        hyp_lengths = map(operator.sub, ends[1 : n + 1], ends[:n])
+        ref_lengths = map(operator.sub, ends[n + 1 :], ends[n : 2 * n])
+        if max(hyp_lengths, default=0) * max(ref_lengths, default=0) <= budget:
+            return self._kernel_rows(types, ids, hyp_offsets, ids, ref_offsets)
         for index in range(n):
             if (ends[index + 1] - ends[index]) * (ends[n + index + 1] - ends[n + index]) > budget:
                 try:

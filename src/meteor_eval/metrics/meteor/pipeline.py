@@ -19,6 +19,7 @@ flavour in one compiled call per pair, with the same results.
 from __future__ import annotations
 
 import itertools
+import operator
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -275,7 +276,14 @@ class Pipeline:
     def function_flags_uncached(self, tokens: Sequence[str]) -> list[bool]:
         """:meth:`function_flags` without the per-word cache (for tokens met for the first
         time, e.g. a word-type table's new types)."""
-        return list(map(self.function_words.__contains__, map(java_lower, tokens)))
+        words = self.function_words
+        # java_lower is str.lower on ASCII: the batch is lower-cased at C speed and only its
+        # non-ASCII tokens go through java_lower.
+        flags = list(map(words.__contains__, map(str.lower, tokens)))
+        others = map(operator.not_, map(str.isascii, tokens))
+        for k in itertools.compress(range(len(flags)), others):
+            flags[k] = java_lower(tokens[k]) in words
+        return flags
 
     def function_flags(self, tokens: tuple[str, ...]) -> tuple[bool, ...]:
         """Function-word flag of every token (cached per word type)."""
