@@ -1156,27 +1156,34 @@ pairs_object(const ExPair *pairs, Py_ssize_t count, int as_tuple)
     if (out == NULL) {
         return NULL;
     }
+    /* Each new object is stored in its container at once, so a failure needs only the outer
+     * one released (a tuple or list releases its items, skipping the slots still empty). */
     for (Py_ssize_t k = 0; k < count; k++) {
         PyObject *pair = PyTuple_New(2);
-        PyObject *h = PyLong_FromLongLong(pairs[k].h);
-        PyObject *r = PyLong_FromLongLong(pairs[k].r);
-        if (pair == NULL || h == NULL || r == NULL) {
-            Py_XDECREF(pair);
-            Py_XDECREF(h);
-            Py_XDECREF(r);
-            Py_DECREF(out);
-            return NULL;
+        if (pair == NULL) {
+            goto fail;
         }
-        PyTuple_SET_ITEM(pair, 0, h);
-        PyTuple_SET_ITEM(pair, 1, r);
         if (as_tuple) {
             PyTuple_SET_ITEM(out, k, pair);
         }
         else {
             PyList_SET_ITEM(out, k, pair);
         }
+        PyObject *h = PyLong_FromLongLong(pairs[k].h);
+        if (h == NULL) {
+            goto fail;
+        }
+        PyTuple_SET_ITEM(pair, 0, h);
+        PyObject *r = PyLong_FromLongLong(pairs[k].r);
+        if (r == NULL) {
+            goto fail;
+        }
+        PyTuple_SET_ITEM(pair, 1, r);
     }
     return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
 }
 
 PyObject *
