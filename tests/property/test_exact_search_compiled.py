@@ -139,14 +139,23 @@ def test_long_lines_of_repeated_words(seed: int, alphabet: str) -> None:
         _both(comps, base, 100_000)
 
 
+def _random_lines(
+    rng: random.Random, shortest: int, longest: int, letters: str
+) -> tuple[list[str], list[str], list[tuple[int, int]]]:
+    """Two lines of one-letter words (each ``shortest`` to ``longest`` words, letters drawn
+    from ``letters``, where a repeated letter is drawn more often) and their equal-word pairs."""
+    n, m = rng.randint(shortest, longest), rng.randint(shortest, longest)
+    hyp = [rng.choice(letters) for _ in range(n)]
+    ref = [rng.choice(letters) for _ in range(m)]
+    return hyp, ref, [(i, j) for i in range(n) for j in range(m) if hyp[i] == ref[j]]
+
+
 @settings(max_examples=80, deadline=None)
 @given(st.integers(0, 2**32), st.integers(0, 30_000))
 def test_stages_and_warnings_are_the_same_compiled_or_not(seed: int, budget: int) -> None:
     rng = random.Random(seed)
-    n, m = rng.randint(1, 12), rng.randint(1, 12)
-    hyp = [rng.choice("abcab") for _ in range(n)]
-    ref = [rng.choice("abcab") for _ in range(m)]
-    exact = [(i, j) for i in range(n) for j in range(m) if hyp[i] == ref[j]]
+    hyp, ref, exact = _random_lines(rng, 1, 12, "abcab")
+    n, m = len(hyp), len(ref)
     loose = [(i, j) for i in range(n) for j in range(m) if rng.random() < 0.3]
     fixed_first = [(rng.randrange(n), rng.randrange(m)) for _ in range(rng.randint(0, 2))]
     stages = [fixed_first, exact, loose, exact + loose]
@@ -212,10 +221,8 @@ def test_stages_given_as_iterators_are_read_once() -> None:
 @given(st.integers(0, 2**32), st.integers(0, 60_000))
 def test_long_stages_are_the_same_compiled_or_not(seed: int, budget: int) -> None:
     rng = random.Random(seed)
-    n, m = rng.randint(20, 100), rng.randint(20, 100)
-    hyp = [rng.choice("abcdefghijklmnopqrstab") for _ in range(n)]
-    ref = [rng.choice("abcdefghijklmnopqrstab") for _ in range(m)]
-    exact = [(i, j) for i in range(n) for j in range(m) if hyp[i] == ref[j]]
+    hyp, ref, exact = _random_lines(rng, 20, 100, "abcdefghijklmnopqrstab")
+    n, m = len(hyp), len(ref)
     near = [(i, j) for i in range(n) for j in range(m) if ord(hyp[i]) - ord(ref[j]) == 1]
     stages = [exact, near, [(i, j) for i, j in near if (i + j) % 3]]
     assert _run_stages(stages, budget, compiled=True) == _run_stages(stages, budget, compiled=False)

@@ -298,12 +298,13 @@ read_pair(PyObject *item, ExPair *p)
     return 0;
 }
 
-static int32_t
-find_pos(const int64_t *sorted, int32_t count, int64_t v)
+/* The first index of sorted[0..count) whose value is not below v (count when none). */
+static Py_ssize_t
+lower_bound(const int64_t *sorted, Py_ssize_t count, int64_t v)
 {
-    int32_t lo = 0, hi = count;
+    Py_ssize_t lo = 0, hi = count;
     while (lo < hi) {
-        int32_t mid = lo + (hi - lo) / 2;
+        Py_ssize_t mid = lo + (hi - lo) / 2;
         if (sorted[mid] < v) {
             lo = mid + 1;
         }
@@ -312,6 +313,12 @@ find_pos(const int64_t *sorted, int32_t count, int64_t v)
         }
     }
     return lo;
+}
+
+static int32_t
+find_pos(const int64_t *sorted, int32_t count, int64_t v)
+{
+    return (int32_t)lower_bound(sorted, count, v);
 }
 
 #define EX_ALLOC(ptr, count)                                                                       \
@@ -1260,17 +1267,8 @@ done:
 static int
 int64_in(const int64_t *sorted, Py_ssize_t count, int64_t v)
 {
-    Py_ssize_t lo = 0, hi = count;
-    while (lo < hi) {
-        Py_ssize_t mid = lo + (hi - lo) / 2;
-        if (sorted[mid] < v) {
-            lo = mid + 1;
-        }
-        else {
-            hi = mid;
-        }
-    }
-    return lo < count && sorted[lo] == v;
+    Py_ssize_t at = lower_bound(sorted, count, v);
+    return at < count && sorted[at] == v;
 }
 
 /* Reads a stage's pairs (exact tuples of two ints) into *pairs (grown as needed); 1 when read,
