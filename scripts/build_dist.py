@@ -3,7 +3,10 @@
 Steps (each printed with its result; any failure exits 1):
 
 1. ``python -m build --sdist --wheel`` into ``--outdir`` (default ``dist/``);
-2. ``auditwheel repair`` turns the platform wheel into a ``manylinux_*`` wheel (Linux);
+2. ``auditwheel repair --strip`` turns the platform wheel into a ``manylinux_*`` wheel (Linux),
+   its extension without debugging information and symbol tables (a build in place keeps
+   them, for profiles with source lines; in the wheel they tripled the extension's compressed
+   size);
 3. ``METEOR_EVAL_NO_EXTENSION=1 python -m build --wheel`` gives the ``py3-none-any`` fallback
    wheel that pip uses where no binary wheel fits;
 4. checks: no ``.c``/``.h`` file in any wheel, the C sources in the sdist, every licence file in
@@ -49,6 +52,9 @@ def _check_wheel(path: Path) -> None:
         sources = [n for n in names if n.endswith((".c", ".h"))]
         if sources:
             raise SystemExit(f"{path.name}: C sources in the wheel: {', '.join(sources)}")
+        byte_code = [n for n in names if n.endswith((".pyc", ".pyo"))]
+        if byte_code:  # left in the tree by earlier runs: stale for whoever installs the wheel
+            raise SystemExit(f"{path.name}: byte code in the wheel: {', '.join(byte_code[:5])}")
         metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
         text = wheel.read(metadata).decode("utf-8")
         if "License-Expression: Apache-2.0 AND LGPL-2.1-or-later" not in text:
@@ -56,7 +62,9 @@ def _check_wheel(path: Path) -> None:
         licences = [n for n in names if "/licenses/" in n]
         if len(licences) < 5:
             raise SystemExit(f"{path.name}: licence files missing ({licences})")
-    print(f"  {path.name}: {path.stat().st_size / 1e6:.1f} MB, no C sources, licences ok")
+    print(
+        f"  {path.name}: {path.stat().st_size / 1e6:.1f} MB, no C sources or byte code, licences ok"
+    )
 
 
 def _check_sdist(path: Path) -> None:
@@ -101,7 +109,7 @@ def main() -> None:
     for wheel in wheels:
         if sys.platform.startswith("linux") and "linux_" in wheel.name:
             print("repairing to manylinux")
-            _run(["auditwheel", "repair", str(wheel), "-w", str(out)])
+            _run(["auditwheel", "repair", "--strip", str(wheel), "-w", str(out)])
             final += sorted(out.glob(wheel.name.split("-linux_")[0] + "*manylinux*.whl"))
         else:
             final.append(wheel)
