@@ -260,26 +260,29 @@ def _shifted(values: Sequence[int]) -> array[int]:
     return out
 
 
-def _packed_sets_function(
-    keys: KeyTable,
-    starts: Sequence[int],
-    own_ends: Sequence[int],
-    pool_bytes: bytes | mmap.mmap,
-    base: int = 0,
-) -> Callable[[Sequence[str], dict[str, bytes]], list[bytes]]:
+#: What the packed S(t) functions read, in the order they take it: the key table, each key's
+#: pool start and end of its own synsets (``starts``, ``own_ends``: int64 values of the pool
+#: buffer counted from byte ``base`` on), the pool buffer and ``base``.
+_PackedSections = tuple[KeyTable, Sequence[int], Sequence[int], bytes | mmap.mmap, int]
+
+#: ``(tokens, cache) -> packed S(t) of each token``, as :func:`_packed_sets_function` returns.
+_PackedSets = Callable[[Sequence[str], dict[str, bytes]], list[bytes]]
+
+
+def _packed_sets_function(*sections: *_PackedSections) -> _PackedSets:
     """The first-sight hot path: packed S(t) of many tokens, lookups inlined, results cached.
 
     The returned function maps ``(tokens, cache)`` to the packed S(t) of each token, taking
     what ``cache`` holds and storing there what it computes. A key's S(t) is its stored slice;
     any other token takes the own synsets of its :meth:`MeteorWordNet.morph` base, which is
     empty when the token ends in ``ss`` or is short (then the token is its own base, and it is
-    not listed). ``starts`` and ``own_ends`` count int64 values of ``pool_bytes`` from byte
-    ``base`` on.
+    not listed). ``sections`` as :data:`_PackedSections` says; the compiled function when it
+    can read them, else the Python one (both take the same sections).
     """
-    compiled = _compiled_packed_sets(keys, starts, own_ends, pool_bytes, base)
+    compiled = _compiled_packed_sets(*sections)
     if compiled is not None:
         return compiled
-    return _packed_sets_python(keys, starts, own_ends, pool_bytes, base)
+    return _packed_sets_python(*sections)
 
 
 #: The suffix rules as the compiled kernel takes them: (suffix, replacement) UTF-8 pairs in the
@@ -299,7 +302,7 @@ def _compiled_packed_sets(
     own_ends: Sequence[int],
     pool_bytes: bytes | mmap.mmap,
     base: int,
-) -> Callable[[Sequence[str], dict[str, bytes]], list[bytes]] | None:
+) -> _PackedSets | None:
     """:func:`_packed_sets_python`'s function done by the compiled ``wordnet_packed_sets``
     (``_ext/wordnet.c``), or ``None`` when it is not in use or cannot read these sections as
     buffers (then the Python function serves)."""
@@ -326,7 +329,7 @@ def _packed_sets_python(
     own_ends: Sequence[int],
     pool_bytes: bytes | mmap.mmap,
     base: int = 0,
-) -> Callable[[Sequence[str], dict[str, bytes]], list[bytes]]:
+) -> _PackedSets:
     """:func:`_packed_sets_function`'s function in Python: the reference and the fallback."""
     blob = keys.blob
     table = keys.table
