@@ -410,3 +410,37 @@ def two_candidate_stores(draw: st.DrawFn) -> CandidateStore:
 @given(two_candidate_stores(), WEIGHT_SETS, st.integers(1, 40))
 def test_three_bucket_steps(store: CandidateStore, weights: tuple[float, ...], beam: int) -> None:
     _same(store, weights, beam)
+
+
+@st.composite
+def long_span_stores(draw: st.DrawFn) -> CandidateStore:
+    """Segments of at most 64 words with candidates of any length, up to a whole segment.
+
+    Segments that fit one bit word take masks made directly from a candidate's start and length
+    (``load_step_w()`` for one word): spans from the first word, spans ending on the 64th, a
+    candidate as long as its segment (a mask of all 64 bits), beside short candidates that share
+    their words.
+    """
+    n_ref = draw(st.one_of(st.just(64), st.integers(1, 64)))
+    n_hyp = draw(st.one_of(st.just(64), st.integers(1, 64)))
+    store = CandidateStore(n_hyp, n_ref)
+    rnd = random.Random(draw(st.integers(0, 2**32 - 1)))
+    for _ in range(draw(st.integers(1, 40))):
+        ref_start = rnd.choice((0, n_ref - 1, rnd.randrange(n_ref)))
+        hyp_start = rnd.choice((0, n_hyp - 1, rnd.randrange(n_hyp)))
+        long = rnd.random() < 0.4
+        ref_len = rnd.randint(1, n_ref - ref_start) if long else 1
+        hyp_len = rnd.randint(1, n_hyp - hyp_start) if long else 1
+        if rnd.random() < 0.1:  # as long as both segments
+            ref_start, hyp_start = 0, 0
+            ref_len, hyp_len = min(n_ref, 255), n_hyp
+        store.add(Match(ref_start, min(ref_len, 255), hyp_start, hyp_len, rnd.randrange(4)))
+    return store
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(long_span_stores(), WEIGHT_SETS, BEAMS)
+def test_long_spans_in_one_bit_word(
+    store: CandidateStore, weights: tuple[float, ...], beam: int
+) -> None:
+    _same(store, weights, beam)

@@ -515,7 +515,8 @@ typedef struct {
 } Packing;
 
 /* Packing for every path of a search: bounds of each rank field over all paths, and bg bits
- * for the index below them. */
+ * for the index below them. The entries' gains are read from w->gain (search() fills it first,
+ * so each gain is computed once a pair). */
 static Packing
 packing_for(const Work *w, Py_ssize_t n_ref, int bg)
 {
@@ -528,7 +529,7 @@ packing_for(const Work *w, Py_ssize_t n_ref, int bg)
     for (Py_ssize_t j = 0; j < n_ref; j++) {
         for (Py_ssize_t k = w->first[j]; k < w->first[j + 1]; k++) {
             const Entry *e = &w->entries[k];
-            const int64_t gain = entry_gain(w, e);
+            const int64_t gain = w->gain[k];
             if (gain < INT64_MIN / 2 || gain > INT64_MAX / 2) {
                 return pk;
             }
@@ -1254,10 +1255,19 @@ load_step_w(Work *w, const Packing *pk, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t
         /* the slot (k - lo) in the low bits: a key is the tagged parent's plus this */
         sc->gain_key = shifted((uint64_t)-w->gain[k], pk->sh_w) | (uint64_t)(k - lo);
         sc->off_key = shifted((uint64_t)entry_offset(m, c), pk->sh_d);
-        for (int i = 0; i < W; i++) {
-            sc->hyp_mask[i] = word_mask(m->hyp_start, m->hyp_len, i);
-            sc->ref_mask[i] = word_mask(c, m->ref_len, i);
-            sc->ref_rest[i] = m->ref_len > 1 ? word_mask(c + 1, m->ref_len - 1, i) : 0;
+        if (W == 1) {
+            /* every span inside the one bit word: the masks without word_mask()'s clipping
+             * (ref_rest is ref_mask less the step's own reference word c) */
+            sc->hyp_mask[0] = (~(uint64_t)0 >> (64 - m->hyp_len)) << m->hyp_start;
+            sc->ref_mask[0] = (~(uint64_t)0 >> (64 - m->ref_len)) << c;
+            sc->ref_rest[0] = sc->ref_mask[0] & ~((uint64_t)1 << c);
+        }
+        else {
+            for (int i = 0; i < W; i++) {
+                sc->hyp_mask[i] = word_mask(m->hyp_start, m->hyp_len, i);
+                sc->ref_mask[i] = word_mask(c, m->ref_len, i);
+                sc->ref_rest[i] = m->ref_len > 1 ? word_mask(c + 1, m->ref_len - 1, i) : 0;
+            }
         }
         sc->hyp_start = m->hyp_start;
         sc->hyp_end = (int16_t)(m->hyp_start + m->hyp_len);
@@ -1704,9 +1714,10 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
         const Py_ssize_t wh = (n_hyp + 63) / 64, wr = (n_ref + 63) / 64, bw = wh + wr;
         /* The most paths any step keeps (min(beam, product of (candidates + 1))) and the most
          * successors any step generates (paths kept times (candidates + 1)). */
-        Py_ssize_t cap = 1, most = 1, most_succ = 1;
+        Py_ssize_t cap = 1, most = 1, most_succ = 1, most_fan = 1;
         for (Py_ssize_t j = 0; j < n_ref; j++) {
             const Py_ssize_t fan = w->first[j + 1] - w->first[j] + 1;
+            most_fan = fan > most_fan ? fan : most_fan;
             if (cap > INT32_MAX / fan) {
                 PyErr_SetString(PyExc_OverflowError, "beam search: too many partial alignments");
                 return -1;
@@ -1737,12 +1748,8 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
         memset(w->cur_bits, 0, (size_t)bw * sizeof(uint64_t));
         /* The low bits of a key tell successors apart: (parent, slot) in search_packed(),
          * slot being the candidate's place at the position or one past the last for the skip
-         * (the same order as generation), which also bounds the generation index. */
-        Py_ssize_t most_fan = 1;
-        for (Py_ssize_t j = 0; j < n_ref; j++) {
-            const Py_ssize_t fan = w->first[j + 1] - w->first[j] + 1;
-            most_fan = fan > most_fan ? fan : most_fan;
-        }
+         * (the same order as generation), which also bounds the generation index; most_fan
+         * (the most candidates at a position, plus the skip) is taken in the loop above. */
         const int sh_p = bit_width((uint64_t)(most_fan - 1));
         Packing pk = packing_for(w, n_ref, bit_width((uint64_t)(most - 1)) + sh_p);
         pk.sh_p = sh_p;
