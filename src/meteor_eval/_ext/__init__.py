@@ -15,8 +15,9 @@ stem          ``snowball_english``,                       ``resources.stemmers``
               ``nltk_porter_rules`` (stem.c)
 candidates    ``equal_keys``, ``sets_intersect``          ``match.exact``, ``match.stem``,
               (candidates.c), ``paraphrase``,             ``match.synonym``, ``match.paraphrase``,
-              ``paraphrase_root`` (paraphrase.c),         ``resources.wordnet.meteor``'s
-              ``wordnet_packed_sets`` (wordnet.c)         ``packed_sets``
+              ``paraphrase_root``, ``paraphrase_vocab``,  ``resources.wordnet.meteor``'s
+              ``paraphrase_vocab_ids`` (paraphrase.c),    ``packed_sets``,
+              ``wordnet_packed_sets`` (wordnet.c)         ``resources.paraphrases``' dict
 beam          ``align``, ``align_stages`` (beam.c)        ``align.search.beam_align_python``
 stats         ``word_stats``, ``pool_rows`` (stats.c)     ``_word_stats_python`` of the METEOR
                                                           metric, ``fast.pool_flat_python``
@@ -84,6 +85,8 @@ KERNELS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
             "sets_intersect",
             "paraphrase",
             "paraphrase_root",
+            "paraphrase_vocab",
+            "paraphrase_vocab_ids",
             "wordnet_packed_sets",
         ),
         "beam": ("align", "align_stages"),

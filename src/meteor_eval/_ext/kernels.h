@@ -674,6 +674,8 @@ KERNEL_API PyObject *wordnet_packed_sets_c(PyObject *self, PyObject *args);
 KERNEL_API PyObject *paraphrase_c(PyObject *self, PyObject *args);
 KERNEL_API PyObject *paraphrase_root_c(PyObject *self, PyObject *args);
 KERNEL_API PyObject *paraphrase_walk_cache_c(PyObject *self, PyObject *unused);
+KERNEL_API PyObject *paraphrase_vocab_c(PyObject *self, PyObject *arg);
+KERNEL_API PyObject *paraphrase_vocab_ids_c(PyObject *self, PyObject *args);
 /* beam.c */
 KERNEL_API PyObject *beam_align_c(PyObject *self, PyObject *args);
 KERNEL_API PyObject *align_stages_c(PyObject *self, PyObject *args);

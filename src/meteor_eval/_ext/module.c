@@ -50,6 +50,13 @@ static PyMethodDef kernels_methods[] = {
     {"paraphrase_root", paraphrase_root_c, METH_VARARGS,
      "paraphrase_root(nodes, token) -> bytes\n\n"
      "Direct lookup table of the paraphrase trie root's children (uint32 per token id)."},
+    {"paraphrase_vocab", paraphrase_vocab_c, METH_O,
+     "paraphrase_vocab(section) -> (table, count)\n\n"
+     "The word -> id table of a paraphrase index's vocabulary section ('\\n'-separated UTF-8\n"
+     "words, a copy) and its number of words."},
+    {"paraphrase_vocab_ids", paraphrase_vocab_ids_c, METH_VARARGS,
+     "paraphrase_vocab_ids(table, tokens) -> list[int]\n\n"
+     "The id of each str token in a paraphrase_vocab() table, -1 for a word it does not hold."},
     {"paraphrase_walk_cache", paraphrase_walk_cache_c, METH_NOARGS,
      "paraphrase_walk_cache() -> capsule\n\n"
      "An empty cache of reference walks for meteor15_pair/meteor15_rows: the fifth item of\n"

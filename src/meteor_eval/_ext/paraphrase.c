@@ -7,7 +7,8 @@
  *   paraphrase(...)       the candidates, as the pure-Python matcher in match/paraphrase.py
  *                         produces them;
  *   paraphrase_root(...)  a direct lookup table of the trie root's children;
- *   paraphrase_walk_cache()  a cache of the reference segments' walks for the pair kernels.
+ *   paraphrase_walk_cache()  a cache of the reference segments' walks for the pair kernels;
+ *   paraphrase_vocab(...), paraphrase_vocab_ids(...)  the vocabulary's word -> id table.
  */
 
 #include "kernels.h"
@@ -998,4 +999,210 @@ PyObject *
 paraphrase_walk_cache_c(PyObject *self, PyObject *unused)
 {
     return calloc_capsule(sizeof(struct WalkCache), WALK_CACHE_NAME, walk_cache_destroy);
+}
+
+/* ---- The vocabulary's word -> id table -----------------------------------------------------
+ *
+ * The index's vocabulary section is the table's words in id order, UTF-8 (surrogates written
+ * as "surrogatepass" does), separated by '\n'. paraphrase_vocab() copies it and builds an
+ * open-addressing table over it (FNV-1a of each word's bytes, slot = id + 1, 0 empty), so that
+ * opening a table makes no Python object per word; paraphrase_vocab_ids() looks tokens up by
+ * their UTF-8 bytes. Decoding is a bijection between such bytes and str, so a byte-equal word
+ * is the equal str: the ids are those of the dict {word: id} built from the decoded words (a
+ * repeated word keeps its last id, as the dict does). */
+
+#define VOCAB_NAME "meteor_eval.paraphrase_vocab"
+
+typedef struct {
+    char *blob;        /* the section's bytes, copied */
+    uint32_t *starts;  /* count + 1 offsets: word k is blob[starts[k], starts[k + 1] - 1) */
+    uint32_t *slots;   /* mask + 1 slots: word id + 1, or 0 */
+    uint64_t mask;
+    Py_ssize_t count;
+} VocabTable;
+
+static void
+vocab_destroy(PyObject *capsule)
+{
+    VocabTable *v = PyCapsule_GetPointer(capsule, VOCAB_NAME);
+    if (v != NULL) {
+        PyMem_Free(v->blob);
+        PyMem_Free(v->starts);
+        PyMem_Free(v->slots);
+        PyMem_Free(v);
+    }
+}
+
+static inline uint64_t
+vocab_hash(const unsigned char *p, Py_ssize_t n)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        h = (h ^ p[k]) * 1099511628211ULL;
+    }
+    return h ^ (h >> 29);
+}
+
+/* The slot holding the word of these bytes, or the empty slot where it would go. */
+static inline uint64_t
+vocab_slot(const VocabTable *v, const unsigned char *p, Py_ssize_t n)
+{
+    uint64_t s = vocab_hash(p, n) & v->mask;
+    for (;;) {
+        const uint32_t id1 = v->slots[s];
+        if (id1 == 0) {
+            return s;
+        }
+        const uint32_t lo = v->starts[id1 - 1], hi = v->starts[id1] - 1;
+        if ((Py_ssize_t)(hi - lo) == n && memcmp(v->blob + lo, p, (size_t)n) == 0) {
+            return s;
+        }
+        s = (s + 1) & v->mask;
+    }
+}
+
+/*
+ * paraphrase_vocab(section) -> (capsule, count)
+ *
+ * The word -> id table of a vocabulary section (any buffer of bytes) and its number of words
+ * (one more than its '\n' bytes).
+ */
+PyObject *
+paraphrase_vocab_c(PyObject *self, PyObject *arg)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) {
+        return NULL;
+    }
+    PyObject *capsule = NULL;
+    VocabTable *v = PyMem_Calloc(1, sizeof(VocabTable));
+    if (v == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const Py_ssize_t size = view.len;
+    if (size >= (Py_ssize_t)UINT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "paraphrase_vocab: section too large");
+        goto fail;
+    }
+    v->blob = PyMem_Malloc(size > 0 ? (size_t)size : 1);
+    if (v->blob == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    if (size > 0) {
+        memcpy(v->blob, view.buf, (size_t)size);
+    }
+    Py_ssize_t count = 1;
+    for (const char *p = v->blob, *end = v->blob + size;
+         (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) {
+        count++;
+    }
+    v->count = count;
+    v->starts = PyMem_Malloc((size_t)(count + 1) * sizeof(uint32_t));
+    uint64_t slots = 16;
+    while (slots < 2 * (uint64_t)count) {
+        slots *= 2;
+    }
+    v->mask = slots - 1;
+    v->slots = PyMem_Calloc((size_t)slots, sizeof(uint32_t));
+    if (v->starts == NULL || v->slots == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    Py_ssize_t word = 0, at = 0;
+    v->starts[0] = 0;
+    while (word < count) {
+        const char *nl = memchr(v->blob + at, '\n', (size_t)(size - at));
+        const Py_ssize_t stop = nl != NULL ? nl - v->blob : size;
+        v->starts[word + 1] = (uint32_t)(stop + 1);
+        /* starts[word + 1] is set first: vocab_slot() reads the words up to this one. */
+        const uint64_t s = vocab_slot(v, (const unsigned char *)v->blob + at, stop - at);
+        v->slots[s] = (uint32_t)(word + 1); /* a repeated word: its last id, as a dict */
+        at = stop + 1;
+        word++;
+    }
+    capsule = PyCapsule_New(v, VOCAB_NAME, vocab_destroy);
+    if (capsule == NULL) {
+        goto fail;
+    }
+    PyObject *out = Py_BuildValue("(Nn)", capsule, count);
+    PyBuffer_Release(&view);
+    return out;
+fail:
+    if (v != NULL) {
+        PyMem_Free(v->blob);
+        PyMem_Free(v->starts);
+        PyMem_Free(v->slots);
+        PyMem_Free(v);
+    }
+done:
+    PyBuffer_Release(&view);
+    return NULL;
+}
+
+/*
+ * paraphrase_vocab_ids(vocab, tokens) -> list[int]
+ *
+ * The id of each token (a sequence of str) in a paraphrase_vocab() table, -1 for a word it
+ * does not hold (and for an item that is not a str).
+ */
+PyObject *
+paraphrase_vocab_ids_c(PyObject *self, PyObject *args)
+{
+    PyObject *capsule, *tokens;
+    if (!PyArg_ParseTuple(args, "OO:paraphrase_vocab_ids", &capsule, &tokens)) {
+        return NULL;
+    }
+    const VocabTable *v = PyCapsule_GetPointer(capsule, VOCAB_NAME);
+    if (v == NULL) {
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(tokens, "paraphrase_vocab_ids: expected a sequence");
+    if (seq == NULL) {
+        return NULL;
+    }
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    PyObject *out = PyList_New(n);
+    if (out == NULL) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *token = items[k];
+        long id = -1;
+        if (PyUnicode_Check(token)) {
+            const char *p;
+            Py_ssize_t len;
+            PyObject *encoded = NULL;
+            if (PyUnicode_IS_ASCII(token)) {
+                p = (const char *)PyUnicode_DATA(token);
+                len = PyUnicode_GET_LENGTH(token);
+            } else {
+                /* Lone surrogates as the section stores them (the str's UTF-8 cache is not
+                 * filled: it would keep a second copy of every non-ASCII word type). */
+                encoded = PyUnicode_AsEncodedString(token, "utf-8", "surrogatepass");
+                if (encoded == NULL) {
+                    Py_DECREF(out);
+                    Py_DECREF(seq);
+                    return NULL;
+                }
+                p = PyBytes_AS_STRING(encoded);
+                len = PyBytes_GET_SIZE(encoded);
+            }
+            const uint32_t id1 = v->slots[vocab_slot(v, (const unsigned char *)p, len)];
+            id = (long)id1 - 1;
+            Py_XDECREF(encoded);
+        }
+        PyObject *value = PyLong_FromLong(id);
+        if (value == NULL) {
+            Py_DECREF(out);
+            Py_DECREF(seq);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, k, value);
+    }
+    Py_DECREF(seq);
+    return out;
 }

@@ -64,6 +64,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Final, Literal, Protocol
 
+from meteor_eval._ext import compiled_kernels
 from meteor_eval.errors import ResourceError
 from meteor_eval.resources._paraphrase_format import (
     FORMAT_VERSION,
@@ -242,6 +243,9 @@ def index_path_for(key: bytes, directory: Path | None = None) -> Path:
 # Endless default argument for ``dict.get`` in ``map`` (an unknown token has id -1).
 _MISSING_IDS: Final = itertools.repeat(-1)
 
+#: The compiled vocabulary table (``paraphrase_vocab``), or ``None`` (the dict of words serves).
+_VOCAB_KERNEL = compiled_kernels("paraphrase_vocab", "paraphrase_vocab_ids")
+
 
 def build_index(
     table: Path,
@@ -325,8 +329,10 @@ class ParaphraseTable:
         "_parent",
         "_record_b",
         "_record_start",
+        "_text",
         "_token",
         "_vocab",
+        "_vocab_table",
         "_words",
         "index_path",
         "path",
@@ -373,16 +379,27 @@ class ParaphraseTable:
             return view[offset : offset + size].cast(U32)
 
         offset, size = sections[0]
-        try:
-            words = str(view[offset : offset + size], "utf-8", "surrogatepass").split("\n")
-        except UnicodeDecodeError:  # only from a writer that computed a valid checksum
-            raise CorruptIndexError("vocabulary encoding") from None
-        if vocab_count == 0:
-            words = []
-        if len(words) != vocab_count:
+        self._words: list[str] | None = None
+        self._vocab: dict[str, int] | None = None
+        self._vocab_table: object = None
+        found = vocab_count
+        # Released at once (an exception's frame must not keep the mapping exported).
+        with view[offset : offset + size] as section:
+            try:
+                self._text = str(section, "utf-8", "surrogatepass")
+            except UnicodeDecodeError:  # only from a writer that computed a valid checksum
+                raise CorruptIndexError("vocabulary encoding") from None
+            if vocab_count == 0:
+                self._words = []
+                self._vocab = {}
+            elif _VOCAB_KERNEL is not None:
+                # The word -> id table in C, over the section's bytes (a copy; no str or dict
+                # entry a word: the words and the dict are made only if something asks).
+                self._vocab_table, found = _VOCAB_KERNEL.paraphrase_vocab(section)
+            else:
+                found = len(self.words())
+        if found != vocab_count:
             raise CorruptIndexError("vocabulary size")
-        self._words = words
-        self._vocab = dict(zip(words, range(len(words)), strict=True))
         # The node table interleaves each node's first child and first record (format version 2);
         # the pure-Python readers see its two columns as strided views.
         self._nodes = u32(1)
@@ -405,7 +422,7 @@ class ParaphraseTable:
                 "parent": self._parent,
                 "record_b": self._record_b,
             }
-            check_structure(arrays, vocab_count, words)
+            check_structure(arrays, vocab_count, self.words())
         self.records = records
 
     def _release(self) -> None:
@@ -422,13 +439,38 @@ class ParaphraseTable:
             if view is not None:
                 view.release()
 
+    def words(self) -> list[str]:
+        """The vocabulary: the word of each token id, in id order (decoded on first use)."""
+        words = self._words
+        if words is None:
+            words = self._words = self._text.split("\n")
+        return words
+
+    def _word_ids(self) -> dict[str, int]:
+        """Word -> token id (built on first use; a repeated word has its last id)."""
+        vocab = self._vocab
+        if vocab is None:
+            words = self.words()
+            vocab = self._vocab = dict(zip(words, range(len(words)), strict=True))
+        return vocab
+
     def token_id(self, token: str) -> int:
         """Id of a token in the table's vocabulary, ``-1`` if the table never uses it."""
-        return self._vocab.get(token, -1)
+        return self.token_ids((token,))[0]
 
     def token_ids(self, tokens: Sequence[str]) -> list[int]:
-        """:meth:`token_id` of every token."""
-        return list(map(self._vocab.get, tokens, _MISSING_IDS))
+        """:meth:`token_id` of every token: by the compiled table when there is one, else
+        :meth:`token_ids_python`."""
+        table = self._vocab_table
+        if table is not None and _VOCAB_KERNEL is not None:
+            ids: list[int] = _VOCAB_KERNEL.paraphrase_vocab_ids(table, tokens)
+            return ids
+        return self.token_ids_python(tokens)
+
+    def token_ids_python(self, tokens: Sequence[str]) -> list[int]:
+        """:meth:`token_ids` by the dict of the decoded words (the twin of the compiled
+        table)."""
+        return list(map(self._word_ids().get, tokens, _MISSING_IDS))
 
     def walk(self, ids: Sequence[int], start: int) -> list[tuple[int, int]]:
         """Follow the trie along ``ids[start:]``.
@@ -481,6 +523,7 @@ class ParaphraseTable:
                 passed its checksum; in a sound one each parent precedes its child).
         """
         words: list[str] = []
+        vocabulary = self.words()
         parent = self._parent
         token = self._token
         limit = len(token)
@@ -488,7 +531,7 @@ class ParaphraseTable:
             while node:
                 if len(words) >= limit:
                     raise IndexError("the parent links form a loop")
-                words.append(self._words[token[node]])
+                words.append(vocabulary[token[node]])
                 node = parent[node]
         except IndexError as exc:
             raise ResourceError(
