@@ -99,3 +99,13 @@ def test_flavour_scores_with_a_tiny_cache_limit(monkeypatch: pytest.MonkeyPatch)
     assert [counts(h, r) for h, r in pairs] == expected
     assert [scorer.pair_counts(h, r) for h, r in pairs] == expected
     assert len(scorer._stem_cache) <= 3 and len(scorer._names_cache) <= 3
+
+
+def test_counts_function_kept_once_wordnet_is_loaded() -> None:
+    scorer = flavour.NltkMeteor()
+    first = scorer.counts_function()
+    assert first(["big"], ["large"]) == (0, 0, 1, 1)  # loads WordNet through the cache
+    assert scorer.counts_function() is not first
+    kept = scorer.counts_function()
+    assert scorer.counts_function() is kept
+    assert kept(["cats", "sat"], ["cat", "sits"]) == first(["cats", "sat"], ["cat", "sits"])

@@ -170,6 +170,7 @@ class NltkMeteor:
     """
 
     __slots__ = (
+        "_counts",
         "_names_cache",
         "_stem_cache",
         "_stemmer",
@@ -213,6 +214,7 @@ class NltkMeteor:
         self._stem_cache = _WordCache(compute_stem or stemmer.stem)
         self._synonym_cache = _WordCache(self._compute_synonyms)
         self._names_cache: _WordCache[frozenset[str]] = _WordCache(self._first_lemma_names)
+        self._counts: Callable[[Sequence[str], Sequence[str]], GreedyCounts] | None = None
 
     def stem(self, word: str) -> str:
         """The stemmer's result for ``word``, cached."""
@@ -275,8 +277,15 @@ class NltkMeteor:
     def counts_function(self) -> Callable[[Sequence[str], Sequence[str]], GreedyCounts]:
         """:meth:`pair_counts` as a function of the two token lists, bound to this scorer's
         caches (the compiled kernel called directly: for loops over many pairs)."""
+        found = self._counts
+        if found is not None:
+            return found
         names, raw = self._matching_names()
-        return greedy_counts_function(self._stems(), names, raw)
+        found = greedy_counts_function(self._stems(), names, raw)
+        if isinstance(names, tuple):
+            # Both functions final (WordNet loaded or not needed): later calls reuse this one.
+            self._counts = found
+        return found
 
     def pair_stats(self, hyp_words: Sequence[str], ref_words: Sequence[str]) -> MeteorStats:
         """Statistics of two *preprocessed* token lists."""
