@@ -222,7 +222,7 @@ def match_counts(matches: Sequence[GreedyMatch]) -> GreedyCounts:
 
 def _word_function(fn: object) -> Callable[[str], Any] | None:
     """A ``stem`` or ``synonyms`` argument as a function of one word (the kernel's rules)."""
-    if isinstance(fn, tuple):
+    if type(fn) is tuple and len(fn) == 3:  # the kernel's test: a plain tuple of three
         cache, compute, limit = fn
 
         def cached(word: str) -> Any:
