@@ -14,16 +14,17 @@ Example:
 from __future__ import annotations
 
 import importlib
-import logging
 import warnings
 from typing import TYPE_CHECKING, Any
 
+from meteor_eval._log import attach_if_loaded
 from meteor_eval._version import __version__
 from meteor_eval.errors import ConfigError, InputError, MeteorEvalError, ResourceError
 
 # The library logs (an index build, a damaged cache file) but prints nothing unless the
-# application configures logging; the command line does (meteor_eval.cli._feedback).
-logging.getLogger(__name__).addHandler(logging.NullHandler())
+# application configures logging; the command line does (meteor_eval.cli._feedback). The
+# package's NullHandler is attached here when logging is loaded, else by _log.get_logger.
+attach_if_loaded()
 
 if TYPE_CHECKING:
     from meteor_eval.align.alignment import Alignment

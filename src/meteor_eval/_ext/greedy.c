@@ -113,12 +113,51 @@ count_free(const int32_t *hyp_to, Py_ssize_t nh, const unsigned char *ref_taken,
 }
 
 /*
+ * A cached function (cache, compute, limit): cache[word] when the dict holds it, else
+ * compute(word), stored after clearing the cache when it holds limit words or more (the rule
+ * of the nltk flavour's __missing__ caches, without their Python frame per new word).
+ */
+static PyObject *
+greedy_cached(PyObject *fn, PyObject *word)
+{
+    PyObject *cache = PyTuple_GET_ITEM(fn, 0), *compute = PyTuple_GET_ITEM(fn, 1);
+    if (!PyDict_Check(cache)) {
+        PyErr_SetString(PyExc_TypeError, "greedy: a cached function's cache must be a dict");
+        return NULL;
+    }
+    PyObject *found = PyDict_GetItemWithError(cache, word);
+    if (found != NULL) {
+        Py_INCREF(found);
+        return found;
+    }
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    Py_ssize_t limit = PyLong_AsSsize_t(PyTuple_GET_ITEM(fn, 2));
+    if (limit == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (PyDict_GET_SIZE(cache) >= limit) {
+        PyDict_Clear(cache);
+    }
+    PyObject *value = PyObject_CallOneArg(compute, word);
+    if (value != NULL && PyDict_SetItem(cache, word, value) < 0) {
+        Py_CLEAR(value);
+    }
+    return value;
+}
+
+/*
  * fn(word); fn[word] when fn is a dict (a borrowed lookup first, then indexing, so that a
- * subclass's __missing__ runs on a miss) or another mapping that is not callable.
+ * subclass's __missing__ runs on a miss) or another mapping that is not callable; a tuple of
+ * three is a cached function (greedy_cached).
  */
 static PyObject *
 greedy_lookup(PyObject *fn, PyObject *word)
 {
+    if (PyTuple_CheckExact(fn) && PyTuple_GET_SIZE(fn) == 3) {
+        return greedy_cached(fn, word);
+    }
     if (PyDict_Check(fn)) {
         PyObject *found = PyDict_GetItemWithError(fn, word);
         if (found != NULL) {

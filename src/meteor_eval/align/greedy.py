@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from typing import Any
 
 from meteor_eval._ext import compiled_kernels
 
@@ -42,10 +43,20 @@ __all__ = [
 #: Per-stage match counts and NLTK's chunks: ``(exact, stem, synonym, chunks)``.
 GreedyCounts = tuple[int, int, int, int]
 
-#: What ``stem`` and ``synonyms`` may be: a function, or a mapping that holds (or, as a dict
-#: subclass with ``__missing__``, computes on first use) the value of every word it is asked for.
-WordFunction = Callable[[str], str] | Mapping[str, str]
-SynonymFunction = Callable[[str], Collection[str]] | Mapping[str, Collection[str]]
+#: What ``stem`` and ``synonyms`` may be: a function, a mapping that holds (or, as a dict
+#: subclass with ``__missing__``, computes on first use) the value of every word it is asked
+#: for, or a cached function ``(cache, compute, limit)``: ``cache[word]`` when the dict holds
+#: the word, else ``compute(word)``, stored in ``cache`` after clearing it if it already holds
+#: ``limit`` words (a ``__missing__`` cache's rule, without a Python frame per new word when the
+#: kernel runs).
+WordFunction = (
+    Callable[[str], str] | Mapping[str, str] | tuple[dict[str, str], Callable[[str], str], int]
+)
+SynonymFunction = (
+    Callable[[str], Collection[str]]
+    | Mapping[str, Collection[str]]
+    | tuple[dict[str, Collection[str]], Callable[[str], Collection[str]], int]
+)
 
 
 #: Stage numbers of :data:`GreedyMatch`.
@@ -209,6 +220,25 @@ def match_counts(matches: Sequence[GreedyMatch]) -> GreedyCounts:
     return per_stage[0], per_stage[1], per_stage[2], count_chunks(matches)
 
 
+def _word_function(fn: object) -> Callable[[str], Any] | None:
+    """A ``stem`` or ``synonyms`` argument as a function of one word (the kernel's rules)."""
+    if type(fn) is tuple and len(fn) == 3:  # the kernel's test: a plain tuple of three
+        cache, compute, limit = fn
+
+        def cached(word: str) -> Any:
+            found = cache.get(word)
+            if found is None and word not in cache:
+                if len(cache) >= limit:
+                    cache.clear()
+                found = cache[word] = compute(word)
+            return found
+
+        return cached
+    if isinstance(fn, Mapping):
+        return fn.__getitem__
+    return fn  # type: ignore[return-value]
+
+
 def greedy_align_python(
     hyp_words: Sequence[str],
     ref_words: Sequence[str],
@@ -226,8 +256,8 @@ def greedy_align_python(
         >>> greedy_align_python(["the", "cats", "sat"], ["a", "cat", "sat", "the"], stem=strip_s)
         [(0, 3, 0), (1, 1, 1), (2, 2, 0)]
     """
-    stem_of = stem.__getitem__ if isinstance(stem, Mapping) else stem
-    synonyms_of = synonyms.__getitem__ if isinstance(synonyms, Mapping) else synonyms
+    stem_of = _word_function(stem)
+    synonyms_of = _word_function(synonyms)
     matches: list[GreedyMatch] = []
     hyp_free = list(range(len(hyp_words) - 1, -1, -1))
     ref_free = list(range(len(ref_words)))

@@ -245,10 +245,10 @@ def _as_documents(systems: SystemsInput, ids: list[str], source: str, sep: str) 
     pairs(0)  # the ids checked against the first system before anything is scored
     systems.pairs = pairs
     systems.documents = documents[0]
-    import logging
+    from meteor_eval._log import get_logger
 
     joiner = "a space" if sep == " " else "a newline"
-    logging.getLogger("meteor_eval.documents").info(
+    get_logger("meteor_eval.documents").info(
         "document mode: %s documents of %s segments (ids from %s), each document's segments "
         "joined with %s; every score below is per document",
         f"{len(ids and documents[0].ids):,}",

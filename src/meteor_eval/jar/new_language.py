@@ -36,7 +36,6 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
-import logging
 import os
 import secrets
 import shutil
@@ -47,6 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Final
 
+from meteor_eval._log import get_logger
 from meteor_eval._version import __version__
 from meteor_eval.errors import InputError
 from meteor_eval.jar.javaio import JavaGzipWriter
@@ -60,7 +60,7 @@ from meteor_eval.universal import (
 
 __all__ = ["LanguageBuild", "build_language"]
 
-logger = logging.getLogger(__name__)
+logger = get_logger(__name__)
 
 _HASH_CHUNK: Final = 1 << 20
 #: A progress line every this many phrase-table lines (each of the two passes).

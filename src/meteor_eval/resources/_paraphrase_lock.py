@@ -9,17 +9,17 @@ where a build may then happen twice, still atomically.
 from __future__ import annotations
 
 import contextlib
-import logging
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
+from meteor_eval._log import get_logger
 from meteor_eval.errors import ResourceError
 
 __all__ = ["LOCK_TIMEOUT", "build_lock", "lock_path_for"]
 
-logger = logging.getLogger("meteor_eval.resources.paraphrases")
+logger = get_logger("meteor_eval.resources.paraphrases")
 
 #: Seconds to wait for another process building the same index before giving up.
 LOCK_TIMEOUT: Final = 600.0

@@ -56,7 +56,6 @@ import contextlib
 import functools
 import importlib.util
 import itertools
-import logging
 import mmap
 import os
 import re
@@ -65,6 +64,7 @@ from pathlib import Path
 from typing import Final, Literal, Protocol
 
 from meteor_eval._ext import compiled_kernels
+from meteor_eval._log import get_logger
 from meteor_eval.errors import ResourceError
 from meteor_eval.resources._paraphrase_format import (
     FORMAT_VERSION,
@@ -111,7 +111,7 @@ __all__ = [
     "table_key",
 ]
 
-logger = logging.getLogger(__name__)
+logger = get_logger(__name__)
 
 _KEY_CHUNK: Final = 1 << 20
 

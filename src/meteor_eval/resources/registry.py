@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import gzip
-import logging
 import lzma
 import mmap
 import os
@@ -23,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal, ParamSpec, Protocol, TypeVar, overload
 
+from meteor_eval._log import get_logger
 from meteor_eval.errors import ResourceError
 
 __all__ = [
@@ -37,8 +37,6 @@ __all__ = [
     "verified_before",
     "write_atomically",
 ]
-
-_logger = logging.getLogger(__name__)
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -352,7 +350,9 @@ def unpacked_file(
         if not isinstance(problem, str):
             return problem
         if problem:
-            _logger.warning("unpacked copy %s is damaged (%s); unpacking it again", target, problem)
+            get_logger(__name__).warning(
+                "unpacked copy %s is damaged (%s); unpacking it again", target, problem
+            )
     packed = source.read_bytes()
     raw = lzma.decompress(packed) if source.suffix == ".xz" else gzip.decompress(packed)
     if (zlib.crc32(raw), len(raw) & 0xFFFFFFFF) != expected:

@@ -9,12 +9,12 @@ every pair; the folds only report.
 
 from __future__ import annotations
 
-import logging
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from meteor_eval._log import get_logger
 from meteor_eval.tuning.problem import TuningProblem
 from meteor_eval.tuning.rescore import TuningParams
 from meteor_eval.tuning.search import SearchResult
@@ -23,7 +23,7 @@ __all__ = ["Fold", "leave_one_pair_out", "summarise_folds"]
 
 Search = Callable[[TuningProblem], SearchResult]
 
-_LOG = logging.getLogger(__name__)
+_LOG = get_logger(__name__)
 
 
 @dataclass

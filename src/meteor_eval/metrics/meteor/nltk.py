@@ -35,10 +35,12 @@ References:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Final, Protocol, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 from meteor_eval.align.greedy import (
     GreedyCounts,
+    SynonymFunction,
+    WordFunction,
     greedy_align,
     greedy_counts,
     greedy_counts_function,
@@ -89,6 +91,18 @@ class _WordCache(dict[str, _V]):
             self.clear()
         found = self[word] = self._compute(word)
         return found
+
+
+def _cached(cache: _WordCache[_V], loader: object = None) -> Any:
+    """What the alignment is given for a per-word cache: the cached function ``(cache,
+    compute, limit)`` (:data:`meteor_eval.align.greedy.WordFunction`; the compiled kernel then
+    computes a new word without the cache's ``__missing__`` frame, by the same rule), or the
+    cache itself while its function is still ``loader`` (a first miss that loads a resource and
+    replaces the function: the next call's tuple holds the loaded one)."""
+    compute = cache._compute
+    if loader is not None and compute == loader:
+        return cache
+    return (cache, compute, _CACHE_LIMIT)
 
 
 class StemmerLike(Protocol):
@@ -156,6 +170,7 @@ class NltkMeteor:
     """
 
     __slots__ = (
+        "_counts",
         "_names_cache",
         "_stem_cache",
         "_stemmer",
@@ -199,6 +214,7 @@ class NltkMeteor:
         self._stem_cache = _WordCache(compute_stem or stemmer.stem)
         self._synonym_cache = _WordCache(self._compute_synonyms)
         self._names_cache: _WordCache[frozenset[str]] = _WordCache(self._first_lemma_names)
+        self._counts: Callable[[Sequence[str], Sequence[str]], GreedyCounts] | None = None
 
     def stem(self, word: str) -> str:
         """The stemmer's result for ``word``, cached."""
@@ -227,40 +243,49 @@ class NltkMeteor:
         cache's function, so that later misses cost one call (the cache is this scorer's)."""
         from meteor_eval.resources.wordnet import nltk_wordnet
 
-        compute = nltk_wordnet().lemma_names_uncached
+        compute = nltk_wordnet().lemma_names_function()
         self._names_cache._compute = compute
         return compute(word)
 
-    def _matching_names(self) -> tuple[_WordCache[frozenset[str]], bool]:
+    def _matching_names(self) -> tuple[SynonymFunction, bool]:
         """What the alignment looks synonyms up in: with the shipped WordNet, the raw lemma
         names (NLTK's filter is applied by the alignment, ``raw_names``, so that no filtered
         set is built per word type); with another WordNet, the synonym sets."""
         if self._wordnet is None:
-            return self._names_cache, True
-        return self._synonym_cache, False
+            return _cached(self._names_cache, self._first_lemma_names), True
+        return _cached(self._synonym_cache), False
+
+    def _stems(self) -> WordFunction:
+        stems: WordFunction = _cached(self._stem_cache)
+        return stems
 
     def align(
         self, hyp_words: Sequence[str], ref_words: Sequence[str]
     ) -> list[tuple[int, int, int]]:
         """NLTK's matches between two *preprocessed* token lists (see :func:`greedy_align`)."""
         names, raw = self._matching_names()
-        return greedy_align(
-            hyp_words, ref_words, stem=self._stem_cache, synonyms=names, raw_names=raw
-        )
+        return greedy_align(hyp_words, ref_words, stem=self._stems(), synonyms=names, raw_names=raw)
 
     def pair_counts(self, hyp_words: Sequence[str], ref_words: Sequence[str]) -> GreedyCounts:
         """Matches per stage (exact, stem, synonym) and chunks of two *preprocessed* token
         lists: :meth:`align` counted, without building the matches when compiled."""
         names, raw = self._matching_names()
         return greedy_counts(
-            hyp_words, ref_words, stem=self._stem_cache, synonyms=names, raw_names=raw
+            hyp_words, ref_words, stem=self._stems(), synonyms=names, raw_names=raw
         )
 
     def counts_function(self) -> Callable[[Sequence[str], Sequence[str]], GreedyCounts]:
         """:meth:`pair_counts` as a function of the two token lists, bound to this scorer's
         caches (the compiled kernel called directly: for loops over many pairs)."""
+        found = self._counts
+        if found is not None:
+            return found
         names, raw = self._matching_names()
-        return greedy_counts_function(self._stem_cache, names, raw)
+        found = greedy_counts_function(self._stems(), names, raw)
+        if isinstance(names, tuple):
+            # Both functions final (WordNet loaded or not needed): later calls reuse this one.
+            self._counts = found
+        return found
 
     def pair_stats(self, hyp_words: Sequence[str], ref_words: Sequence[str]) -> MeteorStats:
         """Statistics of two *preprocessed* token lists."""

@@ -41,11 +41,11 @@ Example:
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from meteor_eval._log import get_logger
 from meteor_eval.compat.sacrebleu._missing import not_provided
 from meteor_eval.compat.sacrebleu.metrics.base import Score, Signature
 from meteor_eval.errors import InputError
@@ -72,7 +72,7 @@ MAX_NGRAM_ORDER = 4
 #: sacrebleu's tokenizers that need MeCab or SentencePiece models: not offered here.
 SACREBLEU_ONLY_TOKENIZERS = ("ja-mecab", "ko-mecab", "spm", "flores101", "flores200", "spBLEU-1K")
 
-logger = logging.getLogger("meteor_eval.compat.sacrebleu")
+logger = get_logger("meteor_eval.compat.sacrebleu")
 
 
 class BLEUSignature(Signature):
