@@ -294,6 +294,25 @@ en_mark_suffix(SB *z, const Among *v, int n)
     return among_var;
 }
 
+/* Snowball's "repeat (goto ([s]) <- t)", with a vowel before s when after_vowel: each s from the
+ * cursor on found by en_goto_mark() and replaced by t; the cursor then where the last search
+ * began. The number replaced, -1 when a replacement fails. The prelude's y -> Y and the
+ * postlude's Y -> y. */
+static inline int
+replace_marks(SB *z, const char *s, int after_vowel, const char *t)
+{
+    int count = 0;
+    for (;;) {
+        const Py_ssize_t v = z->c;
+        if (!en_goto_mark(z, s, after_vowel)) {
+            z->c = v;
+            return count;
+        }
+        if (!slice_from(z, t)) return -1;
+        count++;
+    }
+}
+
 /* Both programs' consonant y: a y at the start, or after a vowel, becomes Y until the postlude
  * (y_found says whether any did); the cursor ends where it began. 0 when a replacement fails. */
 static inline int
@@ -308,15 +327,9 @@ mark_consonant_y(SB *z)
         z->y_found = 1;
     }
     z->c = v;
-    for (;;) {
-        Py_ssize_t v_2 = z->c;
-        if (!en_goto_mark(z, "y", 1)) {
-            z->c = v_2;
-            break;
-        }
-        if (!slice_from(z, "Y")) return 0;
-        z->y_found = 1;
-    }
+    const int after_vowel = replace_marks(z, "y", 1, "Y");
+    if (after_vowel < 0) return 0;
+    z->y_found |= after_vowel > 0;
     z->c = v;
     return 1;
 }
@@ -624,15 +637,7 @@ static int
 en_postlude(SB *z)
 {
     if (!z->y_found) return 0;
-    for (;;) {
-        Py_ssize_t v_1 = z->c;
-        if (!en_goto_mark(z, "Y", 0)) {
-            z->c = v_1;
-            break;
-        }
-        if (!slice_from(z, "y")) return 0;
-    }
-    return 1;
+    return replace_marks(z, "Y", 0, "y") >= 0;
 }
 
 static void
