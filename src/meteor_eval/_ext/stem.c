@@ -478,22 +478,28 @@ tidy_after_ending(SB *z, int (*shortv)(SB *))
     return !z->failed;
 }
 
-static int
-en_step_1b(SB *z)
+/* Step 1b of both programs, with the program's table a of endings and its short-syllable test:
+ * an "eed" ending (result 1) in R1 becomes "ee"; the others (ed, ing, and English's -ly forms)
+ * only when a vowel precedes them, then tidy_after_ending(). */
+static inline int
+step_1b(SB *z, const Among *a, int n, int (*shortv)(SB *))
 {
-    int among_var = en_mark_suffix(z, en_a_4, NA(en_a_4));
+    int among_var = en_mark_suffix(z, a, n);
     if (among_var == 0) return 0;
     if (among_var == 1) {
         if (!R1(z)) return 0;
-        if (!slice_from(z, "ee")) return 0;
-    } else {
-        Py_ssize_t v_1 = z->l - z->c;
-        if (!go_out_grouping_b(z, V(z))) return 0;
-        z->c--;
-        z->c = z->l - v_1;
-        return tidy_after_ending(z, en_shortv);
+        return slice_from(z, "ee");
     }
-    return !z->failed;
+    Py_ssize_t v_1 = z->l - z->c;
+    if (!go_out_grouping_b(z, V(z))) return 0;
+    z->c = z->l - v_1;
+    return tidy_after_ending(z, shortv);
+}
+
+static int
+en_step_1b(SB *z)
+{
+    return step_1b(z, en_a_4, NA(en_a_4), en_shortv);
 }
 
 /* Step 1c of both programs begins alike: a final y (or Y, a consonant y) between ket and
@@ -794,17 +800,7 @@ po_step_1a(SB *z)
 static int
 po_step_1b(SB *z)
 {
-    int among_var = en_mark_suffix(z, po_a_2, NA(po_a_2));
-    if (among_var == 0) return 0;
-    if (among_var == 1) {
-        if (!R1(z)) return 0;
-        return slice_from(z, "ee");
-    }
-    /* ed, ing: only when a vowel precedes; then the ending goes and the stem is tidied. */
-    Py_ssize_t v_1 = z->l - z->c;
-    if (!go_out_grouping_b(z, V(z))) return 0;
-    z->c = z->l - v_1;
-    return tidy_after_ending(z, po_shortv); /* Porter's table is English's a_3 */
+    return step_1b(z, po_a_2, NA(po_a_2), po_shortv); /* tidied by English's table a_3 */
 }
 
 static int
