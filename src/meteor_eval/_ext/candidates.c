@@ -248,6 +248,20 @@ set_slot(struct SetSlot *slots, uint64_t mask, int64_t value)
     return &slots[h];
 }
 
+/* The slot of value, claimed when empty: its value set and its index added to filled (the
+ * slots to empty at the end), its bits left 0 for the caller to set. */
+static inline struct SetSlot *
+claim_slot(struct SetSlot *slots, uint64_t mask, int64_t value, Py_ssize_t *filled,
+           Py_ssize_t *n_filled)
+{
+    struct SetSlot *slot = set_slot(slots, mask, value);
+    if (slot->bits == 0) {
+        slot->value = value;
+        filled[(*n_filled)++] = slot - slots;
+    }
+    return slot;
+}
+
 /* sets_core() for a hypothesis of at most SETS_BITS_MAX words (same candidates, same order):
  * each distinct hypothesis value is one slot of an open-addressing table holding the bit set
  * of the positions whose set has it, so that a reference word's hits are the OR of its values'
@@ -282,12 +296,8 @@ sets_bits(Emit *e, Chains *c, const Packed *hs, Py_ssize_t nh, const Packed *rs,
     if (words == 1) { /* the common case: the bit set is the slot's own word */
         for (Py_ssize_t i = 0; i < nh; i++) {
             for (Py_ssize_t a = 0; a < hs[i].n; a++) {
-                const int64_t value = packed_at(&hs[i], a);
-                struct SetSlot *slot = set_slot(slots, mask, value);
-                if (slot->bits == 0) {
-                    slot->value = value;
-                    filled[n_filled++] = slot - slots;
-                }
+                struct SetSlot *slot = claim_slot(slots, mask, packed_at(&hs[i], a), filled,
+                                                  &n_filled);
                 slot->bits |= UINT64_C(1) << i;
             }
         }
@@ -310,12 +320,10 @@ sets_bits(Emit *e, Chains *c, const Packed *hs, Py_ssize_t nh, const Packed *rs,
         Py_ssize_t used = words; /* bits[0 .. words): a reference word's hits */
         for (Py_ssize_t i = 0; i < nh; i++) {
             for (Py_ssize_t a = 0; a < hs[i].n; a++) {
-                const int64_t value = packed_at(&hs[i], a);
-                struct SetSlot *slot = set_slot(slots, mask, value);
-                if (slot->bits == 0) {
-                    slot->value = value;
+                struct SetSlot *slot = claim_slot(slots, mask, packed_at(&hs[i], a), filled,
+                                                  &n_filled);
+                if (slot->bits == 0) { /* claimed now: its words of bits start empty */
                     slot->bits = 1 + (uint64_t)used;
-                    filled[n_filled++] = slot - slots;
                     for (Py_ssize_t w = 0; w < words; w++) {
                         bits[used + w] = 0;
                     }

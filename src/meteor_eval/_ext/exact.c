@@ -213,30 +213,25 @@ typedef struct {
     int64_t h, r;
 } ExPair;
 
-static int
-pair_cmp(const void *a, const void *b)
-{
-    const ExPair *x = a, *y = b;
-    if (x->h != y->h) {
-        return x->h < y->h ? -1 : 1;
+/* A qsort comparator `name` of T ordering by the field first, then by the field second. */
+#define TWO_FIELD_CMP(name, T, first, second)                                                      \
+    static int name(const void *a, const void *b)                                                  \
+    {                                                                                              \
+        const T *x = a, *y = b;                                                                    \
+        if (x->first != y->first) {                                                                \
+            return x->first < y->first ? -1 : 1;                                                   \
+        }                                                                                          \
+        return (x->second > y->second) - (x->second < y->second);                                  \
     }
-    return (x->r > y->r) - (x->r < y->r);
-}
+
+TWO_FIELD_CMP(pair_cmp, ExPair, h, r)
 
 typedef struct {
     uint64_t key;
     int32_t idx;
 } ExKey;
 
-static int
-key_cmp(const void *a, const void *b)
-{
-    const ExKey *x = a, *y = b;
-    if (x->key != y->key) {
-        return x->key < y->key ? -1 : 1;
-    }
-    return (x->idx > y->idx) - (x->idx < y->idx);
-}
+TWO_FIELD_CMP(key_cmp, ExKey, key, idx)
 
 static int
 same_list(const int32_t *start, const int32_t *list, int32_t a, int32_t b)
@@ -641,6 +636,21 @@ dead_in(const ExComp *comp, const uint64_t *dead)
     return count;
 }
 
+/* Ref y dies (its bit set in dead): its hyp, if any, loses it and looks for another path that
+ * avoids the dead refs; what the matching's size loses (0 or 1). */
+static inline int64_t
+kill_ref(Ex *s, int32_t y, int32_t *mh, int32_t *mr)
+{
+    set_bit_logged(s, s->dead, y);
+    int32_t x = mr[y];
+    if (x < 0) {
+        return 0;
+    }
+    set_entry(s, &mr[y], -1);
+    set_entry(s, &mh[x], -1);
+    return 1 - augment_hyp(s, x, mh, mr, s->dead);
+}
+
 /* _Search._match_child (and _child_match): hyp i takes ref j. */
 static void
 match_child(Ex *s, int32_t i, int32_t j, int64_t new_cross, const ExNode *node, ExNode *child)
@@ -678,26 +688,13 @@ match_child(Ex *s, int32_t i, int32_t j, int64_t new_cross, const ExNode *node, 
             set_entry(s, &mr[r0], -1);
             nu -= 1 - augment_ref(s, r0, mr, mh, i);
         }
-        set_bit_logged(s, s->dead, j);
-        int32_t x = mr[j];
-        if (x >= 0) {
-            set_entry(s, &mr[j], -1);
-            set_entry(s, &mh[x], -1);
-            nu -= 1 - augment_hyp(s, x, mh, mr, s->dead);
-        }
+        nu -= kill_ref(s, j, mh, mr);
     }
     /* Unused lower twins of j, ascending, each removed before its repair (a twin's bit is still
      * the parent's when it is read: each is visited once, and only j was set before). */
     for (int32_t y = s->rtwin_head[j]; y != j; y = s->rtwin_next[y]) {
-        if (bit_get(s->dead, y)) {
-            continue;
-        }
-        set_bit_logged(s, s->dead, y);
-        int32_t x = mr[y];
-        if (x >= 0) {
-            set_entry(s, &mr[y], -1);
-            set_entry(s, &mh[x], -1);
-            nu -= 1 - augment_hyp(s, x, mh, mr, s->dead);
+        if (!bit_get(s->dead, y)) {
+            nu -= kill_ref(s, y, mh, mr);
         }
     }
     child->nu = nu;

@@ -394,9 +394,7 @@ typedef struct {
 static void
 wn_release(WnTables *t)
 {
-    for (int k = 0; k < 8; k++) {
-        release_buffer(&t->view[k]);
-    }
+    release_buffers(t->view, 8);
 }
 
 static int

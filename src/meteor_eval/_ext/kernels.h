@@ -81,6 +81,16 @@ release_buffer(Py_buffer *view)
     }
 }
 
+/* release_buffer() each of n views: the release functions of structs holding an array of views
+ * of their tables. */
+static inline void
+release_buffers(Py_buffer *views, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        release_buffer(&views[k]);
+    }
+}
+
 /* PyMem_Free each of n pointers (NULL ones included): the free functions of structs owning
  * several arrays, and the kernels' exits releasing their scratch arrays. */
 static inline void

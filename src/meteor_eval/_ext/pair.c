@@ -61,9 +61,7 @@ typedef struct {
 static void
 tables_close(Tables *t)
 {
-    for (int k = 0; k < 6; k++) {
-        release_buffer(&t->views[k]);
-    }
+    release_buffers(t->views, 6);
     trie_close(t->trie_views);
 }
 

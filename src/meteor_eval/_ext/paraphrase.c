@@ -874,9 +874,7 @@ trie_open(Trie *t, Py_buffer views[4], PyObject *node_obj, PyObject *tok_obj, Py
 void
 trie_close(Py_buffer views[4])
 {
-    for (int k = 0; k < 4; k++) {
-        release_buffer(&views[k]);
-    }
+    release_buffers(views, 4);
 }
 
 /*

@@ -294,10 +294,49 @@ en_mark_suffix(SB *z, const Among *v, int n)
     return among_var;
 }
 
+/* Snowball's "repeat (goto ([s]) <- t)", with a vowel before s when after_vowel: each s from the
+ * cursor on found by en_goto_mark() and replaced by t; the cursor then where the last search
+ * began. The number replaced, -1 when a replacement fails. The prelude's y -> Y and the
+ * postlude's Y -> y. */
+static inline int
+replace_marks(SB *z, const char *s, int after_vowel, const char *t)
+{
+    int count = 0;
+    for (;;) {
+        const Py_ssize_t v = z->c;
+        if (!en_goto_mark(z, s, after_vowel)) {
+            z->c = v;
+            return count;
+        }
+        if (!slice_from(z, t)) return -1;
+        count++;
+    }
+}
+
+/* Both programs' consonant y: a y at the start, or after a vowel, becomes Y until the postlude
+ * (y_found says whether any did); the cursor ends where it began. 0 when a replacement fails. */
+static inline int
+mark_consonant_y(SB *z)
+{
+    z->y_found = 0;
+    const Py_ssize_t v = z->c;
+    z->bra = z->c;
+    if (eq_s(z, "y")) {
+        z->ket = z->c;
+        if (!slice_from(z, "Y")) return 0;
+        z->y_found = 1;
+    }
+    z->c = v;
+    const int after_vowel = replace_marks(z, "y", 1, "Y");
+    if (after_vowel < 0) return 0;
+    z->y_found |= after_vowel > 0;
+    z->c = v;
+    return 1;
+}
+
 static int
 en_prelude(SB *z)
 {
-    z->y_found = 0;
     Py_ssize_t v_1 = z->c;
     z->bra = z->c;
     if (eq_s(z, "'")) {
@@ -305,26 +344,7 @@ en_prelude(SB *z)
         if (!slice_del(z)) return 0;
     }
     z->c = v_1;
-    Py_ssize_t v_2 = z->c;
-    z->bra = z->c;
-    if (eq_s(z, "y")) {
-        z->ket = z->c;
-        if (!slice_from(z, "Y")) return 0;
-        z->y_found = 1;
-    }
-    z->c = v_2;
-    Py_ssize_t v_3 = z->c;
-    for (;;) {
-        Py_ssize_t v_4 = z->c;
-        if (!en_goto_mark(z, "y", 1)) {
-            z->c = v_4;
-            break;
-        }
-        if (!slice_from(z, "Y")) return 0;
-        z->y_found = 1;
-    }
-    z->c = v_3;
-    return 1;
+    return mark_consonant_y(z);
 }
 
 static void
@@ -367,6 +387,27 @@ en_shortv(SB *z)
 
 #define R1(z) ((z)->p1 <= (z)->c)
 #define R2(z) ((z)->p2 <= (z)->c)
+
+/* en_mark_suffix() of a step that acts only on a suffix in a region (R1 from p1, R2 from p2):
+ * the entry's result, 0 when none or when the suffix starts before *region (the step then
+ * does nothing). The region's start is read after the search (no cost over the test in each
+ * step: a value passed instead is held across the search). */
+static inline int
+en_mark_suffix_in(SB *z, const Among *v, int n, const Py_ssize_t *region)
+{
+    const int among_var = en_mark_suffix(z, v, n);
+    if (among_var == 0) return 0;
+    return *region <= z->c ? among_var : 0;
+}
+
+/* A step that replaces the suffix of the table v found in the region from *region by
+ * to[its result] ("" deletes it): slice_from()'s result, 0 when there is none. */
+static inline int
+replace_suffix_in(SB *z, const Among *v, int n, const Py_ssize_t *region, const char *const *to)
+{
+    const int among_var = en_mark_suffix_in(z, v, n, region);
+    return among_var != 0 && slice_from(z, to[among_var]);
+}
 
 static int
 en_step_1a(SB *z)
@@ -437,22 +478,28 @@ tidy_after_ending(SB *z, int (*shortv)(SB *))
     return !z->failed;
 }
 
-static int
-en_step_1b(SB *z)
+/* Step 1b of both programs, with the program's table a of endings and its short-syllable test:
+ * an "eed" ending (result 1) in R1 becomes "ee"; the others (ed, ing, and English's -ly forms)
+ * only when a vowel precedes them, then tidy_after_ending(). */
+static inline int
+step_1b(SB *z, const Among *a, int n, int (*shortv)(SB *))
 {
-    int among_var = en_mark_suffix(z, en_a_4, NA(en_a_4));
+    int among_var = en_mark_suffix(z, a, n);
     if (among_var == 0) return 0;
     if (among_var == 1) {
         if (!R1(z)) return 0;
-        if (!slice_from(z, "ee")) return 0;
-    } else {
-        Py_ssize_t v_1 = z->l - z->c;
-        if (!go_out_grouping_b(z, V(z))) return 0;
-        z->c--;
-        z->c = z->l - v_1;
-        return tidy_after_ending(z, en_shortv);
+        return slice_from(z, "ee");
     }
-    return !z->failed;
+    Py_ssize_t v_1 = z->l - z->c;
+    if (!go_out_grouping_b(z, V(z))) return 0;
+    z->c = z->l - v_1;
+    return tidy_after_ending(z, shortv);
+}
+
+static int
+en_step_1b(SB *z)
+{
+    return step_1b(z, en_a_4, NA(en_a_4), en_shortv);
 }
 
 /* Step 1c of both programs begins alike: a final y (or Y, a consonant y) between ket and
@@ -485,9 +532,8 @@ en_step_2(SB *z)
 {
     static const char *const to[] = {NULL,  "tion", "ence", "ance", "able", "ent", "ize", "ate",
                                      "al",  "ful",  "ous",  "ive",  "ble",  NULL,  "less"};
-    int among_var = en_mark_suffix(z, en_a_5, NA(en_a_5));
+    int among_var = en_mark_suffix_in(z, en_a_5, NA(en_a_5), &z->p1);
     if (among_var == 0) return 0;
-    if (!R1(z)) return 0;
     if (among_var >= 1 && among_var <= 14 && among_var != 13) {
         if (!slice_from(z, to[among_var])) return 0;
     } else if (among_var == 13) {
@@ -503,9 +549,8 @@ en_step_2(SB *z)
 static int
 en_step_3(SB *z)
 {
-    int among_var = en_mark_suffix(z, en_a_6, NA(en_a_6));
+    int among_var = en_mark_suffix_in(z, en_a_6, NA(en_a_6), &z->p1);
     if (among_var == 0) return 0;
-    if (!R1(z)) return 0;
     switch (among_var) {
         case 1: return slice_from(z, "tion");
         case 2: return slice_from(z, "ate");
@@ -523,9 +568,8 @@ en_step_3(SB *z)
 static int
 step_4_in_r2(SB *z, const Among *a, int n)
 {
-    int among_var = en_mark_suffix(z, a, n);
+    int among_var = en_mark_suffix_in(z, a, n, &z->p2);
     if (among_var == 0) return 0;
-    if (!R2(z)) return 0;
     if (among_var == 2) {
         Py_ssize_t v_1 = z->l - z->c;
         if (!eq_s_b(z, "s")) {
@@ -599,15 +643,7 @@ static int
 en_postlude(SB *z)
 {
     if (!z->y_found) return 0;
-    for (;;) {
-        Py_ssize_t v_1 = z->c;
-        if (!en_goto_mark(z, "Y", 0)) {
-            z->c = v_1;
-            break;
-        }
-        if (!slice_from(z, "y")) return 0;
-    }
-    return 1;
+    return replace_marks(z, "Y", 0, "y") >= 0;
 }
 
 static void
@@ -764,17 +800,7 @@ po_step_1a(SB *z)
 static int
 po_step_1b(SB *z)
 {
-    int among_var = en_mark_suffix(z, po_a_2, NA(po_a_2));
-    if (among_var == 0) return 0;
-    if (among_var == 1) {
-        if (!R1(z)) return 0;
-        return slice_from(z, "ee");
-    }
-    /* ed, ing: only when a vowel precedes; then the ending goes and the stem is tidied. */
-    Py_ssize_t v_1 = z->l - z->c;
-    if (!go_out_grouping_b(z, V(z))) return 0;
-    z->c = z->l - v_1;
-    return tidy_after_ending(z, po_shortv); /* Porter's table is English's a_3 */
+    return step_1b(z, po_a_2, NA(po_a_2), po_shortv); /* tidied by English's table a_3 */
 }
 
 static int
@@ -791,23 +817,14 @@ po_step_2(SB *z)
 {
     static const char *const to[] = {NULL,  "tion", "ence", "ance", "able", "ent", "e",
                                      "ize", "ate",  "al",   "ful",  "ous",  "ive", "ble"};
-    int among_var = en_mark_suffix(z, po_a_3, NA(po_a_3));
-    if (among_var == 0) return 0;
-    if (!R1(z)) return 0;
-    return slice_from(z, to[among_var]);
+    return replace_suffix_in(z, po_a_3, NA(po_a_3), &z->p1, to);
 }
 
 static int
 po_step_3(SB *z)
 {
-    int among_var = en_mark_suffix(z, po_a_4, NA(po_a_4));
-    if (among_var == 0) return 0;
-    if (!R1(z)) return 0;
-    switch (among_var) {
-        case 1: return slice_from(z, "al");
-        case 2: return slice_from(z, "ic");
-        default: return slice_del(z);
-    }
+    static const char *const to[] = {NULL, "al", "ic", ""};
+    return replace_suffix_in(z, po_a_4, NA(po_a_4), &z->p1, to);
 }
 
 static int
@@ -839,26 +856,8 @@ po_step_5b(SB *z)
 static void
 po_stem(SB *z)
 {
-    /* y at the start, or after a vowel, is a consonant: Y until the postlude. */
-    z->y_found = 0;
     Py_ssize_t v = z->c;
-    z->bra = z->c;
-    if (eq_s(z, "y")) {
-        z->ket = z->c;
-        if (!slice_from(z, "Y")) return;
-        z->y_found = 1;
-    }
-    z->c = v;
-    for (;;) {
-        Py_ssize_t v_3 = z->c;
-        if (!en_goto_mark(z, "y", 1)) {
-            z->c = v_3;
-            break;
-        }
-        if (!slice_from(z, "Y")) return;
-        z->y_found = 1;
-    }
-    z->c = v;
+    if (!mark_consonant_y(z)) return;
     /* R1 and R2: after the first, then the second, non-vowel that follows a vowel. */
     z->p1 = z->l;
     z->p2 = z->l;

@@ -45,7 +45,15 @@ typedef struct {
 
 static const char DAMAGED[] = "wordnet_packed_sets: the table points outside its buffers";
 
-/* The key index of data[0 .. n), -1 when it is not a key, -2 with ValueError set. */
+/* Whether key i's own range is sane (starts[i] <= own_ends[i] <= starts[i + 1]). */
+static int
+ranges_ok(const Sets *s, Py_ssize_t i)
+{
+    return s->starts[i] <= s->own_ends[i] && s->own_ends[i] <= s->starts[i + 1];
+}
+
+/* The key index of data[0 .. n), -1 when it is not a key, -2 with ValueError set (also for a
+ * key whose own range is not sane: both lookups read the key's ranges next). */
 static Py_ssize_t
 find_key(const Sets *s, const unsigned char *data, Py_ssize_t n)
 {
@@ -65,6 +73,10 @@ find_key(const Sets *s, const unsigned char *data, Py_ssize_t n)
             return -2;
         }
         if ((Py_ssize_t)(hi - lo) == n && memcmp(s->blob + lo, data, (size_t)n) == 0) {
+            if (!ranges_ok(s, (Py_ssize_t)number - 1)) {
+                PyErr_SetString(PyExc_ValueError, DAMAGED);
+                return -2;
+            }
             return (Py_ssize_t)number - 1;
         }
         slot = (slot + 1) & s->mask;
@@ -81,13 +93,6 @@ pool_slice(const Sets *s, uint32_t start, uint32_t end)
         return NULL;
     }
     return PyBytes_FromStringAndSize(s->pool + 8 * (size_t)start, 8 * (Py_ssize_t)(end - start));
-}
-
-/* Whether key i's own range is sane (starts[i] <= own_ends[i] <= starts[i + 1]). */
-static int
-ranges_ok(const Sets *s, Py_ssize_t i)
-{
-    return s->starts[i] <= s->own_ends[i] && s->own_ends[i] <= s->starts[i + 1];
 }
 
 typedef struct {
@@ -161,10 +166,6 @@ packed_set_of(const Sets *s, PyObject *token, const unsigned char *data, Py_ssiz
         return NULL;
     }
     if (at >= 0) {
-        if (!ranges_ok(s, at)) {
-            PyErr_SetString(PyExc_ValueError, DAMAGED);
-            return NULL;
-        }
         uint32_t start = s->own_ends[at];
         const uint32_t end = s->starts[at + 1];
         if (start == end) {
@@ -195,10 +196,6 @@ packed_set_of(const Sets *s, PyObject *token, const unsigned char *data, Py_ssiz
             return NULL;
         }
         if (base >= 0) {
-            if (!ranges_ok(s, base)) {
-                PyErr_SetString(PyExc_ValueError, DAMAGED);
-                return NULL;
-            }
             if (s->starts[base] < s->own_ends[base]) { /* a listed word */
                 return pool_slice(s, s->starts[base], s->own_ends[base]);
             }
