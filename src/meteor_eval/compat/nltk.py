@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable
 from typing import Final
 
 from meteor_eval.metrics.cache import LruCache
-from meteor_eval.metrics.meteor.formula import nltk_count_score
+from meteor_eval.metrics.meteor.formula import nltk_count_components
 from meteor_eval.metrics.meteor.nltk import NltkMeteor, StemmerLike, default_nltk_scorer
 
 __all__ = ["align_words", "meteor_score", "single_meteor_score"]
@@ -119,9 +119,9 @@ def _best_score(
         if counts is None:
             counts = _scorer(stemmer, wordnet).counts_function()
         exact, stem, synonym, chunks = counts(hyp, ref)
-        value = nltk_count_score(
+        value = nltk_count_components(
             exact + stem + synonym, chunks, len(hyp), len(ref), alpha=alpha, beta=beta, gamma=gamma
-        )
+        ).score
         # max()'s rule: a later value replaces the best only when greater.
         if best is None or value > best:
             best = value

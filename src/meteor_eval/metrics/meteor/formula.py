@@ -45,7 +45,6 @@ __all__ = [
     "jar_row_scores",
     "nltk_components",
     "nltk_count_components",
-    "nltk_count_score",
     "nltk_fmean",
     "nltk_score_from_stats",
     "parameter_components",
@@ -372,36 +371,6 @@ def nltk_count_components(
     return Components(
         precision, recall, f1, fmean, fragmentation, penalty, float((1 - penalty) * fmean)
     )
-
-
-def nltk_count_score(
-    matched: int,
-    chunks: int,
-    hyp_length: int,
-    ref_length: int,
-    *,
-    alpha: float = 0.9,
-    beta: float = 3.0,
-    gamma: float = 0.5,
-) -> float:
-    """``nltk_count_components(...).score`` in one frame: the same operations in the same
-    order (:func:`nltk_fmean`, :func:`fragmentation_penalty` without ``jvm_counts``), without
-    the record and the calls, for callers that score pair after pair (``compat.nltk``).
-
-    Example:
-        >>> round(nltk_count_score(6, 1, 6, 6), 4)
-        0.9977
-    """
-    if matched == 0 or hyp_length == 0 or ref_length == 0:
-        return 0.0
-    precision = float(matched) / hyp_length
-    recall = float(matched) / ref_length
-    try:
-        fmean = (precision * recall) / (alpha * precision + (1 - alpha) * recall)
-    except ZeroDivisionError:
-        return 0.0
-    penalty = gamma * _java_pow(float(chunks) / matched, beta)
-    return float((1 - penalty) * fmean)
 
 
 def nltk_score_from_stats(
