@@ -117,6 +117,21 @@ count_free(const int32_t *hyp_to, Py_ssize_t nh, const unsigned char *ref_taken,
  * compute(word), stored after clearing the cache when it holds limit words or more (the rule
  * of the nltk flavour's __missing__ caches, without their Python frame per new word).
  */
+/*
+ * Looks word up in the dict d (Python 3.13's PyDict_GetItemRef): 1 with a new reference in
+ * *found, 0 when d lacks it, -1 with an exception set when the lookup failed.
+ */
+static inline int
+dict_get_ref(PyObject *d, PyObject *word, PyObject **found)
+{
+    *found = PyDict_GetItemWithError(d, word);
+    if (*found != NULL) {
+        Py_INCREF(*found);
+        return 1;
+    }
+    return PyErr_Occurred() ? -1 : 0;
+}
+
 static PyObject *
 greedy_cached(PyObject *fn, PyObject *word)
 {
@@ -125,13 +140,9 @@ greedy_cached(PyObject *fn, PyObject *word)
         PyErr_SetString(PyExc_TypeError, "greedy: a cached function's cache must be a dict");
         return NULL;
     }
-    PyObject *found = PyDict_GetItemWithError(cache, word);
-    if (found != NULL) {
-        Py_INCREF(found);
-        return found;
-    }
-    if (PyErr_Occurred()) {
-        return NULL;
+    PyObject *found;
+    if (dict_get_ref(cache, word, &found) != 0) {
+        return found; /* the value, or NULL with the lookup's error */
     }
     Py_ssize_t limit = PyLong_AsSsize_t(PyTuple_GET_ITEM(fn, 2));
     if (limit == -1 && PyErr_Occurred()) {
@@ -159,13 +170,9 @@ greedy_lookup(PyObject *fn, PyObject *word)
         return greedy_cached(fn, word);
     }
     if (PyDict_Check(fn)) {
-        PyObject *found = PyDict_GetItemWithError(fn, word);
-        if (found != NULL) {
-            Py_INCREF(found);
+        PyObject *found;
+        if (dict_get_ref(fn, word, &found) != 0) {
             return found;
-        }
-        if (PyErr_Occurred()) {
-            return NULL;
         }
         return PyObject_GetItem(fn, word);
     }
