@@ -313,14 +313,7 @@ def nltk_porter_stem(word: str) -> str:
         >>> nltk_porter_stem("Generously"), nltk_porter_stem("dies")
         ('gener', 'die')
     """
-    # NltkPorterStemmer._stem inlined: one Python frame a new word for the flavour's cache.
-    lowered = word.lower()
-    irregular = IRREGULAR_FORMS.get(lowered)
-    if irregular is not None:
-        return irregular
-    if len(word) <= 2:
-        return lowered
-    return _RULES(lowered)
+    return NltkPorterStemmer._stem(word, word.lower())
 
 
 class NltkPorterStemmer:
