@@ -203,3 +203,20 @@ def test_pair_counts_are_the_counted_alignment() -> None:
     assert stats.chunks == chunks == count_chunks(matches)
     assert stats.hyp_matched == stats.ref_matched == exact + stem + synonym
     assert single_meteor_score(ref, hyp) == nltk_score_from_stats(stats)
+
+
+def test_a_used_scorer_pickles_as_its_arguments() -> None:
+    # Once used, the scorer's caches hold the compiled WordNet lookup and its counts function
+    # (local closures): it pickles as its arguments and scores the same after loading.
+    scorer = NltkMeteor(alpha=0.8, beta=2.0, gamma=0.4)
+    hyp, ref = ["the", "cats", "sat", "large"], ["a", "cat", "sits", "big"]
+    before = scorer.segment_score(hyp, [ref])
+    scorer.counts_function()
+    loaded = pickle.loads(pickle.dumps(scorer))
+    assert (loaded.alpha, loaded.beta, loaded.gamma) == (0.8, 2.0, 0.4)
+    assert loaded.segment_score(hyp, [ref]) == before
+    # NLTK's synonym stage reads the stems the stem stage leaves: cats ~ cat by stem, then
+    # sat ~ sit (a lemma of "sat"), while "larg" has no synset; one chunk.
+    assert loaded.pair_counts(hyp, ref) == scorer.pair_counts(hyp, ref) == (0, 1, 1, 1)
+    custom = pickle.loads(pickle.dumps(NltkMeteor(wordnet=WordNet({"big": ["large"]}))))
+    assert custom.synonyms("big") == frozenset({"big", "large"})

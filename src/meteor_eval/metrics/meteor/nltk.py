@@ -193,6 +193,8 @@ class NltkMeteor:
         gamma: float = DEFAULT_GAMMA,
     ) -> None:
         compute_stem: Callable[[str], str] | None = None
+        # The arguments as given are kept for pickling (__reduce__): None stays "ours".
+        self._stemmer = stemmer
         if stemmer is None:
             from meteor_eval.resources.nltk_porter import nltk_porter_stem, nltk_porter_stemmer
 
@@ -205,7 +207,6 @@ class NltkMeteor:
             raise TypeError(f"wordnet: expected an object with synsets(word), got {wordnet!r}")
         if not callable(preprocess):
             raise TypeError(f"preprocess: expected a callable, got {preprocess!r}")
-        self._stemmer = stemmer
         self._wordnet = wordnet
         self.preprocess = preprocess
         self.alpha = alpha
@@ -215,6 +216,14 @@ class NltkMeteor:
         self._synonym_cache = _WordCache(self._compute_synonyms)
         self._names_cache: _WordCache[frozenset[str]] = _WordCache(self._first_lemma_names)
         self._counts: Callable[[Sequence[str], Sequence[str]], GreedyCounts] | None = None
+
+    def __reduce__(self) -> tuple[Callable[..., NltkMeteor], tuple[object, ...]]:
+        """Pickled as its arguments: the per-word caches, and the bound lookups they come to
+        hold once WordNet is loaded, are made again where it is unpickled."""
+        return (
+            _new_nltk_meteor,
+            (self._stemmer, self._wordnet, self.preprocess, self.alpha, self.beta, self.gamma),
+        )
 
     def stem(self, word: str) -> str:
         """The stemmer's result for ``word``, cached."""
@@ -395,3 +404,17 @@ def nltk_pair_stats(hyp_tokens: Sequence[str], ref_tokens: Sequence[str]) -> Met
         (((1, 1, 0, 0), (1, 1, 0, 0), (1, 1, 0, 0)), 1)
     """
     return default_nltk_scorer().pair_stats(hyp_tokens, ref_tokens)
+
+
+def _new_nltk_meteor(
+    stemmer: StemmerLike | None,
+    wordnet: object | None,
+    preprocess: Callable[[str], str],
+    alpha: float,
+    beta: float,
+    gamma: float,
+) -> NltkMeteor:
+    """:class:`NltkMeteor` from its pickled arguments (its ``__init__`` takes keywords only)."""
+    return NltkMeteor(
+        stemmer=stemmer, wordnet=wordnet, preprocess=preprocess, alpha=alpha, beta=beta, gamma=gamma
+    )
