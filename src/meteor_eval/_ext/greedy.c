@@ -113,11 +113,6 @@ count_free(const int32_t *hyp_to, Py_ssize_t nh, const unsigned char *ref_taken,
 }
 
 /*
- * A cached function (cache, compute, limit): cache[word] when the dict holds it, else
- * compute(word), stored after clearing the cache when it holds limit words or more (the rule
- * of the nltk flavour's __missing__ caches, without their Python frame per new word).
- */
-/*
  * Looks word up in the dict d (Python 3.13's PyDict_GetItemRef): 1 with a new reference in
  * *found, 0 when d lacks it, -1 with an exception set when the lookup failed.
  */
@@ -132,6 +127,11 @@ dict_get_ref(PyObject *d, PyObject *word, PyObject **found)
     return PyErr_Occurred() ? -1 : 0;
 }
 
+/*
+ * A cached function (cache, compute, limit): cache[word] when the dict holds it, else
+ * compute(word), stored after clearing the cache when it holds limit words or more (the rule
+ * of the nltk flavour's __missing__ caches, without their Python frame per new word).
+ */
 static PyObject *
 greedy_cached(PyObject *fn, PyObject *word)
 {

@@ -1,10 +1,10 @@
 """What the command line shows on stderr besides its results: log messages and progress bars.
 
-The library prints nothing: it logs on the ``meteor_eval`` logger (which has only a
-``NullHandler``) and reports index builds to a callback. The command line attaches one stderr
-handler, at INFO by default (``-q``: warnings and errors only; ``-v``: debug messages too), and,
-on a terminal, draws the paraphrase index build as a ``tqdm`` bar instead of announcing it in a
-line of text.
+The library prints nothing: it logs on the ``meteor_eval`` logger (which carries a
+``NullHandler`` by the time anything is logged, see ``meteor_eval._log``) and reports index
+builds to a callback. The command line attaches one stderr handler, at INFO by default (``-q``:
+warnings and errors only; ``-v``: debug messages too), and, on a terminal, draws the paraphrase
+index build as a ``tqdm`` bar instead of announcing it in a line of text.
 """
 
 from __future__ import annotations

@@ -440,7 +440,8 @@ class ParaphraseTable:
                 view.release()
 
     def words(self) -> list[str]:
-        """The vocabulary: the word of each token id, in id order (decoded on first use)."""
+        """The vocabulary: the word of each token id, in id order (the section is decoded when
+        the table opens, as its encoding check; the list is split on first use)."""
         words = self._words
         if words is None:
             words = self._words = self._text.split("\n")
