@@ -73,10 +73,10 @@ def run_meteor(
         if options.sgml:
             from meteor_eval.jar.sgml import run_sgml
 
-            return run_sgml(meteor, settings, options, out=out, err=err)
+            return run_sgml(meteor, options, out=out, err=err)
         from meteor_eval.jar.plaintext import run_plaintext
 
-        return run_plaintext(meteor, settings, options, out=out, err=err)
+        return run_plaintext(meteor, options, out=out, err=err)
     except (JarConfigError, MeteorEvalError) as exc:
         return report_failure(exc, out, err)
     finally:

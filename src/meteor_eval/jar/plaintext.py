@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from meteor_eval.jar.config import JarConfigError, JarSettings, parse_java_int
+from meteor_eval.jar.config import JarConfigError, parse_java_int
 from meteor_eval.jar.lines import read_jar_lines
 from meteor_eval.jar.options import JarOptions
 from meteor_eval.jar.output import (
@@ -127,7 +127,6 @@ def _write_system(
 
 def run_plaintext(
     meteor: Meteor,
-    settings: JarSettings,
     options: JarOptions,
     *,
     out: TextIO,

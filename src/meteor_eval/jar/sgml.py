@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from typing import Final, Generic, TextIO, TypeVar
 
 from meteor_eval.align.alignment import Alignment
-from meteor_eval.jar.config import JarConfigError, JarSettings
+from meteor_eval.jar.config import JarConfigError
 from meteor_eval.jar.lines import read_jar_lines
 from meteor_eval.jar.options import JarOptions
 from meteor_eval.jar.output import alignment_record, stats_line, system_block, verbose_value
@@ -479,7 +479,6 @@ class _SgmlRun:
 
 def run_sgml(
     meteor: Meteor,
-    settings: JarSettings,
     options: JarOptions,
     *,
     out: TextIO,

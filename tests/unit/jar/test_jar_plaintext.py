@@ -35,7 +35,7 @@ def run(tmp_path: Path, hyps: str, refs: str, *options: str) -> tuple[int, str, 
     meteor = SpyMeteor(settings.meteor_config())
     meteor.calls = []
     out, err = io.StringIO(), io.StringIO()
-    status = run_plaintext(meteor, settings, parsed, out=out, err=err)
+    status = run_plaintext(meteor, parsed, out=out, err=err)
     return status, out.getvalue(), err.getvalue(), meteor
 
 

@@ -226,7 +226,7 @@ def run(tmp_path: Path, test: str, ref: str, *options: str) -> tuple[int, str, s
     parsed = parse_jar_args([*argv, "-f", str(tmp_path / "o"), *options])
     settings = resolve_settings(parsed)
     out, err = io.StringIO(), io.StringIO()
-    status = run_sgml(Meteor(settings.meteor_config()), settings, parsed, out=out, err=err)
+    status = run_sgml(Meteor(settings.meteor_config()), parsed, out=out, err=err)
     return status, out.getvalue(), err.getvalue()
 
 
