@@ -973,6 +973,16 @@ quiet_position(const Work *w, Py_ssize_t c)
 #define ALWAYS_INLINE static inline
 #endif
 
+/* A function kept out of line: a loop of its own gets the registers for itself, where inlined
+ * into the step loop its locals were spilled and reloaded from the stack on every iteration. */
+#if defined(__GNUC__) || defined(__clang__)
+#define NEVER_INLINE static __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define NEVER_INLINE static __declspec(noinline)
+#else
+#define NEVER_INLINE static
+#endif
+
 /* The quiet positions from c on, walked for uniform_run() and uniform_run_w(): the delta they
  * add to every kept path's key, and the idx and last_end they leave (updated in place), from
  * the reference side's used bits `ref` (word d / 64 for position d: path 0's, standing for
@@ -1278,6 +1288,7 @@ load_step_w(Work *w, const Packing *pk, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t
             }
         }
         sc->hyp_start = m->hyp_start;
+        sc->entry = (int32_t)k;
         sc->hyp_end = (int16_t)(m->hyp_start + m->hyp_len);
         sc->idx = (int16_t)(c + m->ref_len);
     }
@@ -1287,7 +1298,7 @@ load_step_w(Work *w, const Packing *pk, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t
 /* Materialise the successors keyed by out[0..k) (full keys: rank, parent, slot) into new_w;
  * the step's candidates are in w->cand_w, the skip successors' idx and last_end in w->next_w. */
 ALWAYS_INLINE int
-materialise_w(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k, Py_ssize_t lo,
+materialise_w(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
               Py_ssize_t skip_slot, const int W)
 {
     const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
@@ -1309,7 +1320,7 @@ materialise_w(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k, Py_
         const Py_ssize_t slot = (Py_ssize_t)(low & slot_mask);
         const PathW *parent = &cur[p];
         PathW *h = &nw[i];
-        h->key = out[i] & ~index_mask;
+        h->key = out[i] - low;
         if (slot < skip_slot) { /* a candidate */
             const CandW *sc = &step[slot];
             for (int j = 0; j < W; j++) {
@@ -1318,7 +1329,7 @@ materialise_w(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k, Py_
             }
             h->idx = sc->idx;
             h->last_end = sc->hyp_end;
-            node_cand[nodes] = (int32_t)(lo + slot);
+            node_cand[nodes] = sc->entry;
             node_parent[nodes] = parent->chain;
             h->chain = (int32_t)nodes++;
         }
@@ -1334,6 +1345,21 @@ materialise_w(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k, Py_
     }
     w->nodes = nodes;
     return 0;
+}
+
+/* materialise_w() for one bit word and for two, out of line (see NEVER_INLINE). */
+NEVER_INLINE int
+materialise_1(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
+              Py_ssize_t skip_slot)
+{
+    return materialise_w(w, pk, out, k, skip_slot, 1);
+}
+
+NEVER_INLINE int
+materialise_2(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
+              Py_ssize_t skip_slot)
+{
+    return materialise_w(w, pk, out, k, skip_slot, 2);
 }
 
 /* uniform_run() on PathW records (the same rule; see there). */
@@ -1516,7 +1542,7 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
                 }
                 continue;
             }
-            if (materialise_w(w, pk, skip_keys, n, lo, skip_b, W) < 0) {
+            if ((W == 1 ? materialise_1 : materialise_2)(w, pk, skip_keys, n, skip_b) < 0) {
                 return -1;
             }
         }
@@ -1529,7 +1555,7 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
             else {
                 out = order_step(w, keys, stride, count, n_b, n, k, slot_mask);
             }
-            if (materialise_w(w, pk, out, k, lo, skip_b, W) < 0) {
+            if ((W == 1 ? materialise_1 : materialise_2)(w, pk, out, k, skip_b) < 0) {
                 return -1;
             }
         }
