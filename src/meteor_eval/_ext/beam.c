@@ -973,6 +973,16 @@ quiet_position(const Work *w, Py_ssize_t c)
 #define ALWAYS_INLINE static inline
 #endif
 
+/* A function kept out of line: a loop of its own gets the registers for itself, where inlined
+ * into the step loop its locals were spilled and reloaded from the stack on every iteration. */
+#if defined(__GNUC__) || defined(__clang__)
+#define NEVER_INLINE static __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define NEVER_INLINE static __declspec(noinline)
+#else
+#define NEVER_INLINE static
+#endif
+
 /* The quiet positions from c on, walked for uniform_run() and uniform_run_w(): the delta they
  * add to every kept path's key, and the idx and last_end they leave (updated in place), from
  * the reference side's used bits `ref` (word d / 64 for position d: path 0's, standing for
@@ -1242,9 +1252,13 @@ word_mask(int64_t start, int64_t len, int word)
     return (~(uint64_t)0 >> (64 - (hi - lo))) << lo;
 }
 
-/* The step's candidates entries[lo..hi) at reference position c as CandW records. */
+/* The step's candidates entries[lo..hi) at reference position c as CandW records, each with
+ * its empty bucket keys[b * stride + 1 ..) after a sentinel key 0 (b = k - lo). A key's slot
+ * bits are added less skip_b (modulo 2**64), as every parent's key starts with skip_b in
+ * them (see search_packed_w()). */
 ALWAYS_INLINE int
-load_step_w(Work *w, const Packing *pk, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t c, const int W)
+load_step_w(Work *w, const Packing *pk, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t c,
+            uint64_t *keys, Py_ssize_t stride, const int W)
 {
     if (GROW(w->cand_w, w->cand_w_cap, hi - lo ? hi - lo : 1) < 0) {
         return -1;
@@ -1252,8 +1266,12 @@ load_step_w(Work *w, const Packing *pk, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t
     for (Py_ssize_t k = lo; k < hi; k++) {
         const Entry *m = &w->entries[k];
         CandW *sc = &w->cand_w[k - lo];
-        /* the slot (k - lo) in the low bits: a key is the tagged parent's plus this */
-        sc->gain_key = shifted((uint64_t)-w->gain[k], pk->sh_w) | (uint64_t)(k - lo);
+        /* the slot (k - lo) in the low bits: a key is the tagged parent's (whose low bits
+         * hold hi - lo, the skip's slot) plus this */
+        sc->gain_key = shifted((uint64_t)-w->gain[k], pk->sh_w) + (uint64_t)(k - lo) -
+                       (uint64_t)(hi - lo);
+        keys[(k - lo) * stride] = 0;
+        sc->end = keys + (k - lo) * stride + 1;
         sc->off_key = shifted((uint64_t)entry_offset(m, c), pk->sh_d);
         if (W == 1) {
             /* every span inside the one bit word: the masks without word_mask()'s clipping
@@ -1270,6 +1288,7 @@ load_step_w(Work *w, const Packing *pk, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t
             }
         }
         sc->hyp_start = m->hyp_start;
+        sc->entry = (int32_t)k;
         sc->hyp_end = (int16_t)(m->hyp_start + m->hyp_len);
         sc->idx = (int16_t)(c + m->ref_len);
     }
@@ -1279,7 +1298,7 @@ load_step_w(Work *w, const Packing *pk, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t
 /* Materialise the successors keyed by out[0..k) (full keys: rank, parent, slot) into new_w;
  * the step's candidates are in w->cand_w, the skip successors' idx and last_end in w->next_w. */
 ALWAYS_INLINE int
-materialise_w(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k, Py_ssize_t lo,
+materialise_w(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
               Py_ssize_t skip_slot, const int W)
 {
     const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
@@ -1301,7 +1320,7 @@ materialise_w(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k, Py_
         const Py_ssize_t slot = (Py_ssize_t)(low & slot_mask);
         const PathW *parent = &cur[p];
         PathW *h = &nw[i];
-        h->key = out[i] & ~index_mask;
+        h->key = out[i] - low;
         if (slot < skip_slot) { /* a candidate */
             const CandW *sc = &step[slot];
             for (int j = 0; j < W; j++) {
@@ -1310,7 +1329,7 @@ materialise_w(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k, Py_
             }
             h->idx = sc->idx;
             h->last_end = sc->hyp_end;
-            node_cand[nodes] = (int32_t)(lo + slot);
+            node_cand[nodes] = sc->entry;
             node_parent[nodes] = parent->chain;
             h->chain = (int32_t)nodes++;
         }
@@ -1326,6 +1345,21 @@ materialise_w(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k, Py_
     }
     w->nodes = nodes;
     return 0;
+}
+
+/* materialise_w() for one bit word and for two, out of line (see NEVER_INLINE). */
+NEVER_INLINE int
+materialise_1(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
+              Py_ssize_t skip_slot)
+{
+    return materialise_w(w, pk, out, k, skip_slot, 1);
+}
+
+NEVER_INLINE int
+materialise_2(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
+              Py_ssize_t skip_slot)
+{
+    return materialise_w(w, pk, out, k, skip_slot, 2);
 }
 
 /* uniform_run() on PathW records (the same rule; see there). */
@@ -1386,22 +1420,25 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
             return -1;
         }
         Py_ssize_t *count = w->bucket_n;
-        memset(count, 0, (size_t)n_b * sizeof(Py_ssize_t));
         const int ref_word = W == 1 ? 0 : (int)(c >> 6);
         const uint64_t ref_bit = (uint64_t)1 << (c & 63);
-        uint64_t *keys = w->keys;
-        const Py_ssize_t stride = kept;
-        uint64_t *skip_keys = keys + skip_b * stride;
-        if (load_step_w(w, pk, lo, hi, c, W) < 0) {
+        /* Bucket b is w->keys[b * stride + 1 ..), after a sentinel key 0 at w->keys[b * stride]:
+         * no key is below it, so an insertion stops there without a test of the place. */
+        uint64_t *const keys = w->keys + 1;
+        const Py_ssize_t stride = kept + 1;
+        uint64_t *const skip_keys = keys + skip_b * stride;
+        skip_keys[-1] = 0;
+        if (load_step_w(w, pk, lo, hi, c, w->keys, stride, W) < 0) {
             return -1;
         }
-        const CandW *step = w->cand_w;
+        CandW *const step = w->cand_w;
+        CandW *const step_end = step + skip_b;
         /* Each candidate bucket is kept sorted as it is filled (a key is nearly always above
          * the one before it), so no pass sorts it afterwards when the step's buckets are
          * merged; a step whose buckets are not merged (more than BUCKET_MAX of them, or more
          * than BUCKET_MAX_KEPT paths) sorts all its keys together in order_step(), and filing
          * its buckets the same way keeps the loop free of a test of which kind of step it is. */
-        const int merged = n_b <= BUCKET_MAX && stride <= BUCKET_MAX_KEPT;
+        const int merged = n_b <= BUCKET_MAX && kept <= BUCKET_MAX_KEPT;
         /* A fixed match starting here: its key delta (less the chunk), hypothesis start, and
          * the idx and last_end it sets. */
         const Py_ssize_t f = w->fixed_at[c];
@@ -1416,15 +1453,17 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
             fixed_next.idx = (int16_t)(c + m->ref_len);
             fixed_next.last_end = (int16_t)(m->hyp_start + m->hyp_len);
         }
-        Py_ssize_t n_cand = 0, n_skip = 0;
-        int skip_unsorted = 0; /* whether a skip key came below an earlier one */
+        Py_ssize_t n_cand = 0;
+        uint64_t *skip_end = skip_keys; /* the skip bucket's next free place */
+        int skip_unsorted = 0;          /* whether a skip key came below an earlier one */
         const PathW *const cur = w->cur_w;
         NextW *const next = w->next_w;
         /* A parent's key carries its index (tag) in the index bits from the start: the deltas
          * added leave those bits alone (their low bits are clear, or a candidate's slot, below
-         * the parent's index), so a successor's key is one sum. */
+         * the parent's index), so a successor's key is one sum. Its slot bits start as the
+         * skip's (skip_b), and a candidate's key delta adds its own slot less skip_b. */
         const uint64_t one_parent = (uint64_t)1 << sh_p;
-        uint64_t tag = 0;
+        uint64_t tag = (uint64_t)skip_b;
         for (Py_ssize_t p = 0; p < kept; p++, tag += one_parent) {
             const PathW *h = &cur[p];
             const int64_t last_end = h->last_end;
@@ -1448,8 +1487,7 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
             else {
                 /* a candidate not continuing the open chunk closes it (none open: no chunk) */
                 const uint64_t chunk = last_end != -1 ? one_chunk : 0;
-                for (Py_ssize_t b = 0; b < skip_b; b++) {
-                    const CandW *sc = &step[b];
+                for (CandW *sc = step; sc < step_end; sc++) {
                     uint64_t used = 0;
                     for (int i = 0; i < W; i++) {
                         used |= (h->hyp[i] & sc->hyp_mask[i]) | (h->ref[i] & sc->ref_rest[i]);
@@ -1458,13 +1496,12 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
                         continue;
                     }
                     const uint64_t k = key + sc->gain_key + (sc->hyp_start == last_end ? 0 : chunk);
-                    uint64_t *const bucket = keys + b * stride;
-                    Py_ssize_t j = count[b]++;
-                    while (j > 0 && bucket[j - 1] > k) {
-                        bucket[j] = bucket[j - 1];
-                        j--;
+                    uint64_t *q = sc->end++;
+                    while (q[-1] > k) { /* the sentinel before the bucket ends the loop */
+                        q[0] = q[-1];
+                        q--;
                     }
-                    bucket[j] = k;
+                    *q = k;
                     key += sc->off_key;
                 }
                 key += chunk;
@@ -1473,17 +1510,18 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
             }
             /* The skip bucket is kept sorted as it is filled, like the others; a key that
              * moves back marks the paths' order as changed. */
-            key += (uint64_t)skip_b;
-            Py_ssize_t j = n_skip++;
-            while (j > 0 && skip_keys[j - 1] > key) {
-                skip_keys[j] = skip_keys[j - 1];
-                j--;
+            uint64_t *q = skip_end++;
+            while (q[-1] > key) {
+                q[0] = q[-1];
+                q--;
                 skip_unsorted = 1;
             }
-            skip_keys[j] = key;
+            *q = key;
         }
+        const Py_ssize_t n_skip = skip_end - skip_keys;
         count[skip_b] = n_skip;
         for (Py_ssize_t b = 0; b < skip_b; b++) {
+            count[b] = step[b].end - (keys + b * stride);
             n_cand += count[b];
         }
         const Py_ssize_t n = n_cand + n_skip;
@@ -1504,7 +1542,7 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
                 }
                 continue;
             }
-            if (materialise_w(w, pk, skip_keys, n, lo, skip_b, W) < 0) {
+            if ((W == 1 ? materialise_1 : materialise_2)(w, pk, skip_keys, n, skip_b) < 0) {
                 return -1;
             }
         }
@@ -1517,7 +1555,7 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
             else {
                 out = order_step(w, keys, stride, count, n_b, n, k, slot_mask);
             }
-            if (materialise_w(w, pk, out, k, lo, skip_b, W) < 0) {
+            if ((W == 1 ? materialise_1 : materialise_2)(w, pk, out, k, skip_b) < 0) {
                 return -1;
             }
         }
@@ -1727,16 +1765,18 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
             most = cap > most ? cap : most;
         }
         /* Buffers in pairs share one capacity (they grow by the same rule from the same
-         * size): new_head with cur_head, new_bits with cur_bits, keys and tmp with succ. */
+         * size): new_head with cur_head, new_bits with cur_bits, keys and tmp with succ.
+         * search_packed_w() puts a sentinel before each of a step's buckets: most_fan more. */
+        const Py_ssize_t n_keys = most_succ + most_fan;
         Py_ssize_t head_cap = w->head_cap, bits_cap = w->bits_cap;
         Py_ssize_t keys_cap = w->succ_cap, tmp_cap = w->succ_cap;
         if (GROW(w->cur_head, w->head_cap, most) < 0 ||
             grow((void **)&w->new_head, &head_cap, most, sizeof(Head)) < 0 ||
             GROW(w->cur_bits, w->bits_cap, most * bw) < 0 ||
             grow((void **)&w->new_bits, &bits_cap, most * bw, sizeof(uint64_t)) < 0 ||
-            GROW(w->succ, w->succ_cap, most_succ) < 0 ||
-            grow((void **)&w->keys, &keys_cap, most_succ, sizeof(uint64_t)) < 0 ||
-            grow((void **)&w->tmp, &tmp_cap, most_succ, sizeof(uint64_t)) < 0) {
+            GROW(w->succ, w->succ_cap, n_keys) < 0 ||
+            grow((void **)&w->keys, &keys_cap, n_keys, sizeof(uint64_t)) < 0 ||
+            grow((void **)&w->tmp, &tmp_cap, n_keys, sizeof(uint64_t)) < 0) {
             return -1;
         }
         if (GROW(w->gain, w->gain_cap, w->n_cands ? w->n_cands : 1) < 0) {

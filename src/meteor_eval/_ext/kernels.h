@@ -267,7 +267,9 @@ typedef struct {
     uint64_t ref_mask[2]; /* all its reference words */
     uint64_t gain_key;    /* minus its gain, shifted into the objective field of a key */
     uint64_t off_key;     /* its offset, shifted into the distance field */
+    uint64_t *end;        /* the next free place of its bucket (a sentinel key 0 before it) */
     int64_t hyp_start;
+    int32_t entry;        /* its index in the store (a chosen match's node) */
     int16_t idx, hyp_end; /* a successor's idx and last_end */
 } CandW;
 
