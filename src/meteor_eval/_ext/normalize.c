@@ -137,11 +137,15 @@ is_java_ws(Py_UCS4 c)
     return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
 }
 
-/* java_split's delimiters (StringTokenizer's defaults). */
+/* java_split's delimiters (StringTokenizer's defaults), as bits of one word: one comparison
+ * and one shift a code point. */
+#define DELIM_BITS \
+    ((1ull << ' ') | (1ull << '\t') | (1ull << '\n') | (1ull << '\r') | (1ull << '\f'))
+
 static inline int
 is_delim(Py_UCS4 c)
 {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+    return c <= ' ' && ((DELIM_BITS >> c) & 1) != 0;
 }
 
 static inline int
@@ -273,6 +277,10 @@ enum {
     SEEN_COMMA = 4, /* ',' */
     SEEN_QUOTE = 8, /* ' ` U+2018 U+2019 U+201C U+201D: quotes and apostrophes */
     SEEN_DASH = 16, /* '-' U+2013 */
+    /* U+00A0 and the other Unicode spaces that collapse_spaces() turns into ' ': no step
+     * makes one, so without one (and with the punctuation kept) the line that the sentence
+     * dots' split leaves has no run of spaces to collapse. */
+    SEEN_USPACE = 32,
 };
 
 /* isolate_other()'s view of an ASCII code point: the SEEN_ bit it sets, plus KEPT (0x80) when
@@ -315,6 +323,9 @@ isolate_other(const Buf *in, Buf *out, unsigned *seen)
             }
             else if (c == 0x2013) {
                 found |= SEEN_DASH;
+            }
+            else if (is_unicode_space(c)) {
+                found |= SEEN_USPACE;
             }
             keep = is_alpha_wide(c) || c == 0x2018 || c == 0x2019;
         }
@@ -460,6 +471,38 @@ pair_step(Buf *line, Buf *tmp, CharClass a, Py_UCS4 x, CharClass b, const char *
     return 0;
 }
 
+/* _split_commas: the three consuming passes "([^0-9]),([^0-9])", "([0-9]),([^0-9])" and
+ * "([^0-9]),([0-9])" -> "\1 , \2", or what they come to, decided as text/normalize.py decides
+ * it from one look at the commas. When no comma has a digit beside it, the second and third
+ * passes cannot match (the first only puts spaces beside commas, and a comma it leaves keeps
+ * its neighbours), so the first pass alone is run; when moreover no two commas are at most
+ * one code point apart and none is the line's first or last code point, no match of the first
+ * pass consumes a code point that the next comma's match needs, and every comma is padded:
+ * str.replace(",", " , "). */
+static int
+split_commas(Buf *line, Buf *tmp)
+{
+    const Py_UCS4 *p = line->p;
+    const Py_ssize_t n = line->len;
+    int close = 0;
+    Py_ssize_t prev = -3;
+    for (Py_ssize_t k = find_char(p, 0, n, ','); k < n; k = find_char(p, k + 1, n, ',')) {
+        if ((k > 0 && is_digit(p[k - 1])) || (k + 1 < n && is_digit(p[k + 1]))) {
+            return pair_step(line, tmp, cls_not_digit, ',', cls_not_digit, " , ") < 0 ||
+                           pair_step(line, tmp, cls_digit, ',', cls_not_digit, " , ") < 0 ||
+                           pair_step(line, tmp, cls_not_digit, ',', cls_digit, " , ") < 0
+                       ? -1
+                       : 0;
+        }
+        close |= k == 0 || k == n - 1 || k - prev <= 2;
+        prev = k;
+    }
+    if (close) {
+        return pair_step(line, tmp, cls_not_digit, ',', cls_not_digit, " , ");
+    }
+    return replace_ascii(line, tmp, ",", " , ");
+}
+
 static int
 split_apostrophes(Buf *line, Buf *tmp, int mode)
 {
@@ -503,27 +546,37 @@ prefix_lookup(PyObject *prefixes, const Py_UCS4 *p, Py_ssize_t n)
     return truth < 0 ? -2 : truth;
 }
 
-/* _split_sentence_dots: tokens joined by single spaces (plus one after the last). */
+/* _split_sentence_dots: tokens joined by single spaces (plus one after the last). A word of
+ * len code points becomes at most len + 2 (the word without its dot, " .", the space), and
+ * words are at least one delimiter apart, so 2n + 2 code points hold the result: the room is
+ * reserved once and the words copied without a check each. */
 static int
 split_sentence_dots(const Buf *in, Buf *out, PyObject *prefixes)
 {
     out->len = 0;
     const Py_UCS4 *p = in->p;
     const Py_ssize_t n = in->len;
+    if (buf_reserve(out, 2 * n + 2) < 0) {
+        return -1;
+    }
+    Py_UCS4 *w = out->p;
     const int dots = contains(in, '.');
     Py_ssize_t s = 0;
     while (s < n && is_delim(p[s])) {
         s++;
     }
     while (s < n) {
-        Py_ssize_t e = s;
+        Py_ssize_t e = s + 1; /* (p[s] is not a delimiter) */
         while (e < n && !is_delim(p[e])) {
             e++;
         }
         /* The word is p[s:e]; the next one starts at t (t == n: none). */
-        Py_ssize_t t = e;
+        Py_ssize_t t = e + 1;
         while (t < n && is_delim(p[t])) {
             t++;
+        }
+        if (t > n) {
+            t = n;
         }
         const Py_ssize_t len = e - s;
         int done = 0;
@@ -535,8 +588,8 @@ split_sentence_dots(const Buf *in, Buf *out, PyObject *prefixes)
             }
             if (pre_dot && pre_alpha) {
                 for (Py_ssize_t k = s; k < e; k++) {
-                    if (p[k] != '.' && buf_put(out, p[k]) < 0) {
-                        return -1;
+                    if (p[k] != '.') {
+                        *w++ = p[k];
                     }
                 }
                 done = 1;
@@ -550,21 +603,22 @@ split_sentence_dots(const Buf *in, Buf *out, PyObject *prefixes)
                 const int stays = numeric_only == 0 || (t < n && next >= 'a' && next <= 'z') ||
                                   (numeric_only == 1 && t < n && next >= '0' && next <= '9');
                 if (!stays) {
-                    if (buf_put_span(out, p + s, len - 1) < 0 || buf_put_ascii(out, " .") < 0) {
-                        return -1;
-                    }
+                    memcpy(w, p + s, (size_t)(len - 1) * sizeof(Py_UCS4));
+                    w += len - 1;
+                    *w++ = ' ';
+                    *w++ = '.';
                     done = 1;
                 }
             }
         }
-        if (!done && buf_put_span(out, p + s, len) < 0) {
-            return -1;
+        if (!done) {
+            memcpy(w, p + s, (size_t)len * sizeof(Py_UCS4));
+            w += len;
         }
-        if (buf_put(out, ' ') < 0) {
-            return -1;
-        }
+        *w++ = ' ';
         s = t;
     }
+    out->len = w - out->p;
     return 0;
 }
 
@@ -636,12 +690,8 @@ normalize_ucs4(PyObject *text, int mode, int keep_punctuation, PyObject *prefixe
     if ((seen & SEEN_DOT) && protect_dot_runs(line, tmp, &multi) < 0) {
         return -1;
     }
-    if (seen & SEEN_COMMA) {
-        if (pair_step(line, tmp, cls_not_digit, ',', cls_not_digit, " , ") < 0 ||
-            pair_step(line, tmp, cls_digit, ',', cls_not_digit, " , ") < 0 ||
-            pair_step(line, tmp, cls_not_digit, ',', cls_digit, " , ") < 0) {
-            return -1;
-        }
+    if ((seen & SEEN_COMMA) && split_commas(line, tmp) < 0) {
+        return -1;
     }
     if ((seen & SEEN_QUOTE) && normalize_quotes(line, tmp) < 0) {
         return -1;
@@ -668,8 +718,13 @@ normalize_ucs4(PyObject *text, int mode, int keep_punctuation, PyObject *prefixe
                 line->p[k] = ' ';
             }
         }
+        collapse_spaces(line);
     }
-    collapse_spaces(line);
+    else if (seen & SEEN_USPACE) {
+        collapse_spaces(line);
+    }
+    /* (Otherwise the words are one ' ' apart already: split_sentence_dots() joined them so,
+     * restore_dot_runs() changes no space, and no Unicode space is left to become one.) */
     /* String.trim: every code point <= U+0020 at either end. */
     Py_ssize_t s = 0, e = line->len;
     while (s < e && line->p[s] <= 0x20) {
