@@ -281,9 +281,12 @@ enum {
      * makes one, so without one (and with the punctuation kept) the line that the sentence
      * dots' split leaves has no run of spaces to collapse. */
     SEEN_USPACE = 32,
+    /* '`' U+2018 U+2019 U+201C U+201D (with SEEN_QUOTE): what normalize_quotes() rewrites
+     * besides "''"; a line whose quotes are all '\'' skips its scan for them. */
+    SEEN_QUOTE_OTHER = 64,
 };
 
-/* isolate_other()'s view of an ASCII code point: the SEEN_ bit it sets, plus KEPT (0x80) when
+/* isolate_other()'s view of an ASCII code point: the SEEN_ bits it sets, plus KEPT (0x80) when
  * it stays as it is (alphanumeric, Java whitespace, . ' ` , -). */
 enum { KEPT = 0x80 };
 static const unsigned char isolate_ascii[128] = {
@@ -295,7 +298,7 @@ static const unsigned char isolate_ascii[128] = {
     0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x80, 0x80, 0x82, 0x80, 0x80, 0x80,
     0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
     0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x88, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+    0xC8, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
     0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
     0x80, 0x80, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00,
 };
@@ -308,18 +311,23 @@ isolate_other(const Buf *in, Buf *out, unsigned *seen)
     if (buf_reserve(out, 3 * in->len) < 0) {
         return -1;
     }
+    /* The input in locals: the extension is built with -fno-strict-aliasing, so a store
+     * through w would otherwise make the compiler load in->p and in->len again each time. */
+    const Py_UCS4 *const p = in->p;
+    const Py_ssize_t n = in->len;
     Py_UCS4 *w = out->p;
     unsigned found = 0;
-    for (Py_ssize_t k = 0; k < in->len; k++) {
-        const Py_UCS4 c = in->p[k];
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const Py_UCS4 c = p[k];
         int keep;
         if (c < 0x80) {
-            found |= isolate_ascii[c] & ~KEPT;
-            keep = (isolate_ascii[c] & KEPT) != 0;
+            const unsigned t = isolate_ascii[c];
+            found |= t; /* (KEPT cleared at the end) */
+            keep = (t & KEPT) != 0;
         }
         else {
             if (c == 0x2018 || c == 0x2019 || c == 0x201C || c == 0x201D) {
-                found |= SEEN_QUOTE;
+                found |= SEEN_QUOTE | SEEN_QUOTE_OTHER;
             }
             else if (c == 0x2013) {
                 found |= SEEN_DASH;
@@ -340,7 +348,7 @@ isolate_other(const Buf *in, Buf *out, unsigned *seen)
         }
     }
     out->len = w - out->p;
-    *seen = found;
+    *seen = found & ~(unsigned)KEPT;
     return 0;
 }
 
@@ -405,13 +413,15 @@ protect_dot_runs(Buf *line, Buf *tmp, int *multi)
 }
 
 static int
-normalize_quotes(Buf *line, Buf *tmp)
+normalize_quotes(Buf *line, Buf *tmp, int others)
 {
     int doubles = 0;
-    for (Py_ssize_t k = 0; k < line->len; k++) {
-        Py_UCS4 c = line->p[k];
+    Py_UCS4 *const p = line->p;
+    const Py_ssize_t n = line->len;
+    for (Py_ssize_t k = 0; others && k < n; k++) {
+        const Py_UCS4 c = p[k];
         if (c == '`' || c == 0x2018 || c == 0x2019) {
-            line->p[k] = '\'';
+            p[k] = '\'';
         }
         else if (c == 0x201C || c == 0x201D) {
             doubles = 1;
@@ -450,9 +460,11 @@ normalize_quotes(Buf *line, Buf *tmp)
 static int
 normalize_dashes(Buf *line, Buf *tmp)
 {
-    for (Py_ssize_t k = 0; k < line->len; k++) {
-        if (line->p[k] == 0x2013) {
-            line->p[k] = '-';
+    Py_UCS4 *const p = line->p;
+    const Py_ssize_t n = line->len;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (p[k] == 0x2013) {
+            p[k] = '-';
         }
     }
     if (find_ascii(line, "--", 0) < 0) {
@@ -693,7 +705,8 @@ normalize_ucs4(PyObject *text, int mode, int keep_punctuation, PyObject *prefixe
     if ((seen & SEEN_COMMA) && split_commas(line, tmp) < 0) {
         return -1;
     }
-    if ((seen & SEEN_QUOTE) && normalize_quotes(line, tmp) < 0) {
+    if ((seen & SEEN_QUOTE) &&
+        normalize_quotes(line, tmp, (seen & SEEN_QUOTE_OTHER) != 0) < 0) {
         return -1;
     }
     if ((seen & SEEN_DASH) &&
