@@ -397,16 +397,23 @@ front_end(PyObject *lines, int mode, int keep_punctuation, PyObject *prefixes, P
         }
         /* preprocess(): `tuple(text.split(" ")) if text else ()`. */
         if (n > 0) {
+            /* At most n + 1 tokens (one more than the spaces): room for them once, then a
+             * plain store a token. */
+            if (reserve((void **)&ids.v, &ids.cap, ids.n + n + 1, 256, sizeof(int32_t)) < 0) {
+                Py_XDECREF(held);
+                goto done;
+            }
             Py_ssize_t a = 0;
             for (Py_ssize_t j = 0; j <= n; j++) {
                 if (j < n && p[j] != ' ') {
                     continue;
                 }
                 const int64_t id = token_id(cache, p + a, j - a, known, base, new_words);
-                if (id < 0 || ids_push(&ids, (int32_t)id) < 0) {
+                if (id < 0) {
                     Py_XDECREF(held);
                     goto done;
                 }
+                ids.v[ids.n++] = (int32_t)id;
                 a = j + 1;
             }
         }

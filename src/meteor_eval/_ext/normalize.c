@@ -137,11 +137,15 @@ is_java_ws(Py_UCS4 c)
     return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
 }
 
-/* java_split's delimiters (StringTokenizer's defaults). */
+/* java_split's delimiters (StringTokenizer's defaults), as bits of one word: one comparison
+ * and one shift a code point. */
+#define DELIM_BITS \
+    ((1ull << ' ') | (1ull << '\t') | (1ull << '\n') | (1ull << '\r') | (1ull << '\f'))
+
 static inline int
 is_delim(Py_UCS4 c)
 {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+    return c <= ' ' && ((DELIM_BITS >> c) & 1) != 0;
 }
 
 static inline int
@@ -273,9 +277,16 @@ enum {
     SEEN_COMMA = 4, /* ',' */
     SEEN_QUOTE = 8, /* ' ` U+2018 U+2019 U+201C U+201D: quotes and apostrophes */
     SEEN_DASH = 16, /* '-' U+2013 */
+    /* U+00A0 and the other Unicode spaces that collapse_spaces() turns into ' ': no step
+     * makes one, so without one (and with the punctuation kept) the line that the sentence
+     * dots' split leaves has no run of spaces to collapse. */
+    SEEN_USPACE = 32,
+    /* '`' U+2018 U+2019 U+201C U+201D (with SEEN_QUOTE): what normalize_quotes() rewrites
+     * besides "''"; a line whose quotes are all '\'' skips its scan for them. */
+    SEEN_QUOTE_OTHER = 64,
 };
 
-/* isolate_other()'s view of an ASCII code point: the SEEN_ bit it sets, plus KEPT (0x80) when
+/* isolate_other()'s view of an ASCII code point: the SEEN_ bits it sets, plus KEPT (0x80) when
  * it stays as it is (alphanumeric, Java whitespace, . ' ` , -). */
 enum { KEPT = 0x80 };
 static const unsigned char isolate_ascii[128] = {
@@ -287,7 +298,7 @@ static const unsigned char isolate_ascii[128] = {
     0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x80, 0x80, 0x82, 0x80, 0x80, 0x80,
     0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
     0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x88, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+    0xC8, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
     0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
     0x80, 0x80, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00,
 };
@@ -300,21 +311,29 @@ isolate_other(const Buf *in, Buf *out, unsigned *seen)
     if (buf_reserve(out, 3 * in->len) < 0) {
         return -1;
     }
+    /* The input in locals: the extension is built with -fno-strict-aliasing, so a store
+     * through w would otherwise make the compiler load in->p and in->len again each time. */
+    const Py_UCS4 *const p = in->p;
+    const Py_ssize_t n = in->len;
     Py_UCS4 *w = out->p;
     unsigned found = 0;
-    for (Py_ssize_t k = 0; k < in->len; k++) {
-        const Py_UCS4 c = in->p[k];
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const Py_UCS4 c = p[k];
         int keep;
         if (c < 0x80) {
-            found |= isolate_ascii[c] & ~KEPT;
-            keep = (isolate_ascii[c] & KEPT) != 0;
+            const unsigned t = isolate_ascii[c];
+            found |= t; /* (KEPT cleared at the end) */
+            keep = (t & KEPT) != 0;
         }
         else {
             if (c == 0x2018 || c == 0x2019 || c == 0x201C || c == 0x201D) {
-                found |= SEEN_QUOTE;
+                found |= SEEN_QUOTE | SEEN_QUOTE_OTHER;
             }
             else if (c == 0x2013) {
                 found |= SEEN_DASH;
+            }
+            else if (is_unicode_space(c)) {
+                found |= SEEN_USPACE;
             }
             keep = is_alpha_wide(c) || c == 0x2018 || c == 0x2019;
         }
@@ -329,7 +348,7 @@ isolate_other(const Buf *in, Buf *out, unsigned *seen)
         }
     }
     out->len = w - out->p;
-    *seen = found;
+    *seen = found & ~(unsigned)KEPT;
     return 0;
 }
 
@@ -394,13 +413,15 @@ protect_dot_runs(Buf *line, Buf *tmp, int *multi)
 }
 
 static int
-normalize_quotes(Buf *line, Buf *tmp)
+normalize_quotes(Buf *line, Buf *tmp, int others)
 {
     int doubles = 0;
-    for (Py_ssize_t k = 0; k < line->len; k++) {
-        Py_UCS4 c = line->p[k];
+    Py_UCS4 *const p = line->p;
+    const Py_ssize_t n = line->len;
+    for (Py_ssize_t k = 0; others && k < n; k++) {
+        const Py_UCS4 c = p[k];
         if (c == '`' || c == 0x2018 || c == 0x2019) {
-            line->p[k] = '\'';
+            p[k] = '\'';
         }
         else if (c == 0x201C || c == 0x201D) {
             doubles = 1;
@@ -439,9 +460,11 @@ normalize_quotes(Buf *line, Buf *tmp)
 static int
 normalize_dashes(Buf *line, Buf *tmp)
 {
-    for (Py_ssize_t k = 0; k < line->len; k++) {
-        if (line->p[k] == 0x2013) {
-            line->p[k] = '-';
+    Py_UCS4 *const p = line->p;
+    const Py_ssize_t n = line->len;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (p[k] == 0x2013) {
+            p[k] = '-';
         }
     }
     if (find_ascii(line, "--", 0) < 0) {
@@ -458,6 +481,38 @@ pair_step(Buf *line, Buf *tmp, CharClass a, Py_UCS4 x, CharClass b, const char *
     }
     swap(line, tmp);
     return 0;
+}
+
+/* _split_commas: the three consuming passes "([^0-9]),([^0-9])", "([0-9]),([^0-9])" and
+ * "([^0-9]),([0-9])" -> "\1 , \2", or what they come to, decided as text/normalize.py decides
+ * it from one look at the commas. When no comma has a digit beside it, the second and third
+ * passes cannot match (the first only puts spaces beside commas, and a comma it leaves keeps
+ * its neighbours), so the first pass alone is run; when moreover no two commas are at most
+ * one code point apart and none is the line's first or last code point, no match of the first
+ * pass consumes a code point that the next comma's match needs, and every comma is padded:
+ * str.replace(",", " , "). */
+static int
+split_commas(Buf *line, Buf *tmp)
+{
+    const Py_UCS4 *p = line->p;
+    const Py_ssize_t n = line->len;
+    int close = 0;
+    Py_ssize_t prev = -3;
+    for (Py_ssize_t k = find_char(p, 0, n, ','); k < n; k = find_char(p, k + 1, n, ',')) {
+        if ((k > 0 && is_digit(p[k - 1])) || (k + 1 < n && is_digit(p[k + 1]))) {
+            return pair_step(line, tmp, cls_not_digit, ',', cls_not_digit, " , ") < 0 ||
+                           pair_step(line, tmp, cls_digit, ',', cls_not_digit, " , ") < 0 ||
+                           pair_step(line, tmp, cls_not_digit, ',', cls_digit, " , ") < 0
+                       ? -1
+                       : 0;
+        }
+        close |= k == 0 || k == n - 1 || k - prev <= 2;
+        prev = k;
+    }
+    if (close) {
+        return pair_step(line, tmp, cls_not_digit, ',', cls_not_digit, " , ");
+    }
+    return replace_ascii(line, tmp, ",", " , ");
 }
 
 static int
@@ -503,27 +558,37 @@ prefix_lookup(PyObject *prefixes, const Py_UCS4 *p, Py_ssize_t n)
     return truth < 0 ? -2 : truth;
 }
 
-/* _split_sentence_dots: tokens joined by single spaces (plus one after the last). */
+/* _split_sentence_dots: tokens joined by single spaces (plus one after the last). A word of
+ * len code points becomes at most len + 2 (the word without its dot, " .", the space), and
+ * words are at least one delimiter apart, so 2n + 2 code points hold the result: the room is
+ * reserved once and the words copied without a check each. */
 static int
 split_sentence_dots(const Buf *in, Buf *out, PyObject *prefixes)
 {
     out->len = 0;
     const Py_UCS4 *p = in->p;
     const Py_ssize_t n = in->len;
+    if (buf_reserve(out, 2 * n + 2) < 0) {
+        return -1;
+    }
+    Py_UCS4 *w = out->p;
     const int dots = contains(in, '.');
     Py_ssize_t s = 0;
     while (s < n && is_delim(p[s])) {
         s++;
     }
     while (s < n) {
-        Py_ssize_t e = s;
+        Py_ssize_t e = s + 1; /* (p[s] is not a delimiter) */
         while (e < n && !is_delim(p[e])) {
             e++;
         }
         /* The word is p[s:e]; the next one starts at t (t == n: none). */
-        Py_ssize_t t = e;
+        Py_ssize_t t = e + 1;
         while (t < n && is_delim(p[t])) {
             t++;
+        }
+        if (t > n) {
+            t = n;
         }
         const Py_ssize_t len = e - s;
         int done = 0;
@@ -535,8 +600,8 @@ split_sentence_dots(const Buf *in, Buf *out, PyObject *prefixes)
             }
             if (pre_dot && pre_alpha) {
                 for (Py_ssize_t k = s; k < e; k++) {
-                    if (p[k] != '.' && buf_put(out, p[k]) < 0) {
-                        return -1;
+                    if (p[k] != '.') {
+                        *w++ = p[k];
                     }
                 }
                 done = 1;
@@ -550,21 +615,22 @@ split_sentence_dots(const Buf *in, Buf *out, PyObject *prefixes)
                 const int stays = numeric_only == 0 || (t < n && next >= 'a' && next <= 'z') ||
                                   (numeric_only == 1 && t < n && next >= '0' && next <= '9');
                 if (!stays) {
-                    if (buf_put_span(out, p + s, len - 1) < 0 || buf_put_ascii(out, " .") < 0) {
-                        return -1;
-                    }
+                    memcpy(w, p + s, (size_t)(len - 1) * sizeof(Py_UCS4));
+                    w += len - 1;
+                    *w++ = ' ';
+                    *w++ = '.';
                     done = 1;
                 }
             }
         }
-        if (!done && buf_put_span(out, p + s, len) < 0) {
-            return -1;
+        if (!done) {
+            memcpy(w, p + s, (size_t)len * sizeof(Py_UCS4));
+            w += len;
         }
-        if (buf_put(out, ' ') < 0) {
-            return -1;
-        }
+        *w++ = ' ';
         s = t;
     }
+    out->len = w - out->p;
     return 0;
 }
 
@@ -636,14 +702,11 @@ normalize_ucs4(PyObject *text, int mode, int keep_punctuation, PyObject *prefixe
     if ((seen & SEEN_DOT) && protect_dot_runs(line, tmp, &multi) < 0) {
         return -1;
     }
-    if (seen & SEEN_COMMA) {
-        if (pair_step(line, tmp, cls_not_digit, ',', cls_not_digit, " , ") < 0 ||
-            pair_step(line, tmp, cls_digit, ',', cls_not_digit, " , ") < 0 ||
-            pair_step(line, tmp, cls_not_digit, ',', cls_digit, " , ") < 0) {
-            return -1;
-        }
+    if ((seen & SEEN_COMMA) && split_commas(line, tmp) < 0) {
+        return -1;
     }
-    if ((seen & SEEN_QUOTE) && normalize_quotes(line, tmp) < 0) {
+    if ((seen & SEEN_QUOTE) &&
+        normalize_quotes(line, tmp, (seen & SEEN_QUOTE_OTHER) != 0) < 0) {
         return -1;
     }
     if ((seen & SEEN_DASH) &&
@@ -668,8 +731,13 @@ normalize_ucs4(PyObject *text, int mode, int keep_punctuation, PyObject *prefixe
                 line->p[k] = ' ';
             }
         }
+        collapse_spaces(line);
     }
-    collapse_spaces(line);
+    else if (seen & SEEN_USPACE) {
+        collapse_spaces(line);
+    }
+    /* (Otherwise the words are one ' ' apart already: split_sentence_dots() joined them so,
+     * restore_dot_runs() changes no space, and no Unicode space is left to become one.) */
     /* String.trim: every code point <= U+0020 at either end. */
     Py_ssize_t s = 0, e = line->len;
     while (s < e && line->p[s] <= 0x20) {
