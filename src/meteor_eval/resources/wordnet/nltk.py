@@ -86,6 +86,8 @@ _NLTK_RULES_FLAT: Final = tuple(
 )
 # The compiled NltkWordNet.lemma_names over the binary view (same sets), when built and allowed.
 _COMPILED_NAMES: Final = compiled_function("nltk_wordnet_names")
+# The same lookup with the word last and lower-cased in C (bound to the tables by a partial).
+_COMPILED_WORD: Final = compiled_function("nltk_wordnet_word")
 
 # NLTK's POS_LIST: the parts of speech ``synsets(word)`` walks when no pos is given.
 _NLTK_POS_ORDER: Final = ("n", "v", "a", "r")
@@ -245,21 +247,16 @@ class NltkWordNet:
 
     def lemma_names_function(self) -> Callable[[str], frozenset[str]]:
         """:meth:`lemma_names_uncached` as the cheapest function of one word: with the binary
-        tables and the compiled lookup, a closure that calls the lookup directly (one Python
-        frame a new word instead of three: what the ``nltk`` flavour's cache calls on a miss)."""
+        tables and the compiled lookup, ``nltk_wordnet_word`` (which lower-cases the word
+        itself) bound to the tables by :func:`functools.partial`, so that a new word costs no
+        Python frame (what the ``nltk`` flavour's cache calls on a miss)."""
         binary = self._binary
-        if binary is None or _COMPILED_NAMES is None:
+        if binary is None or _COMPILED_WORD is None:
             return self._compute_lemma_names
-        lookup = _COMPILED_NAMES
-        tables = binary.tables
-        exceptions = self._compiled_exceptions()
-        rules = _NLTK_RULES_FLAT
-
-        def compiled(word: str) -> frozenset[str]:
-            found: frozenset[str] = lookup(word.lower(), tables, exceptions, rules)
-            return found
-
-        return compiled
+        bound: Callable[[str], frozenset[str]] = functools.partial(
+            _COMPILED_WORD, binary.tables, self._compiled_exceptions(), _NLTK_RULES_FLAT
+        )
+        return bound
 
     def _compute_lemma_names(self, word: str) -> frozenset[str]:
         if self._binary is not None:
