@@ -183,7 +183,7 @@ def test_compiled_names_of_a_word_refuse_bad_arguments() -> None:
     with pytest.raises(TypeError, match="4 arguments"):
         KERNELS.nltk_wordnet_word(tables, exceptions, "dog")
     with pytest.raises(TypeError, match="tuples"):
-        KERNELS.nltk_wordnet_word(list(tables), exceptions, rules, "dog")
+        KERNELS.nltk_wordnet_word([tables], exceptions, rules, "dog")
     with pytest.raises(TypeError):
         KERNELS.nltk_wordnet_word(tables, exceptions, rules, b"dog")
     with pytest.raises(TypeError, match="four dicts"):
