@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import bisect
 import functools
-import re
 from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import MappingProxyType
@@ -289,12 +288,6 @@ def nltk_exceptions(text: str) -> dict[str, dict[str, tuple[str, ...]]]:
     return exceptions
 
 
-# One line of the shipped exception lists: its part of speech (n, v, a, r), form, then bases.
-_EXCEPTION_LINE: Final = re.compile(
-    rf"^([{''.join(_NLTK_POS_ORDER)}])\t([^\t\n]*)\t([^\t\n]*)$", re.MULTILINE
-)
-
-
 class LazyExceptions(Mapping[str, Mapping[str, tuple[str, ...]]]):
     """:func:`nltk_exceptions` of a text, parsed on first use.
 
@@ -327,10 +320,20 @@ class LazyExceptions(Mapping[str, Mapping[str, tuple[str, ...]]]):
         """Per part of speech (n, v, a, r): form -> its bases joined by spaces, a later line
         for a form replacing it (what :func:`nltk_exceptions` holds, bases not split), from
         one pass over the text (a pass per part of speech cost four times as much: the search
-        for a line's start runs over every line)."""
+        for a line's start runs over every line).
+
+        The lines are split with ``str.split`` rather than matched by the multi-line pattern
+        ``^([nvar])\\t([^\\t\\n]*)\\t([^\\t\\n]*)$`` of earlier versions: a line counts
+        when it has exactly three tab-separated fields and the first is one of the four parts
+        of speech, which is what that pattern accepts (a line is what lies between two
+        ``\\n``), for a fraction of its cost (19 million instructions of a short NLTK run)."""
         tables: dict[str, dict[str, str]] = {pos: {} for pos in _NLTK_POS_ORDER}
-        for pos, form, bases in _EXCEPTION_LINE.findall(self._text):
-            tables[pos][form] = bases
+        for line in self._text.split("\n"):
+            fields = line.split("\t")
+            if len(fields) == 3:
+                table = tables.get(fields[0])
+                if table is not None:
+                    table[fields[1]] = fields[2]
         return tuple(tables.values())
 
 
