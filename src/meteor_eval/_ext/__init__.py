@@ -12,7 +12,8 @@ normalise     ``normalize_line`` (normalize.c)            ``text.normalize.norma
 hash          ``java_hash`` (hash.c)                      ``text.tokenize.java_hash_python``
 stem          ``snowball_english``,                       ``resources.stemmers`` (vendored
               ``snowball_porter``,                        Snowball), ``resources.nltk_porter``
-              ``nltk_porter_rules`` (stem.c)
+              ``nltk_porter_rules``,
+              ``nltk_porter_word`` (stem.c)
 candidates    ``equal_keys``, ``sets_intersect``          ``match.exact``, ``match.stem``,
               (candidates.c), ``paraphrase``,             ``match.synonym``, ``match.paraphrase``,
               ``paraphrase_root``, ``paraphrase_vocab``,  ``resources.wordnet.meteor``'s
@@ -79,7 +80,7 @@ KERNELS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
     {
         "normalise": ("normalize_line",),
         "hash": ("java_hash",),
-        "stem": ("snowball_english", "snowball_porter", "nltk_porter_rules"),
+        "stem": ("snowball_english", "snowball_porter", "nltk_porter_rules", "nltk_porter_word"),
         "candidates": (
             "equal_keys",
             "sets_intersect",
@@ -92,7 +93,7 @@ KERNELS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         "beam": ("align", "align_stages"),
         "stats": ("word_stats", "pool_rows"),
         "pair": ("meteor15_pair", "meteor15_rows", "paraphrase_walk_cache"),
-        "greedy": ("greedy_align", "greedy_counts", "nltk_wordnet_names"),
+        "greedy": ("greedy_align", "greedy_counts", "nltk_wordnet_names", "nltk_wordnet_word"),
         "index": ("paraphrase_tokenize", "paraphrase_index_pass"),
         "text": ("text_tokenize", "intl_class"),
         "bleu": ("bleu_rows",),

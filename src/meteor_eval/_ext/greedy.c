@@ -580,14 +580,57 @@ wn_rule(PyObject *rule, const char **suffix, Py_ssize_t *ns, const char **replac
     return 0;
 }
 
+static PyObject *wn_names(PyObject *lemma, PyObject *tables, PyObject *exceptions,
+                          PyObject *rules);
+
 PyObject *
 nltk_wordnet_names_c(PyObject *self, PyObject *args)
 {
+    (void)self;
     PyObject *lemma, *tables, *exceptions, *rules;
     if (!PyArg_ParseTuple(args, "UO!O!O!:nltk_wordnet_names", &lemma, &PyTuple_Type, &tables,
                           &PyTuple_Type, &exceptions, &PyTuple_Type, &rules)) {
         return NULL;
     }
+    return wn_names(lemma, tables, exceptions, rules);
+}
+
+/* nltk_wordnet_names(word.lower(), tables, exceptions, rules), the word last: bound to its
+ * tables by functools.partial, it is a function of one word with no Python frame. */
+PyObject *
+nltk_wordnet_word_c(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError,
+                        "nltk_wordnet_word() takes 4 arguments (tables, exceptions, rules, word)");
+        return NULL;
+    }
+    if (!PyTuple_Check(args[0]) || !PyTuple_Check(args[1]) || !PyTuple_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "nltk_wordnet_word(): tables, exceptions and rules must be tuples");
+        return NULL;
+    }
+    if (check_str_arg(args[3], "nltk_wordnet_word") < 0) {
+        return NULL;
+    }
+    PyObject *lemma = str_lowered(args[3]);
+    if (lemma == NULL) {
+        return NULL;
+    }
+    if (!PyUnicode_Check(lemma)) { /* a subclass's lower() may return anything */
+        PyErr_SetString(PyExc_TypeError, "nltk_wordnet_word(): word.lower() is not a str");
+        Py_DECREF(lemma);
+        return NULL;
+    }
+    PyObject *out = wn_names(lemma, args[0], args[1], args[2]);
+    Py_DECREF(lemma);
+    return out;
+}
+
+static PyObject *
+wn_names(PyObject *lemma, PyObject *tables, PyObject *exceptions, PyObject *rules)
+{
     if (PyTuple_GET_SIZE(exceptions) != 4) {
         PyErr_SetString(PyExc_TypeError, "nltk_wordnet_names: exceptions must be four dicts");
         return NULL;
@@ -602,7 +645,11 @@ nltk_wordnet_names_c(PyObject *self, PyObject *args)
     const char *text = PyUnicode_AsUTF8AndSize(lemma, &n);
     if (text == NULL) { /* lone surrogates: never a key, nor a listed form */
         PyErr_Clear();
-        return PyFrozenSet_New(NULL);
+        PyObject *empty = PyFrozenSet_New(NULL);
+        if (empty != NULL) {
+            PyObject_GC_UnTrack(empty); /* no items: no cycle (see below) */
+        }
+        return empty;
     }
     WnTables t;
     PyObject *names = NULL, *result = NULL;
@@ -666,7 +713,11 @@ nltk_wordnet_names_c(PyObject *self, PyObject *args)
             goto done;
         }
     }
-    /* A new frozenset, not yet seen by other code, may be filled with PySet_Add. */
+    /* A new frozenset, not yet seen by other code, may be filled with PySet_Add. It holds
+       str objects only and can never hold anything else, so it can be part of no reference
+       cycle: the cyclic collector need not walk it (thousands of them in a run, alive in the
+       caller's per-word cache, were walked at every full collection). */
+    PyObject_GC_UnTrack(names);
     result = Py_NewRef(names);
 done:
     PyMem_Free(form);

@@ -677,6 +677,9 @@ KERNEL_API uint32_t crc32_bytes(const unsigned char *p, Py_ssize_t n);
 KERNEL_API PyObject *snowball_english_c(PyObject *self, PyObject *arg);
 KERNEL_API PyObject *snowball_porter_c(PyObject *self, PyObject *arg);
 KERNEL_API PyObject *nltk_porter_rules_c(PyObject *self, PyObject *arg);
+KERNEL_API PyObject *nltk_porter_word_c(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+/* word.lower() (ASCII done in place, anything else by its own lower()); a new reference. */
+KERNEL_API PyObject *str_lowered(PyObject *word);
 /* candidates.c */
 KERNEL_API PyObject *equal_keys_c(PyObject *self, PyObject *args);
 KERNEL_API PyObject *sets_intersect_c(PyObject *self, PyObject *args);
@@ -701,6 +704,7 @@ KERNEL_API PyObject *meteor15_rows_c(PyObject *self, PyObject *args);
 KERNEL_API PyObject *greedy_align_c(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 KERNEL_API PyObject *greedy_counts_c(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 KERNEL_API PyObject *nltk_wordnet_names_c(PyObject *self, PyObject *args);
+KERNEL_API PyObject *nltk_wordnet_word_c(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 /* tokens.c */
 KERNEL_API PyObject *paraphrase_tokenize_c(PyObject *self, PyObject *args);
 KERNEL_API PyObject *paraphrase_index_pass_c(PyObject *self, PyObject *args);

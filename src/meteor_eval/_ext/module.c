@@ -27,6 +27,10 @@ static PyMethodDef kernels_methods[] = {
     {"nltk_porter_rules", nltk_porter_rules_c, METH_O,
      "nltk_porter_rules(word) -> str\n\n"
      "The rule steps of NLTK's Porter stemmer (NLTK_EXTENSIONS) on a lower-cased word."},
+    {"nltk_porter_word", (PyCFunction)(void (*)(void))nltk_porter_word_c, METH_FASTCALL,
+     "nltk_porter_word(irregular, word) -> str\n\n"
+     "NLTK's Porter stem of word: lower-cased, irregular[word] if listed, the word itself if "
+     "at most two characters long, else the rule steps."},
     /* candidates.c */
     {"equal_keys", equal_keys_c, METH_VARARGS,
      "equal_keys(hyp_keys, ref_keys, hyp_ids, ref_ids, stage, match_type, different) -> list\n\n"
@@ -104,6 +108,10 @@ static PyMethodDef kernels_methods[] = {
      "nltk_wordnet_names(lemma, tables, exceptions, rules) -> frozenset\n\n"
      "The raw lemma names of the synsets that NLTK's wordnet.synsets(lemma) reaches, over\n"
      "the binary NLTK view's sections (lemma lower-cased)."},
+    {"nltk_wordnet_word", (PyCFunction)(void (*)(void))nltk_wordnet_word_c, METH_FASTCALL,
+     "nltk_wordnet_word(tables, exceptions, rules, word) -> frozenset\n\n"
+     "nltk_wordnet_names(word.lower(), tables, exceptions, rules), the word last (to be\n"
+     "bound to its tables by functools.partial)."},
     /* tokens.c */
     {"paraphrase_tokenize", paraphrase_tokenize_c, METH_VARARGS,
      "paraphrase_tokenize(text, vocabulary) -> (ids, counts)\n\n"

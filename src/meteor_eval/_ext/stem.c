@@ -7,7 +7,12 @@
  *   snowball_porter(word) -> str    the Snowball Porter stemmer (the original 1980 algorithm,
  *                                   2.2.0 revision; the paper2005 flavour's), likewise;
  *   nltk_porter_rules(word) -> str  the rule steps of NLTK's Porter stemmer, exactly as
- *                                   resources/nltk_porter.py's _stem_lowered computes them.
+ *                                   resources/nltk_porter.py's _stem_lowered computes them;
+ *   nltk_porter_word(irregular, word) -> str
+ *                                   the whole of NLTK's stem of one word, as
+ *                                   NltkPorterStemmer._stem(word, word.lower()) computes it
+ *                                   (lower-casing, the irregular forms of the dict given, the
+ *                                   length rule, then the rule steps).
  *
  * The Snowball stemmers are transcriptions of the generated Python programs onto a small
  * runtime that has the same semantics as the vendored BaseStemmer (cursor, limit, backward limit, bra/ket slice
@@ -1159,5 +1164,72 @@ nltk_porter_rules_c(PyObject *self, PyObject *arg)
     PyObject *out = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, w.p, w.n);
     PyMem_Free(heap_p);
     PyMem_Free(heap_pat);
+    return out;
+}
+
+/* str.lower() of word: an exact ASCII str is lower-cased here (itself when it has no capital),
+ * anything else by its own lower() (Unicode's rules, a subclass's override). */
+PyObject *
+str_lowered(PyObject *word)
+{
+    if (PyUnicode_CheckExact(word) && PyUnicode_IS_ASCII(word)) {
+        const Py_UCS1 *p = PyUnicode_1BYTE_DATA(word);
+        Py_ssize_t n = PyUnicode_GET_LENGTH(word), k = 0;
+        while (k < n && !(p[k] >= 'A' && p[k] <= 'Z')) {
+            k++;
+        }
+        if (k == n) {
+            return Py_NewRef(word);
+        }
+        PyObject *out = PyUnicode_New(n, 127);
+        if (out == NULL) {
+            return NULL;
+        }
+        Py_UCS1 *q = PyUnicode_1BYTE_DATA(out);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            q[i] = (p[i] >= 'A' && p[i] <= 'Z') ? (Py_UCS1)(p[i] + ('a' - 'A')) : p[i];
+        }
+        return out;
+    }
+    return PyObject_CallMethod(word, "lower", NULL);
+}
+
+PyObject *
+nltk_porter_word_c(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "nltk_porter_word() takes 2 arguments (irregular, word)");
+        return NULL;
+    }
+    PyObject *irregular = args[0], *word = args[1];
+    if (!PyDict_Check(irregular)) {
+        PyErr_SetString(PyExc_TypeError, "nltk_porter_word(): irregular must be a dict");
+        return NULL;
+    }
+    if (check_str_arg(word, "nltk_porter_word") < 0) {
+        return NULL;
+    }
+    PyObject *lowered = str_lowered(word);
+    if (lowered == NULL) {
+        return NULL;
+    }
+    /* The irregular forms first (a value is returned as the dict holds it). */
+    PyObject *found = PyDict_GetItemWithError(irregular, lowered);
+    if (found != NULL || PyErr_Occurred()) {
+        Py_DECREF(lowered);
+        return Py_XNewRef(found);
+    }
+    /* NLTK measures the length of the word as given, before lower-casing. */
+    Py_ssize_t length = PyUnicode_CheckExact(word) ? PyUnicode_GET_LENGTH(word)
+                                                   : PyObject_Length(word);
+    if (length < 0) {
+        Py_DECREF(lowered);
+        return NULL;
+    }
+    if (length <= 2) {
+        return lowered;
+    }
+    PyObject *out = nltk_porter_rules_c(self, lowered);
+    Py_DECREF(lowered);
     return out;
 }

@@ -246,7 +246,10 @@ def _main(argv: Sequence[str] | None, ready: Callable[[], None] | None = None) -
     if command in _COMMANDS and command != "jar_compat":
         from meteor_eval.cli.options import explicit_dests
 
-        args.explicit = explicit_dests(build_parser(command), arguments, parse_arguments)
+        # The parser above is this command's alone and its defaults are not read again (the
+        # checks below read option names only), so it is reused, its defaults suppressed,
+        # rather than built a second time.
+        args.explicit = explicit_dests(parser, arguments, parse_arguments)
     warnings.showwarning = _show_warning
     warnings.simplefilter("always")
     from meteor_eval.cli._feedback import configure

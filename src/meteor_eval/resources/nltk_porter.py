@@ -38,17 +38,22 @@ References:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from meteor_eval._ext import compiled_function
-from meteor_eval.resources.registry import ResourceSpec, cached_loader, sha256
+from meteor_eval.resources.registry import cached_loader, sha256
+
+if TYPE_CHECKING:
+    from meteor_eval.resources.registry import ResourceSpec
 
 __all__ = [
     "IRREGULAR_FORMS",
     "NltkPorterStemmer",
     "nltk_porter_spec",
     "nltk_porter_stem",
+    "nltk_porter_stem_function",
     "nltk_porter_stemmer",
 ]
 
@@ -303,17 +308,40 @@ def _stem_lowered(word: str) -> str:
 
 # The compiled rule steps when available and allowed, else :func:`_stem_lowered`.
 _RULES: Final[Callable[[str], str]] = compiled_function("nltk_porter_rules") or _stem_lowered
+# The compiled whole stem of one word, ``(IRREGULAR_FORMS, word)`` (see :func:`nltk_porter_stem`).
+_WORD: Final[Callable[[dict[str, str], str], str] | None] = compiled_function("nltk_porter_word")
 
 
 def nltk_porter_stem(word: str) -> str:
     """``PorterStemmer().stem(word)`` of NLTK without a cache: for callers that keep their own
     per-word cache (the ``nltk`` flavour's), so that a new word costs one call.
 
+    Compiled, the lower-casing, the irregular forms (:data:`IRREGULAR_FORMS`, read from this
+    module's table), the length rule and the rule steps all run in ``nltk_porter_word``;
+    :meth:`NltkPorterStemmer._stem` is its Python twin (the fallback, and the reference of the
+    tests).
+
     Example:
         >>> nltk_porter_stem("Generously"), nltk_porter_stem("dies")
         ('gener', 'die')
     """
+    if _WORD is not None:
+        return _WORD(IRREGULAR_FORMS, word)
     return NltkPorterStemmer._stem(word, word.lower())
+
+
+def nltk_porter_stem_function() -> Callable[[str], str]:
+    """:func:`nltk_porter_stem` as the cheapest callable of one word: compiled, the kernel
+    bound to :data:`IRREGULAR_FORMS` by :func:`functools.partial` (no Python frame a word,
+    for a per-word cache's function); else :func:`nltk_porter_stem` itself.
+
+    Example:
+        >>> nltk_porter_stem_function()("Dying")
+        'die'
+    """
+    if _WORD is None:
+        return nltk_porter_stem
+    return functools.partial(_WORD, IRREGULAR_FORMS)
 
 
 class NltkPorterStemmer:
@@ -355,7 +383,7 @@ class NltkPorterStemmer:
         if found is None:
             if len(cache) >= _CACHE_LIMIT:
                 cache.clear()
-            found = self._stem(word, word.lower())
+            found = nltk_porter_stem(word)
             cache[word] = found
         return found
 
@@ -390,6 +418,8 @@ def nltk_porter_spec() -> ResourceSpec:
         [(s, r) for s, r, _c in rules] for rules in (_STEP1A, _STEP2_HEAD, _STEP3, _STEP4)
     )
     digest = sha256(repr(tables).encode()).hexdigest()
+    from meteor_eval.resources.registry import ResourceSpec  # on first use: a dataclass
+
     return ResourceSpec(
         name="porter-nltk", language="en", version="3.10", sha256=digest, licence="Apache-2.0"
     )

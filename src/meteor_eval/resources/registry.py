@@ -18,12 +18,14 @@ import struct
 import time
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, Literal, ParamSpec, Protocol, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Final, Literal, ParamSpec, Protocol, TypeVar, overload
 
 from meteor_eval._log import get_logger
 from meteor_eval.errors import ResourceError
+
+if TYPE_CHECKING:
+    from meteor_eval.resources._spec import ResourceSpec
 
 __all__ = [
     "ResourceSpec",
@@ -42,28 +44,15 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-@dataclass(frozen=True, slots=True)
-class ResourceSpec:
-    """Identity of one linguistic resource.
+def __getattr__(name: str) -> Any:
+    """``ResourceSpec``, imported from :mod:`meteor_eval.resources._spec` on first use (PEP
+    562): the dataclass machinery is loaded only by runs that describe a resource."""
+    if name == "ResourceSpec":
+        from meteor_eval.resources._spec import ResourceSpec
 
-    Attributes:
-        name: Short name, e.g. ``"function-words"`` or ``"wordnet"``.
-        language: Language code (``"en"``) or ``"*"`` for language-independent data.
-        version: Version of the upstream data, e.g. ``"3.0"`` for WordNet.
-        sha256: Hex digest of the file(s) as loaded.
-        licence: SPDX-like licence name of the data.
-    """
-
-    name: str
-    language: str
-    version: str
-    sha256: str
-    licence: str
-
-    @property
-    def short_id(self) -> str:
-        """``name-language-version-<first 8 hex digits of the checksum>``, used in signatures."""
-        return f"{self.name}-{self.language}-{self.version}-{self.sha256[:8]}"
+        globals()[name] = ResourceSpec
+        return ResourceSpec
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 _DATA_ROOT = Path(__file__).resolve().parent / "data"

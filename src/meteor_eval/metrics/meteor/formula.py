@@ -27,10 +27,11 @@ import struct
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from meteor_eval.stats.meteor import MeteorStats, perfect_rows
-
+# MeteorStats and perfect_rows are imported where used: the NLTK flavour's scores need none of
+# the statistics module (nor the dataclass machinery it loads).
 if TYPE_CHECKING:
     from meteor_eval.metrics.meteor.config import MeteorConfig, TunedNumbers
+    from meteor_eval.stats.meteor import MeteorStats
 
 __all__ = [
     "Components",
@@ -222,6 +223,8 @@ def fragmentation_counts(rows: Any) -> Any:
     reads, for the paths that compute :func:`fragmentation_powers` once per distinct triple."""
     import numpy as np
 
+    from meteor_eval.stats.meteor import perfect_rows
+
     perfect = perfect_rows(rows)
     return np.stack([rows[:, 20], rows[:, 21] + rows[:, 22], perfect.astype(np.int64)], axis=1)
 
@@ -386,6 +389,7 @@ def nltk_score_from_stats(
         gamma: Weight of the penalty.
 
     Example:
+        >>> from meteor_eval.stats.meteor import MeteorStats
         >>> s = MeteorStats(6, 6, 0, 0, ((6, 6, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0)), 1, 6, 6)
         >>> round(nltk_score_from_stats(s), 4)
         0.9977
@@ -444,6 +448,8 @@ def scores_of_totals(totals: Any, config: MeteorConfig) -> Any:
         One score per row, NaN mapped to 0.
     """
     import numpy as np
+
+    from meteor_eval.stats.meteor import perfect_rows
 
     data = np.asarray(totals, dtype=np.float64)
     n = min(len(config.weights), 4)

@@ -35,7 +35,7 @@ References:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Final, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
 from meteor_eval.align.greedy import (
     GreedyCounts,
@@ -48,7 +48,11 @@ from meteor_eval.align.greedy import (
 )
 from meteor_eval.errors import InputError, warn_renamed
 from meteor_eval.metrics.meteor.formula import nltk_score_from_stats
-from meteor_eval.stats.meteor import MeteorStats
+
+if TYPE_CHECKING:
+    # Imported where a record is made: the per-pair scores (``compat.nltk``) make none, and
+    # the statistics module loads the dataclass machinery.
+    from meteor_eval.stats.meteor import MeteorStats
 
 __all__ = [
     "DEFAULT_ALPHA",
@@ -127,6 +131,8 @@ def stats_from_counts(counts: GreedyCounts, hyp_length: int, ref_length: int) ->
         >>> stats_from_counts((2, 1, 0, 2), 3, 4).stages
         ((2, 2, 0, 0), (1, 1, 0, 0), (0, 0, 0, 0))
     """
+    from meteor_eval.stats.meteor import MeteorStats
+
     exact, stem, synonym, chunks = counts
     n = exact + stem + synonym
     return MeteorStats(
@@ -196,11 +202,15 @@ class NltkMeteor:
         # The arguments as given are kept for pickling (__reduce__): None stays "ours".
         self._stemmer = stemmer
         if stemmer is None:
-            from meteor_eval.resources.nltk_porter import nltk_porter_stem, nltk_porter_stemmer
+            from meteor_eval.resources.nltk_porter import (
+                nltk_porter_stem_function,
+                nltk_porter_stemmer,
+            )
 
             stemmer = nltk_porter_stemmer()
-            # The same stems without the shared stemmer's own cache (one call a new word).
-            compute_stem = nltk_porter_stem
+            # The same stems without the shared stemmer's own cache (one call a new word, a
+            # compiled one when the extension runs).
+            compute_stem = nltk_porter_stem_function()
         if not callable(getattr(stemmer, "stem", None)):
             raise TypeError(f"stemmer: expected an object with stem(word), got {stemmer!r}")
         if wordnet is not None and not callable(getattr(wordnet, "synsets", None)):

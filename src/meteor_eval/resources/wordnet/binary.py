@@ -25,7 +25,6 @@ import struct
 import sys
 from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Final
 
 from meteor_eval.resources.registry import sha256
@@ -117,9 +116,9 @@ def _check_header(
 _TRUNCATED: Final = "is truncated or damaged (its sections do not match its header)"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class MeteorSections:
-    """The sections of the METEOR view, read in place.
+    """The sections of the METEOR view, read in place (a plain record, not a dataclass, so
+    that loading WordNet does not import :mod:`dataclasses`).
 
     Attributes:
         keys: Listed words and inflected forms of the exception lists, sorted by code point.
@@ -131,12 +130,23 @@ class MeteorSections:
             buffer already holds them (little-endian machines); else ``None``.
     """
 
-    keys: KeyTable
-    starts: Sequence[int]
-    own_ends: Sequence[int]
-    pool: Sequence[int]
-    words: int
-    pool_bytes: tuple[bytes | mmap.mmap, int] | None
+    __slots__ = ("keys", "own_ends", "pool", "pool_bytes", "starts", "words")
+
+    def __init__(
+        self,
+        keys: KeyTable,
+        starts: Sequence[int],
+        own_ends: Sequence[int],
+        pool: Sequence[int],
+        words: int,
+        pool_bytes: tuple[bytes | mmap.mmap, int] | None,
+    ) -> None:
+        self.keys = keys
+        self.starts = starts
+        self.own_ends = own_ends
+        self.pool = pool
+        self.words = words
+        self.pool_bytes = pool_bytes
 
 
 def parse_meteor_binary(raw: bytes | mmap.mmap, expected_source: bytes) -> MeteorSections:
@@ -192,9 +202,9 @@ def parse_meteor_binary(raw: bytes | mmap.mmap, expected_source: bytes) -> Meteo
     )
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class NltkSections:
-    """The sections of the NLTK view, read in place (arrays and byte strings, no dicts).
+    """The sections of the NLTK view, read in place (arrays and byte strings, no dicts; a plain
+    record, not a dataclass, so that the NLTK flavour does not import :mod:`dataclasses`).
 
     Synsets are numbered in the order of their key (file part of speech ``n v a r``, then
     offset).
@@ -212,16 +222,42 @@ class NltkSections:
         exceptions_text: The exception lists as ``pos<TAB>form<TAB>bases`` lines.
     """
 
-    keys: KeyTable
-    masks: Sequence[int]
-    entry_starts: Sequence[int]
-    entries: Sequence[int]
-    bounds: tuple[int, int, int, int, int]
-    synset_offsets: Sequence[int]
-    types: Sequence[int]
-    name_starts: Sequence[int]
-    names: bytes
-    exceptions_text: str
+    __slots__ = (
+        "bounds",
+        "entries",
+        "entry_starts",
+        "exceptions_text",
+        "keys",
+        "masks",
+        "name_starts",
+        "names",
+        "synset_offsets",
+        "types",
+    )
+
+    def __init__(
+        self,
+        keys: KeyTable,
+        masks: Sequence[int],
+        entry_starts: Sequence[int],
+        entries: Sequence[int],
+        bounds: tuple[int, int, int, int, int],
+        synset_offsets: Sequence[int],
+        types: Sequence[int],
+        name_starts: Sequence[int],
+        names: bytes,
+        exceptions_text: str,
+    ) -> None:
+        self.keys = keys
+        self.masks = masks
+        self.entry_starts = entry_starts
+        self.entries = entries
+        self.bounds = bounds
+        self.synset_offsets = synset_offsets
+        self.types = types
+        self.name_starts = name_starts
+        self.names = names
+        self.exceptions_text = exceptions_text
 
 
 def parse_nltk_binary(raw: bytes | mmap.mmap, expected_source: bytes) -> NltkSections:

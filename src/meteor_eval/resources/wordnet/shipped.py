@@ -22,11 +22,10 @@ import struct
 import zlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Final, TypeVar
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from meteor_eval.errors import ResourceError
 from meteor_eval.resources.registry import (
-    ResourceSpec,
     cached_loader,
     data_file,
     sha256,
@@ -42,6 +41,9 @@ from meteor_eval.resources.wordnet.binary import (
     parse_nltk_binary,
     source_digest,
 )
+
+if TYPE_CHECKING:
+    from meteor_eval.resources.registry import ResourceSpec
 
 __all__ = [
     "WORDNET_FILES",
@@ -98,6 +100,8 @@ def wordnet_spec() -> ResourceSpec:
     """
     digests = text_form_digests()
     listed = "".join(f"{name} {digests[name]}\n" for name in WORDNET_FILES)
+    from meteor_eval.resources.registry import ResourceSpec  # on first use: a dataclass
+
     return ResourceSpec(
         name="wordnet",
         language="en",
