@@ -30,6 +30,7 @@ Dask is an optional extra (``pip install 'meteor-eval[dask]'``), imported only h
 
 from __future__ import annotations
 
+import itertools
 import os
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
@@ -226,10 +227,20 @@ def _jobs(
 ) -> Iterator[FileChunk | list[Pair]]:
     if files is not None:
         unit = max(1, chunk_size // _UNITS_PER_TASK)
-        units = file_chunks(files, unit)
+        most = max(1, chunk_size // unit)
         seen = _workers_see(client, files) if shared_storage else None
-        workers = len(seen) if seen else len(client.nthreads())
-        tasks = _file_tasks(units, max(1, chunk_size // unit), workers)
+        workers = max(1, len(seen) if seen else len(client.nthreads()))
+        # Each worker's first task from a scan of its bytes only, submitted (by the caller)
+        # while the rest of the files is scanned; the whole scan checks the line counts, and
+        # no result is read before it (a failure drops the futures submitted).
+        head = io.head_chunks(files, unit, workers * most)
+
+        def rest() -> Iterator[FileChunk]:  # scanned once the first tasks are submitted
+            yield from _file_tasks(file_chunks(files, unit)[len(head) :], most, workers)
+
+        tasks = itertools.chain(
+            (_joined(head[k : k + most]) for k in range(0, len(head), most)), rest()
+        )
         if seen and all(seen.values()):
             yield from tasks
         else:

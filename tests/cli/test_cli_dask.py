@@ -115,6 +115,13 @@ def test_worker_errors_and_warnings_reach_the_client(client: Any, tmp_path: Path
     ref.write_bytes(b"a b\nc d e\n")
     with pytest.raises(InputError, match=r"has 3 lines but .*ref\.txt has 2"):
         corpus_result(Bleu(), client, files=[str(hyp), str(ref)])
+    # The first tasks are submitted before the files are scanned whole: the scan still fails
+    # the run.
+    hyp.write_bytes(b"a b\n" * 40)
+    ref.write_bytes(b"a b\n" * 39)
+    with pytest.raises(InputError, match=r"has 40 lines but .*ref\.txt has 39"):
+        corpus_result(Bleu(), client, files=[str(hyp), str(ref)], chunk_size=4)
+    hyp.write_bytes(b"a b\nc d\re\nf\n")
     ref.write_bytes(b"a b\nc d e\nf\n")
     with pytest.warns(UserWarning, match=r"hyp.txt:2: a carriage return"):
         corpus_result(Bleu(), client, files=[str(hyp), str(ref)], chunk_size=1)
