@@ -66,6 +66,10 @@ DEFAULT_CHUNK_LINES = 8192
 _UNITS_PER_TASK = 4
 _TAIL_SHARE = 2
 
+#: File input: most units found for the workers' first tasks before the files are scanned
+#: whole (a file shorter than that is read once for nothing, then scanned whole).
+_HEAD_UNITS = 64
+
 
 def file_chunks(paths: Sequence[str], chunk_lines: int = DEFAULT_CHUNK_LINES) -> list[FileChunk]:
     """Chunks of ``chunk_lines`` segments of a hypothesis file and its reference files
@@ -233,13 +237,14 @@ def _jobs(
         # Each worker's first task from a scan of its bytes only, submitted (by the caller)
         # while the rest of the files is scanned; the whole scan checks the line counts, and
         # no result is read before it (a failure drops the futures submitted).
-        head = io.head_chunks(files, unit, workers * most)
+        first = max(1, min(most, _HEAD_UNITS // workers))
+        head = io.head_chunks(files, unit, workers * first)
 
         def rest() -> Iterator[FileChunk]:  # scanned once the first tasks are submitted
             yield from _file_tasks(file_chunks(files, unit)[len(head) :], most, workers)
 
         tasks = itertools.chain(
-            (_joined(head[k : k + most]) for k in range(0, len(head), most)), rest()
+            (_joined(head[k : k + first]) for k in range(0, len(head), first)), rest()
         )
         if seen and all(seen.values()):
             yield from tasks

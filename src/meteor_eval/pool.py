@@ -89,6 +89,10 @@ _IN_FLIGHT_PER_JOB = 3
 _MAX_CHUNKS_PER_TASK = 16
 _SHARE = 2
 
+# File input: most chunks found for the workers' first tasks before the files are scanned
+# whole (a file shorter than that is read once for nothing, then scanned whole).
+_HEAD_CHUNKS = 64
+
 Progress = Callable[[int], None]
 
 _worker_object: Rebuildable | None = None
@@ -322,10 +326,12 @@ def _jobs(
         # The first task of each worker from a scan of their bytes only: the workers score
         # them while this process scans the rest (which checks the line counts: no result is
         # taken before that, see _parallel).
-        head = head_chunks(paths, chunk_size, n_jobs * _MAX_CHUNKS_PER_TASK)
-        for start in range(0, len(head), _MAX_CHUNKS_PER_TASK):
-            parts = tuple(head[start : start + _MAX_CHUNKS_PER_TASK])
-            yield parts, len(parts), sum(part.lines for part in parts), False
+        per_job = max(1, min(_MAX_CHUNKS_PER_TASK, _HEAD_CHUNKS // n_jobs))
+        head = head_chunks(paths, chunk_size, n_jobs * per_job)
+        for start in range(0, len(head), per_job):
+            parts = tuple(head[start : start + per_job])
+            job = parts[0] if len(parts) == 1 else parts
+            yield job, len(parts), sum(part.lines for part in parts), False
         ranges = file_chunks(paths, chunk_size)
         for group in _file_tasks(len(ranges) - len(head), n_jobs):
             first, stop = group.start + len(head), group.stop + len(head)

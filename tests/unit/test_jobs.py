@@ -485,6 +485,24 @@ def test_forks_beside_numpy_only(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not processes.forks_beside_numpy_only()
 
 
+@pytest.mark.parametrize("head", [2, 8])
+def test_first_tasks_of_one_chunk_or_several_give_the_rows_of_one_process(
+    head: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With many workers each first task found before the whole scan is a single chunk (here
+    2 chunks for 2 workers), otherwise several: the rows are those of one process."""
+    from meteor_eval import pool
+
+    monkeypatch.setattr(pool, "_HEAD_CHUNKS", head)
+    files = _write(tmp_path)
+    metric = Meteor(CONFIG)
+    rows = list(segment_rows(metric, files, jobs=2, chunk_size=3, start_method="fork"))
+    assert rows == list(segment_rows(metric, files))
+    total = metric.stream_total(files, pool.Run(2, 3, "fork"))
+    one = metric.stream_total(files, pool.Run())
+    assert (total.count, metric.result(total)) == (one.count, metric.result(one))
+
+
 def test_no_result_is_given_before_the_files_line_counts_are_checked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
