@@ -12,7 +12,9 @@ Scores must be identical. The engines are alternated ``--repeat`` times (each cl
 once and kept; a run's first round includes opening the resources, in this process and in the
 workers alike). Printed per row: the median and minimum wall time, segments per second and the
 speed-up over local at the median, the median CPU time (this process for ``local``; this process
-plus every worker for Dask, so the scheduler's and the client's work count too), and the peak
+plus every worker for Dask, so the scheduler's and the client's work count too), the median CPU
+time of this process alone (for Dask: the client and the scheduler of the local cluster, whose
+work competes with the workers' on a machine with as many cores as workers), and the peak
 resident memory of each worker process (``VmHWM`` in the worker).
 
 Run from the repository root::
@@ -80,6 +82,7 @@ def _print_row(
     label: str,
     walls: list[float],
     cpus: list[float],
+    own: list[float],
     base: float,
     segments: int,
     memory: str,
@@ -87,7 +90,8 @@ def _print_row(
     wall = statistics.median(walls)
     print(
         f"{name:<7} {label:<9} {wall:>8.2f} {min(walls):>8.2f} {segments / wall:>10,.0f} "
-        f"{base / wall:>8.2f}x {statistics.median(cpus):>8.2f} {memory:>12}"
+        f"{base / wall:>8.2f}x {statistics.median(cpus):>8.2f} {statistics.median(own):>8.2f} "
+        f"{memory:>12}"
     )
 
 
@@ -97,7 +101,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--modules", default="exact,stem,synonym")
     parser.add_argument("--scheduler", help="an existing scheduler instead of local clusters")
-    parser.add_argument("--chunk-size", type=int, default=4096)
+    parser.add_argument(
+        "--chunk-size", type=int, help="segments per task at most (default: the engine's)"
+    )
     parser.add_argument("--repeat", type=int, default=1, help="rounds of every engine (default 1)")
     parser.add_argument(
         "--metrics", nargs="+", choices=("meteor", "bleu"), default=["meteor", "bleu"]
@@ -109,6 +115,8 @@ def main() -> None:
     from meteor_eval import distributed
     from meteor_eval.io import iter_segments
     from meteor_eval.parallel import corpus_result
+
+    chunk_size = args.chunk_size or distributed.DEFAULT_CHUNK_LINES
 
     makers: dict[str, Any] = {
         "meteor": lambda: Meteor(
@@ -122,12 +130,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         files = _write(Path(tmp), args.segments)
         print(
-            f"{args.segments:,} segments, chunks of {args.chunk_size} lines, "
+            f"{args.segments:,} segments, tasks of at most {chunk_size} lines, "
             f"{args.repeat} round(s), engines alternated"
         )
         print(
             f"{'metric':<7} {'engine':<9} {'median s':>8} {'min s':>8} {'seg/s':>10} "
-            f"{'speed-up':>9} {'CPU s':>8} {'MB/worker':>12}"
+            f"{'speed-up':>9} {'CPU s':>8} {'client s':>8} {'MB/worker':>12}"
         )
         clients = []
         try:
@@ -139,12 +147,14 @@ def main() -> None:
                 metric = makers[name]()
                 walls: dict[str, list[float]] = {}
                 cpus: dict[str, list[float]] = {}
+                own: dict[str, list[float]] = {}
                 local = None
                 for _ in range(args.repeat):
                     start, cpu = time.perf_counter(), _cpu()
                     result = corpus_result(metric, iter_segments(files[0], files[1:]))[0]
                     walls.setdefault("local", []).append(time.perf_counter() - start)
                     cpus.setdefault("local", []).append(_cpu() - cpu)
+                    own.setdefault("local", []).append(cpus["local"][-1])
                     if local is not None and result != local:
                         raise SystemExit(f"{name}: two local runs differ")
                     local = result
@@ -153,9 +163,10 @@ def main() -> None:
                         before = sum(client.run(_cpu).values())
                         start, cpu = time.perf_counter(), _cpu()
                         result = distributed.corpus_result(
-                            metric, client, files=files, chunk_size=args.chunk_size
+                            metric, client, files=files, chunk_size=chunk_size
                         )
                         walls.setdefault(target, []).append(time.perf_counter() - start)
+                        own.setdefault(target, []).append(_cpu() - cpu)
                         spent = _cpu() - cpu + sum(client.run(_cpu).values()) - before
                         cpus.setdefault(target, []).append(spent)
                         if result != local:
@@ -166,6 +177,7 @@ def main() -> None:
                     "local",
                     walls["local"],
                     cpus["local"],
+                    own["local"],
                     base,
                     args.segments,
                     f"{_peak_mb():.0f}",
@@ -176,7 +188,14 @@ def main() -> None:
                         "dask " + target.partition(":")[2] if target.startswith("local") else target
                     )
                     _print_row(
-                        name, label, walls[target], cpus[target], base, args.segments, memory
+                        name,
+                        label,
+                        walls[target],
+                        cpus[target],
+                        own[target],
+                        base,
+                        args.segments,
+                        memory,
                     )
         finally:
             for _target, _client, close in clients:

@@ -12,11 +12,16 @@ once), with ``dask.distributed`` workers instead of local processes:
   chunks and sends them.
 * **Resources** load once per worker process: each worker keeps one metric per configuration
   (the same cache as the mergeable metric objects).
+* **Tasks.** A task scores at most ``chunk_size`` segments; towards the end of a file the
+  tasks shrink (down to a quarter of that) so that the workers finish together rather than one
+  waiting for the other's last large task (:func:`_file_tasks`).
 * **Merging.** Metrics with integer statistics or exact sums (``Metric.groups_exactly``)
-  return one merged total per chunk, summed pairwise in a tree on the workers (exact in any
-  grouping); the others return
-  their rows, folded here in input order, so floating-point sums equal ``jobs=1``'s. Per-segment
-  rows come back in input order.
+  return one merged total per task (exact in any grouping); the others return their rows. The
+  results come back to the client in one gather and are merged here in input order
+  (``Metric.add_chunk``, the rule of every engine), so floating-point sums equal ``jobs=1``'s;
+  merging a few dozen small totals here costs the client microseconds, where a tree of merge
+  tasks on the workers cost the scheduler and the client one task and one transfer each.
+  Per-segment rows come back in input order.
 * Warnings a worker raises while reading (a byte-order mark, a carriage return) are re-raised
   here, once each, naming the file and line as locally.
 
@@ -25,6 +30,7 @@ Dask is an optional extra (``pip install 'meteor-eval[dask]'``), imported only h
 
 from __future__ import annotations
 
+import itertools
 import os
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
@@ -48,8 +54,21 @@ __all__ = [
     "segment_rows",
 ]
 
-#: Segments per chunk: big enough that scheduling costs nothing, small enough to balance.
-DEFAULT_CHUNK_LINES = 4096
+#: Segments per task at most: big enough that scheduling costs little (each task costs the
+#: scheduler and the client a few milliseconds of CPU, which they take from the workers on a
+#: machine with as many cores as workers), while the last tasks shrink so the workers finish
+#: together (:func:`_file_tasks`).
+DEFAULT_CHUNK_LINES = 8192
+
+#: File input: a task is cut from units of ``chunk_size // _UNITS_PER_TASK`` lines, at most
+#: ``_UNITS_PER_TASK`` of them, fewer once fewer than ``workers * _TAIL_SHARE`` tasks of full
+#: size are left.
+_UNITS_PER_TASK = 4
+_TAIL_SHARE = 2
+
+#: File input: most units found for the workers' first tasks before the files are scanned
+#: whole (a file shorter than that is read once for nothing, then scanned whole).
+_HEAD_UNITS = 64
 
 
 def file_chunks(paths: Sequence[str], chunk_lines: int = DEFAULT_CHUNK_LINES) -> list[FileChunk]:
@@ -115,12 +134,18 @@ def check_scheduler(scheduler: str) -> None:
 #: statistical profiler sampling each worker's thread every 10 ms (it takes the interpreter
 #: lock from the scoring), no sampling of that lock's contention every millisecond, and the
 #: event loops' watchdog tick every 200 ms instead of 20 ms. Together they cost each process
-#: about 5% of a core while the workers score or wait; a cluster of the user's own keeps its
-#: settings.
+#: about 5% of a core while the workers score or wait. Then the workers' memory check once a
+#: second instead of every 100 ms (its pause and spill thresholds still apply) and the
+#: system monitor (processes' CPU, memory and network counters, for the dashboard, which such
+#: a cluster does not serve) every 2 s instead of 500 ms: an idle cluster of two workers then
+#: costs the client about half the CPU (0.16 to 0.18 s per 10 s against 0.30 to 0.37) and
+#: each worker 0.07 s against 0.12. A cluster of the user's own keeps its settings.
 _LOCAL_CONFIG: dict[str, object] = {
     "distributed.worker.profile.enabled": False,
     "distributed.admin.system-monitor.gil.enabled": False,
     "distributed.admin.tick.interval": "200ms",
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
 }
 
 
@@ -196,15 +221,6 @@ def _score_chunk(
         return metric.chunk_total(pairs), notes
 
 
-def _merge_pair(cls: type[Metric[Any]], config: Any, first: Any, second: Any) -> Any:
-    """Run on a worker: the total of two consecutive chunk results (notes concatenated)."""
-    metric = _worker_metric(cls, config)
-    total, notes = first
-    other, more = second
-    total.merge_total(metric, other)
-    return total, notes + more
-
-
 def _jobs(
     client: Any,
     files: Sequence[str] | None,
@@ -214,12 +230,27 @@ def _jobs(
     shared_storage: bool,
 ) -> Iterator[FileChunk | list[Pair]]:
     if files is not None:
-        chunks = file_chunks(files, chunk_size)
-        if shared_storage and _workers_see(client, files):
-            yield from chunks
+        unit = max(1, chunk_size // _UNITS_PER_TASK)
+        most = max(1, chunk_size // unit)
+        seen = _workers_see(client, files) if shared_storage else None
+        workers = max(1, len(seen) if seen else len(client.nthreads()))
+        # Each worker's first task from a scan of its bytes only, submitted (by the caller)
+        # while the rest of the files is scanned; the whole scan checks the line counts, and
+        # no result is read before it (a failure drops the futures submitted).
+        first = max(1, min(most, _HEAD_UNITS // workers))
+        head = io.head_chunks(files, unit, workers * first)
+
+        def rest() -> Iterator[FileChunk]:  # scanned once the first tasks are submitted
+            yield from _file_tasks(file_chunks(files, unit)[len(head) :], most, workers)
+
+        tasks = itertools.chain(
+            (_joined(head[k : k + first]) for k in range(0, len(head), first)), rest()
+        )
+        if seen and all(seen.values()):
+            yield from tasks
         else:
-            for chunk in chunks:
-                yield _read_chunk(chunk, errors)
+            for task in tasks:
+                yield _read_chunk(task, errors)
         return
     assert pairs is not None
     iterator = iter(pairs)
@@ -227,15 +258,41 @@ def _jobs(
         yield batch
 
 
-def _workers_see(client: Any, paths: Sequence[str]) -> bool:
-    """True when every worker can open every path (shared storage)."""
+def _file_tasks(units: Sequence[FileChunk], most: int, workers: int) -> Iterator[FileChunk]:
+    """Consecutive ``units`` (chunks of the files, in order) joined into tasks of at most
+    ``most`` units: each takes a ``workers * _TAIL_SHARE``-th part of the units not yet given,
+    at most ``most`` and at least one, so the tasks keep their full size until the last
+    ``workers * _TAIL_SHARE`` of them and then shrink, and no worker waits at the end for
+    another's last large task. A task is one :class:`FileChunk` (the units' byte ranges are
+    contiguous in every file)."""
+    start = 0
+    while start < len(units):
+        step = max(1, min(most, (len(units) - start) // (max(1, workers) * _TAIL_SHARE)))
+        yield _joined(units[start : start + step])
+        start += step
+
+
+def _joined(units: Sequence[FileChunk]) -> FileChunk:
+    """One chunk of consecutive chunks (each file's ranges end where the next one's begin)."""
+    first, last = units[0], units[-1]
+    if len(units) == 1:
+        return first
+    ranges = tuple(
+        (path, start, end)
+        for (path, start, _), (_, _, end) in zip(first.ranges, last.ranges, strict=True)
+    )
+    return FileChunk(first.first_line, ranges, sum(unit.lines for unit in units))
+
+
+def _workers_see(client: Any, paths: Sequence[str]) -> dict[str, bool]:
+    """Per worker, whether it can open every path (shared storage when all of them can)."""
     absolute = [os.path.abspath(path) for path in paths]
 
     def visible(paths: list[str]) -> bool:
         return all(os.access(path, os.R_OK) for path in paths)
 
-    answers = client.run(visible, absolute)
-    return bool(answers) and all(answers.values())
+    answers: dict[str, bool] = client.run(visible, absolute)
+    return answers
 
 
 def _check(chunk_size: int, files: Sequence[str] | None, pairs: object) -> None:
@@ -260,7 +317,8 @@ class DaskInput(TypedDict, total=False):
     Attributes:
         files: The hypothesis file, then the reference files (one line a segment) ...
         pairs: ... or ``(hypothesis, references)`` pairs, sent from here.
-        chunk_size: Segments per task (default :data:`DEFAULT_CHUNK_LINES`).
+        chunk_size: Segments per task at most (default :data:`DEFAULT_CHUNK_LINES`; the last
+            tasks of a file are smaller).
         errors: Invalid UTF-8: ``"strict"`` (the default: an error naming file and line) or
             ``"replace"``.
         shared_storage: Let workers read the files themselves when they see the same paths
@@ -303,35 +361,26 @@ def corpus_total(metric: Metric[Any], client: Any, **options: Unpack[DaskInput])
         InputError: unreadable input or differing line counts.
     """
     futures = _submit(metric, client, "total", **options)
-    cls, config = type(metric), metric.config
-    if not futures:
-        return metric.new_total()
-    if metric.groups_exactly():
-        while len(futures) > 1:  # pairwise, in order: a tree of merges on the workers
-            merged = [
-                client.submit(_merge_pair, cls, config, futures[k], futures[k + 1], pure=False)
-                for k in range(0, len(futures) - 1, 2)
-            ]
-            if len(futures) % 2:
-                merged.append(futures[-1])
-            futures = merged
-        total, notes = futures[0].result()
-        _reraise(notes)
-        merged_total: Total = total
-        return merged_total
     result = metric.new_total()
-    for part in _results(futures):
+    for part in _results(client, futures):
         metric.add_chunk(result, part)
     return result
 
 
-def _results(futures: Sequence[Any]) -> list[Any]:
-    """The futures' results in order, once every one is in; then the warnings their workers
-    raised while reading, re-raised here."""
+def _results(client: Any, futures: Sequence[Any]) -> list[Any]:
+    """The futures' results in order, once every one is in, fetched in one gather; then the
+    warnings their workers raised while reading, re-raised here. A task that failed raises
+    its error, the first in input order."""
+    if not futures:
+        return []
+    distributed = _import_distributed()
+    for finished in distributed.as_completed(futures):
+        if finished.status == "error":
+            for future in futures:  # the earliest failure in input order
+                future.result()
     out: list[Any] = []
     notes_all: list[str] = []
-    for future in futures:
-        part, notes = future.result()
+    for part, notes in client.gather(list(futures)):
         out.append(part)
         notes_all.extend(notes)
     _reraise(notes_all)
@@ -349,4 +398,4 @@ def segment_rows(
     """Each segment's statistics row and number of references, in input order (``options``:
     those of :func:`corpus_total`)."""
     futures = _submit(metric, client, "rows", **options)
-    return [record for rows in _results(futures) for record in rows]
+    return [record for rows in _results(client, futures) for record in rows]

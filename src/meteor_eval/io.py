@@ -30,6 +30,7 @@ __all__ = [
     "FileChunk",
     "count_lines",
     "file_chunks",
+    "head_chunks",
     "iter_lines",
     "iter_segments",
     "line_offsets",
@@ -242,12 +243,15 @@ def count_lines(name: str) -> int | None:
     return count
 
 
-def line_offsets(name: str, every: int) -> tuple[list[int], int]:
+def line_offsets(name: str, every: int, most: int | None = None) -> tuple[list[int], int]:
     """Where lines ``0, every, 2 * every, ...`` start (byte offsets) and how many lines the
     file has (a last line without a line break counts), by one pass over its bytes.
 
     Cuts a file into ranges of ``every`` lines that :func:`read_range` reads independently (on
-    other machines too), as :func:`iter_lines` would read them.
+    other machines too), as :func:`iter_lines` would read them. With ``most``, the scan stops
+    once ``most`` offsets after the first are found (the first ``most + 1`` offsets of the
+    whole scan, and the count of the lines before the last of them); a shorter file is
+    scanned whole.
 
     Raises:
         InputError: the file is missing or unreadable.
@@ -271,6 +275,8 @@ def line_offsets(name: str, every: int) -> tuple[list[int], int]:
                 offsets.append(position + index + 1)
                 count += need
                 newlines -= need
+                if most is not None and len(offsets) > most:
+                    return offsets, count
             count += newlines
             position += len(block)
     if last and not last.endswith(b"\n") and not _only_bom(name, count, position):
@@ -409,6 +415,32 @@ def file_chunks(paths: Sequence[str], chunk_lines: int) -> list[FileChunk]:
         first = k * chunk_lines
         chunks.append(FileChunk(first, tuple(ranges), min(chunk_lines, counts[0] - first)))
     return chunks
+
+
+def head_chunks(paths: Sequence[str], chunk_lines: int, chunks: int) -> list[FileChunk]:
+    """The first ``chunks`` chunks of :func:`file_chunks` (same arguments), found by scanning
+    only their bytes, so that work can start before the rest of the files is scanned; an
+    empty list when a file has fewer than ``chunks * chunk_lines`` lines ended by a line break
+    (scan it whole then). The files' line counts are not checked: :func:`file_chunks` does
+    that.
+
+    Raises:
+        InputError: a file is unreadable.
+    """
+    scans = [line_offsets(path, chunk_lines, most=chunks)[0] for path in paths]
+    if any(len(offsets) <= chunks for offsets in scans):
+        return []
+    return [
+        FileChunk(
+            k * chunk_lines,
+            tuple(
+                (path, offsets[k], offsets[k + 1])
+                for path, offsets in zip(paths, scans, strict=True)
+            ),
+            chunk_lines,
+        )
+        for k in range(chunks)
+    ]
 
 
 def read_chunk(chunk: FileChunk, errors: EncodingErrors) -> list[tuple[str, Sequence[str]]]:

@@ -86,8 +86,12 @@ _IN_FLIGHT_PER_JOB = 3
 # about a millisecond of CPU (the executor's threads, pipes and pickles), which it takes from
 # the workers on a machine with as many cores as workers; grouping cuts the number of tasks
 # while the last ones shrink to single chunks, so the workers still finish together.
-_MAX_CHUNKS_PER_TASK = 8
-_SHARE = 4
+_MAX_CHUNKS_PER_TASK = 16
+_SHARE = 2
+
+# File input: most chunks found for the workers' first tasks before the files are scanned
+# whole (a file shorter than that is read once for nothing, then scanned whole).
+_HEAD_CHUNKS = 64
 
 Progress = Callable[[int], None]
 
@@ -307,23 +311,38 @@ def _serial(
 Job = Sequence[Pair] | FileChunk | tuple[FileChunk, ...]
 
 
-def _jobs(pairs: Iterable[Pair], chunk_size: int, n_jobs: int) -> Iterator[tuple[Job, int, int]]:
-    """What is sent to the workers, with its number of chunks and of segments: byte ranges of
-    files (consecutive chunks grouped into one task, see :func:`_file_tasks`), or chunks of
-    pairs."""
+def _jobs(
+    pairs: Iterable[Pair], chunk_size: int, n_jobs: int
+) -> Iterator[tuple[Job, int, int, bool]]:
+    """What is sent to the workers, with its number of chunks and of segments, and whether
+    the input is known to be consistent by then (files: their line counts checked): byte
+    ranges of files (consecutive chunks grouped into one task, see :func:`_file_tasks`; the
+    first task of each worker is found before the rest of the files is scanned, see
+    :func:`meteor_eval.io.head_chunks`), or chunks of pairs."""
     if isinstance(pairs, Files):
-        from meteor_eval.io import file_chunks
+        from meteor_eval.io import file_chunks, head_chunks
 
-        ranges = file_chunks([pairs.hypothesis, *pairs.references], chunk_size)
-        for group in _file_tasks(len(ranges), n_jobs):
-            if len(group) == 1:
-                yield ranges[group.start], 1, ranges[group.start].lines
+        paths = [pairs.hypothesis, *pairs.references]
+        # The first task of each worker from a scan of their bytes only: the workers score
+        # them while this process scans the rest (which checks the line counts: no result is
+        # taken before that, see _parallel).
+        per_job = max(1, min(_MAX_CHUNKS_PER_TASK, _HEAD_CHUNKS // n_jobs))
+        head = head_chunks(paths, chunk_size, n_jobs * per_job)
+        for start in range(0, len(head), per_job):
+            parts = tuple(head[start : start + per_job])
+            job = parts[0] if len(parts) == 1 else parts
+            yield job, len(parts), sum(part.lines for part in parts), False
+        ranges = file_chunks(paths, chunk_size)
+        for group in _file_tasks(len(ranges) - len(head), n_jobs):
+            first, stop = group.start + len(head), group.stop + len(head)
+            if stop - first == 1:
+                yield ranges[first], 1, ranges[first].lines, True
             else:
-                parts = tuple(ranges[group.start : group.stop])
-                yield parts, len(parts), sum(part.lines for part in parts)
+                parts = tuple(ranges[first:stop])
+                yield parts, len(parts), sum(part.lines for part in parts), True
         return
     for chunk in _chunks(pairs, chunk_size):
-        yield chunk, 1, len(chunk)
+        yield chunk, 1, len(chunk), True
 
 
 def _file_tasks(chunks: int, n_jobs: int) -> Iterator[range]:
@@ -387,7 +406,7 @@ def _parallel(
     errors = pairs.errors if isinstance(pairs, Files) else "strict"
     with _no_sigpipe(), _pool(metric, n_jobs, run.start_method) as pool:
         try:
-            for job, chunks, count in _jobs(pairs, run.chunk_size, n_jobs):
+            for job, chunks, count, checked in _jobs(pairs, run.chunk_size, n_jobs):
                 try:
                     future = pool.submit(_in_worker, task, job, errors, *extra)
                 except BrokenProcessPool:
@@ -405,7 +424,9 @@ def _parallel(
                 pending.append((future, number, offset + 1, last, offset + count, chunks > 1))
                 offset += count
                 number += chunks
-                while len(pending) >= limit or (pending and pending[0][0].done()):
+                # No result is taken before the input is known to be consistent (a file with
+                # too few lines fails the run before any row is given to the caller).
+                while checked and (len(pending) >= limit or (pending and pending[0][0].done())):
                     for result in _outcome(pending):
                         yield result
                         done += size(result)

@@ -57,7 +57,7 @@ def test_local_cluster_workers_do_not_profile_themselves(client: Any) -> None:
     settings apply to that cluster only, not to this process's Dask configuration."""
     import dask
 
-    def settings() -> tuple[object, object, object]:
+    def settings() -> tuple[object, ...]:
         import dask
 
         get = dask.config.get
@@ -65,11 +65,13 @@ def test_local_cluster_workers_do_not_profile_themselves(client: Any) -> None:
             get("distributed.worker.profile.enabled"),
             get("distributed.admin.system-monitor.gil.enabled"),
             get("distributed.admin.tick.interval"),
+            get("distributed.worker.memory.monitor-interval"),
+            get("distributed.admin.system-monitor.interval"),
         )
 
     answers = client.run(settings)
     assert len(answers) == 2
-    assert set(answers.values()) == {(False, False, "200ms")}
+    assert set(answers.values()) == {(False, False, "200ms", "1s", "2s")}
     assert dask.config.get("distributed.worker.profile.enabled") is True
 
 
@@ -113,6 +115,13 @@ def test_worker_errors_and_warnings_reach_the_client(client: Any, tmp_path: Path
     ref.write_bytes(b"a b\nc d e\n")
     with pytest.raises(InputError, match=r"has 3 lines but .*ref\.txt has 2"):
         corpus_result(Bleu(), client, files=[str(hyp), str(ref)])
+    # The first tasks are submitted before the files are scanned whole: the scan still fails
+    # the run.
+    hyp.write_bytes(b"a b\n" * 40)
+    ref.write_bytes(b"a b\n" * 39)
+    with pytest.raises(InputError, match=r"has 40 lines but .*ref\.txt has 39"):
+        corpus_result(Bleu(), client, files=[str(hyp), str(ref)], chunk_size=4)
+    hyp.write_bytes(b"a b\nc d\re\nf\n")
     ref.write_bytes(b"a b\nc d e\nf\n")
     with pytest.warns(UserWarning, match=r"hyp.txt:2: a carriage return"):
         corpus_result(Bleu(), client, files=[str(hyp), str(ref)], chunk_size=1)
@@ -146,3 +155,26 @@ def test_command_line_scheduler_equals_jobs_1(
     assert "--jobs and --scheduler are alternatives" in capsys.readouterr().err
     assert main([*argv, "--scheduler", "local:x"]) == 2
     assert "local:N" in capsys.readouterr().err
+
+
+def test_file_tasks_shrink_at_the_end_and_read_as_their_units(tmp_path: Path) -> None:
+    """Tasks of files join consecutive units (``_file_tasks``): at most ``most`` of them,
+    smaller towards the end so that the workers finish together, every unit once and in
+    order; a joined task reads as its units one after the other."""
+    from meteor_eval import io as mio
+    from meteor_eval.distributed import _file_tasks
+
+    hyp, ref = tmp_path / "hyp", tmp_path / "ref"
+    hyp.write_text("".join(f"the cat {k}\n" for k in range(203)), encoding="utf-8")
+    ref.write_text("".join(f"a cat {k % 5}\n" for k in range(203)), encoding="utf-8")
+    paths = [str(hyp), str(ref)]
+    units = mio.file_chunks(paths, 3)  # 68 units, the last of 2 lines
+    tasks = list(_file_tasks(units, 4, 2))
+    sizes = [task.lines for task in tasks]
+    assert sum(sizes) == 203 and max(sizes) == 12
+    assert sizes[:5] == [12] * 5 and sizes[-4:] == [3, 3, 3, 2]
+    assert sizes == sorted(sizes, reverse=True)
+    assert [task.first_line for task in tasks] == [sum(sizes[:k]) for k in range(len(sizes))]
+    read = [pair for task in tasks for pair in mio.read_chunk(task, "strict")]
+    assert read == [pair for unit in units for pair in mio.read_chunk(unit, "strict")]
+    assert len(read) == 203

@@ -104,6 +104,65 @@ def test_file_chunks_read_as_the_pairs_of_the_files(
     ]
 
 
+@settings(max_examples=150, deadline=None)
+@given(
+    lines=st.lists(st.tuples(_line, _line), max_size=25),
+    extra=st.integers(0, 3),
+    final_break=st.booleans(),
+    bom=st.booleans(),
+    every=st.integers(1, 5),
+    chunks=st.integers(1, 8),
+    scan=st.integers(1, 9),
+)
+def test_head_chunks_are_the_first_chunks_of_the_whole_scan(
+    tmp_path_factory: pytest.TempPathFactory,
+    lines: list[tuple[str, str]],
+    extra: int,
+    final_break: bool,
+    bom: bool,
+    every: int,
+    chunks: int,
+    scan: int,
+) -> None:
+    """The first tasks of ``--jobs`` come from a scan of the files' first bytes only
+    (``head_chunks``): they are the first chunks of the whole scan, and there are none unless
+    every file has the lines they hold (files of different lengths included: the whole scan
+    refuses those later)."""
+    folder = tmp_path_factory.mktemp("head")
+    paths = []
+    for side in range(2):
+        path = folder / f"f{side}.txt"
+        rows = [pair[side] for pair in lines] + ["x"] * (extra if side else 0)
+        last_break = rows and (final_break or not rows[-1])
+        text = "\n".join(rows) + ("\n" if last_break else "")
+        path.write_bytes((b"\xef\xbb\xbf" if bom and side else b"") + text.encode("utf-8"))
+        paths.append(str(path))
+    old = mio._SCAN_BYTES
+    mio._SCAN_BYTES = scan  # the scan stops inside a block, or at a block's end
+    try:
+        head = mio.head_chunks(paths, every, chunks)
+        counts = [mio.line_offsets(path, every)[1] for path in paths]
+        whole = [mio.line_offsets(path, every)[0] for path in paths]
+    finally:
+        mio._SCAN_BYTES = old
+    if min(counts) < every * chunks or (min(counts) == every * chunks and not head):
+        # too short (or exactly as long, its last line without a line break)
+        assert head == []
+        return
+    assert len(head) == chunks
+    for k, chunk in enumerate(head):
+        assert (chunk.first_line, chunk.lines) == (k * every, every)
+        ends = [
+            offsets[k + 1] if k + 1 < len(offsets) else Path(path).stat().st_size
+            for path, offsets in zip(paths, whole, strict=True)
+        ]
+        assert chunk.ranges == tuple(
+            (path, offsets[k], end) for path, offsets, end in zip(paths, whole, ends, strict=True)
+        )
+    if counts[0] == counts[1]:
+        assert head == mio.file_chunks(paths, every)[:chunks]
+
+
 def _nth_naive(block: bytes, start: int, n: int) -> int:
     index = start - 1
     for _ in range(n):

@@ -9,7 +9,9 @@ from __future__ import annotations
 import multiprocessing
 import os
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,6 +20,7 @@ from meteor_eval import MeteorMetric, corpus_bleu, corpus_meteor, corpus_rouge, 
 from meteor_eval.errors import ConfigError, InputError
 from meteor_eval.match import registry
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
+from meteor_eval.metrics.protocol import Pair
 from meteor_eval.parallel import Files, segment_rows
 
 OPTIONS = {"modules": ("exact", "stem", "synonym"), "normalization": "norm"}
@@ -352,11 +355,14 @@ def test_file_chunks_grouped_into_tasks_give_one_process_rows_warnings_and_error
     from meteor_eval.errors import WorkBudgetError
 
     tasks = [len(task) for task in pool._file_tasks(60, 2)]
-    assert tasks[:2] == [7, 6] and tasks[-1] == 1 and sum(tasks) == 60
+    assert tasks[:2] == [15, 11] and tasks[-1] == 1 and sum(tasks) == 60
+    # With chunks of one line, each worker's first task is 16 lines found by a scan of the
+    # first 32 lines only (io.head_chunks); the other 28 lines make tasks of 7, 5, 4, ...
     hyp, ref = tmp_path / "hyp", tmp_path / "ref"
     lines = [f"the cat number {k}" for k in range(60)]
-    lines[8] = "a\rcat"
-    lines[11] = "a\rdog"  # the 5th of the 6 chunks of one line of the second task
+    lines[8] = "a\rcat"  # the 9th chunk of the first task
+    lines[11] = "a\rdog"
+    lines[36] = "a\rbird"  # the 5th of the 7 chunks of the first task after the scan
     hyp.write_text("\n".join(lines) + "\n", encoding="utf-8")
     ref.write_text("\n".join(f"a cat number {k % 7}" for k in range(60)) + "\n", encoding="utf-8")
     files = Files(str(hyp), (str(ref),))
@@ -368,6 +374,7 @@ def test_file_chunks_grouped_into_tasks_give_one_process_rows_warnings_and_error
         assert [str(w.message) for w in caught] == [
             f"{hyp}:9: a carriage return inside the line is read as a space",
             f"{hyp}:12: a carriage return inside the line is read as a space",
+            f"{hyp}:37: a carriage return inside the line is read as a space",
         ]
         assert got == list(segment_rows(scorer, files))
         total = scorer.stream_total(files, pool.Run(2, 1, method))
@@ -379,6 +386,13 @@ def test_file_chunks_grouped_into_tasks_give_one_process_rows_warnings_and_error
     with limits.work_budget(meteor15=10), pytest.raises(WorkBudgetError) as over:
         list(segment_rows(scorer, files, jobs=2, chunk_size=2, start_method="fork"))
     assert str(over.value).startswith("line 6: METEOR (meteor15) would take ")
+    # ... and in a task sent after the scan (chunks of one line: line 36 is the 4th chunk of
+    # the task of 7 that follows the two first tasks of 16)
+    lines[5], lines[35] = lines[4], " ".join(["cat"] * 30)
+    hyp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with limits.work_budget(meteor15=10), pytest.raises(WorkBudgetError) as over:
+        list(segment_rows(scorer, files, jobs=2, chunk_size=1, start_method="fork"))
+    assert str(over.value).startswith("line 36: METEOR (meteor15) would take ")
     ref.write_bytes(ref.read_bytes().replace(b"a cat number 3\n", b"a cat \xff 3\n", 5))
     bad = [k + 1 for k, line in enumerate(ref.read_bytes().split(b"\n")) if b"\xff" in line]
     assert len(bad) == 5 and bad[0] > 1
@@ -469,3 +483,45 @@ def test_forks_beside_numpy_only(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(processes, "_thread_ids", lambda: frozenset({"10", "11", "12"}))
     monkeypatch.setattr(processes, "thread_count", lambda: 3)
     assert not processes.forks_beside_numpy_only()
+
+
+@pytest.mark.parametrize("head", [2, 8])
+def test_first_tasks_of_one_chunk_or_several_give_the_rows_of_one_process(
+    head: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With many workers each first task found before the whole scan is a single chunk (here
+    2 chunks for 2 workers), otherwise several: the rows are those of one process."""
+    from meteor_eval import pool
+
+    monkeypatch.setattr(pool, "_HEAD_CHUNKS", head)
+    files = _write(tmp_path)
+    metric = Meteor(CONFIG)
+    rows = list(segment_rows(metric, files, jobs=2, chunk_size=3, start_method="fork"))
+    assert rows == list(segment_rows(metric, files))
+    total = metric.stream_total(files, pool.Run(2, 3, "fork"))
+    one = metric.stream_total(files, pool.Run())
+    assert (total.count, metric.result(total)) == (one.count, metric.result(one))
+
+
+def test_no_result_is_given_before_the_files_line_counts_are_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first task of each worker is sent before the files are scanned whole (the scan
+    checks their line counts); a result that comes back meanwhile is not given to the caller,
+    so files of different lengths fail the run before any row is seen."""
+    import time
+
+    from meteor_eval import pool
+
+    pairs = list(zip(HYPS, REFS, strict=True))
+
+    def jobs(pairs: list[Pair], chunk_size: int, n_jobs: int) -> Iterator[Any]:
+        yield pairs[:3], 1, 3, False
+        time.sleep(1.0)  # the first task is done before the second is sent
+        yield pairs[3:6], 1, 3, False
+        raise InputError("hyp has 9 lines but ref has 8")  # the whole scan
+
+    monkeypatch.setattr(pool, "_jobs", jobs)
+    rows = segment_rows(Meteor(CONFIG), pairs, jobs=2, start_method="fork")
+    with pytest.raises(InputError, match="has 9 lines but"):
+        next(rows)  # no row before the error
