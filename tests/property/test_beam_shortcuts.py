@@ -391,13 +391,27 @@ def two_candidate_stores(draw: st.DrawFn) -> CandidateStore:
     n_ref = draw(st.integers(1, 60))
     n_hyp = draw(st.integers(1, 60))
     band = draw(st.integers(0, 3))
-    store = CandidateStore(n_hyp, n_ref)
     rnd = random.Random(draw(st.integers(0, 2**32 - 1)))
     busy = draw(st.sampled_from((0.5, 0.8, 1.0)))
+    return _banded_store(rnd, n_hyp, n_ref, band, busy, lambda: 2)
+
+
+def _banded_store(
+    rnd: random.Random,
+    n_hyp: int,
+    n_ref: int,
+    band: int,
+    busy: float,
+    per_position: Callable[[], int],
+) -> CandidateStore:
+    """Candidates near the diagonal: at each reference position (a share ``busy`` of them),
+    ``per_position()`` candidates whose hypothesis start is within ``band`` of the position's
+    place on the diagonal, mostly one word long on each side (up to three)."""
+    store = CandidateStore(n_hyp, n_ref)
     for j in range(n_ref):
         if rnd.random() > busy:
             continue
-        for _ in range(2):
+        for _ in range(per_position()):
             centre = j * n_hyp // n_ref
             hyp_start = min(n_hyp - 1, max(0, centre + rnd.randint(-band, band)))
             ref_len = 1 if rnd.random() < 0.85 else rnd.randint(1, min(3, n_ref - j))
@@ -451,8 +465,7 @@ def four_to_eight_bucket_stores(draw: st.DrawFn) -> CandidateStore:
     """Positions with three to seven candidates each (or none), on a narrow band.
 
     Such a step files four to eight buckets (the candidates and the skip), which
-    ``_ext/beam.c`` merges by taking the smallest of the buckets' next keys in one pass
-    (``merge_scan()``), a used-up bucket reading as the largest key. Every bucket sits after a
+    ``_ext/beam.c`` merges in ``merge_buckets()``. Every bucket sits after a
     sentinel key 0 that ends a key's insertion; with all weights zero the first path's keys are
     0 and equal ranks abound, so a key equal to the sentinel must still go after it. Beams up to
     64 keep these steps on the merge; segments of up to 128 words take both bit-word layouts.
@@ -460,19 +473,9 @@ def four_to_eight_bucket_stores(draw: st.DrawFn) -> CandidateStore:
     n_ref = draw(st.one_of(st.integers(1, 40), st.integers(60, 128)))
     n_hyp = draw(st.one_of(st.integers(1, 40), st.integers(60, 128)))
     band = draw(st.integers(0, 4))
-    store = CandidateStore(n_hyp, n_ref)
     rnd = random.Random(draw(st.integers(0, 2**32 - 1)))
     busy = draw(st.sampled_from((0.3, 0.7, 1.0)))
-    for j in range(n_ref):
-        if rnd.random() > busy:
-            continue
-        for _ in range(rnd.randint(3, 7)):
-            centre = j * n_hyp // n_ref
-            hyp_start = min(n_hyp - 1, max(0, centre + rnd.randint(-band, band)))
-            ref_len = 1 if rnd.random() < 0.85 else rnd.randint(1, min(3, n_ref - j))
-            hyp_len = 1 if rnd.random() < 0.85 else rnd.randint(1, min(3, n_hyp - hyp_start))
-            store.add(Match(j, ref_len, hyp_start, hyp_len, rnd.randrange(4)))
-    return store
+    return _banded_store(rnd, n_hyp, n_ref, band, busy, lambda: rnd.randint(3, 7))
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -30,7 +30,7 @@ from meteor_eval.resources.wordnet import (
     nltk_wordnet,
     wordnet_spec,
 )
-from meteor_eval.resources.wordnet.meteor import _synset_table, meteor_exceptions
+from meteor_eval.resources.wordnet.meteor import _SynsetTable, meteor_exceptions
 from meteor_eval.resources.wordnet.shipped import meteor_sections, read_meteor_binary
 
 if TYPE_CHECKING:
@@ -192,7 +192,7 @@ def test_binary_meteor_view_is_current_and_equals_the_text_index(
     form = wordnet_text_form
     shipped = data_file("wordnet", METEOR_BINARY_FILE).read_bytes()
     assert build_meteor_binary(form.index, form.exceptions) == shipped
-    table = _synset_table(meteor_sections())
+    table = _SynsetTable(meteor_sections())
     parsed = merged_synsets(form.text("index.tsv.gz"))
     assert len(table) == len(parsed) == 147306
     assert dict(table.items()) == parsed

@@ -31,7 +31,7 @@ from meteor_eval.resources.wordnet import (
     nltk_wordnet,
 )
 from meteor_eval.resources.wordnet import meteor as meteor_module
-from meteor_eval.resources.wordnet.meteor import _synset_table, _SynsetTable, meteor_exceptions
+from meteor_eval.resources.wordnet.meteor import _SynsetTable, meteor_exceptions
 from meteor_eval.resources.wordnet.nltk import _NltkIndex, nltk_exceptions
 from meteor_eval.resources.wordnet.shipped import meteor_sections
 
@@ -135,7 +135,7 @@ def test_meteor_packed_sets_property(plain_meteor: MeteorWordNet, tokens: list[s
 
 
 def test_meteor_packed_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    table = _synset_table(meteor_sections())
+    table = _SynsetTable(meteor_sections())
     view = MeteorWordNet(table, {})
     monkeypatch.setattr(meteor_module, "_CACHE_SIZE", 3)
     view.packed_synonym_sets(["dog", "cat", "cow"])

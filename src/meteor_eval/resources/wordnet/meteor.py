@@ -406,27 +406,18 @@ class _SynsetTable(Mapping[str, tuple[int, ...]]):
 
     __slots__ = ("_keys", "_own_ends", "_pool", "_starts", "_words", "packed_sets")
 
-    def __init__(
-        self,
-        keys: KeyTable,
-        starts: Sequence[int],
-        own_ends: Sequence[int],
-        pool: Sequence[int],
-        word_count: int,
-        pool_bytes: tuple[bytes | mmap.mmap, int] | None = None,
-    ) -> None:
-        """Wrap the loaded sections.
-
-        ``pool_bytes`` is ``(buffer, byte offset)`` of the pool as native int64 values, when
-        the caller has it (the loaded file itself); otherwise the pool is packed here.
-        """
+    def __init__(self, sections: MeteorSections) -> None:
+        """Wrap the loaded sections of the binary view (their pool as native int64 values
+        when the file holds them so, else packed here)."""
+        keys, starts, own_ends = sections.keys, sections.starts, sections.own_ends
         self._keys = keys
         self._starts = starts
         self._own_ends = own_ends
-        self._pool = pool
-        self._words = word_count
+        self._pool = sections.pool
+        self._words = sections.words
+        pool_bytes = sections.pool_bytes
         if pool_bytes is None:
-            pool_bytes = (array("q", pool).tobytes(), 0)
+            pool_bytes = (array("q", sections.pool).tobytes(), 0)
         #: (tokens, cache) -> packed S(t) of each token (see :func:`_packed_sets_function`).
         self.packed_sets = _packed_sets_function(keys, starts, own_ends, *pool_bytes)
 
@@ -469,18 +460,6 @@ class _SynsetTable(Mapping[str, tuple[int, ...]]):
         return self._words
 
 
-def _synset_table(sections: MeteorSections) -> _SynsetTable:
-    """The :class:`_SynsetTable` over the loaded sections of the binary view."""
-    return _SynsetTable(
-        sections.keys,
-        sections.starts,
-        sections.own_ends,
-        sections.pool,
-        sections.words,
-        sections.pool_bytes,
-    )
-
-
 def _shipped_exceptions() -> dict[str, tuple[str, ...]]:
     """The exception lists of the shipped data, read from the NLTK view, which keeps them."""
     return meteor_exceptions(nltk_sections().exceptions_text)
@@ -498,7 +477,7 @@ def meteor_wordnet() -> MeteorWordNet:
         ResourceError: the shipped table is missing, damaged, or does not match
             ``manifest.json`` (the message names the file).
     """
-    return MeteorWordNet(_synset_table(meteor_sections()), _shipped_exceptions)
+    return MeteorWordNet(_SynsetTable(meteor_sections()), _shipped_exceptions)
 
 
 class _DirectoryWordNet(MeteorWordNet):
