@@ -234,23 +234,26 @@ def _jobs(
         most = max(1, chunk_size // unit)
         seen = _workers_see(client, files) if shared_storage else None
         workers = max(1, len(seen) if seen else len(client.nthreads()))
+        if not (seen and all(seen.values())):
+            # The workers cannot read the files: this process reads every task, after the
+            # whole scan has checked the line counts (so a file's length is named before any
+            # of its lines is decoded or warned about).
+            for task in _file_tasks(file_chunks(files, unit), most, workers):
+                yield _read_chunk(task, errors)
+            return
         # Each worker's first task from a scan of its bytes only, submitted (by the caller)
         # while the rest of the files is scanned; the whole scan checks the line counts, and
-        # no result is read before it (a failure drops the futures submitted).
+        # no result is read before it (a failure drops the futures submitted). With more
+        # workers than _HEAD_UNITS, no head: the whole scan comes first.
         first = max(1, min(most, _HEAD_UNITS // workers))
-        head = io.head_chunks(files, unit, workers * first)
+        head = io.head_chunks(files, unit, workers * first) if workers <= _HEAD_UNITS else []
 
         def rest() -> Iterator[FileChunk]:  # scanned once the first tasks are submitted
             yield from _file_tasks(file_chunks(files, unit)[len(head) :], most, workers)
 
-        tasks = itertools.chain(
+        yield from itertools.chain(
             (_joined(head[k : k + first]) for k in range(0, len(head), first)), rest()
         )
-        if seen and all(seen.values()):
-            yield from tasks
-        else:
-            for task in tasks:
-                yield _read_chunk(task, errors)
         return
     assert pairs is not None
     iterator = iter(pairs)

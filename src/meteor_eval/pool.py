@@ -326,8 +326,9 @@ def _jobs(
         # The first task of each worker from a scan of their bytes only: the workers score
         # them while this process scans the rest (which checks the line counts: no result is
         # taken before that, see _parallel).
+        # More workers than _HEAD_CHUNKS: no head (the whole scan comes first).
         per_job = max(1, min(_MAX_CHUNKS_PER_TASK, _HEAD_CHUNKS // n_jobs))
-        head = head_chunks(paths, chunk_size, n_jobs * per_job)
+        head = head_chunks(paths, chunk_size, n_jobs * per_job) if n_jobs <= _HEAD_CHUNKS else []
         for start in range(0, len(head), per_job):
             parts = tuple(head[start : start + per_job])
             job = parts[0] if len(parts) == 1 else parts

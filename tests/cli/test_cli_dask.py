@@ -121,6 +121,16 @@ def test_worker_errors_and_warnings_reach_the_client(client: Any, tmp_path: Path
     ref.write_bytes(b"a b\n" * 39)
     with pytest.raises(InputError, match=r"has 40 lines but .*ref\.txt has 39"):
         corpus_result(Bleu(), client, files=[str(hyp), str(ref)], chunk_size=4)
+    # Read by the client (no shared storage), the files' lengths are checked before any line
+    # is decoded or warned about: the error names the lengths, and nothing is warned.
+    hyp.write_bytes(b"a\xff b\rc\n" + b"a b\n" * 40)
+    ref.write_bytes(b"a b\n" * 40)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(InputError, match=r"has 41 lines but .*ref\.txt has 40"):
+            corpus_result(
+                Bleu(), client, files=[str(hyp), str(ref)], chunk_size=4, shared_storage=False
+            )
     hyp.write_bytes(b"a b\nc d\re\nf\n")
     ref.write_bytes(b"a b\nc d e\nf\n")
     with pytest.warns(UserWarning, match=r"hyp.txt:2: a carriage return"):

@@ -485,16 +485,20 @@ def test_forks_beside_numpy_only(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not processes.forks_beside_numpy_only()
 
 
-@pytest.mark.parametrize("head", [2, 8])
+@pytest.mark.parametrize("head", [1, 2, 8])
 def test_first_tasks_of_one_chunk_or_several_give_the_rows_of_one_process(
     head: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """With many workers each first task found before the whole scan is a single chunk (here
-    2 chunks for 2 workers), otherwise several: the rows are those of one process."""
+    2 chunks for 2 workers), otherwise several, and with more workers than ``_HEAD_CHUNKS``
+    none (the whole scan comes first, so at most that many chunks are read ahead): the rows
+    are those of one process."""
     from meteor_eval import pool
 
     monkeypatch.setattr(pool, "_HEAD_CHUNKS", head)
     files = _write(tmp_path)
+    ahead = [job for job, _, _, checked in pool._jobs(files, 3, 2) if not checked]
+    assert len(ahead) == (0 if head < 2 else 2)
     metric = Meteor(CONFIG)
     rows = list(segment_rows(metric, files, jobs=2, chunk_size=3, start_method="fork"))
     assert rows == list(segment_rows(metric, files))
@@ -509,16 +513,18 @@ def test_no_result_is_given_before_the_files_line_counts_are_checked(
     """The first task of each worker is sent before the files are scanned whole (the scan
     checks their line counts); a result that comes back meanwhile is not given to the caller,
     so files of different lengths fail the run before any row is seen."""
-    import time
-
     from meteor_eval import pool
 
     pairs = list(zip(HYPS, REFS, strict=True))
+    in_flight = 2 * pool._IN_FLIGHT_PER_JOB  # the most tasks sent before one is waited on
+    assert len(pairs) >= in_flight
 
     def jobs(pairs: list[Pair], chunk_size: int, n_jobs: int) -> Iterator[Any]:
-        yield pairs[:3], 1, 3, False
-        time.sleep(1.0)  # the first task is done before the second is sent
-        yield pairs[3:6], 1, 3, False
+        # As many first tasks as may be in flight: without the rule, the last of them makes
+        # the first one's result be taken (and given) before the scan below, whatever the
+        # timing.
+        for k in range(in_flight):
+            yield pairs[k : k + 1], 1, 1, False
         raise InputError("hyp has 9 lines but ref has 8")  # the whole scan
 
     monkeypatch.setattr(pool, "_jobs", jobs)
