@@ -68,6 +68,22 @@ def test_errors_and_warnings_name_the_line(tmp_path: Path) -> None:
         mio.line_offsets(str(path), 0)
 
 
+def _write_columns(
+    folder: Path, columns: list[list[str]], final_break: bool, bom: bool
+) -> list[str]:
+    """One file per column of lines (``f0.txt``, ``f1.txt``, ...), the last line ended by a
+    line break when ``final_break`` (an empty last line exists only with its line break); a
+    byte-order mark before every file but the first when ``bom``."""
+    paths = []
+    for side, rows in enumerate(columns):
+        path = folder / f"f{side}.txt"
+        last_break = rows and (final_break or not rows[-1])
+        text = "\n".join(rows) + ("\n" if last_break else "")
+        path.write_bytes((b"\xef\xbb\xbf" if bom and side else b"") + text.encode("utf-8"))
+        paths.append(str(path))
+    return paths
+
+
 @settings(max_examples=100, deadline=None)
 @given(
     lines=st.lists(st.tuples(_line, _line), max_size=25),
@@ -83,15 +99,8 @@ def test_file_chunks_read_as_the_pairs_of_the_files(
     every: int,
 ) -> None:
     """What ``--jobs`` workers read (one chunk each) is what one process streams."""
-    folder = tmp_path_factory.mktemp("chunks")
-    paths = []
-    for side in range(2):
-        path = folder / f"f{side}.txt"
-        # An empty last line exists only with its line break.
-        last_break = lines and (final_break or not lines[-1][side])
-        text = "\n".join(pair[side] for pair in lines) + ("\n" if last_break else "")
-        path.write_bytes((b"\xef\xbb\xbf" if bom and side else b"") + text.encode("utf-8"))
-        paths.append(str(path))
+    columns = [[pair[side] for pair in lines] for side in range(2)]
+    paths = _write_columns(tmp_path_factory.mktemp("chunks"), columns, final_break, bom)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         want = list(mio.iter_segments(paths[0], paths[1:]))
@@ -128,15 +137,8 @@ def test_head_chunks_are_the_first_chunks_of_the_whole_scan(
     (``head_chunks``): they are the first chunks of the whole scan, and there are none unless
     every file has the lines they hold (files of different lengths included: the whole scan
     refuses those later)."""
-    folder = tmp_path_factory.mktemp("head")
-    paths = []
-    for side in range(2):
-        path = folder / f"f{side}.txt"
-        rows = [pair[side] for pair in lines] + ["x"] * (extra if side else 0)
-        last_break = rows and (final_break or not rows[-1])
-        text = "\n".join(rows) + ("\n" if last_break else "")
-        path.write_bytes((b"\xef\xbb\xbf" if bom and side else b"") + text.encode("utf-8"))
-        paths.append(str(path))
+    columns = [[pair[side] for pair in lines] + ["x"] * (extra if side else 0) for side in range(2)]
+    paths = _write_columns(tmp_path_factory.mktemp("head"), columns, final_break, bom)
     old = mio._SCAN_BYTES
     mio._SCAN_BYTES = scan  # the scan stops inside a block, or at a block's end
     try:
