@@ -40,8 +40,9 @@ front         ``meteor15_tokens``,                        ``FastPipeline.tokens_
 caption       ``cider_d_scores``,                         ``metrics.caption.CiderModel``,
               ``coco_rouge_l_scores`` (caption.c)         ``metrics.caption.rouge_l_image``
 ptb           ``ptb_caption_lines`` (ptb.c)               ``text.ptb._caption_tokens_python``
-exact         ``exact_search``, ``exact_stages``          ``align._exact_search.search_python``,
-              (exact.c)                                   ``align.exhaustive``
+exact         ``exact_search``, ``exact_stages``,         ``align._exact_search.search_python``,
+              ``paper2005_rows`` (exact.c)                ``align.exhaustive``, the paper2005
+                                                          ``Pipeline``
 ============  ==========================================  =========================================
 
 Callers ask this module for a compiled function or for the module once, at import (or, for the
@@ -102,7 +103,7 @@ KERNELS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         "front": ("meteor15_tokens", "meteor15_lines", "meteor15_token_cache"),
         "caption": ("cider_d_scores", "coco_rouge_l_scores"),
         "ptb": ("ptb_caption_lines",),
-        "exact": ("exact_search", "exact_stages"),
+        "exact": ("exact_search", "exact_stages", "paper2005_rows"),
     }
 )
 

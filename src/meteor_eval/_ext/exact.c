@@ -1580,3 +1580,270 @@ done:
     FREE_EACH(pairs, fixed, used_h, used_r, keys);
     return result;
 }
+
+/* -- a batch of pairs of word types (the paper2005 flavour's block path) ------------------- */
+
+enum { P5_EXACT = 0, P5_STEM = 1, P5_SYNONYM = 2 };
+
+/* A buffer of fixed-size items: its length in items, or -1 with an exception set. */
+static Py_ssize_t
+p5_items(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what, int writable)
+{
+    if (PyObject_GetBuffer(obj, view, writable ? PyBUF_WRITABLE : PyBUF_SIMPLE) < 0) {
+        return -1;
+    }
+    if (view->len % itemsize != 0) {
+        PyErr_Format(PyExc_ValueError, "%s: expected packed %zd-byte values", what, itemsize);
+        PyBuffer_Release(view);
+        view->obj = NULL;
+        return -1;
+    }
+    return view->len / itemsize;
+}
+
+/* The grow-only scratch of one paper2005_rows call (every pair reuses it). */
+typedef struct {
+    int64_t *side, *keys;    /* identities then keys of both sides; sort keys */
+    Packed *sets;            /* synonym sets of both sides */
+    unsigned char *used;     /* positions matched by earlier stages: hyps, then refs */
+    int32_t *stage_of;       /* stage of each fixed pair */
+    int32_t *by_ref;         /* fixed pair at each ref position, or -1 */
+    ExPair *pairs, *fixed;
+    Py_ssize_t side_cap, keys_cap, sets_cap, used_cap, stage_cap, ref_cap, pairs_cap, fixed_cap;
+    Chains chains;
+    Emit e;
+} P5Scratch;
+
+/* One pair's stages, search and 23-number row (the jar's order), as
+ * Pipeline._align_paper2005 then word_stats do with no function words: 0, or -1 with an
+ * exception set; each stage whose search ran out is appended to spent (a list of ints). */
+static int
+p5_pair(P5Scratch *sc, const unsigned char *kinds, Py_ssize_t n_stages, const int32_t *hyp,
+        Py_ssize_t nh, const int32_t *ref, Py_ssize_t nr, const int64_t *stems,
+        const int64_t *starts, const char *pool, int64_t budget, int64_t *row, PyObject *spent)
+{
+    const Py_ssize_t n = nh + nr;
+    if (grow((void **)&sc->side, &sc->side_cap, 2 * n + 1, sizeof(int64_t)) < 0 ||
+        grow((void **)&sc->sets, &sc->sets_cap, n + 1, sizeof(Packed)) < 0 ||
+        grow((void **)&sc->used, &sc->used_cap, n + 1, 1) < 0 ||
+        grow((void **)&sc->by_ref, &sc->ref_cap, nr + 1, sizeof(int32_t)) < 0) {
+        return -1;
+    }
+    int64_t *hid = sc->side, *rid = sc->side + nh, *hkey = sc->side + n, *rkey = hkey + nh;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const int32_t t = k < nh ? hyp[k] : ref[k - nh];
+        sc->side[k] = t;
+        sc->used[k] = 0;
+    }
+    Py_ssize_t n_fixed = 0;
+    for (Py_ssize_t s = 0; s < n_stages; s++) {
+        Emit *e = &sc->e;
+        e->n = 0;
+        e->stage = s;
+        int rc = 0;
+        if (kinds[s] == P5_EXACT) {
+            rc = equal_keys_core(e, &sc->chains, hid, nh, rid, nr, hid, rid, 0);
+        }
+        else if (kinds[s] == P5_STEM) {
+            for (Py_ssize_t k = 0; k < n; k++) {
+                hkey[k] = stems[sc->side[k]];
+            }
+            rc = equal_keys_core(e, &sc->chains, hkey, nh, rkey, nr, hid, rid, 1);
+        }
+        else {
+            for (Py_ssize_t k = 0; k < n; k++) {
+                const int64_t t = sc->side[k];
+                sc->sets[k].base = pool + starts[t] * (Py_ssize_t)sizeof(int64_t);
+                sc->sets[k].n = (Py_ssize_t)(starts[t + 1] - starts[t]);
+            }
+            rc = sets_core(e, &sc->chains, sc->sets, nh, sc->sets + nh, nr, hid, rid);
+        }
+        if (rc < 0) {
+            return -1;
+        }
+        /* Drop the pairs on positions matched by earlier stages; sort; drop duplicates. */
+        if (grow((void **)&sc->pairs, &sc->pairs_cap, e->n + 1, sizeof(ExPair)) < 0 ||
+            grow((void **)&sc->keys, &sc->keys_cap, e->n + 1, sizeof(int64_t)) < 0) {
+            return -1;
+        }
+        Py_ssize_t kept = 0;
+        for (Py_ssize_t k = 0; k < e->n; k++) {
+            const Raw *c = &e->raw[k];
+            if (!sc->used[c->hyp_start] && !sc->used[nh + c->ref_start]) {
+                sc->pairs[kept].h = c->hyp_start;
+                sc->pairs[kept].r = c->ref_start;
+                kept++;
+            }
+        }
+        sort_pairs(sc->pairs, kept, sc->keys);
+        Py_ssize_t m = 0;
+        for (Py_ssize_t k = 0; k < kept; k++) {
+            if (m == 0 || sc->pairs[k].h != sc->pairs[m - 1].h ||
+                sc->pairs[k].r != sc->pairs[m - 1].r) {
+                sc->pairs[m++] = sc->pairs[k];
+            }
+        }
+        if (grow((void **)&sc->fixed, &sc->fixed_cap, n_fixed + m + 1, sizeof(ExPair)) < 0 ||
+            grow((void **)&sc->stage_of, &sc->stage_cap, n_fixed + m + 1, sizeof(int32_t)) < 0) {
+            return -1;
+        }
+        Py_ssize_t n_chosen;
+        int ran_out;
+        if (stage_choice(sc->pairs, m, sc->fixed, n_fixed, budget, &n_chosen, &ran_out) < 0) {
+            return -1;
+        }
+        if (ran_out) {
+            PyObject *index = PyLong_FromSsize_t(s);
+            if (index == NULL || PyList_Append(spent, index) < 0) {
+                Py_XDECREF(index);
+                return -1;
+            }
+            Py_DECREF(index);
+        }
+        for (Py_ssize_t k = n_fixed; k < n_fixed + n_chosen; k++) {
+            sc->used[sc->fixed[k].h] = 1;
+            sc->used[nh + sc->fixed[k].r] = 1;
+            sc->stage_of[k] = (int32_t)s;
+        }
+        n_fixed += n_chosen;
+    }
+    /* word_stats_python over the matches in reference order; no function words. */
+    for (Py_ssize_t j = 0; j < nr; j++) {
+        sc->by_ref[j] = -1;
+    }
+    for (Py_ssize_t k = 0; k < n_fixed; k++) {
+        sc->by_ref[sc->fixed[k].r] = (int32_t)k;
+    }
+    memset(row, 0, 23 * sizeof(int64_t));
+    row[0] = nh;
+    row[1] = nr;
+    int64_t chunks = 0, ref_end = -1, hyp_end = -1;
+    for (Py_ssize_t j = 0; j < nr; j++) {
+        const int32_t k = sc->by_ref[j];
+        if (k < 0) {
+            continue;
+        }
+        const int64_t i = sc->fixed[k].h;
+        if (j != ref_end || i != hyp_end) {
+            chunks++;
+        }
+        ref_end = j + 1;
+        hyp_end = i + 1;
+        const int32_t s = sc->stage_of[k];
+        if (s < 4) {
+            row[4 + 4 * s]++;
+            row[5 + 4 * s]++;
+        }
+    }
+    row[20] = chunks;
+    row[21] = n_fixed;
+    row[22] = n_fixed;
+    return 0;
+}
+
+PyObject *
+paper2005_rows_c(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *kinds_obj, *hyp_obj, *hoff_obj, *ref_obj, *roff_obj, *stem_obj, *start_obj;
+    PyObject *pool_obj, *out_obj;
+    long long budget;
+    if (!PyArg_ParseTuple(args, "O!OOOOOOOLO:paper2005_rows", &PyBytes_Type, &kinds_obj,
+                          &hyp_obj, &hoff_obj, &ref_obj, &roff_obj, &stem_obj, &start_obj,
+                          &pool_obj, &budget, &out_obj)) {
+        return NULL;
+    }
+    const unsigned char *kinds = (const unsigned char *)PyBytes_AS_STRING(kinds_obj);
+    const Py_ssize_t n_stages = PyBytes_GET_SIZE(kinds_obj);
+    for (Py_ssize_t s = 0; s < n_stages; s++) {
+        if (kinds[s] > P5_SYNONYM) {
+            PyErr_SetString(PyExc_ValueError, "kinds: 0 (exact), 1 (stem) or 2 (synonym)");
+            return NULL;
+        }
+    }
+    if (n_stages > 255) {
+        PyErr_SetString(PyExc_ValueError, "kinds: at most 255 stages");
+        return NULL;
+    }
+    Py_buffer hv = {0}, hov = {0}, rv = {0}, rov = {0}, sv = {0}, stv = {0}, pv = {0}, ov = {0};
+    P5Scratch sc;
+    memset(&sc, 0, sizeof(sc));
+    PyObject *result = NULL, *spent = NULL, *ran_out = PyList_New(0);
+    if (ran_out == NULL) {
+        return NULL;
+    }
+    const Py_ssize_t n_hyp_ids = p5_items(hyp_obj, &hv, 4, "hyp_ids", 0);
+    const Py_ssize_t n_hoff = n_hyp_ids < 0 ? -1 : p5_items(hoff_obj, &hov, 8, "hyp_offsets", 0);
+    const Py_ssize_t n_ref_ids = n_hoff < 0 ? -1 : p5_items(ref_obj, &rv, 4, "ref_ids", 0);
+    const Py_ssize_t n_roff = n_ref_ids < 0 ? -1 : p5_items(roff_obj, &rov, 8, "ref_offsets", 0);
+    const Py_ssize_t n_types = n_roff < 0 ? -1 : p5_items(stem_obj, &sv, 8, "stems", 0);
+    const Py_ssize_t n_starts = n_types < 0 ? -1 : p5_items(start_obj, &stv, 8, "starts", 0);
+    const Py_ssize_t n_pool = n_starts < 0 ? -1 : p5_items(pool_obj, &pv, 8, "pool", 0);
+    const Py_ssize_t n_out = n_pool < 0 ? -1 : p5_items(out_obj, &ov, 8, "out", 1);
+    if (n_out < 0) {
+        goto done;
+    }
+    const Py_ssize_t n_pairs = n_hoff - 1;
+    if (n_hoff < 1 || n_roff != n_hoff || n_out < 23 * n_pairs || n_starts != n_types + 1) {
+        PyErr_SetString(PyExc_ValueError,
+                        "offsets: expected n + 1 for each side, starts: one more than stems, "
+                        "and out: 23 values per pair");
+        goto done;
+    }
+    const int64_t *hoff = hov.buf, *roff = rov.buf, *starts = stv.buf;
+    const int32_t *hyp = hv.buf, *ref = rv.buf;
+    for (Py_ssize_t k = 0; k < n_pairs; k++) {
+        if (hoff[k] < 0 || hoff[k] > hoff[k + 1] || hoff[k + 1] > n_hyp_ids || roff[k] < 0 ||
+            roff[k] > roff[k + 1] || roff[k + 1] > n_ref_ids ||
+            hoff[k + 1] - hoff[k] > INT32_MAX || roff[k + 1] - roff[k] > INT32_MAX) {
+            PyErr_SetString(PyExc_ValueError, "offsets: not ascending within the id arrays");
+            goto done;
+        }
+    }
+    for (Py_ssize_t t = 0; t < n_types; t++) {
+        if (starts[t] < 0 || starts[t] > starts[t + 1] || starts[t + 1] > n_pool) {
+            PyErr_SetString(PyExc_ValueError, "starts: not ascending within the pool");
+            goto done;
+        }
+    }
+    for (Py_ssize_t k = 0; k < n_hyp_ids + n_ref_ids; k++) {
+        const int32_t t = k < n_hyp_ids ? hyp[k] : ref[k - n_hyp_ids];
+        if (t < 0 || t >= n_types) {
+            PyErr_SetString(PyExc_ValueError, "ids: a word type outside the tables");
+            goto done;
+        }
+    }
+    int64_t *out = ov.buf;
+    for (Py_ssize_t k = 0; k < n_pairs; k++) {
+        if (spent == NULL && (spent = PyList_New(0)) == NULL) {
+            goto done;
+        }
+        if (p5_pair(&sc, kinds, n_stages, hyp + hoff[k], (Py_ssize_t)(hoff[k + 1] - hoff[k]),
+                    ref + roff[k], (Py_ssize_t)(roff[k + 1] - roff[k]), sv.buf, starts, pv.buf,
+                    budget, out + 23 * k, spent) < 0) {
+            goto done;
+        }
+        if (PyList_GET_SIZE(spent) > 0) {
+            PyObject *stages = PyList_AsTuple(spent);
+            PyObject *item = stages == NULL ? NULL : Py_BuildValue("(nN)", k, stages);
+            if (item == NULL || PyList_Append(ran_out, item) < 0) {
+                Py_XDECREF(item);
+                goto done;
+            }
+            Py_DECREF(item);
+            Py_CLEAR(spent);
+        }
+    }
+    result = Py_NewRef(ran_out);
+done:
+    Py_XDECREF(spent);
+    Py_DECREF(ran_out);
+    chains_free(&sc.chains);
+    FREE_EACH(sc.side, sc.keys, sc.sets, sc.used, sc.stage_of, sc.by_ref, sc.pairs, sc.fixed,
+              sc.e.raw);
+    Py_buffer *views[] = {&hv, &hov, &rv, &rov, &sv, &stv, &pv, &ov};
+    for (size_t k = 0; k < sizeof(views) / sizeof(views[0]); k++) {
+        release_buffer(views[k]);
+    }
+    return result;
+}

@@ -34,7 +34,8 @@
  *   ptb.c          pycocoevalcap's caption tokenizer over a list of captions: lines, plain
  *                  lines, separators and the chunk cache (ptb_caption_lines)
  *   exact.c        the paper2005 flavour's exact per-stage branch-and-bound search
- *                  (exact_search) and its stages (exact_stages)
+ *                  (exact_search), its stages (exact_stages) and a batch of pairs'
+ *                  rows (paper2005_rows)
  *
  * Only what crosses files is declared here: the candidate record and the beam search's
  * workspace, the Match readers and makers, candidate emission, the paraphrase trie and the
@@ -731,5 +732,6 @@ KERNEL_API PyObject *ptb_caption_lines_c(PyObject *self, PyObject *args);
 /* exact.c */
 KERNEL_API PyObject *exact_search_c(PyObject *self, PyObject *args);
 KERNEL_API PyObject *exact_stages_c(PyObject *self, PyObject *args);
+KERNEL_API PyObject *paper2005_rows_c(PyObject *self, PyObject *args);
 
 #endif /* METEOR_EVAL_KERNELS_H */

@@ -201,6 +201,13 @@ static PyMethodDef kernels_methods[] = {
      "meteor_eval.align.exhaustive.align_stages_bounded in one call, or None unless the stages "
      "are a list or tuple of lists or tuples of (int, int) tuples with positions in "
      "0 .. 2**31 - 1."},
+    {"paper2005_rows", paper2005_rows_c, METH_VARARGS,
+     "paper2005_rows(kinds, hyp_ids, hyp_offsets, ref_ids, ref_offsets, stems, starts, pool, "
+     "budget, out) -> list[(pair, stages)]\n\n"
+     "The paper2005 flavour's block path (meteor_eval.metrics.meteor.paper2005): each pair of "
+     "word-type ids' candidates (kinds: 0 exact, 1 stem, 2 synonym), exact stages and 23 "
+     "statistics in the jar's order written into out; returns the pairs whose search ran out "
+     "of budget, with those stages."},
     {NULL, NULL, 0, NULL},
 };
 

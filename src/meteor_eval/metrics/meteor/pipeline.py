@@ -24,7 +24,7 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from meteor_eval._ext import compiled_kernels
 from meteor_eval.align import exhaustive
@@ -46,6 +46,9 @@ from meteor_eval.stats.meteor import (
     stats_of_compiled,
 )
 from meteor_eval.text.tokenize import java_hash, java_lower, preprocess, utf16_len
+
+if TYPE_CHECKING:
+    from meteor_eval.metrics.meteor.paper2005 import Paper2005Rows
 
 __all__ = [
     "Pipeline",
@@ -250,6 +253,12 @@ class Pipeline:
         self.function_cache = _FunctionFlags(self.function_words)
         self.ref_cache: dict[str, Segment] = {}
         self._nltk_ref_cache: dict[str, tuple[str, ...]] = {}
+        #: The paper2005 flavour's block path for batches (None: it does not apply).
+        self.paper2005_rows: Paper2005Rows | None = None
+        if config.flavour == "paper2005":
+            from meteor_eval.metrics.meteor.paper2005 import Paper2005Rows
+
+            self.paper2005_rows = Paper2005Rows.for_pipeline(self)
 
     # -- resources and word identities ---------------------------------------------------------
 
@@ -514,11 +523,23 @@ class Pipeline:
         return self.best_reference(self.segment(hypothesis), references, want_matches=False)[:2]
 
     def best_stats_many(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> list[MeteorStats]:
-        """:meth:`best_stats` of each ``(hypothesis, references)`` pair, in order."""
+        """:meth:`best_stats` of each ``(hypothesis, references)`` pair, in order (for
+        paper2005, through its compiled block path where it takes the batch: same records)."""
+        block = self.paper2005_rows
+        if block is not None and len(pairs) >= 2:
+            records = block.best_stats(pairs)
+            if records is not None:
+                return records
         return each_placed(pairs, self.best_stats)
 
     def pooled_stats_many(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> MeteorStats:
-        """``pool_stats(best_stats_many(pairs))``: the pairs' statistics pooled in order."""
+        """``pool_stats(best_stats_many(pairs))``: the pairs' statistics pooled in order (for
+        paper2005's block path, the rows summed in one compiled call: the same total)."""
+        block = self.paper2005_rows
+        if block is not None and len(pairs) >= 2:
+            rows = block.best_rows(pairs)
+            if rows is not None:
+                return block.pooled(rows)
         return pool_stats(self.best_stats_many(pairs), self.config)
 
     def _nltk_segment_stats(
