@@ -13,7 +13,8 @@ flags, word identities and the cache of preprocessed references. For each flavou
 
 With several references the first one with the strictly highest score keeps its statistics
 (spec 5.4). :mod:`meteor_eval.metrics.meteor.fast` runs the same steps for the ``meteor15``
-flavour in one compiled call per pair, with the same results.
+flavour in one compiled call per pair, and :mod:`meteor_eval.metrics.meteor.paper2005` for a
+batch of ``paper2005`` pairs in one compiled call, with the same results.
 """
 
 from __future__ import annotations
