@@ -4,10 +4,11 @@
 step (tokens, interned identities, each matcher's candidates as ``Match`` objects, the exact
 stages of :func:`~meteor_eval.align.exhaustive.align_stages_bounded`, ``word_stats``): that
 path stays the readable twin and the oracle of the tests. For a batch of segments,
-:class:`Paper2005Rows` does the same work with one Python object per new line and per new word
-type and none per pair: each distinct line (hypothesis or reference) is preprocessed once and
-kept as the ids of its word types (native int32); each new word type gets its stem key and its
-synonym set (ascending int64 values in one pool) once, a batch at a time; then the compiled
+:class:`Paper2005Rows` does the same work with Python objects only for new lines (their tokens
+and ids) and new word types, and none per pair in a pooled batch: each distinct line
+(hypothesis or reference) is preprocessed once and kept as the ids of its word types (native
+int32); each new word type gets its stem key and its synonym set (ascending int64 values in one
+pool) once, a batch at a time; then the compiled
 ``paper2005_rows`` (``_ext/exact.c``) makes every pair's candidates of each stage (the
 generators of the METEOR 1.5 pair kernel: equal word types, equal stems of different words,
 intersecting synonym sets of different words), runs the same exact stages as ``exact_stages``
