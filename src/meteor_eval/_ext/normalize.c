@@ -515,11 +515,86 @@ split_commas(Buf *line, Buf *tmp)
     return replace_ascii(line, tmp, ",", " , ");
 }
 
+/* _split_apostrophes (English and French) in one pass when no two apostrophes are at most two
+ * code points apart and none is the line's first or last code point: 1 done, 0 not so (the
+ * line untouched), -1 error. Each pass's match is a code point, an apostrophe and a code
+ * point, so with the apostrophes that far apart no match consumes a code point another
+ * apostrophe's match needs, and a replacement only puts spaces beside its apostrophe, so each
+ * apostrophe's fate follows from its two neighbours as read in the input:
+ *   English: neither a letter -> " ' " (pass 1); the left not alphanumeric and the right a
+ *   letter -> " ' " (pass 2); the left a letter and the right not -> " ' " (pass 3); both
+ *   letters -> " '" (pass 4); a digit then 's' -> " '" (pass 5); a digit then another letter
+ *   -> unchanged. French: both letters -> "' " (pass 4), any other -> " ' ".
+ * After any of these the apostrophe's new neighbours are spaces, or (" '", "' ") a space and
+ * a letter that no later pass takes with a space on the other side, so no later pass matches
+ * it again. */
+static int
+split_apostrophes_apart(Buf *line, Buf *tmp, int mode)
+{
+    const Py_UCS4 *const p = line->p;
+    const Py_ssize_t n = line->len;
+    Py_ssize_t count = 0, prev = -3;
+    for (Py_ssize_t k = find_char(p, 0, n, '\''); k < n; k = find_char(p, k + 1, n, '\'')) {
+        if (k == 0 || k == n - 1 || k - prev <= 2) {
+            return 0;
+        }
+        prev = k;
+        count++;
+    }
+    tmp->len = 0;
+    if (buf_reserve(tmp, n + 2 * count) < 0) {
+        return -1;
+    }
+    Py_UCS4 *w = tmp->p;
+    Py_ssize_t s = 0;
+    for (Py_ssize_t k = find_char(p, 0, n, '\''); k < n; k = find_char(p, k + 1, n, '\'')) {
+        memcpy(w, p + s, (size_t)(k - s) * sizeof(Py_UCS4));
+        w += k - s;
+        s = k + 1;
+        const Py_UCS4 a = p[k - 1], b = p[k + 1];
+        const int a_alpha = is_alpha(a), b_alpha = is_alpha(b);
+        if (mode == 1) {
+            if (a_alpha && b_alpha) {
+                *w++ = '\'';
+                *w++ = ' ';
+            }
+            else {
+                *w++ = ' ';
+                *w++ = '\'';
+                *w++ = ' ';
+            }
+        }
+        else if ((!a_alpha && !b_alpha) || (!is_alnum(a) && b_alpha) || (a_alpha && !b_alpha)) {
+            *w++ = ' ';
+            *w++ = '\'';
+            *w++ = ' ';
+        }
+        else if (a_alpha || b == 's') { /* (both letters, or a digit and 's') */
+            *w++ = ' ';
+            *w++ = '\'';
+        }
+        else { /* a digit, then a letter other than 's' */
+            *w++ = '\'';
+        }
+    }
+    memcpy(w, p + s, (size_t)(n - s) * sizeof(Py_UCS4));
+    w += n - s;
+    tmp->len = w - tmp->p;
+    swap(line, tmp);
+    return 1;
+}
+
 static int
 split_apostrophes(Buf *line, Buf *tmp, int mode)
 {
     if (!contains(line, '\'')) {
         return 0;
+    }
+    if (mode == 0 || mode == 1) {
+        const int done = split_apostrophes_apart(line, tmp, mode);
+        if (done != 0) {
+            return done < 0 ? -1 : 0;
+        }
     }
     if (mode == 0) {
         return pair_step(line, tmp, cls_not_alpha, '\'', cls_not_alpha, " ' ") < 0 ||

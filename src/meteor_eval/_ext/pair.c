@@ -224,6 +224,83 @@ generate(const Tables *t, Scratch *sc, Emit *e, const int32_t *hyp, Py_ssize_t n
     return 0;
 }
 
+/* Whether every id of ids[0..n) indexes a row of the tables. */
+static inline int
+ids_in_tables(const Tables *t, const int32_t *ids, Py_ssize_t n)
+{
+    const Py_ssize_t n_types = t->n_types;
+    int ok = 1;
+    for (Py_ssize_t k = 0; k < n; k++) { /* no branch a token: almost every batch is valid */
+        ok &= (ids[k] >= 0) & ((Py_ssize_t)ids[k] < n_types);
+    }
+    return ok;
+}
+
+/* The synonym set of each id of ids[0..n) as a view of the pool into out; -1 (no exception
+ * set) when a type's start and end are not a span of the pool. */
+static int
+set_views(const Tables *t, const int32_t *ids, Py_ssize_t n, Packed *out)
+{
+    const int64_t *const starts = t->starts;
+    const char *const pool = t->pool;
+    const int64_t pool_len = t->pool_len;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const int64_t a = starts[ids[k]], b = starts[ids[k] + 1];
+        if (a < 0 || b < a || b > pool_len) {
+            return -1;
+        }
+        out[k].base = pool + a * (int64_t)sizeof(int64_t);
+        out[k].n = (Py_ssize_t)(b - a);
+    }
+    return 0;
+}
+
+/* File a short pair's raw candidates (every stage's, in generation order) into w's store, as
+ * counting them with emit() in EMIT_COUNT mode and then filing them in EMIT_FILL mode did:
+ * the same per-position counts and coverage, the same entries in the same order, and the
+ * same IndexError for a stage without a weight (the spans and stage were checked when each
+ * candidate was kept raw). One loop a pass, with no call and no mode test a candidate. */
+static int
+file_raw(Work *w, const Raw *raw, Py_ssize_t n, Py_ssize_t nr)
+{
+    Py_ssize_t *const first = w->first;
+    int64_t *const ref_cov = w->ref_cov, *const hyp_cov = w->hyp_cov;
+    const Py_ssize_t n_weights = w->n_weights;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const Raw c = raw[k];
+        if ((Py_ssize_t)c.stage >= n_weights) {
+            PyErr_SetString(PyExc_IndexError, "aligner_weights: no weight for a stage");
+            return -1;
+        }
+        first[c.ref_start + 1]++;
+        if (c.ref_len == 1 && c.hyp_len == 1) { /* every one-word stage's candidate */
+            ref_cov[c.ref_start]++;
+            hyp_cov[c.hyp_start]++;
+            continue;
+        }
+        for (int32_t j = c.ref_start; j < c.ref_start + c.ref_len; j++) {
+            ref_cov[j]++;
+        }
+        for (int32_t i = c.hyp_start; i < c.hyp_start + c.hyp_len; i++) {
+            hyp_cov[i]++;
+        }
+    }
+    if (store_file(w, nr) < 0) {
+        return -1;
+    }
+    Entry *const entries = w->entries;
+    Py_ssize_t *const slot = w->slot;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const Raw c = raw[k];
+        Entry *x = &entries[slot[c.ref_start]++];
+        x->hyp_start = c.hyp_start;
+        x->hyp_len = c.hyp_len;
+        x->ref_len = c.ref_len;
+        x->stage = c.stage;
+    }
+    return 0;
+}
+
 /*
  * One pair into w's store, searched: 0 on success (w->assigned set, row written to head and
  * counts), 1 when the candidates exceed t->budget (*units set, no exception), -1 with an
@@ -234,12 +311,9 @@ pair_core(const Tables *t, Work *w, Scratch *sc, const int32_t *hyp, Py_ssize_t 
           const int32_t *ref, Py_ssize_t nr, int64_t head[7], int64_t *counts,
           Py_ssize_t *n_chosen, int64_t *units)
 {
-    for (Py_ssize_t k = 0; k < nh + nr; k++) {
-        const int32_t v = k < nh ? hyp[k] : ref[k - nh];
-        if (v < 0 || v >= t->n_types) {
-            PyErr_SetString(PyExc_ValueError, "a word-type id is outside the tables");
-            return -1;
-        }
+    if (!ids_in_tables(t, hyp, nh) || !ids_in_tables(t, ref, nr)) {
+        PyErr_SetString(PyExc_ValueError, "a word-type id is outside the tables");
+        return -1;
     }
     if (SCRATCH_GROW(sc->side, sc->side_cap, 2 * (nh + nr) + 1) < 0 ||
         SCRATCH_GROW(sc->flags, sc->flags_cap, nh + nr + 1) < 0 ||
@@ -249,14 +323,23 @@ pair_core(const Tables *t, Work *w, Scratch *sc, const int32_t *hyp, Py_ssize_t 
     int64_t *hid = sc->side, *rid = sc->side + nh, *hkey = sc->side + nh + nr;
     int64_t *rkey = hkey + nh;
     int identical = nh == nr;
-    for (Py_ssize_t i = 0; i < nh; i++) {
-        hid[i] = t->hashes[hyp[i]];
-        sc->flags[i] = t->functions[hyp[i]];
-    }
-    for (Py_ssize_t j = 0; j < nr; j++) {
-        rid[j] = t->hashes[ref[j]];
-        sc->flags[nh + j] = t->functions[ref[j]];
-        identical = identical && rid[j] == hid[j];
+    {
+        /* The tables in locals: built with -fno-strict-aliasing, a store through hid or flags
+         * would otherwise make the compiler load t->hashes and t->functions again each time. */
+        const int32_t *const hashes = t->hashes;
+        const unsigned char *const functions = t->functions;
+        unsigned char *const flags = sc->flags;
+        for (Py_ssize_t i = 0; i < nh; i++) {
+            hid[i] = hashes[hyp[i]];
+            flags[i] = functions[hyp[i]];
+        }
+        int same = identical;
+        for (Py_ssize_t j = 0; j < nr; j++) {
+            rid[j] = hashes[ref[j]];
+            flags[nh + j] = functions[ref[j]];
+            same &= rid[j] == hid[j < nh ? j : 0];
+        }
+        identical = same;
     }
     const Py_ssize_t stages_run = identical && t->n_stages > 0 ? 1 : t->n_stages;
     /* Per-side inputs of the stages that run: synonym sets, paraphrase candidates. */
@@ -271,20 +354,18 @@ pair_core(const Tables *t, Work *w, Scratch *sc, const int32_t *hyp, Py_ssize_t 
             if (SCRATCH_GROW(sc->sets, sc->sets_cap, nh + nr + 1) < 0) {
                 return -1;
             }
-            for (Py_ssize_t k = 0; k < nh + nr; k++) {
-                const int32_t v = k < nh ? hyp[k] : ref[k - nh];
-                const int64_t a = t->starts[v], b = t->starts[v + 1];
-                if (a < 0 || b < a || b > t->pool_len) {
-                    PyErr_SetString(PyExc_ValueError, "synonym_starts: outside the pool");
-                    return -1;
-                }
-                sc->sets[k].base = t->pool + a * (int64_t)sizeof(int64_t);
-                sc->sets[k].n = (Py_ssize_t)(b - a);
+            if (set_views(t, hyp, nh, sc->sets) < 0 || set_views(t, ref, nr, sc->sets + nh) < 0) {
+                PyErr_SetString(PyExc_ValueError, "synonym_starts: outside the pool");
+                return -1;
             }
         }
         else if (t->kinds[s] == KIND_PARAPHRASE) {
-            for (Py_ssize_t k = 0; k < nh + nr; k++) {
-                hkey[k] = t->para[k < nh ? hyp[k] : ref[k - nh]];
+            const int32_t *const para = t->para;
+            for (Py_ssize_t i = 0; i < nh; i++) {
+                hkey[i] = para[hyp[i]];
+            }
+            for (Py_ssize_t j = 0; j < nr; j++) {
+                rkey[j] = para[ref[j]];
             }
             sc->para.stage = s;
             if (paraphrase_core(&sc->para, &t->trie, hkey, nh, rkey, nr) < 0) {
@@ -319,22 +400,8 @@ pair_core(const Tables *t, Work *w, Scratch *sc, const int32_t *hyp, Py_ssize_t 
             }
             return -1;
         }
-        e.mode = EMIT_COUNT;
-        for (Py_ssize_t k = 0; k < all->n; k++) {
-            const Raw *c = &all->raw[k];
-            e.stage = c->stage;
-            if (emit(&e, c->ref_start, c->ref_len, c->hyp_start, c->hyp_len) < 0) {
-                return -1;
-            }
-        }
-        if (store_file(w, nr) < 0) {
+        if (file_raw(w, all->raw, all->n, nr) < 0) {
             return -1;
-        }
-        e.mode = EMIT_FILL;
-        for (Py_ssize_t k = 0; k < all->n; k++) {
-            const Raw *c = &all->raw[k];
-            e.stage = c->stage;
-            emit(&e, c->ref_start, c->ref_len, c->hyp_start, c->hyp_len);
         }
         e.units = all->units;
     }

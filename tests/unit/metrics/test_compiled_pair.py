@@ -405,3 +405,95 @@ def test_row_blocks_read_repeated_lines_from_the_line_cache(
             expected = [general.best_stats(h, r).to_row() for h, r in pairs]
             assert [tuple(row) for row in block.tolist()] == expected
             assert len(fused.pipeline._line_ids) <= limit + 2 * len(pairs)
+
+
+# Phrases that compete with a one-word candidate on one of their words. The table maps the
+# first n words of LONG to the one word SHORT[n] (one direction, so a phrase is the only
+# candidate at its reference position). Every word of LONG has a stem partner (its stem plus
+# "ing") that neither matches exactly nor has synonyms; none of the words is a function word.
+LONG = ["blicks", "quibs", "zorks", "norks", "vasks", "tolks", "wembs"]
+SHORT = {2: "gax", 3: "gex", 4: "gix", 5: "gox", 6: "gux", 7: "gyx"}
+FILLERS = ["ta", "te", "ti"]
+COMPETING_MODULES = [
+    ("exact", "stem", "paraphrase"),
+    ("paraphrase", "exact", "stem"),
+    ("exact", "stem", "synonym", "paraphrase"),
+]
+
+
+@pytest.fixture(scope="module")
+def competing_table(tmp_path_factory: pytest.TempPathFactory) -> str:
+    body = [f"0.5\n{' '.join(LONG[:n])}\n{short}\n" for n, short in SHORT.items()]
+    path = tmp_path_factory.mktemp("competing") / "paraphrase-en.gz"
+    path.write_bytes(gzip.compress("".join(body).encode("utf-8")))
+    return str(path)
+
+
+def stem_partner(word: str) -> str:
+    return word[:-1] + "ing"  # "quibs" -> "quibing": the same stem, another word
+
+
+@pytest.mark.parametrize("modules", COMPETING_MODULES, ids="+".join)
+@pytest.mark.parametrize(
+    ("hyp", "ref", "chosen"),
+    [
+        # hypothesis side of n words, reference side of one word (ref_len == 1, hyp_len > 1):
+        # "blicks ... tolks" <-> "gux" (trunc(6 x 0.5) = 3) beats the exact "quibs" (1 + 1)
+        ("blicks quibs zorks norks vasks tolks", "gux quibs", Match(0, 1, 0, 6, 0)),
+        # "blicks quibs" <-> "gax" (1) beats the stem "quibs" <-> "quibing" (0 + 0)
+        ("blicks quibs", "gax quibing", Match(0, 1, 0, 2, 0)),
+        # the mirror cases (hyp_len == 1, ref_len > 1)
+        ("gux quibs", "blicks quibs zorks norks vasks tolks", Match(0, 6, 0, 1, 0)),
+        ("gax quibing", "blicks quibs", Match(0, 2, 0, 1, 0)),
+    ],
+)
+def test_a_phrase_beating_a_one_word_candidate_on_one_of_its_words(
+    modules: tuple[str, ...],
+    hyp: str,
+    ref: str,
+    chosen: Match,
+    competing_table: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The one-word candidate is the only one at its reference position, but the phrase also
+    # covers its hypothesis (or reference) word: the coverage count of that word is 2, so it is
+    # not fixed before the search, and the search prefers the phrase. Counting only the first
+    # word of a phrase's longer side (pair.c's file_raw()) would fix both, overlapping.
+    config = _norm15(modules=modules, paraphrase_table=competing_table)
+    fused, general = scorers(config, monkeypatch)
+    expected = general.segment_score(hyp, [ref], alignment=True).alignment
+    stage = modules.index("paraphrase")
+    assert expected is not None
+    assert expected.matches == (chosen._replace(stage=stage),)
+    same_everywhere(fused, general, hyp, [ref])
+
+
+@st.composite
+def competing_pairs(draw: st.DrawFn) -> tuple[str, str]:
+    """A phrase of LONG and its SHORT word, a one-word candidate (exact or stem) on one of the
+    phrase's words placed beside the SHORT word, fillers around, either side the hypothesis."""
+    n = draw(st.integers(2, 7))
+    k = draw(st.integers(0, n - 1))
+    other = LONG[k] if draw(st.booleans()) else stem_partner(LONG[k])
+    fillers = st.lists(st.sampled_from(FILLERS), max_size=2)
+    long_side = [*draw(fillers), *LONG[:n], *draw(fillers)]
+    short_side = [SHORT[n], other] if draw(st.booleans()) else [other, SHORT[n]]
+    short_side = [*draw(fillers), *short_side, *draw(fillers)]
+    pair = (" ".join(long_side), " ".join(short_side))
+    return pair if draw(st.booleans()) else (pair[1], pair[0])
+
+
+@pytest.mark.parametrize("modules", COMPETING_MODULES, ids="+".join)
+@pytest.mark.parametrize("beam", [1, 40])
+def test_random_phrases_competing_with_one_word_candidates(
+    modules: tuple[str, ...], beam: int, competing_table: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = _norm15(modules=modules, beam=beam, paraphrase_table=competing_table)
+    fused, general = scorers(config, monkeypatch)
+
+    @settings(max_examples=150, deadline=None)
+    @given(pair=competing_pairs())
+    def check(pair: tuple[str, str]) -> None:
+        same_everywhere(fused, general, pair[0], [pair[1]])
+
+    check()

@@ -4,7 +4,9 @@
 consuming passes can change it (none but the first when no comma has a digit beside it; a plain
 padding of every comma when, besides, no two commas are at most one code point apart), and it
 skips the final collapse of spaces when the line held no Unicode space (the sentence-dot step
-has joined the words with single spaces already). ``normalize_python`` takes the same shortcuts,
+has joined the words with single spaces already), and it splits the English and French
+apostrophes in one pass when no two are at most two code points apart (each apostrophe's
+outcome then follows from its two neighbours). ``normalize_python`` takes the same shortcuts,
 so here both are also compared with a normaliser whose comma step is the three ``re.sub``
 passes as the jar writes them and whose end always collapses, on lines dense in commas, digits
 and spaces of every kind.
@@ -90,4 +92,45 @@ def test_comma_and_space_edges(text: str) -> None:
     for language in ("en", "fr", "cz"):
         for keep in (True, False):
             expected = literal_normalize(text, language, keep)
+            assert normalize(text, language, keep_punctuation=keep) == expected, (text, language)
+
+
+# Apostrophes, letters (ASCII, Latin-1, Cyrillic), the 's' of English plurals, digits, and the
+# characters beside which the passes differ.
+APOSTROPHE_ALPHABET = "'''''aasZ0 9\u00e9\u0416.-,\""
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.text(alphabet=APOSTROPHE_ALPHABET, max_size=24),
+    st.sampled_from(("en", "fr", "de")),
+    st.booleans(),
+)
+def test_apostrophes_one_pass_against_the_passes(text: str, language: str, keep: bool) -> None:
+    """The compiled one-pass split of apostrophes far apart against the Python twin, whose
+    apostrophe step is the jar's passes one after another."""
+    assert normalize(text, language, keep_punctuation=keep) == normalize_python(
+        text, language, keep_punctuation=keep
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "don't",  # letters on both sides
+        "90's and 90'x",  # a digit then 's'; a digit then another letter
+        "'tis",
+        "rock 'n' roll",
+        "l'homme d'affaires",
+        "a'b'c",  # two apostrophes two code points apart: the passes
+        "a'bc'd",  # three apart: one pass
+        "x' y 'z",
+        "1'2 ,' .'a -'-",
+        "\u0416'\u0416 \u00e9's",
+    ],
+)
+def test_apostrophe_edges(text: str) -> None:
+    for language in ("en", "fr", "cz"):
+        for keep in (True, False):
+            expected = normalize_python(text, language, keep_punctuation=keep)
             assert normalize(text, language, keep_punctuation=keep) == expected, (text, language)
