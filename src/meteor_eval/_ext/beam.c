@@ -1455,6 +1455,7 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
         }
         Py_ssize_t n_cand = 0;
         uint64_t *skip_end = skip_keys; /* the skip bucket's next free place */
+        uint64_t skip_top = 0;          /* its largest key (the sentinel's while empty) */
         int skip_unsorted = 0;          /* whether a skip key came below an earlier one */
         const PathW *const cur = w->cur_w;
         NextW *const next = w->next_w;
@@ -1508,15 +1509,24 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
                 next[p].idx = (int16_t)(h->idx + 1);
                 next[p].last_end = -1;
             }
-            /* The skip bucket is kept sorted as it is filled, like the others; a key that
+            /* The skip bucket is kept sorted as it is filled, like the others; its largest key
+             * (skip_top, the sentinel 0 while it is empty) stays in a register, so a key above
+             * it (nearly all) is appended without reading the one before. Keys are distinct, so
+             * only a first key can equal it (a key 0 in an empty bucket, appended). A key that
              * moves back marks the paths' order as changed. */
-            uint64_t *q = skip_end++;
-            while (q[-1] > key) {
-                q[0] = q[-1];
-                q--;
+            if (key >= skip_top) {
+                *skip_end++ = key;
+                skip_top = key;
+            }
+            else {
+                uint64_t *q = skip_end++;
+                do {
+                    q[0] = q[-1];
+                    q--;
+                } while (q[-1] > key);
+                *q = key;
                 skip_unsorted = 1;
             }
-            *q = key;
         }
         const Py_ssize_t n_skip = skip_end - skip_keys;
         count[skip_b] = n_skip;
