@@ -484,3 +484,40 @@ def test_four_to_eight_bucket_steps(
     store: CandidateStore, weights: tuple[float, ...], beam: int
 ) -> None:
     _same(store, weights, beam)
+
+
+# -- the paths' own index in their keys ------------------------------------------------------
+
+
+@st.composite
+def gap_after_choice_stores(draw: st.DrawFn) -> CandidateStore:
+    """Ambiguous positions (two to six candidates of one or two words near the diagonal, some
+    continuing the open chunk, some not) followed by one to three words no candidate starts at.
+
+    A path's key carries its own index among the kept paths: a step that makes new paths writes
+    it, and a step that adds no candidate keeps the paths where they are (in place, the index
+    kept) or reorders them (when a skip closes some paths' chunks and not others'). The next
+    ambiguous step's successors read their parent from that index, and cut at the beam's width.
+    """
+    n_ref = draw(st.integers(2, 130))
+    n_hyp = draw(st.integers(max(1, n_ref - 4), n_ref + 6))
+    store = CandidateStore(n_hyp, n_ref)
+    rnd = random.Random(draw(st.integers(0, 2**32 - 1)))
+    j = 0
+    while j < n_ref:
+        centre = min(n_hyp - 1, j * n_hyp // n_ref)
+        for _ in range(rnd.randint(2, 6)):
+            hyp_start = min(n_hyp - 1, max(0, centre + rnd.randint(-2, 2)))
+            ref_len = 1 if rnd.random() < 0.8 else min(2, n_ref - j)
+            hyp_len = 1 if rnd.random() < 0.8 else min(2, n_hyp - hyp_start)
+            store.add(Match(j, ref_len, hyp_start, hyp_len, rnd.randrange(4)))
+        j += 1 + rnd.randint(1, 3)
+    return store
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(gap_after_choice_stores(), WEIGHT_SETS, st.one_of(st.integers(1, 40), st.just(64)))
+def test_paths_keep_their_index_through_steps_without_candidates(
+    store: CandidateStore, weights: tuple[float, ...], beam: int
+) -> None:
+    _same(store, weights, beam)

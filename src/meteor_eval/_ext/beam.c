@@ -33,7 +33,7 @@ work_free(Work *w)
 {
     FREE_EACH(w->entries, w->objs, w->first, w->fixed_at, w->assigned, w->slot, w->hyp_cov,
               w->ref_cov, w->weight, w->cur_head, w->new_head, w->cur_bits, w->new_bits, w->succ,
-              w->keys, w->tmp, w->node_cand, w->node_parent, w->gain, w->bucket_n, w->step,
+              w->keys, w->tmp, w->node, w->gain, w->bucket_n, w->step,
               w->cur_w, w->new_w, w->next_w, w->cand_w);
     memset(w, 0, sizeof(*w));
 }
@@ -229,18 +229,12 @@ reserve_nodes(Work *w, Py_ssize_t extra)
             PyErr_SetString(PyExc_OverflowError, "beam search: too many partial alignments");
             return -1;
         }
-        int32_t *nc = PyMem_Realloc(w->node_cand, (size_t)cap * sizeof(int32_t));
-        if (nc == NULL) {
+        Node *grown = PyMem_Realloc(w->node, (size_t)cap * sizeof(Node));
+        if (grown == NULL) {
             PyErr_NoMemory();
             return -1;
         }
-        w->node_cand = nc;
-        int32_t *np = PyMem_Realloc(w->node_parent, (size_t)cap * sizeof(int32_t));
-        if (np == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        w->node_parent = np;
+        w->node = grown;
         w->node_cap = cap;
     }
     return 0;
@@ -252,8 +246,8 @@ add_node(Work *w, Py_ssize_t cand, int64_t parent, int64_t *out)
     if (reserve_nodes(w, 1) < 0) {
         return -1;
     }
-    w->node_cand[w->nodes] = (int32_t)cand;
-    w->node_parent[w->nodes] = (int32_t)parent;
+    w->node[w->nodes].cand = (int32_t)cand;
+    w->node[w->nodes].parent = (int32_t)parent;
     *out = (int64_t)w->nodes;
     w->nodes++;
     return 0;
@@ -907,7 +901,7 @@ materialise_packed(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k
     }
     /* Locals, not w's fields: the stores below through int64_t and uint64_t pointers could
      * alias those fields, so the compiler would load them again after each one. */
-    int32_t *const node_cand = w->node_cand, *const node_parent = w->node_parent;
+    Node *const node = w->node;
     Py_ssize_t nodes = w->nodes;
     const Head *const cur_head = w->cur_head;
     Head *const new_head = w->new_head;
@@ -934,8 +928,8 @@ materialise_packed(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k
             }
             h->idx = sc->idx;
             h->last_end = sc->hyp_end;
-            node_cand[nodes] = (int32_t)(lo + slot);
-            node_parent[nodes] = (int32_t)parent->chain;
+            node[nodes].cand = (int32_t)(lo + slot);
+            node[nodes].parent = (int32_t)parent->chain;
             h->chain = (int64_t)nodes++;
         }
         else if (!(bits[ref_word] & ref_bit)) { /* the skip */
@@ -1307,20 +1301,22 @@ materialise_w(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
         return -1;
     }
     /* Locals, not w's fields: see materialise_packed(). */
-    int32_t *const node_cand = w->node_cand, *const node_parent = w->node_parent;
+    Node *const node = w->node;
     Py_ssize_t nodes = w->nodes;
     const PathW *const cur = w->cur_w;
     PathW *const nw = w->new_w;
     const NextW *const next = w->next_w;
     const CandW *const step = w->cand_w;
     const int sh_p = pk->sh_p;
-    for (Py_ssize_t i = 0; i < k; i++) {
+    const uint64_t one_parent = (uint64_t)1 << sh_p;
+    uint64_t tag = 0; /* path i's index in the parent field */
+    for (Py_ssize_t i = 0; i < k; i++, tag += one_parent) {
         const uint64_t low = out[i] & index_mask;
         const Py_ssize_t p = (Py_ssize_t)(low >> sh_p);
         const Py_ssize_t slot = (Py_ssize_t)(low & slot_mask);
         const PathW *parent = &cur[p];
         PathW *h = &nw[i];
-        h->key = out[i] - low;
+        h->key = (out[i] - low) | tag; /* its own index in the parent field */
         if (slot < skip_slot) { /* a candidate */
             const CandW *sc = &step[slot];
             for (int j = 0; j < W; j++) {
@@ -1329,8 +1325,8 @@ materialise_w(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
             }
             h->idx = sc->idx;
             h->last_end = sc->hyp_end;
-            node_cand[nodes] = sc->entry;
-            node_parent[nodes] = parent->chain;
+            node[nodes].cand = sc->entry;
+            node[nodes].parent = parent->chain;
             h->chain = (int32_t)nodes++;
         }
         else { /* the skip, a pass-through or a fixed match */
@@ -1455,19 +1451,19 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
         }
         Py_ssize_t n_cand = 0;
         uint64_t *skip_end = skip_keys; /* the skip bucket's next free place */
+        uint64_t skip_top = 0;          /* its largest key (the sentinel's while empty) */
         int skip_unsorted = 0;          /* whether a skip key came below an earlier one */
         const PathW *const cur = w->cur_w;
         NextW *const next = w->next_w;
-        /* A parent's key carries its index (tag) in the index bits from the start: the deltas
-         * added leave those bits alone (their low bits are clear, or a candidate's slot, below
-         * the parent's index), so a successor's key is one sum. Its slot bits start as the
-         * skip's (skip_b), and a candidate's key delta adds its own slot less skip_b. */
-        const uint64_t one_parent = (uint64_t)1 << sh_p;
-        uint64_t tag = (uint64_t)skip_b;
-        for (Py_ssize_t p = 0; p < kept; p++, tag += one_parent) {
+        /* A path's key carries its own index in the parent field (materialise_w() writes it,
+         * and a step that keeps the paths in place keeps it): the deltas added leave those bits
+         * alone (their low bits are clear, or a candidate's slot, below the parent's index), so
+         * a successor's key is one sum. Its slot bits start as the skip's (skip_b), and a
+         * candidate's key delta adds its own slot less skip_b. */
+        for (Py_ssize_t p = 0; p < kept; p++) {
             const PathW *h = &cur[p];
             const int64_t last_end = h->last_end;
-            uint64_t key = h->key | tag;
+            uint64_t key = h->key | (uint64_t)skip_b;
             if (h->ref[ref_word] & ref_bit) {
                 if (c >= h->idx) { /* a fixed match's start (else inside a chosen match) */
                     if (f < 0) { /* unreachable with consistent fixed matches */
@@ -1508,15 +1504,24 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
                 next[p].idx = (int16_t)(h->idx + 1);
                 next[p].last_end = -1;
             }
-            /* The skip bucket is kept sorted as it is filled, like the others; a key that
+            /* The skip bucket is kept sorted as it is filled, like the others; its largest key
+             * (skip_top, the sentinel 0 while it is empty) stays in a register, so a key above
+             * it (nearly all) is appended without reading the one before. Keys are distinct, so
+             * only a first key can equal it (a key 0 in an empty bucket, appended). A key that
              * moves back marks the paths' order as changed. */
-            uint64_t *q = skip_end++;
-            while (q[-1] > key) {
-                q[0] = q[-1];
-                q--;
+            if (key >= skip_top) {
+                *skip_end++ = key;
+                skip_top = key;
+            }
+            else {
+                uint64_t *q = skip_end++;
+                do {
+                    q[0] = q[-1];
+                    q--;
+                } while (q[-1] > key);
+                *q = key;
                 skip_unsorted = 1;
             }
-            *q = key;
         }
         const Py_ssize_t n_skip = skip_end - skip_keys;
         count[skip_b] = n_skip;
@@ -1536,7 +1541,7 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
             if (!skip_unsorted) { /* in parent order already */
                 PathW *const head = w->cur_w;
                 for (Py_ssize_t p = 0; p < n; p++) {
-                    head[p].key = skip_keys[p] & ~index_mask;
+                    head[p].key = skip_keys[p] & ~slot_mask; /* its index stays p */
                     head[p].idx = next[p].idx;
                     head[p].last_end = next[p].last_end;
                 }
@@ -1835,8 +1840,8 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
                                                               &best_chain) < 0) {
             return -1;
         }
-        for (int64_t node = best_chain; node != -1; node = w->node_parent[node]) {
-            const Py_ssize_t k = w->node_cand[node];
+        for (int64_t node = best_chain; node != -1; node = w->node[node].parent) {
+            const Py_ssize_t k = w->node[node].cand;
             w->assigned[entry_position(w, k, n_ref)] = k;
         }
     }

@@ -253,7 +253,7 @@ typedef struct {
  * hypothesis and reference words as up to two machine words each, its chain, idx and last_end,
  * in 48 bytes. */
 typedef struct {
-    uint64_t key;     /* rank fields packed as in search_packed() */
+    uint64_t key;     /* rank fields packed as in search_packed(), its index in the kept paths */
     uint64_t hyp[2];  /* used hypothesis words (bit i of word j: word 64 j + i) */
     uint64_t ref[2];  /* used reference words */
     int32_t chain;    /* last chosen (non-fixed) match node, or -1 */
@@ -273,6 +273,12 @@ typedef struct {
     int32_t entry;        /* its index in the store (a chosen match's node) */
     int16_t idx, hyp_end; /* a successor's idx and last_end */
 } CandW;
+
+/* A chosen match of a path of the beam search: its store index and the node before it (-1:
+ * none), one record, so that making a winner stores both through one pointer. */
+typedef struct {
+    int32_t cand, parent;
+} Node;
 
 /* What the skip successor of a path (skip, pass-through or fixed match) sets: idx, last_end. */
 typedef struct {
@@ -308,8 +314,7 @@ typedef struct {
     uint64_t *keys; /* their packed ranks, or their indices in rank order */
     uint64_t *tmp;
     Py_ssize_t succ_cap;
-    int32_t *node_cand;
-    int32_t *node_parent;
+    Node *node; /* the chosen matches of the paths, as chains of (candidate, parent) */
     Py_ssize_t nodes, node_cap;
     int64_t *gain; /* objective gain of each entry, computed once per search */
     Py_ssize_t gain_cap;
