@@ -71,17 +71,11 @@ _UNICODE14_UPPER: Final = frozenset(
 )
 _UNICODE14_UPPER_RE: Final = re.compile("[" + "".join(sorted(_UNICODE14_UPPER)) + "]")
 # Where java_lower may differ from str.lower: a capital sigma, or a code point at or above the
-# lowest of _UNICODE14_UPPER (one range: a sixth of the cost of the 40-letter class on WMT22
-# lines).
-_SPECIAL_CASE: Final = f"[\u03a3{min(_UNICODE14_UPPER)}-\U0010ffff]"
-
-
-@functools.cache
-def _special_case_re() -> re.Pattern[str]:
-    """:data:`_SPECIAL_CASE` compiled, on the first text that is not ASCII: compiling a range
-    that reaches past the Basic Multilingual Plane walks it in Python (about 6 ms, some 1% of
-    a short command-line run), which a run of ASCII text never needs."""
-    return re.compile(_SPECIAL_CASE)
+# lowest of _UNICODE14_UPPER. A text has the latter when its largest code point is at least this
+# one: ``max`` finds it in one compiled pass, where the equivalent one-range pattern
+# ``[\u03a3\u2c2f-\U0010ffff]`` took about 6 ms to compile (the compiler walks a range past the
+# Basic Multilingual Plane in Python) in every run with a non-ASCII line.
+_FIRST_UNICODE14_UPPER: Final = min(_UNICODE14_UPPER)
 
 
 _CAPITAL_SIGMA: Final = "\u03a3"
@@ -180,7 +174,7 @@ def java_lower(text: str) -> str:
         >>> java_lower("ΟΔΟΣ Σ:A İ")
         'οδος σ:a i̇'
     """
-    if text.isascii() or _special_case_re().search(text) is None:
+    if text.isascii() or (_CAPITAL_SIGMA not in text and max(text) < _FIRST_UNICODE14_UPPER):
         return text.lower()  # no capital sigma, no code point from the first Unicode 14 one on
     if _UNICODE14_UPPER_RE.search(text) is not None:
         # Lower the pieces between the unassigned-in-Java letters and keep those letters.
