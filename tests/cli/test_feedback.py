@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import io
 import logging
+import os
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -81,3 +84,43 @@ def test_segment_bar_waits_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
     assert progress.bar.n == 10
     progress.close()
     assert stream.getvalue() == ""  # closed within the first second: never drawn
+
+
+def _fresh(code: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+
+
+def test_configuration_waits_for_the_first_logger() -> None:
+    # issue 23: without logging loaded, configure() imports nothing of it; the library's first
+    # logger applies the latest configuration before its first message.
+    done = _fresh(
+        "import sys\n"
+        "from meteor_eval.cli._feedback import configure\n"
+        "configure(-1, progress=False)\n"
+        "configure(0, progress=False)\n"
+        "print('logging' in sys.modules)\n"
+        "from meteor_eval._log import get_logger\n"
+        "get_logger('meteor_eval.resources.registry').info('notice')\n"
+        "get_logger('meteor_eval.resources.registry').debug('hidden')\n"
+        "import logging\n"
+        "handlers = logging.getLogger('meteor_eval').handlers\n"
+        "print(sum(getattr(h, 'cli_owned', False) for h in handlers))\n"
+    )
+    assert done.stdout.split() == ["False", "1"]
+    assert done.stderr == "meteor-eval: notice\n"
+
+
+def test_a_scoring_run_that_logs_nothing_does_not_import_logging(tmp_path: Path) -> None:
+    (tmp_path / "h").write_text("the cat sat\nÉtat ΣΟΦΙΑ\n", encoding="utf-8")
+    (tmp_path / "r").write_text("a cat sits\nétat σοφια\n", encoding="utf-8")
+    done = _fresh(
+        "import sys\n"
+        "from meteor_eval.cli import main\n"
+        f"status = main(['score', '--hyp', {str(tmp_path / 'h')!r}, '--ref', "
+        f"{str(tmp_path / 'r')!r}, '--modules', 'exact', '--no-progress', '--norm'])\n"
+        "print(status, 'logging' in sys.modules, file=sys.stderr)\n"
+    )
+    assert done.stderr.split() == ["0", "False"]

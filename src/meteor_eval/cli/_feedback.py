@@ -3,47 +3,29 @@
 The library prints nothing: it logs on the ``meteor_eval`` logger (which carries a
 ``NullHandler`` by the time anything is logged, see ``meteor_eval._log``) and reports index
 builds to a callback. The command line attaches one stderr handler, at INFO by default (``-q``:
-warnings and errors only; ``-v``: debug messages too), and, on a terminal, draws the paraphrase
-index build as a ``tqdm`` bar instead of announcing it in a line of text.
+warnings and errors only; ``-v``: debug messages too), when the library first makes a logger
+if :mod:`logging` is not loaded yet (a run that logs nothing then never imports it), and, on a
+terminal, draws the paraphrase index build as a ``tqdm`` bar instead of announcing it in a line
+of text.
 """
 
 from __future__ import annotations
 
-import logging
 import sys
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from meteor_eval._log import when_logging
+
+if TYPE_CHECKING:
+    import logging
 
 __all__ = ["configure"]
 
 _LOGGER = "meteor_eval"
 #: Start of the library's message that announces an index build.
 _BUILD_NOTICE = "building the paraphrase index for "
-
-
-class _StderrHandler(logging.Handler):
-    """Writes each message as a line on the ``sys.stderr`` of the moment (tests and wrappers
-    replace it)."""
-
-    cli_owned = True
-
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            sys.stderr.write(self.format(record) + "\n")
-            sys.stderr.flush()
-        except Exception:  # as logging.StreamHandler: never let a log line break the run
-            self.handleError(record)
-
-
-class _Formatter(logging.Formatter):
-    """``meteor-eval: MESSAGE``, ``meteor-eval: warning: MESSAGE`` (as the warnings print)."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        message = record.getMessage()
-        if record.levelno >= logging.ERROR:
-            return f"meteor-eval: error: {message}"
-        if record.levelno >= logging.WARNING:
-            return f"meteor-eval: warning: {message}"
-        return f"meteor-eval: {message}"
 
 
 class _IndexBar:
@@ -70,6 +52,39 @@ class _IndexBar:
         self._bar.close()
 
 
+def _handler() -> logging.Handler:
+    """The command line's stderr handler with its formatter (imports :mod:`logging`)."""
+    import logging
+
+    class _StderrHandler(logging.Handler):
+        """Writes each message as a line on the ``sys.stderr`` of the moment (tests and wrappers
+        replace it)."""
+
+        cli_owned = True
+
+        def emit(self, record: logging.LogRecord) -> None:
+            try:
+                sys.stderr.write(self.format(record) + "\n")
+                sys.stderr.flush()
+            except Exception:  # as logging.StreamHandler: never let a log line break the run
+                self.handleError(record)
+
+    class _Formatter(logging.Formatter):
+        """``meteor-eval: MESSAGE``, ``meteor-eval: warning: MESSAGE`` (as the warnings print)."""
+
+        def format(self, record: logging.LogRecord) -> str:
+            message = record.getMessage()
+            if record.levelno >= logging.ERROR:
+                return f"meteor-eval: error: {message}"
+            if record.levelno >= logging.WARNING:
+                return f"meteor-eval: warning: {message}"
+            return f"meteor-eval: {message}"
+
+    handler = _StderrHandler()
+    handler.setFormatter(_Formatter())
+    return handler
+
+
 def _not_build_notice(record: logging.LogRecord) -> bool:
     return not str(record.msg).startswith(_BUILD_NOTICE)
 
@@ -83,20 +98,28 @@ def configure(verbosity: int, *, progress: bool) -> None:
         progress: Whether progress bars are allowed (not ``--no-progress``); a bar is drawn
             only on a terminal, and then replaces the line announcing an index build.
     """
-    logger = logging.getLogger(_LOGGER)
-    for handler in list(logger.handlers):
-        if getattr(handler, "cli_owned", False):
-            logger.removeHandler(handler)
-    handler = _StderrHandler()
-    handler.setFormatter(_Formatter())
-    logger.addHandler(handler)
-    logger.setLevel(
-        logging.DEBUG if verbosity > 0 else logging.WARNING if verbosity < 0 else logging.INFO
-    )
     bar = progress and verbosity >= 0 and sys.stderr.isatty()
-    if bar:
-        handler.addFilter(_not_build_notice)
+    # Put off until the library first makes a logger when logging is not loaded yet: a run
+    # that logs nothing does not import it (about 25 million instructions).
+    when_logging(partial(_attach, verbosity, bar))
     if bar or "meteor_eval.resources.paraphrases" in sys.modules:
         from meteor_eval.resources.paraphrases import set_build_progress
 
         set_build_progress(_IndexBar if bar else None)
+
+
+def _attach(verbosity: int, bar: bool) -> None:
+    """:func:`configure`'s handler on the package's logger, replacing an earlier one."""
+    import logging
+
+    logger = logging.getLogger(_LOGGER)
+    for handler in list(logger.handlers):
+        if getattr(handler, "cli_owned", False):
+            logger.removeHandler(handler)
+    handler = _handler()
+    logger.addHandler(handler)
+    logger.setLevel(
+        logging.DEBUG if verbosity > 0 else logging.WARNING if verbosity < 0 else logging.INFO
+    )
+    if bar:
+        handler.addFilter(_not_build_notice)

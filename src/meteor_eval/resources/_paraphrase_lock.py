@@ -19,8 +19,6 @@ from meteor_eval.errors import ResourceError
 
 __all__ = ["LOCK_TIMEOUT", "build_lock", "lock_path_for"]
 
-logger = get_logger("meteor_eval.resources.paraphrases")
-
 #: Seconds to wait for another process building the same index before giving up.
 LOCK_TIMEOUT: Final = 600.0
 _LOCK_POLL: Final = 0.05
@@ -63,7 +61,7 @@ def build_lock(index: Path, timeout: float) -> Iterator[bool]:
                 break
             except BlockingIOError:
                 if not waiting:
-                    logger.info(
+                    get_logger("meteor_eval.resources.paraphrases").info(
                         "waiting for another process that is building the paraphrase index %s",
                         index,
                     )

@@ -61,7 +61,7 @@ import os
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Final, Literal, Protocol
+from typing import TYPE_CHECKING, Final, Literal, Protocol
 
 from meteor_eval._ext import compiled_kernels
 from meteor_eval._log import get_logger
@@ -90,6 +90,9 @@ from meteor_eval.resources.registry import (
     write_atomically,
 )
 
+if TYPE_CHECKING:
+    import logging
+
 __all__ = [
     "FORMAT_VERSION",
     "HEADER_SIZE",
@@ -111,7 +114,14 @@ __all__ = [
     "table_key",
 ]
 
-logger = get_logger(__name__)
+
+def __getattr__(name: str) -> logging.Logger:
+    """``logger``, the module's logger, made on first use: a run that logs nothing (an index
+    already built) does not import :mod:`logging` (see :mod:`meteor_eval._log`)."""
+    if name == "logger":
+        return get_logger(__name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 _KEY_CHUNK: Final = 1 << 20
 
@@ -279,7 +289,7 @@ def build_index(
     if not len(built.record_b):
         raise _no_records(table)
     if built.skipped:
-        logger.warning(
+        get_logger(__name__).warning(
             "paraphrase table %s: skipped %d records with an empty phrase B", table, built.skipped
         )
     return serialize(built, content_key)
@@ -675,7 +685,9 @@ def _open_existing(
         mapped.close()
         record_verified(target, None)
         if report:
-            logger.warning("paraphrase index %s is unusable (%s); rebuilding it", target, problem)
+            get_logger(__name__).warning(
+                "paraphrase index %s is unusable (%s); rebuilding it", target, problem
+            )
         return None
     if not trusted:
         record_verified(target, stat)
@@ -732,7 +744,7 @@ def open_index(
         try:
             write_atomically(target, (header, body))
         except OSError as exc:
-            logger.warning(
+            get_logger(__name__).warning(
                 "cannot write the paraphrase index to %s (%s); keeping it in memory for this run",
                 target,
                 exc,
@@ -764,7 +776,7 @@ def _build_announced(
 ) -> tuple[bytes, bytearray]:
     """:func:`build_index`, announced on the log and reported to ``progress`` (or the factory
     set with :func:`set_build_progress`)."""
-    logger.info(
+    get_logger(__name__).info(
         "building the paraphrase index for %s (once, ~%d s) into %s",
         table.name,
         build_estimate(table),
