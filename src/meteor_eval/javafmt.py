@@ -10,7 +10,6 @@ Python's shortest round-trip digits, which equal Java 17's for the scores METEOR
 from __future__ import annotations
 
 import math
-from decimal import Decimal
 
 __all__ = ["java_double"]
 
@@ -27,6 +26,8 @@ def java_double(value: float) -> str:
     if 1e-3 <= abs(x) < 1e7:
         # Python's repr is positional here, with the same shortest digits: Java's text.
         return repr(x)
+    from decimal import Decimal  # only here: the scientific form is rare in a run's output
+
     sign, digits, exponent = Decimal(repr(x)).as_tuple()
     assert isinstance(exponent, int)
     text_digits = "".join(map(str, digits)).rstrip("0") or "0"

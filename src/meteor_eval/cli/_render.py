@@ -16,7 +16,6 @@ One schema, five formats:
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from collections.abc import Iterator
@@ -189,6 +188,8 @@ def _records(comparison: dict[str, Any]) -> Iterator[dict[str, Any]]:
 
 
 def _delimited(comparison: dict[str, Any], dialect: str) -> str:
+    import csv  # only for these two formats
+
     rows = [flatten(record) for record in _records(comparison)]
     columns: list[str] = []
     for row in rows:
