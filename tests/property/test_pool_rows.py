@@ -1,5 +1,5 @@
 """The pooled row of a flat block of statistics rows without NumPy: the compiled ``pool_rows``
-(``_ext/stats.c``), its Python twin ``fast.pool_flat_python`` and the NumPy pooling
+(``_ext/stats.c``), its Python twin ``stats.meteor.pool_flat_python`` and the NumPy pooling
 (``FastPipeline.pooled_block``) agree on every block, perfect rows and near misses included;
 and a plain METEOR run of the command line does not import NumPy."""
 
@@ -17,8 +17,14 @@ from hypothesis import strategies as st
 
 from meteor_eval._ext import compiled_kernels
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
-from meteor_eval.metrics.meteor.fast import FastPipeline, pool_flat, pool_flat_python
-from meteor_eval.stats.meteor import ROW_LENGTH, perfect_row, perfect_rows
+from meteor_eval.metrics.meteor.fast import FastPipeline
+from meteor_eval.stats.meteor import (
+    ROW_LENGTH,
+    perfect_row,
+    perfect_rows,
+    pool_flat,
+    pool_flat_python,
+)
 
 KERNEL = compiled_kernels("pool_rows")
 needs_kernel = pytest.mark.skipif(KERNEL is None, reason="compiled extension not built")

@@ -21,7 +21,7 @@ candidates    ``equal_keys``, ``sets_intersect``          ``match.exact``, ``mat
               ``wordnet_packed_sets`` (wordnet.c)         ``resources.paraphrases``' dict
 beam          ``align``, ``align_stages`` (beam.c)        ``align.search.beam_align_python``
 stats         ``word_stats``, ``pool_rows`` (stats.c)     ``_word_stats_python`` of the METEOR
-                                                          metric, ``fast.pool_flat_python``
+                                                          metric, ``stats.meteor.pool_flat_python``
 pair          ``meteor15_pair``, ``meteor15_rows``        the METEOR 1.5 pipeline, step by step
               (pair.c), ``paraphrase_walk_cache``
               (paraphrase.c)

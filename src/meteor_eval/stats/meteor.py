@@ -36,10 +36,12 @@ reference matched words, then four numbers per configured stage (any number of s
 from __future__ import annotations
 
 import operator
+from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, cast
 
+from meteor_eval._ext import compiled_kernels
 from meteor_eval.errors import InputError
 from meteor_eval.match.base import Match
 
@@ -52,6 +54,8 @@ __all__ = [
     "merge_row",
     "perfect_row",
     "perfect_rows",
+    "pool_flat",
+    "pool_flat_python",
     "row_problem",
     "stats_from_alignment",
     "stats_of_compiled",
@@ -356,3 +360,39 @@ def stats_from_alignment(
     return MeteorStats(
         hyp_length, ref_length, hyp_fn, ref_fn, stages, chunks, hyp_matched, ref_matched
     )
+
+
+# The pooled row of a block of rows (None: pool_flat_python sums them).
+_POOL_KERNEL: Any = compiled_kernels("pool_rows")
+
+
+def pool_flat_python(rows: array[int] | bytes, skip_perfect: bool) -> tuple[int, ...]:
+    """The pooled row of a flat block of rows in the jar's order (``ROW_LENGTH`` int64 values
+    a row): each column summed, except that with ``skip_perfect`` a perfect row
+    (:func:`~meteor_eval.stats.meteor.perfect_row`) adds no chunks. The readable twin of the
+    compiled ``pool_rows`` (``_ext/stats.c``), which it stands for when that returns ``None``
+    (a sum beyond int64: these are exact integers).
+
+    Example:
+        >>> rows = array("q", [1] * 23 + [2] * 23)
+        >>> pool_flat_python(rows, True)[:3], pool_flat_python(rows, False)[20]
+        ((3, 3, 3), 3)
+    """
+    values = memoryview(rows).cast("B").cast("q")
+    if len(values) % ROW_LENGTH:
+        raise ValueError("rows: expected packed rows of 23 int64 values")
+    total = [sum(values[c::ROW_LENGTH]) for c in range(ROW_LENGTH)]
+    if skip_perfect:
+        for k in range(20, len(values), ROW_LENGTH):
+            if values[k] == 1 and perfect_row(values[k - 20 : k + 3]):
+                total[20] -= 1
+    return tuple(total)
+
+
+def pool_flat(rows: array[int] | bytes, skip_perfect: bool) -> tuple[int, ...]:
+    """:func:`pool_flat_python` through the compiled ``pool_rows`` where it is built."""
+    if _POOL_KERNEL is not None:
+        pooled: tuple[int, ...] | None = _POOL_KERNEL.pool_rows(rows, skip_perfect)
+        if pooled is not None:
+            return pooled
+    return pool_flat_python(rows, skip_perfect)

@@ -52,8 +52,8 @@ from meteor_eval.resources.nonbreaking import nonbreaking_prefixes
 from meteor_eval.stats.meteor import (
     ROW_LENGTH,
     MeteorStats,
-    perfect_row,
     perfect_rows,
+    pool_flat,
     stats_of_compiled,
 )
 from meteor_eval.text.normalize import normalizer_language
@@ -79,8 +79,6 @@ _FRONT_KERNEL: Any = compiled_kernels("meteor15_tokens", "meteor15_token_cache")
 # The same with a line cache in the token cache: a line met before is not read again (None:
 # an older build; FastPipeline.line_ids keeps the lines in a dict instead).
 _LINES_KERNEL: Any = compiled_kernels("meteor15_lines", "meteor15_tokens", "meteor15_token_cache")
-# The pooled row of a block of rows (None: pool_flat_python sums them).
-_POOL_KERNEL: Any = compiled_kernels("pool_rows")
 
 _LABEL = "METEOR (meteor15)"
 
@@ -112,38 +110,6 @@ def _rows_of_flat(rows: array[int]) -> list[list[int]]:
     """The rows of a flat block (:meth:`FastPipeline.rows_flat`) as lists of ints."""
     values = rows.tolist()
     return [values[k : k + ROW_LENGTH] for k in range(0, len(values), ROW_LENGTH)]
-
-
-def pool_flat_python(rows: array[int] | bytes, skip_perfect: bool) -> tuple[int, ...]:
-    """The pooled row of a flat block of rows in the jar's order (``ROW_LENGTH`` int64 values
-    a row): each column summed, except that with ``skip_perfect`` a perfect row
-    (:func:`~meteor_eval.stats.meteor.perfect_row`) adds no chunks. The readable twin of the
-    compiled ``pool_rows`` (``_ext/stats.c``), which it stands for when that returns ``None``
-    (a sum beyond int64: these are exact integers).
-
-    Example:
-        >>> rows = array("q", [1] * 23 + [2] * 23)
-        >>> pool_flat_python(rows, True)[:3], pool_flat_python(rows, False)[20]
-        ((3, 3, 3), 3)
-    """
-    values = memoryview(rows).cast("B").cast("q")
-    if len(values) % ROW_LENGTH:
-        raise ValueError("rows: expected packed rows of 23 int64 values")
-    total = [sum(values[c::ROW_LENGTH]) for c in range(ROW_LENGTH)]
-    if skip_perfect:
-        for k in range(20, len(values), ROW_LENGTH):
-            if values[k] == 1 and perfect_row(values[k - 20 : k + 3]):
-                total[20] -= 1
-    return tuple(total)
-
-
-def pool_flat(rows: array[int] | bytes, skip_perfect: bool) -> tuple[int, ...]:
-    """:func:`pool_flat_python` through the compiled ``pool_rows`` where it is built."""
-    if _POOL_KERNEL is not None:
-        pooled: tuple[int, ...] | None = _POOL_KERNEL.pool_rows(rows, skip_perfect)
-        if pooled is not None:
-            return pooled
-    return pool_flat_python(rows, skip_perfect)
 
 
 def _over_budget(units: int, index: int | None = None) -> WorkBudgetError:

@@ -27,25 +27,26 @@ from __future__ import annotations
 
 import itertools
 import threading
+import warnings
 from array import array
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from meteor_eval._ext import compiled_kernels
 from meteor_eval.align import exhaustive
-from meteor_eval.errors import WorkBudgetError
+from meteor_eval.errors import SearchBudgetWarning, WorkBudgetError
 from meteor_eval.limits import WORK_BUDGET
 from meteor_eval.match.base import Segment
 from meteor_eval.match.exact import ExactMatcher
 from meteor_eval.match.stem import StemMatcher
 from meteor_eval.match.synonym import SynonymMatcher
 from meteor_eval.metrics.meteor.formula import score_from_stats
-from meteor_eval.stats.meteor import ROW_LENGTH, MeteorStats
+from meteor_eval.stats.meteor import ROW_LENGTH, MeteorStats, pool_flat
 
 if TYPE_CHECKING:
     from meteor_eval.metrics.meteor.pipeline import Pipeline
 
-__all__ = ["Paper2005Rows"]
+__all__ = ["Paper2005Rows", "warn_budget"]
 
 # The compiled block (None: no extension, an older build, or pure Python forced at import).
 _KERNEL: Any = compiled_kernels("paper2005_rows", "exact_stages")
@@ -274,10 +275,8 @@ class Paper2005Rows:
 
     def _warn(self, hypothesis: str, reference: str, stages: tuple[int, ...]) -> None:
         """The per-segment path's warning of a search that ran out of budget."""
-        from meteor_eval.metrics.meteor.pipeline import _warn_budget
-
         tokenize = self.pipeline.tokenize
-        _warn_budget(Segment(tokenize(hypothesis), ()), Segment(tokenize(reference), ()), stages)
+        warn_budget(Segment(tokenize(hypothesis), ()), Segment(tokenize(reference), ()), stages)
 
     def best_stats(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> list[MeteorStats] | None:
         """:meth:`best_rows` as one statistics record a pair (``None`` as there)."""
@@ -294,7 +293,20 @@ class Paper2005Rows:
     def pooled(self, rows: array[int]) -> MeteorStats:
         """The pooled record of :meth:`best_rows`' block (``pool_stats`` of its records: each
         column summed, a perfect row adding no chunks when the configuration says so)."""
-        from meteor_eval.metrics.meteor.fast import pool_flat
-
         total = pool_flat(rows, self.pipeline.config.zero_penalty_if_perfect)
         return _stats_of_row(total, self.n_stages)
+
+
+def warn_budget(hyp: Segment, ref: Segment, stages: tuple[int, ...]) -> None:
+    """One :class:`SearchBudgetWarning` naming the segment whose exact search ran out."""
+    start = " ".join(hyp.tokens[:8])
+    more = " ..." if len(hyp.tokens) > 8 else ""
+    warnings.warn(
+        f"paper2005: the exact alignment search ran out of its budget "
+        f'({exhaustive.SEARCH_BUDGET:,} units) on the segment "{start}{more}" '
+        f"({len(hyp.tokens)} hypothesis and {len(ref.tokens)} reference tokens; stage "
+        f"{', '.join(str(k) for k in stages)}); kept the best alignment found so far "
+        "(most matches, possibly more chunks than the optimum)",
+        SearchBudgetWarning,
+        stacklevel=2,
+    )

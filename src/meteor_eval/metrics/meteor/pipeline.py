@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import itertools
 import operator
-import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -33,7 +32,7 @@ from meteor_eval.align import search as _search
 from meteor_eval.align.alignment import Alignment, count_chunks
 from meteor_eval.align.greedy import greedy_align
 from meteor_eval.align.search import beam_align, beam_align_stages
-from meteor_eval.errors import InputError, SearchBudgetWarning, WorkBudgetError
+from meteor_eval.errors import InputError, WorkBudgetError
 from meteor_eval.limits import WORK_BUDGET, check_work
 from meteor_eval.match import registry as matchers
 from meteor_eval.match.base import CandidateStore, Match, Matcher, Segment
@@ -422,7 +421,9 @@ class Pipeline:
         ]
         chosen, spent = exhaustive.align_stages_bounded(stages, budget=exhaustive.SEARCH_BUDGET)
         if spent:
-            _warn_budget(hyp, ref, spent)
+            from meteor_eval.metrics.meteor.paper2005 import warn_budget  # a rare path
+
+            warn_budget(hyp, ref, spent)
         matches = [Match(j, 1, i, 1, stage) for stage, pairs in enumerate(chosen) for i, j in pairs]
         matches.sort()
         return matches
@@ -593,18 +594,3 @@ def each_placed(
         except WorkBudgetError as exc:
             raise exc.at_index(index) from None
     return out
-
-
-def _warn_budget(hyp: Segment, ref: Segment, stages: tuple[int, ...]) -> None:
-    """One :class:`SearchBudgetWarning` naming the segment whose exact search ran out."""
-    start = " ".join(hyp.tokens[:8])
-    more = " ..." if len(hyp.tokens) > 8 else ""
-    warnings.warn(
-        f"paper2005: the exact alignment search ran out of its budget "
-        f'({exhaustive.SEARCH_BUDGET:,} units) on the segment "{start}{more}" '
-        f"({len(hyp.tokens)} hypothesis and {len(ref.tokens)} reference tokens; stage "
-        f"{', '.join(str(k) for k in stages)}); kept the best alignment found so far "
-        "(most matches, possibly more chunks than the optimum)",
-        SearchBudgetWarning,
-        stacklevel=2,
-    )
