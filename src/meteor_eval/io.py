@@ -243,7 +243,12 @@ def count_lines(name: str) -> int | None:
     return count
 
 
-def line_offsets(name: str, every: int, most: int | None = None) -> tuple[list[int], int]:
+def line_offsets(
+    name: str,
+    every: int,
+    most: int | None = None,
+    resume: tuple[list[int], int] | None = None,
+) -> tuple[list[int], int]:
     """Where lines ``0, every, 2 * every, ...`` start (byte offsets) and how many lines the
     file has (a last line without a line break counts), by one pass over its bytes.
 
@@ -251,7 +256,9 @@ def line_offsets(name: str, every: int, most: int | None = None) -> tuple[list[i
     other machines too), as :func:`iter_lines` would read them. With ``most``, the scan stops
     once ``most`` offsets after the first are found (the first ``most + 1`` offsets of the
     whole scan, and the count of the lines before the last of them); a shorter file is
-    scanned whole.
+    scanned whole. ``resume`` is such a stopped scan's answer (same ``every``): the scan goes
+    on from its last offset instead of reading those bytes again, with the same answer as a
+    scan from the start.
 
     Raises:
         InputError: the file is missing or unreadable.
@@ -263,6 +270,11 @@ def line_offsets(name: str, every: int, most: int | None = None) -> tuple[list[i
     position = 0
     last = b""
     with _open_binary(name) as handle:
+        if resume is not None and len(resume[0]) > 1:
+            # A stopped scan ends at a line start, after exactly count lines.
+            offsets, count = list(resume[0]), resume[1]
+            position = offsets[-1]
+            handle.seek(position)
         while block := handle.read(_SCAN_BYTES):
             last = block
             newlines = block.count(b"\n")
@@ -389,14 +401,25 @@ class FileChunk:
     lines: int = 0
 
 
-def file_chunks(paths: Sequence[str], chunk_lines: int) -> list[FileChunk]:
+#: A stopped scan of each file (:func:`head_scans`): its offsets and the lines before the last.
+HeadScans = list[tuple[list[int], int]]
+
+
+def file_chunks(
+    paths: Sequence[str], chunk_lines: int, resume: HeadScans | None = None
+) -> list[FileChunk]:
     """Chunks of ``chunk_lines`` segments of a hypothesis file and its reference files, found
-    by one pass over each file's bytes (nothing decoded), for processes that read their own.
+    by one pass over each file's bytes (nothing decoded), for processes that read their own;
+    with ``resume`` (:func:`head_scans` of the same files and chunk size), each file's scan
+    goes on where its head's stopped.
 
     Raises:
         InputError: a file is unreadable, or the files' line counts differ (both named).
     """
-    scans = [line_offsets(path, chunk_lines) for path in paths]
+    scans = [
+        line_offsets(path, chunk_lines, resume=None if resume is None else resume[k])
+        for k, path in enumerate(paths)
+    ]
     counts = [count for _, count in scans]
     for path, count in zip(paths[1:], counts[1:], strict=True):
         if count != counts[0]:
@@ -427,9 +450,18 @@ def head_chunks(paths: Sequence[str], chunk_lines: int, chunks: int) -> list[Fil
     Raises:
         InputError: a file is unreadable.
     """
-    scans = [line_offsets(path, chunk_lines, most=chunks)[0] for path in paths]
+    return head_scans(paths, chunk_lines, chunks)[0]
+
+
+def head_scans(
+    paths: Sequence[str], chunk_lines: int, chunks: int
+) -> tuple[list[FileChunk], HeadScans | None]:
+    """:func:`head_chunks`, and the stopped scans they came from, for :func:`file_chunks`
+    to go on from (None with no chunks: the whole scan starts from the beginning)."""
+    stopped = [line_offsets(path, chunk_lines, most=chunks) for path in paths]
+    scans = [offsets for offsets, _ in stopped]
     if any(len(offsets) <= chunks for offsets in scans):
-        return []
+        return [], None
     return [
         FileChunk(
             k * chunk_lines,
@@ -440,7 +472,7 @@ def head_chunks(paths: Sequence[str], chunk_lines: int, chunks: int) -> list[Fil
             chunk_lines,
         )
         for k in range(chunks)
-    ]
+    ], stopped
 
 
 def read_chunk(chunk: FileChunk, errors: EncodingErrors) -> list[tuple[str, Sequence[str]]]:

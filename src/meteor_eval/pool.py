@@ -318,9 +318,10 @@ def _jobs(
     the input is known to be consistent by then (files: their line counts checked): byte
     ranges of files (consecutive chunks grouped into one task, see :func:`_file_tasks`; the
     first task of each worker is found before the rest of the files is scanned, see
-    :func:`meteor_eval.io.head_chunks`), or chunks of pairs."""
+    :func:`meteor_eval.io.head_chunks`, and the whole scan goes on from there), or chunks of
+    pairs."""
     if isinstance(pairs, Files):
-        from meteor_eval.io import file_chunks, head_chunks
+        from meteor_eval.io import file_chunks, head_scans
 
         paths = [pairs.hypothesis, *pairs.references]
         # The first task of each worker from a scan of their bytes only: the workers score
@@ -328,12 +329,16 @@ def _jobs(
         # taken before that, see _parallel).
         # More workers than _HEAD_CHUNKS: no head (the whole scan comes first).
         per_job = max(1, min(_MAX_CHUNKS_PER_TASK, _HEAD_CHUNKS // n_jobs))
-        head = head_chunks(paths, chunk_size, n_jobs * per_job) if n_jobs <= _HEAD_CHUNKS else []
+        head, stopped = (
+            head_scans(paths, chunk_size, n_jobs * per_job)
+            if n_jobs <= _HEAD_CHUNKS
+            else ([], None)
+        )
         for start in range(0, len(head), per_job):
             parts = tuple(head[start : start + per_job])
             job = parts[0] if len(parts) == 1 else parts
             yield job, len(parts), sum(part.lines for part in parts), False
-        ranges = file_chunks(paths, chunk_size)
+        ranges = file_chunks(paths, chunk_size, resume=stopped)  # from where the head stopped
         for group in _file_tasks(len(ranges) - len(head), n_jobs):
             first, stop = group.start + len(head), group.stop + len(head)
             if stop - first == 1:

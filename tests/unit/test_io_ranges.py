@@ -143,13 +143,22 @@ def test_head_chunks_are_the_first_chunks_of_the_whole_scan(
     mio._SCAN_BYTES = scan  # the scan stops inside a block, or at a block's end
     try:
         head = mio.head_chunks(paths, every, chunks)
+        again, stopped = mio.head_scans(paths, every, chunks)
         counts = [mio.line_offsets(path, every)[1] for path in paths]
         whole = [mio.line_offsets(path, every)[0] for path in paths]
+        # the whole scan going on from where the head's stopped: the same answer
+        resumed = [
+            mio.line_offsets(path, every, resume=None if stopped is None else stopped[k])
+            for k, path in enumerate(paths)
+        ]
     finally:
         mio._SCAN_BYTES = old
+    assert again == head
+    assert resumed == list(zip(whole, counts, strict=True))
     if min(counts) < every * chunks or (min(counts) == every * chunks and not head):
         # too short (or exactly as long, its last line without a line break)
         assert head == []
+        assert stopped is None
         return
     assert len(head) == chunks
     for k, chunk in enumerate(head):
@@ -163,6 +172,10 @@ def test_head_chunks_are_the_first_chunks_of_the_whole_scan(
         )
     if counts[0] == counts[1]:
         assert head == mio.file_chunks(paths, every)[:chunks]
+        assert mio.file_chunks(paths, every, resume=stopped) == mio.file_chunks(paths, every)
+    else:
+        with pytest.raises(InputError, match="lines but"):
+            mio.file_chunks(paths, every, resume=stopped)
 
 
 def _nth_naive(block: bytes, start: int, n: int) -> int:
