@@ -413,9 +413,9 @@ def test_workers_start_before_the_files_are_scanned(
     seen: list[int] = []
     scan = mio.file_chunks
 
-    def counting(paths: list[str], chunk_lines: int) -> list[mio.FileChunk]:
+    def counting(paths: list[str], chunk_lines: int, **resume: Any) -> list[mio.FileChunk]:
         seen.append(len(multiprocessing.active_children()))
-        return scan(paths, chunk_lines)
+        return scan(paths, chunk_lines, **resume)
 
     monkeypatch.setattr(mio, "file_chunks", counting)
     metric = Meteor(CONFIG)
