@@ -1393,7 +1393,6 @@ ALWAYS_INLINE int
 search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
                 int64_t *best_chain, const int W)
 {
-    const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
     const uint64_t one_chunk = (uint64_t)1 << pk->sh_c;
     const int sh_p = pk->sh_p;
     const uint64_t slot_mask = sh_p ? (~(uint64_t)0 >> (64 - sh_p)) : 0; /* a key's bucket */

@@ -1585,22 +1585,6 @@ done:
 
 enum { P5_EXACT = 0, P5_STEM = 1, P5_SYNONYM = 2 };
 
-/* A buffer of fixed-size items: its length in items, or -1 with an exception set. */
-static Py_ssize_t
-p5_items(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what, int writable)
-{
-    if (PyObject_GetBuffer(obj, view, writable ? PyBUF_WRITABLE : PyBUF_SIMPLE) < 0) {
-        return -1;
-    }
-    if (view->len % itemsize != 0) {
-        PyErr_Format(PyExc_ValueError, "%s: expected packed %zd-byte values", what, itemsize);
-        PyBuffer_Release(view);
-        view->obj = NULL;
-        return -1;
-    }
-    return view->len / itemsize;
-}
-
 /* The grow-only scratch of one paper2005_rows call (every pair reuses it). */
 typedef struct {
     int64_t *side, *keys;    /* identities then keys of both sides; sort keys */
@@ -1772,14 +1756,14 @@ paper2005_rows_c(PyObject *self, PyObject *args)
     if (ran_out == NULL) {
         return NULL;
     }
-    const Py_ssize_t n_hyp_ids = p5_items(hyp_obj, &hv, 4, "hyp_ids", 0);
-    const Py_ssize_t n_hoff = n_hyp_ids < 0 ? -1 : p5_items(hoff_obj, &hov, 8, "hyp_offsets", 0);
-    const Py_ssize_t n_ref_ids = n_hoff < 0 ? -1 : p5_items(ref_obj, &rv, 4, "ref_ids", 0);
-    const Py_ssize_t n_roff = n_ref_ids < 0 ? -1 : p5_items(roff_obj, &rov, 8, "ref_offsets", 0);
-    const Py_ssize_t n_types = n_roff < 0 ? -1 : p5_items(stem_obj, &sv, 8, "stems", 0);
-    const Py_ssize_t n_starts = n_types < 0 ? -1 : p5_items(start_obj, &stv, 8, "starts", 0);
-    const Py_ssize_t n_pool = n_starts < 0 ? -1 : p5_items(pool_obj, &pv, 8, "pool", 0);
-    const Py_ssize_t n_out = n_pool < 0 ? -1 : p5_items(out_obj, &ov, 8, "out", 1);
+    const Py_ssize_t n_hyp_ids = get_items(hyp_obj, &hv, 4, "hyp_ids", 0);
+    const Py_ssize_t n_hoff = n_hyp_ids < 0 ? -1 : get_items(hoff_obj, &hov, 8, "hyp_offsets", 0);
+    const Py_ssize_t n_ref_ids = n_hoff < 0 ? -1 : get_items(ref_obj, &rv, 4, "ref_ids", 0);
+    const Py_ssize_t n_roff = n_ref_ids < 0 ? -1 : get_items(roff_obj, &rov, 8, "ref_offsets", 0);
+    const Py_ssize_t n_types = n_roff < 0 ? -1 : get_items(stem_obj, &sv, 8, "stems", 0);
+    const Py_ssize_t n_starts = n_types < 0 ? -1 : get_items(start_obj, &stv, 8, "starts", 0);
+    const Py_ssize_t n_pool = n_starts < 0 ? -1 : get_items(pool_obj, &pv, 8, "pool", 0);
+    const Py_ssize_t n_out = n_pool < 0 ? -1 : get_items(out_obj, &ov, 8, "out", 1);
     if (n_out < 0) {
         goto done;
     }

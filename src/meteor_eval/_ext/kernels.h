@@ -92,6 +92,23 @@ release_buffers(Py_buffer *views, size_t n)
     }
 }
 
+/* A buffer of fixed-size items (writable when asked): its length in items, or -1 with an
+ * exception set (the view then holds nothing to release). */
+static inline Py_ssize_t
+get_items(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what, int writable)
+{
+    if (PyObject_GetBuffer(obj, view, writable ? PyBUF_WRITABLE : PyBUF_SIMPLE) < 0) {
+        return -1;
+    }
+    if (view->len % itemsize != 0) {
+        PyErr_Format(PyExc_ValueError, "%s: expected packed %zd-byte values", what, itemsize);
+        PyBuffer_Release(view);
+        view->obj = NULL;
+        return -1;
+    }
+    return view->len / itemsize;
+}
+
 /* PyMem_Free each of n pointers (NULL ones included): the free functions of structs owning
  * several arrays, and the kernels' exits releasing their scratch arrays. */
 static inline void

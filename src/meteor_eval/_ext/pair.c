@@ -18,22 +18,6 @@
 
 #include "kernels.h"
 
-/* A buffer of fixed-size items: its length in items, or -1 with an exception set. */
-static Py_ssize_t
-get_items(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what, int writable)
-{
-    if (PyObject_GetBuffer(obj, view, writable ? PyBUF_WRITABLE : PyBUF_SIMPLE) < 0) {
-        return -1;
-    }
-    if (view->len % itemsize != 0) {
-        PyErr_Format(PyExc_ValueError, "%s: expected packed %zd-byte values", what, itemsize);
-        PyBuffer_Release(view);
-        view->obj = NULL;
-        return -1;
-    }
-    return view->len / itemsize;
-}
-
 enum { KIND_EXACT, KIND_STEM, KIND_SYNONYM, KIND_PARAPHRASE };
 
 /* Pairs of at most this many tokens (both sides) generate their candidates once into a raw
