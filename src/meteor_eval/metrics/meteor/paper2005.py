@@ -30,7 +30,7 @@ import threading
 import warnings
 from array import array
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from meteor_eval._ext import compiled_kernels
 from meteor_eval.align import exhaustive
@@ -44,9 +44,30 @@ from meteor_eval.metrics.meteor.formula import score_from_stats
 from meteor_eval.stats.meteor import ROW_LENGTH, MeteorStats, pool_flat
 
 if TYPE_CHECKING:
-    from meteor_eval.metrics.meteor.pipeline import Pipeline
+    from meteor_eval.match.base import Matcher
+    from meteor_eval.metrics.meteor.config import MeteorConfig
 
 __all__ = ["Paper2005Rows", "warn_budget"]
+
+
+class Pipeline(Protocol):
+    """What the block path reads of the per-segment pipeline
+    (:class:`~meteor_eval.metrics.meteor.pipeline.Pipeline`, which builds it): its settings,
+    matchers and function words, its tokenizer and its check of a pair's token work."""
+
+    @property
+    def config(self) -> MeteorConfig: ...
+
+    @property
+    def matchers(self) -> list[Matcher]: ...
+
+    @property
+    def function_words(self) -> frozenset[str]: ...
+
+    def tokenize(self, text: str) -> tuple[str, ...]: ...
+
+    def check_token_work(self, hyp: tuple[str, ...], ref: tuple[str, ...]) -> None: ...
+
 
 # The compiled block (None: no extension, an older build, or pure Python forced at import).
 _KERNEL: Any = compiled_kernels("paper2005_rows", "exact_stages")
