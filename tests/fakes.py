@@ -15,13 +15,19 @@ on the path).
   :data:`needs_compiled_beam`, :data:`JAR_WEIGHTS` and :data:`BEAM_WEIGHT_SETS` for those tests.
 - :class:`TokenSession`: a word-type table and a token cache of the compiled front end kept
   across calls, as a scorer keeps them (the front end's and the line cache's tests).
+- :func:`run_fresh`: Python code run in a new interpreter that imports this tree's package (for
+  what a process imports or prints from its start).
 - :func:`formula_score`: the scalar formula's score of a statistics record under a configuration's
   or a tuning point's parameters (what the vectorised scorers are checked against).
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -194,3 +200,12 @@ class TokenSession:
     def commit(self, new: list[str]) -> None:
         """Number the new word types after the known ones, as the caller of a chunk does."""
         self.known.update(zip(new, range(len(self.known), len(self.known) + len(new)), strict=True))
+
+
+def run_fresh(code: str) -> subprocess.CompletedProcess[str]:
+    """``code`` run by ``python -c`` in a new interpreter with this tree's ``src`` first on its
+    path (its output captured as text; a failure raises ``CalledProcessError``)."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import io
 import logging
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from fakes import run_fresh
 from meteor_eval.cli import _feedback
 from meteor_eval.cli._run import ProgressBar
 
@@ -86,17 +85,10 @@ def test_segment_bar_waits_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
     assert stream.getvalue() == ""  # closed within the first second: never drawn
 
 
-def _fresh(code: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
-    return subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
-    )
-
-
 def test_configuration_waits_for_the_first_logger() -> None:
     # issue 23: without logging loaded, configure() imports nothing of it; the library's first
     # logger applies the latest configuration before its first message.
-    done = _fresh(
+    done = run_fresh(
         "import sys\n"
         "from meteor_eval.cli._feedback import configure\n"
         "configure(-1, progress=False)\n"
@@ -116,7 +108,7 @@ def test_configuration_waits_for_the_first_logger() -> None:
 def test_a_scoring_run_that_logs_nothing_does_not_import_logging(tmp_path: Path) -> None:
     (tmp_path / "h").write_text("the cat sat\nÉtat ΣΟΦΙΑ\n", encoding="utf-8")
     (tmp_path / "r").write_text("a cat sits\nétat σοφια\n", encoding="utf-8")
-    done = _fresh(
+    done = run_fresh(
         "import sys\n"
         "from meteor_eval.cli import main\n"
         f"status = main(['score', '--hyp', {str(tmp_path / 'h')!r}, '--ref', "

@@ -2,23 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
-SRC = str(Path(__file__).resolve().parents[2] / "src")
-
-
-def _run(code: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": SRC}
-    return subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
-    )
+from fakes import run_fresh
 
 
 def test_nltk_flavour_run_does_not_import_logging() -> None:
-    done = _run(
+    done = run_fresh(
         "import sys\n"
         "from meteor_eval.compat.nltk import meteor_score\n"
         "score = meteor_score([['the', 'cats', 'sat']], ['a', 'cat', 'sits'])\n"
@@ -30,7 +18,7 @@ def test_nltk_flavour_run_does_not_import_logging() -> None:
 def test_a_lazy_logger_prints_nothing_by_itself() -> None:
     # logging not loaded at the package's import: the first logger made by the library
     # attaches the handler, so Python's last-resort handler does not print the warning.
-    done = _run(
+    done = run_fresh(
         "import sys\n"
         "import meteor_eval\n"
         "assert 'logging' not in sys.modules\n"
@@ -46,7 +34,7 @@ def test_a_lazy_logger_prints_nothing_by_itself() -> None:
 
 
 def test_handler_attached_at_import_when_logging_is_loaded() -> None:
-    done = _run(
+    done = run_fresh(
         "import logging\n"
         "import meteor_eval\n"
         "handlers = logging.getLogger('meteor_eval').handlers\n"
@@ -56,7 +44,7 @@ def test_handler_attached_at_import_when_logging_is_loaded() -> None:
 
 
 def test_paraphrase_module_logger_prints_nothing_by_itself() -> None:
-    done = _run(
+    done = run_fresh(
         "import meteor_eval.resources.paraphrases as p\n"
         "p.logger.warning('paraphrase index unusable')\n"
     )

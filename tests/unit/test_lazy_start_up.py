@@ -4,13 +4,11 @@ second argument parser for the command line, the Java lower-casing's range patte
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from fakes import run_fresh
 from meteor_eval.cli import build_parser, parse_arguments
 from meteor_eval.cli.options import explicit_dests
 
@@ -18,11 +16,7 @@ SRC = str(Path(__file__).resolve().parents[2] / "src")
 
 
 def _run(code: str) -> list[str]:
-    env = {**os.environ, "PYTHONPATH": SRC}
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
-    )
-    return done.stdout.split()
+    return run_fresh(code).stdout.split()
 
 
 def test_nltk_flavour_scores_without_dataclasses_or_the_statistics_module() -> None:
