@@ -1749,55 +1749,45 @@ paper2005_rows_c(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "kinds: at most 255 stages");
         return NULL;
     }
-    Py_buffer hv = {0}, hov = {0}, rv = {0}, rov = {0}, sv = {0}, stv = {0}, pv = {0}, ov = {0};
+    PairBatch batch;
+    memset(&batch, 0, sizeof(batch));
+    Py_buffer sv = {0}, stv = {0}, pv = {0};
     P5Scratch sc;
     memset(&sc, 0, sizeof(sc));
     PyObject *result = NULL, *spent = NULL, *ran_out = PyList_New(0);
     if (ran_out == NULL) {
         return NULL;
     }
-    const Py_ssize_t n_hyp_ids = get_items(hyp_obj, &hv, 4, "hyp_ids", 0);
-    const Py_ssize_t n_hoff = n_hyp_ids < 0 ? -1 : get_items(hoff_obj, &hov, 8, "hyp_offsets", 0);
-    const Py_ssize_t n_ref_ids = n_hoff < 0 ? -1 : get_items(ref_obj, &rv, 4, "ref_ids", 0);
-    const Py_ssize_t n_roff = n_ref_ids < 0 ? -1 : get_items(roff_obj, &rov, 8, "ref_offsets", 0);
-    const Py_ssize_t n_types = n_roff < 0 ? -1 : get_items(stem_obj, &sv, 8, "stems", 0);
+    if (batch_open(&batch, hyp_obj, hoff_obj, ref_obj, roff_obj, out_obj) < 0) {
+        goto done;
+    }
+    const Py_ssize_t n_types = get_items(stem_obj, &sv, 8, "stems", 0);
     const Py_ssize_t n_starts = n_types < 0 ? -1 : get_items(start_obj, &stv, 8, "starts", 0);
     const Py_ssize_t n_pool = n_starts < 0 ? -1 : get_items(pool_obj, &pv, 8, "pool", 0);
-    const Py_ssize_t n_out = n_pool < 0 ? -1 : get_items(out_obj, &ov, 8, "out", 1);
-    if (n_out < 0) {
+    if (n_pool < 0) {
         goto done;
     }
-    const Py_ssize_t n_pairs = n_hoff - 1;
-    if (n_hoff < 1 || n_roff != n_hoff || n_out < 23 * n_pairs || n_starts != n_types + 1) {
-        PyErr_SetString(PyExc_ValueError,
-                        "offsets: expected n + 1 for each side, starts: one more than stems, "
-                        "and out: 23 values per pair");
+    if (n_starts != n_types + 1) {
+        PyErr_SetString(PyExc_ValueError, "starts: expected one more than stems");
         goto done;
     }
-    const int64_t *hoff = hov.buf, *roff = rov.buf, *starts = stv.buf;
-    const int32_t *hyp = hv.buf, *ref = rv.buf;
-    for (Py_ssize_t k = 0; k < n_pairs; k++) {
-        if (hoff[k] < 0 || hoff[k] > hoff[k + 1] || hoff[k + 1] > n_hyp_ids || roff[k] < 0 ||
-            roff[k] > roff[k + 1] || roff[k + 1] > n_ref_ids ||
-            hoff[k + 1] - hoff[k] > INT32_MAX || roff[k + 1] - roff[k] > INT32_MAX) {
-            PyErr_SetString(PyExc_ValueError, "offsets: not ascending within the id arrays");
-            goto done;
-        }
-    }
+    const Py_ssize_t n_pairs = batch.n_pairs, n_hyp_ids = batch.n_hyp_ids;
+    const int64_t *hoff = batch.hoff, *roff = batch.roff, *starts = stv.buf;
+    const int32_t *hyp = batch.hyp, *ref = batch.ref;
     for (Py_ssize_t t = 0; t < n_types; t++) {
         if (starts[t] < 0 || starts[t] > starts[t + 1] || starts[t + 1] > n_pool) {
             PyErr_SetString(PyExc_ValueError, "starts: not ascending within the pool");
             goto done;
         }
     }
-    for (Py_ssize_t k = 0; k < n_hyp_ids + n_ref_ids; k++) {
+    for (Py_ssize_t k = 0; k < n_hyp_ids + batch.n_ref_ids; k++) {
         const int32_t t = k < n_hyp_ids ? hyp[k] : ref[k - n_hyp_ids];
         if (t < 0 || t >= n_types) {
             PyErr_SetString(PyExc_ValueError, "ids: a word type outside the tables");
             goto done;
         }
     }
-    int64_t *out = ov.buf;
+    int64_t *out = batch.out;
     for (Py_ssize_t k = 0; k < n_pairs; k++) {
         if (spent == NULL && (spent = PyList_New(0)) == NULL) {
             goto done;
@@ -1825,9 +1815,9 @@ done:
     chains_free(&sc.chains);
     FREE_EACH(sc.side, sc.keys, sc.sets, sc.used, sc.stage_of, sc.by_ref, sc.pairs, sc.fixed,
               sc.e.raw);
-    Py_buffer *views[] = {&hv, &hov, &rv, &rov, &sv, &stv, &pv, &ov};
-    for (size_t k = 0; k < sizeof(views) / sizeof(views[0]); k++) {
-        release_buffer(views[k]);
-    }
+    batch_close(&batch);
+    release_buffer(&sv);
+    release_buffer(&stv);
+    release_buffer(&pv);
     return result;
 }

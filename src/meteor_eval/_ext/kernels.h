@@ -109,6 +109,65 @@ get_items(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what,
     return view->len / itemsize;
 }
 
+/* A batch of pairs of word-type ids as the block kernels take it: the hypotheses' ids
+ * (int32) and offsets (int64, n + 1), the references' likewise, and the int64 block the
+ * pairs' 23 statistics are written to. */
+typedef struct {
+    Py_buffer views[5]; /* hyp ids, hyp offsets, ref ids, ref offsets, out */
+    const int32_t *hyp, *ref;
+    const int64_t *hoff, *roff;
+    int64_t *out;
+    Py_ssize_t n_pairs, n_hyp_ids, n_ref_ids;
+} PairBatch;
+
+/* Open b's buffers and check them (offsets n + 1 a side, ascending within their ids, each
+ * pair's side at most INT32_MAX ids; out at least 23 values a pair): 0, or -1 with an exception
+ * set. b must start zeroed; batch_close() releases it whatever happens. */
+static inline int
+batch_open(PairBatch *b, PyObject *hyp_obj, PyObject *hoff_obj, PyObject *ref_obj,
+           PyObject *roff_obj, PyObject *out_obj)
+{
+    Py_buffer *v = b->views;
+    const Py_ssize_t n_hyp_ids = get_items(hyp_obj, &v[0], 4, "hyp_ids", 0);
+    const Py_ssize_t n_hoff = n_hyp_ids < 0 ? -1 : get_items(hoff_obj, &v[1], 8, "hyp_offsets", 0);
+    const Py_ssize_t n_ref_ids = n_hoff < 0 ? -1 : get_items(ref_obj, &v[2], 4, "ref_ids", 0);
+    const Py_ssize_t n_roff = n_ref_ids < 0 ? -1 : get_items(roff_obj, &v[3], 8, "ref_offsets", 0);
+    const Py_ssize_t n_out = n_roff < 0 ? -1 : get_items(out_obj, &v[4], 8, "out", 1);
+    if (n_out < 0) {
+        return -1;
+    }
+    const Py_ssize_t n_pairs = n_hoff - 1;
+    if (n_hoff < 1 || n_roff != n_hoff || n_out < 23 * n_pairs) {
+        PyErr_SetString(PyExc_ValueError,
+                        "offsets: expected n + 1 for each side, and out: 23 values per pair");
+        return -1;
+    }
+    const int64_t *hoff = v[1].buf, *roff = v[3].buf;
+    for (Py_ssize_t k = 0; k < n_pairs; k++) {
+        if (hoff[k] < 0 || hoff[k] > hoff[k + 1] || hoff[k + 1] > n_hyp_ids || roff[k] < 0 ||
+            roff[k] > roff[k + 1] || roff[k + 1] > n_ref_ids ||
+            hoff[k + 1] - hoff[k] > INT32_MAX || roff[k + 1] - roff[k] > INT32_MAX) {
+            PyErr_SetString(PyExc_ValueError, "offsets: not ascending within the id arrays");
+            return -1;
+        }
+    }
+    b->hyp = v[0].buf;
+    b->ref = v[2].buf;
+    b->hoff = hoff;
+    b->roff = roff;
+    b->out = v[4].buf;
+    b->n_pairs = n_pairs;
+    b->n_hyp_ids = n_hyp_ids;
+    b->n_ref_ids = n_ref_ids;
+    return 0;
+}
+
+static inline void
+batch_close(PairBatch *b)
+{
+    release_buffers(b->views, 5);
+}
+
 /* PyMem_Free each of n pointers (NULL ones included): the free functions of structs owning
  * several arrays, and the kernels' exits releasing their scratch arrays. */
 static inline void

@@ -634,37 +634,20 @@ meteor15_rows_c(PyObject *self, PyObject *args)
     if (call_begin(&c, beam, budget) < 0) {
         return NULL;
     }
-    Py_buffer hv = {0}, hov = {0}, rv = {0}, rov = {0}, ov = {0};
+    PairBatch batch;
+    memset(&batch, 0, sizeof(batch));
     PyObject *result = NULL;
-    const Py_ssize_t n_hyp_ids = get_items(hyp_obj, &hv, 4, "hyp_ids", 0);
-    const Py_ssize_t n_hoff = n_hyp_ids < 0 ? -1 : get_items(hoff_obj, &hov, 8, "hyp_offsets", 0);
-    const Py_ssize_t n_ref_ids = n_hoff < 0 ? -1 : get_items(ref_obj, &rv, 4, "ref_ids", 0);
-    const Py_ssize_t n_roff = n_ref_ids < 0 ? -1 : get_items(roff_obj, &rov, 8, "ref_offsets", 0);
-    const Py_ssize_t n_out = n_roff < 0 ? -1 : get_items(out_obj, &ov, 8, "out", 1);
-    if (n_out < 0) {
+    if (batch_open(&batch, hyp_obj, hoff_obj, ref_obj, roff_obj, out_obj) < 0) {
         goto done;
     }
-    const Py_ssize_t n_pairs = n_hoff - 1;
-    if (n_hoff < 1 || n_roff != n_hoff || n_out < 23 * n_pairs) {
-        PyErr_SetString(PyExc_ValueError,
-                        "offsets: expected n + 1 for each side, and out: 23 values per pair");
-        goto done;
-    }
-    const int64_t *hoff = hov.buf, *roff = rov.buf;
-    for (Py_ssize_t k = 0; k < n_pairs; k++) {
-        if (hoff[k] < 0 || hoff[k] > hoff[k + 1] || hoff[k + 1] > n_hyp_ids || roff[k] < 0 ||
-            roff[k] > roff[k + 1] || roff[k + 1] > n_ref_ids) {
-            PyErr_SetString(PyExc_ValueError, "offsets: not ascending within the id arrays");
-            goto done;
-        }
-    }
+    const int64_t *hoff = batch.hoff, *roff = batch.roff;
     if (call_open(&c, kinds_obj, hash_obj, stem_obj, para_obj, func_obj, start_obj, pool_obj,
                   trie_obj, weights_obj) < 0) {
         goto done;
     }
-    const int32_t *hyp = hv.buf, *ref = rv.buf;
-    int64_t *out = ov.buf;
-    for (Py_ssize_t k = 0; k < n_pairs; k++) {
+    const int32_t *hyp = batch.hyp, *ref = batch.ref;
+    int64_t *out = batch.out;
+    for (Py_ssize_t k = 0; k < batch.n_pairs; k++) {
         int64_t head[7], units = 0;
         Py_ssize_t n_chosen = 0;
         const int rc = pair_core(&c.t, &c.w, &c.sc, hyp + hoff[k],
@@ -683,9 +666,6 @@ meteor15_rows_c(PyObject *self, PyObject *args)
     result = Py_NewRef(Py_None);
 done:
     call_end(&c);
-    Py_buffer *views[] = {&hv, &hov, &rv, &rov, &ov};
-    for (size_t k = 0; k < sizeof(views) / sizeof(views[0]); k++) {
-        release_buffer(views[k]);
-    }
+    batch_close(&batch);
     return result;
 }
