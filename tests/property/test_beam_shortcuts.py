@@ -44,6 +44,8 @@ pytestmark = needs_compiled_beam
 WEIGHT_SETS = st.sampled_from(BEAM_WEIGHT_SETS)
 
 BEAMS = st.one_of(st.integers(1, 40), st.sampled_from([63, 64, 65, 100, 200]))
+# Beams up to 64: the steps' successors stay on the bucket merge.
+MERGE_BEAMS = st.one_of(st.integers(1, 40), st.just(64))
 
 
 @st.composite
@@ -420,12 +422,6 @@ def _banded_store(
     return store
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(two_candidate_stores(), WEIGHT_SETS, st.integers(1, 40))
-def test_three_bucket_steps(store: CandidateStore, weights: tuple[float, ...], beam: int) -> None:
-    _same(store, weights, beam)
-
-
 @st.composite
 def long_span_stores(draw: st.DrawFn) -> CandidateStore:
     """Segments of at most 64 words with candidates of any length, up to a whole segment.
@@ -452,14 +448,6 @@ def long_span_stores(draw: st.DrawFn) -> CandidateStore:
     return store
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(long_span_stores(), WEIGHT_SETS, BEAMS)
-def test_long_spans_in_one_bit_word(
-    store: CandidateStore, weights: tuple[float, ...], beam: int
-) -> None:
-    _same(store, weights, beam)
-
-
 @st.composite
 def four_to_eight_bucket_stores(draw: st.DrawFn) -> CandidateStore:
     """Positions with three to seven candidates each (or none), on a narrow band.
@@ -476,14 +464,6 @@ def four_to_eight_bucket_stores(draw: st.DrawFn) -> CandidateStore:
     rnd = random.Random(draw(st.integers(0, 2**32 - 1)))
     busy = draw(st.sampled_from((0.3, 0.7, 1.0)))
     return _banded_store(rnd, n_hyp, n_ref, band, busy, lambda: rnd.randint(3, 7))
-
-
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(four_to_eight_bucket_stores(), WEIGHT_SETS, st.one_of(st.integers(1, 40), st.just(64)))
-def test_four_to_eight_bucket_steps(
-    store: CandidateStore, weights: tuple[float, ...], beam: int
-) -> None:
-    _same(store, weights, beam)
 
 
 # -- the paths' own index in their keys ------------------------------------------------------
@@ -515,9 +495,25 @@ def gap_after_choice_stores(draw: st.DrawFn) -> CandidateStore:
     return store
 
 
+@pytest.mark.parametrize(
+    ("stores", "beams"),
+    [
+        pytest.param(two_candidate_stores(), st.integers(1, 40), id="three_bucket_steps"),
+        pytest.param(long_span_stores(), BEAMS, id="long_spans_in_one_bit_word"),
+        pytest.param(four_to_eight_bucket_stores(), MERGE_BEAMS, id="four_to_eight_bucket_steps"),
+        pytest.param(
+            gap_after_choice_stores(),
+            MERGE_BEAMS,
+            id="paths_keep_their_index_through_steps_without_candidates",
+        ),
+    ],
+)
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(gap_after_choice_stores(), WEIGHT_SETS, st.one_of(st.integers(1, 40), st.just(64)))
-def test_paths_keep_their_index_through_steps_without_candidates(
-    store: CandidateStore, weights: tuple[float, ...], beam: int
+@given(data=st.data())
+def test_stores_drawn_for_one_kind_of_step(
+    stores: st.SearchStrategy[CandidateStore], beams: st.SearchStrategy[int], data: st.DataObject
 ) -> None:
-    _same(store, weights, beam)
+    """The compiled beam against the Python one on stores drawn from the strategies above, each
+    for the steps its docstring names, with the beams that reach them."""
+    store = data.draw(stores, label="store")
+    _same(store, data.draw(WEIGHT_SETS, label="weights"), data.draw(beams, label="beam"))
