@@ -230,19 +230,19 @@ class _MeanMetric(Metric[MeanScore]):
     def signature(self, nrefs: str = "1", /) -> Signature:
         """``NAME|nrefs:..|variant:..|SETTINGS|tok:ptb-coco|version:..``: the layout both mean
         metrics share (the number of references, the variant, the metric's own settings from
-        :meth:`settings`, then the PTB tokenization), written once here."""
+        :meth:`_signature_settings`, then the PTB tokenization), written once here."""
         return Signature(
             self.name,
             (
                 SignatureField("nrefs", "#", nrefs),
                 SignatureField("variant", "v", self.variant),
-                *self.settings(),
+                *self._signature_settings(),
                 _TOKENIZER,
             ),
         )
 
     @abstractmethod
-    def settings(self) -> tuple[SignatureField, ...]:
+    def _signature_settings(self) -> tuple[SignatureField, ...]:
         """The fields of :meth:`signature` between the variant and the tokenization."""
 
 
@@ -285,7 +285,7 @@ class CocoRougeL(_MeanMetric):
         )
         return [(score, 1) for score in scores.tolist()]
 
-    def settings(self) -> tuple[SignatureField, ...]:
+    def _signature_settings(self) -> tuple[SignatureField, ...]:
         """``beta:1.2|multi:best-p-best-r``, so the signature reads
         ``coco_rouge|nrefs:..|variant:L|beta:1.2|multi:best-p-best-r|tok:ptb-coco|...``."""
         return (
@@ -372,7 +372,7 @@ class CiderD(_MeanMetric):
             )
         return [(float(model.score(hyp, refs)), 1) for hyp, refs in pairs]
 
-    def settings(self) -> tuple[SignatureField, ...]:
+    def _signature_settings(self) -> tuple[SignatureField, ...]:
         """``n:4|sigma:6.0|df:refs``, so the signature reads
         ``cider|nrefs:..|variant:D|n:4|sigma:6.0|df:refs|tok:ptb-coco|version:..``."""
         return (
