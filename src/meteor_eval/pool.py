@@ -36,7 +36,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import TYPE_CHECKING, Any, Protocol, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypedDict, TypeVar
 
 from meteor_eval.errors import ConfigError, MeteorEvalError, WorkBudgetError, warn_empty
 from meteor_eval.io import EncodingErrors, FileChunk
@@ -276,31 +276,37 @@ def run_chunks(
     n_jobs = resolve_jobs(run.jobs)
     _check_chunk_size(run.chunk_size)
     resolve_start_method(run.start_method)
+    work = _Work(obj, _call, extra, size)
     if n_jobs == 1:
-        chunk_size = min(run.chunk_size, _BATCH)
-        return _serial(obj, pairs, _call, extra, chunk_size, size, run.progress)
-    return _parallel(obj, pairs, _call, extra, n_jobs, run, size)
+        return _serial(work, pairs, min(run.chunk_size, _BATCH), run.progress)
+    return _parallel(work, pairs, n_jobs, run)
+
+
+@dataclass(frozen=True, slots=True)
+class _Work(Generic[_T]):
+    """What a stream runs on each chunk, as :func:`_serial` and :func:`_parallel` both take it:
+    ``task(metric, chunk, *extra)`` (in a worker: on that worker's own rebuilt object), and
+    ``size``, the segments a result counts for the progress callback."""
+
+    metric: Rebuildable
+    task: Callable[..., _T]
+    extra: tuple[object, ...]
+    size: Callable[[_T], int]
 
 
 def _serial(
-    metric: Rebuildable,
-    pairs: Iterable[Pair],
-    task: Callable[..., _T],
-    extra: tuple[object, ...],
-    chunk_size: int,
-    size: Callable[[_T], int],
-    progress: Progress | None,
+    work: _Work[_T], pairs: Iterable[Pair], chunk_size: int, progress: Progress | None
 ) -> Iterator[_T]:
     done = 0
     offset = 0
     for chunk in _chunks(pairs, chunk_size):
         try:
-            result = task(metric, chunk, *extra)
+            result = work.task(work.metric, chunk, *work.extra)
         except WorkBudgetError as exc:
             raise exc.at_line(offset) from None
         offset += len(chunk)
         yield result
-        done += size(result)
+        done += work.size(result)
         if progress is not None:
             progress(done)
     if progress is not None and done == 0:
@@ -391,15 +397,7 @@ def _pool(metric: Rebuildable, n_jobs: int, start_method: str | None) -> Any:
     return pool
 
 
-def _parallel(
-    metric: Rebuildable,
-    pairs: Iterable[Pair],
-    task: Callable[..., _T],
-    extra: tuple[object, ...],
-    n_jobs: int,
-    run: Run,
-    size: Callable[[_T], int],
-) -> Iterator[_T]:
+def _parallel(work: _Work[_T], pairs: Iterable[Pair], n_jobs: int, run: Run) -> Iterator[_T]:
     done = 0
     # Tasks in input order, each with its first chunk's number and first segment, and its
     # last chunk's number and last segment.
@@ -410,11 +408,11 @@ def _parallel(
     from concurrent.futures.process import BrokenProcessPool
 
     errors = pairs.errors if isinstance(pairs, Files) else "strict"
-    with _no_sigpipe(), _pool(metric, n_jobs, run.start_method) as pool:
+    with _no_sigpipe(), _pool(work.metric, n_jobs, run.start_method) as pool:
         try:
             for job, chunks, count, checked in _jobs(pairs, run.chunk_size, n_jobs):
                 try:
-                    future = pool.submit(_in_worker, task, job, errors, *extra)
+                    future = pool.submit(_in_worker, work.task, job, errors, *work.extra)
                 except BrokenProcessPool:
                     # a worker died before the next result was asked for: the pool refuses
                     # new work, and every chunk in flight is lost
@@ -435,13 +433,13 @@ def _parallel(
                 while checked and (len(pending) >= limit or (pending and pending[0][0].done())):
                     for result in _outcome(pending):
                         yield result
-                        done += size(result)
+                        done += work.size(result)
                         if run.progress is not None:
                             run.progress(done)
             while pending:
                 for result in _outcome(pending):
                     yield result
-                    done += size(result)
+                    done += work.size(result)
                     if run.progress is not None:
                         run.progress(done)
         finally:

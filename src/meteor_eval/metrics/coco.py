@@ -21,6 +21,7 @@ tokenized as pycocoevalcap's ``PTBTokenizer`` does (:func:`meteor_eval.text.ptb.
 from __future__ import annotations
 
 import math
+from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -190,6 +191,8 @@ class _MeanMetric(Metric[MeanScore]):
 
     exact: ClassVar[bool] = False
     value_name: ClassVar[str]
+    #: The ``variant`` field of the signature.
+    variant: ClassVar[str]
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -224,6 +227,24 @@ class _MeanMetric(Metric[MeanScore]):
         """The one headline number."""
         return {self.value_name: score.score}
 
+    def signature(self, nrefs: str = "1", /) -> Signature:
+        """``NAME|nrefs:..|variant:..|SETTINGS|tok:ptb-coco|version:..``: the layout both mean
+        metrics share (the number of references, the variant, the metric's own settings from
+        :meth:`_signature_settings`, then the PTB tokenization), written once here."""
+        return Signature(
+            self.name,
+            (
+                SignatureField("nrefs", "#", nrefs),
+                SignatureField("variant", "v", self.variant),
+                *self._signature_settings(),
+                _TOKENIZER,
+            ),
+        )
+
+    @abstractmethod
+    def _signature_settings(self) -> tuple[SignatureField, ...]:
+        """The fields of :meth:`signature` between the variant and the tokenization."""
+
 
 @dataclass(frozen=True, slots=True)
 class CocoRougeConfig:
@@ -251,6 +272,7 @@ class CocoRougeL(_MeanMetric):
 
     name: ClassVar[str] = "coco_rouge"
     value_name: ClassVar[str] = "rouge_l"
+    variant: ClassVar[str] = "L"
 
     config: CocoRougeConfig
 
@@ -263,17 +285,12 @@ class CocoRougeL(_MeanMetric):
         )
         return [(score, 1) for score in scores.tolist()]
 
-    def signature(self, nrefs: str = "1", /) -> Signature:
-        """``coco_rouge|nrefs:..|variant:L|beta:1.2|multi:best-p-best-r|tok:ptb-coco|...``."""
-        return Signature(
-            "coco_rouge",
-            (
-                SignatureField("nrefs", "#", nrefs),
-                SignatureField("variant", "v", "L"),
-                SignatureField("beta", "b", repr(self.config.beta)),
-                SignatureField("multi", "m", "best-p-best-r"),
-                _TOKENIZER,
-            ),
+    def _signature_settings(self) -> tuple[SignatureField, ...]:
+        """``beta:1.2|multi:best-p-best-r``, so the signature reads
+        ``coco_rouge|nrefs:..|variant:L|beta:1.2|multi:best-p-best-r|tok:ptb-coco|...``."""
+        return (
+            SignatureField("beta", "b", repr(self.config.beta)),
+            SignatureField("multi", "m", "best-p-best-r"),
         )
 
 
@@ -310,6 +327,7 @@ class CiderD(_MeanMetric):
 
     name: ClassVar[str] = "cider"
     value_name: ClassVar[str] = "cider"
+    variant: ClassVar[str] = "D"
 
     def __init__(self, config: CiderConfig | None = None) -> None:
         super().__init__(config)
@@ -354,18 +372,13 @@ class CiderD(_MeanMetric):
             )
         return [(float(model.score(hyp, refs)), 1) for hyp, refs in pairs]
 
-    def signature(self, nrefs: str = "1", /) -> Signature:
-        """``cider|nrefs:..|variant:D|n:4|sigma:6.0|df:refs|tok:ptb-coco|version:..``."""
-        return Signature(
-            "cider",
-            (
-                SignatureField("nrefs", "#", nrefs),
-                SignatureField("variant", "v", "D"),
-                SignatureField("n", "n", str(self.config.n)),
-                SignatureField("sigma", "s", repr(float(self.config.sigma))),
-                SignatureField("df", "df", "refs"),
-                _TOKENIZER,
-            ),
+    def _signature_settings(self) -> tuple[SignatureField, ...]:
+        """``n:4|sigma:6.0|df:refs``, so the signature reads
+        ``cider|nrefs:..|variant:D|n:4|sigma:6.0|df:refs|tok:ptb-coco|version:..``."""
+        return (
+            SignatureField("n", "n", str(self.config.n)),
+            SignatureField("sigma", "s", repr(float(self.config.sigma))),
+            SignatureField("df", "df", "refs"),
         )
 
 
