@@ -267,14 +267,16 @@ claim_slot(struct SetSlot *slots, uint64_t mask, int64_t value, Py_ssize_t *fill
  * of the positions whose set has it, so that a reference word's hits are the OR of its values'
  * bit sets, read out lowest bit first, which is the ascending order of positions (no chains, no
  * stamps, no sort). The table's slots are empty between calls: a call empties the slots it
- * filled (not the whole table) before it returns. */
+ * filled (not the whole table) before it returns. The table has at least four slots a value
+ * (at most a quarter full): at half full, a lookup of the WMT22 pairs read 0.6 slots past its
+ * first on average; the table stays about 10 KiB for a sentence, in the first-level cache. */
 static int
 sets_bits(Emit *e, Chains *c, const Packed *hs, Py_ssize_t nh, const Packed *rs, Py_ssize_t nr,
           const int64_t *hid, const int64_t *rid, Py_ssize_t total)
 {
     const Py_ssize_t words = (nh + 63) / 64;
     Py_ssize_t size = 16;
-    while (size < 2 * total) {
+    while (size < 4 * total) {
         size *= 2;
     }
     const Py_ssize_t old_cap = c->set_slot_cap;
