@@ -447,14 +447,10 @@ read_lists(PyObject *lists, Py_ssize_t n_hyp, Py_ssize_t n_ref, int by_position,
            const char *what)
 {
     const Py_ssize_t n_lists = PySequence_Fast_GET_SIZE(lists);
-    Py_ssize_t n_cands = 0;
-    for (Py_ssize_t s = 0; s < n_lists; s++) {
-        PyObject *lst = PySequence_Fast_GET_ITEM(lists, s);
-        if (!PyList_Check(lst)) {
-            PyErr_Format(PyExc_TypeError, "%s: expected lists of matches", what);
-            return NULL;
-        }
-        n_cands += PyList_GET_SIZE(lst);
+    const Py_ssize_t n_cands = lists_total(PySequence_Fast_ITEMS(lists), n_lists, 1);
+    if (n_cands < 0) {
+        PyErr_Format(PyExc_TypeError, "%s: expected lists of matches", what);
+        return NULL;
     }
     Cand *raw = PyMem_Malloc((size_t)(n_cands ? n_cands : 1) * sizeof(Cand));
     if (raw == NULL) {
@@ -552,6 +548,16 @@ packing_for(const Work *w, Py_ssize_t n_ref, int bg)
     pk.sh_c = bg + bd;
     pk.sh_w = bg + bd + bc;
     return pk;
+}
+
+/* What choosing entry f at reference position c adds to a packed key: minus its gain in the
+ * objective field, its offset in the distance field; a chunk it closes is added apart. The key
+ * delta of a fixed match, in a step and in a stretch of quiet steps. */
+static inline uint64_t
+entry_key(const Work *w, const Packing *pk, Py_ssize_t f, Py_ssize_t c)
+{
+    return shifted((uint64_t)-w->gain[f], pk->sh_w) +
+           shifted((uint64_t)entry_offset(&w->entries[f], c), pk->sh_d);
 }
 
 /* Steps with at most this many successors are sorted whole by insertion when their buckets are
@@ -999,8 +1005,7 @@ quiet_stretch(const Work *w, const Packing *pk, Py_ssize_t n_ref, const uint64_t
                 break;
             }
             const Entry *m = &w->entries[f];
-            delta += shifted((uint64_t)-w->gain[f], pk->sh_w) +
-                     shifted((uint64_t)entry_offset(m, d), pk->sh_d);
+            delta += entry_key(w, pk, f, d);
             if (last_end != -1 && m->hyp_start != last_end) {
                 delta += one_chunk;
             }
@@ -1077,7 +1082,6 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
     const uint64_t one_chunk = (uint64_t)1 << pk->sh_c;
     const int sh_p = pk->sh_p;
     const uint64_t slot_mask = sh_p ? (~(uint64_t)0 >> (64 - sh_p)) : 0; /* a key's bucket */
-    const int64_t *gain = w->gain;
     Py_ssize_t kept = 1;
     w->cur_head[0].key = shifted((uint64_t)pk->bias, pk->sh_w);
     int maybe_synced = 1; /* whether the kept paths may share idx and last_end (uniform_run()) */
@@ -1115,8 +1119,7 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
         int64_t fixed_start = 0;
         if (f >= 0) {
             const Entry *m = &w->entries[f];
-            fixed_key = shifted((uint64_t)-gain[f], pk->sh_w) +
-                        shifted((uint64_t)entry_offset(m, c), pk->sh_d);
+            fixed_key = entry_key(w, pk, f, c);
             fixed_start = m->hyp_start;
         }
         Py_ssize_t n_cand = 0, n_skip = 0;
@@ -1396,7 +1399,6 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
     const uint64_t one_chunk = (uint64_t)1 << pk->sh_c;
     const int sh_p = pk->sh_p;
     const uint64_t slot_mask = sh_p ? (~(uint64_t)0 >> (64 - sh_p)) : 0; /* a key's bucket */
-    const int64_t *gain = w->gain;
     Py_ssize_t kept = 1;
     w->cur_w[0].key = shifted((uint64_t)pk->bias, pk->sh_w);
     int maybe_synced = 1; /* whether the kept paths may share idx and last_end */
@@ -1442,8 +1444,7 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
         NextW fixed_next = {0, 0};
         if (f >= 0) {
             const Entry *m = &w->entries[f];
-            fixed_key = shifted((uint64_t)-gain[f], pk->sh_w) +
-                        shifted((uint64_t)entry_offset(m, c), pk->sh_d);
+            fixed_key = entry_key(w, pk, f, c);
             fixed_start = m->hyp_start;
             fixed_next.idx = (int16_t)(c + m->ref_len);
             fixed_next.last_end = (int16_t)(m->hyp_start + m->hyp_len);

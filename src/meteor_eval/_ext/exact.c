@@ -1204,14 +1204,10 @@ exact_search_c(PyObject *self, PyObject *args)
     int32_t *edge_comp = NULL;
     PyObject *result = NULL;
     Py_ssize_t ncomps = PyList_GET_SIZE(comps_obj);
-    Py_ssize_t n_edges = 0;
-    for (Py_ssize_t c = 0; c < ncomps; c++) {
-        PyObject *comp = PyList_GET_ITEM(comps_obj, c);
-        if (!PyList_Check(comp) || PyList_GET_SIZE(comp) == 0) {
-            PyErr_SetString(PyExc_TypeError, "exact_search() takes non-empty lists of pairs");
-            return NULL;
-        }
-        n_edges += PyList_GET_SIZE(comp);
+    const Py_ssize_t n_edges = lists_total(PySequence_Fast_ITEMS(comps_obj), ncomps, 0);
+    if (n_edges < 0) {
+        PyErr_SetString(PyExc_TypeError, "exact_search() takes non-empty lists of pairs");
+        return NULL;
     }
     if (n_edges == 0 || n_edges > INT32_MAX / 2) {
         PyErr_SetString(PyExc_ValueError, "exact_search() takes 1 to 2**30 candidate pairs");

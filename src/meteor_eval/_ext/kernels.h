@@ -178,6 +178,22 @@ free_each(void *const *ptrs, size_t n)
     }
 }
 
+/* The total length of the n lists at items (a list's or a fast sequence's items, each one a
+ * list: a search's candidate lists, the exact search's components), or -1 when one is not a
+ * list, or is empty and allow_empty is 0; the caller then sets its own error. */
+static inline Py_ssize_t
+lists_total(PyObject *const *items, Py_ssize_t n, int allow_empty)
+{
+    Py_ssize_t total = 0;
+    for (Py_ssize_t s = 0; s < n; s++) {
+        if (!PyList_Check(items[s]) || (!allow_empty && PyList_GET_SIZE(items[s]) == 0)) {
+            return -1;
+        }
+        total += PyList_GET_SIZE(items[s]);
+    }
+    return total;
+}
+
 /* Both sides of a call as fast sequences (new references in *hyp and *ref), each refused with
  * its own TypeError message; 0, or -1 with the error set and neither kept. */
 static inline int

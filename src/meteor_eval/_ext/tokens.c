@@ -198,55 +198,81 @@ typedef struct {
     int failed;
 } IndexPass;
 
+/* Record the pass's first failure: an exception of type with message, or MemoryError (type
+ * NULL), set with the thread state taken back while the text is read without the GIL; a later
+ * failure keeps the first one's exception. Returns -1. */
 static int
-index_fail_memory(IndexPass *pass)
+index_fail(IndexPass *pass, PyObject *type, const char *message)
 {
     if (!pass->failed) {
         pass->failed = -1;
         if (pass->thread != NULL) {
             PyEval_RestoreThread(pass->thread);
+        }
+        if (type == NULL) {
             PyErr_NoMemory();
-            pass->thread = PyEval_SaveThread();
         }
         else {
-            PyErr_NoMemory();
+            PyErr_SetString(type, message);
+        }
+        if (pass->thread != NULL) {
+            pass->thread = PyEval_SaveThread();
         }
     }
     return -1;
+}
+
+static int
+index_fail_memory(IndexPass *pass)
+{
+    return index_fail(pass, NULL, NULL);
 }
 
 static int
 index_fail_too_large(IndexPass *pass)
 {
-    if (!pass->failed) {
-        pass->failed = -1;
-        if (pass->thread != NULL) {
-            PyEval_RestoreThread(pass->thread);
-        }
-        PyErr_SetString(PyExc_OverflowError, "paraphrase table too large for index format 1");
-        if (pass->thread != NULL) {
-            pass->thread = PyEval_SaveThread();
-        }
-    }
-    return -1;
+    return index_fail(pass, PyExc_OverflowError, "paraphrase table too large for index format 1");
 }
 
-/* Grow *buffer (of *cap bytes) to hold at least need bytes; 0, or -1 (nothing set). */
+/* Grow an array of item-sized elements to hold at least need (1,024 at first, then doubling);
+ * 0, or -1 (nothing set). */
 static int
-index_reserve(char **buffer, size_t *cap, size_t need)
+index_grow(void **array, size_t *cap, size_t need, size_t item)
 {
     if (need <= *cap) {
         return 0;
     }
-    size_t grown = *cap ? *cap : 64;
+    size_t grown = *cap ? *cap : 1024;
     while (grown < need) {
         grown *= 2;
     }
-    char *moved = realloc(*buffer, grown);
+    void *moved = realloc(*array, grown * item);
     if (moved == NULL) {
         return -1;
     }
-    *buffer = moved;
+    *array = moved;
+    *cap = grown;
+    return 0;
+}
+
+/* One of several arrays that share a capacity (one record's fields, array by array). */
+typedef struct {
+    void **array;
+    size_t item; /* its element size */
+} IndexArray;
+
+/* index_grow() for the n arrays that share the capacity *cap, which is updated once all of them
+ * have grown; 0, or -1 (nothing set; the arrays grown before the failure stay valid, at *cap). */
+static int
+index_grow_together(const IndexArray *arrays, size_t n, size_t *cap, size_t need)
+{
+    size_t grown = *cap;
+    for (size_t i = 0; i < n; i++) {
+        grown = *cap;
+        if (index_grow(arrays[i].array, &grown, need, arrays[i].item) < 0) {
+            return -1;
+        }
+    }
     *cap = grown;
     return 0;
 }
@@ -338,26 +364,17 @@ index_token(IndexPass *pass, const char *s, size_t n)
     }
     const uint32_t id = pass->tokens;
     if (id == pass->token_cap) {
-        const uint32_t cap = pass->token_cap ? pass->token_cap * 2 : 1024;
-        uint64_t *start = realloc(pass->token_start, cap * sizeof(uint64_t));
-        if (start == NULL) {
+        const IndexArray arrays[] = {{(void **)&pass->token_start, sizeof(uint64_t)},
+                                     {(void **)&pass->token_len, sizeof(uint32_t)},
+                                     {(void **)&pass->token_hash, sizeof(uint32_t)}};
+        size_t cap = pass->token_cap;
+        if (index_grow_together(arrays, 3, &cap, (size_t)id + 1) < 0) {
             return index_fail_memory(pass);
         }
-        pass->token_start = start;
-        uint32_t *len = realloc(pass->token_len, cap * sizeof(uint32_t));
-        if (len == NULL) {
-            return index_fail_memory(pass);
-        }
-        pass->token_len = len;
-        uint32_t *hashes = realloc(pass->token_hash, cap * sizeof(uint32_t));
-        if (hashes == NULL) {
-            return index_fail_memory(pass);
-        }
-        pass->token_hash = hashes;
-        pass->token_cap = cap;
+        pass->token_cap = (uint32_t)cap;
     }
     const size_t separator = id > 0;
-    if (index_reserve(&pass->text, &pass->text_cap, pass->text_len + separator + n) < 0) {
+    if (index_grow((void **)&pass->text, &pass->text_cap, pass->text_len + separator + n, 1) < 0) {
         return index_fail_memory(pass);
     }
     if (separator) {
@@ -497,32 +514,6 @@ index_valid_utf8(const unsigned char *s, size_t n)
     return 1;
 }
 
-static inline int
-index_separator(unsigned char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\f';
-}
-
-/* Grow an array of item-sized elements to hold at least need; 0, or -1 (nothing set). */
-static int
-index_grow(void **array, size_t *cap, size_t need, size_t item)
-{
-    if (need <= *cap) {
-        return 0;
-    }
-    size_t grown = *cap ? *cap : 1024;
-    while (grown < need) {
-        grown *= 2;
-    }
-    void *moved = realloc(*array, grown * item);
-    if (moved == NULL) {
-        return -1;
-    }
-    *array = moved;
-    *cap = grown;
-    return 0;
-}
-
 /* Read one phrase's tokens into the batch (ids given now, in file order: first occurrence
  * decides a token's id); its node is looked up when the batch is resolved. Returns the
  * phrase's number in the batch, or -1 on failure. */
@@ -530,34 +521,24 @@ static int64_t
 index_phrase_tokens(IndexPass *pass, const char *s, size_t n)
 {
     if (pass->phrase_count == pass->phrase_cap) {
-        size_t cap = pass->phrase_cap;
-        if (index_grow((void **)&pass->phrase_start, &cap, cap + 1, sizeof(uint32_t)) < 0) {
+        const IndexArray arrays[] = {{(void **)&pass->phrase_start, sizeof(uint32_t)},
+                                     {(void **)&pass->phrase_tokens, sizeof(uint32_t)},
+                                     {(void **)&pass->phrase_node, sizeof(uint32_t)},
+                                     {(void **)&pass->active, sizeof(uint32_t)}};
+        if (index_grow_together(arrays, 4, &pass->phrase_cap, pass->phrase_cap + 1) < 0) {
             return index_fail_memory(pass);
         }
-        cap = pass->phrase_cap;
-        if (index_grow((void **)&pass->phrase_tokens, &cap, cap + 1, sizeof(uint32_t)) < 0) {
-            return index_fail_memory(pass);
-        }
-        cap = pass->phrase_cap;
-        if (index_grow((void **)&pass->phrase_node, &cap, cap + 1, sizeof(uint32_t)) < 0) {
-            return index_fail_memory(pass);
-        }
-        cap = pass->phrase_cap;
-        if (index_grow((void **)&pass->active, &cap, cap + 1, sizeof(uint32_t)) < 0) {
-            return index_fail_memory(pass);
-        }
-        pass->phrase_cap = cap;
     }
     const size_t phrase = pass->phrase_count;
     const size_t first = pass->id_count;
     size_t k = 0;
     while (k < n) {
-        if (index_separator((unsigned char)s[k])) {
+        if (is_separator((unsigned char)s[k])) {
             k++;
             continue;
         }
         const size_t start = k;
-        while (k < n && !index_separator((unsigned char)s[k])) {
+        while (k < n && !is_separator((unsigned char)s[k])) {
             k++;
         }
         const int64_t token = index_token(pass, s + start, k - start);
@@ -642,15 +623,11 @@ index_flush(IndexPass *pass)
         if (need > UINT32_MAX) {
             return index_fail_too_large(pass);
         }
-        size_t cap = pass->record_cap;
-        if (index_grow((void **)&pass->a, &cap, need, sizeof(uint32_t)) < 0) {
+        const IndexArray arrays[] = {{(void **)&pass->a, sizeof(uint32_t)},
+                                     {(void **)&pass->b, sizeof(uint32_t)}};
+        if (index_grow_together(arrays, 2, &pass->record_cap, need) < 0) {
             return index_fail_memory(pass);
         }
-        cap = pass->record_cap;
-        if (index_grow((void **)&pass->b, &cap, need, sizeof(uint32_t)) < 0) {
-            return index_fail_memory(pass);
-        }
-        pass->record_cap = cap;
     }
     for (size_t r = 0; r < pass->batch_records; r++) {
         const uint32_t b = pass->phrase_node[pass->record_b[r]];
@@ -728,7 +705,7 @@ index_line(IndexPass *pass, const char *s, size_t n)
         if (phrase < 0) {
             return -1;
         }
-        if (index_reserve(&pass->previous_a, &pass->previous_a_cap, n) < 0) {
+        if (index_grow((void **)&pass->previous_a, &pass->previous_a_cap, n, 1) < 0) {
             return index_fail_memory(pass);
         }
         if (n) { /* previous_a is still NULL after empty phrases only */
@@ -744,15 +721,12 @@ index_line(IndexPass *pass, const char *s, size_t n)
         return -1;
     }
     if (pass->batch_records == pass->batch_record_cap) {
-        size_t cap = pass->batch_record_cap;
-        if (index_grow((void **)&pass->record_a, &cap, cap + 1, sizeof(int32_t)) < 0) {
+        const IndexArray arrays[] = {{(void **)&pass->record_a, sizeof(int32_t)},
+                                     {(void **)&pass->record_b, sizeof(int32_t)}};
+        if (index_grow_together(arrays, 2, &pass->batch_record_cap, pass->batch_record_cap + 1) <
+            0) {
             return index_fail_memory(pass);
         }
-        cap = pass->batch_record_cap;
-        if (index_grow((void **)&pass->record_b, &cap, cap + 1, sizeof(int32_t)) < 0) {
-            return index_fail_memory(pass);
-        }
-        pass->batch_record_cap = cap;
     }
     pass->record_a[pass->batch_records] = (int32_t)pass->last_a;
     pass->record_b[pass->batch_records] = (int32_t)phrase;
@@ -760,6 +734,18 @@ index_line(IndexPass *pass, const char *s, size_t n)
     if (pass->phrase_count >= pass->batch) {
         return index_flush(pass);
     }
+    return 0;
+}
+
+/* Append the n bytes at s to the line carried over from a block's end; 0, or -1 on failure. */
+static int
+index_carry(IndexPass *pass, const char *s, size_t n)
+{
+    if (index_grow((void **)&pass->carry, &pass->carry_cap, pass->carry_len + n, 1) < 0) {
+        return index_fail_memory(pass);
+    }
+    memcpy(pass->carry + pass->carry_len, s, n);
+    pass->carry_len += n;
     return 0;
 }
 
@@ -793,22 +779,16 @@ index_block(IndexPass *pass, const char *s, size_t n)
             }
         }
         if (q == end) {
-            const size_t more = (size_t)(end - p);
-            if (index_reserve(&pass->carry, &pass->carry_cap, pass->carry_len + more) < 0) {
-                return index_fail_memory(pass);
+            if (index_carry(pass, p, (size_t)(end - p)) < 0) {
+                return -1;
             }
-            memcpy(pass->carry + pass->carry_len, p, more);
-            pass->carry_len += more;
             break;
         }
         int rc;
         if (pass->carry_len) {
-            const size_t more = (size_t)(q - p);
-            if (index_reserve(&pass->carry, &pass->carry_cap, pass->carry_len + more) < 0) {
-                return index_fail_memory(pass);
+            if (index_carry(pass, p, (size_t)(q - p)) < 0) {
+                return -1;
             }
-            memcpy(pass->carry + pass->carry_len, p, more);
-            pass->carry_len += more;
             rc = index_line(pass, pass->carry, pass->carry_len);
             pass->carry_len = 0;
         }
