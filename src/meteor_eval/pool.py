@@ -36,7 +36,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypedDict, TypeVar
 
 from meteor_eval.errors import ConfigError, MeteorEvalError, WorkBudgetError, warn_empty
 from meteor_eval.io import EncodingErrors, FileChunk
@@ -282,11 +282,12 @@ def run_chunks(
     return _parallel(work, pairs, n_jobs, run)
 
 
-@dataclass(frozen=True, slots=True)
-class _Work(Generic[_T]):
+class _Work(NamedTuple, Generic[_T]):
     """What a stream runs on each chunk, as :func:`_serial` and :func:`_parallel` both take it:
     ``task(metric, chunk, *extra)`` (in a worker: on that worker's own rebuilt object), and
-    ``size``, the segments a result counts for the progress callback."""
+    ``size``, the segments a result counts for the progress callback. A named tuple, not a
+    dataclass: this module is imported by every scoring run, and a dataclass's methods are
+    compiled when its class is made."""
 
     metric: Rebuildable
     task: Callable[..., _T]
