@@ -85,9 +85,9 @@ typedef struct {
  * table is written when it is made, so the large table is 4 MiB of a process's memory from its
  * first pair on, which a job of a few thousand segments (where it saves little time) does not
  * need. The small table holds the steps of about a thousand pairs (a pair stores about twenty
- * new steps), so past that its steps are overwritten before they come back: on WMT22 the walks of the first
- * 20,000 pairs cost a quarter fewer instructions with the large table from the start. Any size
- * answers exactly what the search would. */
+ * new steps), so past that its steps are overwritten before they come back: on WMT22 the
+ * walks of the first 20,000 pairs cost a quarter fewer instructions with the large table from
+ * the start. Any size answers exactly what the search would. */
 #define HOP_SMALL_BYTES ((size_t)256 << 10)
 #define HOP_GROW_AFTER 4096
 
