@@ -37,6 +37,7 @@ from meteor_eval.metrics.protocol import Metric, Pair, Row
 if TYPE_CHECKING:
     # Imported where used: a run without significance tests, documents or statistics files
     # does not pay their modules' imports (their dataclasses are made at import).
+    from meteor_eval._significance_settings import Significance as Significance
     from meteor_eval.documents import Documents
     from meteor_eval.significance import SignificanceResult
     from meteor_eval.statsfile import StoredSystems
@@ -57,6 +58,17 @@ __all__ = [
 #: ``progress(system, metric, done, total)``: segments scored so far of one system and metric
 #: (``total``: the number of segments when known beforehand, else ``None``).
 ProgressCallback = Callable[[str, str, int, "int | None"], None]
+
+
+def __getattr__(name: str) -> Any:
+    """``Significance``, imported from :mod:`meteor_eval._significance_settings` on first use
+    (PEP 562): a run without intervals or tests does not make the dataclass."""
+    if name == "Significance":
+        from meteor_eval._significance_settings import Significance
+
+        globals()[name] = Significance
+        return Significance
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass
@@ -326,26 +338,6 @@ class Systems:
                 raise InputError(f"system {name!r}: {exc}") from None
             checked.append(pairs)
         return cls(list(systems), [None] * len(checked), lambda k: iter(checked[k]))
-
-
-@dataclass(frozen=True)
-class Significance:
-    """Intervals and paired tests (:func:`~meteor_eval.significance.paired_tests`).
-
-    Attributes:
-        method: ``"bs"`` (paired bootstrap), ``"ar"`` (approximate randomisation) against the
-            baseline, or ``None``: bootstrap intervals only.
-        baseline: The system the others are tested against (default: the first).
-        n_samples: Resamples or trials (default 1000 for ``bs``, 10000 for ``ar``).
-        seed: Random seed (``None``: not reproducible).
-        confidence: Interval coverage.
-    """
-
-    method: Literal["bs", "ar"] | None = None
-    baseline: str | None = None
-    n_samples: int | None = None
-    seed: int | None = 12345
-    confidence: float = 0.95
 
 
 @dataclass(frozen=True)
@@ -679,6 +671,8 @@ def compare(
         raise ConfigError("baseline needs paired='bs' or paired='ar'")
     significance = None
     if paired is not None or ci:
+        from meteor_eval._significance_settings import Significance
+
         significance = Significance(paired, baseline, n_samples, seed, confidence)
     chosen = _metrics(metrics)
     if data is None and any(metric.name == "bleu" for metric in chosen):

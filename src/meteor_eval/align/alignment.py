@@ -8,11 +8,24 @@ order, in the hypothesis.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from meteor_eval.match.base import Match
+if TYPE_CHECKING:
+    from meteor_eval.align._alignment import Alignment as Alignment
+    from meteor_eval.match.base import Match
 
 __all__ = ["Alignment", "count_chunks"]
+
+
+def __getattr__(name: str) -> Any:
+    """``Alignment``, imported from :mod:`meteor_eval.align._alignment` on first use (PEP 562):
+    a run that makes no alignment does not make the dataclass."""
+    if name == "Alignment":
+        from meteor_eval.align._alignment import Alignment
+
+        globals()[name] = Alignment
+        return Alignment
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def count_chunks(matches: Sequence[Match], ref_len: int) -> int:
@@ -41,71 +54,3 @@ def count_chunks(matches: Sequence[Match], ref_len: int) -> int:
     if open_end != -1:
         chunks += 1
     return chunks
-
-
-@dataclass(frozen=True, slots=True)
-class Alignment:
-    """Matches chosen between one hypothesis and one reference.
-
-    Attributes:
-        hyp_tokens: Hypothesis tokens after preprocessing.
-        ref_tokens: Reference tokens after preprocessing.
-        matches: Chosen matches in reference order.
-        modules: Module name of each stage (``matches[k].stage`` indexes it).
-        chunks: Number of chunks (section 4.5).
-    """
-
-    hyp_tokens: tuple[str, ...]
-    ref_tokens: tuple[str, ...]
-    matches: tuple[Match, ...]
-    modules: tuple[str, ...]
-    chunks: int
-
-    def pairs(self) -> list[tuple[str, str, str]]:
-        """``(hypothesis span text, reference span text, module)`` for each match."""
-        out = []
-        for m in self.matches:
-            hyp = " ".join(self.hyp_tokens[m.hyp_start : m.hyp_start + m.hyp_len])
-            ref = " ".join(self.ref_tokens[m.ref_start : m.ref_start + m.ref_len])
-            out.append((hyp, ref, self.modules[m.stage]))
-        return out
-
-    def to_dict(self) -> dict[str, object]:
-        """JSON-ready view: tokens and one record per match."""
-        return {
-            "hypothesis": list(self.hyp_tokens),
-            "reference": list(self.ref_tokens),
-            "chunks": self.chunks,
-            "matches": [
-                {
-                    "hyp_start": m.hyp_start,
-                    "hyp_len": m.hyp_len,
-                    "ref_start": m.ref_start,
-                    "ref_len": m.ref_len,
-                    "module": self.modules[m.stage],
-                    "hyp": hyp,
-                    "ref": ref,
-                }
-                for m, (hyp, ref, _) in zip(self.matches, self.pairs(), strict=True)
-            ],
-        }
-
-    def render(self) -> str:
-        """Human-readable table: one line per match, then the unmatched words of each side."""
-        lines = [
-            f"hypothesis: {' '.join(self.hyp_tokens)}",
-            f"reference:  {' '.join(self.ref_tokens)}",
-        ]
-        width = max((len(h) for h, _, _ in self.pairs()), default=0)
-        for m, (hyp, ref, module) in zip(self.matches, self.pairs(), strict=True):
-            span_h = f"{m.hyp_start}:{m.hyp_len}"
-            span_r = f"{m.ref_start}:{m.ref_len}"
-            lines.append(f"  {span_h:>6} {hyp:<{width}}  ~  {ref}  [{span_r}, {module}]")
-        matched_h = {i for m in self.matches for i in range(m.hyp_start, m.hyp_start + m.hyp_len)}
-        matched_r = {j for m in self.matches for j in range(m.ref_start, m.ref_start + m.ref_len)}
-        free_h = [t for i, t in enumerate(self.hyp_tokens) if i not in matched_h]
-        free_r = [t for j, t in enumerate(self.ref_tokens) if j not in matched_r]
-        lines.append(f"  unmatched hypothesis: {' '.join(free_h) or '-'}")
-        lines.append(f"  unmatched reference:  {' '.join(free_r) or '-'}")
-        lines.append(f"  chunks: {self.chunks}")
-        return "\n".join(lines)

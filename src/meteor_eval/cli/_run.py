@@ -12,12 +12,15 @@ import argparse
 import contextlib
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from meteor_eval.cli._common import check_output_paths, start_method_of
-from meteor_eval.comparison import ComparisonResult, Engine, Request, Significance, Systems, run
+from meteor_eval.comparison import ComparisonResult, Engine, Request, Systems, run
 from meteor_eval.errors import ConfigError
 from meteor_eval.metrics.protocol import Metric
+
+if TYPE_CHECKING:
+    from meteor_eval.comparison import Significance
 
 __all__ = [
     "ProgressBar",
@@ -95,6 +98,8 @@ def _significance(args: argparse.Namespace, names: Sequence[str]) -> Significanc
         return None
     if args.baseline is not None and args.baseline not in names:
         raise ConfigError(f"--baseline: {args.baseline!r} is not one of {', '.join(names)}")
+    from meteor_eval.comparison import Significance  # a dataclass: made when a test is asked
+
     return Significance(test, args.baseline, args.n_samples, args.seed, args.confidence)
 
 

@@ -13,10 +13,11 @@ duplicates are kept (they change coverage and beam contents), and nothing is eve
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+
+if TYPE_CHECKING:
+    from meteor_eval.match._segment import Segment as Segment
 
 __all__ = [
     "CandidateStore",
@@ -24,6 +25,17 @@ __all__ = [
     "Matcher",
     "Segment",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``Segment``, imported from :mod:`meteor_eval.match._segment` on first use (PEP 562): a
+    run that makes no segment record does not make the dataclass."""
+    if name == "Segment":
+        from meteor_eval.match._segment import Segment
+
+        globals()[name] = Segment
+        return Segment
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Match(NamedTuple):
@@ -42,27 +54,6 @@ class Match(NamedTuple):
     hyp_start: int
     hyp_len: int
     stage: int
-
-
-@dataclass(frozen=True, slots=True)
-class Segment:
-    """A preprocessed segment: its tokens and their word identities.
-
-    Attributes:
-        tokens: The words after normalisation and tokenisation.
-        ids: One integer identity per token. For METEOR 1.5 this is Java's ``String.hashCode``
-            (spec J1), so that hash collisions behave as in the jar.
-        interned: Set by scorers that intern word types for the compiled pair kernel.
-    """
-
-    tokens: tuple[str, ...]
-    ids: tuple[int, ...]
-    #: ``(word types, ids)``: the interning table the segment was built with and the dense id
-    #: of each token in it (see :mod:`meteor_eval.match.word_types`), or ``None``.
-    interned: tuple[object, array[int]] | None = field(default=None, compare=False, repr=False)
-
-    def __len__(self) -> int:
-        return len(self.tokens)
 
 
 class CandidateStore:

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from meteor_eval._ext import compiled_kernels
-from meteor_eval.match.base import Match, Segment
+from meteor_eval.match.base import Match
+
+if TYPE_CHECKING:
+    from meteor_eval.match._segment import Segment
 
 __all__ = ["ExactMatcher", "positions_by_key"]
 

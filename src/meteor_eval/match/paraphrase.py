@@ -23,11 +23,15 @@ extension the same walks and lookups run in C over the memory-mapped index array
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from meteor_eval._ext import compiled_kernels
 from meteor_eval.errors import ResourceError
-from meteor_eval.match.base import Match, Segment
+from meteor_eval.match.base import Match
 from meteor_eval.resources.paraphrases import FORMAT_VERSION, ParaphraseTable
+
+if TYPE_CHECKING:
+    from meteor_eval.match._segment import Segment
 
 __all__ = ["ParaphraseMatcher"]
 

@@ -7,10 +7,14 @@ stem identities are cached per word type because the same words recur in every s
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from meteor_eval._ext import compiled_kernels
-from meteor_eval.match.base import Match, Segment
+from meteor_eval.match.base import Match
 from meteor_eval.match.exact import positions_by_key
+
+if TYPE_CHECKING:
+    from meteor_eval.match._segment import Segment
 
 __all__ = ["StemMatcher"]
 

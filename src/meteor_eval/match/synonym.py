@@ -14,10 +14,14 @@ stores its sets in that form already (:meth:`MeteorWordNet.packed_synonym_sets
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence, Set
+from typing import TYPE_CHECKING
 
 from meteor_eval._ext import compiled_kernels
-from meteor_eval.match.base import Match, Segment
+from meteor_eval.match.base import Match
 from meteor_eval.resources.packed_sets import cached_packed_sets
+
+if TYPE_CHECKING:
+    from meteor_eval.match._segment import Segment
 
 __all__ = ["SynonymMatcher"]
 

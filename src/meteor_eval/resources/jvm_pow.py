@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import gzip
 import json
-import re
+import zlib
 from functools import cache
 
 from meteor_eval.resources.registry import data_file
@@ -24,10 +24,56 @@ from meteor_eval.resources.registry import data_file
 __all__ = ["jvm_pow_correction", "jvm_pow_differences"]
 
 
-def _text() -> str:
-    """The shipped file's JSON text (about 230 KB)."""
-    with gzip.open(data_file("jvm_pow.json.gz"), "rt", encoding="utf-8") as handle:
-        return handle.read()
+def _text() -> bytes:
+    """The shipped file's whole JSON text (about 230 KB, ASCII), its gzip checksum checked."""
+    return gzip.decompress(data_file("jvm_pow.json.gz").read_bytes())
+
+
+class _Inflated:
+    """The shipped file's JSON text, inflated only as far as it has been searched.
+
+    A run needs the largest ``S`` (the file's first key) and one exponent's list; the task
+    exponents come first in the file, so their lists lie in its first 8 KB of 230. Bytes, not
+    text: the parts parsed are decoded by :func:`json.loads`, the rest is only searched.
+    """
+
+    _STEP = 4096  # compressed bytes inflated at a time (about 13 KB of text)
+
+    def __init__(self, compressed: bytes) -> None:
+        self._inflater = zlib.decompressobj(wbits=31)  # 31: a gzip header and trailer
+        self._compressed = compressed
+        self._fed = 0
+        self.text = b""
+
+    def _more(self) -> bool:
+        """Inflate the next step; False once the whole file is inflated."""
+        if self._fed >= len(self._compressed):
+            return False
+        step = self._compressed[self._fed : self._fed + self._STEP]
+        self._fed += len(step)
+        self.text += self._inflater.decompress(step)
+        return True
+
+    def index(self, sub: bytes, start: int) -> int:
+        """``text.index(sub, start)``, inflating until found (ValueError if never)."""
+        while True:
+            found = self.text.find(sub, start)
+            if found >= 0 or not self._more():
+                break
+        if found < 0:
+            raise ValueError(f"{sub!r} not in the table")
+        return found
+
+    def upto(self, end: int) -> bytes:
+        """The text up to ``end`` (less at the end of the file)."""
+        while len(self.text) < end and self._more():
+            pass
+        return self.text
+
+
+@cache
+def _inflated() -> _Inflated:
+    return _Inflated(data_file("jvm_pow.json.gz").read_bytes())
 
 
 @cache
@@ -40,30 +86,46 @@ def _payload() -> tuple[int, dict[float, list[list[int]]]]:
 
 @cache
 def _max_s() -> int:
-    """The largest ``S`` the table covers (the file's ``max_s``)."""
-    found = re.search(r'"max_s":\s*(\d+)', _text())
-    if found is None:  # pragma: no cover - the shipped file has it
+    """The largest ``S`` the table covers (the file's ``max_s``), read where the key stands
+    rather than by parsing the whole file or compiling a pattern for it."""
+    inflated = _inflated()
+    try:
+        at = inflated.index(b'"max_s":', 0)
+    except ValueError:  # pragma: no cover - the shipped file has it
         return _payload()[0]
-    return int(found.group(1))
+    value = inflated.upto(at + 40)[at + 8 : at + 40].lstrip(b" \t\n\r")
+    return int(value[: len(value) - len(value.lstrip(b"0123456789"))])
 
 
 def _listed(beta: float) -> list[list[int]] | None:
     """The ``[[S, K, ulps], ...]`` of one exponent, parsed alone from the file's text: a run
     uses one exponent, and parsing all 72 would make about 60,000 Python objects (2.4 MB, part
-    of a small run's peak memory) for the few hundred it needs."""
-    text = _text()
-    body = text.index('"differences":')
-    for key in re.finditer(r'"([^"]+)":\s*\[', text[body + 14 :]):
-        if _as_float(key.group(1)) != beta:
-            continue
-        start = body + 14 + key.end() - 1
-        end = text.index("]]", start) + 2 if text[start + 1 : start + 2] == "[" else start + 2
-        listed: list[list[int]] = json.loads(text[start:end])
-        return listed
-    return None
+    of a small run's peak memory) for the few hundred it needs.
+
+    The ``differences`` object is walked key by key (each value is a list of ``[S, K, ulps]``
+    lists, so it ends at the first ``]]``, or is ``[]``), without a pattern to compile.
+    """
+    inflated = _inflated()
+    at = inflated.index(b'"differences":', 0) + 14
+    while True:
+        opening = inflated.index(b'"', at)
+        closing = inflated.index(b'"', opening + 1)
+        start = inflated.index(b"[", closing)
+        if inflated.upto(start + 2)[start + 1 : start + 2] == b"[":
+            end = inflated.index(b"]]", start) + 2
+        else:
+            end = start + 2
+        text = inflated.upto(end + 8)
+        if _as_float(text[opening + 1 : closing]) == beta:
+            listed: list[list[int]] = json.loads(text[start:end])
+            return listed
+        after = text[end : end + 8].lstrip(b" \t\n\r")
+        if not after.startswith(b","):  # the object's closing brace: not listed
+            return None
+        at = end
 
 
-def _as_float(key: str) -> float | None:
+def _as_float(key: str | bytes) -> float | None:
     try:
         return float(key)
     except ValueError:

@@ -49,6 +49,7 @@ References:
 
 from __future__ import annotations
 
+import functools
 import gzip
 import importlib
 import os
@@ -57,9 +58,8 @@ import sys
 import threading
 from array import array
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from meteor_eval._ext import compiled_function
 from meteor_eval.errors import ConfigError, ResourceError
@@ -85,9 +85,12 @@ _CACHE_MAX_WORDS: Final = 1 << 18
 _SNOWBALL_LICENCE: Final = "BSD-3-Clause"
 
 
-@dataclass(frozen=True, slots=True)
-class _Algorithm:
-    """Where a vendored Snowball stemmer lives and how it is identified."""
+class _Algorithm(NamedTuple):
+    """Where a vendored Snowball stemmer lives and how it is identified.
+
+    A named tuple, not a dataclass: the module makes sixteen at import, and a dataclass's
+    generated methods are compiled when its class is made (about 4 M instructions, in every
+    run that stems)."""
 
     code: str  # METEOR language code, as in the jar's ``-l`` option
     package: str  # subpackage of ``_snowball`` holding the upstream release
@@ -326,14 +329,26 @@ def porter_spec() -> ResourceSpec:
 # --- Arabic lookup table --------------------------------------------------------------------
 
 # java.util.StringTokenizer's default delimiters, and a Java int as Integer.parseInt reads it.
-_JAVA_WHITESPACE: Final = re.compile(r"[ \t\n\r\f]+")
-_JAVA_INT: Final = re.compile(r"[+-]?[0-9]+")
 # Where Python's str.split()/splitlines() disagree with Java's StringTokenizer and readLine():
 # ASCII characters that Python treats as whitespace or line breaks and Java does not (or the
 # reverse), and non-ASCII line breaks. Without them the fast str methods give Java's result.
-_ASCII_NOT_JAVA: Final = re.compile("[\x0b\x0c\x1c-\x1f]")
-_BREAK_NOT_JAVA: Final = re.compile("[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
-_JAVA_LINE_BREAK: Final = re.compile(r"\r\n|\r|\n")
+# Compiled by the first table read (:func:`_java_patterns`), not at import: only the languages
+# with a lookup table (Arabic) read one, and compiling them is about 3 M instructions.
+_JAVA_PATTERNS: Final = (
+    r"[ \t\n\r\f]+",  # whitespace
+    r"[+-]?[0-9]+",  # int
+    "[\x0b\x0c\x1c-\x1f]",  # ASCII, not Java's
+    "[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]",  # line breaks, not Java's
+    r"\r\n|\r|\n",  # Java's line breaks
+)
+
+
+@functools.cache
+def _java_patterns() -> tuple[re.Pattern[str], ...]:
+    """The compiled :data:`_JAVA_PATTERNS`, in their order."""
+    return tuple(re.compile(pattern) for pattern in _JAVA_PATTERNS)
+
+
 _BIG_ENDIAN: Final = sys.byteorder == "big"
 
 
@@ -363,19 +378,20 @@ def _read_stem_table(path: Path) -> dict[int, str]:
             text = handle.read().decode("utf-8", errors="replace")
     except (OSError, EOFError, gzip.BadGzipFile) as error:
         raise ResourceError(f"cannot read stem table {path}: {error}") from error
-    odd_ascii = _ASCII_NOT_JAVA.search(text) is not None
-    if _BREAK_NOT_JAVA.search(text) is None:
+    java_whitespace, java_int, ascii_not_java, break_not_java, java_line_break = _java_patterns()
+    odd_ascii = ascii_not_java.search(text) is not None
+    if break_not_java.search(text) is None:
         lines = text.splitlines()
     else:
-        lines = _JAVA_LINE_BREAK.split(text)
+        lines = java_line_break.split(text)
     table: dict[int, str] = {}
     java_hash = _java_string_hash
     for number, line in enumerate(lines, start=1):
         if line.isascii() and not odd_ascii:
             fields = line.split(None, 3)
         else:  # Python's split() would also break at e.g. U+00A0, which Java keeps in a token
-            fields = _JAVA_WHITESPACE.split(line.strip(" \t\n\r\f"), 3)
-        if len(fields) < 3 or not _JAVA_INT.fullmatch(fields[1]):
+            fields = java_whitespace.split(line.strip(" \t\n\r\f"), 3)
+        if len(fields) < 3 or not java_int.fullmatch(fields[1]):
             if fields in ([], [""]):
                 continue  # blank line (the jar would fail on it)
             raise ResourceError(

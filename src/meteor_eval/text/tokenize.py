@@ -31,7 +31,7 @@ from typing import Final, Literal
 
 from meteor_eval._ext import compiled_function
 from meteor_eval.errors import ConfigError
-from meteor_eval.text.normalize import normalize
+from meteor_eval.text.normalize import _lazy, normalize
 from meteor_eval.types import Tokens
 
 __all__ = [
@@ -69,7 +69,10 @@ _UNICODE14_UPPER: Final = frozenset(
         + [code for code in range(0x10570, 0x10596) if code not in (0x1057B, 0x1058B, 0x10593)]
     )
 )
-_UNICODE14_UPPER_RE: Final = re.compile("[" + "".join(sorted(_UNICODE14_UPPER)) + "]")
+# Compiled on first use (a text with a capital sigma or a code point from U+2C2F on): a class of
+# 36 code points, most past the Basic Multilingual Plane, costs about 1.5 M instructions to
+# compile, in every run with a non-ASCII line otherwise.
+_UNICODE14_UPPER_RE: Final = _lazy("[" + "".join(sorted(_UNICODE14_UPPER)) + "]")
 # Where java_lower may differ from str.lower: a capital sigma, or a code point at or above the
 # lowest of _UNICODE14_UPPER. A text has the latter when its largest code point is at least this
 # one: ``max`` finds it in one compiled pass, where the equivalent one-range pattern
@@ -176,7 +179,7 @@ def java_lower(text: str) -> str:
     """
     if text.isascii() or (_CAPITAL_SIGMA not in text and max(text) < _FIRST_UNICODE14_UPPER):
         return text.lower()  # no capital sigma, no code point from the first Unicode 14 one on
-    if _UNICODE14_UPPER_RE.search(text) is not None:
+    if max(text) >= _FIRST_UNICODE14_UPPER and _UNICODE14_UPPER_RE.search(text) is not None:
         # Lower the pieces between the unassigned-in-Java letters and keep those letters.
         pieces = re.split(f"({_UNICODE14_UPPER_RE.pattern})", text)
         return "".join(

@@ -37,8 +37,9 @@ from typing import TYPE_CHECKING, Any, cast
 from meteor_eval import limits
 from meteor_eval._ext import compiled_kernels
 from meteor_eval.errors import ConfigError, WorkBudgetError
+from meteor_eval.match import base as _base
 from meteor_eval.match import registry as matchers
-from meteor_eval.match.base import Match, Segment
+from meteor_eval.match.base import Match
 from meteor_eval.match.word_types import WordTypes
 from meteor_eval.metrics.meteor.config import MeteorConfig
 from meteor_eval.metrics.meteor.pipeline import (
@@ -61,6 +62,8 @@ from meteor_eval.text.tokenize import java_hash, java_lower
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from meteor_eval.match._segment import Segment
 
 __all__ = ["FastPipeline", "compiled_kinds"]
 
@@ -333,7 +336,7 @@ class FastPipeline(Pipeline):
             # A synonym identifier beyond 64 bits (a custom table): the general path handles it.
             self._general_path()
             return super().segment_of(tokens)
-        return Segment(tokens, types.identities(interned), (types, interned))
+        return _base.Segment(tokens, types.identities(interned), (types, interned))
 
     def _table_arguments(self, types: WordTypes | None = None) -> tuple[object, ...]:
         """The arguments that ``meteor15_pair`` and ``meteor15_rows`` share, in their order:
@@ -574,10 +577,11 @@ class FastPipeline(Pipeline):
         # Every word is known now: the segments are built without segment_of()'s checks.
         known = types.__getitem__
         identities = types.identities
+        record = _base.Segment
 
         def segment_of(tokens: tuple[str, ...]) -> Segment:
             ids = array("i", map(known, tokens))
-            return Segment(tokens, identities(ids), (types, ids))
+            return record(tokens, identities(ids), (types, ids))
 
         for text, tokens in new_refs.items():
             cache[text] = segment_of(tokens)

@@ -27,18 +27,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from meteor_eval._ext import compiled_kernels
-from meteor_eval.align import exhaustive
+from meteor_eval.align import alignment as _alignment
 from meteor_eval.align import search as _search
-from meteor_eval.align.alignment import Alignment, count_chunks
-from meteor_eval.align.greedy import greedy_align
+from meteor_eval.align.alignment import count_chunks
 from meteor_eval.align.search import beam_align, beam_align_stages
 from meteor_eval.errors import InputError, WorkBudgetError
 from meteor_eval.limits import WORK_BUDGET, check_work
+from meteor_eval.match import base as _base
 from meteor_eval.match import registry as matchers
-from meteor_eval.match.base import CandidateStore, Match, Matcher, Segment
+from meteor_eval.match.base import CandidateStore, Match, Matcher
 from meteor_eval.metrics.meteor.config import MeteorConfig
 from meteor_eval.metrics.meteor.formula import score_from_stats
-from meteor_eval.metrics.meteor.nltk import NltkMeteor, stats_from_matches
 from meteor_eval.stats.meteor import (
     MeteorStats,
     perfect_row,
@@ -48,6 +47,12 @@ from meteor_eval.stats.meteor import (
 from meteor_eval.text.tokenize import java_hash, java_lower, preprocess, utf16_len
 
 if TYPE_CHECKING:
+    # The records below are made where used (``_alignment.Alignment``, ``_base.Segment``, PEP
+    # 562 names of their modules), and the other flavours' aligners imported by their paths:
+    # a corpus score of the METEOR 1.5 flavour makes neither class and imports neither module.
+    from meteor_eval.align._alignment import Alignment
+    from meteor_eval.match._segment import Segment
+    from meteor_eval.metrics.meteor.nltk import NltkMeteor
     from meteor_eval.metrics.meteor.paper2005 import Paper2005Rows
 
 __all__ = [
@@ -225,6 +230,8 @@ class Pipeline:
         self.jar = config.flavour == "meteor15"
         self.nltk: NltkMeteor | None = None
         if config.flavour == "nltk":
+            from meteor_eval.metrics.meteor.nltk import NltkMeteor
+
             self.nltk = NltkMeteor(
                 preprocess=str.lower if config.normalization == "lower" else _keep,
                 alpha=config.alpha,
@@ -368,7 +375,7 @@ class Pipeline:
 
     def segment_of(self, tokens: tuple[str, ...]) -> Segment:
         """The segment of preprocessed tokens."""
-        return Segment(tokens, tuple(map(self.identity, tokens)))
+        return _base.Segment(tokens, tuple(map(self.identity, tokens)))
 
     def reference(self, text: str) -> Segment:
         """:meth:`segment` of a reference, cached (references recur across systems)."""
@@ -419,6 +426,8 @@ class Pipeline:
             [(m.hyp_start, m.ref_start) for m in matcher.candidates(hyp, ref, stage)]
             for stage, matcher in enumerate(self.matchers)
         ]
+        from meteor_eval.align import exhaustive  # the paper2005 flavour's aligner
+
         chosen, spent = exhaustive.align_stages_bounded(stages, budget=exhaustive.SEARCH_BUDGET)
         if spent:
             from meteor_eval.metrics.meteor.paper2005 import warn_budget  # a rare path
@@ -502,7 +511,9 @@ class Pipeline:
             return self._nltk_segment_stats(self.nltk, hypothesis, references)
         hyp = self.segment(hypothesis)
         stats, k, ref, matches, chunks = self.best_reference(hyp, references)
-        alignment = Alignment(hyp.tokens, ref.tokens, tuple(matches), self.config.modules, chunks)
+        alignment = _alignment.Alignment(
+            hyp.tokens, ref.tokens, tuple(matches), self.config.modules, chunks
+        )
         return stats, k, alignment
 
     def best_stats(self, hypothesis: str, references: Sequence[str]) -> MeteorStats:
@@ -548,6 +559,9 @@ class Pipeline:
         self, scorer: NltkMeteor, hypothesis: str, references: Sequence[str]
     ) -> tuple[MeteorStats, int, Alignment]:
         """NLTK's staged greedy matching; the first reference with the highest score is kept."""
+        from meteor_eval.align.greedy import greedy_align
+        from meteor_eval.metrics.meteor.nltk import stats_from_matches
+
         preprocess_token = scorer.preprocess
         n_modules = len(self.config.modules)
         stem = scorer.stem if n_modules >= 2 else None
@@ -575,7 +589,9 @@ class Pipeline:
         assert best is not None
         _, stats, k, ref, pairs = best
         matches = tuple(sorted(Match(j, 1, i, 1, stage) for i, j, stage in pairs))
-        alignment = Alignment(tuple(hyp), tuple(ref), matches, self.config.modules, stats.chunks)
+        alignment = _alignment.Alignment(
+            tuple(hyp), tuple(ref), matches, self.config.modules, stats.chunks
+        )
         return stats, k, alignment
 
 

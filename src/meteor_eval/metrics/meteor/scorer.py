@@ -21,11 +21,10 @@ import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from meteor_eval.align.alignment import Alignment
 from meteor_eval.errors import renamed, warn_empty
-from meteor_eval.match.base import Match, Segment
+from meteor_eval.match.base import Match
 from meteor_eval.metrics.base import Score, Signature
 from meteor_eval.metrics.cache import LruCache
 from meteor_eval.metrics.meteor.config import MeteorConfig
@@ -36,6 +35,10 @@ from meteor_eval.metrics.meteor.signature import build_signature, resource_ids
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total, processes_for
 from meteor_eval.pool import Run, each
 from meteor_eval.stats.meteor import ROW_COLUMNS, ROW_LENGTH, MeteorStats, merge_row
+
+if TYPE_CHECKING:
+    from meteor_eval.align._alignment import Alignment
+    from meteor_eval.match._segment import Segment
 
 __all__ = ["Meteor", "MeteorScore", "corpus_meteor", "segment_meteor", "sentence_meteor"]
 
