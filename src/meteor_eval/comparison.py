@@ -71,6 +71,11 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    """The module's names with ``Significance``, which :func:`__getattr__` gives on first use."""
+    return sorted({*globals(), "Significance"})
+
+
 @dataclass
 class SystemRun:
     """One metric's results for one system.

@@ -28,6 +28,11 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    """The module's names with ``Alignment``, which :func:`__getattr__` gives on first use."""
+    return sorted({*globals(), "Alignment"})
+
+
 def count_chunks(matches: Sequence[Match], ref_len: int) -> int:
     """Number of chunks of an alignment (matches need not be sorted).
 

@@ -38,6 +38,11 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    """The module's names with ``Segment``, which :func:`__getattr__` gives on first use."""
+    return sorted({*globals(), "Segment"})
+
+
 class Match(NamedTuple):
     """One candidate or chosen correspondence between a hypothesis and a reference span.
 

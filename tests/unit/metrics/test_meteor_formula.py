@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from fakes import formula_score
+from fakes import formula_score, run_fresh
 from meteor_eval.metrics.meteor import MeteorConfig
 from meteor_eval.metrics.meteor.formula import (
     components,
@@ -78,6 +78,33 @@ def test_jvm_power_corrections_are_indexed_per_exponent_as_the_whole_table() -> 
     assert jvm_pow_correction(0.2, 2, 1) == 0
     assert jvm_pow_correction(0.123, 47, 6) == 0
     assert jvm_pow_correction(0.2, max_s + 1, 6) == 0
+
+
+def test_jvm_power_table_read_by_many_threads_at_once_in_a_new_process() -> None:
+    """The table is inflated in steps by one object a process shares: threads reading different
+    exponents at once, each on its first read, get the lists the whole-table parse gives. Each
+    thread asks for the exponents in its own order, with a switch interval of a microsecond, so
+    that without the reader's lock the steps interleave (seen: wrong lists, ``zlib.error``)."""
+    code = """
+import sys, threading
+sys.setswitchinterval(1e-6)
+from meteor_eval.resources import jvm_pow
+betas = [0.05, 0.1, 0.2, 0.5, 1.0, 1.3, 1.5, 2.0]
+got = {}
+start = threading.Barrier(8)
+def read(i):
+    start.wait()
+    for beta in betas[i:] + betas[:i]:
+        got[i, beta] = jvm_pow._listed(beta)
+threads = [threading.Thread(target=read, args=(i,)) for i in range(8)]
+for t in threads: t.start()
+for t in threads: t.join()
+whole = jvm_pow._payload()[1]
+bad = [(i, b) for (i, b), listed in got.items() if listed != whole.get(b)]
+print(len(got), bad)
+"""
+    for _ in range(3):
+        assert run_fresh(code).stdout.split(maxsplit=1) == ["64", "[]\n"]
 
 
 def test_identical_pair_keeps_its_one_chunk_penalty_in_nltk_and_paper2005() -> None:
