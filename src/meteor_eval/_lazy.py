@@ -4,7 +4,9 @@ A package whose ``__init__`` re-exports names from several modules would otherwi
 of them, and what they import, on its own import: a run that needs one of them (the NLTK
 flavour needs the NLTK WordNet view only) would pay for every other. With :func:`lazy_names`
 the package lists which module defines each name; the module is imported, and the name kept in
-the package's namespace, on the first access.
+the package's namespace, on the first access. A module serves itself the same way where one of
+its records is made only by some runs (``Segment``, ``Alignment``, ``Significance``,
+``ResourceSpec``: a dataclass compiles its methods when its class is made).
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, cast
 
+from meteor_eval._lazy import lazy_names
 from meteor_eval.errors import ConfigError, InputError, WorkBudgetError, warn_renamed
 from meteor_eval.io import EncodingErrors
 from meteor_eval.metrics.protocol import Metric, Pair, Row
@@ -60,20 +61,11 @@ __all__ = [
 ProgressCallback = Callable[[str, str, int, "int | None"], None]
 
 
-def __getattr__(name: str) -> Any:
-    """``Significance``, imported from :mod:`meteor_eval._significance_settings` on first use
-    (PEP 562): a run without intervals or tests does not make the dataclass."""
-    if name == "Significance":
-        from meteor_eval._significance_settings import Significance
-
-        globals()[name] = Significance
-        return Significance
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    """The module's names with ``Significance``, which :func:`__getattr__` gives on first use."""
-    return sorted({*globals(), "Significance"})
+#: ``Significance`` is imported from :mod:`meteor_eval._significance_settings` on first use (PEP
+#: 562): a run without intervals or tests does not make the dataclass.
+__getattr__, __dir__ = lazy_names(
+    __name__, globals(), {"Significance": "meteor_eval._significance_settings"}
+)
 
 
 @dataclass

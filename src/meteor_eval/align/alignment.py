@@ -8,7 +8,9 @@ order, in the hypothesis.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from meteor_eval._lazy import lazy_names
 
 if TYPE_CHECKING:
     from meteor_eval.align._alignment import Alignment as Alignment
@@ -17,20 +19,11 @@ if TYPE_CHECKING:
 __all__ = ["Alignment", "count_chunks"]
 
 
-def __getattr__(name: str) -> Any:
-    """``Alignment``, imported from :mod:`meteor_eval.align._alignment` on first use (PEP 562):
-    a run that makes no alignment does not make the dataclass."""
-    if name == "Alignment":
-        from meteor_eval.align._alignment import Alignment
-
-        globals()[name] = Alignment
-        return Alignment
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    """The module's names with ``Alignment``, which :func:`__getattr__` gives on first use."""
-    return sorted({*globals(), "Alignment"})
+#: ``Alignment`` is imported from :mod:`meteor_eval.align._alignment` on first use (PEP 562): a run
+#: that makes no alignment does not make the dataclass.
+__getattr__, __dir__ = lazy_names(
+    __name__, globals(), {"Alignment": "meteor_eval.align._alignment"}
+)
 
 
 def count_chunks(matches: Sequence[Match], ref_len: int) -> int:

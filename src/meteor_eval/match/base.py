@@ -14,7 +14,9 @@ duplicates are kept (they change coverage and beam contents), and nothing is eve
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
+
+from meteor_eval._lazy import lazy_names
 
 if TYPE_CHECKING:
     from meteor_eval.match._segment import Segment as Segment
@@ -27,20 +29,9 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """``Segment``, imported from :mod:`meteor_eval.match._segment` on first use (PEP 562): a
-    run that makes no segment record does not make the dataclass."""
-    if name == "Segment":
-        from meteor_eval.match._segment import Segment
-
-        globals()[name] = Segment
-        return Segment
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    """The module's names with ``Segment``, which :func:`__getattr__` gives on first use."""
-    return sorted({*globals(), "Segment"})
+#: ``Segment`` is imported from :mod:`meteor_eval.match._segment` on first use (PEP 562): a run
+#: that makes no segment record does not make the dataclass.
+__getattr__, __dir__ = lazy_names(__name__, globals(), {"Segment": "meteor_eval.match._segment"})
 
 
 class Match(NamedTuple):

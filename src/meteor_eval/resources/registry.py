@@ -19,8 +19,9 @@ import time
 import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, Literal, ParamSpec, Protocol, TypeVar, overload
+from typing import TYPE_CHECKING, Final, Literal, ParamSpec, Protocol, TypeVar, overload
 
+from meteor_eval._lazy import lazy_names
 from meteor_eval._log import get_logger
 from meteor_eval.errors import ResourceError
 
@@ -44,15 +45,11 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-def __getattr__(name: str) -> Any:
-    """``ResourceSpec``, imported from :mod:`meteor_eval.resources._spec` on first use (PEP
-    562): the dataclass machinery is loaded only by runs that describe a resource."""
-    if name == "ResourceSpec":
-        from meteor_eval.resources._spec import ResourceSpec
-
-        globals()[name] = ResourceSpec
-        return ResourceSpec
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: ``ResourceSpec`` is imported from :mod:`meteor_eval.resources._spec` on first use (PEP 562): the
+#: dataclass machinery is loaded only by runs that describe a resource.
+__getattr__, __dir__ = lazy_names(
+    __name__, globals(), {"ResourceSpec": "meteor_eval.resources._spec"}
+)
 
 
 _DATA_ROOT = Path(__file__).resolve().parent / "data"
