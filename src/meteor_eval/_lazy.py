@@ -7,15 +7,20 @@ the package lists which module defines each name; the module is imported, and th
 the package's namespace, on the first access. A module serves itself the same way where one of
 its records is made only by some runs (``Segment``, ``Alignment``, ``Significance``,
 ``ResourceSpec``: a dataclass compiles its methods when its class is made).
+
+:func:`lazy_pattern` does the same for a regular expression that only some runs use: the
+pure-Python normaliser's large character classes and the stem tables' Java patterns take
+milliseconds to compile, which every start-up would otherwise pay.
 """
 
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
-__all__ = ["lazy_names"]
+__all__ = ["lazy_names", "lazy_pattern"]
 
 
 def lazy_names(
@@ -36,3 +41,25 @@ def lazy_names(
         return sorted(set(namespace) | set(modules))
 
     return attribute, names
+
+
+class _LazyPattern:
+    """A regular expression compiled on its first use; attribute access is the pattern's."""
+
+    __slots__ = ("_args", "_pattern")
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self._args = (pattern, flags)
+        self._pattern: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        compiled = self._pattern
+        if compiled is None:
+            compiled = self._pattern = re.compile(*self._args)
+        return getattr(compiled, name)
+
+
+def lazy_pattern(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """``re.compile(pattern, flags)`` deferred to the first use, typed as the pattern it stands
+    for."""
+    return cast("re.Pattern[str]", _LazyPattern(pattern, flags))

@@ -59,7 +59,9 @@ made = [name for name, module in (("Segment", base), ("Alignment", alignment),
 print("STATUS", status, file=sys.stderr)
 print("LOADED", *loaded, file=sys.stderr)
 print("MADE", *made, file=sys.stderr)
-print("PATTERNS", stemmers._java_patterns.cache_info().currsize,
+print("PATTERNS", sum(p._pattern is not None for p in (stemmers._JAVA_WHITESPACE,
+      stemmers._JAVA_INT, stemmers._ASCII_NOT_JAVA, stemmers._BREAK_NOT_JAVA,
+      stemmers._JAVA_LINE_BREAK)),
       tokenize._UNICODE14_UPPER_RE._pattern is not None, file=sys.stderr)
 print("POW", jvm_pow._payload.cache_info().currsize,
       len(jvm_pow._inflated().text) < 50_000, file=sys.stderr)

@@ -49,11 +49,9 @@ References:
 
 from __future__ import annotations
 
-import functools
 import gzip
 import importlib
 import os
-import re
 import sys
 import threading
 from array import array
@@ -62,6 +60,7 @@ from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 from meteor_eval._ext import compiled_function
+from meteor_eval._lazy import lazy_pattern
 from meteor_eval.errors import ConfigError, ResourceError
 from meteor_eval.resources.registry import ResourceSpec, cached_loader, file_sha256, sha256
 
@@ -332,21 +331,13 @@ def porter_spec() -> ResourceSpec:
 # Where Python's str.split()/splitlines() disagree with Java's StringTokenizer and readLine():
 # ASCII characters that Python treats as whitespace or line breaks and Java does not (or the
 # reverse), and non-ASCII line breaks. Without them the fast str methods give Java's result.
-# Compiled by the first table read (:func:`_java_patterns`), not at import: only the languages
-# with a lookup table (Arabic) read one, and compiling them is about 3 M instructions.
-_JAVA_PATTERNS: Final = (
-    r"[ \t\n\r\f]+",  # whitespace
-    r"[+-]?[0-9]+",  # int
-    "[\x0b\x0c\x1c-\x1f]",  # ASCII, not Java's
-    "[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]",  # line breaks, not Java's
-    r"\r\n|\r|\n",  # Java's line breaks
-)
-
-
-@functools.cache
-def _java_patterns() -> tuple[re.Pattern[str], ...]:
-    """The compiled :data:`_JAVA_PATTERNS`, in their order."""
-    return tuple(re.compile(pattern) for pattern in _JAVA_PATTERNS)
+# Compiled by the first table read, not at import: only the languages with a lookup table
+# (Arabic) read one, and compiling them is about 3 M instructions.
+_JAVA_WHITESPACE: Final = lazy_pattern(r"[ \t\n\r\f]+")
+_JAVA_INT: Final = lazy_pattern(r"[+-]?[0-9]+")
+_ASCII_NOT_JAVA: Final = lazy_pattern("[\x0b\x0c\x1c-\x1f]")
+_BREAK_NOT_JAVA: Final = lazy_pattern("[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+_JAVA_LINE_BREAK: Final = lazy_pattern(r"\r\n|\r|\n")
 
 
 _BIG_ENDIAN: Final = sys.byteorder == "big"
@@ -378,20 +369,19 @@ def _read_stem_table(path: Path) -> dict[int, str]:
             text = handle.read().decode("utf-8", errors="replace")
     except (OSError, EOFError, gzip.BadGzipFile) as error:
         raise ResourceError(f"cannot read stem table {path}: {error}") from error
-    java_whitespace, java_int, ascii_not_java, break_not_java, java_line_break = _java_patterns()
-    odd_ascii = ascii_not_java.search(text) is not None
-    if break_not_java.search(text) is None:
+    odd_ascii = _ASCII_NOT_JAVA.search(text) is not None
+    if _BREAK_NOT_JAVA.search(text) is None:
         lines = text.splitlines()
     else:
-        lines = java_line_break.split(text)
+        lines = _JAVA_LINE_BREAK.split(text)
     table: dict[int, str] = {}
     java_hash = _java_string_hash
     for number, line in enumerate(lines, start=1):
         if line.isascii() and not odd_ascii:
             fields = line.split(None, 3)
         else:  # Python's split() would also break at e.g. U+00A0, which Java keeps in a token
-            fields = java_whitespace.split(line.strip(" \t\n\r\f"), 3)
-        if len(fields) < 3 or not java_int.fullmatch(fields[1]):
+            fields = _JAVA_WHITESPACE.split(line.strip(" \t\n\r\f"), 3)
+        if len(fields) < 3 or not _JAVA_INT.fullmatch(fields[1]):
             if fields in ([], [""]):
                 continue  # blank line (the jar would fail on it)
             raise ResourceError(

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Final, cast
+from typing import Final
 
 from meteor_eval._ext import compiled_function
+from meteor_eval._lazy import lazy_pattern
 from meteor_eval.errors import ConfigError
 from meteor_eval.resources.nonbreaking import nonbreaking_prefixes
 
@@ -49,68 +50,46 @@ _SPACES: Final = " \u2000-\u200a\u202f\u205f\u3000\u00a0"
 _TRIM_CHARS: Final = "".join(chr(code) for code in range(0x21))
 
 
-class _LazyPattern:
-    """A regular expression compiled on first use.
-
-    The compiled normaliser does not need the pure-Python steps' patterns, whose large
-    character classes take several milliseconds to compile at every start-up; they are
-    compiled when the Python normaliser first runs. Attribute access is the pattern's.
-    """
-
-    __slots__ = ("_args", "_pattern")
-
-    def __init__(self, pattern: str, flags: int = 0) -> None:
-        self._args = (pattern, flags)
-        self._pattern: re.Pattern[str] | None = None
-
-    def __getattr__(self, name: str) -> Any:
-        compiled = self._pattern
-        if compiled is None:
-            compiled = self._pattern = re.compile(*self._args)
-        return getattr(compiled, name)
+# The pure-Python steps' patterns, compiled on first use: the compiled normaliser does not need
+# them, and their large character classes take several milliseconds to compile.
 
 
-def _lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    """:class:`_LazyPattern`, typed as the pattern it stands for."""
-    return cast("re.Pattern[str]", _LazyPattern(pattern, flags))
-
-
-_ALPHA_RE: Final = _lazy(f"[{_ALPHA}]")
-_SEP_OTHER_RE: Final = _lazy(f"([^{_ALNUM}{_JAVA_WS}.'`,\\-\u2018\u2019])")
-_MULTI_DOT_RE: Final = _lazy(r"\.(\.+)")
-_MULTI_DOT_FOLLOWED_RE: Final = _lazy(r"DOTMULTI\.([^.])")
+_ALPHA_RE: Final = lazy_pattern(f"[{_ALPHA}]")
+_SEP_OTHER_RE: Final = lazy_pattern(f"([^{_ALNUM}{_JAVA_WS}.'`,\\-\u2018\u2019])")
+_MULTI_DOT_RE: Final = lazy_pattern(r"\.(\.+)")
+_MULTI_DOT_FOLLOWED_RE: Final = lazy_pattern(r"DOTMULTI\.([^.])")
 _COMMA_RES: Final = (
-    _lazy(r"([^0-9]),([^0-9])"),
-    _lazy(r"([0-9]),([^0-9])"),
-    _lazy(r"([^0-9]),([0-9])"),
+    lazy_pattern(r"([^0-9]),([^0-9])"),
+    lazy_pattern(r"([0-9]),([^0-9])"),
+    lazy_pattern(r"([^0-9]),([0-9])"),
 )
-_DIGIT_COMMA_RE: Final = _lazy("[0-9],|,[0-9]")
+_DIGIT_COMMA_RE: Final = lazy_pattern("[0-9],|,[0-9]")
 # Two commas at most one character apart: a match of the first comma pass may consume the
 # character the next comma needs.
-_CLOSE_COMMAS_RE: Final = _lazy(",.?,", re.DOTALL)
-_SINGLE_QUOTE_RE: Final = _lazy("[`\u2018\u2019]")
-_DOUBLE_QUOTE_RE: Final = _lazy("[\u201c\u201d]|''")
-_INTRA_WORD_DASH_RE: Final = _lazy(f"([{_ALNUM}.])-([{_ALNUM}])")
-_TOKEN_RE: Final = _lazy("[^ \t\n\r\f]+")
-_NON_ALNUM_RE: Final = _lazy(f"[^{_ALNUM}]")
-_SPACES_RE: Final = _lazy(f"[{_SPACES}]+")
-_UNICODE_SPACE_RE: Final = _lazy(f"[{_SPACES[1:]}]")
+_CLOSE_COMMAS_RE: Final = lazy_pattern(",.?,", re.DOTALL)
+_SINGLE_QUOTE_RE: Final = lazy_pattern("[`\u2018\u2019]")
+_DOUBLE_QUOTE_RE: Final = lazy_pattern("[\u201c\u201d]|''")
+_INTRA_WORD_DASH_RE: Final = lazy_pattern(f"([{_ALNUM}.])-([{_ALNUM}])")
+_TOKEN_RE: Final = lazy_pattern("[^ \t\n\r\f]+")
+_NON_ALNUM_RE: Final = lazy_pattern(f"[^{_ALNUM}]")
+_SPACES_RE: Final = lazy_pattern(f"[{_SPACES}]+")
+_UNICODE_SPACE_RE: Final = lazy_pattern(f"[{_SPACES[1:]}]")
 
 # English apostrophes: split contractions to the right (don't -> don 't).
 # Each rule is (pattern, text put between its two groups): the jar's replacement "$1 ' $2" etc.
 _EN_APOSTROPHE_RULES: Final = (
-    (_lazy(f"([^{_ALPHA}])'([^{_ALPHA}])"), " ' "),
-    (_lazy(f"([^{_ALPHA}0-9])'([{_ALPHA}])"), " ' "),
-    (_lazy(f"([{_ALPHA}])'([^{_ALPHA}])"), " ' "),
-    (_lazy(f"([{_ALPHA}])'([{_ALPHA}])"), " '"),
-    (_lazy(r"([0-9])'(s)"), " '"),
+    (lazy_pattern(f"([^{_ALPHA}])'([^{_ALPHA}])"), " ' "),
+    (lazy_pattern(f"([^{_ALPHA}0-9])'([{_ALPHA}])"), " ' "),
+    (lazy_pattern(f"([{_ALPHA}])'([^{_ALPHA}])"), " ' "),
+    (lazy_pattern(f"([{_ALPHA}])'([{_ALPHA}])"), " '"),
+    (lazy_pattern(r"([0-9])'(s)"), " '"),
 )
 # French apostrophes: split elisions to the left (l'homme -> l' homme).
 _FR_APOSTROPHE_RULES: Final = (
-    (_lazy(f"([^{_ALPHA}])'([^{_ALPHA}])"), " ' "),
-    (_lazy(f"([^{_ALPHA}])'([{_ALPHA}])"), " ' "),
-    (_lazy(f"([{_ALPHA}])'([^{_ALPHA}])"), " ' "),
-    (_lazy(f"([{_ALPHA}])'([{_ALPHA}])"), "' "),
+    (lazy_pattern(f"([^{_ALPHA}])'([^{_ALPHA}])"), " ' "),
+    (lazy_pattern(f"([^{_ALPHA}])'([{_ALPHA}])"), " ' "),
+    (lazy_pattern(f"([{_ALPHA}])'([^{_ALPHA}])"), " ' "),
+    (lazy_pattern(f"([{_ALPHA}])'([{_ALPHA}])"), "' "),
 )
 
 # Language codes and long names accepted by the jar (case-insensitive) -> long name.

@@ -30,8 +30,9 @@ from collections.abc import Callable
 from typing import Final, Literal
 
 from meteor_eval._ext import compiled_function
+from meteor_eval._lazy import lazy_pattern
 from meteor_eval.errors import ConfigError
-from meteor_eval.text.normalize import _lazy, normalize
+from meteor_eval.text.normalize import normalize
 from meteor_eval.types import Tokens
 
 __all__ = [
@@ -72,7 +73,7 @@ _UNICODE14_UPPER: Final = frozenset(
 # Compiled on first use (a text with a capital sigma or a code point from U+2C2F on): a class of
 # 36 code points, most past the Basic Multilingual Plane, costs about 1.5 M instructions to
 # compile, in every run with a non-ASCII line otherwise.
-_UNICODE14_UPPER_RE: Final = _lazy("[" + "".join(sorted(_UNICODE14_UPPER)) + "]")
+_UNICODE14_UPPER_RE: Final = lazy_pattern("[" + "".join(sorted(_UNICODE14_UPPER)) + "]")
 # Where java_lower may differ from str.lower: a capital sigma, or a code point at or above the
 # lowest of _UNICODE14_UPPER. A text has the latter when its largest code point is at least this
 # one: ``max`` finds it in one compiled pass, where the equivalent one-range pattern
