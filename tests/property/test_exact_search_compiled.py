@@ -10,8 +10,10 @@ paid for) and one fewer (the search stops at that node).
 
 from __future__ import annotations
 
+import operator
 import random
 import warnings
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -147,7 +149,14 @@ def _random_lines(
     n, m = rng.randint(shortest, longest), rng.randint(shortest, longest)
     hyp = [rng.choice(letters) for _ in range(n)]
     ref = [rng.choice(letters) for _ in range(m)]
-    return hyp, ref, [(i, j) for i in range(n) for j in range(m) if hyp[i] == ref[j]]
+    return hyp, ref, _pairs(hyp, ref, operator.eq)
+
+
+def _pairs(hyp: list[str], ref: list[str], keep: Callable[[str, str], bool]) -> list[Pair]:
+    """The positions (i, j) of ``hyp`` x ``ref``, hypothesis first, whose words ``keep``
+    accepts (asked in that order, so that a ``keep`` drawing random numbers draws them the
+    same way every time)."""
+    return [(i, j) for i, a in enumerate(hyp) for j, b in enumerate(ref) if keep(a, b)]
 
 
 @settings(max_examples=80, deadline=None)
@@ -155,9 +164,10 @@ def _random_lines(
 def test_stages_and_warnings_are_the_same_compiled_or_not(seed: int, budget: int) -> None:
     rng = random.Random(seed)
     hyp, ref, exact = _random_lines(rng, 1, 12, "abcab")
-    n, m = len(hyp), len(ref)
-    loose = [(i, j) for i in range(n) for j in range(m) if rng.random() < 0.3]
-    fixed_first = [(rng.randrange(n), rng.randrange(m)) for _ in range(rng.randint(0, 2))]
+    loose = _pairs(hyp, ref, lambda a, b: rng.random() < 0.3)
+    fixed_first = [
+        (rng.randrange(len(hyp)), rng.randrange(len(ref))) for _ in range(rng.randint(0, 2))
+    ]
     stages = [fixed_first, exact, loose, exact + loose]
     assert _run_stages(stages, budget, compiled=True) == _run_stages(stages, budget, compiled=False)
 
@@ -222,7 +232,6 @@ def test_stages_given_as_iterators_are_read_once() -> None:
 def test_long_stages_are_the_same_compiled_or_not(seed: int, budget: int) -> None:
     rng = random.Random(seed)
     hyp, ref, exact = _random_lines(rng, 20, 100, "abcdefghijklmnopqrstab")
-    n, m = len(hyp), len(ref)
-    near = [(i, j) for i in range(n) for j in range(m) if ord(hyp[i]) - ord(ref[j]) == 1]
+    near = _pairs(hyp, ref, lambda a, b: ord(a) - ord(b) == 1)
     stages = [exact, near, [(i, j) for i, j in near if (i + j) % 3]]
     assert _run_stages(stages, budget, compiled=True) == _run_stages(stages, budget, compiled=False)
