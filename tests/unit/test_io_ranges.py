@@ -68,6 +68,22 @@ def test_errors_and_warnings_name_the_line(tmp_path: Path) -> None:
         mio.line_offsets(str(path), 0)
 
 
+Columns = tuple[list[list[str]], bool, bool]
+
+
+@st.composite
+def _columns(draw: st.DrawFn, extra: int = 0) -> Columns:
+    """The arguments of :func:`_write_columns` after the folder: two columns of up to 25 lines,
+    the second one up to ``extra`` lines longer (files of different lengths), ``final_break``
+    and ``bom``."""
+    lines = draw(st.lists(st.tuples(_line, _line), max_size=25))
+    longer = draw(st.integers(0, extra))
+    columns = [
+        [pair[side] for pair in lines] + ["x"] * (longer if side else 0) for side in range(2)
+    ]
+    return columns, draw(st.booleans()), draw(st.booleans())
+
+
 def _write_columns(
     folder: Path, columns: list[list[str]], final_break: bool, bom: bool
 ) -> list[str]:
@@ -85,22 +101,12 @@ def _write_columns(
 
 
 @settings(max_examples=100, deadline=None)
-@given(
-    lines=st.lists(st.tuples(_line, _line), max_size=25),
-    final_break=st.booleans(),
-    bom=st.booleans(),
-    every=st.integers(1, 7),
-)
+@given(files=_columns(), every=st.integers(1, 7))
 def test_file_chunks_read_as_the_pairs_of_the_files(
-    tmp_path_factory: pytest.TempPathFactory,
-    lines: list[tuple[str, str]],
-    final_break: bool,
-    bom: bool,
-    every: int,
+    tmp_path_factory: pytest.TempPathFactory, files: Columns, every: int
 ) -> None:
     """What ``--jobs`` workers read (one chunk each) is what one process streams."""
-    columns = [[pair[side] for pair in lines] for side in range(2)]
-    paths = _write_columns(tmp_path_factory.mktemp("chunks"), columns, final_break, bom)
+    paths = _write_columns(tmp_path_factory.mktemp("chunks"), *files)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         want = list(mio.iter_segments(paths[0], paths[1:]))
@@ -115,30 +121,19 @@ def test_file_chunks_read_as_the_pairs_of_the_files(
 
 @settings(max_examples=150, deadline=None)
 @given(
-    lines=st.lists(st.tuples(_line, _line), max_size=25),
-    extra=st.integers(0, 3),
-    final_break=st.booleans(),
-    bom=st.booleans(),
+    files=_columns(extra=3),
     every=st.integers(1, 5),
     chunks=st.integers(1, 8),
     scan=st.integers(1, 9),
 )
 def test_head_chunks_are_the_first_chunks_of_the_whole_scan(
-    tmp_path_factory: pytest.TempPathFactory,
-    lines: list[tuple[str, str]],
-    extra: int,
-    final_break: bool,
-    bom: bool,
-    every: int,
-    chunks: int,
-    scan: int,
+    tmp_path_factory: pytest.TempPathFactory, files: Columns, every: int, chunks: int, scan: int
 ) -> None:
     """The first tasks of ``--jobs`` come from a scan of the files' first bytes only
     (``head_chunks``): they are the first chunks of the whole scan, and there are none unless
     every file has the lines they hold (files of different lengths included: the whole scan
     refuses those later)."""
-    columns = [[pair[side] for pair in lines] + ["x"] * (extra if side else 0) for side in range(2)]
-    paths = _write_columns(tmp_path_factory.mktemp("head"), columns, final_break, bom)
+    paths = _write_columns(tmp_path_factory.mktemp("head"), *files)
     old = mio._SCAN_BYTES
     mio._SCAN_BYTES = scan  # the scan stops inside a block, or at a block's end
     try:
