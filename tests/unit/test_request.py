@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -80,35 +80,40 @@ def _cli(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict[str, Any]:
     return payload
 
 
-def _both(
-    capsys: pytest.CaptureFixture[str],
-    files: dict[str, str],
-    metric: str,
-    *,
-    segment_level: bool,
-    paired: bool,
-    engine: dict[str, Any],
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    api = compare(
-        HYPS,
-        REFS,
-        metrics=[metric],
-        segment_level=segment_level,
-        paired="bs" if paired else None,
-        n_samples=200 if paired else None,
-        **engine,
-    ).to_dict()
-    argv = [COMMANDS[metric], "--hyp", files["A"], files["B"], "--names", "A,B"]
-    argv += ["--ref", files["ref0"], "--ref", files["ref1"], "--format", "json", "--no-progress"]
-    if segment_level:
-        argv.append("--sentence-level")
-    if paired:
-        argv += ["--paired-bs", "--n-samples", "200"]
-    if engine.get("jobs", 1) != 1:
-        argv += ["--jobs", str(engine["jobs"])]
-    if engine.get("scheduler"):
-        argv += ["--scheduler", engine["scheduler"]]
-    return api, _cli(capsys, argv)
+Both = Callable[..., tuple[dict[str, Any], dict[str, Any]]]
+
+
+@pytest.fixture
+def both(capsys: pytest.CaptureFixture[str], files: dict[str, str]) -> Both:
+    """``both(metric, segment_level=..., paired=..., engine=...)``: the JSON of one request
+    from ``compare()`` and from the command line, over the systems A and B of ``files``."""
+
+    def run_both(
+        metric: str, *, segment_level: bool, paired: bool, engine: dict[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        api = compare(
+            HYPS,
+            REFS,
+            metrics=[metric],
+            segment_level=segment_level,
+            paired="bs" if paired else None,
+            n_samples=200 if paired else None,
+            **engine,
+        ).to_dict()
+        argv = [COMMANDS[metric], "--hyp", files["A"], files["B"], "--names", "A,B"]
+        argv += ["--ref", files["ref0"], "--ref", files["ref1"], "--format", "json"]
+        argv.append("--no-progress")
+        if segment_level:
+            argv.append("--sentence-level")
+        if paired:
+            argv += ["--paired-bs", "--n-samples", "200"]
+        if engine.get("jobs", 1) != 1:
+            argv += ["--jobs", str(engine["jobs"])]
+        if engine.get("scheduler"):
+            argv += ["--scheduler", engine["scheduler"]]
+        return api, _cli(capsys, argv)
+
+    return run_both
 
 
 def _headline(payload: dict[str, Any], metric: str) -> list[float]:
@@ -121,13 +126,9 @@ def _headline(payload: dict[str, Any], metric: str) -> list[float]:
 @pytest.mark.parametrize("segment_level", [False, True])
 @pytest.mark.parametrize("paired", [False, True])
 def test_api_and_cli_identical_in_one_process(
-    capsys: pytest.CaptureFixture[str],
-    files: dict[str, str],
-    metric: str,
-    segment_level: bool,
-    paired: bool,
+    both: Both, metric: str, segment_level: bool, paired: bool
 ) -> None:
-    api, cli = _both(capsys, files, metric, segment_level=segment_level, paired=paired, engine={})
+    api, cli = both(metric, segment_level=segment_level, paired=paired, engine={})
     assert api == cli
     assert all(value > 0 for value in _headline(api, metric))
     assert ("segments" in api["systems"][0]) is segment_level
@@ -139,8 +140,7 @@ def test_api_and_cli_identical_in_one_process(
 @pytest.mark.parametrize(("segment_level", "paired"), [(False, False), (True, True)])
 def test_api_and_cli_identical_on_a_parallel_engine(
     request: pytest.FixtureRequest,
-    capsys: pytest.CaptureFixture[str],
-    files: dict[str, str],
+    both: Both,
     parallel: str,
     metric: str,
     segment_level: bool,
@@ -153,8 +153,8 @@ def test_api_and_cli_identical_on_a_parallel_engine(
     else:
         engine = {"jobs": 2}
     options: dict[str, Any] = {"segment_level": segment_level, "paired": paired}
-    api, cli = _both(capsys, files, metric, **options, engine=engine)
-    serial, _ = _both(capsys, files, metric, **options, engine={})
+    api, cli = both(metric, **options, engine=engine)
+    serial, _ = both(metric, **options, engine={})
     assert api == cli == serial
 
 
