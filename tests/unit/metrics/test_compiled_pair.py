@@ -60,13 +60,18 @@ def _cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("METEOR_EVAL_CACHE", str(tmp_path / "cache"))
 
 
-def _norm15(**options: Any) -> MeteorConfig:
-    """METEOR 1.5 with ``-norm``, the setting every test here starts from."""
-    return MeteorConfig.preset("meteor15", normalization="norm", **options)
+@pytest.fixture(params=[1, 40])
+def beam(request: pytest.FixtureRequest) -> int:
+    """The beam widths a test of both paths runs at unless it names its own: one path, where
+    every step keeps only its best, and the jar's width."""
+    width: int = request.param
+    return width
 
 
-def scorers(config: MeteorConfig, monkeypatch: pytest.MonkeyPatch) -> tuple[Meteor, Meteor]:
-    """(compiled pair path, general path) for the same configuration."""
+def scorers(monkeypatch: pytest.MonkeyPatch, **options: Any) -> tuple[Meteor, Meteor]:
+    """(compiled pair path, general path) for the same configuration: METEOR 1.5 with
+    ``-norm`` (the setting every test here starts from) and ``options``."""
+    config = MeteorConfig.preset("meteor15", **{"normalization": "norm", **options})
     fused = Meteor(config)
     assert fused.pipeline.pair_kinds is not None
     with monkeypatch.context() as patch:
@@ -107,8 +112,7 @@ MODULES = [
 def test_random_pairs_equal_the_general_path(
     modules: tuple[str, ...], beam: int, table: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    config = _norm15(modules=modules, beam=beam, paraphrase_table=table)
-    fused, general = scorers(config, monkeypatch)
+    fused, general = scorers(monkeypatch, modules=modules, beam=beam, paraphrase_table=table)
     rng = random.Random(f"{modules}{beam}")  # the same pairs whatever PYTHONHASHSEED is
     for _ in range(60):
         hyp = sentence(rng, rng.randint(0, 18))
@@ -122,10 +126,9 @@ def test_random_pairs_equal_the_general_path(
 def test_identical_long_and_empty_segments(
     modules: tuple[str, ...], table: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    config = MeteorConfig.preset(
-        "meteor15", normalization="lower", modules=modules, paraphrase_table=table
+    fused, general = scorers(
+        monkeypatch, normalization="lower", modules=modules, paraphrase_table=table
     )
-    fused, general = scorers(config, monkeypatch)
     # With paraphrase first, identical segments are matched by paraphrases alone (spec 3.5).
     identical = fused.segment_score("big house large home", ["big house large home"])
     assert identical.stats.stages[0] != (0, 0, 0, 0)
@@ -149,8 +152,7 @@ def test_identical_long_and_empty_segments(
 
 
 def test_a_full_word_type_table_starts_over(table: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    config = _norm15(paraphrase_table=table)
-    fused, general = scorers(config, monkeypatch)
+    fused, general = scorers(monkeypatch, paraphrase_table=table)
     assert fused.pipeline.word_types is not None
     fused.pipeline.word_types.limit = 7
     first = fused.pipeline.word_types
@@ -163,8 +165,7 @@ def test_a_full_word_type_table_starts_over(table: str, monkeypatch: pytest.Monk
 
 
 def test_oversized_synonym_identifiers_fall_back(monkeypatch: pytest.MonkeyPatch) -> None:
-    config = _norm15(modules=("exact", "synonym"))
-    fused, general = scorers(config, monkeypatch)
+    fused, general = scorers(monkeypatch, modules=("exact", "synonym"))
     types = fused.pipeline.word_types
     assert types is not None
 
@@ -254,8 +255,7 @@ def test_kernel_rejects_bad_input() -> None:
 
 
 def test_batches_equal_single_pairs(table: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    config = _norm15(paraphrase_table=table)
-    fused, general = scorers(config, monkeypatch)
+    fused, general = scorers(monkeypatch, paraphrase_table=table)
     rng = random.Random(12)
     shared_refs = [sentence(rng, 10) for _ in range(5)]  # references recur across pairs
     pairs = [
@@ -275,8 +275,7 @@ def test_batches_equal_single_pairs(table: str, monkeypatch: pytest.MonkeyPatch)
 
 
 def test_batches_raise_the_first_pairs_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    config = _norm15(modules=("exact",))
-    fused, _ = scorers(config, monkeypatch)
+    fused, _ = scorers(monkeypatch, modules=("exact",))
     good = ("a b", ["a b"])
     with pytest.raises(TypeError, match=r"references\[1\]: expected a str"):
         fused.best_stats_many([good, ("a", ["b", 3]), ("x", [])])  # type: ignore[list-item]
@@ -287,8 +286,7 @@ def test_batches_raise_the_first_pairs_error(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_batches_fall_back_on_oversized_identifiers(monkeypatch: pytest.MonkeyPatch) -> None:
-    config = _norm15(modules=("exact", "synonym"))
-    fused, general = scorers(config, monkeypatch)
+    fused, general = scorers(monkeypatch, modules=("exact", "synonym"))
     assert fused.pipeline.word_types is not None
 
     def too_wide(tokens: Sequence[str]) -> list[bytes]:
@@ -301,8 +299,7 @@ def test_batches_fall_back_on_oversized_identifiers(monkeypatch: pytest.MonkeyPa
 
 
 def test_pooled_batches_equal_pooled_records(table: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    config = _norm15(paraphrase_table=table)
-    fused, general = scorers(config, monkeypatch)
+    fused, general = scorers(monkeypatch, paraphrase_table=table)
     rng = random.Random(21)
     pairs = [
         (sentence(rng, rng.randint(0, 12)), [sentence(rng, rng.randint(0, 12))]) for _ in range(60)
@@ -310,18 +307,18 @@ def test_pooled_batches_equal_pooled_records(table: str, monkeypatch: pytest.Mon
     pairs += [("the big house", ["the big house"])] * 3  # perfect: their chunks are left out
     pairs += [("", [""]), ("a cat", ["a cat ."])]
     rng.shuffle(pairs)
-    expected = pool_stats([general.best_stats(h, r) for h, r in pairs], config)
+    expected = pool_stats([general.best_stats(h, r) for h, r in pairs], fused.config)
     assert fused.pooled_stats_many(pairs) == expected
     assert fused.pooled_stats_many(pairs) == expected  # references cached, types known
     several = [*pairs[:5], ("the big house", ["a large home", "the big house"])]
-    expected = pool_stats([general.best_stats(h, r) for h, r in several], config)
+    expected = pool_stats([general.best_stats(h, r) for h, r in several], fused.config)
     assert fused.pooled_stats_many(several) == expected  # several references: per record
     assert fused.pipeline.word_types is not None
     fused.pipeline.word_types.limit = (
         len(fused.pipeline.word_types) + 2
     )  # fills up inside the batch
     more = [(sentence(rng, 9) + " ox", [sentence(rng, 9) + " emu"]) for _ in range(20)]
-    expected = pool_stats([general.best_stats(h, r) for h, r in more], config)
+    expected = pool_stats([general.best_stats(h, r) for h, r in more], fused.config)
     assert fused.pooled_stats_many(more) == expected
     plain = MeteorConfig.preset("paper2005")  # another flavour: pooled records
     assert Meteor(plain).pooled_stats_many(pairs) == pool_stats(
@@ -330,13 +327,11 @@ def test_pooled_batches_equal_pooled_records(table: str, monkeypatch: pytest.Mon
 
 
 @pytest.mark.parametrize("modules", MODULES, ids="+".join)
-@pytest.mark.parametrize("beam", [1, 40])
 def test_row_blocks_equal_the_general_path(
     modules: tuple[str, ...], beam: int, table: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # issue 23: one meteor15_rows call per batch, rows written straight into a NumPy block.
-    config = _norm15(modules=modules, beam=beam, paraphrase_table=table)
-    fused, general = scorers(config, monkeypatch)
+    fused, general = scorers(monkeypatch, modules=modules, beam=beam, paraphrase_table=table)
     rng = random.Random(f"block{modules}{beam}")
     pairs = [
         (sentence(rng, rng.randint(0, 80)), [sentence(rng, rng.randint(0, 80))]) for _ in range(50)
@@ -348,7 +343,7 @@ def test_row_blocks_equal_the_general_path(
     assert [tuple(row) for row in block.tolist()] == expected
     assert fused.segment_rows(pairs) == expected
     assert fused.pooled_stats_many(pairs) == pool_stats(
-        [general.best_stats(h, r) for h, r in pairs], config
+        [general.best_stats(h, r) for h, r in pairs], fused.config
     )
 
 
@@ -358,8 +353,7 @@ def test_row_blocks_stop_at_the_first_pair_over_the_work_budget(
     from meteor_eval import limits
     from meteor_eval.errors import WorkBudgetError
 
-    config = _norm15(modules=("exact", "stem"))
-    fused, general = scorers(config, monkeypatch)
+    fused, general = scorers(monkeypatch, modules=("exact", "stem"))
     monkeypatch.setitem(limits.WORK_BUDGET, "meteor15", 30)
     repeated = " ".join(["cat"] * 6)  # 36 exact candidates
     pairs = [("a cat", ["a cat"]), (repeated, [repeated]), ("dogs", ["dogs"])]
@@ -394,9 +388,8 @@ def test_row_blocks_read_repeated_lines_from_the_line_cache(
     # issue 23: a line (hypothesis or reference) already interned is read from the block path's
     # line cache, across batches, through cache clearings (a small CACHE_LIMIT), and gives the
     # rows of the general path (the readable twin).
-    config = _norm15(paraphrase_table=table)
     with pytest.MonkeyPatch.context() as patch:
-        fused, general = scorers(config, patch)
+        fused, general = scorers(patch, paraphrase_table=table)
         patch.setattr(fast_module, "CACHE_LIMIT", limit)
         for batch in batches:
             pairs = [(h, [r]) for h, r in batch]
@@ -459,8 +452,7 @@ def test_a_phrase_beating_a_one_word_candidate_on_one_of_its_words(
     # covers its hypothesis (or reference) word: the coverage count of that word is 2, so it is
     # not fixed before the search, and the search prefers the phrase. Counting only the first
     # word of a phrase's longer side (pair.c's file_raw()) would fix both, overlapping.
-    config = _norm15(modules=modules, paraphrase_table=competing_table)
-    fused, general = scorers(config, monkeypatch)
+    fused, general = scorers(monkeypatch, modules=modules, paraphrase_table=competing_table)
     expected = general.segment_score(hyp, [ref], alignment=True).alignment
     stage = modules.index("paraphrase")
     assert expected is not None
@@ -484,12 +476,12 @@ def competing_pairs(draw: st.DrawFn) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize("modules", COMPETING_MODULES, ids="+".join)
-@pytest.mark.parametrize("beam", [1, 40])
 def test_random_phrases_competing_with_one_word_candidates(
     modules: tuple[str, ...], beam: int, competing_table: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    config = _norm15(modules=modules, beam=beam, paraphrase_table=competing_table)
-    fused, general = scorers(config, monkeypatch)
+    fused, general = scorers(
+        monkeypatch, modules=modules, beam=beam, paraphrase_table=competing_table
+    )
 
     @settings(max_examples=150, deadline=None)
     @given(pair=competing_pairs())
