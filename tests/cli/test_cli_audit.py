@@ -176,13 +176,22 @@ def _stats(capsys: pytest.CaptureFixture[str], command: str, hyp: str, ref: str,
     assert status == 0, err
 
 
+def _stats_a_and_b(
+    capsys: pytest.CaptureFixture[str], files: dict[str, str], command: str, hyp: str, ref: str
+) -> tuple[str, str]:
+    """Two statistics files of ``command`` in the files' folder: ``a.stats``, of the
+    hypotheses against the references, and ``b.stats``, of ``hyp`` against ``ref``."""
+    a, b = f"{files['dir']}/a.stats", f"{files['dir']}/b.stats"
+    _stats(capsys, command, files["hyp"], files["ref"], a)
+    _stats(capsys, command, hyp, ref, b)
+    return a, b
+
+
 @pytest.mark.parametrize("command", ["score", "bleu", "rouge"])
 def test_paired_test_of_statistics_of_other_references_is_refused(
     files: dict[str, str], capsys: pytest.CaptureFixture[str], command: str
 ) -> None:
-    a, b = f"{files['dir']}/a.stats", f"{files['dir']}/b.stats"
-    _stats(capsys, command, files["hyp"], files["ref"], a)
-    _stats(capsys, command, files["hyp"], files["other"], b)
+    a, b = _stats_a_and_b(capsys, files, command, files["hyp"], files["other"])
     header = json.loads(Path(a).read_text(encoding="utf-8").splitlines()[0].split(" ", 1)[1])
     assert header["references"].startswith("sha256:") and header["segments"] == len(HYPS)
     argv = [command, "--from-stats", a, b, "--names", "x,y", "--paired-bs", "--n-samples", "50"]
@@ -193,9 +202,7 @@ def test_paired_test_of_statistics_of_other_references_is_refused(
 def test_statistics_of_the_same_references_still_pair(
     files: dict[str, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    a, b = f"{files['dir']}/a.stats", f"{files['dir']}/b.stats"
-    _stats(capsys, "bleu", files["hyp"], files["ref"], a)
-    _stats(capsys, "bleu", files["ref"], files["ref"], b)
+    a, b = _stats_a_and_b(capsys, files, "bleu", files["ref"], files["ref"])
     argv = ["bleu", "--from-stats", a, b, "--names", "x,y", "--paired-bs", "--n-samples", "50"]
     status, out, _ = _run(capsys, *argv)
     assert status == 0 and "Baseline: x" in out
@@ -208,9 +215,7 @@ def test_statistics_of_other_segment_counts_are_refused(
     short_ref = Path(files["dir"]) / "short_ref.txt"
     short_hyp.write_text("\n".join(HYPS[:3]) + "\n", encoding="utf-8")
     short_ref.write_text("\n".join(REFS[:3]) + "\n", encoding="utf-8")
-    a, b = f"{files['dir']}/a.stats", f"{files['dir']}/b.stats"
-    _stats(capsys, "bleu", files["hyp"], files["ref"], a)
-    _stats(capsys, "bleu", str(short_hyp), str(short_ref), b)
+    a, b = _stats_a_and_b(capsys, files, "bleu", str(short_hyp), str(short_ref))
     status, _, err = _run(capsys, "bleu", "--from-stats", a, b, "--names", "x,y")
     assert status == 1 and "b.stats: 3 segments but" in _one_error_line(err)
 
@@ -218,9 +223,7 @@ def test_statistics_of_other_segment_counts_are_refused(
 def test_statistics_without_a_digest_warn_that_they_cannot_be_checked(
     files: dict[str, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    a, b = f"{files['dir']}/a.stats", f"{files['dir']}/b.stats"
-    _stats(capsys, "bleu", files["hyp"], files["ref"], a)
-    _stats(capsys, "bleu", files["ref"], files["ref"], b)
+    a, b = _stats_a_and_b(capsys, files, "bleu", files["ref"], files["ref"])
     lines = Path(b).read_text(encoding="utf-8").splitlines()
     header = json.loads(lines[0].split(" ", 1)[1])
     del header["references"]
