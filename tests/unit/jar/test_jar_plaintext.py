@@ -42,13 +42,9 @@ def run(tmp_path: Path, hyps: str, refs: str, *options: str) -> tuple[int, str, 
 def test_segment_lines_then_the_system_block(tmp_path: Path) -> None:
     status, out, err, _ = run(tmp_path, "the cat\ndog\n", "the cat\nthe cat\n", "-m", "exact")
     assert (status, err) == (0, "")
-    lines = out.split("\n")
-    assert lines[:4] == [
-        "Segment 1 score:\t1.0",
-        "Segment 2 score:\t0.0",
-        "",
-        "System level statistics:",
-    ]
+    assert out.startswith(
+        "Segment 1 score:\t1.0\nSegment 2 score:\t0.0\n\nSystem level statistics:\n"
+    )
     assert "Test words:             3\n" in out
     assert "Reference words:        4\n" in out
 
