@@ -118,34 +118,26 @@ def test_score_params_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[s
         (["--hyp", "x.txt"], "--input: cannot be combined with --hyp"),
         (["--name", "a b"], "--name: 'a b'"),
         (["--lang", "de"], "--modules: "),
-        (["--cv", "lp", "--lp-field", "system"], ""),
     ],
 )
 def test_options_are_checked_before_any_work(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
     out = tmp_path / "p.json"
-    argv = ["train", "--input", TINY, *MODULES, "--out", str(out), *args]
-    if args[:2] == ["--cv", "lp"]:  # a table with one pair: found only once the table is read
-        argv = [
-            "train",
-            "--input",
-            TINY,
-            *MODULES,
-            "--out",
-            str(out),
-            "--cv",
-            "lp",
-            "--lp-field",
-            "nothing",
-        ]
-        assert main(argv) == 1
-        assert "no field 'nothing'" in capsys.readouterr().err
-        return
-    assert main(argv) == 2
+    assert main(["train", "--input", TINY, *MODULES, "--out", str(out), *args]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err, err
     assert not out.exists()
+
+
+def test_a_language_pair_field_no_judgement_has_is_a_data_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found only once the table is read: exit status 1, not a usage error."""
+    out = tmp_path / "p.json"
+    argv = ["train", "--input", TINY, *MODULES, "--out", str(out), "--cv", "lp"]
+    assert main([*argv, "--lp-field", "nothing"]) == 1
+    assert "no field 'nothing'" in capsys.readouterr().err
 
 
 def test_file_inputs_and_their_checks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
