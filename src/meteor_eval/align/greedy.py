@@ -35,7 +35,6 @@ __all__ = [
     "count_chunks",
     "greedy_align",
     "greedy_align_python",
-    "greedy_counts",
     "greedy_counts_function",
     "match_counts",
 ]
@@ -141,39 +140,7 @@ def greedy_align(
         >>> greedy_align(["the", "cats", "sat"], ["a", "cat", "sat", "the"], stem=strip_s)
         [(0, 3, 0), (1, 1, 1), (2, 2, 0)]
     """
-    if _KERNEL is not None:
-        found: list[GreedyMatch] = _KERNEL.greedy_align(
-            hyp_words, ref_words, stem, synonyms, raw_names
-        )
-        return found
-    return greedy_align_python(
-        hyp_words, ref_words, stem=stem, synonyms=synonyms, raw_names=raw_names
-    )
-
-
-def greedy_counts(
-    hyp_words: Sequence[str],
-    ref_words: Sequence[str],
-    *,
-    stem: WordFunction | None = None,
-    synonyms: SynonymFunction | None = None,
-    raw_names: bool = False,
-) -> GreedyCounts:
-    """:func:`match_counts` of :func:`greedy_align` (same arguments), without building the
-    matches when the compiled kernel runs: all that NLTK's score needs of an alignment.
-
-    Example:
-        >>> def strip_s(word: str) -> str:
-        ...     return word.rstrip("s")
-        >>> greedy_counts(["the", "cats", "sat"], ["a", "cat", "sat", "the"], stem=strip_s)
-        (2, 1, 0, 2)
-    """
-    if _KERNEL is not None:
-        found: GreedyCounts = _KERNEL.greedy_counts(hyp_words, ref_words, stem, synonyms, raw_names)
-        return found
-    return match_counts(
-        greedy_align_python(hyp_words, ref_words, stem=stem, synonyms=synonyms, raw_names=raw_names)
-    )
+    return _ALIGN(hyp_words, ref_words, stem, synonyms, raw_names)
 
 
 def greedy_counts_function(
@@ -181,30 +148,22 @@ def greedy_counts_function(
     synonyms: SynonymFunction | None = None,
     raw_names: bool = False,
 ) -> Callable[[Sequence[str], Sequence[str]], GreedyCounts]:
-    """:func:`greedy_counts` with ``stem``, ``synonyms`` and ``raw_names`` bound: a function of
-    the two token lists that calls the compiled kernel directly when it runs (one Python call
-    a pair instead of three, for callers that count many pairs with the same resources).
+    """:func:`match_counts` of :func:`greedy_align` with ``stem``, ``synonyms`` and
+    ``raw_names`` bound: a function of the two token lists that calls the compiled kernel
+    directly when it runs, without building the matches (all that NLTK's score needs of an
+    alignment, one Python call a pair).
 
     Example:
         >>> counts = greedy_counts_function(lambda word: word.rstrip("s"))
         >>> counts(["the", "cats", "sat"], ["a", "cat", "sat", "the"])
         (2, 1, 0, 2)
     """
-    if _KERNEL is not None:
-        kernel = _KERNEL.greedy_counts
+    counts = _COUNTS
 
-        def compiled(hyp_words: Sequence[str], ref_words: Sequence[str]) -> GreedyCounts:
-            found: GreedyCounts = kernel(hyp_words, ref_words, stem, synonyms, raw_names)
-            return found
+    def bound(hyp_words: Sequence[str], ref_words: Sequence[str]) -> GreedyCounts:
+        return counts(hyp_words, ref_words, stem, synonyms, raw_names)
 
-        return compiled
-
-    def python(hyp_words: Sequence[str], ref_words: Sequence[str]) -> GreedyCounts:
-        return greedy_counts(
-            hyp_words, ref_words, stem=stem, synonyms=synonyms, raw_names=raw_names
-        )
-
-    return python
+    return bound
 
 
 def match_counts(matches: Sequence[GreedyMatch]) -> GreedyCounts:
@@ -242,19 +201,17 @@ def _word_function(fn: object) -> Callable[[str], Any] | None:
 def greedy_align_python(
     hyp_words: Sequence[str],
     ref_words: Sequence[str],
-    *,
-    stem: WordFunction | None = None,
-    synonyms: SynonymFunction | None = None,
+    stem: WordFunction | None,
+    synonyms: SynonymFunction | None,
     raw_names: bool = False,
 ) -> list[GreedyMatch]:
-    """:func:`greedy_align` in pure Python (same arguments and result): the reference for the
-    compiled kernel.
+    """:func:`greedy_align` in pure Python, the reference for the compiled kernel: the same
+    result from the kernel's arguments (``stem`` and ``synonyms`` always given), so that either
+    one serves :func:`greedy_align`.
 
     Example:
-        >>> def strip_s(word: str) -> str:
-        ...     return word.rstrip("s")
-        >>> greedy_align_python(["the", "cats", "sat"], ["a", "cat", "sat", "the"], stem=strip_s)
-        [(0, 3, 0), (1, 1, 1), (2, 2, 0)]
+        >>> greedy_align_python(["a", "b", "a"], ["a", "c", "b"], None, None)
+        [(1, 2, 0), (2, 0, 0)]
     """
     stem_of = _word_function(stem)
     synonyms_of = _word_function(synonyms)
@@ -284,6 +241,25 @@ def greedy_align_python(
                     matches.append((i, best, SYNONYM))
     matches.sort()
     return matches
+
+
+def _counts_python(
+    hyp_words: Sequence[str],
+    ref_words: Sequence[str],
+    stem: WordFunction | None,
+    synonyms: SynonymFunction | None,
+    raw_names: bool = False,
+) -> GreedyCounts:
+    """The compiled ``greedy_counts``'s pure-Python twin: :func:`match_counts` of
+    :func:`greedy_align_python`."""
+    return match_counts(greedy_align_python(hyp_words, ref_words, stem, synonyms, raw_names))
+
+
+# What greedy_align and greedy_counts_function call: the kernels, or their twins above.
+_ALIGN: Callable[..., list[GreedyMatch]] = (
+    greedy_align_python if _KERNEL is None else _KERNEL.greedy_align
+)
+_COUNTS: Callable[..., GreedyCounts] = _counts_python if _KERNEL is None else _KERNEL.greedy_counts
 
 
 def count_chunks(matches: Sequence[GreedyMatch]) -> int:

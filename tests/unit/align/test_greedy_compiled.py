@@ -22,7 +22,7 @@ from meteor_eval.align import greedy
 from meteor_eval.align.greedy import (
     greedy_align,
     greedy_align_python,
-    greedy_counts,
+    greedy_counts_function,
     match_counts,
 )
 from meteor_eval.metrics.meteor import nltk as flavour
@@ -110,9 +110,9 @@ class _Word(str):
 @pytest.mark.parametrize("stages", [0, 1, 2])
 @pytest.mark.parametrize("tokens", ["str", "subclass"])
 def test_counts_with_caches_equal_python(stages: int, tokens: str) -> None:
-    """greedy_counts with dict caches (looked up in C, __missing__ on a miss) gives the counts
-    of the pure-Python matches, and each cache misses once per word, as the functions would be
-    called once per word by a caching caller."""
+    """greedy_counts_function with dict caches (looked up in C, __missing__ on a miss) gives the
+    counts of the pure-Python matches, and each cache misses once per word, as the functions
+    would be called once per word by a caching caller."""
     rng = random.Random(10 + stages)
     misses: list[str] = []
     stems = _Cache(stem, misses)
@@ -129,7 +129,7 @@ def test_counts_with_caches_equal_python(stages: int, tokens: str) -> None:
             stem=stem if stages >= 1 else None,
             synonyms=synonyms if stages >= 2 else None,
         )
-        assert greedy_counts(hyp, ref, stem=stem_arg, synonyms=names_arg) == match_counts(expected)
+        assert greedy_counts_function(stem_arg, names_arg)(hyp, ref) == match_counts(expected)
         assert greedy_align(hyp, ref, stem=stem_arg, synonyms=names_arg) == expected
     assert len(misses) == len(set(stems)) + len(set(names))
     assert (len(stems) > 0) == (stages >= 1) and (len(names) > 0) == (stages >= 2)
@@ -137,15 +137,16 @@ def test_counts_with_caches_equal_python(stages: int, tokens: str) -> None:
 
 def test_counts_hand_computed_and_mappings() -> None:
     # the (0, 3), (1, 1), (2, 2) matches: two exact, one stem; runs (1, 1)-(2, 2) and (0, 3)
-    assert greedy_counts(["the", "cats", "sat"], ["a", "cat", "sat", "the"], stem=stem) == (
+    assert greedy_counts_function(stem)(["the", "cats", "sat"], ["a", "cat", "sat", "the"]) == (
         2,
         1,
         0,
         2,
     )
-    assert greedy_counts(["a", "b", "c"], ["a", "b", "c"]) == (3, 0, 0, 1)
-    assert greedy_counts([], ["a"]) == (0, 0, 0, 0)
-    assert greedy_counts(["large", "x"], ["big", "x"], stem=stem, synonyms=synonyms) == (
+    exact_only = greedy_counts_function()
+    assert exact_only(["a", "b", "c"], ["a", "b", "c"]) == (3, 0, 0, 1)
+    assert exact_only([], ["a"]) == (0, 0, 0, 0)
+    assert greedy_counts_function(stem, synonyms)(["large", "x"], ["big", "x"]) == (
         1,
         0,
         1,
@@ -153,10 +154,10 @@ def test_counts_hand_computed_and_mappings() -> None:
     )
     # a read-only mapping (not a dict, not callable) is indexed
     table = MappingProxyType({"cats": "cat", "cat": "cat", "a": "a", "the": "the"})
-    assert greedy_counts(["cats"], ["a", "cat"], stem=table) == (0, 1, 0, 1)
-    assert greedy_align_python(["cats"], ["a", "cat"], stem=table) == [(0, 1, 1)]
+    assert greedy_counts_function(table)(["cats"], ["a", "cat"]) == (0, 1, 0, 1)
+    assert greedy_align_python(["cats"], ["a", "cat"], table, None) == [(0, 1, 1)]
     with pytest.raises(KeyError, match="dog"):
-        greedy_counts(["dog"], ["cat"], stem=table)
+        greedy_counts_function(table)(["dog"], ["cat"])
     with pytest.raises(TypeError, match="4 or 5 arguments"):
         greedy._KERNEL.greedy_counts(["a"], ["a"], None)  # type: ignore[union-attr]
 
@@ -192,8 +193,8 @@ def test_raw_names_match_like_the_filtered_sets(compiled: bool) -> None:
         got = align(hyp, ref, stem=stem, synonyms=raw_names, raw_names=True)
         assert got == expected
         if compiled:
-            counts = greedy_counts(hyp, ref, stem=stem, synonyms=raw_names, raw_names=True)
-            assert counts == match_counts(expected)
+            counts = greedy_counts_function(stem, raw_names, raw_names=True)
+            assert counts(hyp, ref) == match_counts(expected)
     # "x" lists "x_ray" (dropped) and "the" (kept): hand-computed
     assert greedy_align(["x"], ["x_ray", "the"], stem=stem, synonyms=raw_names, raw_names=True) == [
         (0, 1, 2)
@@ -222,7 +223,7 @@ def test_cached_functions_compiled_python_and_plain_agree(limit: int) -> None:
         assert calls_c == calls_py
         assert caches_c == caches_py
         assert all(len(cache) <= max(limit, 1) for cache in caches_c)
-    assert greedy_counts(["large"], ["big"], stem=({}, stem, 9), synonyms=({}, synonyms, 9)) == (
+    assert greedy_counts_function(({}, stem, 9), ({}, synonyms, 9))(["large"], ["big"]) == (
         0,
         0,
         1,

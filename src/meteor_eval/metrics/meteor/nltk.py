@@ -42,7 +42,6 @@ from meteor_eval.align.greedy import (
     SynonymFunction,
     WordFunction,
     greedy_align,
-    greedy_counts,
     greedy_counts_function,
     match_counts,
 )
@@ -125,7 +124,7 @@ def stats_from_matches(
 
 
 def stats_from_counts(counts: GreedyCounts, hyp_length: int, ref_length: int) -> MeteorStats:
-    """The statistics record of one aligned pair from its :func:`greedy_counts`.
+    """The statistics record of one aligned pair from its :func:`match_counts`.
 
     Example:
         >>> stats_from_counts((2, 1, 0, 2), 3, 4).stages
@@ -288,10 +287,7 @@ class NltkMeteor:
     def pair_counts(self, hyp_words: Sequence[str], ref_words: Sequence[str]) -> GreedyCounts:
         """Matches per stage (exact, stem, synonym) and chunks of two *preprocessed* token
         lists: :meth:`align` counted, without building the matches when compiled."""
-        names, raw = self._matching_names()
-        return greedy_counts(
-            hyp_words, ref_words, stem=self._stems(), synonyms=names, raw_names=raw
-        )
+        return self.counts_function()(hyp_words, ref_words)
 
     def counts_function(self) -> Callable[[Sequence[str], Sequence[str]], GreedyCounts]:
         """:meth:`pair_counts` as a function of the two token lists, bound to this scorer's
