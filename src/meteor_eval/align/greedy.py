@@ -35,6 +35,7 @@ __all__ = [
     "count_chunks",
     "greedy_align",
     "greedy_align_python",
+    "greedy_counts",
     "greedy_counts_function",
     "match_counts",
 ]
@@ -164,6 +165,19 @@ def greedy_counts_function(
         return counts(hyp_words, ref_words, stem, synonyms, raw_names)
 
     return bound
+
+
+def greedy_counts(
+    hyp_words: Sequence[str], ref_words: Sequence[str], **options: Any
+) -> GreedyCounts:
+    """Deprecated (removed in 0.3): ``greedy_counts_function(**options)(hyp_words, ref_words)``,
+    which binds the resources once for many pairs."""
+    from meteor_eval.errors import warn_renamed
+
+    warn_renamed(
+        "greedy_counts(hyp, ref, **options)", "greedy_counts_function(**options)(hyp, ref)"
+    )
+    return greedy_counts_function(**options)(hyp_words, ref_words)
 
 
 def match_counts(matches: Sequence[GreedyMatch]) -> GreedyCounts:
