@@ -162,13 +162,16 @@ def test_counts_hand_computed_and_mappings() -> None:
         greedy._KERNEL.greedy_counts(["a"], ["a"], None)  # type: ignore[union-attr]
 
 
-
 def test_greedy_counts_is_a_deprecated_spelling_of_the_bound_function() -> None:
     hyp, ref = ["the", "cats", "sat"], ["a", "cat", "sat", "the"]
     with pytest.warns(DeprecationWarning, match="greedy_counts_function"):
         assert greedy.greedy_counts(hyp, ref, stem=stem) == (2, 1, 0, 2)
-    with pytest.warns(DeprecationWarning), pytest.raises(TypeError, match="stems"):
+    with (
+        pytest.warns(DeprecationWarning, match="deprecated"),
+        pytest.raises(TypeError, match="stems"),
+    ):
         greedy.greedy_counts(hyp, ref, stems=stem)
+
 
 # Raw lemma names: some with "_", which NLTK drops; the stem itself is not always listed.
 RAW_NAMES = {
