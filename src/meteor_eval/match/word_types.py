@@ -19,7 +19,6 @@ once, ids always index rows that exist, and no array is resized while the kernel
 from __future__ import annotations
 
 import itertools
-import operator
 import struct
 import threading
 from array import array
@@ -46,9 +45,10 @@ class WordTypes(dict[str, int]):
             types, keeps the table near 45 MB at about 340 bytes a type with its words; a
             scorer then starts a new one).
         functions_of, stems_of, paraphrases_of: The same properties of many tokens in one
-            call (a sequence of flags or ids, in order), used instead of ``function``, ``stem``
-            and ``paraphrase`` when given: a table's new word types are new to it, so a
-            caller can skip its per-token caches and compute a batch at C speed.
+            call (a sequence of flags or ids, in order; flags given as ``bytes`` must be 0 or
+            1 and are stored as they are), used instead of ``function``, ``stem`` and
+            ``paraphrase`` when given: a table's new word types are new to it, so a caller
+            can skip its per-token caches and compute a batch at C speed.
 
     Example:
         >>> types = WordTypes(identity=len, function=lambda t: t == "the")
@@ -146,7 +146,8 @@ class WordTypes(dict[str, int]):
         """Append the rows of new, distinct ``tokens`` and publish their ids (lock held)."""
         identities = list(map(self._identity, tokens))
         if self._functions_of is not None:
-            functions = bytes(map(bool, self._functions_of(tokens)))
+            flags = self._functions_of(tokens)
+            functions = flags if type(flags) is bytes else bytes(map(bool, flags))
         else:
             functions = bytes(map(bool, map(self._function, tokens)))  # True/False -> 1/0
         stems: Sequence[int] | None = None
@@ -178,13 +179,17 @@ class WordTypes(dict[str, int]):
             self.paraphrase_ids.frombytes(paraphrase_bytes)
         if self.synonym_pool is not None and self.synonym_starts is not None and synonyms:
             pool = self.synonym_pool
-            sizes = list(map(len, synonyms))
-            if set(map(operator.mod, sizes, itertools.repeat(pool.itemsize))) - {0}:
+            width = pool.itemsize
+            items = [len(packed) // width for packed in synonyms]
+            joined = b"".join(synonyms)
+            # Every set is whole items exactly when the items, whole, make up all the bytes
+            # (one check of the totals instead of one a set).
+            if len(joined) != width * sum(items):
                 raise ValueError("bytes length not a multiple of item size")
             # Each type's set ends where the pool's length then is, in items.
-            items = map(operator.floordiv, sizes, itertools.repeat(pool.itemsize))
-            ends = list(itertools.accumulate(items, initial=len(pool)))[1:]
-            pool.frombytes(b"".join(synonyms))
+            ends = list(itertools.accumulate(items, initial=len(pool)))
+            del ends[0]
+            pool.frombytes(joined)
             self.synonym_starts.frombytes(_packed("q", ends))
         self.update(zip(tokens, range(first, first + len(tokens)), strict=True))
 
