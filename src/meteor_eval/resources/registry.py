@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import gzip
 import lzma
 import mmap
 import os
@@ -340,7 +339,12 @@ def unpacked_file(
                 "unpacked copy %s is damaged (%s); unpacking it again", target, problem
             )
     packed = source.read_bytes()
-    raw = lzma.decompress(packed) if source.suffix == ".xz" else gzip.decompress(packed)
+    if source.suffix == ".xz":
+        raw = lzma.decompress(packed)
+    else:
+        import gzip  # only here: the files shipped packed are xz
+
+        raw = gzip.decompress(packed)
     if (zlib.crc32(raw), len(raw) & 0xFFFFFFFF) != expected:
         return raw  # several members or blocks: no record describes the whole; not kept
     with contextlib.suppress(OSError):
