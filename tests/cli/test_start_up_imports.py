@@ -40,6 +40,7 @@ UNUSED_MODULES = (
     "meteor_eval.tables",
     "csv",
     "decimal",
+    "encodings.ascii",
     "gzip",
     "hashlib",
     "logging",
