@@ -18,12 +18,15 @@ import os
 import sys
 import warnings
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Literal, TextIO
+from typing import IO, TYPE_CHECKING, Literal, TextIO
 
+from meteor_eval._lazy import lazy_names
 from meteor_eval.errors import InputError
 from meteor_eval.types import PerSegment
+
+if TYPE_CHECKING:
+    from meteor_eval._file_chunk import FileChunk as FileChunk
 
 __all__ = [
     "EncodingErrors",
@@ -44,6 +47,10 @@ __all__ = [
 ]
 
 EncodingErrors = Literal["strict", "replace"]
+
+#: ``FileChunk`` is imported from :mod:`meteor_eval._file_chunk` on first use (PEP 562): a run
+#: in one process makes no chunk of files, and the dataclass compiles its methods when made.
+__getattr__, __dir__ = lazy_names(__name__, globals(), {"FileChunk": "meteor_eval._file_chunk"})
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -386,21 +393,6 @@ def read_range(
     return lines
 
 
-@dataclass(frozen=True)
-class FileChunk:
-    """Lines ``first_line + 1 ..`` of a hypothesis file and its reference files, by bytes.
-
-    Attributes:
-        first_line: Lines before this chunk (its first line is ``first_line + 1``).
-        ranges: Per file (hypothesis first), ``(path, start, end)`` byte offsets.
-        lines: The number of lines (segments) in the chunk.
-    """
-
-    first_line: int
-    ranges: tuple[tuple[str, int, int], ...]
-    lines: int = 0
-
-
 #: A stopped scan of each file (:func:`head_scans`): its offsets and the lines before the last.
 HeadScans = list[tuple[list[int], int]]
 
@@ -416,6 +408,8 @@ def file_chunks(
     Raises:
         InputError: a file is unreadable, or the files' line counts differ (both named).
     """
+    from meteor_eval._file_chunk import FileChunk
+
     scans = [
         line_offsets(path, chunk_lines, resume=None if resume is None else resume[k])
         for k, path in enumerate(paths)
@@ -458,6 +452,8 @@ def head_scans(
 ) -> tuple[list[FileChunk], HeadScans | None]:
     """:func:`head_chunks`, and the stopped scans they came from, for :func:`file_chunks`
     to go on from (None with no chunks: the whole scan starts from the beginning)."""
+    from meteor_eval._file_chunk import FileChunk
+
     stopped = [line_offsets(path, chunk_lines, most=chunks) for path in paths]
     scans = [offsets for offsets, _ in stopped]
     if any(len(offsets) <= chunks for offsets in scans):

@@ -39,11 +39,13 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypedDict, TypeVar
 
 from meteor_eval.errors import ConfigError, MeteorEvalError, WorkBudgetError, warn_empty
-from meteor_eval.io import EncodingErrors, FileChunk
+from meteor_eval.io import EncodingErrors
 from meteor_eval.processes import WorkerState
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
+
+    from meteor_eval.io import FileChunk
 
 __all__ = [
     "DEFAULT_CHUNK_SIZE",
@@ -206,7 +208,7 @@ def _in_worker(
             before += part.lines
         return results, notes
     notes = []
-    if isinstance(job, FileChunk):
+    if not isinstance(job, Sequence):  # a FileChunk (made on first use, in meteor_eval.io)
         from meteor_eval.io import read_chunk
 
         with warnings.catch_warnings(record=True) as caught:
@@ -314,8 +316,10 @@ def _serial(
         progress(0)
 
 
-#: One task for the workers: a chunk of pairs, a chunk of files, or consecutive chunks of files.
-Job = Sequence[Pair] | FileChunk | tuple[FileChunk, ...]
+if TYPE_CHECKING:
+    #: One task for the workers: a chunk of pairs, a chunk of files, or consecutive chunks of
+    #: files.
+    Job = Sequence[Pair] | FileChunk | tuple[FileChunk, ...]
 
 
 def _jobs(

@@ -1,7 +1,8 @@
 """What a small METEOR score from the command line does not load or make (issue 23, row (a)).
 
 A corpus score of the METEOR 1.5 flavour runs the batch path: it makes no segment record, no
-alignment and no significance settings, and runs neither the paper2005 nor the NLTK aligner,
+alignment and no significance settings, in one process no chunk of files, and runs neither the
+paper2005 nor the NLTK aligner,
 so those classes (dataclasses, whose methods are compiled when the class is made) and modules
 are not made or imported; the Arabic stem table's patterns are not compiled, and the table of
 the JVM's powers is inflated only as far as the task's exponent. The names stay where they were
@@ -21,6 +22,7 @@ from fakes import run_fresh
 
 #: Modules a ``score`` run of the METEOR 1.5 flavour has no use for.
 UNUSED_MODULES = (
+    "meteor_eval._file_chunk",
     "meteor_eval._significance_settings",
     "meteor_eval.align._alignment",
     "meteor_eval.align._exact_search",
@@ -38,6 +40,8 @@ UNUSED_MODULES = (
     "meteor_eval.tables",
     "csv",
     "decimal",
+    "encodings.ascii",
+    "gzip",
     "hashlib",
     "logging",
     "numpy",
@@ -48,14 +52,14 @@ import sys
 before = set(sys.modules)  # a site hook of the machine may load some of them
 from meteor_eval.cli import main
 status = main({argv!r})
-from meteor_eval import comparison
+from meteor_eval import comparison, io
 from meteor_eval.align import alignment
 from meteor_eval.match import base
 from meteor_eval.resources import jvm_pow, stemmers
 from meteor_eval.text import tokenize
 loaded = [name for name in {unused!r} if name in sys.modules and name not in before]
 made = [name for name, module in (("Segment", base), ("Alignment", alignment),
-        ("Significance", comparison)) if name in vars(module)]
+        ("Significance", comparison), ("FileChunk", io)) if name in vars(module)]
 print("STATUS", status, file=sys.stderr)
 print("LOADED", *loaded, file=sys.stderr)
 print("MADE", *made, file=sys.stderr)
@@ -107,6 +111,7 @@ def test_segment_level_output_makes_no_segment_record_either(
         ("meteor_eval.match.base", "Segment", "meteor_eval.match._segment"),
         ("meteor_eval.align.alignment", "Alignment", "meteor_eval.align._alignment"),
         ("meteor_eval.comparison", "Significance", "meteor_eval._significance_settings"),
+        ("meteor_eval.io", "FileChunk", "meteor_eval._file_chunk"),
     ],
 )
 def test_the_records_keep_their_names_in_a_new_process(module: str, name: str, home: str) -> None:
@@ -138,6 +143,14 @@ def test_the_records_are_the_same_dataclasses_as_before() -> None:
     significance = comparison.Significance("bs", n_samples=10)
     assert dataclasses.asdict(significance)["method"] == "bs"
     assert pickle.loads(pickle.dumps(significance)) == significance
-    for module in (comparison, meteor_eval.align.alignment, meteor_eval.match.base):
+    from meteor_eval import io
+    from meteor_eval.io import FileChunk
+
+    chunk = FileChunk(3, (("h", 0, 10), ("r", 0, 12)), 2)
+    assert pickle.loads(pickle.dumps(chunk)) == chunk
+    assert dataclasses.replace(chunk, lines=1).lines == 1
+    assert repr(chunk) == "FileChunk(first_line=3, ranges=(('h', 0, 10), ('r', 0, 12)), lines=2)"
+    assert io.FileChunk is FileChunk and "FileChunk" in io.__all__
+    for module in (comparison, meteor_eval.align.alignment, meteor_eval.match.base, io):
         with pytest.raises(AttributeError, match="has no attribute 'Missing'"):
             module.Missing  # noqa: B018

@@ -22,9 +22,9 @@ candidates    ``equal_keys``, ``sets_intersect``          ``match.exact``, ``mat
 beam          ``align``, ``align_stages`` (beam.c)        ``align.search.beam_align_python``
 stats         ``word_stats``, ``pool_rows`` (stats.c)     ``_word_stats_python`` of the METEOR
                                                           metric, ``stats.meteor.pool_flat_python``
-pair          ``meteor15_pair``, ``meteor15_rows``        the METEOR 1.5 pipeline, step by step
-              (pair.c), ``paraphrase_walk_cache``
-              (paraphrase.c)
+pair          ``meteor15_pair``, ``meteor15_rows``,       the METEOR 1.5 pipeline, step by step;
+              ``packed_set_ends`` (pair.c),               ``match.word_types``' synonym column
+              ``paraphrase_walk_cache`` (paraphrase.c)
 greedy        ``greedy_align``, ``greedy_counts``         ``align.greedy``
 index         ``paraphrase_tokenize``,                    ``resources._paraphrase_build.``
               ``paraphrase_index_pass`` (tokens.c)        ``_tokenize_python``, the numpy
@@ -93,7 +93,7 @@ KERNELS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         ),
         "beam": ("align", "align_stages"),
         "stats": ("word_stats", "pool_rows"),
-        "pair": ("meteor15_pair", "meteor15_rows", "paraphrase_walk_cache"),
+        "pair": ("meteor15_pair", "meteor15_rows", "paraphrase_walk_cache", "packed_set_ends"),
         "greedy": ("greedy_align", "greedy_counts", "nltk_wordnet_names", "nltk_wordnet_word"),
         "index": ("paraphrase_tokenize", "paraphrase_index_pass"),
         "text": ("text_tokenize", "intl_class"),

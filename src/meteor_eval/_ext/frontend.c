@@ -62,7 +62,8 @@ typedef struct {
 /* Code points below LATIN_END (Latin-1, Latin Extended-A and B, IPA, spacing modifiers,
  * combining marks) are lower-cased here through a table of what `lower` gives each alone. */
 #define LATIN_END 0x370
-#define LATIN_NONE 0xFFFFFFFFu /* `lower` of the code point is not one code point */
+#define LATIN_NONE 0xFFFFFFFFu    /* `lower` of the code point is not one code point */
+#define LATIN_UNKNOWN 0xFFFFFFFEu /* `lower` of the code point not asked yet */
 
 typedef struct {
     Vocab vocab;  /* token -> dense cache id */
@@ -70,8 +71,9 @@ typedef struct {
     Py_ssize_t wid_cap;
     LineTable lines; /* meteor15_lines() only */
     /* latin[c] = lower(chr(c)) for c < LATIN_END (LATIN_NONE when that is not one code
-     * point), filled on first need with the `lower` it was built from (a strong reference),
-     * and built again when another `lower` is passed. */
+     * point), each entry asked of `lower` when a line first needs it (LATIN_UNKNOWN until
+     * then: a run meets a few dozen of these code points), latin_of being the `lower` the
+     * entries come from (a strong reference); another `lower` starts the table afresh. */
     PyObject *latin_of;
     Py_UCS4 latin[LATIN_END];
 } TokenCache;
@@ -160,35 +162,45 @@ meteor15_token_cache_c(PyObject *self, PyObject *unused)
     return calloc_capsule(sizeof(TokenCache), CACHE_NAME, token_cache_destroy);
 }
 
-/* Fill c->latin from `lower` (each code point below LATIN_END alone) unless it was filled from
- * it already. 0, or -1 with an exception (lower raised or gave something else than a str). */
-static int
+/* Start c->latin afresh (every entry unknown) unless its entries come from `lower`. */
+static void
 latin_table(TokenCache *c, PyObject *lower)
 {
     if (c->latin_of == lower) {
-        return 0;
+        return;
     }
     Py_CLEAR(c->latin_of);
     for (Py_UCS4 cp = 0; cp < LATIN_END; cp++) {
-        PyObject *one = PyUnicode_FromOrdinal((int)cp);
-        if (one == NULL) {
-            return -1;
-        }
-        PyObject *low = PyObject_CallOneArg(lower, one);
-        Py_DECREF(one);
-        if (low == NULL) {
-            return -1;
-        }
-        if (!PyUnicode_Check(low)) {
-            PyErr_SetString(PyExc_TypeError, "lower: expected it to return a str");
-            Py_DECREF(low);
-            return -1;
-        }
-        c->latin[cp] = PyUnicode_GET_LENGTH(low) == 1 ? PyUnicode_READ_CHAR(low, 0) : LATIN_NONE;
-        Py_DECREF(low);
+        c->latin[cp] = LATIN_UNKNOWN;
     }
     Py_INCREF(lower);
     c->latin_of = lower;
+}
+
+/* c->latin[cp] asked of `lower` (cp alone) if it is not known yet. 0, or -1 with an exception
+ * (lower raised or gave something else than a str). */
+static int
+latin_entry(TokenCache *c, PyObject *lower, Py_UCS4 cp)
+{
+    if (c->latin[cp] != LATIN_UNKNOWN) {
+        return 0;
+    }
+    PyObject *one = PyUnicode_FromOrdinal((int)cp);
+    if (one == NULL) {
+        return -1;
+    }
+    PyObject *low = PyObject_CallOneArg(lower, one);
+    Py_DECREF(one);
+    if (low == NULL) {
+        return -1;
+    }
+    if (!PyUnicode_Check(low)) {
+        PyErr_SetString(PyExc_TypeError, "lower: expected it to return a str");
+        Py_DECREF(low);
+        return -1;
+    }
+    c->latin[cp] = PyUnicode_GET_LENGTH(low) == 1 ? PyUnicode_READ_CHAR(low, 0) : LATIN_NONE;
+    Py_DECREF(low);
     return 0;
 }
 
@@ -208,10 +220,11 @@ lower_latin(TokenCache *c, PyObject *lower, Py_UCS4 *w, Py_ssize_t n, Py_UCS4 hi
             return 0;
         }
     }
-    if (latin_table(c, lower) < 0) {
-        return -1;
-    }
+    latin_table(c, lower);
     for (Py_ssize_t j = 0; j < n; j++) {
+        if (latin_entry(c, lower, w[j]) < 0) {
+            return -1;
+        }
         if (c->latin[w[j]] == LATIN_NONE) {
             return 0;
         }

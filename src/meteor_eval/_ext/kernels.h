@@ -798,6 +798,7 @@ KERNEL_API PyObject *pool_rows_c(PyObject *self, PyObject *args);
 /* pair.c */
 KERNEL_API PyObject *meteor15_pair_c(PyObject *self, PyObject *args);
 KERNEL_API PyObject *meteor15_rows_c(PyObject *self, PyObject *args);
+KERNEL_API PyObject *packed_set_ends_c(PyObject *self, PyObject *args);
 /* greedy.c */
 KERNEL_API PyObject *greedy_align_c(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 KERNEL_API PyObject *greedy_counts_c(PyObject *self, PyObject *const *args, Py_ssize_t nargs);

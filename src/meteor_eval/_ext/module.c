@@ -96,6 +96,11 @@ static PyMethodDef kernels_methods[] = {
      "              aligner_weights, beam, budget, out) -> None or (index, units)\n\n"
      "meteor15_pair() of a batch of pairs, each pair's 23 statistics (the jar's order) written\n"
      "to its row of the int64 buffer out; (index, units) for the first pair over budget."},
+    {"packed_set_ends", packed_set_ends_c, METH_VARARGS,
+     "packed_set_ends(sets, first) -> bytes\n\n"
+     "Where each packed int64 set of the list sets ends, in items, once the sets are appended\n"
+     "in order to a pool of first items (native int64 bytes): a word-type table's synonym\n"
+     "column."},
     /* greedy.c */
     {"greedy_align", (PyCFunction)(void (*)(void))greedy_align_c, METH_FASTCALL,
      "greedy_align(hyp_words, ref_words, stem, synonyms[, raw_names]) -> list\n\n"

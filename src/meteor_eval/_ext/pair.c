@@ -669,3 +669,58 @@ done:
     batch_close(&batch);
     return result;
 }
+
+/*
+ * packed_set_ends(sets, first) -> bytes
+ *
+ * The synonym column of a word-type table's new rows (match/word_types.py): the sets of a
+ * batch (packed int64 values, one object with a length a type) are appended in order to a
+ * pool of `first` items, and each ends where the pool's length then is, in items; those ends
+ * come back as native int64 bytes. ValueError when a set is not a whole number of items (what
+ * array.frombytes refuses).
+ */
+PyObject *
+packed_set_ends_c(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *sets;
+    long long first;
+    if (!PyArg_ParseTuple(args, "O!L:packed_set_ends", &PyList_Type, &sets, &first)) {
+        return NULL;
+    }
+    const Py_ssize_t n = PyList_GET_SIZE(sets);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(int64_t));
+    if (out == NULL) {
+        return NULL;
+    }
+    char *ends = PyBytes_AS_STRING(out);
+    int64_t end = (int64_t)first;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (k >= PyList_GET_SIZE(sets)) { /* a __len__ below emptied the list */
+            Py_DECREF(out);
+            PyErr_SetString(PyExc_RuntimeError, "packed_set_ends: the list changed size");
+            return NULL;
+        }
+        PyObject *set = PyList_GET_ITEM(sets, k);
+        Py_ssize_t size;
+        if (PyBytes_CheckExact(set)) {
+            size = PyBytes_GET_SIZE(set);
+        } else { /* any object with a length, as len() takes it */
+            Py_INCREF(set);
+            size = PyObject_Length(set);
+            Py_DECREF(set);
+            if (size < 0) {
+                Py_DECREF(out);
+                return NULL;
+            }
+        }
+        if (size % (Py_ssize_t)sizeof(int64_t) != 0) {
+            Py_DECREF(out);
+            PyErr_SetString(PyExc_ValueError, "bytes length not a multiple of item size");
+            return NULL;
+        }
+        end += (int64_t)(size / (Py_ssize_t)sizeof(int64_t));
+        memcpy(ends + k * (Py_ssize_t)sizeof(int64_t), &end, sizeof(end));
+    }
+    return out;
+}

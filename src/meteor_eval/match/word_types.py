@@ -19,11 +19,12 @@ once, ids always index rows that exist, and no array is resized while the kernel
 from __future__ import annotations
 
 import itertools
-import operator
 import struct
 import threading
 from array import array
 from collections.abc import Callable, Sequence
+
+from meteor_eval._ext import compiled_function
 
 __all__ = ["WordTypes"]
 
@@ -46,9 +47,10 @@ class WordTypes(dict[str, int]):
             types, keeps the table near 45 MB at about 340 bytes a type with its words; a
             scorer then starts a new one).
         functions_of, stems_of, paraphrases_of: The same properties of many tokens in one
-            call (a sequence of flags or ids, in order), used instead of ``function``, ``stem``
-            and ``paraphrase`` when given: a table's new word types are new to it, so a
-            caller can skip its per-token caches and compute a batch at C speed.
+            call (a sequence of flags or ids, in order; flags given as ``bytes`` must be 0 or
+            1 and are stored as they are), used instead of ``function``, ``stem`` and
+            ``paraphrase`` when given: a table's new word types are new to it, so a caller
+            can skip its per-token caches and compute a batch at C speed.
 
     Example:
         >>> types = WordTypes(identity=len, function=lambda t: t == "the")
@@ -146,7 +148,8 @@ class WordTypes(dict[str, int]):
         """Append the rows of new, distinct ``tokens`` and publish their ids (lock held)."""
         identities = list(map(self._identity, tokens))
         if self._functions_of is not None:
-            functions = bytes(map(bool, self._functions_of(tokens)))
+            flags = self._functions_of(tokens)
+            functions = flags if type(flags) is bytes else bytes(map(bool, flags))
         else:
             functions = bytes(map(bool, map(self._function, tokens)))  # True/False -> 1/0
         stems: Sequence[int] | None = None
@@ -169,6 +172,16 @@ class WordTypes(dict[str, int]):
         hashes = _packed("i", identities)
         stem_bytes = _packed("i", stems) if stems is not None else b""
         paraphrase_bytes = _packed("i", paraphrases) if paraphrases is not None else b""
+        pool, starts = self.synonym_pool, self.synonym_starts
+        if pool is not None and starts is not None and synonyms:
+            # Where each type's set ends in the pool, in items: a set of a partial item raises
+            # here, and a set that is not bytes at the join, with nothing appended yet.
+            if _SET_ENDS is not None and type(synonyms) is list:
+                ends = _SET_ENDS(synonyms, len(pool))
+            else:
+                ends = set_ends_python(synonyms, len(pool))
+            pool.frombytes(b"".join(synonyms))
+            starts.frombytes(ends)
         first = len(self)
         self.hashes.frombytes(hashes)
         self.functions += functions
@@ -176,16 +189,6 @@ class WordTypes(dict[str, int]):
             self.stems.frombytes(stem_bytes)
         if self.paraphrase_ids is not None and paraphrases is not None:
             self.paraphrase_ids.frombytes(paraphrase_bytes)
-        if self.synonym_pool is not None and self.synonym_starts is not None and synonyms:
-            pool = self.synonym_pool
-            sizes = list(map(len, synonyms))
-            if set(map(operator.mod, sizes, itertools.repeat(pool.itemsize))) - {0}:
-                raise ValueError("bytes length not a multiple of item size")
-            # Each type's set ends where the pool's length then is, in items.
-            items = map(operator.floordiv, sizes, itertools.repeat(pool.itemsize))
-            ends = list(itertools.accumulate(items, initial=len(pool)))[1:]
-            pool.frombytes(b"".join(synonyms))
-            self.synonym_starts.frombytes(_packed("q", ends))
         self.update(zip(tokens, range(first, first + len(tokens)), strict=True))
 
     def intern(self, tokens: tuple[str, ...]) -> array[int]:
@@ -202,6 +205,33 @@ class WordTypes(dict[str, int]):
         """The identity (:attr:`hashes` entry) of each interned id, read under :attr:`lock`."""
         with self.lock:
             return tuple(map(self.hashes.__getitem__, ids))
+
+
+def set_ends_python(sets: Sequence[bytes], first: int) -> bytes:
+    """Where each packed set of ``sets`` (native int64 values) ends, in items, once the sets
+    are appended in order to a pool of ``first`` items, as native int64 bytes: the synonym
+    column of a table's new rows, and the twin of the compiled ``packed_set_ends``
+    (``_ext/pair.c``).
+
+    Raises:
+        ValueError: a set is not a whole number of items.
+    """
+    width = _ITEM.itemsize
+    items = [len(packed) // width for packed in sets]
+    # Every set is whole items exactly when the items, whole, make up all the bytes (one check
+    # of the totals instead of one a set).
+    if sum(map(len, sets)) != width * sum(items):
+        raise ValueError("bytes length not a multiple of item size")
+    ends = list(itertools.accumulate(items, initial=first))
+    del ends[0]
+    return _packed("q", ends)
+
+
+#: An item of the synonym pool (native int64).
+_ITEM = array("q")
+
+#: The compiled ``packed_set_ends`` (``None``: :func:`set_ends_python` serves).
+_SET_ENDS = compiled_function("packed_set_ends")
 
 
 def _packed(typecode: str, values: Sequence[int]) -> bytes:

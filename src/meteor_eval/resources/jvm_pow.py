@@ -14,7 +14,6 @@ ulps. This module only reads it; the power itself is computed by
 
 from __future__ import annotations
 
-import gzip
 import json
 import threading
 import zlib
@@ -27,6 +26,8 @@ __all__ = ["jvm_pow_correction", "jvm_pow_differences"]
 
 def _text() -> bytes:
     """The shipped file's whole JSON text (about 230 KB, ASCII), its gzip checksum checked."""
+    import gzip  # only here: a run reads part of the file through zlib (_Inflated)
+
     return gzip.decompress(data_file("jvm_pow.json.gz").read_bytes())
 
 

@@ -229,15 +229,17 @@ def stamped_table_key(path: Path, directory: Path | None = None) -> bytes:
     name = sha256(os.fsencode(os.path.abspath(path))).hexdigest()[:32]
     stamp = folder / f".table-{name}.key"
     identity = file_identity(stat)
+    # The stamp is read and written as bytes: a text stream would import the ascii codec's
+    # module (``bytes.decode`` and ``str.encode`` know the codec without it).
     with contextlib.suppress(OSError, ValueError):
-        lines = stamp.read_text(encoding="ascii").split("\n")
+        lines = stamp.read_bytes().decode("ascii").split("\n")
         if len(lines) == 3 and lines[0] + "\n" == identity and len(lines[1]) == 64:
             return bytes.fromhex(lines[1])
     key = table_key(path)
     # Stamped only once its index is in the folder: a first run leaves the index alone there.
     if settled(stat) and index_path_for(key, folder).is_file():
         with contextlib.suppress(OSError):
-            stamp.write_text(f"{identity}{key.hex()}\n", encoding="ascii")
+            stamp.write_bytes(f"{identity}{key.hex()}\n".encode("ascii"))
     return key
 
 

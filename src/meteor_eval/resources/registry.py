@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import gzip
 import lzma
 import mmap
 import os
@@ -273,8 +272,8 @@ def verified_before(path: Path, stat: os.stat_result) -> bool:
     """Whether the cached file with this ``stat`` passed its full check before and is unchanged
     since (same device, inode, size, modification and status-change times), by its stamp
     ``.<name>.verified`` (see :func:`record_verified`)."""
-    try:
-        return _stamp_path(path).read_text(encoding="ascii") == _identity(stat)
+    try:  # bytes, not a text stream: that would import the ascii codec's module
+        return _stamp_path(path).read_bytes().decode("ascii") == _identity(stat)
     except (OSError, ValueError):
         return False
 
@@ -294,7 +293,7 @@ def record_verified(path: Path, stat: os.stat_result | None) -> None:
         if stat is None:
             stamp.unlink(missing_ok=True)
         elif time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) >= _SETTLED_NS:
-            stamp.write_text(_identity(stat), encoding="ascii")
+            stamp.write_bytes(_identity(stat).encode("ascii"))
 
 
 @overload
@@ -340,7 +339,12 @@ def unpacked_file(
                 "unpacked copy %s is damaged (%s); unpacking it again", target, problem
             )
     packed = source.read_bytes()
-    raw = lzma.decompress(packed) if source.suffix == ".xz" else gzip.decompress(packed)
+    if source.suffix == ".xz":
+        raw = lzma.decompress(packed)
+    else:
+        import gzip  # only here: the files shipped packed are xz
+
+        raw = gzip.decompress(packed)
     if (zlib.crc32(raw), len(raw) & 0xFFFFFFFF) != expected:
         return raw  # several members or blocks: no record describes the whole; not kept
     with contextlib.suppress(OSError):

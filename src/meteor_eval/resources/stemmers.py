@@ -49,7 +49,6 @@ References:
 
 from __future__ import annotations
 
-import gzip
 import importlib
 import os
 import sys
@@ -364,6 +363,8 @@ def _java_string_hash(text: str) -> int:
 
 def _read_stem_table(path: Path) -> dict[int, str]:
     """Parse a ``word count stem [count stem ...]`` gzip table into hash(word) → first stem."""
+    import gzip  # only here: the Arabic table is the one gzip resource a stemmer reads
+
     try:
         with gzip.open(path, "rb") as handle:
             text = handle.read().decode("utf-8", errors="replace")

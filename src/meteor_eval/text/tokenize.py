@@ -43,6 +43,7 @@ __all__ = [
     "java_split",
     "java_split_fields",
     "java_trim",
+    "lower_sensitive",
     "preprocess",
     "utf16_len",
 ]
@@ -85,6 +86,18 @@ _FIRST_UNICODE14_UPPER: Final = min(_UNICODE14_UPPER)
 _CAPITAL_SIGMA: Final = "\u03a3"
 _SMALL_SIGMA: Final = "\u03c3"
 _FINAL_SIGMA: Final = "\u03c2"
+
+# What java_lower and str.lower give where they differ: a capital sigma becomes a small or a
+# final sigma either way, and a letter new in Unicode 14 stays as it is (Java) or becomes its
+# lower-case form (Python). Every other character is lowered alike by both.
+_DIFFERENCE_LETTERS: Final = frozenset(
+    {
+        _SMALL_SIGMA,
+        _FINAL_SIGMA,
+        *_UNICODE14_UPPER,
+        *(letter.lower() for letter in _UNICODE14_UPPER),
+    }
+)
 
 
 def java_split(text: str) -> list[str]:
@@ -188,6 +201,20 @@ def java_lower(text: str) -> str:
             for piece in pieces
         )
     return _lower_with_java_sigma(text)
+
+
+def lower_sensitive(word: str) -> bool:
+    """Whether ``word`` holds a letter that :func:`java_lower` and ``str.lower`` give where
+    they lower a text differently (a small or final sigma, a letter new in Unicode 14 in
+    either case). Where the two differ, both results hold such a letter: so whether a text,
+    lower-cased, is in a set of words none of which is sensitive does not depend on which of
+    the two lowered it.
+
+    Example:
+        >>> lower_sensitive("\u00e9t\u00e9"), lower_sensitive("\u03bf\u03b4\u03bf\u03c2")
+        (False, True)
+    """
+    return not _DIFFERENCE_LETTERS.isdisjoint(word)
 
 
 def _lower_with_java_sigma(text: str) -> str:

@@ -287,3 +287,27 @@ def test_the_latin_table_follows_the_lower_function_passed() -> None:
     assert second[2] == ["\u00c9T\u00c9"]
     with pytest.raises(TypeError, match="lower: expected it to return a str"):
         kernel.meteor15_tokens(["\u00c9"], mode, keep, prefixes, lambda s: 1, {}, cache)
+
+
+def test_the_latin_table_asks_lower_only_for_the_code_points_met() -> None:
+    """An entry of the table is asked of `lower` when a line first needs it (a run meets a few
+    dozen of the 880 code points), once; the lines come out as with a full table."""
+    pipe = FastPipeline(_config("en", "norm"))
+    assert pipe._front is not None
+    mode, keep, prefixes = pipe._front
+    kernel = fast_module._FRONT_KERNEL
+    cache = kernel.meteor15_token_cache()
+    asked: list[str] = []
+
+    def lower(text: str) -> str:
+        asked.append(text)
+        return java_lower(text)
+
+    lines = ["\u00c9COLE \u00c9T\u00c9", "caf\u00c9", "ASCII ONLY"]
+    got = kernel.meteor15_tokens(lines, mode, keep, prefixes, lower, {}, cache)
+    assert got[2] == ["\u00e9cole", "\u00e9t\u00e9", "caf\u00e9", "ascii", "only"]
+    met = set(lines[0]) | set(lines[1])  # the characters of the lines that are not ASCII
+    assert sorted(asked) == sorted(met)
+    third = "\u00e9t\u00c9 CAF\u00c9"
+    kernel.meteor15_tokens([third], mode, keep, prefixes, lower, {}, cache)
+    assert sorted(asked) == sorted(met | set(third))  # each code point asked once

@@ -108,7 +108,7 @@ def test_installations_of_the_same_data_share_one_copy(
         source.write_bytes(gzip.compress(b"content"))
         os.utime(source, ns=(version * 10**9, version * 10**9))
     assert unpacked_file(first) == b"content"
-    monkeypatch.setattr(registry.gzip, "decompress", lambda data: pytest.fail("unpacked again"))
+    monkeypatch.setattr(gzip, "decompress", lambda data: pytest.fail("unpacked again"))
     assert unpacked_file(second) == b"content"
     assert unpacked_file(first) == b"content"
     (copy,) = cache.iterdir()

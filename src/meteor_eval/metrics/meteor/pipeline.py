@@ -44,7 +44,13 @@ from meteor_eval.stats.meteor import (
     stats_from_alignment,
     stats_of_compiled,
 )
-from meteor_eval.text.tokenize import java_hash, java_lower, preprocess, utf16_len
+from meteor_eval.text.tokenize import (
+    java_hash,
+    java_lower,
+    lower_sensitive,
+    preprocess,
+    utf16_len,
+)
 
 if TYPE_CHECKING:
     # The records below are made where used (``_alignment.Alignment``, ``_base.Segment``, PEP
@@ -258,6 +264,9 @@ class Pipeline:
         self.aligner_weights = tuple(1.0 if m == "exact" else 0.5 for m in config.modules)
         self.function_words: frozenset[str] = self._load_function_words()
         self.function_cache = _FunctionFlags(self.function_words)
+        #: Whether a function word holds a letter on which java_lower and str.lower differ
+        #: (none of the shipped lists does): see :meth:`function_flags_uncached`.
+        self._lower_sensitive_words = any(map(lower_sensitive, self.function_words))
         self.ref_cache: dict[str, Segment] = {}
         self._nltk_ref_cache: dict[str, tuple[str, ...]] = {}
         #: The paper2005 flavour's block path for batches (None: it does not apply).
@@ -289,17 +298,24 @@ class Pipeline:
         # language scores with the English list; verified with `-l fr -ssOut`.
         return frozenset(function_words("english"))
 
-    def function_flags_uncached(self, tokens: Sequence[str]) -> list[bool]:
+    def function_flags_uncached(self, tokens: Sequence[str]) -> bytes:
         """:meth:`function_flags` without the per-word cache (for tokens met for the first
-        time, e.g. a word-type table's new types)."""
+        time, e.g. a word-type table's new types), one byte a token: 1 for a function word.
+
+        The batch is lower-cased at C speed with ``str.lower``. Where :func:`java_lower`
+        lowers a token otherwise, both forms hold a letter that no function word holds unless
+        :func:`lower_sensitive` (none of the shipped lists), so every flag stands; otherwise
+        the non-ASCII tokens are looked up again through :func:`java_lower`.
+        """
         words = self.function_words
-        # java_lower is str.lower on ASCII: the batch is lower-cased at C speed and only its
-        # non-ASCII tokens go through java_lower.
-        flags = list(map(words.__contains__, map(str.lower, tokens)))
+        flags = bytes(map(words.__contains__, map(str.lower, tokens)))
+        if not self._lower_sensitive_words:
+            return flags
+        redone = bytearray(flags)
         others = map(operator.not_, map(str.isascii, tokens))
-        for k in itertools.compress(range(len(flags)), others):
-            flags[k] = java_lower(tokens[k]) in words
-        return flags
+        for k in itertools.compress(range(len(tokens)), others):
+            redone[k] = java_lower(tokens[k]) in words
+        return bytes(redone)
 
     def function_flags(self, tokens: tuple[str, ...]) -> tuple[bool, ...]:
         """Function-word flag of every token (cached per word type)."""
