@@ -372,8 +372,9 @@ def corpus_total(metric: Metric[Any], client: Any, **options: Unpack[DaskInput])
         InputError: unreadable input or differing line counts.
     """
     futures = _submit(metric, client, "total", **options)
+    parts = _results(client, futures)
     result = metric.new_total()
-    for part in _results(client, futures):
+    for part in parts:
         metric.add_chunk(result, part)
     return result
 
@@ -400,7 +401,8 @@ def _results(client: Any, futures: Sequence[Any]) -> list[Any]:
 
 def corpus_result(metric: Metric[Any], client: Any, **options: Unpack[DaskInput]) -> Any:
     """The corpus result of :func:`corpus_total` (same options)."""
-    return metric.result(corpus_total(metric, client, **options))
+    total = corpus_total(metric, client, **options)
+    return metric.result(total)
 
 
 def segment_rows(
@@ -429,8 +431,6 @@ def cluster_runs(
         ConfigError: the scheduler cannot be reached, or Dask is not installed.
         InputError: unreadable input or differing line counts.
     """
-    from meteor_eval.parallel import rows_run
-
     runs: dict[str, dict[str, SystemRun]] = {name: {} for name in systems.names}
     client, close = connect(scheduler)
     try:
@@ -449,7 +449,9 @@ def cluster_runs(
                 records = segment_rows(metric, client, errors=systems.errors, **where)
                 rows = [row for row, _ in records]
                 nrefs = [n for _, n in records]
-                runs[name][metric.name] = rows_run(metric, rows, nrefs, segment_level)
+                segments = metric.segment_results_of_rows(rows, nrefs) if segment_level else None
+                score = metric.score_rows(rows, nrefs)
+                runs[name][metric.name] = SystemRun(score, rows, nrefs, segments)
     finally:
         close()
     return runs

@@ -44,6 +44,7 @@ result only, or each segment's row, result or alignment too).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, Unpack
 
 from meteor_eval.errors import InputError, WorkBudgetError
@@ -74,7 +75,6 @@ __all__ = [
     "corpus_total",
     "local_runs",
     "resolve_jobs",
-    "rows_run",
     "segment_results",
     "segment_rows",
 ]
@@ -158,20 +158,6 @@ def segment_results(
 # -- a comparison's request -------------------------------------------------------------------
 
 
-def rows_run(
-    metric: Metric[Any], rows: list[Row], nrefs: list[int], segment_level: bool
-) -> SystemRun:
-    """One system's run of ``metric`` from each segment's statistics row and number of
-    references: the corpus result, the rows kept, and with ``segment_level`` each segment's
-    result (by the metric's rule for single segments, :meth:`Metric.segment_metric`). Every
-    engine makes a run of rows this way."""
-    run = SystemRun(metric.score_rows(rows, nrefs), rows, nrefs)
-    if segment_level:
-        single = metric.segment_metric()
-        run.segments = [single.segment_result(r, n) for r, n in zip(rows, nrefs, strict=True)]
-    return run
-
-
 class _Progress:
     """The engine's progress callback for one system and metric: the request's callback with
     the system, the metric and the number of segments (when known) added."""
@@ -199,30 +185,30 @@ def _system_run(
     k: int,
     metric: Metric[Any],
     wanted: _Wanted,
-    run: dict[str, Any],
+    run: Run,
     report: ProgressCallback | None,
 ) -> SystemRun:
-    """System ``k`` scored with ``metric`` as ``wanted`` (``run``: the engine's options)."""
-    progress = None
+    """System ``k`` scored with ``metric`` as ``wanted``, its chunks run as ``run`` says (with
+    a progress callback of its own when the request has one)."""
     if report is not None:
         from meteor_eval.io import count_lines
 
         source = systems.sources[k]
         total = count_lines(source) if source else None
-        progress = _Progress(report, systems.names[k], metric.name, total)
+        run = replace(run, progress=_Progress(report, systems.names[k], metric.name, total))
     pairs = systems.pairs(k)
     if wanted.alignments and metric.has_alignments:
-        segments = list(segment_results(metric, pairs, alignment=True, progress=progress, **run))
+        segments = list(each(metric, pairs, "segment_results", run, alignment=True))
         rows = [seg.stats.to_row() for seg in segments]
         nrefs = [int(seg.signature.get("nrefs") or 1) for seg in segments]
         return SystemRun(metric.score_rows(rows, nrefs), rows, nrefs, segments)
     if not wanted.rows:
-        result, _ = corpus_result(metric, pairs, progress=progress, **run)
-        return SystemRun(result)
-    records = list(segment_rows(metric, pairs, progress=progress, **run))
+        return SystemRun(metric.result(metric.stream_total(pairs, run)))
+    records = list(each(metric, pairs, "chunk_rows", run))
     rows = [row for row, _ in records]
     nrefs = [n for _, n in records]
-    return rows_run(metric, rows, nrefs, wanted.segments)
+    per_segment = metric.segment_results_of_rows(rows, nrefs) if wanted.segments else None
+    return SystemRun(metric.score_rows(rows, nrefs), rows, nrefs, per_segment)
 
 
 def local_runs(
@@ -248,7 +234,7 @@ def local_runs(
             in document mode its document, named).
     """
     wanted = _Wanted(keep_rows, segment_level, alignments)
-    run: dict[str, Any] = {"jobs": jobs, "start_method": start_method}
+    run = Run(jobs, start_method=start_method)
     runs: dict[str, dict[str, SystemRun]] = {name: {} for name in systems.names}
     for k, name in enumerate(systems.names):
         for metric in metrics:

@@ -622,14 +622,14 @@ def stored_runs(stored: StoredSystems, *, segment_level: bool) -> dict[str, dict
 
     runs: dict[str, dict[str, SystemRun]] = {name: {} for name in stored.names}
     for metric, files in stored.metrics:
-        single = metric.segment_metric()
         for name, stats in zip(stored.names, files, strict=True):
             total = metric.total_of(stats.rows, ())
             score = metric.score_total(total.row, nrefs=stats.nrefs, rows=total.rows)
             n = int(stats.nrefs) if stats.nrefs.isdigit() else 0
-            run = SystemRun(score, list(stats.rows), [n] * len(stats.rows))
+            nrefs = [n] * len(stats.rows)
+            run = SystemRun(score, list(stats.rows), nrefs)
             if segment_level:
-                run.segments = [single.segment_result(row, n) for row in stats.rows]
+                run.segments = metric.segment_results_of_rows(stats.rows, nrefs)
             runs[name][metric.name] = run
     return runs
 
