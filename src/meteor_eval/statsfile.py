@@ -190,14 +190,10 @@ def write_stats(
     from meteor_eval.io import output_file
     from meteor_eval.metrics.protocol import nrefs_label
 
+    header = stats_header(
+        metric, nrefs=nrefs_label(nrefs), segments=len(rows), system=system, references=references
+    )
     with output_file(path) as out:
-        header = stats_header(
-            metric,
-            nrefs=nrefs_label(nrefs),
-            segments=len(rows),
-            system=system,
-            references=references,
-        )
         out.write(header + "\n")
         for row in rows:
             write_row(out, row)
