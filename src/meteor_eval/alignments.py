@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import warnings
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meteor_eval.align.alignment import Alignment, count_chunks
 from meteor_eval.align.objective import ALIGNMENT_TYPES, AlignmentType, choose_matches
@@ -27,7 +27,10 @@ from meteor_eval.errors import ConfigError
 from meteor_eval.match.base import Match, Matcher, Segment
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
 
-__all__ = ["TextAligner", "alignment_record", "write_alignments"]
+if TYPE_CHECKING:
+    from meteor_eval.results import ComparisonResult
+
+__all__ = ["TextAligner", "alignment_record", "write_alignments", "write_system_alignments"]
 
 
 class TextAligner:
@@ -142,3 +145,14 @@ def write_alignments(path: str, results: Iterable[Any]) -> None:
     with output_file(path) as out:
         for index, result in enumerate(results):
             out.write(json.dumps(alignment_record(index, result), ensure_ascii=False) + "\n")
+
+
+def write_system_alignments(paths: Sequence[str], result: ComparisonResult) -> None:
+    """The alignments files of a comparison: ``paths[k]`` of its ``k``-th system, from the
+    segment results of each metric that has alignments (:attr:`Metric.has_alignments
+    <meteor_eval.metrics.protocol.Metric.has_alignments>`: METEOR) and kept them."""
+    for path, name in zip(paths, result.names, strict=True):
+        for metric in result.metrics:
+            segments = result.runs[name][metric.name].segments
+            if metric.has_alignments and segments is not None:
+                write_alignments(path, segments)

@@ -25,22 +25,21 @@ Example:
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal
 
 from meteor_eval._lazy import lazy_names
 from meteor_eval.errors import ConfigError, InputError, WorkBudgetError, warn_renamed
 from meteor_eval.io import EncodingErrors
-from meteor_eval.metrics.protocol import Metric, Pair, Row
+from meteor_eval.metrics.protocol import Metric, Pair
+from meteor_eval.results import ComparisonResult, SystemRun, flatten
 
 if TYPE_CHECKING:
     # Imported where used: a run without significance tests, documents or statistics files
     # does not pay their modules' imports (their dataclasses are made at import).
     from meteor_eval._significance_settings import Significance as Significance
     from meteor_eval.documents import Documents
-    from meteor_eval.significance import SignificanceResult
     from meteor_eval.statsfile import StoredSystems
 
 __all__ = [
@@ -66,171 +65,6 @@ ProgressCallback = Callable[[str, str, int, "int | None"], None]
 __getattr__, __dir__ = lazy_names(
     __name__, globals(), {"Significance": "meteor_eval._significance_settings"}
 )
-
-
-@dataclass
-class SystemRun:
-    """One metric's results for one system.
-
-    Attributes:
-        result: The corpus result object.
-        rows: Each segment's statistics row (when kept).
-        nrefs: Each segment's number of references (when rows are kept).
-        segments: Each segment's result object (per-segment output).
-    """
-
-    result: Any
-    rows: list[Row] | None = None
-    nrefs: list[int] | None = None
-    segments: list[Any] | None = None
-
-
-@dataclass
-class ComparisonResult:
-    """Every metric's results for every system, and the significance tests if any.
-
-    Attributes:
-        names: The systems, in input order.
-        metrics: The metrics, in output order.
-        runs: Per system name, per metric name, its :class:`SystemRun`.
-        tests: Per metric name, the :class:`~meteor_eval.significance.SignificanceResult`
-            (empty without intervals or tests).
-    """
-
-    names: list[str]
-    metrics: list[Metric[Any]]
-    runs: dict[str, dict[str, SystemRun]] = field(default_factory=dict)
-    tests: dict[str, SignificanceResult] = field(default_factory=dict)
-
-    def signature(self, metric: Metric[Any], *, short: bool = False) -> str:
-        """The metric's signature as the first system's result carries it."""
-        run = self.runs[self.names[0]][metric.name]
-        signature = getattr(run.result, "signature", None)
-        if signature is None:  # ROUGE: one result per variant, one signature for all
-            first = next(iter(run.result.values()))
-            signature = metric.signature(first.signature.get("nrefs") or "1")
-        text: str = signature.format(short=short)
-        return text
-
-    def to_dict(self, *, short_signature: bool = False) -> dict[str, Any]:
-        """The results schema: ``{"signature": {metric: text}, "systems": [{"name": ...,
-        "<value>": {"score": ..., components, "ci": [low, high], "p_value": ...}, "segments":
-        [...]}], "baseline": ..., "test": {...}}`` (the last two with intervals or tests)."""
-        systems: list[dict[str, Any]] = []
-        for name in self.names:
-            entry: dict[str, Any] = {"name": name}
-            for metric in self.metrics:
-                run = self.runs[name][metric.name]
-                estimates = self.tests[metric.name].estimates[name] if self.tests else {}
-                for value, report in metric.report(run.result).items():
-                    estimate = estimates.get(value)
-                    if estimate is not None:
-                        report["ci"] = [estimate.low, estimate.high]
-                        report["mean"] = estimate.mean
-                        if estimate.p_value is not None:
-                            report["p_value"] = estimate.p_value
-                    entry[value] = report
-                if run.segments is not None:
-                    segments = entry.setdefault(
-                        "segments", [{"segment": k + 1} for k in range(len(run.segments))]
-                    )
-                    for index, seg in enumerate(run.segments):
-                        segments[index].update(metric.report(seg))
-            systems.append(entry)
-        payload: dict[str, Any] = {
-            "signature": {m.name: self.signature(m, short=short_signature) for m in self.metrics},
-            "systems": systems,
-        }
-        if self.tests:
-            first = next(iter(self.tests.values()))
-            payload["baseline"] = first.baseline
-            payload["test"] = {
-                "name": f"paired-{first.method}" if first.method else "bootstrap",
-                "n_samples": first.n_samples,
-                "n_confidence": first.n_confidence,
-                "seed": first.seed,
-                "confidence": first.confidence,
-                "signature": _significance_signature(first),
-            }
-        return payload
-
-    def to_frame(self) -> Any:
-        """A pandas DataFrame: one row per system, one column per number (``meteor``,
-        ``meteor_precision``, ``bleu_ci_low``, ``bleu_p_value``, ...).
-
-        Raises:
-            ImportError: pandas is not installed (``pip install 'meteor-eval[pandas]'``).
-        """
-        try:
-            import pandas as pd
-        except ImportError:
-            raise ImportError("to_frame needs pandas: pip install 'meteor-eval[pandas]'") from None
-        records = []
-        for system in self.to_dict()["systems"]:
-            body = {k: v for k, v in system.items() if k not in ("name", "segments")}
-            records.append({"system": system["name"], **flatten(body)})
-        return pd.DataFrame.from_records(records).set_index("system")
-
-    def test(self, metrics: Sequence[Metric[Any]] | None = None, **options: Any) -> None:
-        """Compute intervals / paired tests on the kept rows (``options``: those of
-        :func:`~meteor_eval.significance.paired_tests`)."""
-        for metric in metrics or self.metrics:
-            rows: dict[str, Sequence[Row]] = {}
-            for name in self.names:
-                kept = self.runs[name][metric.name].rows
-                if kept is None:
-                    raise ValueError(f"{name}: {metric.name} statistics rows were not kept")
-                rows[name] = kept
-            from meteor_eval.significance import paired_tests
-
-            self.tests[metric.name] = paired_tests(metric, rows, **options)
-
-
-def _significance_signature(result: SignificanceResult) -> str:
-    from meteor_eval.significance import significance_signature
-
-    return significance_signature(result)
-
-
-def _stored(systems: object) -> bool:
-    """Whether ``systems`` are :class:`~meteor_eval.statsfile.StoredSystems` (none can exist
-    before their module is imported, so it is not imported here)."""
-    statsfile = sys.modules.get("meteor_eval.statsfile")
-    return statsfile is not None and isinstance(systems, statsfile.StoredSystems)
-
-
-def flatten(record: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    """A results record as flat columns: a headline number's ``score`` is named after it,
-    other fields ``<name>_<field>``, lists ``_<index>`` (``ci``, ``*_ci``: ``_low``/``_high``,
-    matches: ``_hyp``/``_ref``).
-
-    Example:
-        >>> record = {"score": 0.5, "ci": [0.4, 0.6], "matches": {"exact": [3, 4]}}
-        >>> flat = flatten({"meteor": record})
-        >>> list(flat.items())[:3]
-        [('meteor', 0.5), ('meteor_ci_low', 0.4), ('meteor_ci_high', 0.6)]
-        >>> flat["meteor_matches_exact_hyp"], flat["meteor_matches_exact_ref"]
-        (3, 4)
-    """
-    out: dict[str, Any] = {}
-    for key, value in record.items():
-        name = f"{prefix}_{key}" if prefix else key
-        if key == "score" and prefix:
-            out[prefix] = value
-        elif isinstance(value, Mapping):
-            out.update(flatten(value, name))
-        elif isinstance(value, list):
-            if key == "ci" or key.endswith("_ci"):
-                suffixes = ["low", "high"]
-            elif prefix.endswith("_matches"):
-                suffixes = ["hyp", "ref"]
-            else:
-                suffixes = [str(k) for k in range(len(value))]
-            for suffix, item in zip(suffixes, value, strict=True):
-                out[f"{name}_{suffix}"] = item
-        else:
-            out[name] = value
-    return out
 
 
 def _metrics(metrics: Sequence[str | Metric[Any]]) -> list[Metric[Any]]:
@@ -394,19 +228,21 @@ class Request:
         )
 
 
-def _check(request: Request) -> int:
-    """The request's settings checked before anything is scored; the number of processes."""
+def _check(request: Request) -> tuple[list[Metric[Any]], int]:
+    """The request's settings checked before anything is scored: the metrics (those of the
+    statistics files' headers for stored systems, checked when read) and the number of
+    processes."""
     from meteor_eval.metrics.protocol import processes_for
 
     engine = request.engine
-    n_jobs = processes_for(engine.jobs, engine.start_method)
     names = request.systems.names
     for option, paths in (("stats", request.stats_files), ("alignments", request.alignment_files)):
         if paths and len(paths) != len(names):
             raise ConfigError(
                 f"{option}: {len(paths)} file(s) for {len(names)} systems; give one per system"
             )
-    if _stored(request.systems) and (request.stats_files or request.alignment_files):
+    text = isinstance(request.systems, Systems)
+    if not text and (request.stats_files or request.alignment_files):
         raise ConfigError("statistics and alignments files cannot be written from statistics")
     if engine.scheduler is not None:
         if engine.jobs != 1:
@@ -422,170 +258,62 @@ def _check(request: Request) -> int:
             )
         if test.baseline is not None and test.baseline not in names:
             raise ConfigError(f"baseline: {test.baseline!r} is not one of {', '.join(names)}")
-    return n_jobs
-
-
-def _run_of_rows(
-    metric: Metric[Any], rows: list[Row], nrefs: list[int], segment_level: bool
-) -> SystemRun:
-    run = SystemRun(metric.score_rows(rows, nrefs), rows, nrefs)
-    if segment_level:
-        single = metric.segment_metric()
-        run.segments = [single.segment_result(r, n) for r, n in zip(rows, nrefs, strict=True)]
-    return run
-
-
-class _Progress:
-    """The engine's progress callback for one system and metric."""
-
-    def __init__(
-        self, report: ProgressCallback, system: str, metric: str, total: int | None
-    ) -> None:
-        self.report, self.system, self.metric, self.total = report, system, metric, total
-
-    def __call__(self, done: int) -> None:
-        self.report(self.system, self.metric, done, self.total)
-
-
-def _score_local(
-    request: Request, systems: Systems, metric: Metric[Any], k: int, n_jobs: int
-) -> SystemRun:
-    """One system and metric in this process or ``n_jobs`` local processes."""
-    from meteor_eval.parallel import corpus_result, segment_results, segment_rows
-
-    progress = None
-    if request.progress is not None:
-        from meteor_eval.io import count_lines
-
-        source = systems.sources[k]
-        total = count_lines(source) if source else None
-        progress = _Progress(request.progress, systems.names[k], metric.name, total)
-    options: dict[str, Any] = {
-        "jobs": n_jobs,
-        "progress": progress,
-        "start_method": request.engine.start_method,
-    }
-    pairs = systems.pairs(k)
-    if request.alignment_files and metric.has_alignments:
-        segments = list(segment_results(metric, pairs, alignment=True, **options))
-        rows = [seg.stats.to_row() for seg in segments]
-        nrefs = [int(seg.signature.get("nrefs") or 1) for seg in segments]
-        return SystemRun(metric.score_rows(rows, nrefs), rows, nrefs, segments)
-    if not request.keeps_rows:
-        result, _ = corpus_result(metric, pairs, **options)
-        return SystemRun(result)
-    records = list(segment_rows(metric, pairs, **options))
-    rows = [row for row, _ in records]
-    nrefs = [n for _, n in records]
-    return _run_of_rows(metric, rows, nrefs, request.segment_level)
-
-
-def _score_dask(request: Request, systems: Systems, result: ComparisonResult) -> None:
-    """Every system and metric on a Dask cluster; files are read by the workers where they
-    see them."""
-    from meteor_eval import distributed
-
-    assert request.engine.scheduler is not None
-    client, close = distributed.connect(request.engine.scheduler)
-    try:
-        for k, name in enumerate(systems.names):
-            source = systems.sources[k]
-            # Workers read the files themselves only where a file's lines are the segments
-            # scored (in document mode the pairs are the joined documents).
-            direct = source and systems.ref_sources and systems.documents is None
-            files = [source, *systems.ref_sources] if direct else None
-            for metric in result.metrics:
-                where: dict[str, Any] = {"files": files} if files else {"pairs": systems.pairs(k)}
-                if not request.keeps_rows:
-                    total = distributed.corpus_result(
-                        metric, client, errors=systems.errors, **where
-                    )
-                    result.runs[name][metric.name] = SystemRun(total)
-                    continue
-                records = distributed.segment_rows(metric, client, errors=systems.errors, **where)
-                rows = [row for row, _ in records]
-                nrefs = [n for _, n in records]
-                run = _run_of_rows(metric, rows, nrefs, request.segment_level)
-                result.runs[name][metric.name] = run
-    finally:
-        close()
-
-
-def _from_stored(request: Request, stored: StoredSystems) -> ComparisonResult:
-    """Results of statistics files: each metric as its files' headers configure it."""
-    result = ComparisonResult(list(stored.names), [metric for metric, _ in stored.metrics])
-    result.runs = {name: {} for name in stored.names}
-    for metric, files in stored.metrics:
-        single = metric.segment_metric()
-        for name, stats in zip(stored.names, files, strict=True):
-            total = metric.total_of(stats.rows, ())
-            score = metric.score_total(total.row, nrefs=stats.nrefs, rows=total.rows)
-            n = int(stats.nrefs) if stats.nrefs.isdigit() else 0
-            run = SystemRun(score, list(stats.rows), [n] * len(stats.rows))
-            if request.segment_level:
-                run.segments = [single.segment_result(row, n) for row in stats.rows]
-            result.runs[name][metric.name] = run
-    return result
-
-
-def _write_side_files(request: Request, result: ComparisonResult) -> None:
-    """Statistics and alignments files, one per system, written after every system was scored
-    (a failure leaves none half-written)."""
-    if not request.stats_files and not request.alignment_files:
-        return
-    from meteor_eval.statsfile import input_references_digest, write_stats
-
-    references = None
-    if request.stats_files and isinstance(request.systems, Systems):
-        # What identifies the segments scored: paired tests of statistics files refuse files
-        # of other references or another order (statsfile.check_same_segments).
-        references = input_references_digest(request.systems.pairs(0))
-    for k, name in enumerate(result.names):
-        for metric in result.metrics:
-            run = result.runs[name][metric.name]
-            if request.stats_files and run.rows is not None and run.nrefs is not None:
-                write_stats(
-                    request.stats_files[k],
-                    metric,
-                    run.rows,
-                    run.nrefs,
-                    system=name,
-                    references=references,
-                )
-            if request.alignment_files and metric.has_alignments and run.segments is not None:
-                from meteor_eval.alignments import write_alignments
-
-                write_alignments(request.alignment_files[k], run.segments)
+    metrics = _metrics(request.metrics) if text else []
+    return metrics, processes_for(engine.jobs, engine.start_method)
 
 
 def run(request: Request) -> ComparisonResult:
     """Carry out a request: score every system with every metric, write the side files, test
     significance; the one path of :func:`compare` and the command line.
 
+    The systems are scored by an engine (:func:`meteor_eval.parallel.local_runs`,
+    :func:`meteor_eval.distributed.cluster_runs`) or, for statistics files read back, by the
+    format's reader (:func:`meteor_eval.statsfile.stored_runs`); the side files are written by
+    the modules of their formats, after every system was scored (a failure leaves none
+    half-written).
+
     Raises:
         ConfigError: settings that do not go together (files per system, an unknown baseline,
             a paired test of one system, bad ``jobs``), a missing engine.
         InputError: unreadable or inconsistent input (a too-long segment names its file).
     """
-    n_jobs = _check(request)
-    if _stored(request.systems):
-        result = _from_stored(request, cast("StoredSystems", request.systems))
-    else:
-        systems = cast("Systems", request.systems)
-        metrics = _metrics(request.metrics)
-        result = ComparisonResult(list(systems.names), metrics)
-        result.runs = {name: {} for name in systems.names}
-        if request.engine.scheduler is not None:
-            _score_dask(request, systems, result)
+    metrics, n_jobs = _check(request)
+    systems, engine = request.systems, request.engine
+    if isinstance(systems, Systems):
+        keep_rows, segment_level = request.keeps_rows, request.segment_level
+        if engine.scheduler is not None:
+            from meteor_eval.distributed import cluster_runs
+
+            runs = cluster_runs(
+                systems, metrics, engine.scheduler, keep_rows=keep_rows, segment_level=segment_level
+            )
         else:
-            for k, name in enumerate(systems.names):
-                for metric in metrics:
-                    try:
-                        run = _score_local(request, systems, metric, k, n_jobs)
-                    except WorkBudgetError as exc:  # say which input the line is in
-                        raise InputError(systems.locate(k, exc)) from None
-                    result.runs[name][metric.name] = run
-        _write_side_files(request, result)
+            from meteor_eval.parallel import local_runs
+
+            runs = local_runs(
+                systems,
+                metrics,
+                keep_rows=keep_rows,
+                segment_level=segment_level,
+                alignments=bool(request.alignment_files),
+                jobs=n_jobs,
+                start_method=engine.start_method,
+                progress=request.progress,
+            )
+        result = ComparisonResult(list(systems.names), metrics, runs)
+        if request.alignment_files:
+            from meteor_eval.alignments import write_system_alignments
+
+            write_system_alignments(request.alignment_files, result)
+        if request.stats_files:
+            from meteor_eval.statsfile import write_system_stats
+
+            write_system_stats(request.stats_files, result, systems.pairs(0))
+    else:  # statistics files read back: each metric as the files' headers configure it
+        from meteor_eval.statsfile import stored_runs
+
+        stored = stored_runs(systems, segment_level=request.segment_level)
+        result = ComparisonResult(list(systems.names), [m for m, _ in systems.metrics], stored)
     test = request.significance
     if test is not None:
         result.test(
@@ -596,8 +324,8 @@ def run(request: Request) -> ComparisonResult:
             confidence=test.confidence,
         )
     if not request.segment_level:  # kept only to write the alignments
-        for runs in result.runs.values():
-            for system_run in runs.values():
+        for system_runs in result.runs.values():
+            for system_run in system_runs.values():
                 system_run.segments = None
     return result
 

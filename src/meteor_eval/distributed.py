@@ -25,6 +25,9 @@ once), with ``dask.distributed`` workers instead of local processes:
 * Warnings a worker raises while reading (a byte-order mark, a carriage return) are re-raised
   here, once each, naming the file and line as locally.
 
+:func:`cluster_runs` carries out a comparison's request (:func:`meteor_eval.comparison.run`)
+with this engine: every system with every metric, each as the request needs it.
+
 Dask is an optional extra (``pip install 'meteor-eval[dask]'``), imported only here.
 """
 
@@ -35,18 +38,23 @@ import os
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
-from typing import Any, TypedDict, Unpack
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from meteor_eval import io
 from meteor_eval.errors import ConfigError
 from meteor_eval.io import EncodingErrors, FileChunk
 from meteor_eval.io import read_chunk as _read_chunk
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
+from meteor_eval.results import SystemRun
+
+if TYPE_CHECKING:
+    from meteor_eval.comparison import Systems
 
 __all__ = [
     "DEFAULT_CHUNK_LINES",
     "DaskInput",
     "FileChunk",
+    "cluster_runs",
     "connect",
     "corpus_result",
     "corpus_total",
@@ -364,8 +372,9 @@ def corpus_total(metric: Metric[Any], client: Any, **options: Unpack[DaskInput])
         InputError: unreadable input or differing line counts.
     """
     futures = _submit(metric, client, "total", **options)
+    parts = _results(client, futures)
     result = metric.new_total()
-    for part in _results(client, futures):
+    for part in parts:
         metric.add_chunk(result, part)
     return result
 
@@ -392,7 +401,8 @@ def _results(client: Any, futures: Sequence[Any]) -> list[Any]:
 
 def corpus_result(metric: Metric[Any], client: Any, **options: Unpack[DaskInput]) -> Any:
     """The corpus result of :func:`corpus_total` (same options)."""
-    return metric.result(corpus_total(metric, client, **options))
+    total = corpus_total(metric, client, **options)
+    return metric.result(total)
 
 
 def segment_rows(
@@ -402,3 +412,46 @@ def segment_rows(
     those of :func:`corpus_total`)."""
     futures = _submit(metric, client, "rows", **options)
     return [record for rows in _results(client, futures) for record in rows]
+
+
+def cluster_runs(
+    systems: Systems,
+    metrics: Sequence[Metric[Any]],
+    scheduler: str,
+    *,
+    keep_rows: bool = False,
+    segment_level: bool = False,
+) -> dict[str, dict[str, SystemRun]]:
+    """Per system name, per metric name, the run of every system with every metric on the
+    Dask cluster of ``scheduler`` (:func:`connect`): the corpus result, with ``keep_rows``
+    each segment's statistics row, with ``segment_level`` each segment's result. Files are
+    read by the workers where they see them.
+
+    Raises:
+        ConfigError: the scheduler cannot be reached, or Dask is not installed.
+        InputError: unreadable input or differing line counts.
+    """
+    runs: dict[str, dict[str, SystemRun]] = {name: {} for name in systems.names}
+    client, close = connect(scheduler)
+    try:
+        for k, name in enumerate(systems.names):
+            source = systems.sources[k]
+            # Workers read the files themselves only where a file's lines are the segments
+            # scored (in document mode the pairs are the joined documents).
+            direct = source and systems.ref_sources and systems.documents is None
+            files = [source, *systems.ref_sources] if direct else None
+            for metric in metrics:
+                where: dict[str, Any] = {"files": files} if files else {"pairs": systems.pairs(k)}
+                if not keep_rows:
+                    total = corpus_result(metric, client, errors=systems.errors, **where)
+                    runs[name][metric.name] = SystemRun(total)
+                    continue
+                records = segment_rows(metric, client, errors=systems.errors, **where)
+                rows = [row for row, _ in records]
+                nrefs = [n for _, n in records]
+                segments = metric.segment_results_of_rows(rows, nrefs) if segment_level else None
+                score = metric.score_rows(rows, nrefs)
+                runs[name][metric.name] = SystemRun(score, rows, nrefs, segments)
+    finally:
+        close()
+    return runs

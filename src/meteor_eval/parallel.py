@@ -35,13 +35,19 @@ Three things can be asked of a chunk, and so of a stream:
 * :func:`segment_rows`: each segment's statistics row and number of references.
 * :func:`segment_results`: each segment's result object (with options such as METEOR's
   ``alignment``).
+
+:func:`local_runs` carries out a comparison's request (:func:`meteor_eval.comparison.run`)
+with this engine: every system with every metric, each as the request needs it (the corpus
+result only, or each segment's row, result or alignment too).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import Any, TypeVar, Unpack
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, Unpack
 
+from meteor_eval.errors import InputError, WorkBudgetError
 from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
 from meteor_eval.pool import (
     DEFAULT_CHUNK_SIZE,
@@ -54,6 +60,10 @@ from meteor_eval.pool import (
     each,
     resolve_jobs,
 )
+from meteor_eval.results import SystemRun
+
+if TYPE_CHECKING:
+    from meteor_eval.comparison import ProgressCallback, Systems
 
 __all__ = [
     "DEFAULT_CHUNK_SIZE",
@@ -63,6 +73,7 @@ __all__ = [
     "WorkerError",
     "corpus_result",
     "corpus_total",
+    "local_runs",
     "resolve_jobs",
     "segment_results",
     "segment_rows",
@@ -142,3 +153,93 @@ def segment_results(
     """
     run = Run(jobs, chunk_size, start_method, progress)
     return each(metric, pairs, "segment_results", run, **options)
+
+
+# -- a comparison's request -------------------------------------------------------------------
+
+
+class _Progress:
+    """The engine's progress callback for one system and metric: the request's callback with
+    the system, the metric and the number of segments (when known) added."""
+
+    def __init__(
+        self, report: ProgressCallback, system: str, metric: str, total: int | None
+    ) -> None:
+        self.report, self.system, self.metric, self.total = report, system, metric, total
+
+    def __call__(self, done: int) -> None:
+        self.report(self.system, self.metric, done, self.total)
+
+
+class _Wanted(NamedTuple):
+    """What a run of one system keeps besides its corpus result: each segment's row, result,
+    alignment."""
+
+    rows: bool
+    segments: bool
+    alignments: bool
+
+
+def _system_run(
+    systems: Systems,
+    k: int,
+    metric: Metric[Any],
+    wanted: _Wanted,
+    run: Run,
+    report: ProgressCallback | None,
+) -> SystemRun:
+    """System ``k`` scored with ``metric`` as ``wanted``, its chunks run as ``run`` says (with
+    a progress callback of its own when the request has one)."""
+    if report is not None:
+        from meteor_eval.io import count_lines
+
+        source = systems.sources[k]
+        total = count_lines(source) if source else None
+        run = replace(run, progress=_Progress(report, systems.names[k], metric.name, total))
+    pairs = systems.pairs(k)
+    if wanted.alignments and metric.has_alignments:
+        segments = list(each(metric, pairs, "segment_results", run, alignment=True))
+        rows = [seg.stats.to_row() for seg in segments]
+        nrefs = [int(seg.signature.get("nrefs") or 1) for seg in segments]
+        return SystemRun(metric.score_rows(rows, nrefs), rows, nrefs, segments)
+    if not wanted.rows:
+        return SystemRun(metric.result(metric.stream_total(pairs, run)))
+    records = list(each(metric, pairs, "chunk_rows", run))
+    rows = [row for row, _ in records]
+    nrefs = [n for _, n in records]
+    per_segment = metric.segment_results_of_rows(rows, nrefs) if wanted.segments else None
+    return SystemRun(metric.score_rows(rows, nrefs), rows, nrefs, per_segment)
+
+
+def local_runs(
+    systems: Systems,
+    metrics: Sequence[Metric[Any]],
+    *,
+    keep_rows: bool = False,
+    segment_level: bool = False,
+    alignments: bool = False,
+    jobs: int = 1,
+    start_method: str | None = None,
+    progress: ProgressCallback | None = None,
+) -> dict[str, dict[str, SystemRun]]:
+    """Per system name, per metric name, the run of every system with every metric, in this
+    process or ``jobs`` local processes, one after the other in input order: the corpus
+    result, with ``keep_rows`` each segment's statistics row, with ``segment_level`` each
+    segment's result, with ``alignments`` each segment's alignment (metrics that have them;
+    implies the rows). ``progress``: a comparison's callback (:data:`ProgressCallback
+    <meteor_eval.comparison.ProgressCallback>`).
+
+    Raises:
+        InputError: unreadable input, or a segment over a work budget (its file and line, or
+            in document mode its document, named).
+    """
+    wanted = _Wanted(keep_rows, segment_level, alignments)
+    run = Run(jobs, start_method=start_method)
+    runs: dict[str, dict[str, SystemRun]] = {name: {} for name in systems.names}
+    for k, name in enumerate(systems.names):
+        for metric in metrics:
+            try:
+                runs[name][metric.name] = _system_run(systems, k, metric, wanted, run, progress)
+            except WorkBudgetError as exc:  # say which input the line is in
+                raise InputError(systems.locate(k, exc)) from None
+    return runs

@@ -32,11 +32,14 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from meteor_eval.errors import ConfigError, InputError
 from meteor_eval.metrics.protocol import Metric, Row
 from meteor_eval.stats.meteor import row_problem as meteor_row_problem
+
+if TYPE_CHECKING:
+    from meteor_eval.results import ComparisonResult, SystemRun
 
 __all__ = [
     "HEADER_PREFIX",
@@ -53,8 +56,10 @@ __all__ = [
     "row_problem",
     "stats_header",
     "stats_metric",
+    "stored_runs",
     "write_row",
     "write_stats",
+    "write_system_stats",
 ]
 
 #: How the header line starts.
@@ -185,17 +190,28 @@ def write_stats(
     from meteor_eval.io import output_file
     from meteor_eval.metrics.protocol import nrefs_label
 
+    header = stats_header(
+        metric, nrefs=nrefs_label(nrefs), segments=len(rows), system=system, references=references
+    )
     with output_file(path) as out:
-        header = stats_header(
-            metric,
-            nrefs=nrefs_label(nrefs),
-            segments=len(rows),
-            system=system,
-            references=references,
-        )
         out.write(header + "\n")
         for row in rows:
             write_row(out, row)
+
+
+def write_system_stats(
+    paths: Sequence[str], result: ComparisonResult, pairs: Iterable[tuple[str, Sequence[str]]]
+) -> None:
+    """The statistics files of a comparison: ``paths[k]`` of its ``k``-th system, from the
+    rows each metric kept. ``pairs`` are the segments scored (read again for their
+    :func:`references_digest`, which paired tests of the files check:
+    :func:`check_same_segments`)."""
+    references = input_references_digest(pairs)
+    for path, name in zip(paths, result.names, strict=True):
+        for metric in result.metrics:
+            run = result.runs[name][metric.name]
+            if run.rows is not None and run.nrefs is not None:
+                write_stats(path, metric, run.rows, run.nrefs, system=name, references=references)
 
 
 def stats_metric(path: str) -> str | None:
@@ -592,6 +608,26 @@ def read_systems(
             )
         metrics.append((metric, group))
     return StoredSystems(first_names or [], metrics)
+
+
+def stored_runs(stored: StoredSystems, *, segment_level: bool) -> dict[str, dict[str, SystemRun]]:
+    """Per system name, per metric name, the run of statistics files read back: each metric as
+    its files' headers configure it (with the overrides given), scored from the rows, with the
+    headers' reference-count label; with ``segment_level`` each segment's result too."""
+    from meteor_eval.results import SystemRun
+
+    runs: dict[str, dict[str, SystemRun]] = {name: {} for name in stored.names}
+    for metric, files in stored.metrics:
+        for name, stats in zip(stored.names, files, strict=True):
+            total = metric.total_of(stats.rows, ())
+            score = metric.score_total(total.row, nrefs=stats.nrefs, rows=total.rows)
+            n = int(stats.nrefs) if stats.nrefs.isdigit() else 0
+            nrefs = [n] * len(stats.rows)
+            run = SystemRun(score, list(stats.rows), nrefs)
+            if segment_level:
+                run.segments = metric.segment_results_of_rows(stats.rows, nrefs)
+            runs[name][metric.name] = run
+    return runs
 
 
 def _system_names(given: Sequence[str] | None, names: list[str]) -> list[str]:

@@ -3,8 +3,8 @@ entered more than twice by a call that receives them (``scripts/walk_args.py``, 
 command with a profile hook and records each package call given the options or the request).
 
 A helper that took the whole set of options again (``load_systems(args)``, a metric builder in
-``_run`` per metric, ``start_method_of(args)``) would send them out of ``cli/_run.py`` and back
-several times; these tests fail then.
+``_request`` per metric, ``start_method_of(args)``) would send them out of ``cli/_request.py``
+and back several times; these tests fail then.
 """
 
 from __future__ import annotations
@@ -80,15 +80,17 @@ def test_no_module_is_entered_more_than_twice(command: str, tmp_path: Path) -> N
 
 
 def test_a_scoring_command_hands_its_options_out_once(tmp_path: Path) -> None:
-    """``score``: the options go to ``options`` for the metric, come back for the request,
-    which then goes to the library; nothing in ``_run`` after the run takes them again."""
+    """``score``: ``_run`` hands the options to ``_request``, which reads them (the metric's in
+    ``options``) and checks the last against the systems; the request then goes to the
+    library, and nothing after the run takes the options again."""
     assert _rooms(_argv("score", tmp_path)) == [
         "meteor_eval.cli",
         "meteor_eval.cli.validate",
         "meteor_eval.cli",
         "meteor_eval.cli._run",
+        "meteor_eval.cli._request",
         "meteor_eval.cli.options",
-        "meteor_eval.cli._run",
+        "meteor_eval.cli._request",
         "meteor_eval.comparison",
     ]
 
@@ -101,7 +103,8 @@ def test_from_stats_reads_the_overrides_in_one_visit(tmp_path: Path) -> None:
     rooms = _rooms(["score", "--from-stats", str(stats), "--alpha", "0.8"])
     assert rooms[3:] == [
         "meteor_eval.cli._run",
+        "meteor_eval.cli._request",
         "meteor_eval.cli.options",
-        "meteor_eval.cli._run",
+        "meteor_eval.cli._request",
         "meteor_eval.comparison",
     ]

@@ -11,7 +11,7 @@ import pytest
 
 from fakes import run_fresh
 from meteor_eval.cli import _feedback
-from meteor_eval.cli._run import ProgressBar
+from meteor_eval.cli._feedback import ProgressBar
 
 log = logging.getLogger("meteor_eval.resources.paraphrases")
 

@@ -21,7 +21,7 @@ from meteor_eval._log import when_logging
 if TYPE_CHECKING:
     import logging
 
-__all__ = ["configure"]
+__all__ = ["ProgressBar", "ProgressBars", "configure"]
 
 _LOGGER = "meteor_eval"
 #: Start of the library's message that announces an index build.
@@ -50,6 +50,57 @@ class _IndexBar:
 
     def close(self) -> None:
         self._bar.close()
+
+
+class ProgressBar:
+    """A progress bar of segments on stderr (``tqdm``), drawn only after a second; created only
+    when stderr is a terminal."""
+
+    def __init__(self, label: str, total: int | None, *, unit: str = " segments") -> None:
+        from tqdm import tqdm
+
+        # No monitor thread: with a single thread, --jobs workers may fork (meteor_eval.processes).
+        tqdm.monitor_interval = 0
+        self.bar = tqdm(
+            total=total,
+            desc=f"meteor-eval: {label}".rstrip(": "),
+            unit=unit,
+            delay=1.0,
+            mininterval=0.2,
+            file=sys.stderr,
+            leave=False,
+            dynamic_ncols=True,
+        )
+
+    def __call__(self, done: int) -> None:
+        self.bar.update(done - self.bar.n)
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+class ProgressBars:
+    """A request's progress callback (:data:`meteor_eval.comparison.ProgressCallback`): one
+    :class:`ProgressBar` per system and metric, the previous one closed when the next starts
+    (``several``: the bars name the system and the metric)."""
+
+    def __init__(self, several: bool) -> None:
+        self.several = several
+        self.key: tuple[str, str] | None = None
+        self.bar: ProgressBar | None = None
+
+    def __call__(self, system: str, metric: str, done: int, total: int | None) -> None:
+        if self.key != (system, metric):
+            self.close()
+            self.key = (system, metric)
+            self.bar = ProgressBar(f"{system} {metric}: " if self.several else "", total)
+        assert self.bar is not None
+        self.bar(done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
 
 
 def _handler() -> logging.Handler:

@@ -21,7 +21,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from meteor_eval.comparison import flatten
+from meteor_eval.results import flatten
 
 __all__ = ["render"]
 

@@ -16,14 +16,11 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
 from meteor_eval.comparison import Systems
 from meteor_eval.errors import ConfigError
 from meteor_eval.metrics.protocol import Pair
-
-if TYPE_CHECKING:
-    from meteor_eval.documents import Documents
 
 __all__ = ["InputOptions", "SystemsInput", "add_input_options", "example_path", "load_systems"]
 
@@ -225,39 +222,12 @@ def load_systems(options: InputOptions) -> SystemsInput:
         input_file=options.input,
         from_stats=bool(options.from_stats),
     )
-    return systems if found is None else _as_documents(systems, *found)
+    if found is None:
+        return systems
+    from meteor_eval.documents import as_documents
 
-
-def _as_documents(systems: SystemsInput, ids: list[str], source: str, sep: str) -> SystemsInput:
-    """The systems' segments joined into documents (:mod:`meteor_eval.documents`), read and
-    joined once per system (every metric scores the same documents)."""
-    from meteor_eval.documents import document_pairs
-
-    joined: dict[int, list[Pair]] = {}
-    documents: list[Documents] = []
-    segment_pairs = systems.pairs
-
-    def pairs(k: int) -> Iterable[Pair]:
-        if k not in joined:
-            joined[k], docs = document_pairs(segment_pairs(k), ids, separator=sep, source=source)
-            documents.append(docs)
-        return iter(joined[k])
-
-    pairs(0)  # the ids checked against the first system before anything is scored
-    systems.pairs = pairs
-    systems.documents = documents[0]
-    from meteor_eval._log import get_logger
-
-    joiner = "a space" if sep == " " else "a newline"
-    get_logger("meteor_eval.documents").info(
-        "document mode: %s documents of %s segments (ids from %s), each document's segments "
-        "joined with %s; every score below is per document",
-        f"{len(ids and documents[0].ids):,}",
-        f"{len(ids):,}",
-        source,
-        joiner,
-    )
-    return systems
+    ids, source, separator = found
+    return as_documents(systems, ids, source=source, separator=separator)
 
 
 def _load_segments(options: InputOptions) -> SystemsInput:

@@ -220,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
     """Read, tokenize, score, test and print; returns the exit status."""
     from meteor_eval.captioning import caption_corpus
     from meteor_eval.cli._render import _table_text, render
-    from meteor_eval.cli._run import request_from_args
+    from meteor_eval.cli._request import request_from_args
     from meteor_eval.comparison import Systems
     from meteor_eval.comparison import run as run_request
     from meteor_eval.metrics.coco import coco_metrics
@@ -233,7 +233,8 @@ def run(args: argparse.Namespace) -> int:
     corpus = caption_corpus(references, systems, tokenize=not args.no_tokenize, sources=sources)
     metrics = coco_metrics(metric_names, corpus.references)
     names, pairs = _system_pairs(corpus)
-    request = request_from_args(args, metrics, systems=Systems(names, [None] * len(names), pairs))
+    given = Systems(names, [None] * len(names), pairs)
+    request = request_from_args(args, (), configured=metrics, systems=given)
     result = run_request(request)
     comparison = result.to_dict(short_signature=bool(getattr(args, "short_signature", False)))
     text = _table_text(comparison) if args.format == "text" else render(comparison, args.format)

@@ -7,20 +7,22 @@ number whichever command computed it. Two names would clash in ``compare``: ROUG
 ``--aggregate`` is METEOR's), and ``--seed`` is shared by ROUGE's bootstrap and the
 significance tests. Each ``*_config`` function turns the parsed options into the metric's
 configuration, and :func:`metrics_of` the metrics a scoring command computes; a value that the
-configuration refuses is a usage error (exit status 2).
+configuration refuses is a usage error (exit status 2). Each metric's options are read and
+checked first (:func:`_settings`), then the files they name read and the configuration made
+(:func:`_config`).
 """
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from meteor_eval.errors import ConfigError
 
 if TYPE_CHECKING:
     from meteor_eval.metrics.bleu import BleuConfig
-    from meteor_eval.metrics.meteor import MeteorConfig
+    from meteor_eval.metrics.meteor import MeteorConfig, Normalization
     from meteor_eval.metrics.protocol import Metric
     from meteor_eval.metrics.rouge import RougeConfig
     from meteor_eval.tuning.paramfile import ParamsFile
@@ -37,8 +39,6 @@ __all__ = [
     "rouge_config",
     "split_list",
 ]
-
-_C = TypeVar("_C")
 
 #: The metric families, in the order ``compare`` prints them.
 METRICS = ("meteor", "bleu", "rouge")
@@ -149,16 +149,13 @@ _SET_BY_RESOURCES = {
 _DEFAULTS = (None, False, "en", "rank", "meteor15", "default")
 
 
-def _universal_resources(args: argparse.Namespace) -> tuple[str, str]:
-    """``--resources DIR``: its function-word list and paraphrase table, after refusing the
-    options it replaces (the jar's ``-new`` silently overrides them instead).
+def _refuse_with_resources(args: argparse.Namespace) -> None:
+    """``--resources DIR``: the options it replaces are refused (the jar's ``-new`` silently
+    overrides them instead).
 
     Raises:
-        ConfigError: a clashing option, or a folder without the two files.
+        ConfigError: a clashing option.
     """
-    from meteor_eval.errors import InputError
-    from meteor_eval.universal import check_record_table, resource_files
-
     # The options typed (main() records them); without that record, those away from their
     # defaults.
     given = getattr(args, "explicit", None)
@@ -172,77 +169,10 @@ def _universal_resources(args: argparse.Namespace) -> tuple[str, str]:
                 f"--resources: {option} cannot be combined with it (the folder sets the "
                 "language, task, lower-casing and resources, as the jar's -new)"
             )
-    try:
-        words, table = resource_files(args.resources)
-    except InputError as exc:
-        raise ConfigError(f"--resources: {exc}") from None
-    try:
-        check_record_table(table)
-    except InputError as exc:  # bad content: a data error (exit 1)
-        raise InputError(f"--resources: {exc}") from None
-    return str(words), str(table)
 
 
-def meteor_config(args: argparse.Namespace) -> MeteorConfig:
-    """The METEOR configuration the options describe (``--resources DIR``: the universal
-    settings of METEOR 1.5 with that folder's resources, any parameter, module, weight or beam
-    option applied on top)."""
-    from meteor_eval.metrics.meteor import MeteorConfig, Normalization
-    from meteor_eval.metrics.meteor.config import Flavour
-
-    flavour: Flavour = args.flavour
-    language: str = args.lang
-    task: str | None = args.task
-    normalization: Normalization | None
-    words: str | None = args.function_words
-    table: str | None = args.paraphrase_table
-    params: ParamsFile | None = None
-    if getattr(args, "resources", None) is not None:
-        if getattr(args, "params", None) is not None:
-            raise ConfigError("--params: cannot be combined with --resources")
-        # the options these replace are refused with it (_universal_resources)
-        words, table = _universal_resources(args)
-        flavour, language, task, normalization = "meteor15", "other", "universal", "lower"
-    else:
-        if args.no_punct:
-            normalization = "norm_nopunct"
-        elif args.norm:
-            normalization = "norm"
-        elif args.lower:
-            normalization = "lower"
-        else:
-            normalization = None
-    modules = split_list(args.modules) if args.modules else None
-    weights = _weights(args)
-    if getattr(args, "resources", None) is None:
-        params = _params_file(args)
-    try:
-        return MeteorConfig.preset(
-            flavour,
-            language=language,
-            task=task,
-            normalization=normalization,
-            modules=modules,
-            weights=weights,
-            paraphrase_table=table,
-            function_words_file=words,
-            params=params,
-            **_fields_of(args, _METEOR_FIELDS),
-        )
-    except ConfigError as exc:
-        message = str(exc)
-        if params is not None and params.source and message.startswith(f"{params.source}:"):
-            raise ConfigError(f"--params: {message}") from None
-        raise ConfigError(_with_option(message)) from None
-
-
-def _params_file(args: argparse.Namespace) -> ParamsFile | None:
-    """The ``--params`` file, read and checked, refused with the options it would contradict."""
-    path = getattr(args, "params", None)
-    if path is None:
-        return None
-    from meteor_eval.tuning.paramfile import read_params
-
+def _refuse_with_params(args: argparse.Namespace) -> None:
+    """``--params FILE``: the options it would contradict are refused."""
     given = [
         f"--{name}"
         for name in ("modules", "weights", "alpha", "beta", "gamma", "delta")
@@ -253,10 +183,55 @@ def _params_file(args: argparse.Namespace) -> ParamsFile | None:
             f"--params: the file sets the modules, weights and parameters; {', '.join(given)} "
             "cannot be given with it"
         )
-    try:
-        return read_params(path)
-    except ConfigError as exc:
-        raise ConfigError(f"--params: {exc}") from None
+
+
+def _meteor_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The METEOR options read and checked: the keyword arguments of
+    :meth:`MeteorConfig.preset <meteor_eval.metrics.meteor.MeteorConfig.preset>`, with the
+    files that ``--resources`` and ``--params`` name as paths (``resources``, ``params``), read
+    when the configuration is made (:func:`_config`). With ``--resources DIR``: the universal
+    settings of METEOR 1.5, any parameter, module, weight or beam option applied on top."""
+    normalization: Normalization | None
+    settings: dict[str, Any] = {
+        "flavour": args.flavour,
+        "language": args.lang,
+        "task": args.task,
+        "function_words_file": args.function_words,
+        "paraphrase_table": args.paraphrase_table,
+        "resources": getattr(args, "resources", None),
+        "params": getattr(args, "params", None),
+    }
+    if settings["resources"] is not None:
+        if settings["params"] is not None:
+            raise ConfigError("--params: cannot be combined with --resources")
+        _refuse_with_resources(args)
+        normalization = "lower"
+        settings.update(flavour="meteor15", language="other", task="universal")
+    else:
+        if settings["params"] is not None:
+            _refuse_with_params(args)
+        if args.no_punct:
+            normalization = "norm_nopunct"
+        elif args.norm:
+            normalization = "norm"
+        elif args.lower:
+            normalization = "lower"
+        else:
+            normalization = None
+    settings["normalization"] = normalization
+    settings["modules"] = split_list(args.modules) if args.modules else None
+    settings["weights"] = _weights(args)
+    settings.update(_fields_of(args, _METEOR_FIELDS))
+    return settings
+
+
+def meteor_config(args: argparse.Namespace) -> MeteorConfig:
+    """The METEOR configuration the options describe (``--resources DIR``: the universal
+    settings of METEOR 1.5 with that folder's resources, any parameter, module, weight or beam
+    option applied on top)."""
+    settings = _settings(args, "meteor")
+    config: MeteorConfig = _config("meteor", settings)
+    return config
 
 
 def _weights(args: argparse.Namespace) -> list[float] | None:
@@ -352,9 +327,9 @@ _BLEU_FIELDS = (
 
 def bleu_config(args: argparse.Namespace) -> BleuConfig:
     """The BLEU configuration the options describe."""
-    from meteor_eval.metrics.bleu import BleuConfig
-
-    return _checked("bleu", BleuConfig, **_fields_of(args, _BLEU_FIELDS))
+    settings = _settings(args, "bleu")
+    config: BleuConfig = _config("bleu", settings)
+    return config
 
 
 # -- ROUGE ------------------------------------------------------------------------------------
@@ -398,18 +373,9 @@ _ROUGE_FIELDS = ("multi_ref", "weight", "skip_distance", "sentence_separator", "
 
 def rouge_config(args: argparse.Namespace) -> RougeConfig:
     """The ROUGE configuration the options describe."""
-    from meteor_eval.metrics.rouge import RougeConfig
-
-    return _checked(
-        "rouge",
-        RougeConfig,
-        types=tuple(t.strip() for t in args.types.split(",") if t.strip()),
-        use_stemmer=args.stemmer,
-        aggregate=args.rouge_aggregate,
-        n_bootstrap=args.bootstrap,
-        confidence=getattr(args, "confidence", 0.95),
-        **_fields_of(args, _ROUGE_FIELDS),
-    )
+    settings = _settings(args, "rouge")
+    config: RougeConfig = _config("rouge", settings)
+    return config
 
 
 def _fields_of(args: argparse.Namespace, names: Sequence[str]) -> dict[str, Any]:
@@ -418,13 +384,80 @@ def _fields_of(args: argparse.Namespace, names: Sequence[str]) -> dict[str, Any]
     return {name: getattr(args, name) for name in names}
 
 
-def _checked(metric: str, factory: Callable[..., _C], **options: object) -> _C:
-    """``factory(**options)``, with a refused value turned into a usage error led by the
-    option that gave it."""
+def _settings(args: argparse.Namespace, metric: str) -> dict[str, Any]:
+    """The options of ``metric`` (of :data:`METRICS`) read and checked, as the keyword
+    arguments of its configuration (:func:`_config` makes it): every option is read before
+    any file it names is opened or any configuration is made."""
+    if metric == "meteor":
+        return _meteor_settings(args)
+    if metric == "bleu":
+        return _fields_of(args, _BLEU_FIELDS)
+    if metric == "rouge":
+        return {
+            "types": tuple(t.strip() for t in args.types.split(",") if t.strip()),
+            "use_stemmer": args.stemmer,
+            "aggregate": args.rouge_aggregate,
+            "n_bootstrap": args.bootstrap,
+            "confidence": getattr(args, "confidence", 0.95),
+            **_fields_of(args, _ROUGE_FIELDS),
+        }
+    raise ValueError(f"not a metric: {metric!r}; allowed: {', '.join(METRICS)}")
+
+
+def _config(metric: str, settings: dict[str, Any]) -> Any:
+    """The configuration of ``metric`` from its :func:`_settings`: where the options' values
+    meet the library's configuration classes and the files that METEOR's ``--resources`` and
+    ``--params`` name are read. A value the configuration refuses is a usage error led by the
+    option that gave it.
+
+    Raises:
+        ConfigError: a refused value, a ``--resources`` folder without its two files, an
+            unreadable ``--params`` file.
+        InputError: a ``--resources`` paraphrase table of bad content (a data error).
+    """
+    if metric != "meteor":  # each module imported only when its metric is asked for
+        try:
+            if metric == "bleu":
+                from meteor_eval.metrics.bleu import BleuConfig
+
+                return BleuConfig(**settings)
+            from meteor_eval.metrics.rouge import RougeConfig
+
+            return RougeConfig(**settings)
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(_with_option(str(exc), metric)) from None
+    from meteor_eval.metrics.meteor import MeteorConfig
+
+    fields = dict(settings)
+    folder, path = fields.pop("resources"), fields.pop("params")
+    if folder is not None:
+        from meteor_eval.errors import InputError
+        from meteor_eval.universal import check_record_table, resource_files
+
+        try:
+            words, table = resource_files(folder)
+        except InputError as exc:
+            raise ConfigError(f"--resources: {exc}") from None
+        try:
+            check_record_table(table)
+        except InputError as exc:  # bad content: a data error (exit 1)
+            raise InputError(f"--resources: {exc}") from None
+        fields.update(function_words_file=str(words), paraphrase_table=str(table))
+    params: ParamsFile | None = None
+    if path is not None:
+        from meteor_eval.tuning.paramfile import read_params
+
+        try:
+            params = read_params(path)
+        except ConfigError as exc:
+            raise ConfigError(f"--params: {exc}") from None
     try:
-        return factory(**options)
-    except (TypeError, ValueError) as exc:
-        raise ConfigError(_with_option(str(exc), metric)) from None
+        return MeteorConfig.preset(params=params, **fields)
+    except ConfigError as exc:
+        message = str(exc)
+        if params is not None and params.source and message.startswith(f"{params.source}:"):
+            raise ConfigError(f"--params: {message}") from None
+        raise ConfigError(_with_option(message)) from None
 
 
 # -- significance -----------------------------------------------------------------------------
@@ -528,30 +561,29 @@ _FIELDS_OF_OPTION: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
-_CONFIG_OF = {"meteor": meteor_config, "bleu": bleu_config, "rouge": rouge_config}
-
 
 def metrics_of(args: argparse.Namespace, names: Sequence[str]) -> list[Metric[Any]]:
     """The metrics ``names`` (of :data:`METRICS`, in that order) configured by the options:
     built here, where each metric's options are defined, so a scoring command hands its
-    options over once for all its metrics. Each metric's module is imported only when it is
-    asked for (a METEOR run does not load BLEU and ROUGE)."""
+    options over once for all its metrics. Every metric's options are read and checked
+    first, then the configurations made and the metrics built. Each metric's module is
+    imported only when it is asked for (a METEOR run does not load BLEU and ROUGE)."""
+    settings = [_settings(args, name) for name in names]
+    configs = [_config(name, read) for name, read in zip(names, settings, strict=True)]
     metrics: list[Metric[Any]] = []
-    for name in names:
+    for name, config in zip(names, configs, strict=True):
         if name == "meteor":
             from meteor_eval.metrics.meteor import Meteor
 
-            metrics.append(Meteor(meteor_config(args)))
+            metrics.append(Meteor(config))
         elif name == "bleu":
             from meteor_eval.metrics.bleu import Bleu
 
-            metrics.append(Bleu(bleu_config(args)))
-        elif name == "rouge":
+            metrics.append(Bleu(config))
+        else:
             from meteor_eval.metrics.rouge import Rouge
 
-            metrics.append(Rouge(rouge_config(args)))
-        else:
-            raise ValueError(f"not a metric: {name!r}; allowed: {', '.join(METRICS)}")
+            metrics.append(Rouge(config))
     return metrics
 
 
@@ -573,7 +605,8 @@ def explicit_overrides(
         if not fields:
             out[metric] = {}
             continue
-        config = _CONFIG_OF[metric](args)
+        settings = _settings(args, metric)
+        config = _config(metric, settings)
         out[metric] = {f: getattr(config, f) for f in fields}
     return out
 

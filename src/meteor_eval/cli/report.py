@@ -111,7 +111,7 @@ def _segments(
     start_method: str | None = None,
 ) -> dict[str, list[Any]]:
     """Every system's segment scores with alignments, in input order."""
-    from meteor_eval.cli._run import ProgressBar
+    from meteor_eval.cli._feedback import ProgressBar
     from meteor_eval.io import count_lines
     from meteor_eval.parallel import segment_results
 

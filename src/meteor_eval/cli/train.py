@@ -251,7 +251,7 @@ def _read(args: argparse.Namespace) -> Any:
 def _bar(args: argparse.Namespace, label: str, total: int | None, unit: str) -> Any:
     if args.no_progress or not sys.stderr.isatty():
         return None
-    from meteor_eval.cli._run import ProgressBar
+    from meteor_eval.cli._feedback import ProgressBar
 
     return ProgressBar(label, total, unit=unit)
 

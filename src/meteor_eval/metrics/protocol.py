@@ -362,6 +362,13 @@ class Metric(ABC, Generic[ScoreT]):
         as sacrebleu's ``sentence_bleu`` and ``--sentence-level``)."""
         return self
 
+    def segment_results_of_rows(self, rows: Sequence[Row], nrefs: Iterable[int]) -> list[ScoreT]:
+        """Each segment's result in sentence-level output, from its statistics row and number
+        of references, by :meth:`segment_metric`'s rule (BLEU: effective order): what every
+        engine and the statistics files' re-scoring report per segment."""
+        single = self.segment_metric()
+        return [single.segment_result(row, n) for row, n in zip(rows, nrefs, strict=True)]
+
     def _checked_pairs(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
     ) -> list[Pair]:

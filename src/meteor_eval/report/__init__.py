@@ -137,8 +137,8 @@ def build_report(
     Raises:
         InputError: no segment, or systems with different numbers of segments.
     """
-    from meteor_eval.comparison import ComparisonResult, SystemRun
     from meteor_eval.report.model import segment_model
+    from meteor_eval.results import ComparisonResult, SystemRun
 
     names = list(segments)
     if not any(segments.values()):

@@ -30,11 +30,9 @@ from meteor_eval.match import registry as matchers
 from meteor_eval.metrics.meteor.presets import (
     NORMALIZATION_LABELS,
     NORMALIZED_LANGUAGES,
-    FlavourDefaults,
     Language,
-    default_task,
+    check_task_has_parameters,
     flavour_defaults,
-    has_parameters,
     resolve_language,
 )
 
@@ -314,7 +312,7 @@ class MeteorConfig:
             conflicts = [name for name, value in given.items() if value is not None]
             modules = weights = alpha = beta = gamma = delta = None
         if flavour == "meteor15" and task is not None:
-            _check_task_has_parameters(base, task, (alpha, beta, gamma, delta, weights))
+            check_task_has_parameters(base, task, (alpha, beta, gamma, delta, weights))
         final_modules = base.modules
         final_weights = base.weights
         if modules is not None:
@@ -408,23 +406,3 @@ def _with_params(loaded: TunedParameters, conflicts: list[str], base: MeteorConf
         )
     except ConfigError as exc:
         raise ConfigError(f"{where}: {exc}") from None
-
-
-def _check_task_has_parameters(
-    base: FlavourDefaults, task: str, overrides: tuple[object, ...]
-) -> None:
-    """Refuse a task METEOR 1.5 has no table for in the language, unless every number it would
-    give is set explicitly: the jar scores such a task 0 for every segment (all parameters and
-    weights 0), a silent wrong answer.
-
-    Raises:
-        ConfigError: naming the task and the language's default task.
-    """
-    if all(value is not None for value in overrides) or has_parameters(base.language, task):
-        return
-    name = base.language.long_name
-    raise ConfigError(
-        f"task: {task} has no parameters for {name} in METEOR 1.5 (the jar would score every "
-        f"segment 0); use task {default_task(base.language)}, the default for {name}, or give "
-        "alpha, beta, gamma, delta and the weights"
-    )

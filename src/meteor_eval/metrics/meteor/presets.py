@@ -25,6 +25,7 @@ __all__ = [
     "Language",
     "Task",
     "TaskSettings",
+    "check_task_has_parameters",
     "default_task",
     "flavour_defaults",
     "has_parameters",
@@ -242,6 +243,27 @@ def has_parameters(language: Language, task: str) -> bool:
     settings = task_settings(language, task)
     numbers = (settings.alpha, settings.beta, settings.gamma, settings.delta, *settings.weights)
     return any(numbers)
+
+
+def check_task_has_parameters(
+    base: FlavourDefaults, task: str, overrides: tuple[object, ...]
+) -> None:
+    """Refuse a task METEOR 1.5 has no table for in the language of ``base``, unless every
+    number it would give is set explicitly (``overrides``: the parameters and the weights
+    given): the jar scores such a task 0 for every segment (all parameters and weights 0), a
+    silent wrong answer.
+
+    Raises:
+        ConfigError: naming the task and the language's default task.
+    """
+    if all(value is not None for value in overrides) or has_parameters(base.language, task):
+        return
+    name = base.language.long_name
+    raise ConfigError(
+        f"task: {task} has no parameters for {name} in METEOR 1.5 (the jar would score every "
+        f"segment 0); use task {default_task(base.language)}, the default for {name}, or give "
+        "alpha, beta, gamma, delta and the weights"
+    )
 
 
 def flavour_defaults(flavour: str, language: str, task: str | None) -> FlavourDefaults:

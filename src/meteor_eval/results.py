@@ -1,0 +1,182 @@
+"""A comparison's results: every metric's results for every system, in one schema.
+
+:class:`ComparisonResult` is what :func:`meteor_eval.comparison.run` returns and what the
+command line renders: per system and metric a :class:`SystemRun` (the corpus result, and when
+kept each segment's statistics row and result), the significance tests if any, and the schema
+of ``docs/output-schema.md`` (:meth:`ComparisonResult.to_dict`, :func:`flatten`). It lives
+below the engines and the statistics-file format so that each of them builds the runs it
+computes or reads (:mod:`meteor_eval.parallel`, :mod:`meteor_eval.distributed`,
+:mod:`meteor_eval.statsfile`) without importing :mod:`meteor_eval.comparison`, which imports
+them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from meteor_eval.metrics.protocol import Metric, Row
+
+if TYPE_CHECKING:
+    from meteor_eval.significance import SignificanceResult
+
+__all__ = ["ComparisonResult", "SystemRun", "flatten"]
+
+
+@dataclass
+class SystemRun:
+    """One metric's results for one system.
+
+    Attributes:
+        result: The corpus result object.
+        rows: Each segment's statistics row (when kept).
+        nrefs: Each segment's number of references (when rows are kept).
+        segments: Each segment's result object (per-segment output).
+    """
+
+    result: Any
+    rows: list[Row] | None = None
+    nrefs: list[int] | None = None
+    segments: list[Any] | None = None
+
+
+@dataclass
+class ComparisonResult:
+    """Every metric's results for every system, and the significance tests if any.
+
+    Attributes:
+        names: The systems, in input order.
+        metrics: The metrics, in output order.
+        runs: Per system name, per metric name, its :class:`SystemRun`.
+        tests: Per metric name, the :class:`~meteor_eval.significance.SignificanceResult`
+            (empty without intervals or tests).
+    """
+
+    names: list[str]
+    metrics: list[Metric[Any]]
+    runs: dict[str, dict[str, SystemRun]] = field(default_factory=dict)
+    tests: dict[str, SignificanceResult] = field(default_factory=dict)
+
+    def signature(self, metric: Metric[Any], *, short: bool = False) -> str:
+        """The metric's signature as the first system's result carries it."""
+        run = self.runs[self.names[0]][metric.name]
+        signature = getattr(run.result, "signature", None)
+        if signature is None:  # ROUGE: one result per variant, one signature for all
+            first = next(iter(run.result.values()))
+            signature = metric.signature(first.signature.get("nrefs") or "1")
+        text: str = signature.format(short=short)
+        return text
+
+    def to_dict(self, *, short_signature: bool = False) -> dict[str, Any]:
+        """The results schema: ``{"signature": {metric: text}, "systems": [{"name": ...,
+        "<value>": {"score": ..., components, "ci": [low, high], "p_value": ...}, "segments":
+        [...]}], "baseline": ..., "test": {...}}`` (the last two with intervals or tests)."""
+        systems: list[dict[str, Any]] = []
+        for name in self.names:
+            entry: dict[str, Any] = {"name": name}
+            for metric in self.metrics:
+                run = self.runs[name][metric.name]
+                estimates = self.tests[metric.name].estimates[name] if self.tests else {}
+                for value, report in metric.report(run.result).items():
+                    estimate = estimates.get(value)
+                    if estimate is not None:
+                        report["ci"] = [estimate.low, estimate.high]
+                        report["mean"] = estimate.mean
+                        if estimate.p_value is not None:
+                            report["p_value"] = estimate.p_value
+                    entry[value] = report
+                if run.segments is not None:
+                    segments = entry.setdefault(
+                        "segments", [{"segment": k + 1} for k in range(len(run.segments))]
+                    )
+                    for index, seg in enumerate(run.segments):
+                        segments[index].update(metric.report(seg))
+            systems.append(entry)
+        payload: dict[str, Any] = {
+            "signature": {m.name: self.signature(m, short=short_signature) for m in self.metrics},
+            "systems": systems,
+        }
+        if self.tests:
+            first = next(iter(self.tests.values()))
+            payload["baseline"] = first.baseline
+            payload["test"] = {
+                "name": f"paired-{first.method}" if first.method else "bootstrap",
+                "n_samples": first.n_samples,
+                "n_confidence": first.n_confidence,
+                "seed": first.seed,
+                "confidence": first.confidence,
+                "signature": _significance_signature(first),
+            }
+        return payload
+
+    def to_frame(self) -> Any:
+        """A pandas DataFrame: one row per system, one column per number (``meteor``,
+        ``meteor_precision``, ``bleu_ci_low``, ``bleu_p_value``, ...).
+
+        Raises:
+            ImportError: pandas is not installed (``pip install 'meteor-eval[pandas]'``).
+        """
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError("to_frame needs pandas: pip install 'meteor-eval[pandas]'") from None
+        records = []
+        for system in self.to_dict()["systems"]:
+            body = {k: v for k, v in system.items() if k not in ("name", "segments")}
+            records.append({"system": system["name"], **flatten(body)})
+        return pd.DataFrame.from_records(records).set_index("system")
+
+    def test(self, metrics: Sequence[Metric[Any]] | None = None, **options: Any) -> None:
+        """Compute intervals / paired tests on the kept rows (``options``: those of
+        :func:`~meteor_eval.significance.paired_tests`)."""
+        for metric in metrics or self.metrics:
+            rows: dict[str, Sequence[Row]] = {}
+            for name in self.names:
+                kept = self.runs[name][metric.name].rows
+                if kept is None:
+                    raise ValueError(f"{name}: {metric.name} statistics rows were not kept")
+                rows[name] = kept
+            from meteor_eval.significance import paired_tests
+
+            self.tests[metric.name] = paired_tests(metric, rows, **options)
+
+
+def _significance_signature(result: SignificanceResult) -> str:
+    from meteor_eval.significance import significance_signature
+
+    return significance_signature(result)
+
+
+def flatten(record: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """A results record as flat columns: a headline number's ``score`` is named after it,
+    other fields ``<name>_<field>``, lists ``_<index>`` (``ci``, ``*_ci``: ``_low``/``_high``,
+    matches: ``_hyp``/``_ref``).
+
+    Example:
+        >>> record = {"score": 0.5, "ci": [0.4, 0.6], "matches": {"exact": [3, 4]}}
+        >>> flat = flatten({"meteor": record})
+        >>> list(flat.items())[:3]
+        [('meteor', 0.5), ('meteor_ci_low', 0.4), ('meteor_ci_high', 0.6)]
+        >>> flat["meteor_matches_exact_hyp"], flat["meteor_matches_exact_ref"]
+        (3, 4)
+    """
+    out: dict[str, Any] = {}
+    for key, value in record.items():
+        name = f"{prefix}_{key}" if prefix else key
+        if key == "score" and prefix:
+            out[prefix] = value
+        elif isinstance(value, Mapping):
+            out.update(flatten(value, name))
+        elif isinstance(value, list):
+            if key == "ci" or key.endswith("_ci"):
+                suffixes = ["low", "high"]
+            elif prefix.endswith("_matches"):
+                suffixes = ["hyp", "ref"]
+            else:
+                suffixes = [str(k) for k in range(len(value))]
+            for suffix, item in zip(suffixes, value, strict=True):
+                out[f"{name}_{suffix}"] = item
+        else:
+            out[name] = value
+    return out
