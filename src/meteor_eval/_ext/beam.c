@@ -504,46 +504,51 @@ typedef struct {
     int sh_p; /* search_packed(): the parent's index sits above this many slot bits */
 } Packing;
 
-/* Packing for every path of a search: bounds of each rank field over all paths, and bg bits
- * for the index below them. The entries' gains are read from w->gain (search() fills it first,
- * so each gain is computed once a pair). */
+/* Bounds of the packed rank fields over every path of a search, summed over its candidates
+ * while search() computes their gains (bounds_add()): neg_w lies in [-gain_pos, gain_neg], dist
+ * is at most the sum of all offsets (each candidate's offset counts at most once along a path).
+ * too_wide: a gain or a sum beyond 2**62, so that the ranks are not packed (it stays set, so the
+ * sums may go on wrapping after it without effect). */
+typedef struct {
+    uint64_t gain_pos, gain_neg, offsets;
+    int too_wide;
+} RankBounds;
+
+static inline void
+bounds_add(RankBounds *rb, int64_t gain, int64_t offset)
+{
+    const uint64_t limit = (uint64_t)1 << 62;
+    if (gain < INT64_MIN / 2 || gain > INT64_MAX / 2) {
+        rb->too_wide = 1;
+        return;
+    }
+    if (gain >= 0) {
+        rb->gain_pos += (uint64_t)gain;
+    }
+    else {
+        rb->gain_neg += (uint64_t)-gain;
+    }
+    rb->offsets += (uint64_t)offset;
+    rb->too_wide |= rb->gain_pos > limit || rb->gain_neg > limit || rb->offsets > limit;
+}
+
+/* Packing for every path of a search from the bounds of its rank fields, with bg bits for the
+ * index below them; chunks are at most one per position plus the final one. */
 static Packing
-packing_for(const Work *w, Py_ssize_t n_ref, int bg)
+packing_for(const RankBounds *rb, Py_ssize_t n_ref, int bg)
 {
     Packing pk = {0, 0, 0, 0, 0, 0};
-    /* neg_w lies in [-(sum of positive gains), sum of negative gains]; dist is at most the sum
-     * of all offsets (each candidate's offset counts at most once along a path); chunks at most
-     * one per position plus the final one. */
-    const uint64_t limit = (uint64_t)1 << 62;
-    uint64_t gain_pos = 0, gain_neg = 0, offsets = 0;
-    for (Py_ssize_t j = 0; j < n_ref; j++) {
-        for (Py_ssize_t k = w->first[j]; k < w->first[j + 1]; k++) {
-            const Entry *e = &w->entries[k];
-            const int64_t gain = w->gain[k];
-            if (gain < INT64_MIN / 2 || gain > INT64_MAX / 2) {
-                return pk;
-            }
-            const uint64_t g = (uint64_t)(gain < 0 ? -gain : gain);
-            if (gain >= 0) {
-                gain_pos += g;
-            }
-            else {
-                gain_neg += g;
-            }
-            offsets += (uint64_t)entry_offset(e, j);
-            if (gain_pos > limit || gain_neg > limit || offsets > limit) {
-                return pk;
-            }
-        }
+    if (rb->too_wide) {
+        return pk;
     }
-    const int bd = bit_width(offsets);
+    const int bd = bit_width(rb->offsets);
     const int bc = bit_width((uint64_t)n_ref + 1);
-    const int bw = bit_width(gain_pos + gain_neg);
+    const int bw = bit_width(rb->gain_pos + rb->gain_neg);
     if (bg + bd + bc + bw > 64) {
         return pk;
     }
     pk.packed = 1;
-    pk.bias = (int64_t)gain_pos;
+    pk.bias = (int64_t)rb->gain_pos;
     pk.sh_d = bg;
     pk.sh_c = bg + bd;
     pk.sh_w = bg + bd + bc;
@@ -563,23 +568,6 @@ entry_key(const Work *w, const Packing *pk, Py_ssize_t f, Py_ssize_t c)
 /* Steps with at most this many successors are sorted whole by insertion when their buckets are
  * not merged (search_packed()): short arrays, mostly in order. */
 #define INSERTION_ONLY 48
-
-/* The reference position an entry is filed under (binary search of first[]). */
-static Py_ssize_t
-entry_position(const Work *w, Py_ssize_t k, Py_ssize_t n_ref)
-{
-    Py_ssize_t lo = 0, hi = n_ref; /* first[lo] <= k < first[hi] */
-    while (hi - lo > 1) {
-        const Py_ssize_t mid = lo + (hi - lo) / 2;
-        if (w->first[mid] <= k) {
-            lo = mid;
-        }
-        else {
-            hi = mid;
-        }
-    }
-    return lo;
-}
 
 /* Materialise the successors w->succ[w->keys[0..k)] from the current paths into
  * new_head/new_bits, in that order; the step is at reference position c. */
@@ -1731,13 +1719,28 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
             }
         }
     }
-    /* Fixed matches (spec 4.1). */
+    /* Fixed matches (spec 4.1), and in the same pass the buffers' sizes: the most paths any
+     * step keeps (min(beam, product of (candidates + 1))), the most successors any step
+     * generates (paths kept times (candidates + 1)) and the most candidates at a position plus
+     * the skip. A product past 2**31 - 1 is an error only if the pair is searched. */
     Py_ssize_t n_fixed = 0;
+    Py_ssize_t cap = 1, most = 1, most_succ = 1, most_fan = 1;
+    int fan_ok = 1;
     w->nodes = 0;
     for (Py_ssize_t j = 0; j < n_ref; j++) {
+        const Py_ssize_t fan = w->first[j + 1] - w->first[j] + 1;
+        most_fan = fan > most_fan ? fan : most_fan;
+        if (fan_ok) {
+            /* cap <= 2**31 - 1 and fan <= 2**31 (at most 2**31 - 1 candidates): no overflow */
+            const Py_ssize_t succ = cap * fan;
+            fan_ok = succ <= INT32_MAX;
+            most_succ = succ > most_succ ? succ : most_succ;
+            cap = succ > beam ? beam : succ;
+            most = cap > most ? cap : most;
+        }
         w->fixed_at[j] = -1;
         w->assigned[j] = -1;
-        if (w->first[j + 1] - w->first[j] != 1) {
+        if (fan != 2) {
             continue;
         }
         const Entry *c = &w->entries[w->first[j]];
@@ -1750,25 +1753,16 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
         }
         if (ok) {
             w->fixed_at[j] = w->first[j];
+            w->assigned[j] = w->first[j];
             n_fixed++;
         }
     }
     if (n_fixed != w->n_cands) {
-        const Py_ssize_t wh = (n_hyp + 63) / 64, wr = (n_ref + 63) / 64, bw = wh + wr;
-        /* The most paths any step keeps (min(beam, product of (candidates + 1))) and the most
-         * successors any step generates (paths kept times (candidates + 1)). */
-        Py_ssize_t cap = 1, most = 1, most_succ = 1, most_fan = 1;
-        for (Py_ssize_t j = 0; j < n_ref; j++) {
-            const Py_ssize_t fan = w->first[j + 1] - w->first[j] + 1;
-            most_fan = fan > most_fan ? fan : most_fan;
-            if (cap > INT32_MAX / fan) {
-                PyErr_SetString(PyExc_OverflowError, "beam search: too many partial alignments");
-                return -1;
-            }
-            most_succ = cap * fan > most_succ ? cap * fan : most_succ;
-            cap = cap * fan > beam ? beam : cap * fan;
-            most = cap > most ? cap : most;
+        if (!fan_ok) {
+            PyErr_SetString(PyExc_OverflowError, "beam search: too many partial alignments");
+            return -1;
         }
+        const Py_ssize_t wh = (n_hyp + 63) / 64, wr = (n_ref + 63) / 64, bw = wh + wr;
         /* Buffers in pairs share one capacity (they grow by the same rule from the same
          * size): new_head with cur_head, new_bits with cur_bits, keys and tmp with succ.
          * search_packed_w() puts a sentinel before each of a step's buckets: most_fan more. */
@@ -1787,28 +1781,39 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
         if (GROW(w->gain, w->gain_cap, w->n_cands ? w->n_cands : 1) < 0) {
             return -1;
         }
-        for (Py_ssize_t k = 0; k < w->n_cands; k++) {
-            w->gain[k] = entry_gain(w, &w->entries[k]);
-        }
+        /* Each entry's gain once a pair, the bounds of the rank fields, the start path's bits
+         * (the fixed matches'), in one pass over the positions. */
         memset(w->cur_bits, 0, (size_t)bw * sizeof(uint64_t));
+        RankBounds rb = {0, 0, 0, 0};
+        for (Py_ssize_t j = 0; j < n_ref; j++) {
+            for (Py_ssize_t k = w->first[j]; k < w->first[j + 1]; k++) {
+                const Entry *e = &w->entries[k];
+                w->gain[k] = entry_gain(w, e);
+                bounds_add(&rb, w->gain[k], entry_offset(e, j));
+            }
+            if (w->fixed_at[j] >= 0) {
+                const Entry *c = &w->entries[w->fixed_at[j]];
+                if (c->hyp_len == 1 && c->ref_len == 1) { /* most: one bit each */
+                    w->cur_bits[c->hyp_start >> 6] |= (uint64_t)1 << (c->hyp_start & 63);
+                    w->cur_bits[wh + (j >> 6)] |= (uint64_t)1 << (j & 63);
+                }
+                else {
+                    const Span hs = make_span(c->hyp_start, c->hyp_len, 0);
+                    const Span rs = make_span(j, c->ref_len, wh);
+                    span_set(w->cur_bits, &hs);
+                    span_set(w->cur_bits, &rs);
+                }
+            }
+        }
         /* The low bits of a key tell successors apart: (parent, slot) in search_packed(),
          * slot being the candidate's place at the position or one past the last for the skip
          * (the same order as generation), which also bounds the generation index; most_fan
          * (the most candidates at a position, plus the skip) is taken in the loop above. */
         const int sh_p = bit_width((uint64_t)(most_fan - 1));
-        Packing pk = packing_for(w, n_ref, bit_width((uint64_t)(most - 1)) + sh_p);
+        Packing pk = packing_for(&rb, n_ref, bit_width((uint64_t)(most - 1)) + sh_p);
         pk.sh_p = sh_p;
         const Head start = {0, 0, 0, 0, -1, -1, 0};
         w->cur_head[0] = start;
-        for (Py_ssize_t j = 0; j < n_ref; j++) {
-            if (w->fixed_at[j] >= 0) {
-                const Entry *c = &w->entries[w->fixed_at[j]];
-                const Span hs = make_span(c->hyp_start, c->hyp_len, 0);
-                const Span rs = make_span(j, c->ref_len, wh);
-                span_set(w->cur_bits, &hs);
-                span_set(w->cur_bits, &rs);
-            }
-        }
         int64_t best_chain = -1;
         if (pk.packed && n_hyp >= 1 && n_hyp <= 128 && n_ref <= 128) {
             /* both segments in at most two bit words each: cur_bits holds wh hypothesis
@@ -1840,14 +1845,15 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
                                                               &best_chain) < 0) {
             return -1;
         }
+        /* The chain runs from the last chosen match back to the first, so the positions they
+         * are filed under decrease along it: one walk down first[] finds them all. */
+        Py_ssize_t j = n_ref - 1;
         for (int64_t node = best_chain; node != -1; node = w->node[node].parent) {
             const Py_ssize_t k = w->node[node].cand;
-            w->assigned[entry_position(w, k, n_ref)] = k;
-        }
-    }
-    for (Py_ssize_t j = 0; j < n_ref; j++) {
-        if (w->fixed_at[j] >= 0) {
-            w->assigned[j] = w->fixed_at[j];
+            while (w->first[j] > k) {
+                j--;
+            }
+            w->assigned[j] = k;
         }
     }
     return 0;
