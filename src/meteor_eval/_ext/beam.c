@@ -1378,6 +1378,103 @@ uniform_run_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t kept, Py_
     return d;
 }
 
+/* A quiet step (no candidate at reference position c, or a fixed match's) whose kept paths are
+ * not in step (else uniform_run_w() takes it): every path has one successor, with the same bits
+ * and chain, so each path is updated in place: its key takes the fixed match's delta or the
+ * skip's chunk, idx and last_end what the successor sets. The paths then stay in order unless
+ * a key came below the one before it; only then are they sorted, by their keys (which carry each
+ * path's index, so the sort is stable) into new_w, their indices rewritten, and the buffers
+ * swapped. A path with no successor (position c used past its idx with no fixed match there:
+ * unreachable with consistent fixed matches) is left out and the later paths move down over
+ * it, with their new index. Returns the number of paths kept (0: none had a successor, the
+ * paths are untouched). */
+ALWAYS_INLINE Py_ssize_t
+quiet_step_w(Work *w, const Packing *pk, Py_ssize_t kept, Py_ssize_t c, const int W)
+{
+    const uint64_t one_chunk = (uint64_t)1 << pk->sh_c;
+    const int sh_p = pk->sh_p;
+    const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
+    const int ref_word = W == 1 ? 0 : (int)(c >> 6);
+    const uint64_t ref_bit = (uint64_t)1 << (c & 63);
+    const Py_ssize_t f = w->fixed_at[c];
+    uint64_t fixed_key = 0;
+    int64_t fixed_start = 0, fixed_idx = 0, fixed_last_end = 0;
+    if (f >= 0) {
+        const Entry *m = &w->entries[f];
+        fixed_key = entry_key(w, pk, f, c);
+        fixed_start = m->hyp_start;
+        fixed_idx = c + m->ref_len;
+        fixed_last_end = m->hyp_start + m->hyp_len;
+    }
+    PathW *const cur = w->cur_w;
+    uint64_t *const keys = w->keys; /* the keys in path order, for a sort */
+    Py_ssize_t n = 0;
+    uint64_t top = 0; /* the last key written (no key is below 0) */
+    int unsorted = 0;
+    for (Py_ssize_t p = 0; p < kept; p++) {
+        const PathW *h = &cur[p];
+        uint64_t key = h->key;
+        int64_t idx = h->idx, last_end = h->last_end;
+        if (h->ref[ref_word] & ref_bit) {
+            if (c >= idx) { /* a fixed match's start (else inside a chosen match) */
+                if (f < 0) { /* unreachable with consistent fixed matches */
+                    continue;
+                }
+                key += fixed_key;
+                if (last_end != -1 && fixed_start != last_end) {
+                    key += one_chunk;
+                }
+                idx = fixed_idx;
+                last_end = fixed_last_end;
+            }
+        }
+        else { /* the skip */
+            if (last_end != -1) {
+                key += one_chunk;
+            }
+            idx += 1;
+            last_end = -1;
+        }
+        PathW *to = &cur[n];
+        if (n != p) { /* after a path left out: this one moves down, with its new index */
+            *to = *h;
+            key = (key & ~index_mask) | ((uint64_t)n << sh_p);
+        }
+        unsorted |= key < top;
+        top = key;
+        keys[n] = key;
+        to->key = key;
+        to->idx = (int16_t)idx;
+        to->last_end = (int16_t)last_end;
+        n++;
+    }
+    if (unsorted) {
+        insertion_sort_keys(keys, n);
+        PathW *const nw = w->new_w;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            const uint64_t low = keys[i] & index_mask;
+            nw[i] = cur[low >> sh_p];
+            nw[i].key = (keys[i] - low) | ((uint64_t)i << sh_p);
+        }
+        w->cur_w = nw;
+        w->new_w = cur;
+    }
+    return n;
+}
+
+/* quiet_step_w() for one bit word and for two, out of line (see NEVER_INLINE). */
+NEVER_INLINE Py_ssize_t
+quiet_step_1(Work *w, const Packing *pk, Py_ssize_t kept, Py_ssize_t c)
+{
+    return quiet_step_w(w, pk, kept, c, 1);
+}
+
+NEVER_INLINE Py_ssize_t
+quiet_step_2(Work *w, const Packing *pk, Py_ssize_t kept, Py_ssize_t c)
+{
+    return quiet_step_w(w, pk, kept, c, 2);
+}
+
 /* search_packed() for segments of at most 64 W words each, on PathW records (w->cur_w[0] is
  * the start path); leaves the best final path's chain in *best_chain. */
 ALWAYS_INLINE int
@@ -1399,7 +1496,19 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
             }
         }
         const Py_ssize_t lo = w->first[c], hi = w->first[c + 1];
-        maybe_synced = w->fixed_at[c] >= 0 || (hi == lo && w->ref_cov[c] == 0);
+        if (quiet_position(w, c)) {
+            /* After a step at a fixed match, or at a position no candidate starts at or
+             * covers, every path has the same idx and last_end (with consistent coverage
+             * counts; the run checks): the quiet steps after it may run as one. */
+            maybe_synced = w->fixed_at[c] >= 0 || w->ref_cov[c] == 0;
+            const Py_ssize_t n = (W == 1 ? quiet_step_1 : quiet_step_2)(w, pk, kept, c);
+            kept = n > 0 ? n : 1; /* none: the jar warns and carries on with the best path */
+            continue;
+        }
+        /* From here on the position has candidates and none is fixed (a fixed match is the
+         * only candidate at its position): a path whose position c is used is inside a match
+         * chosen earlier, and passes through. */
+        maybe_synced = 0;
         const Py_ssize_t n_b = hi - lo + 1, skip_b = hi - lo;
         if (GROW(w->bucket_n, w->bucket_cap, n_b) < 0) {
             return -1;
@@ -1424,19 +1533,6 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
          * than BUCKET_MAX_KEPT paths) sorts all its keys together in order_step(), and filing
          * its buckets the same way keeps the loop free of a test of which kind of step it is. */
         const int merged = n_b <= BUCKET_MAX && kept <= BUCKET_MAX_KEPT;
-        /* A fixed match starting here: its key delta (less the chunk), hypothesis start, and
-         * the idx and last_end it sets. */
-        const Py_ssize_t f = w->fixed_at[c];
-        uint64_t fixed_key = 0;
-        int64_t fixed_start = 0;
-        NextW fixed_next = {0, 0};
-        if (f >= 0) {
-            const Entry *m = &w->entries[f];
-            fixed_key = entry_key(w, pk, f, c);
-            fixed_start = m->hyp_start;
-            fixed_next.idx = (int16_t)(c + m->ref_len);
-            fixed_next.last_end = (int16_t)(m->hyp_start + m->hyp_len);
-        }
         Py_ssize_t n_cand = 0;
         uint64_t *skip_end = skip_keys; /* the skip bucket's next free place */
         uint64_t skip_top = 0;          /* its largest key (the sentinel's while empty) */
@@ -1453,20 +1549,12 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
             const int64_t last_end = h->last_end;
             uint64_t key = h->key | (uint64_t)skip_b;
             if (h->ref[ref_word] & ref_bit) {
-                if (c >= h->idx) { /* a fixed match's start (else inside a chosen match) */
-                    if (f < 0) { /* unreachable with consistent fixed matches */
-                        continue;
-                    }
-                    key += fixed_key;
-                    if (last_end != -1 && fixed_start != last_end) {
-                        key += one_chunk;
-                    }
-                    next[p] = fixed_next;
+                if (c >= h->idx) { /* used, with no fixed match: unreachable with consistent
+                                    * fixed matches */
+                    continue;
                 }
-                else {
-                    next[p].idx = h->idx;
-                    next[p].last_end = h->last_end;
-                }
+                next[p].idx = h->idx; /* inside a match chosen earlier: passes through */
+                next[p].last_end = h->last_end;
             }
             else {
                 /* a candidate not continuing the open chunk closes it (none open: no chunk) */
