@@ -1378,75 +1378,106 @@ uniform_run_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t kept, Py_
     return d;
 }
 
+/* What a quiet step at reference position c adds: the fixed match starting there (f >= 0), its
+ * key delta less the chunk, its hypothesis start, and the idx and last_end it sets. */
+typedef struct {
+    Py_ssize_t c, f;
+    int ref_word;
+    uint64_t ref_bit, one_chunk, fixed_key;
+    int64_t fixed_start, fixed_idx, fixed_last_end;
+} QuietStep;
+
+/* A path's one successor at a quiet step: *key, *idx and *last_end (the path's) updated; 0 when
+ * it has none (its position c used past its idx with no fixed match there: unreachable with
+ * consistent fixed matches). */
+ALWAYS_INLINE int
+quiet_successor(const PathW *h, const QuietStep *q, uint64_t *key, int64_t *idx,
+                int64_t *last_end)
+{
+    if (h->ref[q->ref_word] & q->ref_bit) {
+        if (q->c < *idx) { /* inside a match chosen earlier: passes through */
+            return 1;
+        }
+        if (q->f < 0) {
+            return 0;
+        }
+        *key += q->fixed_key; /* a fixed match's start */
+        if (*last_end != -1 && q->fixed_start != *last_end) {
+            *key += q->one_chunk;
+        }
+        *idx = q->fixed_idx;
+        *last_end = q->fixed_last_end;
+        return 1;
+    }
+    if (*last_end != -1) { /* the skip */
+        *key += q->one_chunk;
+    }
+    *idx += 1;
+    *last_end = -1;
+    return 1;
+}
+
 /* A quiet step (no candidate at reference position c, or a fixed match's) whose kept paths are
  * not in step (else uniform_run_w() takes it): every path has one successor, with the same bits
  * and chain, so each path is updated in place: its key takes the fixed match's delta or the
  * skip's chunk, idx and last_end what the successor sets. The paths then stay in order unless
  * a key came below the one before it; only then are they sorted, by their keys (which carry each
  * path's index, so the sort is stable) into new_w, their indices rewritten, and the buffers
- * swapped. A path with no successor (position c used past its idx with no fixed match there:
- * unreachable with consistent fixed matches) is left out and the later paths move down over
- * it, with their new index. Returns the number of paths kept (0: none had a successor, the
- * paths are untouched). */
+ * swapped. A path with no successor (see quiet_successor()) is left out and the later paths
+ * move down over it, with their new index. Returns the number of paths kept (0: none had a
+ * successor, the paths are untouched). */
 ALWAYS_INLINE Py_ssize_t
 quiet_step_w(Work *w, const Packing *pk, Py_ssize_t kept, Py_ssize_t c, const int W)
 {
-    const uint64_t one_chunk = (uint64_t)1 << pk->sh_c;
     const int sh_p = pk->sh_p;
     const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
-    const int ref_word = W == 1 ? 0 : (int)(c >> 6);
-    const uint64_t ref_bit = (uint64_t)1 << (c & 63);
-    const Py_ssize_t f = w->fixed_at[c];
-    uint64_t fixed_key = 0;
-    int64_t fixed_start = 0, fixed_idx = 0, fixed_last_end = 0;
-    if (f >= 0) {
-        const Entry *m = &w->entries[f];
-        fixed_key = entry_key(w, pk, f, c);
-        fixed_start = m->hyp_start;
-        fixed_idx = c + m->ref_len;
-        fixed_last_end = m->hyp_start + m->hyp_len;
+    QuietStep q = {c, w->fixed_at[c], W == 1 ? 0 : (int)(c >> 6), (uint64_t)1 << (c & 63),
+                   (uint64_t)1 << pk->sh_c, 0, 0, 0, 0};
+    if (q.f >= 0) {
+        const Entry *m = &w->entries[q.f];
+        q.fixed_key = entry_key(w, pk, q.f, c);
+        q.fixed_start = m->hyp_start;
+        q.fixed_idx = c + m->ref_len;
+        q.fixed_last_end = m->hyp_start + m->hyp_len;
     }
     PathW *const cur = w->cur_w;
     uint64_t *const keys = w->keys; /* the keys in path order, for a sort */
-    Py_ssize_t n = 0;
-    uint64_t top = 0; /* the last key written (no key is below 0) */
+    uint64_t top = 0;               /* the last key written (no key is below 0) */
     int unsorted = 0;
-    for (Py_ssize_t p = 0; p < kept; p++) {
-        const PathW *h = &cur[p];
+    Py_ssize_t p = 0;
+    for (; p < kept; p++) {
+        PathW *h = &cur[p];
         uint64_t key = h->key;
         int64_t idx = h->idx, last_end = h->last_end;
-        if (h->ref[ref_word] & ref_bit) {
-            if (c >= idx) { /* a fixed match's start (else inside a chosen match) */
-                if (f < 0) { /* unreachable with consistent fixed matches */
-                    continue;
-                }
-                key += fixed_key;
-                if (last_end != -1 && fixed_start != last_end) {
-                    key += one_chunk;
-                }
-                idx = fixed_idx;
-                last_end = fixed_last_end;
-            }
-        }
-        else { /* the skip */
-            if (last_end != -1) {
-                key += one_chunk;
-            }
-            idx += 1;
-            last_end = -1;
-        }
-        PathW *to = &cur[n];
-        if (n != p) { /* after a path left out: this one moves down, with its new index */
-            *to = *h;
-            key = (key & ~index_mask) | ((uint64_t)n << sh_p);
+        if (!quiet_successor(h, &q, &key, &idx, &last_end)) {
+            break;
         }
         unsorted |= key < top;
         top = key;
-        keys[n] = key;
-        to->key = key;
-        to->idx = (int16_t)idx;
-        to->last_end = (int16_t)last_end;
-        n++;
+        keys[p] = key;
+        h->key = key;
+        h->idx = (int16_t)idx;
+        h->last_end = (int16_t)last_end;
+    }
+    Py_ssize_t n = p;
+    if (p < kept) { /* path p has no successor: the later paths that have one move down */
+        for (p++; p < kept; p++) {
+            const PathW *h = &cur[p];
+            uint64_t key = h->key;
+            int64_t idx = h->idx, last_end = h->last_end;
+            if (!quiet_successor(h, &q, &key, &idx, &last_end)) {
+                continue;
+            }
+            key = (key & ~index_mask) | ((uint64_t)n << sh_p);
+            unsorted |= key < top;
+            top = key;
+            keys[n] = key;
+            cur[n] = *h;
+            cur[n].key = key;
+            cur[n].idx = (int16_t)idx;
+            cur[n].last_end = (int16_t)last_end;
+            n++;
+        }
     }
     if (unsorted) {
         insertion_sort_keys(keys, n);
