@@ -34,7 +34,7 @@ work_free(Work *w)
     FREE_EACH(w->entries, w->objs, w->first, w->fixed_at, w->assigned, w->slot, w->hyp_cov,
               w->ref_cov, w->weight, w->cur_head, w->new_head, w->cur_bits, w->new_bits, w->succ,
               w->keys, w->tmp, w->node, w->gain, w->bucket_n, w->step,
-              w->cur_w, w->new_w, w->next_w, w->cand_w);
+              w->cur_w, w->new_w, w->cand_w);
     memset(w, 0, sizeof(*w));
 }
 
@@ -1218,9 +1218,9 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
  * The same steps as search_packed(), on PathW records: a path's used words are W machine words
  * for each segment (W = 1 for segments of at most 64 words, 2 for at most 128), so a
  * candidate's test is 2W masks and a winner's bits are 2W ORs, with no span arithmetic and no
- * loop over words. The loop that makes the keys also records, for each parent, the idx and
- * last_end its skip successor (a skip, a pass-through or a fixed match) takes (NextW), so that a
- * winner is made without looking again at why it was made. Each step is written once for a
+ * loop over words. Quiet steps update the paths in place (quiet_step_w()); at the other steps
+ * a path's skip successor is a skip or a pass-through, told apart again by one bit when it wins
+ * (materialise_w()). Each step is written once for a
  * constant W (always inlined into search_packed_1() and search_packed_2()), so that the compiler
  * unrolls the word loops. Longer segments use search_packed(). */
 
@@ -1281,10 +1281,12 @@ load_step_w(Work *w, const Packing *pk, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t
 }
 
 /* Materialise the successors keyed by out[0..k) (full keys: rank, parent, slot) into new_w;
- * the step's candidates are in w->cand_w, the skip successors' idx and last_end in w->next_w. */
+ * the step is at reference position c, which has candidates (in w->cand_w) and no fixed match,
+ * so a skip successor is a skip (its parent's position c free) or a pass-through (inside a
+ * match chosen earlier). */
 ALWAYS_INLINE int
 materialise_w(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
-              Py_ssize_t skip_slot, const int W)
+              Py_ssize_t skip_slot, Py_ssize_t c, const int W)
 {
     const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
     const uint64_t slot_mask = pk->sh_p ? (~(uint64_t)0 >> (64 - pk->sh_p)) : 0;
@@ -1296,7 +1298,8 @@ materialise_w(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
     Py_ssize_t nodes = w->nodes;
     const PathW *const cur = w->cur_w;
     PathW *const nw = w->new_w;
-    const NextW *const next = w->next_w;
+    const int ref_word = W == 1 ? 0 : (int)(c >> 6);
+    const uint64_t ref_bit = (uint64_t)1 << (c & 63);
     const CandW *const step = w->cand_w;
     const int sh_p = pk->sh_p;
     const uint64_t one_parent = (uint64_t)1 << sh_p;
@@ -1320,13 +1323,19 @@ materialise_w(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
             node[nodes].parent = parent->chain;
             h->chain = (int32_t)nodes++;
         }
-        else { /* the skip, a pass-through or a fixed match */
+        else { /* the skip, or a pass-through */
             for (int j = 0; j < W; j++) {
                 h->hyp[j] = parent->hyp[j];
                 h->ref[j] = parent->ref[j];
             }
-            h->idx = next[p].idx;
-            h->last_end = next[p].last_end;
+            if (parent->ref[ref_word] & ref_bit) { /* inside a match chosen earlier */
+                h->idx = parent->idx;
+                h->last_end = parent->last_end;
+            }
+            else {
+                h->idx = (int16_t)(parent->idx + 1);
+                h->last_end = -1;
+            }
             h->chain = parent->chain;
         }
     }
@@ -1337,16 +1346,16 @@ materialise_w(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
 /* materialise_w() for one bit word and for two, out of line (see NEVER_INLINE). */
 NEVER_INLINE int
 materialise_1(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
-              Py_ssize_t skip_slot)
+              Py_ssize_t skip_slot, Py_ssize_t c)
 {
-    return materialise_w(w, pk, out, k, skip_slot, 1);
+    return materialise_w(w, pk, out, k, skip_slot, c, 1);
 }
 
 NEVER_INLINE int
 materialise_2(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
-              Py_ssize_t skip_slot)
+              Py_ssize_t skip_slot, Py_ssize_t c)
 {
-    return materialise_w(w, pk, out, k, skip_slot, 2);
+    return materialise_w(w, pk, out, k, skip_slot, c, 2);
 }
 
 /* uniform_run() on PathW records (the same rule; see there). */
@@ -1569,7 +1578,6 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
         uint64_t skip_top = 0;          /* its largest key (the sentinel's while empty) */
         int skip_unsorted = 0;          /* whether a skip key came below an earlier one */
         const PathW *const cur = w->cur_w;
-        NextW *const next = w->next_w;
         /* A path's key carries its own index in the parent field (materialise_w() writes it,
          * and a step that keeps the paths in place keeps it): the deltas added leave those bits
          * alone (their low bits are clear, or a candidate's slot, below the parent's index), so
@@ -1584,8 +1592,6 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
                                     * fixed matches */
                     continue;
                 }
-                next[p].idx = h->idx; /* inside a match chosen earlier: passes through */
-                next[p].last_end = h->last_end;
             }
             else {
                 /* a candidate not continuing the open chunk closes it (none open: no chunk) */
@@ -1608,8 +1614,6 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
                     key += sc->off_key;
                 }
                 key += chunk;
-                next[p].idx = (int16_t)(h->idx + 1);
-                next[p].last_end = -1;
             }
             /* The skip bucket is kept sorted as it is filled, like the others; its largest key
              * (skip_top, the sentinel 0 while it is empty) stays in a register, so a key above
@@ -1649,12 +1653,15 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
                 PathW *const head = w->cur_w;
                 for (Py_ssize_t p = 0; p < n; p++) {
                     head[p].key = skip_keys[p] & ~slot_mask; /* its index stays p */
-                    head[p].idx = next[p].idx;
-                    head[p].last_end = next[p].last_end;
+                    if (!(head[p].ref[ref_word] & ref_bit)) { /* the skip (a pass-through
+                                                                 * keeps idx and last_end) */
+                        head[p].idx = (int16_t)(head[p].idx + 1);
+                        head[p].last_end = -1;
+                    }
                 }
                 continue;
             }
-            if ((W == 1 ? materialise_1 : materialise_2)(w, pk, skip_keys, n, skip_b) < 0) {
+            if ((W == 1 ? materialise_1 : materialise_2)(w, pk, skip_keys, n, skip_b, c) < 0) {
                 return -1;
             }
         }
@@ -1667,7 +1674,7 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
             else {
                 out = order_step(w, keys, stride, count, n_b, n, k, slot_mask);
             }
-            if ((W == 1 ? materialise_1 : materialise_2)(w, pk, out, k, skip_b) < 0) {
+            if ((W == 1 ? materialise_1 : materialise_2)(w, pk, out, k, skip_b, c) < 0) {
                 return -1;
             }
         }
@@ -1937,10 +1944,9 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
         if (pk.packed && n_hyp >= 1 && n_hyp <= 128 && n_ref <= 128) {
             /* both segments in at most two bit words each: cur_bits holds wh hypothesis
              * words, then wr reference words */
-            Py_ssize_t cap_new = w->path_w_cap, cap_next = w->path_w_cap;
+            Py_ssize_t cap_new = w->path_w_cap;
             if (GROW(w->cur_w, w->path_w_cap, most) < 0 ||
-                grow((void **)&w->new_w, &cap_new, most, sizeof(PathW)) < 0 ||
-                grow((void **)&w->next_w, &cap_next, most, sizeof(NextW)) < 0) {
+                grow((void **)&w->new_w, &cap_new, most, sizeof(PathW)) < 0) {
                 return -1;
             }
             PathW *start_w = &w->cur_w[0];
