@@ -34,7 +34,7 @@ work_free(Work *w)
     FREE_EACH(w->entries, w->objs, w->first, w->fixed_at, w->assigned, w->slot, w->hyp_cov,
               w->ref_cov, w->weight, w->cur_head, w->new_head, w->cur_bits, w->new_bits, w->succ,
               w->keys, w->tmp, w->node, w->gain, w->bucket_n, w->step,
-              w->cur_w, w->new_w, w->next_w, w->cand_w);
+              w->cur_w, w->new_w, w->cand_w);
     memset(w, 0, sizeof(*w));
 }
 
@@ -504,46 +504,51 @@ typedef struct {
     int sh_p; /* search_packed(): the parent's index sits above this many slot bits */
 } Packing;
 
-/* Packing for every path of a search: bounds of each rank field over all paths, and bg bits
- * for the index below them. The entries' gains are read from w->gain (search() fills it first,
- * so each gain is computed once a pair). */
+/* Bounds of the packed rank fields over every path of a search, summed over its candidates
+ * while search() computes their gains (bounds_add()): neg_w lies in [-gain_pos, gain_neg], dist
+ * is at most the sum of all offsets (each candidate's offset counts at most once along a path).
+ * too_wide: a gain or a sum beyond 2**62, so that the ranks are not packed (it stays set, so the
+ * sums may go on wrapping after it without effect). */
+typedef struct {
+    uint64_t gain_pos, gain_neg, offsets;
+    int too_wide;
+} RankBounds;
+
+static inline void
+bounds_add(RankBounds *rb, int64_t gain, int64_t offset)
+{
+    const uint64_t limit = (uint64_t)1 << 62;
+    if (gain < INT64_MIN / 2 || gain > INT64_MAX / 2) {
+        rb->too_wide = 1;
+        return;
+    }
+    if (gain >= 0) {
+        rb->gain_pos += (uint64_t)gain;
+    }
+    else {
+        rb->gain_neg += (uint64_t)-gain;
+    }
+    rb->offsets += (uint64_t)offset;
+    rb->too_wide |= rb->gain_pos > limit || rb->gain_neg > limit || rb->offsets > limit;
+}
+
+/* Packing for every path of a search from the bounds of its rank fields, with bg bits for the
+ * index below them; chunks are at most one per position plus the final one. */
 static Packing
-packing_for(const Work *w, Py_ssize_t n_ref, int bg)
+packing_for(const RankBounds *rb, Py_ssize_t n_ref, int bg)
 {
     Packing pk = {0, 0, 0, 0, 0, 0};
-    /* neg_w lies in [-(sum of positive gains), sum of negative gains]; dist is at most the sum
-     * of all offsets (each candidate's offset counts at most once along a path); chunks at most
-     * one per position plus the final one. */
-    const uint64_t limit = (uint64_t)1 << 62;
-    uint64_t gain_pos = 0, gain_neg = 0, offsets = 0;
-    for (Py_ssize_t j = 0; j < n_ref; j++) {
-        for (Py_ssize_t k = w->first[j]; k < w->first[j + 1]; k++) {
-            const Entry *e = &w->entries[k];
-            const int64_t gain = w->gain[k];
-            if (gain < INT64_MIN / 2 || gain > INT64_MAX / 2) {
-                return pk;
-            }
-            const uint64_t g = (uint64_t)(gain < 0 ? -gain : gain);
-            if (gain >= 0) {
-                gain_pos += g;
-            }
-            else {
-                gain_neg += g;
-            }
-            offsets += (uint64_t)entry_offset(e, j);
-            if (gain_pos > limit || gain_neg > limit || offsets > limit) {
-                return pk;
-            }
-        }
+    if (rb->too_wide) {
+        return pk;
     }
-    const int bd = bit_width(offsets);
+    const int bd = bit_width(rb->offsets);
     const int bc = bit_width((uint64_t)n_ref + 1);
-    const int bw = bit_width(gain_pos + gain_neg);
+    const int bw = bit_width(rb->gain_pos + rb->gain_neg);
     if (bg + bd + bc + bw > 64) {
         return pk;
     }
     pk.packed = 1;
-    pk.bias = (int64_t)gain_pos;
+    pk.bias = (int64_t)rb->gain_pos;
     pk.sh_d = bg;
     pk.sh_c = bg + bd;
     pk.sh_w = bg + bd + bc;
@@ -563,23 +568,6 @@ entry_key(const Work *w, const Packing *pk, Py_ssize_t f, Py_ssize_t c)
 /* Steps with at most this many successors are sorted whole by insertion when their buckets are
  * not merged (search_packed()): short arrays, mostly in order. */
 #define INSERTION_ONLY 48
-
-/* The reference position an entry is filed under (binary search of first[]). */
-static Py_ssize_t
-entry_position(const Work *w, Py_ssize_t k, Py_ssize_t n_ref)
-{
-    Py_ssize_t lo = 0, hi = n_ref; /* first[lo] <= k < first[hi] */
-    while (hi - lo > 1) {
-        const Py_ssize_t mid = lo + (hi - lo) / 2;
-        if (w->first[mid] <= k) {
-            lo = mid;
-        }
-        else {
-            hi = mid;
-        }
-    }
-    return lo;
-}
 
 /* Materialise the successors w->succ[w->keys[0..k)] from the current paths into
  * new_head/new_bits, in that order; the step is at reference position c. */
@@ -1230,9 +1218,9 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
  * The same steps as search_packed(), on PathW records: a path's used words are W machine words
  * for each segment (W = 1 for segments of at most 64 words, 2 for at most 128), so a
  * candidate's test is 2W masks and a winner's bits are 2W ORs, with no span arithmetic and no
- * loop over words. The loop that makes the keys also records, for each parent, the idx and
- * last_end its skip successor (a skip, a pass-through or a fixed match) takes (NextW), so that a
- * winner is made without looking again at why it was made. Each step is written once for a
+ * loop over words. Quiet steps update the paths in place (quiet_step_w()); at the other steps
+ * a path's skip successor is a skip or a pass-through, told apart again by one bit when it wins
+ * (materialise_w()). Each step is written once for a
  * constant W (always inlined into search_packed_1() and search_packed_2()), so that the compiler
  * unrolls the word loops. Longer segments use search_packed(). */
 
@@ -1293,10 +1281,12 @@ load_step_w(Work *w, const Packing *pk, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t
 }
 
 /* Materialise the successors keyed by out[0..k) (full keys: rank, parent, slot) into new_w;
- * the step's candidates are in w->cand_w, the skip successors' idx and last_end in w->next_w. */
+ * the step is at reference position c, which has candidates (in w->cand_w) and no fixed match,
+ * so a skip successor is a skip (its parent's position c free) or a pass-through (inside a
+ * match chosen earlier). */
 ALWAYS_INLINE int
 materialise_w(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
-              Py_ssize_t skip_slot, const int W)
+              Py_ssize_t skip_slot, Py_ssize_t c, const int W)
 {
     const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
     const uint64_t slot_mask = pk->sh_p ? (~(uint64_t)0 >> (64 - pk->sh_p)) : 0;
@@ -1308,7 +1298,8 @@ materialise_w(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
     Py_ssize_t nodes = w->nodes;
     const PathW *const cur = w->cur_w;
     PathW *const nw = w->new_w;
-    const NextW *const next = w->next_w;
+    const int ref_word = W == 1 ? 0 : (int)(c >> 6);
+    const uint64_t ref_bit = (uint64_t)1 << (c & 63);
     const CandW *const step = w->cand_w;
     const int sh_p = pk->sh_p;
     const uint64_t one_parent = (uint64_t)1 << sh_p;
@@ -1332,13 +1323,19 @@ materialise_w(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
             node[nodes].parent = parent->chain;
             h->chain = (int32_t)nodes++;
         }
-        else { /* the skip, a pass-through or a fixed match */
+        else { /* the skip, or a pass-through */
             for (int j = 0; j < W; j++) {
                 h->hyp[j] = parent->hyp[j];
                 h->ref[j] = parent->ref[j];
             }
-            h->idx = next[p].idx;
-            h->last_end = next[p].last_end;
+            if (parent->ref[ref_word] & ref_bit) { /* inside a match chosen earlier */
+                h->idx = parent->idx;
+                h->last_end = parent->last_end;
+            }
+            else {
+                h->idx = (int16_t)(parent->idx + 1);
+                h->last_end = -1;
+            }
             h->chain = parent->chain;
         }
     }
@@ -1349,16 +1346,16 @@ materialise_w(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
 /* materialise_w() for one bit word and for two, out of line (see NEVER_INLINE). */
 NEVER_INLINE int
 materialise_1(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
-              Py_ssize_t skip_slot)
+              Py_ssize_t skip_slot, Py_ssize_t c)
 {
-    return materialise_w(w, pk, out, k, skip_slot, 1);
+    return materialise_w(w, pk, out, k, skip_slot, c, 1);
 }
 
 NEVER_INLINE int
 materialise_2(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
-              Py_ssize_t skip_slot)
+              Py_ssize_t skip_slot, Py_ssize_t c)
 {
-    return materialise_w(w, pk, out, k, skip_slot, 2);
+    return materialise_w(w, pk, out, k, skip_slot, c, 2);
 }
 
 /* uniform_run() on PathW records (the same rule; see there). */
@@ -1390,6 +1387,134 @@ uniform_run_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t kept, Py_
     return d;
 }
 
+/* What a quiet step at reference position c adds: the fixed match starting there (f >= 0), its
+ * key delta less the chunk, its hypothesis start, and the idx and last_end it sets. */
+typedef struct {
+    Py_ssize_t c, f;
+    int ref_word;
+    uint64_t ref_bit, one_chunk, fixed_key;
+    int64_t fixed_start, fixed_idx, fixed_last_end;
+} QuietStep;
+
+/* A path's one successor at a quiet step: *key, *idx and *last_end (the path's) updated; 0 when
+ * it has none (its position c used past its idx with no fixed match there: unreachable with
+ * consistent fixed matches). */
+ALWAYS_INLINE int
+quiet_successor(const PathW *h, const QuietStep *q, uint64_t *key, int64_t *idx,
+                int64_t *last_end)
+{
+    if (h->ref[q->ref_word] & q->ref_bit) {
+        if (q->c < *idx) { /* inside a match chosen earlier: passes through */
+            return 1;
+        }
+        if (q->f < 0) {
+            return 0;
+        }
+        *key += q->fixed_key; /* a fixed match's start */
+        if (*last_end != -1 && q->fixed_start != *last_end) {
+            *key += q->one_chunk;
+        }
+        *idx = q->fixed_idx;
+        *last_end = q->fixed_last_end;
+        return 1;
+    }
+    if (*last_end != -1) { /* the skip */
+        *key += q->one_chunk;
+    }
+    *idx += 1;
+    *last_end = -1;
+    return 1;
+}
+
+/* A quiet step (no candidate at reference position c, or a fixed match's) whose kept paths are
+ * not in step (else uniform_run_w() takes it): every path has one successor, with the same bits
+ * and chain, so each path is updated in place: its key takes the fixed match's delta or the
+ * skip's chunk, idx and last_end what the successor sets. The paths then stay in order unless
+ * a key came below the one before it; only then are they sorted, by their keys (which carry each
+ * path's index, so the sort is stable) into new_w, their indices rewritten, and the buffers
+ * swapped. A path with no successor (see quiet_successor()) is left out and the later paths
+ * move down over it, with their new index. Returns the number of paths kept (0: none had a
+ * successor, the paths are untouched). */
+ALWAYS_INLINE Py_ssize_t
+quiet_step_w(Work *w, const Packing *pk, Py_ssize_t kept, Py_ssize_t c, const int W)
+{
+    const int sh_p = pk->sh_p;
+    const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
+    QuietStep q = {c, w->fixed_at[c], W == 1 ? 0 : (int)(c >> 6), (uint64_t)1 << (c & 63),
+                   (uint64_t)1 << pk->sh_c, 0, 0, 0, 0};
+    if (q.f >= 0) {
+        const Entry *m = &w->entries[q.f];
+        q.fixed_key = entry_key(w, pk, q.f, c);
+        q.fixed_start = m->hyp_start;
+        q.fixed_idx = c + m->ref_len;
+        q.fixed_last_end = m->hyp_start + m->hyp_len;
+    }
+    PathW *const cur = w->cur_w;
+    uint64_t *const keys = w->keys; /* the keys in path order, for a sort */
+    uint64_t top = 0;               /* the last key written (no key is below 0) */
+    int unsorted = 0;
+    Py_ssize_t p = 0;
+    for (; p < kept; p++) {
+        PathW *h = &cur[p];
+        uint64_t key = h->key;
+        int64_t idx = h->idx, last_end = h->last_end;
+        if (!quiet_successor(h, &q, &key, &idx, &last_end)) {
+            break;
+        }
+        unsorted |= key < top;
+        top = key;
+        keys[p] = key;
+        h->key = key;
+        h->idx = (int16_t)idx;
+        h->last_end = (int16_t)last_end;
+    }
+    Py_ssize_t n = p;
+    if (p < kept) { /* path p has no successor: the later paths that have one move down */
+        for (p++; p < kept; p++) {
+            const PathW *h = &cur[p];
+            uint64_t key = h->key;
+            int64_t idx = h->idx, last_end = h->last_end;
+            if (!quiet_successor(h, &q, &key, &idx, &last_end)) {
+                continue;
+            }
+            key = (key & ~index_mask) | ((uint64_t)n << sh_p);
+            unsorted |= key < top;
+            top = key;
+            keys[n] = key;
+            cur[n] = *h;
+            cur[n].key = key;
+            cur[n].idx = (int16_t)idx;
+            cur[n].last_end = (int16_t)last_end;
+            n++;
+        }
+    }
+    if (unsorted) {
+        insertion_sort_keys(keys, n);
+        PathW *const nw = w->new_w;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            const uint64_t low = keys[i] & index_mask;
+            nw[i] = cur[low >> sh_p];
+            nw[i].key = (keys[i] - low) | ((uint64_t)i << sh_p);
+        }
+        w->cur_w = nw;
+        w->new_w = cur;
+    }
+    return n;
+}
+
+/* quiet_step_w() for one bit word and for two, out of line (see NEVER_INLINE). */
+NEVER_INLINE Py_ssize_t
+quiet_step_1(Work *w, const Packing *pk, Py_ssize_t kept, Py_ssize_t c)
+{
+    return quiet_step_w(w, pk, kept, c, 1);
+}
+
+NEVER_INLINE Py_ssize_t
+quiet_step_2(Work *w, const Packing *pk, Py_ssize_t kept, Py_ssize_t c)
+{
+    return quiet_step_w(w, pk, kept, c, 2);
+}
+
 /* search_packed() for segments of at most 64 W words each, on PathW records (w->cur_w[0] is
  * the start path); leaves the best final path's chain in *best_chain. */
 ALWAYS_INLINE int
@@ -1411,7 +1536,19 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
             }
         }
         const Py_ssize_t lo = w->first[c], hi = w->first[c + 1];
-        maybe_synced = w->fixed_at[c] >= 0 || (hi == lo && w->ref_cov[c] == 0);
+        if (quiet_position(w, c)) {
+            /* After a step at a fixed match, or at a position no candidate starts at or
+             * covers, every path has the same idx and last_end (with consistent coverage
+             * counts; the run checks): the quiet steps after it may run as one. */
+            maybe_synced = w->fixed_at[c] >= 0 || w->ref_cov[c] == 0;
+            const Py_ssize_t n = (W == 1 ? quiet_step_1 : quiet_step_2)(w, pk, kept, c);
+            kept = n > 0 ? n : 1; /* none: the jar warns and carries on with the best path */
+            continue;
+        }
+        /* From here on the position has candidates and none is fixed (a fixed match is the
+         * only candidate at its position): a path whose position c is used is inside a match
+         * chosen earlier, and passes through. */
+        maybe_synced = 0;
         const Py_ssize_t n_b = hi - lo + 1, skip_b = hi - lo;
         if (GROW(w->bucket_n, w->bucket_cap, n_b) < 0) {
             return -1;
@@ -1436,25 +1573,11 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
          * than BUCKET_MAX_KEPT paths) sorts all its keys together in order_step(), and filing
          * its buckets the same way keeps the loop free of a test of which kind of step it is. */
         const int merged = n_b <= BUCKET_MAX && kept <= BUCKET_MAX_KEPT;
-        /* A fixed match starting here: its key delta (less the chunk), hypothesis start, and
-         * the idx and last_end it sets. */
-        const Py_ssize_t f = w->fixed_at[c];
-        uint64_t fixed_key = 0;
-        int64_t fixed_start = 0;
-        NextW fixed_next = {0, 0};
-        if (f >= 0) {
-            const Entry *m = &w->entries[f];
-            fixed_key = entry_key(w, pk, f, c);
-            fixed_start = m->hyp_start;
-            fixed_next.idx = (int16_t)(c + m->ref_len);
-            fixed_next.last_end = (int16_t)(m->hyp_start + m->hyp_len);
-        }
         Py_ssize_t n_cand = 0;
         uint64_t *skip_end = skip_keys; /* the skip bucket's next free place */
         uint64_t skip_top = 0;          /* its largest key (the sentinel's while empty) */
         int skip_unsorted = 0;          /* whether a skip key came below an earlier one */
         const PathW *const cur = w->cur_w;
-        NextW *const next = w->next_w;
         /* A path's key carries its own index in the parent field (materialise_w() writes it,
          * and a step that keeps the paths in place keeps it): the deltas added leave those bits
          * alone (their low bits are clear, or a candidate's slot, below the parent's index), so
@@ -1465,19 +1588,9 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
             const int64_t last_end = h->last_end;
             uint64_t key = h->key | (uint64_t)skip_b;
             if (h->ref[ref_word] & ref_bit) {
-                if (c >= h->idx) { /* a fixed match's start (else inside a chosen match) */
-                    if (f < 0) { /* unreachable with consistent fixed matches */
-                        continue;
-                    }
-                    key += fixed_key;
-                    if (last_end != -1 && fixed_start != last_end) {
-                        key += one_chunk;
-                    }
-                    next[p] = fixed_next;
-                }
-                else {
-                    next[p].idx = h->idx;
-                    next[p].last_end = h->last_end;
+                if (c >= h->idx) { /* used, with no fixed match: unreachable with consistent
+                                    * fixed matches */
+                    continue;
                 }
             }
             else {
@@ -1501,8 +1614,6 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
                     key += sc->off_key;
                 }
                 key += chunk;
-                next[p].idx = (int16_t)(h->idx + 1);
-                next[p].last_end = -1;
             }
             /* The skip bucket is kept sorted as it is filled, like the others; its largest key
              * (skip_top, the sentinel 0 while it is empty) stays in a register, so a key above
@@ -1542,12 +1653,15 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
                 PathW *const head = w->cur_w;
                 for (Py_ssize_t p = 0; p < n; p++) {
                     head[p].key = skip_keys[p] & ~slot_mask; /* its index stays p */
-                    head[p].idx = next[p].idx;
-                    head[p].last_end = next[p].last_end;
+                    if (!(head[p].ref[ref_word] & ref_bit)) { /* the skip (a pass-through
+                                                                 * keeps idx and last_end) */
+                        head[p].idx = (int16_t)(head[p].idx + 1);
+                        head[p].last_end = -1;
+                    }
                 }
                 continue;
             }
-            if ((W == 1 ? materialise_1 : materialise_2)(w, pk, skip_keys, n, skip_b) < 0) {
+            if ((W == 1 ? materialise_1 : materialise_2)(w, pk, skip_keys, n, skip_b, c) < 0) {
                 return -1;
             }
         }
@@ -1560,7 +1674,7 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
             else {
                 out = order_step(w, keys, stride, count, n_b, n, k, slot_mask);
             }
-            if ((W == 1 ? materialise_1 : materialise_2)(w, pk, out, k, skip_b) < 0) {
+            if ((W == 1 ? materialise_1 : materialise_2)(w, pk, out, k, skip_b, c) < 0) {
                 return -1;
             }
         }
@@ -1731,13 +1845,28 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
             }
         }
     }
-    /* Fixed matches (spec 4.1). */
+    /* Fixed matches (spec 4.1), and in the same pass the buffers' sizes: the most paths any
+     * step keeps (min(beam, product of (candidates + 1))), the most successors any step
+     * generates (paths kept times (candidates + 1)) and the most candidates at a position plus
+     * the skip. A product past 2**31 - 1 is an error only if the pair is searched. */
     Py_ssize_t n_fixed = 0;
+    Py_ssize_t cap = 1, most = 1, most_succ = 1, most_fan = 1;
+    int fan_ok = 1;
     w->nodes = 0;
     for (Py_ssize_t j = 0; j < n_ref; j++) {
+        const Py_ssize_t fan = w->first[j + 1] - w->first[j] + 1;
+        most_fan = fan > most_fan ? fan : most_fan;
+        if (fan_ok) {
+            /* cap <= 2**31 - 1 and fan <= 2**31 (at most 2**31 - 1 candidates): no overflow */
+            const Py_ssize_t succ = cap * fan;
+            fan_ok = succ <= INT32_MAX;
+            most_succ = succ > most_succ ? succ : most_succ;
+            cap = succ > beam ? beam : succ;
+            most = cap > most ? cap : most;
+        }
         w->fixed_at[j] = -1;
         w->assigned[j] = -1;
-        if (w->first[j + 1] - w->first[j] != 1) {
+        if (fan != 2) {
             continue;
         }
         const Entry *c = &w->entries[w->first[j]];
@@ -1750,25 +1879,16 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
         }
         if (ok) {
             w->fixed_at[j] = w->first[j];
+            w->assigned[j] = w->first[j];
             n_fixed++;
         }
     }
     if (n_fixed != w->n_cands) {
-        const Py_ssize_t wh = (n_hyp + 63) / 64, wr = (n_ref + 63) / 64, bw = wh + wr;
-        /* The most paths any step keeps (min(beam, product of (candidates + 1))) and the most
-         * successors any step generates (paths kept times (candidates + 1)). */
-        Py_ssize_t cap = 1, most = 1, most_succ = 1, most_fan = 1;
-        for (Py_ssize_t j = 0; j < n_ref; j++) {
-            const Py_ssize_t fan = w->first[j + 1] - w->first[j] + 1;
-            most_fan = fan > most_fan ? fan : most_fan;
-            if (cap > INT32_MAX / fan) {
-                PyErr_SetString(PyExc_OverflowError, "beam search: too many partial alignments");
-                return -1;
-            }
-            most_succ = cap * fan > most_succ ? cap * fan : most_succ;
-            cap = cap * fan > beam ? beam : cap * fan;
-            most = cap > most ? cap : most;
+        if (!fan_ok) {
+            PyErr_SetString(PyExc_OverflowError, "beam search: too many partial alignments");
+            return -1;
         }
+        const Py_ssize_t wh = (n_hyp + 63) / 64, wr = (n_ref + 63) / 64, bw = wh + wr;
         /* Buffers in pairs share one capacity (they grow by the same rule from the same
          * size): new_head with cur_head, new_bits with cur_bits, keys and tmp with succ.
          * search_packed_w() puts a sentinel before each of a step's buckets: most_fan more. */
@@ -1787,36 +1907,46 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
         if (GROW(w->gain, w->gain_cap, w->n_cands ? w->n_cands : 1) < 0) {
             return -1;
         }
-        for (Py_ssize_t k = 0; k < w->n_cands; k++) {
-            w->gain[k] = entry_gain(w, &w->entries[k]);
-        }
+        /* Each entry's gain once a pair, the bounds of the rank fields, the start path's bits
+         * (the fixed matches'), in one pass over the positions. */
         memset(w->cur_bits, 0, (size_t)bw * sizeof(uint64_t));
+        RankBounds rb = {0, 0, 0, 0};
+        for (Py_ssize_t j = 0; j < n_ref; j++) {
+            for (Py_ssize_t k = w->first[j]; k < w->first[j + 1]; k++) {
+                const Entry *e = &w->entries[k];
+                w->gain[k] = entry_gain(w, e);
+                bounds_add(&rb, w->gain[k], entry_offset(e, j));
+            }
+            if (w->fixed_at[j] >= 0) {
+                const Entry *c = &w->entries[w->fixed_at[j]];
+                if (c->hyp_len == 1 && c->ref_len == 1) { /* most: one bit each */
+                    w->cur_bits[c->hyp_start >> 6] |= (uint64_t)1 << (c->hyp_start & 63);
+                    w->cur_bits[wh + (j >> 6)] |= (uint64_t)1 << (j & 63);
+                }
+                else {
+                    const Span hs = make_span(c->hyp_start, c->hyp_len, 0);
+                    const Span rs = make_span(j, c->ref_len, wh);
+                    span_set(w->cur_bits, &hs);
+                    span_set(w->cur_bits, &rs);
+                }
+            }
+        }
         /* The low bits of a key tell successors apart: (parent, slot) in search_packed(),
          * slot being the candidate's place at the position or one past the last for the skip
          * (the same order as generation), which also bounds the generation index; most_fan
          * (the most candidates at a position, plus the skip) is taken in the loop above. */
         const int sh_p = bit_width((uint64_t)(most_fan - 1));
-        Packing pk = packing_for(w, n_ref, bit_width((uint64_t)(most - 1)) + sh_p);
+        Packing pk = packing_for(&rb, n_ref, bit_width((uint64_t)(most - 1)) + sh_p);
         pk.sh_p = sh_p;
         const Head start = {0, 0, 0, 0, -1, -1, 0};
         w->cur_head[0] = start;
-        for (Py_ssize_t j = 0; j < n_ref; j++) {
-            if (w->fixed_at[j] >= 0) {
-                const Entry *c = &w->entries[w->fixed_at[j]];
-                const Span hs = make_span(c->hyp_start, c->hyp_len, 0);
-                const Span rs = make_span(j, c->ref_len, wh);
-                span_set(w->cur_bits, &hs);
-                span_set(w->cur_bits, &rs);
-            }
-        }
         int64_t best_chain = -1;
         if (pk.packed && n_hyp >= 1 && n_hyp <= 128 && n_ref <= 128) {
             /* both segments in at most two bit words each: cur_bits holds wh hypothesis
              * words, then wr reference words */
-            Py_ssize_t cap_new = w->path_w_cap, cap_next = w->path_w_cap;
+            Py_ssize_t cap_new = w->path_w_cap;
             if (GROW(w->cur_w, w->path_w_cap, most) < 0 ||
-                grow((void **)&w->new_w, &cap_new, most, sizeof(PathW)) < 0 ||
-                grow((void **)&w->next_w, &cap_next, most, sizeof(NextW)) < 0) {
+                grow((void **)&w->new_w, &cap_new, most, sizeof(PathW)) < 0) {
                 return -1;
             }
             PathW *start_w = &w->cur_w[0];
@@ -1840,14 +1970,15 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
                                                               &best_chain) < 0) {
             return -1;
         }
+        /* The chain runs from the last chosen match back to the first, so the positions they
+         * are filed under decrease along it: one walk down first[] finds them all. */
+        Py_ssize_t j = n_ref - 1;
         for (int64_t node = best_chain; node != -1; node = w->node[node].parent) {
             const Py_ssize_t k = w->node[node].cand;
-            w->assigned[entry_position(w, k, n_ref)] = k;
-        }
-    }
-    for (Py_ssize_t j = 0; j < n_ref; j++) {
-        if (w->fixed_at[j] >= 0) {
-            w->assigned[j] = w->fixed_at[j];
+            while (w->first[j] > k) {
+                j--;
+            }
+            w->assigned[j] = k;
         }
     }
     return 0;

@@ -372,11 +372,6 @@ typedef struct {
     int32_t cand, parent;
 } Node;
 
-/* What the skip successor of a path (skip, pass-through or fixed match) sets: idx, last_end. */
-typedef struct {
-    int16_t idx, last_end;
-} NextW;
-
 #define ENTRY_MAX_HYP_LEN 65535
 #define ENTRY_MAX_REF_LEN 255
 #define ENTRY_MAX_STAGE 255
@@ -415,7 +410,6 @@ typedef struct {
     StepCand *step; /* packed searches: the candidates of the current step */
     Py_ssize_t step_cap;
     PathW *cur_w, *new_w; /* packed searches of up to 128 words: the paths of two steps */
-    NextW *next_w;        /* their skip successors' idx and last_end, by parent */
     Py_ssize_t path_w_cap;
     CandW *cand_w; /* packed searches of up to 128 words: the candidates of the current step */
     Py_ssize_t cand_w_cap;

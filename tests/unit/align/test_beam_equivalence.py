@@ -174,6 +174,20 @@ def test_fixed_only_and_empty_stores() -> None:
     assert_beams_agree(CandidateStore(5, 0), JAR_WEIGHTS, 40)
 
 
+def test_the_limit_on_partial_alignments_applies_only_to_searched_pairs() -> None:
+    # 40 fixed matches with a beam of 2**40: the product of (candidates + 1) is 2**40, but a pair
+    # whose candidates are all fixed is not searched, so nothing is refused
+    fixed = CandidateStore(40, 40)
+    fixed.extend([Match(j, 1, j, 1, 0) for j in range(40)])
+    assert beam_align_compiled(fixed, JAR_WEIGHTS, beam=2**40) == fixed_matches(fixed)
+    # two candidates at each of 20 positions: 3**20 paths would exceed 2**31 - 1
+    ambiguous = CandidateStore(21, 20)
+    ambiguous.extend([Match(j, 1, j + d, 1, 0) for j in range(20) for d in (0, 1)])
+    with pytest.raises(OverflowError, match="too many partial alignments"):
+        beam_align_compiled(ambiguous, JAR_WEIGHTS, beam=2**40)
+    assert_beams_agree(ambiguous, JAR_WEIGHTS, 40)
+
+
 def test_spec_example_1() -> None:
     # spec 4.6 example 1: "the cat the dog" vs "the dog the cat", exact only
     store = CandidateStore(4, 4)
