@@ -3,6 +3,7 @@ the option) and 1 for a data or output error; output paths are checked before an
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -125,6 +126,29 @@ def test_failed_side_file_is_named_and_removed(files: Path) -> None:
         "meteor-eval bleu: error: cannot write out.stats: File too large"
     ]
     assert not (files / "out.stats").exists()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a pipe opened again by /dev/fd, as on Linux")
+def test_input_that_cannot_be_read_again_leaves_no_side_file(files: Path) -> None:
+    """--stats reads the input a second time (the references' digest); a pipe gives nothing the
+    second time. That is an error, and it comes before any side file is written."""
+    read_end, write_end = os.pipe()
+    os.write(write_end, (files / "hyp.txt").read_bytes())
+    os.close(write_end)
+    try:
+        done = _cli(
+            "score",
+            *("--hyp", f"/dev/fd/{read_end}", "--ref", "ref.txt"),
+            *("--stats", "s.stats", "--alignments", "a.jsonl"),
+            cwd=files,
+            pass_fds=(read_end,),
+        )
+    finally:
+        os.close(read_end)
+    assert done.returncode == 1
+    assert f"/dev/fd/{read_end} has 0 lines but ref.txt has 2" in done.stderr
+    assert not (files / "s.stats").exists()
+    assert not (files / "a.jsonl").exists()
 
 
 def test_empty_input_warns(files: Path) -> None:

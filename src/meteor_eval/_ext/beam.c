@@ -1489,7 +1489,12 @@ quiet_step_w(Work *w, const Packing *pk, Py_ssize_t kept, Py_ssize_t c, const in
         }
     }
     if (unsorted) {
-        insertion_sort_keys(keys, n);
+        if (n <= INSERTION_ONLY) {
+            insertion_sort_keys(keys, n);
+        }
+        else { /* many keys may move back (a wide beam): O(n log n); the keys are distinct */
+            partial_sort_keys(keys, n, n, 2 * bit_width((uint64_t)n) + 2);
+        }
         PathW *const nw = w->new_w;
         for (Py_ssize_t i = 0; i < n; i++) {
             const uint64_t low = keys[i] & index_mask;
@@ -1857,12 +1862,16 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
         const Py_ssize_t fan = w->first[j + 1] - w->first[j] + 1;
         most_fan = fan > most_fan ? fan : most_fan;
         if (fan_ok) {
-            /* cap <= 2**31 - 1 and fan <= 2**31 (at most 2**31 - 1 candidates): no overflow */
-            const Py_ssize_t succ = cap * fan;
-            fan_ok = succ <= INT32_MAX;
-            most_succ = succ > most_succ ? succ : most_succ;
-            cap = succ > beam ? beam : succ;
-            most = cap > most ? cap : most;
+            /* cap <= 2**31 - 1 and fan <= 2**31 (at most 2**31 - 1 candidates): the product
+             * fits in 64 bits, also where Py_ssize_t has 32 */
+            const int64_t product = (int64_t)cap * (int64_t)fan;
+            fan_ok = product <= INT32_MAX;
+            if (fan_ok) {
+                const Py_ssize_t succ = (Py_ssize_t)product;
+                most_succ = succ > most_succ ? succ : most_succ;
+                cap = succ > beam ? beam : succ;
+                most = cap > most ? cap : most;
+            }
         }
         w->fixed_at[j] = -1;
         w->assigned[j] = -1;

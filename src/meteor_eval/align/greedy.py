@@ -215,17 +215,19 @@ def _word_function(fn: object) -> Callable[[str], Any] | None:
 def greedy_align_python(
     hyp_words: Sequence[str],
     ref_words: Sequence[str],
-    stem: WordFunction | None,
-    synonyms: SynonymFunction | None,
+    stem: WordFunction | None = None,
+    synonyms: SynonymFunction | None = None,
     raw_names: bool = False,
 ) -> list[GreedyMatch]:
     """:func:`greedy_align` in pure Python, the reference for the compiled kernel: the same
-    result from the kernel's arguments (``stem`` and ``synonyms`` always given), so that either
-    one serves :func:`greedy_align`.
+    result from the same arguments, which it also takes by position as the kernel does, so that
+    either one serves :func:`greedy_align`.
 
     Example:
-        >>> greedy_align_python(["a", "b", "a"], ["a", "c", "b"], None, None)
+        >>> greedy_align_python(["a", "b", "a"], ["a", "c", "b"])
         [(1, 2, 0), (2, 0, 0)]
+        >>> greedy_align_python(["cats"], ["a", "cat"], stem=lambda word: word.rstrip("s"))
+        [(0, 1, 1)]
     """
     stem_of = _word_function(stem)
     synonyms_of = _word_function(synonyms)

@@ -47,8 +47,8 @@ class WordTypes(dict[str, int]):
             types, keeps the table near 45 MB at about 340 bytes a type with its words; a
             scorer then starts a new one).
         functions_of, stems_of, paraphrases_of: The same properties of many tokens in one
-            call (a sequence of flags or ids, in order; flags given as ``bytes`` must be 0 or
-            1 and are stored as they are), used instead of ``function``, ``stem`` and
+            call (a sequence of flags or ids, in order; ``bytes`` of flags that are all 0 or
+            1 are stored as they are), used instead of ``function``, ``stem`` and
             ``paraphrase`` when given: a table's new word types are new to it, so a caller
             can skip its per-token caches and compute a batch at C speed.
 
@@ -149,7 +149,9 @@ class WordTypes(dict[str, int]):
         identities = list(map(self._identity, tokens))
         if self._functions_of is not None:
             flags = self._functions_of(tokens)
-            functions = flags if type(flags) is bytes else bytes(map(bool, flags))
+            if type(flags) is not bytes or flags.translate(None, b"\x00\x01"):
+                flags = bytes(map(bool, flags))  # any other value: 1 where it is true
+            functions = flags
         else:
             functions = bytes(map(bool, map(self._function, tokens)))  # True/False -> 1/0
         stems: Sequence[int] | None = None

@@ -486,7 +486,9 @@ class Metric(ABC, Generic[ScoreT]):
         for part in run_chunks(self, pairs, "chunk_total", run, _count):
             self.add_chunk(total, part)
         if total.count == 0:
-            warn_empty(stacklevel=4)  # at the caller of corpus_score or parallel.corpus_total
+            # At the caller of corpus_score or of parallel.corpus_total; a comparison's local
+            # engine calls this from parallel's run of one system, whose line it names.
+            warn_empty(stacklevel=4)
         return total
 
     def add_chunk(self, total: Total, part: Total) -> None:

@@ -377,12 +377,13 @@ def _read_stem_table(path: Path) -> dict[int, str]:
         lines = _JAVA_LINE_BREAK.split(text)
     table: dict[int, str] = {}
     java_hash = _java_string_hash
+    java_split, java_int = _JAVA_WHITESPACE.split, _JAVA_INT.fullmatch  # once, not a line
     for number, line in enumerate(lines, start=1):
         if line.isascii() and not odd_ascii:
             fields = line.split(None, 3)
         else:  # Python's split() would also break at e.g. U+00A0, which Java keeps in a token
-            fields = _JAVA_WHITESPACE.split(line.strip(" \t\n\r\f"), 3)
-        if len(fields) < 3 or not _JAVA_INT.fullmatch(fields[1]):
+            fields = java_split(line.strip(" \t\n\r\f"), 3)
+        if len(fields) < 3 or not java_int(fields[1]):
             if fields in ([], [""]):
                 continue  # blank line (the jar would fail on it)
             raise ResourceError(

@@ -144,6 +144,27 @@ def test_beams_wider_than_every_step() -> None:
             assert_beams_agree(store, JAR_WEIGHTS, beam)
 
 
+@pytest.mark.parametrize("seed", [35, 48])
+def test_wide_beams_over_quiet_steps(seed: int) -> None:
+    """A fixed match every third word (no other candidate uses its words) and candidates near
+    the diagonal between them, 100 words, beam 49: at the fixed matches' quiet steps more than
+    48 paths fall out of order and are sorted the other way than by insertion, and later steps
+    cut them to the beam, so a wrong order would change the alignment (these two seeds are ones
+    where leaving those paths unsorted does)."""
+    rng = random.Random(seed)
+    n, every, width = rng.randint(30, 120), rng.choice((2, 3, 4)), rng.randint(2, 6)
+    assert (n, every, width) == (100, 3, 3)
+    store = CandidateStore(n, n)
+    for j in range(n):
+        if j % every == 0:
+            store.add(Match(j, 1, j, 1, 0))
+            continue
+        for h in range(max(0, j - width), min(n, j + width + 1)):
+            if h % every and rng.random() < 0.6:
+                store.add(Match(j, 1, h, 1, rng.randrange(4)))
+    assert_beams_agree(store, JAR_WEIGHTS, 49)
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_align_stages_matches_the_python_store(seed: int) -> None:
     rng = random.Random(700 + seed)

@@ -74,3 +74,17 @@ def test_a_batch_callable_of_the_wrong_length_changes_nothing() -> None:
     with pytest.raises(ValueError, match="one value a token"):
         types.add(["a", "b"])
     assert len(types) == 0 and len(types.hashes) == 0
+
+
+@pytest.mark.parametrize(
+    ("flags", "stored"),
+    [
+        (b"\x01\x00\x00", b"\x01\x00\x00"),  # 0/1 bytes: kept as they are
+        (b"\x02\x00\xff", b"\x01\x00\x01"),  # other bytes: 1 where true, as any sequence
+        ([True, False, 7], b"\x01\x00\x01"),
+    ],
+)
+def test_batch_function_flags_are_stored_as_0_or_1(flags: bytes | list[int], stored: bytes) -> None:
+    types = WordTypes(identity=len, function=None, functions_of=lambda tokens: flags)
+    types.intern(("the", "cat", "of"))
+    assert bytes(types.functions) == stored
