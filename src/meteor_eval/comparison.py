@@ -25,21 +25,20 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from meteor_eval._lazy import lazy_names
-from meteor_eval.errors import ConfigError, InputError, WorkBudgetError, warn_renamed
-from meteor_eval.io import EncodingErrors
-from meteor_eval.metrics.protocol import Metric, Pair
+from meteor_eval.errors import ConfigError, InputError, warn_renamed
+from meteor_eval.metrics.protocol import Metric
 from meteor_eval.results import ComparisonResult, SystemRun, flatten
+from meteor_eval.systems import ProgressCallback, Systems
 
 if TYPE_CHECKING:
     # Imported where used: a run without significance tests, documents or statistics files
     # does not pay their modules' imports (their dataclasses are made at import).
     from meteor_eval._significance_settings import Significance as Significance
-    from meteor_eval.documents import Documents
     from meteor_eval.statsfile import StoredSystems
 
 __all__ = [
@@ -54,10 +53,6 @@ __all__ = [
     "flatten",
     "run",
 ]
-
-#: ``progress(system, metric, done, total)``: segments scored so far of one system and metric
-#: (``total``: the number of segments when known beforehand, else ``None``).
-ProgressCallback = Callable[[str, str, int, "int | None"], None]
 
 
 #: ``Significance`` is imported from :mod:`meteor_eval._significance_settings` on first use (PEP
@@ -104,71 +99,6 @@ def _systems(
     if not systems:
         raise InputError("systems: no system")
     return dict(systems), references
-
-
-@dataclass
-class Systems:
-    """The systems of a request and how to read each one's segments.
-
-    Attributes:
-        names: One name per system, in order.
-        sources: Per system, the hypothesis file (``None`` for in-memory systems): named in
-            errors, counted for progress totals.
-        pairs: ``pairs(k)`` streams system ``k``'s ``(hypothesis, references)`` pairs; it may be
-            called once per metric (for files: a :class:`~meteor_eval.parallel.Files`, whose
-            worker processes read their own byte ranges).
-        ref_sources: The reference files, which Dask workers may read themselves (empty for
-            in-memory systems or standard input).
-        errors: How invalid UTF-8 is read (``"strict"`` or ``"replace"``).
-        documents: In document mode, the documents (ids and lines; the same for every
-            system, whose pairs are then the documents').
-    """
-
-    names: list[str]
-    sources: list[str | None]
-    pairs: Callable[[int], Iterable[Pair]]
-    ref_sources: list[str] = field(default_factory=list)
-    errors: EncodingErrors = "strict"
-    documents: Documents | None = None
-
-    def locate(self, k: int, error: WorkBudgetError) -> str:
-        """A work budget's error of system ``k`` with its file and line, or in document mode
-        its file and document (id and lines)."""
-        source = self.sources[k] or self.names[k]
-        if self.documents is None or error.line is None:
-            return f"{source}, {error}"
-        bare = WorkBudgetError(error.metric, error.kind, error.units, error.budget)
-        return f"{source}, {self.documents.where(error.line - 1)}: {bare}"
-
-    @classmethod
-    def from_lists(
-        cls, systems: Mapping[str, Sequence[str]], references: Sequence[Sequence[str]]
-    ) -> Systems:
-        """In-memory systems: per name, each segment's hypothesis; ``references[i]`` the
-        references of segment ``i`` (every segment is checked, as by ``corpus_score``).
-
-        Raises:
-            TypeError: a bare string where a sequence is expected.
-            InputError: no system, a system of another length, a segment without reference.
-        """
-        from meteor_eval.metrics.base import check_corpus, check_segment
-
-        if isinstance(systems, str) or not isinstance(systems, Mapping):
-            raise TypeError("systems: expected a mapping of system name -> hypotheses")
-        if not systems:
-            raise InputError("systems: no system")
-        checked: list[list[Pair]] = []
-        for name, hypotheses in systems.items():
-            try:
-                check_corpus(hypotheses, references)
-                pairs: list[Pair] = []
-                for index, (hyp, refs) in enumerate(zip(hypotheses, references, strict=True)):
-                    check_segment(index, hyp, refs)
-                    pairs.append((hyp, refs))
-            except InputError as exc:
-                raise InputError(f"system {name!r}: {exc}") from None
-            checked.append(pairs)
-        return cls(list(systems), [None] * len(checked), lambda k: iter(checked[k]))
 
 
 @dataclass(frozen=True)

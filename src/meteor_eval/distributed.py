@@ -48,7 +48,7 @@ from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
 from meteor_eval.results import SystemRun
 
 if TYPE_CHECKING:
-    from meteor_eval.comparison import Systems
+    from meteor_eval.systems import Systems
 
 __all__ = [
     "DEFAULT_CHUNK_LINES",

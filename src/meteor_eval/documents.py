@@ -37,16 +37,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from meteor_eval.errors import InputError
 
-if TYPE_CHECKING:
-    from meteor_eval.comparison import Systems
-
 __all__ = [
     "Documents",
-    "as_documents",
     "document_pairs",
     "join_documents",
     "read_doc_field",
@@ -207,38 +203,3 @@ def document_pairs(
         refs.append(group)
     docs = join_documents(hyps, refs, doc_ids, separator=separator, source=source)
     return list(zip(docs.hypotheses, docs.references, strict=True)), docs
-
-
-def as_documents(systems: Systems, ids: list[str], *, source: str, separator: str = " ") -> Systems:
-    """``systems`` (a comparison's, :class:`meteor_eval.comparison.Systems`) in document mode:
-    each system's segments joined into the documents of ``ids`` (one id per segment; errors
-    name them as ``source``), read and joined once per system, since every metric scores the
-    same documents. The ids are checked against the first system before anything is scored.
-    """
-    joined: dict[int, list[tuple[str, Sequence[str]]]] = {}
-    documents: list[Documents] = []
-    segment_pairs = systems.pairs
-
-    def pairs(k: int) -> Iterable[tuple[str, Sequence[str]]]:
-        if k not in joined:
-            joined[k], docs = document_pairs(
-                segment_pairs(k), ids, separator=separator, source=source
-            )
-            documents.append(docs)
-        return iter(joined[k])
-
-    pairs(0)  # the ids checked against the first system before anything is scored
-    systems.pairs = pairs
-    systems.documents = documents[0]
-    from meteor_eval._log import get_logger
-
-    joiner = "a space" if separator == " " else "a newline"
-    get_logger("meteor_eval.documents").info(
-        "document mode: %s documents of %s segments (ids from %s), each document's segments "
-        "joined with %s; every score below is per document",
-        f"{len(ids and documents[0].ids):,}",
-        f"{len(ids):,}",
-        source,
-        joiner,
-    )
-    return systems

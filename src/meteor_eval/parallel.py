@@ -63,7 +63,7 @@ from meteor_eval.pool import (
 from meteor_eval.results import SystemRun
 
 if TYPE_CHECKING:
-    from meteor_eval.comparison import ProgressCallback, Systems
+    from meteor_eval.systems import ProgressCallback, Systems
 
 __all__ = [
     "DEFAULT_CHUNK_SIZE",

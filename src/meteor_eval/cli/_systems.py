@@ -224,10 +224,8 @@ def load_systems(options: InputOptions) -> SystemsInput:
     )
     if found is None:
         return systems
-    from meteor_eval.documents import as_documents
-
     ids, source, separator = found
-    return as_documents(systems, ids, source=source, separator=separator)
+    return systems.in_documents(ids, source=source, separator=separator)
 
 
 def _load_segments(options: InputOptions) -> SystemsInput:
