@@ -231,19 +231,14 @@ def run(request: Request) -> ComparisonResult:
                 progress=request.progress,
             )
         result = ComparisonResult(list(systems.names), metrics, runs)
-        references = None
-        if request.stats_files:  # read again before any side file is written: it may fail
-            from meteor_eval.statsfile import input_references_digest
+        if request.stats_files:  # first: they read the input again, which may fail
+            from meteor_eval.statsfile import write_system_stats
 
-            references = input_references_digest(systems.pairs(0))
+            write_system_stats(request.stats_files, result, systems.pairs(0))
         if request.alignment_files:
             from meteor_eval.alignments import write_system_alignments
 
             write_system_alignments(request.alignment_files, result)
-        if references is not None:
-            from meteor_eval.statsfile import write_system_stats
-
-            write_system_stats(request.stats_files, result, references)
     else:  # statistics files read back: each metric as the files' headers configure it
         from meteor_eval.statsfile import stored_runs
 

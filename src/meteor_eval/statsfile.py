@@ -199,11 +199,16 @@ def write_stats(
             write_row(out, row)
 
 
-def write_system_stats(paths: Sequence[str], result: ComparisonResult, references: str) -> None:
+def write_system_stats(
+    paths: Sequence[str], result: ComparisonResult, pairs: Iterable[tuple[str, Sequence[str]]]
+) -> None:
     """The statistics files of a comparison: ``paths[k]`` of its ``k``-th system, from the
-    rows each metric kept. ``references`` is the :func:`input_references_digest` of the
-    segments scored, which paired tests of the files check (:func:`check_same_segments`); the
-    caller reads the input for it before writing any side file, since that read can fail."""
+    rows each metric kept. ``pairs`` are the segments scored, read again for their
+    :func:`references_digest` (which paired tests of the files check:
+    :func:`check_same_segments`) before any file is opened: that read can fail (a pipe gives
+    nothing the second time), and a run writes its side files after it, so that a failure
+    leaves none of them."""
+    references = input_references_digest(pairs)
     for path, name in zip(paths, result.names, strict=True):
         for metric in result.metrics:
             run = result.runs[name][metric.name]
