@@ -227,7 +227,7 @@ def local_runs(
     result, with ``keep_rows`` each segment's statistics row, with ``segment_level`` each
     segment's result, with ``alignments`` each segment's alignment (metrics that have them;
     implies the rows). ``progress``: a comparison's callback (:data:`ProgressCallback
-    <meteor_eval.comparison.ProgressCallback>`).
+    <meteor_eval.systems.ProgressCallback>`).
 
     Raises:
         InputError: unreadable input, or a segment over a work budget (its file and line, or

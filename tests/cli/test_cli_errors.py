@@ -20,7 +20,8 @@ def _cli(*args: str, cwd: Path, **options: Any) -> subprocess.CompletedProcess[s
         [sys.executable, "-m", "meteor_eval", *args],
         capture_output=True,
         text=True,
-        env={"PYTHONPATH": str(SRC)},
+        # no bytecode: a child under a file size limit would leave cut-off caches behind
+        env={"PYTHONPATH": str(SRC), "PYTHONDONTWRITEBYTECODE": "1"},
         cwd=cwd,
         check=False,
         timeout=120,

@@ -12,6 +12,7 @@ from meteor_eval.cli import main
 from meteor_eval.documents import document_pairs, join_documents, read_doc_field, read_doc_ids
 from meteor_eval.errors import InputError
 from meteor_eval.metrics.bleu import Bleu
+from meteor_eval.systems import Systems
 
 HYPS = ["the cat sat .", "it purred .", "a dog barks .", "loudly ."]
 REFS = [
@@ -33,6 +34,20 @@ def test_join_rule_by_hand() -> None:
     )
     assert newline.hypotheses == ["a\nb", "c"] and newline.references == [["x\ny"], ["z"]]
     assert newline.lines == [(1, 2), (3, 3)] and newline.where(1) == "document 2 (id '2', line 3)"
+
+
+def test_systems_in_documents_are_new_systems_of_joined_pairs() -> None:
+    systems = Systems.from_lists({"a": ["x y", "z", "w"], "b": ["1", "2", "3"]}, [["r"]] * 3)
+    systems.errors = "replace"
+    joined = systems.in_documents(["d1", "d1", "d2"], source="ids.txt")
+    assert list(joined.pairs(0)) == [("x y z", ["r r"]), ("w", ["r"])]
+    assert list(joined.pairs(1)) == [("1 2", ["r r"]), ("3", ["r"])]
+    assert joined.documents is not None and joined.documents.ids == ["d1", "d2"]
+    assert (joined.names, joined.sources, joined.errors) == (["a", "b"], [None, None], "replace")
+    assert systems.documents is None  # the segments' systems are left as they were
+    assert list(systems.pairs(0)) == [("x y", ["r"]), ("z", ["r"]), ("w", ["r"])]
+    with pytest.raises(InputError, match=r"ids\.txt"):
+        systems.in_documents(["d1"], source="ids.txt")  # checked against the first system
 
 
 def test_document_errors_name_the_lines() -> None:

@@ -220,8 +220,8 @@ def greedy_align_python(
     raw_names: bool = False,
 ) -> list[GreedyMatch]:
     """:func:`greedy_align` in pure Python, the reference for the compiled kernel: the same
-    result from the same arguments, which it also takes by position as the kernel does, so that
-    either one serves :func:`greedy_align`.
+    result from the same arguments, which it also takes by position (as :func:`greedy_align`
+    passes them to either one).
 
     Example:
         >>> greedy_align_python(["a", "b", "a"], ["a", "c", "b"])

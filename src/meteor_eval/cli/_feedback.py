@@ -80,7 +80,7 @@ class ProgressBar:
 
 
 class ProgressBars:
-    """A request's progress callback (:data:`meteor_eval.comparison.ProgressCallback`): one
+    """A request's progress callback (:data:`meteor_eval.systems.ProgressCallback`): one
     :class:`ProgressBar` per system and metric, the previous one closed when the next starts
     (``several``: the bars name the system and the metric)."""
 

@@ -17,9 +17,10 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from meteor_eval.comparison import Engine, Request, Systems
+from meteor_eval.comparison import Engine, Request
 from meteor_eval.errors import ConfigError
 from meteor_eval.metrics.protocol import Metric
+from meteor_eval.systems import Systems
 
 if TYPE_CHECKING:
     from meteor_eval.comparison import Significance

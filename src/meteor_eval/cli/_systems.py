@@ -18,9 +18,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Literal, NamedTuple
 
-from meteor_eval.comparison import Systems
 from meteor_eval.errors import ConfigError
 from meteor_eval.metrics.protocol import Pair
+from meteor_eval.systems import Systems
 
 __all__ = ["InputOptions", "SystemsInput", "add_input_options", "example_path", "load_systems"]
 
@@ -120,7 +120,7 @@ def example_path(name: str) -> Path:
     return Path(__file__).resolve().parent.parent / "examples" / name
 
 
-#: The systems of a request (:class:`meteor_eval.comparison.Systems`), read from the options.
+#: The systems of a request (:class:`meteor_eval.systems.Systems`), read from the options.
 SystemsInput = Systems
 
 

@@ -221,9 +221,9 @@ def run(args: argparse.Namespace) -> int:
     from meteor_eval.captioning import caption_corpus
     from meteor_eval.cli._render import _table_text, render
     from meteor_eval.cli._request import request_from_args
-    from meteor_eval.comparison import Systems
     from meteor_eval.comparison import run as run_request
     from meteor_eval.metrics.coco import coco_metrics
+    from meteor_eval.systems import Systems
 
     metric_names = _metric_names(args.metrics)
     if args.input is not None:
