@@ -15,10 +15,12 @@
  * ranks of a search fit in 64 bits (for sentences with the jar's weights, always), a
  * successor's rank is one integer key: the rank fields packed above its (parent, slot) index,
  * which orders like the generation index, so sorting the distinct keys is the stable sort
- * (search_packed()). Otherwise each successor is a small record sorted by a stable merge sort
- * (search_general()). Only the winners are then materialised (their parent's bit sets copied,
- * the new match's spans set), in sorted order. A path is a small header plus two bit sets (used hypothesis and reference
- * positions); chosen matches form linked lists in a node pool shared by all paths.
+ * (search_packed()). Otherwise each successor is a small record ranked field by field, and the
+ * first `beam` of the stable order are taken by a sorted insertion, or a stable merge sort for
+ * wide beams (search_general()). Only the winners are then materialised (their parent's bit
+ * sets copied, the new match's spans set), in sorted order. A path is a small header plus two
+ * bit sets (used hypothesis and reference positions); chosen matches form linked lists in a
+ * node pool shared by all paths.
  *
  * align(by_ref, hyp_coverage, ref_coverage, weights, beam) returns the chosen Match objects (the
  * store's own objects) in reference order; align_stages() does the same from per-stage lists.
@@ -34,7 +36,7 @@ work_free(Work *w)
     FREE_EACH(w->entries, w->objs, w->first, w->fixed_at, w->assigned, w->slot, w->hyp_cov,
               w->ref_cov, w->weight, w->cur_head, w->new_head, w->cur_bits, w->new_bits, w->succ,
               w->keys, w->tmp, w->node, w->gain, w->bucket_n, w->step,
-              w->cur_w, w->new_w, w->cand_w);
+              w->cur_w, w->new_w, w->cand_w, w->fan_gain);
     memset(w, 0, sizeof(*w));
 }
 
@@ -213,6 +215,50 @@ merge_sort_succ(const Succ *succ, Py_ssize_t n, uint64_t *order, uint64_t *tmp)
     }
     if (src != order) {
         memcpy(order, src, (size_t)n * sizeof(uint64_t));
+    }
+}
+
+/* Beams up to this width take the first k successors of a step by a sorted insertion; wider
+ * beams sort every successor. */
+#define SELECT_WIDEST 64
+
+/* The first k (1 <= k <= n) of the stable sort of succ[0..n) by rank, in that order, into
+ * order[0..k), without sorting the rest: the indices kept are sorted, and a successor enters
+ * only if it ranks strictly before the last one kept (an equal rank loses to the earlier
+ * index, as in the stable sort). Each successor costs one comparison once the beam is full:
+ * long documents, where a common word has hundreds of candidates at each step, spent most of
+ * their time sorting successors that could never be kept. For k > SELECT_WIDEST (or n close
+ * to k) the merge sort, whose worst case does not grow with k. */
+static void
+select_best_succ(const Succ *succ, Py_ssize_t n, Py_ssize_t k, uint64_t *order, uint64_t *tmp)
+{
+    if (k > SELECT_WIDEST || n <= 2 * k) {
+        merge_sort_succ(succ, n, order, tmp);
+        return;
+    }
+    Py_ssize_t m = 0; /* order[0..m) holds the best so far, sorted */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const Succ *s = &succ[i];
+        if (m == k && !rank_less(s, &succ[order[k - 1]])) {
+            continue;
+        }
+        /* After every kept successor of equal rank (their indices are smaller). */
+        Py_ssize_t lo = 0, hi = m;
+        while (lo < hi) {
+            const Py_ssize_t mid = (lo + hi) / 2;
+            if (rank_less(s, &succ[order[mid]])) {
+                hi = mid;
+            }
+            else {
+                lo = mid + 1;
+            }
+        }
+        const Py_ssize_t top = m < k ? m : k - 1;
+        memmove(order + lo + 1, order + lo, (size_t)(top - lo) * sizeof(uint64_t));
+        order[lo] = (uint64_t)i;
+        if (m < k) {
+            m++;
+        }
     }
 }
 
@@ -561,7 +607,7 @@ packing_for(const RankBounds *rb, Py_ssize_t n_ref, int bg)
 static inline uint64_t
 entry_key(const Work *w, const Packing *pk, Py_ssize_t f, Py_ssize_t c)
 {
-    return shifted((uint64_t)-w->gain[f], pk->sh_w) +
+    return shifted((uint64_t)-entry_gain(w, &w->entries[f]), pk->sh_w) +
            shifted((uint64_t)entry_offset(&w->entries[f], c), pk->sh_d);
 }
 
@@ -841,7 +887,7 @@ load_step(Work *w, const Packing *pk, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t c
     for (Py_ssize_t k = lo; k < hi; k++) {
         const Entry *m = &w->entries[k];
         StepCand *sc = &w->step[k - lo];
-        sc->gain_key = shifted((uint64_t)-w->gain[k], pk->sh_w);
+        sc->gain_key = shifted((uint64_t)-entry_gain(w, m), pk->sh_w);
         sc->off_key = shifted((uint64_t)entry_offset(m, c), pk->sh_d);
         sc->hs = make_span(m->hyp_start, m->hyp_len, 0);
         sc->ref_rest = m->ref_len > 1;
@@ -1727,10 +1773,13 @@ search_general(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py
                Py_ssize_t bw, int64_t *best_chain)
 {
     (void)pk;
-    const int64_t *gain = w->gain;
+    int64_t *gain = w->fan_gain;
     Py_ssize_t kept = 1;
     for (Py_ssize_t c = 0; c < n_ref; c++) {
         const Py_ssize_t lo = w->first[c], hi = w->first[c + 1];
+        for (Py_ssize_t k = lo; k < hi; k++) { /* the step's gains, once for all its paths */
+            gain[k - lo] = entry_gain(w, &w->entries[k]);
+        }
         const Py_ssize_t ref_word = wh + (c >> 6);
         const uint64_t ref_bit = (uint64_t)1 << (c & 63);
         Succ *succ = w->succ;
@@ -1753,7 +1802,7 @@ search_general(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py
                         continue;
                     }
                     const Entry *m = &w->entries[f];
-                    s->neg_w = h->neg_w - gain[f];
+                    s->neg_w = h->neg_w - entry_gain(w, m);
                     s->chunks =
                         h->chunks + (h->last_end != -1 && m->hyp_start != h->last_end);
                     s->dist = h->dist + entry_offset(m, c);
@@ -1773,7 +1822,7 @@ search_general(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py
                     continue;
                 }
                 Succ *s = &succ[n++];
-                s->neg_w = h->neg_w - gain[k];
+                s->neg_w = h->neg_w - gain[k - lo];
                 s->chunks = h->chunks + (last_end != -1 && m->hyp_start != last_end);
                 s->dist = dist;
                 s->idx = c + m->ref_len;
@@ -1799,7 +1848,7 @@ search_general(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py
         }
         else {
             k = n < beam ? n : beam;
-            merge_sort_succ(w->succ, n, w->keys, w->tmp);
+            select_best_succ(w->succ, n, k, w->keys, w->tmp);
             if (materialise(w, k, bw, c, wh) < 0) {
                 return -1;
             }
@@ -1913,18 +1962,25 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
             grow((void **)&w->tmp, &tmp_cap, n_keys, sizeof(uint64_t)) < 0) {
             return -1;
         }
-        if (GROW(w->gain, w->gain_cap, w->n_cands ? w->n_cands : 1) < 0) {
+        /* Pairs of up to 128 words a side keep each entry's gain (a few thousand entries);
+         * longer ones, whose entries can number millions, make a step's gains at the step. */
+        const int words_w = n_hyp >= 1 && n_hyp <= 128 && n_ref <= 128;
+        if ((words_w && GROW(w->gain, w->gain_cap, w->n_cands ? w->n_cands : 1) < 0) ||
+            GROW(w->fan_gain, w->fan_gain_cap, most_fan) < 0) {
             return -1;
         }
-        /* Each entry's gain once a pair, the bounds of the rank fields, the start path's bits
-         * (the fixed matches'), in one pass over the positions. */
+        /* Each entry's gain (kept for pairs of up to 128 words), the bounds of the rank
+         * fields, the start path's bits (the fixed matches'), in one pass over the positions. */
         memset(w->cur_bits, 0, (size_t)bw * sizeof(uint64_t));
         RankBounds rb = {0, 0, 0, 0};
         for (Py_ssize_t j = 0; j < n_ref; j++) {
             for (Py_ssize_t k = w->first[j]; k < w->first[j + 1]; k++) {
                 const Entry *e = &w->entries[k];
-                w->gain[k] = entry_gain(w, e);
-                bounds_add(&rb, w->gain[k], entry_offset(e, j));
+                const int64_t gain = entry_gain(w, e);
+                if (words_w) {
+                    w->gain[k] = gain;
+                }
+                bounds_add(&rb, gain, entry_offset(e, j));
             }
             if (w->fixed_at[j] >= 0) {
                 const Entry *c = &w->entries[w->fixed_at[j]];
@@ -1950,7 +2006,7 @@ search(Work *w, Py_ssize_t n_hyp, Py_ssize_t n_ref, Py_ssize_t beam)
         const Head start = {0, 0, 0, 0, -1, -1, 0};
         w->cur_head[0] = start;
         int64_t best_chain = -1;
-        if (pk.packed && n_hyp >= 1 && n_hyp <= 128 && n_ref <= 128) {
+        if (pk.packed && words_w) {
             /* both segments in at most two bit words each: cur_bits holds wh hypothesis
              * words, then wr reference words */
             Py_ssize_t cap_new = w->path_w_cap;

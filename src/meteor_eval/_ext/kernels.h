@@ -403,8 +403,10 @@ typedef struct {
     Py_ssize_t succ_cap;
     Node *node; /* the chosen matches of the paths, as chains of (candidate, parent) */
     Py_ssize_t nodes, node_cap;
-    int64_t *gain; /* objective gain of each entry, computed once per search */
+    int64_t *gain; /* searches of up to 128 words a side: the objective gain of each entry */
     Py_ssize_t gain_cap;
+    int64_t *fan_gain; /* the general search: the gains of the current step's candidates */
+    Py_ssize_t fan_gain_cap;
     Py_ssize_t *bucket_n; /* packed searches: successors per candidate bucket of a step */
     Py_ssize_t bucket_cap;
     StepCand *step; /* packed searches: the candidates of the current step */
