@@ -162,7 +162,7 @@ def _check(request: Request) -> tuple[list[Metric[Any]], int]:
     """The request's settings checked before anything is scored: the metrics (those of the
     statistics files' headers for stored systems, checked when read) and the number of
     processes."""
-    from meteor_eval.metrics.protocol import processes_for
+    from meteor_eval.pool import processes_for
 
     engine = request.engine
     names = request.systems.names

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from meteor_eval.errors import warn_empty, warn_renamed
 from meteor_eval.metrics.base import Signature, check_corpus, check_segment
-from meteor_eval.pool import Run, each, resolve_jobs, run_chunks
+from meteor_eval.pool import Run, each, processes_for, run_chunks
 from meteor_eval.stats.exactsum import ExactSum
 
 if TYPE_CHECKING:
@@ -55,21 +55,6 @@ Pair = tuple[str, Sequence[str]]
 Row = tuple[float, ...]
 
 ScoreT = TypeVar("ScoreT")
-
-
-def processes_for(jobs: int, start_method: str | None = None) -> int:
-    """The number of processes of ``jobs`` (0: one per CPU), with ``start_method`` checked,
-    as every ``jobs=`` argument of the library and ``--jobs`` check them.
-
-    Raises:
-        ConfigError: ``jobs`` is not an integer from 0 to 1,024, or ``start_method`` is
-            unknown or unavailable (:mod:`meteor_eval.processes`).
-    """
-    from meteor_eval.processes import resolve_start_method
-
-    n_jobs = resolve_jobs(jobs)
-    resolve_start_method(start_method)
-    return n_jobs
 
 
 def nrefs_label(counts: Iterable[int]) -> str:
