@@ -162,7 +162,7 @@ def _check(request: Request) -> tuple[list[Metric[Any]], int]:
     """The request's settings checked before anything is scored: the metrics (those of the
     statistics files' headers for stored systems, checked when read) and the number of
     processes."""
-    from meteor_eval.metrics.protocol import processes_for
+    from meteor_eval.pool import processes_for
 
     engine = request.engine
     names = request.systems.names
@@ -196,54 +196,54 @@ def run(request: Request) -> ComparisonResult:
     """Carry out a request: score every system with every metric, write the side files, test
     significance; the one path of :func:`compare` and the command line.
 
-    The systems are scored by an engine (:func:`meteor_eval.parallel.local_runs`,
-    :func:`meteor_eval.distributed.cluster_runs`) or, for statistics files read back, by the
-    format's reader (:func:`meteor_eval.statsfile.stored_runs`); the side files are written by
-    the modules of their formats, after every system was scored (a failure leaves none
-    half-written).
+    An engine computes the systems' statistics (:func:`meteor_eval.parallel.local_parts`,
+    :func:`meteor_eval.distributed.cluster_parts`; statistics files read back hold theirs
+    already: :attr:`StoredSystems.parts <meteor_eval.statsfile.StoredSystems.parts>`), and each
+    metric makes its results of them (:meth:`Metric.system_run`), the same way for every
+    engine. The side files are written by the modules of their formats, after every system was
+    scored (a failure leaves none half-written).
 
     Raises:
         ConfigError: settings that do not go together (files per system, an unknown baseline,
             a paired test of one system, bad ``jobs``), a missing engine.
-        InputError: unreadable or inconsistent input (a too-long segment names its file).
+        InputError: unreadable input, a too-long segment (its file named), inconsistent input.
     """
     metrics, n_jobs = _check(request)
     systems, engine = request.systems, request.engine
-    if isinstance(systems, Systems):
-        keep_rows, segment_level = request.keeps_rows, request.segment_level
-        if engine.scheduler is not None:
-            from meteor_eval.distributed import cluster_runs
+    if not isinstance(systems, Systems):  # statistics files read back, scored as they say
+        metrics, parts = [m for m, _ in systems.metrics], systems.parts
+    elif engine.scheduler is not None:
+        from meteor_eval.distributed import cluster_parts
 
-            runs = cluster_runs(
-                systems, metrics, engine.scheduler, keep_rows=keep_rows, segment_level=segment_level
-            )
-        else:
-            from meteor_eval.parallel import local_runs
+        parts = cluster_parts(systems, metrics, engine.scheduler, keep_rows=request.keeps_rows)
+    else:
+        from meteor_eval.parallel import local_parts
 
-            runs = local_runs(
-                systems,
-                metrics,
-                keep_rows=keep_rows,
-                segment_level=segment_level,
-                alignments=bool(request.alignment_files),
-                jobs=n_jobs,
-                start_method=engine.start_method,
-                progress=request.progress,
-            )
-        result = ComparisonResult(list(systems.names), metrics, runs)
-        if request.stats_files:  # first: they read the input again, which may fail
-            from meteor_eval.statsfile import write_system_stats
+        parts = local_parts(
+            systems,
+            metrics,
+            keep_rows=request.keeps_rows,
+            alignments=bool(request.alignment_files),
+            jobs=n_jobs,
+            start_method=engine.start_method,
+            progress=request.progress,
+        )
+    segment_level = request.segment_level
+    runs = {
+        name: {
+            m.name: m.system_run(parts[name][m.name], segment_level=segment_level) for m in metrics
+        }
+        for name in systems.names
+    }
+    result = ComparisonResult(list(systems.names), metrics, runs)
+    if isinstance(systems, Systems) and request.stats_files:  # first: they read the input again
+        from meteor_eval.statsfile import write_system_stats
 
-            write_system_stats(request.stats_files, result, systems.pairs(0))
-        if request.alignment_files:
-            from meteor_eval.alignments import write_system_alignments
+        write_system_stats(request.stats_files, result, systems.pairs(0))
+    if request.alignment_files:
+        from meteor_eval.alignments import write_system_alignments
 
-            write_system_alignments(request.alignment_files, result)
-    else:  # statistics files read back: each metric as the files' headers configure it
-        from meteor_eval.statsfile import stored_runs
-
-        stored = stored_runs(systems, segment_level=request.segment_level)
-        result = ComparisonResult(list(systems.names), [m for m, _ in systems.metrics], stored)
+        write_system_alignments(request.alignment_files, result)
     test = request.significance
     if test is not None:
         result.test(

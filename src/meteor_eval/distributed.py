@@ -17,16 +17,18 @@ once), with ``dask.distributed`` workers instead of local processes:
   waiting for the other's last large task (:func:`_file_tasks`).
 * **Merging.** Metrics with integer statistics or exact sums (``Metric.groups_exactly``)
   return one merged total per task (exact in any grouping); the others return their rows. The
-  results come back to the client in one gather and are merged here in input order
-  (``Metric.add_chunk``, the rule of every engine), so floating-point sums equal ``jobs=1``'s;
-  merging a few dozen small totals here costs the client microseconds, where a tree of merge
-  tasks on the workers cost the scheduler and the client one task and one transfer each.
+  results come back to the client in one gather and are merged there in input order
+  (``Metric.total_of_chunks``, the rule of every engine), so floating-point sums equal
+  ``jobs=1``'s; merging a few dozen small totals in the client costs microseconds, where a
+  tree of merge tasks on the workers cost the scheduler and the client one task and one
+  transfer each.
   Per-segment rows come back in input order.
 * Warnings a worker raises while reading (a byte-order mark, a carriage return) are re-raised
   here, once each, naming the file and line as locally.
 
-:func:`cluster_runs` carries out a comparison's request (:func:`meteor_eval.comparison.run`)
-with this engine: every system with every metric, each as the request needs it.
+:func:`cluster_parts` computes a comparison's request (:func:`meteor_eval.comparison.run`)
+with this engine: every system with every metric, each as the request needs it; the metric
+makes the results of what it computed (``Metric.system_run``), as of the local engine's.
 
 Dask is an optional extra (``pip install 'meteor-eval[dask]'``), imported only here.
 """
@@ -44,8 +46,7 @@ from meteor_eval import io
 from meteor_eval.errors import ConfigError
 from meteor_eval.io import EncodingErrors, FileChunk
 from meteor_eval.io import read_chunk as _read_chunk
-from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
-from meteor_eval.results import SystemRun
+from meteor_eval.metrics.protocol import Metric, Pair, Parts, Row, Total
 
 if TYPE_CHECKING:
     from meteor_eval.systems import Systems
@@ -54,7 +55,7 @@ __all__ = [
     "DEFAULT_CHUNK_LINES",
     "DaskInput",
     "FileChunk",
-    "cluster_runs",
+    "cluster_parts",
     "connect",
     "corpus_result",
     "corpus_total",
@@ -372,11 +373,7 @@ def corpus_total(metric: Metric[Any], client: Any, **options: Unpack[DaskInput])
         InputError: unreadable input or differing line counts.
     """
     futures = _submit(metric, client, "total", **options)
-    parts = _results(client, futures)
-    result = metric.new_total()
-    for part in parts:
-        metric.add_chunk(result, part)
-    return result
+    return metric.total_of_chunks(_results(client, futures))
 
 
 def _results(client: Any, futures: Sequence[Any]) -> list[Any]:
@@ -414,24 +411,25 @@ def segment_rows(
     return [record for rows in _results(client, futures) for record in rows]
 
 
-def cluster_runs(
+def cluster_parts(
     systems: Systems,
     metrics: Sequence[Metric[Any]],
     scheduler: str,
     *,
     keep_rows: bool = False,
-    segment_level: bool = False,
-) -> dict[str, dict[str, SystemRun]]:
-    """Per system name, per metric name, the run of every system with every metric on the
-    Dask cluster of ``scheduler`` (:func:`connect`): the corpus result, with ``keep_rows``
-    each segment's statistics row, with ``segment_level`` each segment's result. Files are
-    read by the workers where they see them.
+) -> dict[str, dict[str, Parts]]:
+    """Per system name, per metric name, what the Dask cluster of ``scheduler``
+    (:func:`connect`) computes of every system with every metric
+    (:class:`~meteor_eval.metrics.protocol.Parts`, which the metric reduces:
+    ``Metric.system_run``): each task's total, with ``keep_rows`` each segment's statistics
+    row instead. Files are read by the workers where they see them.
 
     Raises:
         ConfigError: the scheduler cannot be reached, or Dask is not installed.
         InputError: unreadable input or differing line counts.
     """
-    runs: dict[str, dict[str, SystemRun]] = {name: {} for name in systems.names}
+    parts: dict[str, dict[str, Parts]] = {name: {} for name in systems.names}
+    mode = "rows" if keep_rows else "total"
     client, close = connect(scheduler)
     try:
         for k, name in enumerate(systems.names):
@@ -442,16 +440,13 @@ def cluster_runs(
             files = [source, *systems.ref_sources] if direct else None
             for metric in metrics:
                 where: dict[str, Any] = {"files": files} if files else {"pairs": systems.pairs(k)}
-                if not keep_rows:
-                    total = corpus_result(metric, client, errors=systems.errors, **where)
-                    runs[name][metric.name] = SystemRun(total)
-                    continue
-                records = segment_rows(metric, client, errors=systems.errors, **where)
-                rows = [row for row, _ in records]
-                nrefs = [n for _, n in records]
-                segments = metric.segment_results_of_rows(rows, nrefs) if segment_level else None
-                score = metric.score_rows(rows, nrefs)
-                runs[name][metric.name] = SystemRun(score, rows, nrefs, segments)
+                futures = _submit(metric, client, mode, errors=systems.errors, **where)
+                results = _results(client, futures)
+                if keep_rows:
+                    segments = [(row, n, None) for rows in results for row, n in rows]
+                    parts[name][metric.name] = Parts(segments=segments)
+                else:
+                    parts[name][metric.name] = Parts(chunks=results)
     finally:
         close()
-    return runs
+    return parts

@@ -36,19 +36,22 @@ Three things can be asked of a chunk, and so of a stream:
 * :func:`segment_results`: each segment's result object (with options such as METEOR's
   ``alignment``).
 
-:func:`local_runs` carries out a comparison's request (:func:`meteor_eval.comparison.run`)
-with this engine: every system with every metric, each as the request needs it (the corpus
-result only, or each segment's row, result or alignment too).
+:func:`local_parts` computes a comparison's request (:func:`meteor_eval.comparison.run`)
+with this engine: every system with every metric, each as the request needs it (the chunks'
+totals only, or each segment's row, or its result with its alignment too). It makes no result:
+what it computes goes to the metric, which reduces it (``Metric.system_run``), as it does the
+Dask engine's and stored statistics.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, Unpack
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, Unpack
 
-from meteor_eval.errors import InputError, WorkBudgetError
-from meteor_eval.metrics.protocol import Metric, Pair, Row, Total
+from meteor_eval.errors import InputError, WorkBudgetError, warn_empty
+from meteor_eval.metrics.protocol import Metric, Pair, Parts, Row, Total
 from meteor_eval.pool import (
     DEFAULT_CHUNK_SIZE,
     MAX_JOBS,
@@ -59,8 +62,8 @@ from meteor_eval.pool import (
     WorkerError,
     each,
     resolve_jobs,
+    run_chunks,
 )
-from meteor_eval.results import SystemRun
 
 if TYPE_CHECKING:
     from meteor_eval.systems import ProgressCallback, Systems
@@ -73,7 +76,7 @@ __all__ = [
     "WorkerError",
     "corpus_result",
     "corpus_total",
-    "local_runs",
+    "local_parts",
     "resolve_jobs",
     "segment_results",
     "segment_rows",
@@ -171,75 +174,82 @@ class _Progress:
         self.report(self.system, self.metric, done, self.total)
 
 
-class _Wanted(NamedTuple):
-    """What a run of one system keeps besides its corpus result: each segment's row, result,
-    alignment."""
-
-    rows: bool
-    segments: bool
-    alignments: bool
+#: What the local engine gives of one system and metric (:func:`_scored`).
+_Kept = Literal["totals", "rows", "alignments"]
 
 
-def _system_run(
+def _scored(
     systems: Systems,
     k: int,
     metric: Metric[Any],
-    wanted: _Wanted,
+    kept: _Kept,
     run: Run,
     report: ProgressCallback | None,
-) -> SystemRun:
-    """System ``k`` scored with ``metric`` as ``wanted``, its chunks run as ``run`` says (with
-    a progress callback of its own when the request has one)."""
-    if report is not None:
-        from meteor_eval.io import count_lines
+) -> Iterator[Any]:
+    """System ``k`` scored with ``metric``, started when first read and in input order: each
+    chunk's total (``kept="totals"``, an empty input warns), each segment's row and number of
+    references (``"rows"``), or each segment's result with its alignment and its row
+    (``"alignments"``), as :class:`~meteor_eval.metrics.protocol.Parts` holds them. Its chunks
+    run as ``run`` says, with a progress callback of their own when the request has one; a
+    segment over its work budget is named by its file and line (or document)."""
+    try:
+        if report is not None:
+            from meteor_eval.io import count_lines
 
-        source = systems.sources[k]
-        total = count_lines(source) if source else None
-        run = replace(run, progress=_Progress(report, systems.names[k], metric.name, total))
-    pairs = systems.pairs(k)
-    if wanted.alignments and metric.has_alignments:
-        segments = list(each(metric, pairs, "segment_results", run, alignment=True))
-        rows = [seg.stats.to_row() for seg in segments]
-        nrefs = [int(seg.signature.get("nrefs") or 1) for seg in segments]
-        return SystemRun(metric.score_rows(rows, nrefs), rows, nrefs, segments)
-    if not wanted.rows:
-        return SystemRun(metric.result(metric.stream_total(pairs, run)))
-    records = list(each(metric, pairs, "chunk_rows", run))
-    rows = [row for row, _ in records]
-    nrefs = [n for _, n in records]
-    per_segment = metric.segment_results_of_rows(rows, nrefs) if wanted.segments else None
-    return SystemRun(metric.score_rows(rows, nrefs), rows, nrefs, per_segment)
+            source = systems.sources[k]
+            total = count_lines(source) if source else None
+            run = replace(run, progress=_Progress(report, systems.names[k], metric.name, total))
+        pairs = systems.pairs(k)
+        if kept == "alignments":
+            for seg in each(metric, pairs, "segment_results", run, alignment=True):
+                yield seg.stats.to_row(), int(seg.signature.get("nrefs") or 1), seg
+        elif kept == "rows":
+            for row, count in each(metric, pairs, "chunk_rows", run):
+                yield row, count, None
+        else:
+            segments = 0
+            for part in run_chunks(metric, pairs, "chunk_total", run, attrgetter("count")):
+                segments += part.count
+                yield part
+            if segments == 0:
+                warn_empty(stacklevel=2)
+    except WorkBudgetError as exc:  # say which input the line is in
+        raise InputError(systems.locate(k, exc)) from None
 
 
-def local_runs(
+def local_parts(
     systems: Systems,
     metrics: Sequence[Metric[Any]],
     *,
     keep_rows: bool = False,
-    segment_level: bool = False,
     alignments: bool = False,
     jobs: int = 1,
     start_method: str | None = None,
     progress: ProgressCallback | None = None,
-) -> dict[str, dict[str, SystemRun]]:
-    """Per system name, per metric name, the run of every system with every metric, in this
-    process or ``jobs`` local processes, one after the other in input order: the corpus
-    result, with ``keep_rows`` each segment's statistics row, with ``segment_level`` each
-    segment's result, with ``alignments`` each segment's alignment (metrics that have them;
-    implies the rows). ``progress``: a comparison's callback (:data:`ProgressCallback
-    <meteor_eval.systems.ProgressCallback>`).
+) -> dict[str, dict[str, Parts]]:
+    """Per system name, per metric name, what this engine computes of every system with every
+    metric (:class:`~meteor_eval.metrics.protocol.Parts`, which the metric reduces:
+    ``Metric.system_run``), in this process or ``jobs`` local processes: each chunk's total,
+    with ``keep_rows`` each segment's statistics row instead, with ``alignments`` each
+    segment's result with its alignment (metrics that have them). ``progress``: a comparison's
+    callback (:data:`ProgressCallback <meteor_eval.systems.ProgressCallback>`).
 
-    Raises:
+    Every part is a stream, scored as it is read (one system and metric after the other, in
+    the order in which they are reduced), so that memory does not grow with the input where
+    nothing keeps the rows.
+
+    Raises (as the parts are read):
         InputError: unreadable input, or a segment over a work budget (its file and line, or
             in document mode its document, named).
     """
-    wanted = _Wanted(keep_rows, segment_level, alignments)
     run = Run(jobs, start_method=start_method)
-    runs: dict[str, dict[str, SystemRun]] = {name: {} for name in systems.names}
+    parts: dict[str, dict[str, Parts]] = {name: {} for name in systems.names}
     for k, name in enumerate(systems.names):
         for metric in metrics:
-            try:
-                runs[name][metric.name] = _system_run(systems, k, metric, wanted, run, progress)
-            except WorkBudgetError as exc:  # say which input the line is in
-                raise InputError(systems.locate(k, exc)) from None
-    return runs
+            aligned = alignments and metric.has_alignments
+            kept: _Kept = "alignments" if aligned else "rows" if keep_rows else "totals"
+            stream = _scored(systems, k, metric, kept, run, progress)
+            parts[name][metric.name] = (
+                Parts(segments=stream, made=aligned) if aligned or keep_rows else Parts(stream)
+            )
+    return parts

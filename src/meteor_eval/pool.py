@@ -54,6 +54,7 @@ __all__ = [
     "Run",
     "WorkerError",
     "each",
+    "processes_for",
     "resolve_jobs",
     "run_chunks",
 ]
@@ -144,6 +145,21 @@ def resolve_jobs(jobs: int) -> int:
             else (os.cpu_count() or 1)
         )
     return jobs
+
+
+def processes_for(jobs: int, start_method: str | None = None) -> int:
+    """The number of processes of ``jobs`` (0: one per CPU), with ``start_method`` checked,
+    as every ``jobs=`` argument of the library and ``--jobs`` check them.
+
+    Raises:
+        ConfigError: ``jobs`` is not an integer from 0 to 1,024, or ``start_method`` is
+            unknown or unavailable (:mod:`meteor_eval.processes`).
+    """
+    from meteor_eval.processes import resolve_start_method
+
+    n_jobs = resolve_jobs(jobs)
+    resolve_start_method(start_method)
+    return n_jobs
 
 
 def _check_chunk_size(chunk_size: int) -> None:

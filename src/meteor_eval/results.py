@@ -2,12 +2,11 @@
 
 :class:`ComparisonResult` is what :func:`meteor_eval.comparison.run` returns and what the
 command line renders: per system and metric a :class:`SystemRun` (the corpus result, and when
-kept each segment's statistics row and result), the significance tests if any, and the schema
-of ``docs/output-schema.md`` (:meth:`ComparisonResult.to_dict`, :func:`flatten`). It lives
-below the engines and the statistics-file format so that each of them builds the runs it
-computes or reads (:mod:`meteor_eval.parallel`, :mod:`meteor_eval.distributed`,
-:mod:`meteor_eval.statsfile`) without importing :mod:`meteor_eval.comparison`, which imports
-them.
+kept each segment's statistics row and result, made by the metric from what an engine computed:
+:meth:`Metric.system_run <meteor_eval.metrics.protocol.Metric.system_run>`), the significance
+tests if any, and the schema of ``docs/output-schema.md`` (:meth:`ComparisonResult.to_dict`,
+:func:`flatten`). It lives below the statistics-file and alignments formats, which write the
+files of its runs without importing :mod:`meteor_eval.comparison`, which imports them.
 """
 
 from __future__ import annotations
@@ -16,29 +15,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from meteor_eval.metrics.protocol import Metric, Row
+from meteor_eval.metrics.protocol import Metric, Row, SystemRun
 
 if TYPE_CHECKING:
     from meteor_eval.significance import SignificanceResult
 
 __all__ = ["ComparisonResult", "SystemRun", "flatten"]
-
-
-@dataclass
-class SystemRun:
-    """One metric's results for one system.
-
-    Attributes:
-        result: The corpus result object.
-        rows: Each segment's statistics row (when kept).
-        nrefs: Each segment's number of references (when rows are kept).
-        segments: Each segment's result object (per-segment output).
-    """
-
-    result: Any
-    rows: list[Row] | None = None
-    nrefs: list[int] | None = None
-    segments: list[Any] | None = None
 
 
 @dataclass

@@ -292,8 +292,10 @@ def paired_tests(
             raise ConfigError(f"baseline: {base!r} is not one of {', '.join(names)}")
         if len(names) < 2:
             raise ConfigError("a paired test needs at least two systems")
-    matrices = {name: metric.sample_matrix(rows) for name, rows in systems.items()}
+    # What the metric gives of each system's rows, asked together: the observed scores and the
+    # matrices that resampled totals are made of.
     scores = {name: _corpus_values(metric, rows) for name, rows in systems.items()}
+    matrices = {name: metric.sample_matrix(rows) for name, rows in systems.items()}
 
     estimates: dict[str, dict[str, Estimate]] = {}
     if method == "ar":

@@ -35,11 +35,11 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from meteor_eval.errors import ConfigError, InputError
-from meteor_eval.metrics.protocol import Metric, Row
+from meteor_eval.metrics.protocol import Metric, Parts, Row
 from meteor_eval.stats.meteor import row_problem as meteor_row_problem
 
 if TYPE_CHECKING:
-    from meteor_eval.results import ComparisonResult, SystemRun
+    from meteor_eval.results import ComparisonResult
 
 __all__ = [
     "HEADER_PREFIX",
@@ -56,7 +56,6 @@ __all__ = [
     "row_problem",
     "stats_header",
     "stats_metric",
-    "stored_runs",
     "write_row",
     "write_stats",
     "write_system_stats",
@@ -179,19 +178,19 @@ def write_stats(
     path: str,
     metric: Metric[Any],
     rows: Sequence[Row],
-    nrefs: Sequence[int],
     *,
+    nrefs: str,
     system: str,
     references: str | None = None,
 ) -> None:
-    """Write a statistics file: the header (``references``: :func:`references_digest` of the
-    segments scored), then one line per segment's row (a write error names the file and leaves
-    no half-written file: :func:`meteor_eval.io.output_file`)."""
+    """Write a statistics file: the header (``nrefs``: the reference-count label the rows were
+    scored with; ``references``: :func:`references_digest` of the segments scored), then one
+    line per segment's row (a write error names the file and leaves no half-written file:
+    :func:`meteor_eval.io.output_file`)."""
     from meteor_eval.io import output_file
-    from meteor_eval.metrics.protocol import nrefs_label
 
     header = stats_header(
-        metric, nrefs=nrefs_label(nrefs), segments=len(rows), system=system, references=references
+        metric, nrefs=nrefs, segments=len(rows), system=system, references=references
     )
     with output_file(path) as out:
         out.write(header + "\n")
@@ -203,7 +202,8 @@ def write_system_stats(
     paths: Sequence[str], result: ComparisonResult, pairs: Iterable[tuple[str, Sequence[str]]]
 ) -> None:
     """The statistics files of a comparison: ``paths[k]`` of its ``k``-th system, from the
-    rows each metric kept. ``pairs`` are the segments scored, read again for their
+    rows each metric kept, under the reference-count label their result was scored with.
+    ``pairs`` are the segments scored, read again for their
     :func:`references_digest` (which paired tests of the files check:
     :func:`check_same_segments`) before any file is opened: that read can fail (a pipe gives
     nothing the second time), and a run writes its side files after it, so that a failure
@@ -212,8 +212,10 @@ def write_system_stats(
     for path, name in zip(paths, result.names, strict=True):
         for metric in result.metrics:
             run = result.runs[name][metric.name]
-            if run.rows is not None and run.nrefs is not None:
-                write_stats(path, metric, run.rows, run.nrefs, system=name, references=references)
+            if run.rows is not None and run.label is not None:
+                write_stats(
+                    path, metric, run.rows, nrefs=run.label, system=name, references=references
+                )
 
 
 def stats_metric(path: str) -> str | None:
@@ -553,15 +555,21 @@ def check_same_segments(files: Sequence[StatsFile]) -> None:
 @dataclass(frozen=True)
 class StoredSystems:
     """Statistics files read back as systems to re-score: per metric (in the order first seen)
-    the metric rebuilt from the files' headers and, per system, its file.
+    the metric rebuilt from the files' headers and, per system, its file, whose rows are
+    already what an engine would compute (``parts``).
 
     Attributes:
         names: The systems, in order (every metric has the same systems in the same order).
         metrics: Per metric, the metric object and each system's statistics file.
+        parts: Per system name, per metric name, the file's rows as the metric reduces them
+            (``Metric.system_run``): scored with the header's reference-count label, each
+            segment counted with the label's number of references (0 where it varies: a file
+            does not record each segment's).
     """
 
     names: list[str]
     metrics: list[tuple[Metric[Any], list[StatsFile]]]
+    parts: dict[str, dict[str, Parts]]
 
 
 def read_systems(
@@ -609,27 +617,14 @@ def read_systems(
                 f"of {', '.join(first_names)}"
             )
         metrics.append((metric, group))
-    return StoredSystems(first_names or [], metrics)
-
-
-def stored_runs(stored: StoredSystems, *, segment_level: bool) -> dict[str, dict[str, SystemRun]]:
-    """Per system name, per metric name, the run of statistics files read back: each metric as
-    its files' headers configure it (with the overrides given), scored from the rows, with the
-    headers' reference-count label; with ``segment_level`` each segment's result too."""
-    from meteor_eval.results import SystemRun
-
-    runs: dict[str, dict[str, SystemRun]] = {name: {} for name in stored.names}
-    for metric, files in stored.metrics:
-        for name, stats in zip(stored.names, files, strict=True):
-            total = metric.total_of(stats.rows, ())
-            score = metric.score_total(total.row, nrefs=stats.nrefs, rows=total.rows)
-            n = int(stats.nrefs) if stats.nrefs.isdigit() else 0
-            nrefs = [n] * len(stats.rows)
-            run = SystemRun(score, list(stats.rows), nrefs)
-            if segment_level:
-                run.segments = metric.segment_results_of_rows(stats.rows, nrefs)
-            runs[name][metric.name] = run
-    return runs
+    found = first_names or []
+    parts: dict[str, dict[str, Parts]] = {name: {} for name in found}
+    for metric, group in metrics:
+        for name, stats in zip(found, group, strict=True):
+            count = int(stats.nrefs) if stats.nrefs.isdigit() else 0
+            segments = [(row, count, None) for row in stats.rows]
+            parts[name][metric.name] = Parts(segments=segments, nrefs=stats.nrefs)
+    return StoredSystems(found, metrics, parts)
 
 
 def _system_names(given: Sequence[str] | None, names: list[str]) -> list[str]:

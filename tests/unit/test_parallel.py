@@ -9,6 +9,7 @@ from meteor_eval.errors import ConfigError, InputError
 from meteor_eval.metrics.meteor import Meteor, MeteorConfig
 from meteor_eval.parallel import (
     corpus_result,
+    local_parts,
     resolve_jobs,
     segment_results,
     segment_rows,
@@ -178,3 +179,24 @@ def test_pooled_corpus_score_of_nothing() -> None:
     assert count == 0
     assert pooled.score == scorer.corpus_score([], []).score == 0.0
     assert pooled.signature == scorer.corpus_score([], []).signature
+
+
+def test_a_comparisons_parts_are_scored_as_the_metric_reads_them() -> None:
+    """``local_parts`` scores nothing itself: each system's chunks are scored as its metric
+    reduces them (``Metric.system_run``), one system after the other, so memory does not grow
+    with the systems; the runs equal the corpus scores."""
+    from meteor_eval.systems import Systems
+
+    seen: list[tuple[str, int]] = []
+    systems = Systems.from_lists({"a": HYPS, "b": HYPS[::-1]}, REFS[:1] * len(HYPS))
+    scorer = Meteor(CONFIG)
+    parts = local_parts(
+        systems, [scorer], progress=lambda name, _, done, __: seen.append((name, done))
+    )
+    assert seen == []
+    first = scorer.system_run(parts["a"]["meteor"])
+    assert {name for name, _ in seen} == {"a"}
+    assert first.result == scorer.corpus_score(HYPS, REFS[:1] * len(HYPS))
+    assert (first.rows, first.label) == (None, "1")
+    scorer.system_run(parts["b"]["meteor"])
+    assert seen[-1] == ("b", len(HYPS))

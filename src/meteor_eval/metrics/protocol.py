@@ -17,14 +17,16 @@ Every metric (METEOR in each flavour, BLEU, ROUGE) says four things and nothing 
 4. **Signature** (:meth:`Metric.signature`): every setting that determines the score.
 
 On top of that the base class writes once what every metric shares: sentence and corpus scores,
-the reference-count label of signatures, the total of a stream of rows, and the resampling
-interface (:meth:`Metric.sample_matrix`, :meth:`Metric.sample_values`) that significance tests
-use to score thousands of resampled corpora without touching the text again.
+the reference-count label of signatures, the total of a stream of rows, a system's run made of
+what an engine computed (:meth:`Metric.system_run`), and the resampling interface
+(:meth:`Metric.sample_matrix`, :meth:`Metric.sample_values`) that significance tests use to
+score thousands of resampled corpora without touching the text again.
 ``jobs=`` runs on :mod:`meteor_eval.pool`, an executor below the metrics that knows nothing of
 them (it calls a metric's ``chunk_total``, ``chunk_rows`` or ``segment_results`` by name on each
 chunk); :mod:`meteor_eval.parallel` and :mod:`meteor_eval.distributed`, the engines above the
-metrics, run any metric over streams and processes through this protocol. Nothing here imports
-them.
+metrics, schedule any metric's chunks over streams and processes and hand what they computed
+(:class:`Parts`) back to the metric, which reduces it: engines schedule, the metric reduces.
+Nothing here imports them.
 
 Models: sacrebleu's ``Metric`` (statistics, then a formula, then a signature) and torchmetrics'
 update/merge/compute on one statistics path.
@@ -35,41 +37,40 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from meteor_eval.errors import warn_empty, warn_renamed
 from meteor_eval.metrics.base import Signature, check_corpus, check_segment
-from meteor_eval.pool import Run, each, resolve_jobs, run_chunks
+from meteor_eval.pool import Run, each, processes_for, run_chunks
 from meteor_eval.stats.exactsum import ExactSum
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["Metric", "Pair", "Row", "Total", "nrefs_label", "processes_for"]
+__all__ = [
+    "Metric",
+    "Pair",
+    "Parts",
+    "Row",
+    "ScoredSegment",
+    "SystemRun",
+    "Total",
+    "nrefs_label",
+    "processes_for",
+]
 
 #: One segment: a hypothesis and its references.
 Pair = tuple[str, Sequence[str]]
 #: A statistics row: fixed width, integers for METEOR and BLEU, floats for ROUGE.
 Row = tuple[float, ...]
+#: One segment as an engine hands it over: its statistics row, its number of references and
+#: the result the engine's workers made of it (``None`` where they made none).
+ScoredSegment = tuple[Row, int, Any]
 
 ScoreT = TypeVar("ScoreT")
-
-
-def processes_for(jobs: int, start_method: str | None = None) -> int:
-    """The number of processes of ``jobs`` (0: one per CPU), with ``start_method`` checked,
-    as every ``jobs=`` argument of the library and ``--jobs`` check them.
-
-    Raises:
-        ConfigError: ``jobs`` is not an integer from 0 to 1,024, or ``start_method`` is
-            unknown or unavailable (:mod:`meteor_eval.processes`).
-    """
-    from meteor_eval.processes import resolve_start_method
-
-    n_jobs = resolve_jobs(jobs)
-    resolve_start_method(start_method)
-    return n_jobs
 
 
 def nrefs_label(counts: Iterable[int]) -> str:
@@ -167,6 +168,61 @@ def _counted(total: Total, rows: Iterable[Row]) -> Iterator[Row]:
         if kept is not None:
             kept.append(row)
         yield row
+
+
+class Parts:
+    """One system's statistics for one metric, in input order, as an engine computed them or a
+    statistics file holds them: the raw material that :meth:`Metric.system_run` reduces into a
+    :class:`SystemRun`, whatever made it (local processes, a Dask cluster, stored rows). A
+    plain record, not a dataclass: this module is imported by every scoring run.
+
+    Attributes:
+        chunks: Each chunk's total (:meth:`Metric.chunk_total`), when the corpus result alone
+            is wanted; it may be a stream, read once (the local engine scores a chunk as the
+            metric asks for it, so memory does not grow with the input).
+        segments: Otherwise each segment (:data:`ScoredSegment`): its row, its number of
+            references, the result the engine's workers made of it.
+        made: Whether those results are the segments' results to keep (METEOR's segment results
+            with their alignments); else each segment's result is made from its row when
+            wanted.
+        nrefs: The reference-count label the rows were scored with where the segments' counts
+            are not known (stored statistics: their header's); ``None``: from the counts.
+    """
+
+    __slots__ = ("chunks", "made", "nrefs", "segments")
+
+    def __init__(
+        self,
+        chunks: Iterable[Total] = (),
+        segments: Iterable[ScoredSegment] | None = None,
+        *,
+        made: bool = False,
+        nrefs: str | None = None,
+    ) -> None:
+        self.chunks = chunks
+        self.segments = segments
+        self.made = made
+        self.nrefs = nrefs
+
+
+@dataclass
+class SystemRun:
+    """One metric's results for one system (:meth:`Metric.system_run`).
+
+    Attributes:
+        result: The corpus result object.
+        rows: Each segment's statistics row (when kept).
+        nrefs: Each segment's number of references (when rows are kept).
+        segments: Each segment's result object (per-segment output).
+        label: The reference-count label the result was scored with (its signature's
+            ``nrefs``; what a statistics file's header records).
+    """
+
+    result: Any
+    rows: list[Row] | None = None
+    nrefs: list[int] | None = None
+    segments: list[Any] | None = None
+    label: str | None = None
 
 
 class Metric(ABC, Generic[ScoreT]):
@@ -473,7 +529,7 @@ class Metric(ABC, Generic[ScoreT]):
     def stream_total(self, pairs: Iterable[Pair], run: Run) -> Total:
         """The merged statistics of a stream of pairs (and its rows when :meth:`keeps_rows`),
         its chunks run as ``run`` says (:mod:`meteor_eval.pool`: here or in worker processes;
-        ``pairs`` may be :class:`meteor_eval.pool.Files`).
+        ``pairs`` may be :class:`meteor_eval.pool.Files`), merged by :meth:`total_of_chunks`.
 
         Equal to merging every segment's row in input order: with statistics that group
         exactly (:meth:`groups_exactly`: integer statistics or exact sums) each chunk is
@@ -482,20 +538,25 @@ class Metric(ABC, Generic[ScoreT]):
         floating-point sums are the same whatever the number of processes. An empty stream
         warns.
         """
-        total = self.new_total()
-        for part in run_chunks(self, pairs, "chunk_total", run, _count):
-            self.add_chunk(total, part)
+        total = self.total_of_chunks(run_chunks(self, pairs, "chunk_total", run, _count))
         if total.count == 0:
-            # At the caller of corpus_score or of parallel.corpus_total; a comparison's local
-            # engine calls this from parallel's run of one system, whose line it names.
+            # At the caller of corpus_score or of parallel.corpus_total.
             warn_empty(stacklevel=4)
+        return total
+
+    def total_of_chunks(self, chunks: Iterable[Total]) -> Total:
+        """The total of consecutive chunks' totals (:meth:`chunk_total`), in input order, each
+        added by :meth:`add_chunk`: the one rule by which every engine's chunks merge."""
+        total = self.new_total()
+        for part in chunks:
+            self.add_chunk(total, part)
         return total
 
     def add_chunk(self, total: Total, part: Total) -> None:
         """Add ``part``, the :meth:`chunk_total` of the chunk that follows the segments of
         ``total``: merged whole when the statistics group exactly (:meth:`groups_exactly`), else
         its rows folded one by one, in input order, so that floating-point sums are the same
-        however the stream was cut (every engine merges its chunks by this rule)."""
+        however the stream was cut."""
         if self.groups_exactly():
             total.merge_total(self, part)
             return
@@ -514,6 +575,37 @@ class Metric(ABC, Generic[ScoreT]):
     def score_rows(self, rows: Sequence[Row], nrefs: Iterable[int]) -> ScoreT:
         """The corpus result of statistics rows, e.g. read back from a statistics file."""
         return self.result(self.total_of(rows, nrefs))
+
+    def system_run(self, parts: Parts, *, segment_level: bool = False) -> SystemRun:
+        """The run of one system with this metric, made of what an engine computed or a
+        statistics file holds (:class:`Parts`): the chunks' totals merged in input order
+        (:meth:`total_of_chunks`), or the segments' rows folded in input order
+        (:meth:`total_of`) and kept with their numbers of references; then scored under the
+        reference-count label of those counts (or the one given). Each segment's result is the
+        engine's where it made them (alignments), else with ``segment_level`` made from its row
+        (:meth:`segment_results_of_rows`). Every engine's output is reduced here, the same
+        way, so that no engine can give other numbers than another."""
+        rows: list[Row] | None = None
+        nrefs: list[int] | None = None
+        made: list[Any] = []
+        if parts.segments is None:
+            total = self.total_of_chunks(parts.chunks)
+        else:
+            rows, nrefs = [], []
+            for row, count, result in parts.segments:
+                rows.append(row)
+                nrefs.append(count)
+                if parts.made:
+                    made.append(result)
+            total = self.total_of(rows, nrefs)
+        label = nrefs_label(total.nrefs) if parts.nrefs is None else parts.nrefs
+        score = self.score_total(total.row, nrefs=label, rows=total.rows)
+        run = SystemRun(score, rows, nrefs, label=label)
+        if parts.made:
+            run.segments = made
+        elif segment_level and rows is not None and nrefs is not None:
+            run.segments = self.segment_results_of_rows(rows, nrefs)
+        return run
 
     def segment_results(self, pairs: Sequence[Pair], **options: Any) -> list[ScoreT]:
         """The result of each pair, in order. ``options`` are metric-specific (METEOR:

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from meteor_eval.errors import InputError
 from meteor_eval.metrics.base import Signature, SignatureField
-from meteor_eval.metrics.protocol import Metric, Pair, Row, Total, nrefs_label
+from meteor_eval.metrics.protocol import Metric, Pair, Parts, Row, Total, nrefs_label
 from meteor_eval.stats.exactsum import ExactSum
 
 
@@ -85,6 +85,7 @@ class SquaringToy(Toy):
 
 HYPS = ["the cat sat", "a dog", "x"]
 REFS = [["the cat"], ["a dog", "dogs"], ["y"]]
+PAIRS = list(zip(HYPS, REFS, strict=True))
 
 
 class TestDefaults:
@@ -235,6 +236,48 @@ class TestTotals:
         head = toy.total_of(rows[:cut], [1] * cut)
         head.merge_total(toy, toy.total_of(rows[cut:], [1] * (len(rows) - cut)))
         assert (head.row, head.count, head.rows) == (whole.row, whole.count, whole.rows)
+
+
+class TestSystemRun:
+    """One system's run made of what an engine computed (``Metric.system_run``)."""
+
+    def test_chunk_totals_merge_in_order_and_score_as_the_corpus(self) -> None:
+        toy = Toy()
+        chunks = iter([toy.chunk_total(PAIRS[:2]), toy.chunk_total(PAIRS[2:])])
+        run = toy.system_run(Parts(chunks), segment_level=True)
+        assert run.result == toy.corpus_score(HYPS, REFS) == ToyScore(4 / 6, "var", None)
+        assert (run.rows, run.nrefs, run.segments, run.label) == (None, None, None, "var")
+
+    def test_float_chunks_are_folded_row_by_row(self) -> None:
+        class FloatToy(SquaringToy):
+            exact: ClassVar[bool] = False
+
+        toy = FloatToy()
+        chunks = [toy.chunk_total(PAIRS[:1]), toy.chunk_total(PAIRS[1:])]
+        assert toy.system_run(Parts(chunks)).result == toy.corpus_score(HYPS, REFS)
+
+    def test_segments_keep_their_rows_and_give_segment_results(self) -> None:
+        toy = Toy()
+        segments = [
+            (row, len(refs), None)
+            for row, (_, refs) in zip(toy.segment_rows(PAIRS), PAIRS, strict=True)
+        ]
+        run = toy.system_run(Parts(segments=iter(segments)), segment_level=True)
+        assert run.result == ToyScore(4 / 6, "var", None)
+        assert (run.rows, run.nrefs, run.label) == ([(2, 3), (2, 2), (0, 1)], [1, 2, 1], "var")
+        assert run.segments == toy.segment_scores(HYPS, REFS)
+        assert toy.system_run(Parts(segments=segments)).segments is None
+
+    def test_results_made_by_the_engine_are_kept(self) -> None:
+        made = [("first", 1), ("second", 1)]
+        segments = [((1, 1), 1, made[0]), ((0, 1), 1, made[1])]
+        run = Toy().system_run(Parts(segments=segments, made=True))
+        assert run.segments == made
+        assert Toy().system_run(Parts(segments=[], made=True)).segments == []
+
+    def test_a_given_label_is_the_one_scored_and_recorded(self) -> None:
+        run = Toy().system_run(Parts(segments=[((1, 2), 0, None)], nrefs="var"))
+        assert (run.result, run.label, run.nrefs) == (ToyScore(0.5, "var", None), "var", [0])
 
 
 @given(st.lists(st.integers(1, 4), max_size=6))
