@@ -111,7 +111,8 @@ class ComparisonResult:
 
     def test(self, metrics: Sequence[Metric[Any]] | None = None, **options: Any) -> None:
         """Compute intervals / paired tests on the kept rows (``options``: those of
-        :func:`~meteor_eval.significance.paired_tests`)."""
+        :func:`~meteor_eval.significance.paired_tests`), with the runs' scores as the observed
+        ones."""
         for metric in metrics or self.metrics:
             rows: dict[str, Sequence[Row]] = {}
             for name in self.names:
@@ -119,9 +120,13 @@ class ComparisonResult:
                 if kept is None:
                     raise ValueError(f"{name}: {metric.name} statistics rows were not kept")
                 rows[name] = kept
-            from meteor_eval.significance import paired_tests
+            from meteor_eval.significance import paired_tests_with_scores
 
-            self.tests[metric.name] = paired_tests(metric, rows, **options)
+            # the runs' own scores are the observed ones: the rows are not scored again
+            observed = {
+                name: metric.values(self.runs[name][metric.name].result) for name in self.names
+            }
+            self.tests[metric.name] = paired_tests_with_scores(metric, rows, observed, **options)
 
 
 def _significance_signature(result: SignificanceResult) -> str:

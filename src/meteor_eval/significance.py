@@ -235,6 +235,43 @@ def confidence_interval(
     return result.estimates["system"]
 
 
+def _checked_plan(
+    systems: Mapping[str, Sequence[Row]],
+    baseline: str | None,
+    method: str | None,
+    n_samples: int | None,
+    n_confidence: int,
+    seed: int | None,
+    confidence: float,
+    allow_few_samples: bool,
+) -> tuple[int, str | None, int]:
+    """The options of :func:`paired_tests` checked before any work: the resamples, the baseline
+    (``None`` without a method) and the number of segments."""
+    if method is not None and method not in METHODS:
+        raise ConfigError(f"method: {method!r} is invalid; allowed: bs, ar or None")
+    from meteor_eval.stats.sampling import check_seed
+
+    samples = n_samples if n_samples is not None else DEFAULT_SAMPLES[method or "bs"]
+    check_seed("seed", seed, allow_none=True)
+    if method == "ar":
+        # trials give a p-value, not an interval: any positive number
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+            raise ConfigError(f"n_samples: {samples!r} is invalid; allowed: an integer >= 1")
+        _check_options(n_confidence, confidence, name="n_confidence", few=allow_few_samples)
+    else:
+        _check_options(samples, confidence, few=allow_few_samples)
+    n = _check_rows(systems)
+    names = list(systems)
+    base = None
+    if method is not None:
+        base = baseline if baseline is not None else names[0]
+        if base not in systems:
+            raise ConfigError(f"baseline: {base!r} is not one of {', '.join(names)}")
+        if len(names) < 2:
+            raise ConfigError("a paired test needs at least two systems")
+    return samples, base, n
+
+
 def paired_tests(
     metric: Metric[Any],
     systems: Mapping[str, Sequence[Row]],
@@ -268,33 +305,53 @@ def paired_tests(
         ConfigError: an unknown method or baseline, or invalid counts.
         InputError: systems with different numbers of segments, or none.
     """
+    _checked_plan(
+        systems, baseline, method, n_samples, n_confidence, seed, confidence, allow_few_samples
+    )
+    observed = {name: _corpus_values(metric, rows) for name, rows in systems.items()}
+    return paired_tests_with_scores(
+        metric,
+        systems,
+        observed,
+        baseline=baseline,
+        method=method,
+        n_samples=n_samples,
+        n_confidence=n_confidence,
+        seed=seed,
+        confidence=confidence,
+        allow_few_samples=allow_few_samples,
+    )
+
+
+def paired_tests_with_scores(
+    metric: Metric[Any],
+    systems: Mapping[str, Sequence[Row]],
+    observed: Mapping[str, Mapping[str, float]],
+    *,
+    baseline: str | None = None,
+    method: str | None = "bs",
+    n_samples: int | None = None,
+    n_confidence: int = 1000,
+    seed: int | None = 12345,
+    confidence: float = 0.95,
+    allow_few_samples: bool = False,
+) -> SignificanceResult:
+    """:func:`paired_tests` for systems whose corpus scores are already known (a comparison's
+    runs): ``observed`` holds, per system, the headline numbers (``metric.values``) of its
+    corpus score over these same rows, so the rows are not scored again; the options are
+    :func:`paired_tests`'.
+    """
     import numpy as np
 
-    if method is not None and method not in METHODS:
-        raise ConfigError(f"method: {method!r} is invalid; allowed: bs, ar or None")
-    from meteor_eval.stats.sampling import check_seed
-
-    samples = n_samples if n_samples is not None else DEFAULT_SAMPLES[method or "bs"]
-    check_seed("seed", seed, allow_none=True)
-    if method == "ar":
-        # trials give a p-value, not an interval: any positive number
-        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-            raise ConfigError(f"n_samples: {samples!r} is invalid; allowed: an integer >= 1")
-        _check_options(n_confidence, confidence, name="n_confidence", few=allow_few_samples)
-    else:
-        _check_options(samples, confidence, few=allow_few_samples)
-    n = _check_rows(systems)
+    samples, base, n = _checked_plan(
+        systems, baseline, method, n_samples, n_confidence, seed, confidence, allow_few_samples
+    )
     names = list(systems)
-    base = None
-    if method is not None:
-        base = baseline if baseline is not None else names[0]
-        if base not in systems:
-            raise ConfigError(f"baseline: {base!r} is not one of {', '.join(names)}")
-        if len(names) < 2:
-            raise ConfigError("a paired test needs at least two systems")
-    # What the metric gives of each system's rows, asked together: the observed scores and the
-    # matrices that resampled totals are made of.
-    scores = {name: _corpus_values(metric, rows) for name, rows in systems.items()}
+    missing = [name for name in names if name not in observed]
+    if missing:
+        raise ConfigError(f"observed: no scores for {', '.join(missing)}")
+    scores = {name: dict(observed[name]) for name in names}
+    # the matrices that resampled totals are made of, asked of the metric together
     matrices = {name: metric.sample_matrix(rows) for name, rows in systems.items()}
 
     estimates: dict[str, dict[str, Estimate]] = {}

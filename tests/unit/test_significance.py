@@ -23,6 +23,7 @@ from meteor_eval.significance import (
     confidence_interval,
     interval_bounds,
     paired_tests,
+    paired_tests_with_scores,
     significance_signature,
 )
 
@@ -106,6 +107,29 @@ def test_signature_of_the_test() -> None:
     assert significance_signature(result) == "test:paired-ar|n:20|bs:1000|seed:3|ci:0.95"
     result = paired_tests(bleu, {"x": rows}, method=None, n_samples=40, seed=None)
     assert significance_signature(result) == "test:bootstrap|n:40|seed:none|ci:0.95"
+
+
+@pytest.mark.parametrize("method", ["bs", "ar", None])
+def test_tests_with_known_scores_equal_those_that_score_the_rows(method: str | None) -> None:
+    bleu = Bleu()
+    hyps = ["a b c d", "a b", "the cat sat", "on the mat today"]
+    refs = [["a b c d"], ["a c"], ["the cat sat down"], ["on a mat today"]]
+    worse = ["a b", "b", "cat", "mat"]
+    rows = {"x": bleu.corpus_rows(hyps, refs), "y": bleu.corpus_rows(worse, refs)}
+    options = {"method": method, "n_samples": 40, "seed": 7}
+    scored = {name: bleu.values(bleu.score_rows(r, ())) for name, r in rows.items()}
+    assert paired_tests_with_scores(bleu, rows, scored, **options) == paired_tests(
+        bleu, rows, **options
+    )
+    # the given scores are the observed ones: nothing scores the rows again
+    fake = {"x": {"bleu": 50.0}, "y": {"bleu": 10.0}}
+    result = paired_tests_with_scores(bleu, rows, fake, **options)
+    assert {name: e["bleu"].score for name, e in result.estimates.items()} == {
+        "x": 50.0,
+        "y": 10.0,
+    }
+    with pytest.raises(ConfigError, match="observed: no scores for y"):
+        paired_tests_with_scores(bleu, rows, {"x": scored["x"]}, **options)
 
 
 # -- errors ---------------------------------------------------------------------------------
@@ -256,3 +280,19 @@ def test_bleu_resampled_scores_are_the_scalar_formula(options: dict[str, object]
     for row, value in zip(rows, values, strict=True):
         stats = BleuStats(row[0], row[1], tuple(row[2:6]), tuple(row[6:10]))
         assert value == pytest.approx(score_from_stats(stats, config)[0], rel=1e-15, abs=1e-300)
+
+
+def test_a_comparisons_tests_take_its_runs_scores(monkeypatch: pytest.MonkeyPatch) -> None:
+    from meteor_eval.comparison import compare
+
+    systems = {"x": ["a b c d", "the cat sat"], "y": ["a b", "cat"]}
+    refs = [["a b c d e"], ["the cat sat down"]]
+    expected = compare(systems, refs, metrics=["bleu"], paired="bs", n_samples=40).tests["bleu"]
+    result = compare(systems, refs, metrics=["bleu"])
+
+    def scored_again(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the rows were scored again")
+
+    monkeypatch.setattr(Bleu, "score_rows", scored_again)
+    result.test(method="bs", n_samples=40)
+    assert result.tests["bleu"] == expected
