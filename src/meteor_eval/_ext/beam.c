@@ -1106,6 +1106,25 @@ uniform_run(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t kept, Py_ss
     return d;
 }
 
+/* After the last position of a packed search: *best_chain is the chain of the best of
+ * paths[0..kept), their open chunks closed (one_chunk more on a key whose last_end is open), the
+ * first among equals in the current order (the stable sort's). The same rule for both kinds of
+ * path record, Head (search_packed()) and PathW (search_packed_w()). */
+#define SET_FINAL_CHAIN(best_chain, paths, kept, one_chunk)                                        \
+    do {                                                                                           \
+        Py_ssize_t best_ = 0;                                                                      \
+        uint64_t best_key_ = 0;                                                                    \
+        for (Py_ssize_t p_ = 0; p_ < (kept); p_++) {                                               \
+            const uint64_t key_ =                                                                  \
+                (paths)[p_].key + ((paths)[p_].last_end != -1 ? (one_chunk) : 0);                  \
+            if (p_ == 0 || key_ < best_key_) {                                                     \
+                best_ = p_;                                                                        \
+                best_key_ = key_;                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+        *(best_chain) = (paths)[best_].chain;                                                      \
+    } while (0)
+
 /* The steps of search() over every reference position with packed keys; leaves the best final
  * path's chain in *best_chain. */
 static int
@@ -1121,7 +1140,6 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
     int maybe_synced = 1; /* whether the kept paths may share idx and last_end (uniform_run()) */
     for (Py_ssize_t c = 0; c < n_ref; c++) {
         if (maybe_synced || kept == 1) {
-            maybe_synced = 0;
             c = uniform_run(w, pk, n_ref, kept, wh, c);
             if (c == n_ref) {
                 break;
@@ -1208,10 +1226,9 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
             kept = 1;
             continue;
         }
-        const Py_ssize_t k = n < beam ? n : beam;
         if (n_cand == 0 && n == kept) {
-            /* One successor per path, in parent order, the same bits: no cut, maybe a new
-             * order. */
+            /* One successor per path, in parent order, the same bits: no cut (kept stays), maybe
+             * a new order. */
             if (!skip_unsorted) { /* in parent order already */
                 for (Py_ssize_t p = 0; p < n; p++) {
                     Head *h = &w->cur_head[p];
@@ -1235,27 +1252,16 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
             }
         }
         else {
+            const Py_ssize_t k = n < beam ? n : beam; /* the beam's cut */
             const uint64_t *out = order_step(w, keys, stride, count, n_b, n, k, slot_mask);
             if (materialise_packed(w, pk, out, k, lo, skip_b, bw, c, wh) < 0) {
                 return -1;
             }
+            kept = k;
         }
         next_generation(w);
-        kept = k;
     }
-    /* After the last position: close open chunks, then the best path (first among equals in
-     * the current order, which is the stable sort's). */
-    Py_ssize_t best = 0;
-    uint64_t best_key = 0;
-    for (Py_ssize_t p = 0; p < kept; p++) {
-        const Head *h = &w->cur_head[p];
-        const uint64_t key = h->key + (h->last_end != -1 ? one_chunk : 0);
-        if (p == 0 || key < best_key) {
-            best = p;
-            best_key = key;
-        }
-    }
-    *best_chain = w->cur_head[best].chain;
+    SET_FINAL_CHAIN(best_chain, w->cur_head, kept, one_chunk);
     return 0;
 }
 
@@ -1336,7 +1342,7 @@ materialise_w(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
 {
     const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
     const uint64_t slot_mask = pk->sh_p ? (~(uint64_t)0 >> (64 - pk->sh_p)) : 0;
-    if (skip_slot > 0 && reserve_nodes(w, k) < 0) {
+    if (reserve_nodes(w, k) < 0) { /* the step has candidates: skip_slot > 0 */
         return -1;
     }
     /* Locals, not w's fields: see materialise_packed(). */
@@ -1734,19 +1740,7 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
         w->new_w = t;
         kept = k;
     }
-    /* After the last position: close open chunks, then the best path (first among equals in
-     * the current order, which is the stable sort's). */
-    Py_ssize_t best = 0;
-    uint64_t best_key = 0;
-    for (Py_ssize_t p = 0; p < kept; p++) {
-        const PathW *h = &w->cur_w[p];
-        const uint64_t key = h->key + (h->last_end != -1 ? one_chunk : 0);
-        if (p == 0 || key < best_key) {
-            best = p;
-            best_key = key;
-        }
-    }
-    *best_chain = w->cur_w[best].chain;
+    SET_FINAL_CHAIN(best_chain, w->cur_w, kept, one_chunk);
     return 0;
 }
 

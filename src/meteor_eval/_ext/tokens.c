@@ -318,27 +318,39 @@ index_table_alloc(size_t count, size_t size)
     return table;
 }
 
-static int
-index_grow_tokens(IndexPass *pass)
-{
-    const size_t capacity = (pass->token_mask + 1) * 2;
-    uint32_t *slots = index_table_alloc(capacity, sizeof(uint32_t));
-    if (slots == NULL) {
-        return -1;
+/* A function `name` doubling one of the pass's open-addressing tables, pass->slots of T records
+ * with mask pass->mask, whose empty slots are zero bytes (as index_table_alloc() leaves them):
+ * each used slot (USED(slot)) is placed again by linear probing from HASH(pass, slot), in slot
+ * order. 0, or -1 when out of memory (the table kept). The same growth for the token table and
+ * the edge table, defined once. */
+#define DEFINE_INDEX_GROW(name, T, slots, mask, USED, HASH)                                        \
+    static int name(IndexPass *pass)                                                               \
+    {                                                                                              \
+        const size_t grown_mask = pass->mask * 2 + 1;                                              \
+        T *grown = index_table_alloc(grown_mask + 1, sizeof(T));                                   \
+        if (grown == NULL) {                                                                       \
+            return -1;                                                                             \
+        }                                                                                          \
+        for (size_t j = 0; j <= pass->mask; j++) {                                                 \
+            const T slot = pass->slots[j];                                                         \
+            if (USED(slot)) {                                                                      \
+                size_t k = HASH(pass, slot) & grown_mask;                                          \
+                while (USED(grown[k])) {                                                           \
+                    k = (k + 1) & grown_mask;                                                      \
+                }                                                                                  \
+                grown[k] = slot;                                                                   \
+            }                                                                                      \
+        }                                                                                          \
+        free(pass->slots);                                                                         \
+        pass->slots = grown;                                                                       \
+        pass->mask = grown_mask;                                                                   \
+        return 0;                                                                                  \
     }
-    const size_t mask = capacity - 1;
-    for (uint32_t id = 0; id < pass->tokens; id++) {
-        size_t k = pass->token_hash[id] & mask;
-        while (slots[k] != 0) {
-            k = (k + 1) & mask;
-        }
-        slots[k] = id + 1;
-    }
-    free(pass->token_slots);
-    pass->token_slots = slots;
-    pass->token_mask = mask;
-    return 0;
-}
+
+/* The token table: id + 1 in a slot, its hash the token's. */
+#define TOKEN_USED(slot) ((slot) != 0)
+#define TOKEN_HASH(pass, slot) ((pass)->token_hash[(slot) - 1])
+DEFINE_INDEX_GROW(index_grow_tokens, uint32_t, token_slots, token_mask, TOKEN_USED, TOKEN_HASH)
 
 /* The id of one token, added with the next id when new; -1 on failure. */
 static int64_t
@@ -401,36 +413,10 @@ index_edge_hash(uint32_t parent, uint32_t token)
     return (size_t)(k * 0xBF58476D1CE4E5B9ULL >> 32);
 }
 
-static inline size_t
-index_edge_slot(uint32_t parent, uint32_t token, size_t mask)
-{
-    return index_edge_hash(parent, token) & mask;
-}
-
-static int
-index_grow_edges(IndexPass *pass)
-{
-    const size_t capacity = (pass->edge_mask + 1) * 2;
-    IndexEdge *edges = index_table_alloc(capacity, sizeof(IndexEdge));
-    if (edges == NULL) {
-        return -1;
-    }
-    const size_t mask = capacity - 1;
-    for (size_t j = 0; j <= pass->edge_mask; j++) {
-        const IndexEdge edge = pass->edges[j];
-        if (edge.node != 0) {
-            size_t k = index_edge_slot(edge.parent, edge.token, mask);
-            while (edges[k].node != 0) {
-                k = (k + 1) & mask;
-            }
-            edges[k] = edge;
-        }
-    }
-    free(pass->edges);
-    pass->edges = edges;
-    pass->edge_mask = mask;
-    return 0;
-}
+/* The edge table: an edge in a slot (its node 0 when empty), hashed on (parent, token). */
+#define EDGE_USED(edge) ((edge).node != 0)
+#define EDGE_HASH(pass, edge) index_edge_hash((edge).parent, (edge).token)
+DEFINE_INDEX_GROW(index_grow_edges, IndexEdge, edges, edge_mask, EDGE_USED, EDGE_HASH)
 
 /* The child of parent by token, added with the next node id when new; -1 on failure. */
 static int64_t
@@ -472,32 +458,15 @@ index_valid_utf8(const unsigned char *s, size_t n)
             k++;
             continue;
         }
-        size_t more;
-        unsigned char low = 0x80, high = 0xBF;
-        if (c >= 0xC2 && c <= 0xDF) {
-            more = 1;
-        }
-        else if (c >= 0xE0 && c <= 0xEF) {
-            more = 2;
-            if (c == 0xE0) {
-                low = 0xA0;
-            }
-            else if (c == 0xED) {
-                high = 0x9F;
-            }
-        }
-        else if (c >= 0xF0 && c <= 0xF4) {
-            more = 3;
-            if (c == 0xF0) {
-                low = 0x90;
-            }
-            else if (c == 0xF4) {
-                high = 0x8F;
-            }
-        }
-        else {
+        if (c < 0xC2 || c > 0xF4) { /* a continuation byte, an overlong lead, or too high */
             return 0;
         }
+        /* The continuation bytes of lead c (1 to 3), and the range of the first: 0x80..0xBF but
+         * for the four leads where that would let an overlong form (E0, F0), a surrogate (ED) or
+         * a code point above U+10FFFF (F4) through. */
+        const size_t more = 1 + (c >= 0xE0) + (c >= 0xF0);
+        const unsigned char low = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+        const unsigned char high = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
         if (n - k - 1 < more) {
             return 0;
         }
