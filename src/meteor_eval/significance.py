@@ -305,22 +305,10 @@ def paired_tests(
         ConfigError: an unknown method or baseline, or invalid counts.
         InputError: systems with different numbers of segments, or none.
     """
-    _checked_plan(
-        systems, baseline, method, n_samples, n_confidence, seed, confidence, allow_few_samples
-    )
+    options = (baseline, method, n_samples, n_confidence, seed, confidence, allow_few_samples)
+    _checked_plan(systems, *options)  # the options' errors before the rows are scored
     observed = {name: _corpus_values(metric, rows) for name, rows in systems.items()}
-    return paired_tests_with_scores(
-        metric,
-        systems,
-        observed,
-        baseline=baseline,
-        method=method,
-        n_samples=n_samples,
-        n_confidence=n_confidence,
-        seed=seed,
-        confidence=confidence,
-        allow_few_samples=allow_few_samples,
-    )
+    return _tests_of_scores(metric, systems, observed, *options)
 
 
 def paired_tests_with_scores(
@@ -341,6 +329,23 @@ def paired_tests_with_scores(
     corpus score over these same rows, so the rows are not scored again; the options are
     :func:`paired_tests`'.
     """
+    options = (baseline, method, n_samples, n_confidence, seed, confidence, allow_few_samples)
+    return _tests_of_scores(metric, systems, observed, *options)
+
+
+def _tests_of_scores(
+    metric: Metric[Any],
+    systems: Mapping[str, Sequence[Row]],
+    observed: Mapping[str, Mapping[str, float]],
+    baseline: str | None,
+    method: str | None,
+    n_samples: int | None,
+    n_confidence: int,
+    seed: int | None,
+    confidence: float,
+    allow_few_samples: bool,
+) -> SignificanceResult:
+    """The body of both public functions, their options in order."""
     import numpy as np
 
     samples, base, n = _checked_plan(
