@@ -111,8 +111,12 @@ class ComparisonResult:
 
     def test(self, metrics: Sequence[Metric[Any]] | None = None, **options: Any) -> None:
         """Compute intervals / paired tests on the kept rows (``options``: those of
-        :func:`~meteor_eval.significance.paired_tests`), with the runs' scores as the observed
-        ones."""
+        :func:`~meteor_eval.significance.paired_tests`). The runs' scores are the observed ones
+        for the metrics that made them (``self.metrics``); another metric given in ``metrics``
+        (e.g. other parameters over the same rows) scores the rows itself, so that its observed
+        scores and its resamples come from the same formula."""
+        from meteor_eval.significance import paired_tests, paired_tests_with_scores
+
         for metric in metrics or self.metrics:
             rows: dict[str, Sequence[Row]] = {}
             for name in self.names:
@@ -120,8 +124,9 @@ class ComparisonResult:
                 if kept is None:
                     raise ValueError(f"{name}: {metric.name} statistics rows were not kept")
                 rows[name] = kept
-            from meteor_eval.significance import paired_tests_with_scores
-
+            if not any(metric is own for own in self.metrics):
+                self.tests[metric.name] = paired_tests(metric, rows, **options)
+                continue
             # the runs' own scores are the observed ones: the rows are not scored again
             observed = {
                 name: metric.values(self.runs[name][metric.name].result) for name in self.names

@@ -514,3 +514,26 @@ def test_stores_drawn_for_one_kind_of_step(
     for the steps its docstring names, with the beams that reach them."""
     store = data.draw(stores, label="store")
     _same(store, data.draw(WEIGHT_SETS, label="weights"), data.draw(beams, label="beam"))
+
+
+def test_long_segments_take_the_first_successors_with_ties() -> None:
+    """Segments of 129 to 260 words with gains too wide to pack (the unpacked search, which
+    makes each step's gains at the step) and each candidate repeated up to 25 times at its
+    position: successors of equal rank crowd every step, and the first ``beam`` of them are
+    taken by the sorted insertion (beams of up to 64 on more than twice their successors) or the
+    merge sort (wider beams). Ties must go to the earlier successor, as in the stable sort."""
+    rng = random.Random(19)
+    for _ in range(40):
+        n = rng.randint(129, 260)
+        store = CandidateStore(n, n)
+        for j in range(n):
+            if rng.random() < 0.2:
+                continue
+            distinct = [
+                Match(j, 1, min(n - 1, max(0, j + rng.randint(-2, 2))), 1, rng.randrange(2))
+                for _ in range(rng.randint(1, 3))
+            ]
+            for _ in range(rng.randint(1, 25)):
+                store.add(rng.choice(distinct))
+        weights = rng.choice([(1e15,) * 4, (1e15, 1e15, 0.0, 0.0), (2e15, 1e15, 1.0, 1.0)])
+        assert_beams_agree(store, weights, rng.choice([1, 2, 3, 8, 32, 63, 64, 65, 70]))

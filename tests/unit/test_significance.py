@@ -296,3 +296,19 @@ def test_a_comparisons_tests_take_its_runs_scores(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(Bleu, "score_rows", scored_again)
     result.test(method="bs", n_samples=40)
     assert result.tests["bleu"] == expected
+
+
+def test_a_comparisons_tests_with_another_metric_score_the_rows_with_it() -> None:
+    """``ComparisonResult.test(metrics=[other])``: the observed scores are the other metric's
+    (the ones its resamples are compared with), not the runs' own."""
+    from meteor_eval.comparison import compare
+    from meteor_eval.significance import paired_tests
+
+    systems = {"x": ["a b c d", "the cat sat"], "y": ["a b", "cat"]}
+    refs = [["a b c d e"], ["the cat sat down"]]
+    result = compare(systems, refs, metrics=["bleu"])
+    other = Bleu().with_options(smooth_method="add-k", smooth_value=5)
+    rows = {name: result.runs[name]["bleu"].rows or [] for name in systems}
+    expected = paired_tests(other, rows, method="bs", n_samples=40)
+    result.test(metrics=[other], method="bs", n_samples=40)
+    assert result.tests["bleu"] == expected
