@@ -110,23 +110,35 @@ class ComparisonResult:
         return pd.DataFrame.from_records(records).set_index("system")
 
     def test(self, metrics: Sequence[Metric[Any]] | None = None, **options: Any) -> None:
-        """Compute intervals / paired tests on the kept rows (``options``: those of
-        :func:`~meteor_eval.significance.paired_tests`). The runs' scores are the observed ones
-        for the metrics that made them (``self.metrics``); another metric given in ``metrics``
-        (e.g. other parameters over the same rows) scores the rows itself, so that its observed
-        scores and its resamples come from the same formula."""
-        from meteor_eval.significance import paired_tests, paired_tests_with_scores
+        """Compute intervals / paired tests on the kept rows, with the runs' scores as the
+        observed ones.
+
+        Args:
+            metrics: Which of the comparison's metrics to test (default: all). A metric counts
+                as one of them when it is of the same class with an equal configuration (the
+                same formula); any other is refused, since the runs' scores are not its own:
+                test other settings over these rows with ``paired_tests(metric, rows)``.
+            **options: Those of :func:`~meteor_eval.significance.paired_tests`.
+
+        Raises:
+            ValueError: a metric that did not make the runs, or rows that were not kept.
+        """
+        from meteor_eval.significance import paired_tests_with_scores
 
         for metric in metrics or self.metrics:
+            if not any(
+                type(metric) is type(own) and metric.config == own.config for own in self.metrics
+            ):
+                raise ValueError(
+                    f"metrics: {metric.name} with these settings did not make this comparison's "
+                    "runs; test it with meteor_eval.significance.paired_tests(metric, rows)"
+                )
             rows: dict[str, Sequence[Row]] = {}
             for name in self.names:
                 kept = self.runs[name][metric.name].rows
                 if kept is None:
                     raise ValueError(f"{name}: {metric.name} statistics rows were not kept")
                 rows[name] = kept
-            if not any(metric is own for own in self.metrics):
-                self.tests[metric.name] = paired_tests(metric, rows, **options)
-                continue
             # the runs' own scores are the observed ones: the rows are not scored again
             observed = {
                 name: metric.values(self.runs[name][metric.name].result) for name in self.names

@@ -51,6 +51,7 @@ __all__ = [
     "confidence_interval",
     "interval_bounds",
     "paired_tests",
+    "paired_tests_with_scores",
     "significance_signature",
 ]
 

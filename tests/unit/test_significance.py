@@ -298,17 +298,18 @@ def test_a_comparisons_tests_take_its_runs_scores(monkeypatch: pytest.MonkeyPatc
     assert result.tests["bleu"] == expected
 
 
-def test_a_comparisons_tests_with_another_metric_score_the_rows_with_it() -> None:
-    """``ComparisonResult.test(metrics=[other])``: the observed scores are the other metric's
-    (the ones its resamples are compared with), not the runs' own."""
+def test_a_comparisons_tests_are_of_its_own_metrics() -> None:
+    """``ComparisonResult.test(metrics=[...])``: a metric of the same class and settings is one
+    of the comparison's (its runs' scores are its own); one with other settings is refused
+    rather than reported with the runs' scores beside its own resamples."""
     from meteor_eval.comparison import compare
-    from meteor_eval.significance import paired_tests
 
     systems = {"x": ["a b c d", "the cat sat"], "y": ["a b", "cat"]}
     refs = [["a b c d e"], ["the cat sat down"]]
+    expected = compare(systems, refs, metrics=["bleu"], paired="bs", n_samples=40).tests["bleu"]
     result = compare(systems, refs, metrics=["bleu"])
-    other = Bleu().with_options(smooth_method="add-k", smooth_value=5)
-    rows = {name: result.runs[name]["bleu"].rows or [] for name in systems}
-    expected = paired_tests(other, rows, method="bs", n_samples=40)
-    result.test(metrics=[other], method="bs", n_samples=40)
+    result.test(metrics=[Bleu()], method="bs", n_samples=40)
     assert result.tests["bleu"] == expected
+    other = Bleu().with_options(smooth_method="add-k", smooth_value=5)
+    with pytest.raises(ValueError, match="bleu with these settings did not make"):
+        result.test(metrics=[other], method="bs", n_samples=40)

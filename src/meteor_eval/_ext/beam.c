@@ -17,7 +17,7 @@
  * which orders like the generation index, so sorting the distinct keys is the stable sort
  * (search_packed()). Otherwise each successor is a small record ranked field by field, and the
  * first `beam` of the stable order are taken by a sorted insertion, or a stable merge sort for
- * wide beams (search_general()). Only the winners are then materialised (their parent's bit
+ * wide beams and steps of few successors (search_general()). Only the winners are then materialised (their parent's bit
  * sets copied, the new match's spans set), in sorted order. A path is a small header plus two
  * bit sets (used hypothesis and reference positions); chosen matches form linked lists in a
  * node pool shared by all paths.

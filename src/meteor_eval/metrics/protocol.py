@@ -173,8 +173,8 @@ def _counted(total: Total, rows: Iterable[Row]) -> Iterator[Row]:
 class Parts:
     """One system's statistics for one metric, in input order, as an engine computed them or a
     statistics file holds them: the raw material that :meth:`Metric.system_run` reduces into a
-    :class:`SystemRun`, whatever made it (local processes, a Dask cluster, stored rows). A
-    plain record, not a dataclass: this module is imported by every scoring run.
+    :class:`SystemRun`, whatever made it (local processes, a Dask cluster, stored rows); read
+    once (its chunks and segments may be streams).
 
     Attributes:
         chunks: Each chunk's total (:meth:`Metric.chunk_total`), when the corpus result alone
@@ -584,7 +584,8 @@ class Metric(ABC, Generic[ScoreT]):
         reference-count label of those counts (or the one given). Each segment's result is the
         engine's where it made them (alignments), else with ``segment_level`` made from its row
         (:meth:`segment_results_of_rows`). Every engine's output is reduced here, the same
-        way, so that no engine can give other numbers than another."""
+        way, so that no engine can give other numbers than another. ``parts`` is read once: its
+        streams are spent afterwards."""
         rows: list[Row] | None = None
         nrefs: list[int] | None = None
         made: list[Any] = []
