@@ -59,7 +59,8 @@ class ComparisonResult:
             entry: dict[str, Any] = {"name": name}
             for metric in self.metrics:
                 run = self.runs[name][metric.name]
-                estimates = self.tests[metric.name].estimates[name] if self.tests else {}
+                tested = self.tests.get(metric.name)  # test(metrics=[...]) may leave some out
+                estimates = tested.estimates[name] if tested is not None else {}
                 for value, report in metric.report(run.result).items():
                     estimate = estimates.get(value)
                     if estimate is not None:

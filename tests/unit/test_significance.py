@@ -313,3 +313,17 @@ def test_a_comparisons_tests_are_of_its_own_metrics() -> None:
     other = Bleu().with_options(smooth_method="add-k", smooth_value=5)
     with pytest.raises(ValueError, match="bleu with these settings did not make"):
         result.test(metrics=[other], method="bs", n_samples=40)
+
+
+def test_a_comparison_with_some_metrics_tested_renders() -> None:
+    """``to_dict`` of a comparison whose ``test(metrics=[...])`` left a metric out: the tested
+    metric has its interval, the other its scores alone."""
+    from meteor_eval.comparison import compare
+
+    systems = {"x": ["a b c d", "the cat sat"], "y": ["a b", "cat"]}
+    refs = [["a b c d e"], ["the cat sat down"]]
+    result = compare(systems, refs, metrics=["bleu", "rouge"])
+    result.test(metrics=[Bleu()], method="bs", n_samples=40)
+    system = result.to_dict()["systems"][0]
+    assert "ci" in system["bleu"]
+    assert "ci" not in system["rouge1"]
