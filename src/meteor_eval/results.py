@@ -12,7 +12,7 @@ files of its runs without importing :mod:`meteor_eval.comparison`, which imports
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import TYPE_CHECKING, Any
 
 from meteor_eval.metrics.protocol import Metric, Row, SystemRun
@@ -117,8 +117,11 @@ class ComparisonResult:
         Args:
             metrics: Which of the comparison's metrics to test (default: all). A metric counts
                 as one of them when it is of the same class with an equal configuration (the
-                same formula); any other is refused, since the runs' scores are not its own:
-                test other settings over these rows with ``paired_tests(metric, rows)``.
+                same formula); any other is refused, since the runs' scores are not its own,
+                before any metric is tested. One that differs only in formula settings
+                (``Metric.score_fields``) can be tested over these rows with
+                ``paired_tests(metric, rows)``; other settings make other rows, so the text is
+                scored again (``compare(..., metrics=[metric], paired=...)``).
             **options: Those of :func:`~meteor_eval.significance.paired_tests`.
 
         Raises:
@@ -126,14 +129,10 @@ class ComparisonResult:
         """
         from meteor_eval.significance import paired_tests_with_scores
 
-        for metric in metrics or self.metrics:
-            if not any(
-                type(metric) is type(own) and metric.config == own.config for own in self.metrics
-            ):
-                raise ValueError(
-                    f"metrics: {metric.name} with these settings did not make this comparison's "
-                    "runs; test it with meteor_eval.significance.paired_tests(metric, rows)"
-                )
+        chosen = list(metrics or self.metrics)
+        for metric in chosen:
+            self._check_own(metric)
+        for metric in chosen:
             rows: dict[str, Sequence[Row]] = {}
             for name in self.names:
                 kept = self.runs[name][metric.name].rows
@@ -145,6 +144,34 @@ class ComparisonResult:
                 name: metric.values(self.runs[name][metric.name].result) for name in self.names
             }
             self.tests[metric.name] = paired_tests_with_scores(metric, rows, observed, **options)
+
+    def _check_own(self, metric: Metric[Any]) -> None:
+        """Refuse a metric that did not make the runs, saying how it can be tested: over these
+        rows when only its formula settings differ, else by scoring the text again."""
+        same_class = [own for own in self.metrics if type(own) is type(metric)]
+        if any(own.config == metric.config for own in same_class):
+            return
+        if not same_class:
+            known = ", ".join(own.name for own in self.metrics)
+            raise ValueError(f"metrics: {metric.name} is not one of this comparison's ({known})")
+        theirs, config = same_class[0].config, metric.config
+        names = [item.name for item in fields(config)] if is_dataclass(config) else []
+        differ = [name for name in names if getattr(config, name) != getattr(theirs, name)]
+        if differ and set(differ) <= type(metric).score_fields:
+            advice = (
+                "its rows are the runs' rows: test it with "
+                "meteor_eval.significance.paired_tests(metric, rows)"
+            )
+        else:
+            advice = (
+                "these change the rows: score the text with it "
+                "(compare(..., metrics=[metric], paired=...))"
+            )
+        settings = ", ".join(differ) or "settings"
+        raise ValueError(
+            f"metrics: {metric.name} with other {settings} did not make this comparison's runs; "
+            f"{advice}"
+        )
 
 
 def _significance_signature(result: SignificanceResult) -> str:

@@ -300,19 +300,41 @@ def test_a_comparisons_tests_take_its_runs_scores(monkeypatch: pytest.MonkeyPatc
 
 def test_a_comparisons_tests_are_of_its_own_metrics() -> None:
     """``ComparisonResult.test(metrics=[...])``: a metric of the same class and settings is one
-    of the comparison's (its runs' scores are its own); one with other settings is refused
-    rather than reported with the runs' scores beside its own resamples."""
+    of the comparison's (its runs' scores are its own); another is refused, before any metric
+    is tested, rather than reported with the runs' scores beside its own resamples, and the
+    refusal's advice gives that metric's numbers: over the runs' rows when only its formula
+    settings differ, else from the text scored again."""
     from meteor_eval.comparison import compare
 
-    systems = {"x": ["a b c d", "the cat sat"], "y": ["a b", "cat"]}
-    refs = [["a b c d e"], ["the cat sat down"]]
+    systems = {"x": ["a b c d", "the cat sat", "The Dog ran"], "y": ["a b", "cat", "a dog ran"]}
+    refs = [["a b c d e"], ["the cat sat down"], ["the dog ran"]]
     expected = compare(systems, refs, metrics=["bleu"], paired="bs", n_samples=40).tests["bleu"]
     result = compare(systems, refs, metrics=["bleu"])
     result.test(metrics=[Bleu()], method="bs", n_samples=40)
     assert result.tests["bleu"] == expected
-    other = Bleu().with_options(smooth_method="add-k", smooth_value=5)
-    with pytest.raises(ValueError, match="bleu with these settings did not make"):
-        result.test(metrics=[other], method="bs", n_samples=40)
+
+    result = compare(systems, refs, metrics=["bleu", "rouge"])
+    smoothed = Bleu().with_options(smooth_method="add-k", smooth_value=5)
+    with pytest.raises(
+        ValueError,
+        match="other smooth_method, smooth_value did not make.*"
+        r"paired_tests\(metric, rows\)",
+    ):
+        result.test(metrics=[Rouge(), smoothed], method="bs", n_samples=40)
+    assert result.tests == {}
+    rows = {name: result.runs[name]["bleu"].rows for name in result.names}
+    again = compare(systems, refs, metrics=[smoothed], paired="bs", n_samples=40)
+    assert paired_tests(smoothed, rows, n_samples=40) == again.tests["bleu"]
+
+    cased = Bleu().with_options(lowercase=True)
+    with pytest.raises(ValueError, match=r"other lowercase did not make.*score the text"):
+        result.test(metrics=[cased])
+    assert (
+        paired_tests(cased, rows, n_samples=40)
+        != compare(systems, refs, metrics=[cased], paired="bs", n_samples=40).tests["bleu"]
+    )
+    with pytest.raises(ValueError, match=r"meteor is not one of this comparison's \(bleu, rouge\)"):
+        result.test(metrics=[Meteor()])
 
 
 def test_a_comparison_with_some_metrics_tested_renders() -> None:
