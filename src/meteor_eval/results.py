@@ -129,10 +129,11 @@ class ComparisonResult:
         """
         from meteor_eval.significance import paired_tests_with_scores
 
-        chosen = list(metrics or self.metrics)
-        for metric in chosen:
+        if metrics is None:
+            metrics = self.metrics
+        for metric in metrics:
             self._check_own(metric)
-        for metric in chosen:
+        for metric in metrics:
             rows: dict[str, Sequence[Row]] = {}
             for name in self.names:
                 kept = self.runs[name][metric.name].rows

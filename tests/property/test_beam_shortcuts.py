@@ -520,8 +520,9 @@ def test_long_segments_take_the_first_successors_with_ties() -> None:
     """Segments of 129 to 260 words with gains too wide to pack (the unpacked search, which
     makes each step's gains at the step) and each candidate repeated up to 25 times at its
     position: successors of equal rank crowd every step, and the first ``beam`` of them are
-    taken by the sorted insertion (beams of up to 64 on more than twice their successors) or the
-    merge sort (wider beams). Ties must go to the earlier successor, as in the stable sort."""
+    taken by the sorted insertion (beams of up to 64, at steps with more than twice as many
+    successors as the beam) or the merge sort (wider beams, fewer successors). Ties must go to
+    the earlier successor, as in the stable sort."""
     rng = random.Random(19)
     for _ in range(40):
         n = rng.randint(129, 260)

@@ -335,6 +335,8 @@ def test_a_comparisons_tests_are_of_its_own_metrics() -> None:
     )
     with pytest.raises(ValueError, match=r"meteor is not one of this comparison's \(bleu, rouge\)"):
         result.test(metrics=[Meteor()])
+    result.test(metrics=[])  # none chosen: none tested
+    assert result.tests == {}
 
 
 def test_a_comparison_with_some_metrics_tested_renders() -> None:

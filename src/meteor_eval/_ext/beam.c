@@ -17,10 +17,10 @@
  * which orders like the generation index, so sorting the distinct keys is the stable sort
  * (search_packed()). Otherwise each successor is a small record ranked field by field, and the
  * first `beam` of the stable order are taken by a sorted insertion, or a stable merge sort for
- * wide beams and steps of few successors (search_general()). Only the winners are then materialised (their parent's bit
- * sets copied, the new match's spans set), in sorted order. A path is a small header plus two
- * bit sets (used hypothesis and reference positions); chosen matches form linked lists in a
- * node pool shared by all paths.
+ * wide beams and steps of few successors (search_general()). Only the winners are then
+ * materialised (their parent's bit sets copied, the new match's spans set), in sorted order. A
+ * path is a small header plus two bit sets (used hypothesis and reference positions); chosen
+ * matches form linked lists in a node pool shared by all paths.
  *
  * align(by_ref, hyp_coverage, ref_coverage, weights, beam) returns the chosen Match objects (the
  * store's own objects) in reference order; align_stages() does the same from per-stage lists.
@@ -218,8 +218,8 @@ merge_sort_succ(const Succ *succ, Py_ssize_t n, uint64_t *order, uint64_t *tmp)
     }
 }
 
-/* Beams up to this width take the first k successors of a step by a sorted insertion; wider
- * beams sort every successor. */
+/* Beams up to this width take the first k successors of a step by a sorted insertion when the
+ * step has more than twice k of them; wider beams, and steps of fewer, sort every successor. */
 #define SELECT_WIDEST 64
 
 /* The first k (1 <= k <= n) of the stable sort of succ[0..n) by rank, in that order, into
