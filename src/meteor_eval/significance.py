@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from meteor_eval.errors import ConfigError, InputError
 
@@ -236,6 +236,19 @@ def confidence_interval(
     return result.estimates["system"]
 
 
+class _Plan(NamedTuple):
+    """A test's options once checked (:func:`_checked_plan`), with the baseline made (``None``
+    without a method) and the number of segments."""
+
+    method: str | None
+    samples: int
+    n_confidence: int
+    seed: int | None
+    confidence: float
+    base: str | None
+    n: int
+
+
 def _checked_plan(
     systems: Mapping[str, Sequence[Row]],
     baseline: str | None,
@@ -245,9 +258,8 @@ def _checked_plan(
     seed: int | None,
     confidence: float,
     allow_few_samples: bool,
-) -> tuple[int, str | None, int]:
-    """The options of :func:`paired_tests` checked before any work: the resamples, the baseline
-    (``None`` without a method) and the number of segments."""
+) -> _Plan:
+    """The options of :func:`paired_tests` checked before any work."""
     if method is not None and method not in METHODS:
         raise ConfigError(f"method: {method!r} is invalid; allowed: bs, ar or None")
     from meteor_eval.stats.sampling import check_seed
@@ -270,7 +282,7 @@ def _checked_plan(
             raise ConfigError(f"baseline: {base!r} is not one of {', '.join(names)}")
         if len(names) < 2:
             raise ConfigError("a paired test needs at least two systems")
-    return samples, base, n
+    return _Plan(method, samples, n_confidence, seed, confidence, base, n)
 
 
 def paired_tests(
@@ -306,10 +318,11 @@ def paired_tests(
         ConfigError: an unknown method or baseline, or invalid counts.
         InputError: systems with different numbers of segments, or none.
     """
-    options = (baseline, method, n_samples, n_confidence, seed, confidence, allow_few_samples)
-    _checked_plan(systems, *options)  # the options' errors before the rows are scored
+    plan = _checked_plan(  # the options' errors before the rows are scored
+        systems, baseline, method, n_samples, n_confidence, seed, confidence, allow_few_samples
+    )
     observed = {name: _corpus_values(metric, rows) for name, rows in systems.items()}
-    return _tests_of_scores(metric, systems, observed, *options)
+    return _tests_of_scores(metric, systems, observed, plan)
 
 
 def paired_tests_with_scores(
@@ -330,28 +343,22 @@ def paired_tests_with_scores(
     corpus score over these same rows, so the rows are not scored again; the options are
     :func:`paired_tests`'.
     """
-    options = (baseline, method, n_samples, n_confidence, seed, confidence, allow_few_samples)
-    return _tests_of_scores(metric, systems, observed, *options)
+    plan = _checked_plan(
+        systems, baseline, method, n_samples, n_confidence, seed, confidence, allow_few_samples
+    )
+    return _tests_of_scores(metric, systems, observed, plan)
 
 
 def _tests_of_scores(
     metric: Metric[Any],
     systems: Mapping[str, Sequence[Row]],
     observed: Mapping[str, Mapping[str, float]],
-    baseline: str | None,
-    method: str | None,
-    n_samples: int | None,
-    n_confidence: int,
-    seed: int | None,
-    confidence: float,
-    allow_few_samples: bool,
+    plan: _Plan,
 ) -> SignificanceResult:
-    """The body of both public functions, their options in order."""
+    """The tests of both public functions, with their options checked (``plan``)."""
     import numpy as np
 
-    samples, base, n = _checked_plan(
-        systems, baseline, method, n_samples, n_confidence, seed, confidence, allow_few_samples
-    )
+    method, samples, n_confidence, seed, confidence, base, n = plan
     names = list(systems)
     missing = [name for name in names if name not in observed]
     if missing:
