@@ -55,7 +55,6 @@ __all__ = [
     "DEFAULT_CHUNK_LINES",
     "DaskInput",
     "FileChunk",
-    "chunk_totals",
     "cluster_parts",
     "connect",
     "corpus_result",
@@ -373,13 +372,8 @@ def corpus_total(metric: Metric[Any], client: Any, **options: Unpack[DaskInput])
     Raises:
         InputError: unreadable input or differing line counts.
     """
-    return metric.total_of_chunks(chunk_totals(metric, client, **options))
-
-
-def chunk_totals(metric: Metric[Any], client: Any, **options: Unpack[DaskInput]) -> list[Total]:
-    """Each task's total, in input order (``options``: those of :func:`corpus_total`), for
-    ``Metric.total_of_chunks``."""
-    return _results(client, _submit(metric, client, "total", **options))
+    futures = _submit(metric, client, "total", **options)
+    return metric.total_of_chunks(_results(client, futures))
 
 
 def _results(client: Any, futures: Sequence[Any]) -> list[Any]:
@@ -435,6 +429,7 @@ def cluster_parts(
         InputError: unreadable input or differing line counts.
     """
     parts: dict[str, dict[str, Parts]] = {name: {} for name in systems.names}
+    mode = "rows" if keep_rows else "total"
     client, close = connect(scheduler)
     try:
         for k, name in enumerate(systems.names):
@@ -445,13 +440,13 @@ def cluster_parts(
             files = [source, *systems.ref_sources] if direct else None
             for metric in metrics:
                 where: dict[str, Any] = {"files": files} if files else {"pairs": systems.pairs(k)}
+                futures = _submit(metric, client, mode, errors=systems.errors, **where)
+                results = _results(client, futures)
                 if keep_rows:
-                    records = segment_rows(metric, client, errors=systems.errors, **where)
-                    segments = [(row, n, None) for row, n in records]
+                    segments = [(row, n, None) for rows in results for row, n in rows]
                     parts[name][metric.name] = Parts(segments=segments)
                 else:
-                    chunks = chunk_totals(metric, client, errors=systems.errors, **where)
-                    parts[name][metric.name] = Parts(chunks=chunks)
+                    parts[name][metric.name] = Parts(chunks=results)
     finally:
         close()
     return parts
