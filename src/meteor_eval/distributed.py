@@ -43,7 +43,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from meteor_eval import io
-from meteor_eval.errors import ConfigError
+from meteor_eval.errors import ConfigError, warn_empty
 from meteor_eval.io import EncodingErrors, FileChunk
 from meteor_eval.io import read_chunk as _read_chunk
 from meteor_eval.metrics.protocol import Metric, Pair, Parts, Row, Total
@@ -373,7 +373,10 @@ def corpus_total(metric: Metric[Any], client: Any, **options: Unpack[DaskInput])
         InputError: unreadable input or differing line counts.
     """
     futures = _submit(metric, client, "total", **options)
-    return metric.total_of_chunks(_results(client, futures))
+    total = metric.total_of_chunks(_results(client, futures))
+    if not total.count:
+        warn_empty()
+    return total
 
 
 def _results(client: Any, futures: Sequence[Any]) -> list[Any]:

@@ -159,12 +159,18 @@ def renamed(function: _F, old: str) -> _F:
     return cast("_F", alias)
 
 
-def warn_empty(stacklevel: int = 3) -> None:
-    """Warn that a corpus score was asked of no segment (its documented result is 0.0)."""
+def warn_empty() -> None:
+    """Warn that a corpus score was asked of no segment (its documented result is 0.0), at
+    the line that asked: the first caller outside this package, however deep in it (engines,
+    generators) the empty total was found."""
+    import os
+    import sys
     import warnings
 
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    frame, level = sys._getframe(1), 2
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
     warnings.warn(
-        "no segments to score (empty input): the score is 0.0",
-        EmptyInputWarning,
-        stacklevel=stacklevel,
+        "no segments to score (empty input): the score is 0.0", EmptyInputWarning, stacklevel=level
     )

@@ -50,7 +50,7 @@ from dataclasses import replace
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, Unpack
 
-from meteor_eval.errors import InputError, WorkBudgetError, warn_empty
+from meteor_eval.errors import InputError, WorkBudgetError
 from meteor_eval.metrics.protocol import Metric, Pair, Parts, Row, Total
 from meteor_eval.pool import (
     DEFAULT_CHUNK_SIZE,
@@ -207,12 +207,7 @@ def _scored(
             for row, count in each(metric, pairs, "chunk_rows", run):
                 yield row, count, None
         else:
-            segments = 0
-            for part in run_chunks(metric, pairs, "chunk_total", run, attrgetter("count")):
-                segments += part.count
-                yield part
-            if segments == 0:
-                warn_empty(stacklevel=2)
+            yield from run_chunks(metric, pairs, "chunk_total", run, attrgetter("count"))
     except WorkBudgetError as exc:  # say which input the line is in
         raise InputError(systems.locate(k, exc)) from None
 

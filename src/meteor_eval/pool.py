@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypedDict, TypeVar
 
-from meteor_eval.errors import ConfigError, MeteorEvalError, WorkBudgetError, warn_empty
+from meteor_eval.errors import ConfigError, MeteorEvalError, WorkBudgetError
 from meteor_eval.io import EncodingErrors
 from meteor_eval.processes import WorkerState
 
@@ -562,15 +562,6 @@ def each(
     obj: Rebuildable, pairs: Iterable[Pair], method: str, run: Run, **options: Any
 ) -> Iterator[Any]:
     """Each pair's item of ``obj.method``'s per-chunk lists, in input order (options checked
-    before the first item is asked for; an empty input warns)."""
+    before the first item is asked for)."""
     chunks = run_chunks(obj, pairs, method, run, len, **options)
-
-    def items() -> Iterator[Any]:
-        count = 0
-        for part in chunks:
-            count += len(part)
-            yield from part
-        if count == 0:
-            warn_empty()
-
-    return items()
+    return (item for part in chunks for item in part)

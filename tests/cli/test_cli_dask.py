@@ -167,6 +167,39 @@ def test_command_line_scheduler_equals_jobs_1(
     assert "local:N" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("sentence_level", [False, True])
+def test_empty_input_warns_on_the_cluster_as_in_one_process(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], sentence_level: bool
+) -> None:
+    """A system and metric with no segment is warned of by either engine (a statistics row per
+    segment or a total per task), with the same output."""
+    empty = tmp_path / "empty.txt"
+    empty.write_text("", encoding="utf-8")
+    argv = ["compare", "--hyp", str(empty), str(empty), "--names", "a,b", "--ref", str(empty)]
+    argv += ["-f", "json", "--modules", "exact", *(["--sentence-level"] if sentence_level else [])]
+    assert main(argv) == 0
+    local = capsys.readouterr()
+    warning = "meteor-eval: warning: no segments to score (empty input): the score is 0.0\n"
+    assert local.err == warning  # two systems and three metrics, warned of once
+    assert main([*argv, "--scheduler", "local:2"]) == 0
+    cluster = capsys.readouterr()
+    assert cluster.out == local.out
+    # (a cluster started here may warn of its own ports and sockets too)
+    assert [line for line in cluster.err.splitlines(True) if "segments" in line] == [warning]
+
+
+def test_empty_input_warns_in_the_library_total(client: Any) -> None:
+    from meteor_eval.distributed import corpus_total, segment_rows
+    from meteor_eval.errors import EmptyInputWarning
+
+    bleu = Bleu()
+    with pytest.warns(EmptyInputWarning, match="no segments to score"):
+        assert corpus_total(bleu, client, pairs=[]).count == 0
+    with warnings.catch_warnings():  # rows of no segment are an empty list, no score
+        warnings.simplefilter("error", EmptyInputWarning)
+        assert segment_rows(bleu, client, pairs=[]) == []
+
+
 def test_file_tasks_shrink_at_the_end_and_read_as_their_units(tmp_path: Path) -> None:
     """Tasks of files join consecutive units (``_file_tasks``): at most ``most`` of them,
     smaller towards the end so that the workers finish together, every unit once and in

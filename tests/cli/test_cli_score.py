@@ -175,6 +175,21 @@ def test_bom_and_lone_cr_are_warned_about(tmp_path: Path) -> None:
     assert [s["meteor"]["score"] for s in segments] == [1.0, 1.0]
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_files_warnings_are_shown_once_for_every_metric(tmp_path: Path, jobs: str) -> None:
+    """``compare`` reads a system's file once per metric (in each worker with ``--jobs``); what
+    reading it says of its lines is shown once."""
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_bytes("\ufeffthe cat\nthe\rdog\n".encode())
+    ref = _write(tmp_path / "ref.txt", "the cat\nthe dog\n")
+    result = _run(["compare", "--hyp", str(hyp), "--ref", ref, "--jobs", jobs])
+    assert result.returncode == 0
+    assert result.stderr.decode().splitlines() == [
+        f"meteor-eval: warning: {hyp}:1: dropped a UTF-8 byte-order mark",
+        f"meteor-eval: warning: {hyp}:2: a carriage return inside the line is read as a space",
+    ]
+
+
 def test_invalid_option_value_is_a_usage_error(pair: tuple[str, str]) -> None:
     hyp, ref = pair
     result = _run(["score", "--hyp", hyp, "--ref", ref, "--alpha", "2"])

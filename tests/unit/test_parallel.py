@@ -200,3 +200,35 @@ def test_a_comparisons_parts_are_scored_as_the_metric_reads_them() -> None:
     assert (first.rows, first.label) == (None, "1")
     scorer.system_run(parts["b"]["meteor"])
     assert seen[-1] == ("b", len(HYPS))
+
+
+def test_an_empty_corpus_score_is_warned_of_at_the_callers_line() -> None:
+    """However deep in the engines the empty total is found, the warning names the line that
+    asked for the score (once), in one process, in workers and through ``compare``; rows and
+    segment results of no segment are an empty list, without a warning."""
+    import warnings
+
+    from meteor_eval import compare
+    from meteor_eval.errors import EmptyInputWarning
+    from meteor_eval.metrics.bleu import Bleu
+
+    bleu = Bleu()
+    calls = {
+        "one process": lambda: bleu.corpus_score([], []),
+        "workers": lambda: bleu.corpus_score([], [], jobs=2, start_method="fork"),
+        "compare": lambda: compare({"a": []}, [], metrics=["bleu"]),
+        "segment level": lambda: compare({"a": []}, [], metrics=["bleu"], segment_level=True),
+    }
+    for how, call in calls.items():
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call()
+        assert [(w.category, w.filename) for w in caught] == [(EmptyInputWarning, __file__)], how
+    for call in (
+        lambda: bleu.corpus_rows([], [], jobs=2, start_method="fork"),
+        lambda: bleu.segment_scores([], [], jobs=2, start_method="fork"),
+    ):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert call() == []
+        assert caught == []

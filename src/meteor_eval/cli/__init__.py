@@ -166,15 +166,28 @@ def parse_arguments(
     return args
 
 
-def _show_warning(
-    message: Warning | str,
-    category: type[Warning],
-    filename: str,
-    lineno: int,
-    file: TextIO | None = None,
-    line: str | None = None,
-) -> None:
-    print(f"meteor-eval: warning: {message}", file=sys.stderr)
+class _WarningLines:
+    """Shows a run's warnings as ``meteor-eval: warning: ...`` lines, each text once: a file
+    read once per metric (or by each worker) says of its lines what it said before, and a
+    repeated line tells nothing new. (Python's ``"once"`` filter still repeats a text raised
+    from another place.)"""
+
+    def __init__(self) -> None:
+        self.shown: set[str] = set()
+
+    def __call__(
+        self,
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: TextIO | None = None,
+        line: str | None = None,
+    ) -> None:
+        text = str(message)
+        if text not in self.shown:
+            self.shown.add(text)
+            print(f"meteor-eval: warning: {text}", file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -250,7 +263,7 @@ def _main(argv: Sequence[str] | None, ready: Callable[[], None] | None = None) -
         # checks below read option names only), so it is reused, its defaults suppressed,
         # rather than built a second time.
         args.explicit = explicit_dests(parser, arguments, parse_arguments)
-    warnings.showwarning = _show_warning
+    warnings.showwarning = _WarningLines()
     warnings.simplefilter("always")
     from meteor_eval.cli._feedback import configure
 

@@ -540,8 +540,7 @@ class Metric(ABC, Generic[ScoreT]):
         """
         total = self.total_of_chunks(run_chunks(self, pairs, "chunk_total", run, _count))
         if total.count == 0:
-            # At the caller of corpus_score or of parallel.corpus_total.
-            warn_empty(stacklevel=4)
+            warn_empty()
         return total
 
     def total_of_chunks(self, chunks: Iterable[Total]) -> Total:
@@ -599,6 +598,8 @@ class Metric(ABC, Generic[ScoreT]):
                 if parts.made:
                     made.append(result)
             total = self.total_of(rows, nrefs)
+        if total.count == 0:  # every engine's empty input, warned of here alike
+            warn_empty()
         label = nrefs_label(total.nrefs) if parts.nrefs is None else parts.nrefs
         score = self.score_total(total.row, nrefs=label, rows=total.rows)
         run = SystemRun(score, rows, nrefs, label=label)
