@@ -110,15 +110,15 @@ class ComparisonResult:
             records.append({"system": system["name"], **flatten(body)})
         return pd.DataFrame.from_records(records).set_index("system")
 
-    def test(self, metrics: Sequence[Metric[Any]] | None = None, **options: Any) -> None:
+    def test(self, metrics: Sequence[Metric[Any] | str] | None = None, **options: Any) -> None:
         """Compute intervals / paired tests on the kept rows, with the runs' scores as the
         observed ones.
 
         Args:
-            metrics: Which of the comparison's metrics to test (default: all). A metric counts
-                as one of them when it is of the same class with an equal configuration (the
-                same formula); any other is refused, since the runs' scores are not its own,
-                before any metric is tested. One that differs only in formula settings
+            metrics: Which of the comparison's metrics to test (default: all), by name
+                (``"bleu"``) or as metric objects. A metric counts as one of them when it is of
+                the same class with an equal configuration (the same formula); any other is
+                refused, since the runs' scores are not its own, before any metric is tested. One that differs only in formula settings
                 (``Metric.score_fields``) can be tested over these rows with
                 ``paired_tests(metric, rows)``; other settings make other rows, so the text is
                 scored again (``compare(..., metrics=[metric], paired=...)``).
@@ -131,9 +131,8 @@ class ComparisonResult:
 
         if metrics is None:
             metrics = self.metrics
-        for metric in metrics:
-            self._check_own(metric)
-        for metric in metrics:
+        own = [self._own(metric) for metric in metrics]
+        for metric in own:
             rows: dict[str, Sequence[Row]] = {}
             for name in self.names:
                 kept = self.runs[name][metric.name].rows
@@ -146,14 +145,20 @@ class ComparisonResult:
             }
             self.tests[metric.name] = paired_tests_with_scores(metric, rows, observed, **options)
 
-    def _check_own(self, metric: Metric[Any]) -> None:
-        """Refuse a metric that did not make the runs, saying how it can be tested: over these
-        rows when only its formula settings differ, else by scoring the text again."""
+    def _own(self, metric: Metric[Any] | str) -> Metric[Any]:
+        """The comparison's metric that ``metric`` names or equals; any other is refused,
+        saying how it can be tested: over these rows when only its formula settings differ,
+        else by scoring the text again."""
+        known = ", ".join(own.name for own in self.metrics)
+        if isinstance(metric, str):
+            for own in self.metrics:
+                if own.name == metric:
+                    return own
+            raise ValueError(f"metrics: {metric!r} is not one of this comparison's ({known})")
         same_class = [own for own in self.metrics if type(own) is type(metric)]
         if any(own.config == metric.config for own in same_class):
-            return
+            return metric
         if not same_class:
-            known = ", ".join(own.name for own in self.metrics)
             raise ValueError(f"metrics: {metric.name} is not one of this comparison's ({known})")
         theirs, config = same_class[0].config, metric.config
         names = [item.name for item in fields(config)] if is_dataclass(config) else []

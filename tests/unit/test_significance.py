@@ -337,6 +337,13 @@ def test_a_comparisons_tests_are_of_its_own_metrics() -> None:
         result.test(metrics=[Meteor()])
     result.test(metrics=[])  # none chosen: none tested
     assert result.tests == {}
+    with pytest.raises(
+        ValueError, match=r"'meteor' is not one of this comparison's \(bleu, rouge\)"
+    ):
+        result.test(metrics=["bleu", "meteor"])
+    assert result.tests == {}
+    result.test(metrics=["bleu"], method="bs", n_samples=40)  # by name
+    assert result.tests == {"bleu": expected}
 
 
 def test_a_comparison_with_some_metrics_tested_renders() -> None:
