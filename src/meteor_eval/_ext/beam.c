@@ -35,7 +35,7 @@ work_free(Work *w)
 {
     FREE_EACH(w->entries, w->objs, w->first, w->fixed_at, w->assigned, w->slot, w->hyp_cov,
               w->ref_cov, w->weight, w->cur_head, w->new_head, w->cur_bits, w->new_bits, w->succ,
-              w->keys, w->tmp, w->node, w->gain, w->bucket_n, w->step,
+              w->keys, w->tmp, w->node, w->gain, w->bucket_n, w->bucket_head, w->step,
               w->cur_w, w->new_w, w->cand_w, w->fan_gain);
     memset(w, 0, sizeof(*w));
 }
@@ -692,10 +692,13 @@ entry_free(const uint64_t *bits, const Entry *m, Py_ssize_t c, Py_ssize_t wh)
  * set is two machine words for segments of up to 64 words each (96% of the winners copied on
  * WMT22 pairs), so sharing it with the parent would save nothing over copying it. */
 
-/* Buckets are merged when there are at most this many and each holds at most BUCKET_MAX_KEPT
- * keys (insertion sort stays short); other steps sort all keys with partial_sort_keys(). */
+/* search_packed(): buckets are merged when there are at most BUCKET_MAX and each holds at most
+ * BUCKET_MAX_KEPT keys (insertion sort stays short); other steps sort all keys with
+ * partial_sort_keys(). search_packed_w(), whose buckets are sorted as they are filled, merges up
+ * to BUCKET_MERGE_MAX of them (placing the buckets' first keys is quadratic in their number). */
 #define BUCKET_MAX 8
 #define BUCKET_MAX_KEPT 64
+#define BUCKET_MERGE_MAX 64
 
 /* Puts key v into head[0..m) (descending); returns m + 1. */
 static inline Py_ssize_t
@@ -712,16 +715,14 @@ head_insert(uint64_t *head, Py_ssize_t m, uint64_t v)
 
 /* The first k (at most their total) of the sorted buckets keys[b * stride .. + count[b]) of
  * distinct keys, merged into out; a key's low bits (under slot_mask) are its bucket. The
- * buckets' next keys are kept in descending order, so the smallest is the last; a bucket's next
- * key, usually close to the one just taken, goes back in after a short scan from that end. The
- * bucket a key came from is read from the key itself, so no list of buckets moves beside the
- * keys. */
+ * buckets' next keys are kept in descending order in head (room for n_b), so the smallest is
+ * the last; a bucket's next key, usually close to the one just taken, goes back in after a
+ * short scan from that end. The bucket a key came from is read from the key itself, so no list
+ * of buckets moves beside the keys; at (room for n_b) holds each bucket's next place. */
 static void
 merge_buckets(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
-              Py_ssize_t k, uint64_t slot_mask, uint64_t *out)
+              Py_ssize_t k, uint64_t slot_mask, uint64_t *out, Py_ssize_t *at, uint64_t *head)
 {
-    Py_ssize_t at[BUCKET_MAX];
-    uint64_t head[BUCKET_MAX];
     Py_ssize_t m = 0; /* head[0..m) descending */
     for (Py_ssize_t b = 0; b < n_b; b++) {
         at[b] = 0;
@@ -750,10 +751,12 @@ order_step(Work *w, uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, 
 {
     uint64_t *out = w->tmp;
     if (n_b <= BUCKET_MAX && stride <= BUCKET_MAX_KEPT) {
+        Py_ssize_t at[BUCKET_MAX];
+        uint64_t head[BUCKET_MAX];
         for (Py_ssize_t b = 0; b < n_b; b++) {
             insertion_sort_keys(keys + b * stride, count[b]);
         }
-        merge_buckets(keys, stride, count, n_b, k, slot_mask, out);
+        merge_buckets(keys, stride, count, n_b, k, slot_mask, out, at, head);
         return out;
     }
     Py_ssize_t at = 0;
@@ -846,10 +849,11 @@ merge_three(const uint64_t *a, Py_ssize_t na, const uint64_t *b, Py_ssize_t nb,
 }
 
 /* merge_buckets() of sorted buckets, with two or three non-empty buckets (a position with one
- * or two candidates that are not fixed, and the skip: most steps) merged directly. */
+ * or two candidates that are not fixed, and the skip: most steps) merged directly; at and head
+ * have room for n_b. */
 static void
 merge_sorted(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
-             Py_ssize_t k, uint64_t slot_mask, uint64_t *out)
+             Py_ssize_t k, uint64_t slot_mask, uint64_t *out, Py_ssize_t *at, uint64_t *head)
 {
     if (n_b == 2) {
         merge_two(keys, keys + count[0], keys + stride, keys + stride + count[1], out, out + k);
@@ -860,7 +864,7 @@ merge_sorted(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, P
                     out);
         return;
     }
-    merge_buckets(keys, stride, count, n_b, k, slot_mask, out);
+    merge_buckets(keys, stride, count, n_b, k, slot_mask, out, at, head);
 }
 
 /* A path's bit set copied: two words (segments of up to 64 words each) without a call. */
@@ -1607,7 +1611,9 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
          * chosen earlier, and passes through. */
         maybe_synced = 0;
         const Py_ssize_t n_b = hi - lo + 1, skip_b = hi - lo;
-        if (GROW(w->bucket_n, w->bucket_cap, n_b) < 0) {
+        /* bucket_n: each bucket's count, then its next place in a merge */
+        if (GROW(w->bucket_n, w->bucket_cap, 2 * n_b) < 0 ||
+            GROW(w->bucket_head, w->bucket_head_cap, n_b) < 0) {
             return -1;
         }
         Py_ssize_t *count = w->bucket_n;
@@ -1626,10 +1632,11 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
         CandW *const step_end = step + skip_b;
         /* Each candidate bucket is kept sorted as it is filled (a key is nearly always above
          * the one before it), so no pass sorts it afterwards when the step's buckets are
-         * merged; a step whose buckets are not merged (more than BUCKET_MAX of them, or more
-         * than BUCKET_MAX_KEPT paths) sorts all its keys together in order_step(), and filing
-         * its buckets the same way keeps the loop free of a test of which kind of step it is. */
-        const int merged = n_b <= BUCKET_MAX && kept <= BUCKET_MAX_KEPT;
+         * merged; a step whose buckets are not merged (more than BUCKET_MERGE_MAX of them, or
+         * more than BUCKET_MAX_KEPT paths) sorts all its keys together in order_step(), and
+         * filing its buckets the same way keeps the loop free of a test of which kind of step
+         * it is. */
+        const int merged = n_b <= BUCKET_MERGE_MAX && kept <= BUCKET_MAX_KEPT;
         Py_ssize_t n_cand = 0;
         uint64_t *skip_end = skip_keys; /* the skip bucket's next free place */
         uint64_t skip_top = 0;          /* its largest key (the sentinel's while empty) */
@@ -1726,7 +1733,8 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
             const uint64_t *out;
             if (merged) { /* every bucket is sorted already */
                 out = w->tmp;
-                merge_sorted(keys, stride, count, n_b, k, slot_mask, w->tmp);
+                merge_sorted(keys, stride, count, n_b, k, slot_mask, w->tmp, count + n_b,
+                             w->bucket_head);
             }
             else {
                 out = order_step(w, keys, stride, count, n_b, n, k, slot_mask);
