@@ -35,7 +35,8 @@ work_free(Work *w)
 {
     FREE_EACH(w->entries, w->objs, w->first, w->fixed_at, w->assigned, w->slot, w->hyp_cov,
               w->ref_cov, w->weight, w->cur_head, w->new_head, w->cur_bits, w->new_bits, w->succ,
-              w->keys, w->tmp, w->node, w->gain, w->bucket_n, w->bucket_head, w->step,
+              w->keys, w->tmp, w->node, w->gain, w->bucket_n, w->bucket_at, w->bucket_head,
+              w->step,
               w->cur_w, w->new_w, w->cand_w, w->fan_gain);
     memset(w, 0, sizeof(*w));
 }
@@ -700,12 +701,13 @@ entry_free(const uint64_t *bits, const Entry *m, Py_ssize_t c, Py_ssize_t wh)
 #define BUCKET_MAX_KEPT 64
 #define BUCKET_MERGE_MAX 64
 
-/* Puts key v into head[0..m) (descending); returns m + 1. */
+/* Puts key v into head[1..m] (descending, below a sentinel head[0] = UINT64_MAX that ends the
+ * scan); returns m + 1. */
 static inline Py_ssize_t
 head_insert(uint64_t *head, Py_ssize_t m, uint64_t v)
 {
-    Py_ssize_t j = m;
-    while (j > 0 && head[j - 1] < v) {
+    Py_ssize_t j = m + 1;
+    while (head[j - 1] < v) {
         head[j] = head[j - 1];
         j--;
     }
@@ -715,29 +717,32 @@ head_insert(uint64_t *head, Py_ssize_t m, uint64_t v)
 
 /* The first k (at most their total) of the sorted buckets keys[b * stride .. + count[b]) of
  * distinct keys, merged into out; a key's low bits (under slot_mask) are its bucket. The
- * buckets' next keys are kept in descending order in head (room for n_b), so the smallest is
- * the last; a bucket's next key, usually close to the one just taken, goes back in after a
- * short scan from that end. The bucket a key came from is read from the key itself, so no list
- * of buckets moves beside the keys; at (room for n_b) holds each bucket's next place. */
+ * buckets' next keys are kept in descending order in head[1..] (room for n_b + 1, a sentinel
+ * first), so the smallest is the last; a bucket's next key, usually close to the one just
+ * taken, goes back in after a short scan from that end. The bucket a key came from is read from
+ * the key itself, so no list of buckets moves beside the keys; at (room for 2 n_b) holds each
+ * bucket's next key and its end. */
 static void
 merge_buckets(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
-              Py_ssize_t k, uint64_t slot_mask, uint64_t *out, Py_ssize_t *at, uint64_t *head)
+              Py_ssize_t k, uint64_t slot_mask, uint64_t *out, const uint64_t **at,
+              uint64_t *head)
 {
-    Py_ssize_t m = 0; /* head[0..m) descending */
+    const uint64_t **const end = at + n_b;
+    Py_ssize_t m = 0; /* head[1..m] descending */
+    head[0] = UINT64_MAX;
     for (Py_ssize_t b = 0; b < n_b; b++) {
-        at[b] = 0;
-        if (count[b] == 0) {
-            continue;
+        at[b] = keys + b * stride;
+        end[b] = at[b] + count[b];
+        if (count[b] > 0) {
+            m = head_insert(head, m, *at[b]);
         }
-        m = head_insert(head, m, keys[b * stride]);
     }
     for (Py_ssize_t i = 0; i < k; i++) {
-        m--;
-        const uint64_t v = head[m];
+        const uint64_t v = head[m--];
         out[i] = v;
         const Py_ssize_t b = (Py_ssize_t)(v & slot_mask);
-        if (++at[b] < count[b]) {
-            m = head_insert(head, m, keys[b * stride + at[b]]);
+        if (++at[b] < end[b]) {
+            m = head_insert(head, m, *at[b]);
         }
     }
 }
@@ -751,8 +756,8 @@ order_step(Work *w, uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, 
 {
     uint64_t *out = w->tmp;
     if (n_b <= BUCKET_MAX && stride <= BUCKET_MAX_KEPT) {
-        Py_ssize_t at[BUCKET_MAX];
-        uint64_t head[BUCKET_MAX];
+        const uint64_t *at[2 * BUCKET_MAX];
+        uint64_t head[BUCKET_MAX + 1];
         for (Py_ssize_t b = 0; b < n_b; b++) {
             insertion_sort_keys(keys + b * stride, count[b]);
         }
@@ -774,17 +779,30 @@ order_step(Work *w, uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, 
 }
 
 /* Two sorted runs of distinct keys, [a, a_end) and [b, b_end), merged into out until it
- * reaches end or both runs are used up; returns the new out. */
+ * reaches end or both runs are used up; returns the new out. The smaller of the two next keys
+ * is taken in stretches in which neither run can end nor out fill (as many keys as the
+ * shortest of the three has left), then what is left of the run not used up is copied. */
 static inline uint64_t *
 merge_two(const uint64_t *a, const uint64_t *a_end, const uint64_t *b, const uint64_t *b_end,
           uint64_t *out, uint64_t *const end)
 {
-    while (out < end && a < a_end && b < b_end) {
-        if (*b < *a) {
-            *out++ = *b++;
+    for (;;) {
+        Py_ssize_t run = end - out;
+        run = a_end - a < run ? a_end - a : run;
+        run = b_end - b < run ? b_end - b : run;
+        if (run == 0) {
+            break;
         }
-        else {
-            *out++ = *a++;
+        for (uint64_t *const stop = out + run; out < stop; out++) {
+            const uint64_t x = *a, y = *b;
+            if (y < x) {
+                *out = y;
+                b++;
+            }
+            else {
+                *out = x;
+                a++;
+            }
         }
     }
     while (out < end && a < a_end) {
@@ -850,10 +868,11 @@ merge_three(const uint64_t *a, Py_ssize_t na, const uint64_t *b, Py_ssize_t nb,
 
 /* merge_buckets() of sorted buckets, with two or three non-empty buckets (a position with one
  * or two candidates that are not fixed, and the skip: most steps) merged directly; at and head
- * have room for n_b. */
+ * have room for 2 n_b and n_b + 1. */
 static void
 merge_sorted(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
-             Py_ssize_t k, uint64_t slot_mask, uint64_t *out, Py_ssize_t *at, uint64_t *head)
+             Py_ssize_t k, uint64_t slot_mask, uint64_t *out, const uint64_t **at,
+             uint64_t *head)
 {
     if (n_b == 2) {
         merge_two(keys, keys + count[0], keys + stride, keys + stride + count[1], out, out + k);
@@ -1735,9 +1754,9 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
          * chosen earlier, and passes through. */
         maybe_synced = 0;
         const Py_ssize_t n_b = hi - lo + 1, skip_b = hi - lo;
-        /* bucket_n: each bucket's count, then its next place in a merge */
-        if (GROW(w->bucket_n, w->bucket_cap, 2 * n_b) < 0 ||
-            GROW(w->bucket_head, w->bucket_head_cap, n_b) < 0) {
+        if (GROW(w->bucket_n, w->bucket_cap, n_b) < 0 ||
+            GROW(w->bucket_at, w->bucket_at_cap, 2 * n_b) < 0 ||
+            GROW(w->bucket_head, w->bucket_head_cap, n_b + 1) < 0) {
             return -1;
         }
         Py_ssize_t *count = w->bucket_n;
@@ -1808,7 +1827,7 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
             const uint64_t *out;
             if (merged) { /* every bucket is sorted already */
                 out = w->tmp;
-                merge_sorted(keys, stride, count, n_b, k, slot_mask, w->tmp, count + n_b,
+                merge_sorted(keys, stride, count, n_b, k, slot_mask, w->tmp, w->bucket_at,
                              w->bucket_head);
             }
             else {
