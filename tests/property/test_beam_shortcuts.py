@@ -122,7 +122,8 @@ def test_ties_on_every_rank(n: int, spread: int, beam: int, rnd: random.Random) 
 
 
 def test_a_position_with_more_candidates_than_buckets() -> None:
-    """Twelve candidates at each position (past the bucket merge's eight): the full sort."""
+    """Twelve candidates at each position (past the span search's bucket merge of eight; the
+    word searches merge them all)."""
     rng = random.Random(4)
     for _ in range(60):
         n = rng.randint(3, 20)
@@ -130,6 +131,21 @@ def test_a_position_with_more_candidates_than_buckets() -> None:
             n, lambda: 12, lambda n, _j: rng.randrange(n), lambda: rng.randrange(4)
         )
         _same(store, JAR_WEIGHTS, rng.choice((1, 5, 40)))
+
+
+def test_positions_with_dozens_of_candidates() -> None:
+    """Twenty to sixty candidates at a position on segments of both bit-word layouts: the word
+    searches merge that many sorted buckets, many of them empty, to the beam's width."""
+    rng = random.Random(20)
+    for _ in range(30):
+        n = rng.choice((rng.randint(3, 30), rng.randint(65, 90)))
+        store = _one_word_store(
+            n,
+            lambda: rng.choice((0, 1, rng.randint(20, 60))),
+            lambda n, j: min(n - 1, max(0, j + rng.randint(-6, 6))),
+            lambda: rng.randrange(4),
+        )
+        _same(store, JAR_WEIGHTS, rng.choice((1, 7, 40, 64)))
 
 
 def test_beams_keeping_more_than_64_paths() -> None:

@@ -35,7 +35,8 @@ work_free(Work *w)
 {
     FREE_EACH(w->entries, w->objs, w->first, w->fixed_at, w->assigned, w->slot, w->hyp_cov,
               w->ref_cov, w->weight, w->cur_head, w->new_head, w->cur_bits, w->new_bits, w->succ,
-              w->keys, w->tmp, w->node, w->gain, w->bucket_n, w->step,
+              w->keys, w->tmp, w->node, w->gain, w->bucket_n, w->bucket_at, w->bucket_head,
+              w->step,
               w->cur_w, w->new_w, w->cand_w, w->fan_gain);
     memset(w, 0, sizeof(*w));
 }
@@ -692,17 +693,21 @@ entry_free(const uint64_t *bits, const Entry *m, Py_ssize_t c, Py_ssize_t wh)
  * set is two machine words for segments of up to 64 words each (96% of the winners copied on
  * WMT22 pairs), so sharing it with the parent would save nothing over copying it. */
 
-/* Buckets are merged when there are at most this many and each holds at most BUCKET_MAX_KEPT
- * keys (insertion sort stays short); other steps sort all keys with partial_sort_keys(). */
+/* search_packed(): buckets are merged when there are at most BUCKET_MAX and each holds at most
+ * BUCKET_MAX_KEPT keys (insertion sort stays short); other steps sort all keys with
+ * partial_sort_keys(). search_packed_w(), whose buckets are sorted as they are filled, merges up
+ * to BUCKET_MERGE_MAX of them (placing the buckets' first keys is quadratic in their number). */
 #define BUCKET_MAX 8
 #define BUCKET_MAX_KEPT 64
+#define BUCKET_MERGE_MAX 64
 
-/* Puts key v into head[0..m) (descending); returns m + 1. */
+/* Puts key v into head[1..m] (descending, below a sentinel head[0] = UINT64_MAX that ends the
+ * scan); returns m + 1. */
 static inline Py_ssize_t
 head_insert(uint64_t *head, Py_ssize_t m, uint64_t v)
 {
-    Py_ssize_t j = m;
-    while (j > 0 && head[j - 1] < v) {
+    Py_ssize_t j = m + 1;
+    while (head[j - 1] < v) {
         head[j] = head[j - 1];
         j--;
     }
@@ -712,31 +717,32 @@ head_insert(uint64_t *head, Py_ssize_t m, uint64_t v)
 
 /* The first k (at most their total) of the sorted buckets keys[b * stride .. + count[b]) of
  * distinct keys, merged into out; a key's low bits (under slot_mask) are its bucket. The
- * buckets' next keys are kept in descending order, so the smallest is the last; a bucket's next
- * key, usually close to the one just taken, goes back in after a short scan from that end. The
- * bucket a key came from is read from the key itself, so no list of buckets moves beside the
- * keys. */
+ * buckets' next keys are kept in descending order in head[1..] (room for n_b + 1, a sentinel
+ * first), so the smallest is the last; a bucket's next key, usually close to the one just
+ * taken, goes back in after a short scan from that end. The bucket a key came from is read from
+ * the key itself, so no list of buckets moves beside the keys; at (room for 2 n_b) holds each
+ * bucket's next key and its end. */
 static void
 merge_buckets(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
-              Py_ssize_t k, uint64_t slot_mask, uint64_t *out)
+              Py_ssize_t k, uint64_t slot_mask, uint64_t *out, const uint64_t **at,
+              uint64_t *head)
 {
-    Py_ssize_t at[BUCKET_MAX];
-    uint64_t head[BUCKET_MAX];
-    Py_ssize_t m = 0; /* head[0..m) descending */
+    const uint64_t **const end = at + n_b;
+    Py_ssize_t m = 0; /* head[1..m] descending */
+    head[0] = UINT64_MAX;
     for (Py_ssize_t b = 0; b < n_b; b++) {
-        at[b] = 0;
-        if (count[b] == 0) {
-            continue;
+        at[b] = keys + b * stride;
+        end[b] = at[b] + count[b];
+        if (count[b] > 0) {
+            m = head_insert(head, m, *at[b]);
         }
-        m = head_insert(head, m, keys[b * stride]);
     }
     for (Py_ssize_t i = 0; i < k; i++) {
-        m--;
-        const uint64_t v = head[m];
+        const uint64_t v = head[m--];
         out[i] = v;
         const Py_ssize_t b = (Py_ssize_t)(v & slot_mask);
-        if (++at[b] < count[b]) {
-            m = head_insert(head, m, keys[b * stride + at[b]]);
+        if (++at[b] < end[b]) {
+            m = head_insert(head, m, *at[b]);
         }
     }
 }
@@ -750,10 +756,12 @@ order_step(Work *w, uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, 
 {
     uint64_t *out = w->tmp;
     if (n_b <= BUCKET_MAX && stride <= BUCKET_MAX_KEPT) {
+        const uint64_t *at[2 * BUCKET_MAX];
+        uint64_t head[BUCKET_MAX + 1];
         for (Py_ssize_t b = 0; b < n_b; b++) {
             insertion_sort_keys(keys + b * stride, count[b]);
         }
-        merge_buckets(keys, stride, count, n_b, k, slot_mask, out);
+        merge_buckets(keys, stride, count, n_b, k, slot_mask, out, at, head);
         return out;
     }
     Py_ssize_t at = 0;
@@ -771,17 +779,30 @@ order_step(Work *w, uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, 
 }
 
 /* Two sorted runs of distinct keys, [a, a_end) and [b, b_end), merged into out until it
- * reaches end or both runs are used up; returns the new out. */
+ * reaches end or both runs are used up; returns the new out. The smaller of the two next keys
+ * is taken in stretches in which neither run can end nor out fill (as many keys as the
+ * shortest of the three has left), then what is left of the run not used up is copied. */
 static inline uint64_t *
 merge_two(const uint64_t *a, const uint64_t *a_end, const uint64_t *b, const uint64_t *b_end,
           uint64_t *out, uint64_t *const end)
 {
-    while (out < end && a < a_end && b < b_end) {
-        if (*b < *a) {
-            *out++ = *b++;
+    for (;;) {
+        Py_ssize_t run = end - out;
+        run = a_end - a < run ? a_end - a : run;
+        run = b_end - b < run ? b_end - b : run;
+        if (run == 0) {
+            break;
         }
-        else {
-            *out++ = *a++;
+        for (uint64_t *const stop = out + run; out < stop; out++) {
+            const uint64_t x = *a, y = *b;
+            if (y < x) {
+                *out = y;
+                b++;
+            }
+            else {
+                *out = x;
+                a++;
+            }
         }
     }
     while (out < end && a < a_end) {
@@ -846,10 +867,12 @@ merge_three(const uint64_t *a, Py_ssize_t na, const uint64_t *b, Py_ssize_t nb,
 }
 
 /* merge_buckets() of sorted buckets, with two or three non-empty buckets (a position with one
- * or two candidates that are not fixed, and the skip: most steps) merged directly. */
+ * or two candidates that are not fixed, and the skip: most steps) merged directly; at and head
+ * have room for 2 n_b and n_b + 1. */
 static void
 merge_sorted(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
-             Py_ssize_t k, uint64_t slot_mask, uint64_t *out)
+             Py_ssize_t k, uint64_t slot_mask, uint64_t *out, const uint64_t **at,
+             uint64_t *head)
 {
     if (n_b == 2) {
         merge_two(keys, keys + count[0], keys + stride, keys + stride + count[1], out, out + k);
@@ -860,7 +883,7 @@ merge_sorted(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, P
                     out);
         return;
     }
-    merge_buckets(keys, stride, count, n_b, k, slot_mask, out);
+    merge_buckets(keys, stride, count, n_b, k, slot_mask, out, at, head);
 }
 
 /* A path's bit set copied: two words (segments of up to 64 words each) without a call. */
@@ -1292,7 +1315,8 @@ word_mask(int64_t start, int64_t len, int word)
 /* The step's candidates entries[lo..hi) at reference position c as CandW records, each with
  * its empty bucket keys[b * stride + 1 ..) after a sentinel key 0 (b = k - lo). A key's slot
  * bits are added less skip_b (modulo 2**64), as every parent's key starts with skip_b in
- * them (see search_packed_w()). */
+ * them (see search_packed_w()). Returns 1 when a candidate has reference words after its first
+ * (a ref_rest mask to test), 0 when none has, -1 with MemoryError. */
 ALWAYS_INLINE int
 load_step_w(Work *w, const Packing *pk, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t c,
             uint64_t *keys, Py_ssize_t stride, const int W)
@@ -1300,6 +1324,7 @@ load_step_w(Work *w, const Packing *pk, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t
     if (GROW(w->cand_w, w->cand_w_cap, hi - lo ? hi - lo : 1) < 0) {
         return -1;
     }
+    int rest = 0;
     for (Py_ssize_t k = lo; k < hi; k++) {
         const Entry *m = &w->entries[k];
         CandW *sc = &w->cand_w[k - lo];
@@ -1328,8 +1353,130 @@ load_step_w(Work *w, const Packing *pk, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t
         sc->entry = (int32_t)k;
         sc->hyp_end = (int16_t)(m->hyp_start + m->hyp_len);
         sc->idx = (int16_t)(c + m->ref_len);
+        rest |= m->ref_len > 1;
     }
-    return 0;
+    return rest;
+}
+
+/* File the successor key k into candidate sc's bucket, kept sorted: a key is nearly always
+ * above the one before it, and the sentinel before the bucket ends the scan back. */
+ALWAYS_INLINE void
+file_key(CandW *sc, uint64_t k)
+{
+    uint64_t *q = sc->end++;
+    while (q[-1] > k) {
+        q[0] = q[-1];
+        q--;
+    }
+    *q = k;
+}
+
+/* The successors of path h at a step whose reference position is free in h: each candidate
+ * of step[0..end) that fits h (none of its hypothesis words used, nor its other reference
+ * words) filed into its bucket; returns h's skip key (key, its own key with the skip's slot,
+ * plus the offsets of the candidates that fit and the chunk the skip closes). A candidate not
+ * continuing the open chunk closes it (chunk: one_chunk when a chunk is open, else 0). Only
+ * what can clash is tested: at a step with no candidate of more than one reference word
+ * (rest = 0) the reference words are not, and when none of h's hypothesis words is one of
+ * any_hyp (the union of the candidates') every candidate fits untested. h's words are read
+ * into locals once: the stores into the buckets could alias them. */
+ALWAYS_INLINE uint64_t
+file_successors(const PathW *h, CandW *const step, CandW *const end, const uint64_t *any_hyp,
+                uint64_t key, uint64_t chunk, const int W, const int rest)
+{
+    const int64_t last_end = h->last_end;
+    uint64_t hyp[2], ref[2], clash = 0;
+    for (int i = 0; i < W; i++) {
+        hyp[i] = h->hyp[i];
+        ref[i] = h->ref[i];
+        clash |= hyp[i] & any_hyp[i];
+    }
+    if (!rest && !clash) {
+        for (CandW *sc = step; sc < end; sc++) {
+            file_key(sc, key + sc->gain_key + (sc->hyp_start == last_end ? 0 : chunk));
+            key += sc->off_key;
+        }
+        return key + chunk;
+    }
+    for (CandW *sc = step; sc < end; sc++) {
+        uint64_t used = 0;
+        for (int i = 0; i < W; i++) {
+            used |= hyp[i] & sc->hyp_mask[i];
+            if (rest) {
+                used |= ref[i] & sc->ref_rest[i];
+            }
+        }
+        if (used) {
+            continue;
+        }
+        file_key(sc, key + sc->gain_key + (sc->hyp_start == last_end ? 0 : chunk));
+        key += sc->off_key;
+    }
+    return key + chunk;
+}
+
+/* What filing a step's successors reads (search_packed_w()). */
+typedef struct {
+    const PathW *cur; /* the kept paths */
+    Py_ssize_t kept;
+    CandW *step, *step_end; /* the step's candidates */
+    uint64_t any_hyp[2];    /* the union of their hypothesis words */
+    uint64_t skip_b;        /* the skip's slot */
+    int ref_word;           /* the step's reference position c: its bit word and bit */
+    uint64_t ref_bit;
+    uint64_t one_chunk;
+    Py_ssize_t c;
+} FileStep;
+
+/* File the successors of every kept path of a step (file_successors(), with its `rest`) into
+ * their buckets, and each path's skip or pass-through successor into the skip bucket from
+ * skip_keys on; returns the skip bucket's end, and sets *skip_unsorted when a skip key came
+ * below an earlier one. Written once for each `rest`, so that the loop over the paths tests it
+ * not once a path.
+ *
+ * A path's key carries its own index in the parent field (materialise_w() writes it, and a
+ * step that keeps the paths in place keeps it): the deltas added leave those bits alone (their
+ * low bits are clear, or a candidate's slot, below the parent's index), so a successor's key
+ * is one sum. Its slot bits start as the skip's (skip_b), and a candidate's key delta adds its
+ * own slot less skip_b. */
+ALWAYS_INLINE uint64_t *
+file_step(const FileStep *fs, uint64_t *skip_end, int *skip_unsorted, const int W,
+          const int rest)
+{
+    uint64_t skip_top = 0; /* the skip bucket's largest key (the sentinel's while empty) */
+    const PathW *const end = fs->cur + fs->kept;
+    for (const PathW *h = fs->cur; h < end; h++) {
+        uint64_t key = h->key | fs->skip_b;
+        if (h->ref[fs->ref_word] & fs->ref_bit) {
+            if (fs->c >= h->idx) { /* used, with no fixed match: unreachable with consistent
+                                    * fixed matches */
+                continue;
+            }
+        }
+        else {
+            const uint64_t chunk = h->last_end != -1 ? fs->one_chunk : 0;
+            key = file_successors(h, fs->step, fs->step_end, fs->any_hyp, key, chunk, W, rest);
+        }
+        /* The skip bucket is kept sorted as it is filled, like the others; its largest key
+         * (skip_top, the sentinel 0 while it is empty) stays in a register, so a key above it
+         * (nearly all) is appended without reading the one before. Keys are distinct, so only
+         * a first key can equal it (a key 0 in an empty bucket, appended). A key that moves
+         * back marks the paths' order as changed. */
+        if (key >= skip_top) {
+            *skip_end++ = key;
+            skip_top = key;
+        }
+        else {
+            uint64_t *q = skip_end++;
+            do {
+                q[0] = q[-1];
+                q--;
+            } while (q[-1] > key);
+            *q = key;
+            *skip_unsorted = 1;
+        }
+    }
+    return skip_end;
 }
 
 /* Materialise the successors keyed by out[0..k) (full keys: rank, parent, slot) into new_w;
@@ -1607,7 +1754,9 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
          * chosen earlier, and passes through. */
         maybe_synced = 0;
         const Py_ssize_t n_b = hi - lo + 1, skip_b = hi - lo;
-        if (GROW(w->bucket_n, w->bucket_cap, n_b) < 0) {
+        if (GROW(w->bucket_n, w->bucket_cap, n_b) < 0 ||
+            GROW(w->bucket_at, w->bucket_at_cap, 2 * n_b) < 0 ||
+            GROW(w->bucket_head, w->bucket_head_cap, n_b + 1) < 0) {
             return -1;
         }
         Py_ssize_t *count = w->bucket_n;
@@ -1619,78 +1768,30 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
         const Py_ssize_t stride = kept + 1;
         uint64_t *const skip_keys = keys + skip_b * stride;
         skip_keys[-1] = 0;
-        if (load_step_w(w, pk, lo, hi, c, w->keys, stride, W) < 0) {
+        const int rest = load_step_w(w, pk, lo, hi, c, w->keys, stride, W);
+        if (rest < 0) {
             return -1;
         }
         CandW *const step = w->cand_w;
         CandW *const step_end = step + skip_b;
         /* Each candidate bucket is kept sorted as it is filled (a key is nearly always above
          * the one before it), so no pass sorts it afterwards when the step's buckets are
-         * merged; a step whose buckets are not merged (more than BUCKET_MAX of them, or more
-         * than BUCKET_MAX_KEPT paths) sorts all its keys together in order_step(), and filing
-         * its buckets the same way keeps the loop free of a test of which kind of step it is. */
-        const int merged = n_b <= BUCKET_MAX && kept <= BUCKET_MAX_KEPT;
+         * merged; a step whose buckets are not merged (more than BUCKET_MERGE_MAX of them, or
+         * more than BUCKET_MAX_KEPT paths) sorts all its keys together in order_step(), and
+         * filing its buckets the same way keeps the loop free of a test of which kind of step
+         * it is. */
+        const int merged = n_b <= BUCKET_MERGE_MAX && kept <= BUCKET_MAX_KEPT;
         Py_ssize_t n_cand = 0;
-        uint64_t *skip_end = skip_keys; /* the skip bucket's next free place */
-        uint64_t skip_top = 0;          /* its largest key (the sentinel's while empty) */
-        int skip_unsorted = 0;          /* whether a skip key came below an earlier one */
-        const PathW *const cur = w->cur_w;
-        /* A path's key carries its own index in the parent field (materialise_w() writes it,
-         * and a step that keeps the paths in place keeps it): the deltas added leave those bits
-         * alone (their low bits are clear, or a candidate's slot, below the parent's index), so
-         * a successor's key is one sum. Its slot bits start as the skip's (skip_b), and a
-         * candidate's key delta adds its own slot less skip_b. */
-        for (Py_ssize_t p = 0; p < kept; p++) {
-            const PathW *h = &cur[p];
-            const int64_t last_end = h->last_end;
-            uint64_t key = h->key | (uint64_t)skip_b;
-            if (h->ref[ref_word] & ref_bit) {
-                if (c >= h->idx) { /* used, with no fixed match: unreachable with consistent
-                                    * fixed matches */
-                    continue;
-                }
-            }
-            else {
-                /* a candidate not continuing the open chunk closes it (none open: no chunk) */
-                const uint64_t chunk = last_end != -1 ? one_chunk : 0;
-                for (CandW *sc = step; sc < step_end; sc++) {
-                    uint64_t used = 0;
-                    for (int i = 0; i < W; i++) {
-                        used |= (h->hyp[i] & sc->hyp_mask[i]) | (h->ref[i] & sc->ref_rest[i]);
-                    }
-                    if (used) {
-                        continue;
-                    }
-                    const uint64_t k = key + sc->gain_key + (sc->hyp_start == last_end ? 0 : chunk);
-                    uint64_t *q = sc->end++;
-                    while (q[-1] > k) { /* the sentinel before the bucket ends the loop */
-                        q[0] = q[-1];
-                        q--;
-                    }
-                    *q = k;
-                    key += sc->off_key;
-                }
-                key += chunk;
-            }
-            /* The skip bucket is kept sorted as it is filled, like the others; its largest key
-             * (skip_top, the sentinel 0 while it is empty) stays in a register, so a key above
-             * it (nearly all) is appended without reading the one before. Keys are distinct, so
-             * only a first key can equal it (a key 0 in an empty bucket, appended). A key that
-             * moves back marks the paths' order as changed. */
-            if (key >= skip_top) {
-                *skip_end++ = key;
-                skip_top = key;
-            }
-            else {
-                uint64_t *q = skip_end++;
-                do {
-                    q[0] = q[-1];
-                    q--;
-                } while (q[-1] > key);
-                *q = key;
-                skip_unsorted = 1;
+        int skip_unsorted = 0; /* whether a skip key came below an earlier one */
+        FileStep fs = {w->cur_w, kept, step, step_end, {0, 0}, (uint64_t)skip_b, ref_word,
+                       ref_bit, one_chunk, c};
+        for (const CandW *sc = step; sc < step_end; sc++) {
+            for (int i = 0; i < W; i++) {
+                fs.any_hyp[i] |= sc->hyp_mask[i];
             }
         }
+        const uint64_t *const skip_end = rest ? file_step(&fs, skip_keys, &skip_unsorted, W, 1)
+                                              : file_step(&fs, skip_keys, &skip_unsorted, W, 0);
         const Py_ssize_t n_skip = skip_end - skip_keys;
         count[skip_b] = n_skip;
         for (Py_ssize_t b = 0; b < skip_b; b++) {
@@ -1726,7 +1827,8 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
             const uint64_t *out;
             if (merged) { /* every bucket is sorted already */
                 out = w->tmp;
-                merge_sorted(keys, stride, count, n_b, k, slot_mask, w->tmp);
+                merge_sorted(keys, stride, count, n_b, k, slot_mask, w->tmp, w->bucket_at,
+                             w->bucket_head);
             }
             else {
                 out = order_step(w, keys, stride, count, n_b, n, k, slot_mask);

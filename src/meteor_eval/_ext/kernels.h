@@ -409,6 +409,10 @@ typedef struct {
     Py_ssize_t fan_gain_cap;
     Py_ssize_t *bucket_n; /* packed searches: successors per candidate bucket of a step */
     Py_ssize_t bucket_cap;
+    const uint64_t **bucket_at; /* search_packed_w()'s merges: each bucket's next key and end */
+    Py_ssize_t bucket_at_cap;
+    uint64_t *bucket_head; /* and the buckets' next keys, in order */
+    Py_ssize_t bucket_head_cap;
     StepCand *step; /* packed searches: the candidates of the current step */
     Py_ssize_t step_cap;
     PathW *cur_w, *new_w; /* packed searches of up to 128 words: the paths of two steps */
