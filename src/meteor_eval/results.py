@@ -118,10 +118,11 @@ class ComparisonResult:
             metrics: Which of the comparison's metrics to test (default: all), by name
                 (``"bleu"``) or as metric objects. A metric counts as one of them when it is of
                 the same class with an equal configuration (the same formula); any other is
-                refused, since the runs' scores are not its own, before any metric is tested. One that differs only in formula settings
-                (``Metric.score_fields``) can be tested over these rows with
-                ``paired_tests(metric, rows)``; other settings make other rows, so the text is
-                scored again (``compare(..., metrics=[metric], paired=...)``).
+                refused, since the runs' scores are not its own, before any metric is tested.
+                One that differs only in formula settings (``Metric.score_fields``) can be
+                tested over these rows with ``paired_tests(metric, rows)``; other settings make
+                other rows, so the text is scored again (``compare(..., metrics=[metric],
+                paired=...)``).
             **options: Those of :func:`~meteor_eval.significance.paired_tests`.
 
         Raises:
