@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from meteor_eval.stats import rouge
 from meteor_eval.stats.bleu import (
     BleuStats,
     bleu_segment_stats,
@@ -16,14 +17,6 @@ from meteor_eval.stats.bleu import (
     prepare_reference,
 )
 from meteor_eval.stats.corpus import sum_rows
-from meteor_eval.stats.rouge import (
-    RougeStats,
-    lcs_pair,
-    ngram_pair,
-    skip_bigram_pair,
-    summary_lcs_pair,
-    wlcs_pair,
-)
 
 bleu_stats = st.builds(
     lambda s, r, c, t: BleuStats(s, r, tuple(c), tuple(t)),
@@ -85,7 +78,7 @@ class TestBleuStats:
 
 
 rouge_stats = st.builds(
-    RougeStats,
+    rouge.RougeStats,
     *(st.integers(0, 50).map(float) for _ in range(6)),
     st.integers(0, 9),
 )
@@ -93,69 +86,69 @@ rouge_stats = st.builds(
 
 class TestRougeStats:
     def test_row_round_trip(self) -> None:
-        stats = RougeStats(2.0, 3.0, 4.0, 0.5, 0.25, 0.3, 1)
+        stats = rouge.RougeStats(2.0, 3.0, 4.0, 0.5, 0.25, 0.3, 1)
         assert stats.to_row() == (2.0, 3.0, 4.0, 0.5, 0.25, 0.3, 1)
-        assert RougeStats.from_row(stats.to_row()) == stats
-        assert isinstance(RougeStats.from_row([1, 1, 1, 1, 1, 1, 2.0]).segments, int)
+        assert rouge.RougeStats.from_row(stats.to_row()) == stats
+        assert isinstance(rouge.RougeStats.from_row([1, 1, 1, 1, 1, 1, 2.0]).segments, int)
 
     @pytest.mark.parametrize("length", [0, 6, 8])
     def test_from_row_needs_seven_numbers(self, length: int) -> None:
         with pytest.raises(ValueError, match=f"a ROUGE stats row has 7 numbers, got {length}"):
-            RougeStats.from_row([0.0] * length)
+            rouge.RougeStats.from_row([0.0] * length)
 
     @given(rouge_stats, rouge_stats, rouge_stats)
     def test_sums_of_whole_numbers_ignore_order(
-        self, a: RougeStats, b: RougeStats, c: RougeStats
+        self, a: rouge.RougeStats, b: rouge.RougeStats, c: rouge.RougeStats
     ) -> None:
-        _assert_commutative_monoid(a, b, c, RougeStats.zero())
+        _assert_commutative_monoid(a, b, c, rouge.RougeStats.zero())
 
 
 class TestRougePairs:
     def test_ngram_counts(self) -> None:
         # Bigrams "a b" x2 and "b a" against "a b" and "b b": one clipped match.
-        assert ngram_pair("a b a b".split(), "a b b".split(), 2) == (1.0, 3.0, 2.0)
-        assert ngram_pair(["a"], ["a"], 2) == (0.0, 0.0, 0.0)
+        assert rouge.ngram_pair("a b a b".split(), "a b b".split(), 2) == (1.0, 3.0, 2.0)
+        assert rouge.ngram_pair(["a"], ["a"], 2) == (0.0, 0.0, 0.0)
 
     def test_lcs(self) -> None:
-        assert lcs_pair("a x b c".split(), "a b y c".split()) == (3.0, 4.0, 4.0)
-        assert lcs_pair([], ["a"]) == (0.0, 0.0, 1.0)
+        assert rouge.lcs_pair("a x b c".split(), "a b y c".split()) == (3.0, 4.0, 4.0)
+        assert rouge.lcs_pair([], ["a"]) == (0.0, 0.0, 1.0)
 
     def test_summary_lcs_union_is_clipped_by_unigram_counts(self) -> None:
         # Lin (2004) section 3.2's example: r = w1..w5, c1 = w1 w2 w6 w7 w8, c2 = w1 w3 w8 w9 w5.
         # Union LCS with r is w1 w2 w3 w5: 4 hits.
         reference = [["w1", "w2", "w3", "w4", "w5"]]
         hypothesis = [["w1", "w2", "w6", "w7", "w8"], ["w1", "w3", "w8", "w9", "w5"]]
-        assert summary_lcs_pair(hypothesis, reference) == (4.0, 10.0, 5.0)
-        assert summary_lcs_pair([[]], reference) == (0.0, 0.0, 5.0)
+        assert rouge.summary_lcs_pair(hypothesis, reference) == (4.0, 10.0, 5.0)
+        assert rouge.summary_lcs_pair([[]], reference) == (0.0, 0.0, 5.0)
 
     def test_weighted_lcs_rewards_consecutive_hits(self) -> None:
-        hits, hyp_count, ref_count = wlcs_pair([["a", "b", "c"]], [["a", "b", "x", "c"]], 2.0)
+        hits, hyp_count, ref_count = rouge.wlcs_pair([["a", "b", "c"]], [["a", "b", "x", "c"]], 2.0)
         # Runs "a b" and "c": 2**2 + 1**2; f(3) = 9; f(f(4)) = (4**2)**2.
         assert (hits, hyp_count, ref_count) == (5.0, 9.0, 256.0)
 
     def test_skip_bigrams_with_and_without_unigrams(self) -> None:
-        assert skip_bigram_pair("a b c".split(), "a c b".split(), -1, unigrams=False) == (
+        assert rouge.skip_bigram_pair("a b c".split(), "a c b".split(), -1, unigrams=False) == (
             2.0,
             3.0,
             3.0,
         )
-        hits, hyp, ref = skip_bigram_pair("a b c".split(), "a c b".split(), -1, unigrams=True)
+        hits, hyp, ref = rouge.skip_bigram_pair("a b c".split(), "a c b".split(), -1, unigrams=True)
         # Plus the unigram "a": each side's last token ("c", "b") is not counted as a unigram.
         assert (hits, hyp, ref) == (3.0, 5.0, 5.0)
 
     @given(words, words)
     def test_hits_never_exceed_either_count(self, hyp: list[str], ref: list[str]) -> None:
         for hits, hyp_count, ref_count in (
-            ngram_pair(hyp, ref, 1),
-            ngram_pair(hyp, ref, 2),
-            lcs_pair(hyp, ref),
-            skip_bigram_pair(hyp, ref, 2, unigrams=True),
+            rouge.ngram_pair(hyp, ref, 1),
+            rouge.ngram_pair(hyp, ref, 2),
+            rouge.lcs_pair(hyp, ref),
+            rouge.skip_bigram_pair(hyp, ref, 2, unigrams=True),
         ):
             assert 0 <= hits <= min(hyp_count, ref_count)
 
     @given(words, words)
     def test_lcs_is_symmetric_in_hits(self, hyp: list[str], ref: list[str]) -> None:
-        assert lcs_pair(hyp, ref)[0] == lcs_pair(ref, hyp)[0]
+        assert rouge.lcs_pair(hyp, ref)[0] == rouge.lcs_pair(ref, hyp)[0]
         shuffled = hyp[:]
         random.Random(0).shuffle(shuffled)
-        assert ngram_pair(shuffled, ref, 1)[0] == ngram_pair(hyp, ref, 1)[0]
+        assert rouge.ngram_pair(shuffled, ref, 1)[0] == rouge.ngram_pair(hyp, ref, 1)[0]
