@@ -187,7 +187,7 @@ def _scored(
     report: ProgressCallback | None,
 ) -> Iterator[Any]:
     """System ``k`` scored with ``metric``, started when first read and in input order: each
-    chunk's total (``kept="totals"``, an empty input warns), each segment's row and number of
+    chunk's total (``kept="totals"``), each segment's row and number of
     references (``"rows"``), or each segment's result with its alignment and its row
     (``"alignments"``), as :class:`~meteor_eval.metrics.protocol.Parts` holds them. Its chunks
     run as ``run`` says, with a progress callback of their own when the request has one; a

@@ -148,6 +148,29 @@ def test_positions_with_dozens_of_candidates() -> None:
         _same(store, JAR_WEIGHTS, rng.choice((1, 7, 40, 64)))
 
 
+@pytest.mark.parametrize("n", [40, 64, 100, 128])
+def test_positions_at_the_bucket_merge_limit(n: int) -> None:
+    """62 to 66 candidates at some positions (63 to 67 buckets with the skip's: the word
+    searches merge up to 64 sorted buckets and sort all keys past that) and beams keeping 63 to
+    65 paths (the merge needs at most 64), with one-weight ties and multi-word candidates, on
+    segments of both bit-word layouts: each side of both limits must choose the reference's
+    alignment."""
+    rng = random.Random(n)
+    for _ in range(4):
+        store = CandidateStore(n, n)
+        hot = set(rng.sample(range(n), 4))
+        for j in range(n):
+            for _ in range(rng.randint(62, 66) if j in hot else rng.choice((0, 1, 2, 3))):
+                hyp_start = (j + rng.randrange(8)) % n
+                multi = rng.random() < 0.2
+                ref_len = rng.randint(1, min(3, n - j)) if multi else 1
+                hyp_len = rng.randint(1, min(3, n - hyp_start)) if multi else 1
+                store.add(Match(j, ref_len, hyp_start, hyp_len, rng.randrange(2)))
+        for weights in (JAR_WEIGHTS, (1.0,) * 4):
+            for beam in (1, 63, 64, 65):
+                assert_beams_agree(store, weights, beam)
+
+
 def test_beams_keeping_more_than_64_paths() -> None:
     """Beams of 65 to 300 that fill up: buckets longer than the insertion sort's limit."""
     rng = random.Random(5)

@@ -211,11 +211,19 @@ def test_an_empty_corpus_score_is_warned_of_at_the_callers_line() -> None:
     from meteor_eval import compare
     from meteor_eval.errors import EmptyInputWarning
     from meteor_eval.metrics.bleu import Bleu
+    from meteor_eval.metrics.meteor import Meteor
 
-    bleu = Bleu()
+    bleu, meteor = Bleu(), Meteor()
     calls = {
         "one process": lambda: bleu.corpus_score([], []),
         "workers": lambda: bleu.corpus_score([], [], jobs=2, start_method="fork"),
+        "segments": lambda: meteor.corpus_score([], [], segments=True),
+        "segments in workers": lambda: meteor.corpus_score(
+            [], [], segments=True, jobs=2, start_method="fork"
+        ),
+        "alignments in workers": lambda: meteor.corpus_score(
+            [], [], alignments=True, jobs=2, start_method="fork"
+        ),
         "compare": lambda: compare({"a": []}, [], metrics=["bleu"]),
         "segment level": lambda: compare({"a": []}, [], metrics=["bleu"], segment_level=True),
     }

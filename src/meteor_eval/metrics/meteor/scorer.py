@@ -325,7 +325,9 @@ class Meteor(Metric["MeteorScore"]):
         pairs = self._checked_pairs(hypotheses, references)
         run = Run(jobs, start_method=start_method)
         if segments:
-            seg_scores = each(self, pairs, "segment_results", run, alignment=alignments)
+            seg_scores = list(each(self, pairs, "segment_results", run, alignment=alignments))
+            if not seg_scores:  # the engine's segment results say nothing of an empty input
+                warn_empty()
             return self.combine(seg_scores, keep_segments=True)
         return self.result(self.stream_total(pairs, run))
 
