@@ -65,6 +65,8 @@ __getattr__, __dir__ = lazy_names(
 def _metrics(metrics: Sequence[str | Metric[Any]]) -> list[Metric[Any]]:
     from meteor_eval.metrics.registry import metric_class
 
+    if isinstance(metrics, str):
+        raise TypeError(f"metrics: got the bare string {metrics!r}, expected a list of names")
     out: list[Metric[Any]] = []
     for item in metrics:
         metric = metric_class(item)() if isinstance(item, str) else item

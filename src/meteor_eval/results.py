@@ -132,6 +132,8 @@ class ComparisonResult:
 
         if metrics is None:
             metrics = self.metrics
+        if isinstance(metrics, str):
+            raise TypeError(f"metrics: got the bare string {metrics!r}, expected a list of names")
         own = [self._own(metric) for metric in metrics]
         for metric in own:
             rows: dict[str, Sequence[Row]] = {}

@@ -160,6 +160,24 @@ def test_empty_input_warns(files: Path) -> None:
     ]
 
 
+def test_warning_lines_remember_a_bounded_number_of_texts(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each text once while fewer than the limit are remembered; past it, texts are shown
+    without being kept (a repeat is shown again), so memory stays bounded."""
+    import meteor_eval.cli as cli
+
+    monkeypatch.setattr(cli, "_REMEMBERED", 2)
+    show = cli._WarningLines()
+    for text in ["a", "b", "a", "c", "c", "b"]:
+        show(UserWarning(text), UserWarning, "f.py", 1)
+    assert capsys.readouterr().err.split() == [
+        "meteor-eval:", "warning:", "a", "meteor-eval:", "warning:", "b",
+        "meteor-eval:", "warning:", "c", "meteor-eval:", "warning:", "c",
+    ]  # fmt: skip
+    assert show.shown == {"a", "b"}
+
+
 def _repeated(files: Path, n: int) -> None:
     """long.txt and longref.txt: a short line, then one word ``n`` times on both sides."""
     (files / "long.txt").write_text("a\n" + "the " * n + "\n", encoding="utf-8")

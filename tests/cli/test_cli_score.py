@@ -190,6 +190,22 @@ def test_a_files_warnings_are_shown_once_for_every_metric(tmp_path: Path, jobs: 
     ]
 
 
+def test_each_search_budget_warning_is_shown(tmp_path: Path) -> None:
+    """Two segments whose searches are cut give the same text; each is shown (the count of
+    approximated segments is what the warning tells)."""
+    import random
+
+    rng = random.Random(1)
+    hyp, ref = (" ".join(rng.choice("abcd") for _ in range(200)) for _ in range(2))
+    hyp_file = _write(tmp_path / "hyp.txt", f"{hyp}\nthe cat\n{hyp}\n")
+    ref_file = _write(tmp_path / "ref.txt", f"{ref}\nthe cat\n{ref}\n")
+    result = _run(["score", "--flavour", "paper2005", "--hyp", hyp_file, "--ref", ref_file])
+    assert result.returncode == 0
+    lines = result.stderr.decode().splitlines()
+    assert len(lines) == 2 and lines[0] == lines[1]
+    assert "ran out of its budget" in lines[0]
+
+
 def test_invalid_option_value_is_a_usage_error(pair: tuple[str, str]) -> None:
     hyp, ref = pair
     result = _run(["score", "--hyp", hyp, "--ref", ref, "--alpha", "2"])

@@ -342,6 +342,10 @@ def test_a_comparisons_tests_are_of_its_own_metrics() -> None:
     ):
         result.test(metrics=["bleu", "meteor"])
     assert result.tests == {}
+    with pytest.raises(TypeError, match="bare string 'bleu'"):
+        result.test(metrics="bleu")
+    with pytest.raises(TypeError, match="bare string 'bleu'"):
+        compare(systems, refs, metrics="bleu")  # type: ignore[arg-type]
     result.test(metrics=["bleu"], method="bs", n_samples=40)  # by name
     assert result.tests == {"bleu": expected}
 

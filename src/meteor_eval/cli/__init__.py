@@ -18,7 +18,7 @@ from types import ModuleType
 from typing import Any, TextIO
 
 from meteor_eval._version import __version__
-from meteor_eval.errors import ConfigError, MeteorEvalError
+from meteor_eval.errors import ConfigError, MeteorEvalError, SearchBudgetWarning
 
 __all__ = ["build_parser", "main"]
 
@@ -168,9 +168,11 @@ def parse_arguments(
 
 class _WarningLines:
     """Shows a run's warnings as ``meteor-eval: warning: ...`` lines, each text once: a file
-    read once per metric (or by each worker) says of its lines what it said before, and a
-    repeated line tells nothing new. (Python's ``"once"`` filter still repeats a text raised
-    from another place.)"""
+    read once per metric says of its lines what it said before, and a repeated line tells
+    nothing new. (Python's ``"once"`` filter still repeats a text raised from another place.)
+    A search budget's warning is shown every time: each is a segment whose alignment was cut,
+    and two segments can give the same text. At most :data:`_REMEMBERED` texts are kept (a
+    file with a repair on each of millions of lines); later ones are shown, not kept."""
 
     def __init__(self) -> None:
         self.shown: set[str] = set()
@@ -185,9 +187,15 @@ class _WarningLines:
         line: str | None = None,
     ) -> None:
         text = str(message)
-        if text not in self.shown:
+        if text in self.shown:
+            return
+        if len(self.shown) < _REMEMBERED and not issubclass(category, SearchBudgetWarning):
             self.shown.add(text)
-            print(f"meteor-eval: warning: {text}", file=sys.stderr)
+        print(f"meteor-eval: warning: {text}", file=sys.stderr)
+
+
+#: How many warning texts a run remembers, to show each once (about 10 MB at most).
+_REMEMBERED = 65_536
 
 
 def main(argv: Sequence[str] | None = None) -> int:
