@@ -715,20 +715,16 @@ head_insert(uint64_t *head, Py_ssize_t m, uint64_t v)
     return m + 1;
 }
 
-/* The first k (at most their total) of the sorted buckets keys[b * stride .. + count[b]) of
- * distinct keys, merged into out; a key's low bits (under slot_mask) are its bucket. The
- * buckets' next keys are kept in descending order in head[1..] (room for n_b + 1, a sentinel
- * first), so the smallest is the last; a bucket's next key, usually close to the one just
- * taken, goes back in after a short scan from that end. The bucket a key came from is read from
- * the key itself, so no list of buckets moves beside the keys; at (room for 2 n_b) holds each
- * bucket's next key and its end. */
-static void
-merge_buckets(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
-              Py_ssize_t k, uint64_t slot_mask, uint64_t *out, const uint64_t **at,
-              uint64_t *head)
+/* The start of a merge of the sorted buckets keys[b * stride .. + count[b]) of distinct keys,
+ * whose low bits (under a slot mask) are their bucket: the buckets' next keys are kept in
+ * descending order in head[1..m] (room for n_b + 1, a sentinel head[0] first), so the smallest
+ * is the last; at (room for 2 n_b) holds each bucket's next key and its end. Returns m. */
+static inline Py_ssize_t
+heads_start(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
+            const uint64_t **at, uint64_t *head)
 {
     const uint64_t **const end = at + n_b;
-    Py_ssize_t m = 0; /* head[1..m] descending */
+    Py_ssize_t m = 0;
     head[0] = UINT64_MAX;
     for (Py_ssize_t b = 0; b < n_b; b++) {
         at[b] = keys + b * stride;
@@ -737,13 +733,34 @@ merge_buckets(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, 
             m = head_insert(head, m, *at[b]);
         }
     }
+    return m;
+}
+
+/* The merge's next key (one is left), taken from the heads; its bucket's next key, usually
+ * close to it, goes back in after a short scan from the end. The bucket a key came from is read
+ * from the key itself, so no list of buckets moves beside the keys. */
+static inline uint64_t
+heads_take(const uint64_t **at, Py_ssize_t n_b, uint64_t *head, Py_ssize_t *m,
+           uint64_t slot_mask)
+{
+    const uint64_t v = head[(*m)--];
+    const Py_ssize_t b = (Py_ssize_t)(v & slot_mask);
+    if (++at[b] < at[n_b + b]) {
+        *m = head_insert(head, *m, *at[b]);
+    }
+    return v;
+}
+
+/* The first k (at most their total) of the sorted buckets keys[b * stride .. + count[b]) of
+ * distinct keys, merged into out (see heads_start()). */
+static void
+merge_buckets(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
+              Py_ssize_t k, uint64_t slot_mask, uint64_t *out, const uint64_t **at,
+              uint64_t *head)
+{
+    Py_ssize_t m = heads_start(keys, stride, count, n_b, at, head);
     for (Py_ssize_t i = 0; i < k; i++) {
-        const uint64_t v = head[m--];
-        out[i] = v;
-        const Py_ssize_t b = (Py_ssize_t)(v & slot_mask);
-        if (++at[b] < end[b]) {
-            m = head_insert(head, m, *at[b]);
-        }
+        out[i] = heads_take(at, n_b, head, &m, slot_mask);
     }
 }
 
@@ -776,114 +793,6 @@ order_step(Work *w, uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, 
         partial_sort_keys(out, n, k, 2 * bit_width((uint64_t)n) + 2);
     }
     return out;
-}
-
-/* Two sorted runs of distinct keys, [a, a_end) and [b, b_end), merged into out until it
- * reaches end or both runs are used up; returns the new out. The smaller of the two next keys
- * is taken in stretches in which neither run can end nor out fill (as many keys as the
- * shortest of the three has left), then what is left of the run not used up is copied. */
-static inline uint64_t *
-merge_two(const uint64_t *a, const uint64_t *a_end, const uint64_t *b, const uint64_t *b_end,
-          uint64_t *out, uint64_t *const end)
-{
-    for (;;) {
-        Py_ssize_t run = end - out;
-        run = a_end - a < run ? a_end - a : run;
-        run = b_end - b < run ? b_end - b : run;
-        if (run == 0) {
-            break;
-        }
-        for (uint64_t *const stop = out + run; out < stop; out++) {
-            const uint64_t x = *a, y = *b;
-            if (y < x) {
-                *out = y;
-                b++;
-            }
-            else {
-                *out = x;
-                a++;
-            }
-        }
-    }
-    while (out < end && a < a_end) {
-        *out++ = *a++;
-    }
-    while (out < end && b < b_end) {
-        *out++ = *b++;
-    }
-    return out;
-}
-
-/* The first k (at most their total) of three sorted runs of distinct keys, a[0..na), b[0..nb)
- * and c[0..nc), merged into out: the smallest of the three next keys is taken directly (two
- * comparisons), in stretches in which no run can end (as many keys as the shortest run has
- * left), then the two runs left are merged. */
-static void
-merge_three(const uint64_t *a, Py_ssize_t na, const uint64_t *b, Py_ssize_t nb,
-            const uint64_t *c, Py_ssize_t nc, Py_ssize_t k, uint64_t *out)
-{
-    const uint64_t *a_end = a + na, *b_end = b + nb, *const c_end = c + nc;
-    uint64_t *const end = out + (na + nb + nc < k ? na + nb + nc : k);
-    for (;;) {
-        Py_ssize_t run = end - out;
-        run = a_end - a < run ? a_end - a : run;
-        run = b_end - b < run ? b_end - b : run;
-        run = c_end - c < run ? c_end - c : run;
-        if (run == 0) {
-            break;
-        }
-        for (uint64_t *const stop = out + run; out < stop; out++) {
-            const uint64_t x = *a, y = *b, z = *c;
-            if (x < y) {
-                if (x < z) {
-                    *out = x;
-                    a++;
-                }
-                else {
-                    *out = z;
-                    c++;
-                }
-            }
-            else if (y < z) {
-                *out = y;
-                b++;
-            }
-            else {
-                *out = z;
-                c++;
-            }
-        }
-    }
-    /* a run used up (unless out is full) is replaced by c, which may be the one used up */
-    if (a == a_end) {
-        a = c;
-        a_end = c_end;
-    }
-    else if (b == b_end) {
-        b = c;
-        b_end = c_end;
-    }
-    merge_two(a, a_end, b, b_end, out, end);
-}
-
-/* merge_buckets() of sorted buckets, with two or three non-empty buckets (a position with one
- * or two candidates that are not fixed, and the skip: most steps) merged directly; at and head
- * have room for 2 n_b and n_b + 1. */
-static void
-merge_sorted(const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count, Py_ssize_t n_b,
-             Py_ssize_t k, uint64_t slot_mask, uint64_t *out, const uint64_t **at,
-             uint64_t *head)
-{
-    if (n_b == 2) {
-        merge_two(keys, keys + count[0], keys + stride, keys + stride + count[1], out, out + k);
-        return;
-    }
-    if (n_b == 3) {
-        merge_three(keys, count[0], keys + stride, count[1], keys + 2 * stride, count[2], k,
-                    out);
-        return;
-    }
-    merge_buckets(keys, stride, count, n_b, k, slot_mask, out, at, head);
 }
 
 /* A path's bit set copied: two words (segments of up to 64 words each) without a call. */
@@ -1479,66 +1388,117 @@ file_step(const FileStep *fs, uint64_t *skip_end, int *skip_unsorted, const int 
     return skip_end;
 }
 
+/* Where a step's winners are made (materialise_w(), merge_paths_w()): the parents, the next
+ * winner's place and its index in the parent field of its key, the step's candidates and the
+ * node pool. Only ever a local of an inlined function, so that its fields live in registers. */
+typedef struct {
+    const PathW *cur; /* the kept paths */
+    PathW *h;         /* the next winner's place in new_w */
+    const CandW *step;
+    Node *node;
+    Py_ssize_t nodes;
+    uint64_t index_mask;      /* a key's parent and slot bits */
+    uint64_t tag, one_parent; /* the next winner's index in the parent field, and 1 there */
+    uint64_t ref_bit;         /* the step's reference position c: its bit word and bit */
+    int ref_word, sh_p;
+} Winners;
+
+/* The winners of a step at reference position c, which has candidates (in w->cand_w) and no
+ * fixed match, to be written from new_w[0] on; nodes reserved for k of them. */
+ALWAYS_INLINE int
+winners_start(Winners *s, Work *w, const Packing *pk, Py_ssize_t k, Py_ssize_t c, const int W)
+{
+    if (reserve_nodes(w, k) < 0) { /* the step has candidates: a winner may take a node */
+        return -1;
+    }
+    s->cur = w->cur_w;
+    s->h = w->new_w;
+    s->step = w->cand_w;
+    s->node = w->node; /* locals, not w's fields: see materialise_packed() */
+    s->nodes = w->nodes;
+    s->index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
+    s->tag = 0;
+    s->one_parent = (uint64_t)1 << pk->sh_p;
+    s->ref_bit = (uint64_t)1 << (c & 63);
+    s->ref_word = W == 1 ? 0 : (int)(c >> 6);
+    s->sh_p = pk->sh_p;
+    return 0;
+}
+
+/* The next winner, the successor keyed v (full key: rank, parent, slot) that adds candidate sc
+ * to its parent. */
+ALWAYS_INLINE void
+win_cand(Winners *s, uint64_t v, const CandW *sc, const int W)
+{
+    const uint64_t low = v & s->index_mask;
+    const PathW *parent = &s->cur[low >> s->sh_p];
+    PathW *h = s->h++;
+    h->key = (v - low) | s->tag; /* its own index in the parent field */
+    s->tag += s->one_parent;
+    for (int j = 0; j < W; j++) {
+        h->hyp[j] = parent->hyp[j] | sc->hyp_mask[j];
+        h->ref[j] = parent->ref[j] | sc->ref_mask[j];
+    }
+    h->idx = sc->idx;
+    h->last_end = sc->hyp_end;
+    s->node[s->nodes].cand = sc->entry;
+    s->node[s->nodes].parent = parent->chain;
+    h->chain = (int32_t)s->nodes++;
+}
+
+/* The next winner, the skip successor keyed v: a skip (its parent's position c free) or a
+ * pass-through (inside a match chosen earlier). */
+ALWAYS_INLINE void
+win_skip(Winners *s, uint64_t v, const int W)
+{
+    const uint64_t low = v & s->index_mask;
+    const PathW *parent = &s->cur[low >> s->sh_p];
+    PathW *h = s->h++;
+    h->key = (v - low) | s->tag;
+    s->tag += s->one_parent;
+    for (int j = 0; j < W; j++) {
+        h->hyp[j] = parent->hyp[j];
+        h->ref[j] = parent->ref[j];
+    }
+    if (parent->ref[s->ref_word] & s->ref_bit) { /* inside a match chosen earlier */
+        h->idx = parent->idx;
+        h->last_end = parent->last_end;
+    }
+    else {
+        h->idx = (int16_t)(parent->idx + 1);
+        h->last_end = -1;
+    }
+    h->chain = parent->chain;
+}
+
+/* The next winner keyed v, from bucket b: candidate b's successor, or (b = skip_b) the skip. */
+ALWAYS_INLINE void
+win_slot(Winners *s, uint64_t v, Py_ssize_t b, Py_ssize_t skip_b, const int W)
+{
+    if (b < skip_b) {
+        win_cand(s, v, &s->step[b], W);
+    }
+    else {
+        win_skip(s, v, W);
+    }
+}
+
 /* Materialise the successors keyed by out[0..k) (full keys: rank, parent, slot) into new_w;
  * the step is at reference position c, which has candidates (in w->cand_w) and no fixed match,
- * so a skip successor is a skip (its parent's position c free) or a pass-through (inside a
- * match chosen earlier). */
+ * and skip_slot is the skip's slot. */
 ALWAYS_INLINE int
 materialise_w(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
               Py_ssize_t skip_slot, Py_ssize_t c, const int W)
 {
-    const uint64_t index_mask = pk->sh_d ? (~(uint64_t)0 >> (64 - pk->sh_d)) : 0;
     const uint64_t slot_mask = pk->sh_p ? (~(uint64_t)0 >> (64 - pk->sh_p)) : 0;
-    if (reserve_nodes(w, k) < 0) { /* the step has candidates: skip_slot > 0 */
+    Winners s;
+    if (winners_start(&s, w, pk, k, c, W) < 0) {
         return -1;
     }
-    /* Locals, not w's fields: see materialise_packed(). */
-    Node *const node = w->node;
-    Py_ssize_t nodes = w->nodes;
-    const PathW *const cur = w->cur_w;
-    PathW *const nw = w->new_w;
-    const int ref_word = W == 1 ? 0 : (int)(c >> 6);
-    const uint64_t ref_bit = (uint64_t)1 << (c & 63);
-    const CandW *const step = w->cand_w;
-    const int sh_p = pk->sh_p;
-    const uint64_t one_parent = (uint64_t)1 << sh_p;
-    uint64_t tag = 0; /* path i's index in the parent field */
-    for (Py_ssize_t i = 0; i < k; i++, tag += one_parent) {
-        const uint64_t low = out[i] & index_mask;
-        const Py_ssize_t p = (Py_ssize_t)(low >> sh_p);
-        const Py_ssize_t slot = (Py_ssize_t)(low & slot_mask);
-        const PathW *parent = &cur[p];
-        PathW *h = &nw[i];
-        h->key = (out[i] - low) | tag; /* its own index in the parent field */
-        if (slot < skip_slot) { /* a candidate */
-            const CandW *sc = &step[slot];
-            for (int j = 0; j < W; j++) {
-                h->hyp[j] = parent->hyp[j] | sc->hyp_mask[j];
-                h->ref[j] = parent->ref[j] | sc->ref_mask[j];
-            }
-            h->idx = sc->idx;
-            h->last_end = sc->hyp_end;
-            node[nodes].cand = sc->entry;
-            node[nodes].parent = parent->chain;
-            h->chain = (int32_t)nodes++;
-        }
-        else { /* the skip, or a pass-through */
-            for (int j = 0; j < W; j++) {
-                h->hyp[j] = parent->hyp[j];
-                h->ref[j] = parent->ref[j];
-            }
-            if (parent->ref[ref_word] & ref_bit) { /* inside a match chosen earlier */
-                h->idx = parent->idx;
-                h->last_end = parent->last_end;
-            }
-            else {
-                h->idx = (int16_t)(parent->idx + 1);
-                h->last_end = -1;
-            }
-            h->chain = parent->chain;
-        }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        win_slot(&s, out[i], (Py_ssize_t)(out[i] & slot_mask), skip_slot, W);
     }
-    w->nodes = nodes;
+    w->nodes = s.nodes;
     return 0;
 }
 
@@ -1555,6 +1515,171 @@ materialise_2(Work *w, const Packing *pk, const uint64_t *out, Py_ssize_t k,
               Py_ssize_t skip_slot, Py_ssize_t c)
 {
     return materialise_w(w, pk, out, k, skip_slot, c, 2);
+}
+
+/* A winner taken by a merge of two or three buckets, whose buckets are known: candidate sc's
+ * successor, or (skip) the skip's. */
+ALWAYS_INLINE void
+win_from(Winners *s, uint64_t v, const CandW *sc, const int skip, const int W)
+{
+    if (skip) {
+        win_skip(s, v, W);
+    }
+    else {
+        win_cand(s, v, sc, W);
+    }
+}
+
+/* Two sorted runs of distinct keys, [a, a_end) from bucket sa (a_skip: the skip bucket) and
+ * [b, b_end) from sb, merged into winners until s->h reaches end or both runs are used up. The
+ * smaller of the two next keys is taken in stretches in which neither run can end nor the
+ * winners fill (as many keys as the shortest of the three has left), then what is left of the
+ * run not used up is taken. */
+ALWAYS_INLINE void
+merge_two_w(Winners *s, const uint64_t *a, const uint64_t *a_end, const CandW *sa,
+            const int a_skip, const uint64_t *b, const uint64_t *b_end, const CandW *sb,
+            const int b_skip, const PathW *const end, const int W)
+{
+    for (;;) {
+        Py_ssize_t run = end - s->h;
+        run = a_end - a < run ? a_end - a : run;
+        run = b_end - b < run ? b_end - b : run;
+        if (run == 0) {
+            break;
+        }
+        for (const PathW *const stop = s->h + run; s->h < stop;) {
+            const uint64_t x = *a, y = *b;
+            if (y < x) {
+                win_from(s, y, sb, b_skip, W);
+                b++;
+            }
+            else {
+                win_from(s, x, sa, a_skip, W);
+                a++;
+            }
+        }
+    }
+    while (s->h < end && a < a_end) {
+        win_from(s, *a++, sa, a_skip, W);
+    }
+    while (s->h < end && b < b_end) {
+        win_from(s, *b++, sb, b_skip, W);
+    }
+}
+
+/* Three sorted runs of distinct keys, a[0..na) and b[0..nb) from candidates 0 and 1 and c[0..nc)
+ * from the skip, merged into the first `end - s->h` winners: the smallest of the three next
+ * keys is taken directly (two comparisons), in stretches in which no run can end (as many keys
+ * as the shortest run has left), then the two runs left are merged. */
+ALWAYS_INLINE void
+merge_three_w(Winners *s, const uint64_t *a, Py_ssize_t na, const uint64_t *b, Py_ssize_t nb,
+              const uint64_t *c, Py_ssize_t nc, const PathW *const end, const int W)
+{
+    const uint64_t *const a_end = a + na, *const b_end = b + nb, *const c_end = c + nc;
+    const CandW *const sa = s->step, *const sb = s->step + 1;
+    for (;;) {
+        Py_ssize_t run = end - s->h;
+        run = a_end - a < run ? a_end - a : run;
+        run = b_end - b < run ? b_end - b : run;
+        run = c_end - c < run ? c_end - c : run;
+        if (run == 0) {
+            break;
+        }
+        for (const PathW *const stop = s->h + run; s->h < stop;) {
+            const uint64_t x = *a, y = *b, z = *c;
+            if (x < y) {
+                if (x < z) {
+                    win_cand(s, x, sa, W);
+                    a++;
+                }
+                else {
+                    win_skip(s, z, W);
+                    c++;
+                }
+            }
+            else if (y < z) {
+                win_cand(s, y, sb, W);
+                b++;
+            }
+            else {
+                win_skip(s, z, W);
+                c++;
+            }
+        }
+    }
+    if (a == a_end) {
+        merge_two_w(s, b, b_end, sb, 0, c, c_end, NULL, 1, end, W);
+    }
+    else if (b == b_end) {
+        merge_two_w(s, a, a_end, sa, 0, c, c_end, NULL, 1, end, W);
+    }
+    else { /* c used up, or the winners full */
+        merge_two_w(s, a, a_end, sa, 0, b, b_end, sb, 0, end, W);
+    }
+}
+
+/* merge_buckets() with each key made into its winner as it is taken (its bucket b, read from
+ * the key, is its slot: a candidate's, or skip_b the skip's). */
+ALWAYS_INLINE void
+merge_many_w(Winners *s, const uint64_t *keys, Py_ssize_t stride, const Py_ssize_t *count,
+             Py_ssize_t n_b, Py_ssize_t k, uint64_t slot_mask, const uint64_t **at,
+             uint64_t *head, const int W)
+{
+    Py_ssize_t m = heads_start(keys, stride, count, n_b, at, head);
+    for (Py_ssize_t i = 0; i < k; i++) {
+        const uint64_t v = heads_take(at, n_b, head, &m, slot_mask);
+        win_slot(s, v, (Py_ssize_t)(v & slot_mask), n_b - 1, W);
+    }
+}
+
+/* The first k (at most their total) successors of a step whose n_b buckets are sorted, bucket b
+ * keys[b * stride ..) of count[b] keys (the last bucket the skip's), made into new_w[0..k) in
+ * rank order as a merge of the buckets takes them: the bucket a key comes from is known to the
+ * merge of two or three buckets (most steps), so its slot is not decoded, and no list of the
+ * winners' keys is written and read back. The step is at reference position c, which has
+ * candidates (in w->cand_w) and no fixed match; w->bucket_at and w->bucket_head have room for
+ * 2 n_b and n_b + 1. */
+ALWAYS_INLINE int
+merge_paths_w(Work *w, const Packing *pk, const uint64_t *keys, Py_ssize_t stride,
+              const Py_ssize_t *count, Py_ssize_t n_b, Py_ssize_t k, uint64_t slot_mask,
+              Py_ssize_t c, const int W)
+{
+    Winners s;
+    if (winners_start(&s, w, pk, k, c, W) < 0) {
+        return -1;
+    }
+    const PathW *const end = s.h + k;
+    if (n_b == 2) {
+        merge_two_w(&s, keys, keys + count[0], s.step, 0, keys + stride, keys + stride + count[1],
+                    NULL, 1, end, W);
+    }
+    else if (n_b == 3) {
+        merge_three_w(&s, keys, count[0], keys + stride, count[1], keys + 2 * stride, count[2],
+                      end, W);
+    }
+    else {
+        merge_many_w(&s, keys, stride, count, n_b, k, slot_mask, w->bucket_at, w->bucket_head,
+                     W);
+    }
+    w->nodes = s.nodes;
+    return 0;
+}
+
+/* merge_paths_w() for one bit word and for two, out of line (see NEVER_INLINE). */
+NEVER_INLINE int
+merge_paths_1(Work *w, const Packing *pk, const uint64_t *keys, Py_ssize_t stride,
+              const Py_ssize_t *count, Py_ssize_t n_b, Py_ssize_t k, uint64_t slot_mask,
+              Py_ssize_t c)
+{
+    return merge_paths_w(w, pk, keys, stride, count, n_b, k, slot_mask, c, 1);
+}
+
+NEVER_INLINE int
+merge_paths_2(Work *w, const Packing *pk, const uint64_t *keys, Py_ssize_t stride,
+              const Py_ssize_t *count, Py_ssize_t n_b, Py_ssize_t k, uint64_t slot_mask,
+              Py_ssize_t c)
+{
+    return merge_paths_w(w, pk, keys, stride, count, n_b, k, slot_mask, c, 2);
 }
 
 /* uniform_run() on PathW records (the same rule; see there). */
@@ -1824,17 +1949,17 @@ search_packed_w(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam,
             }
         }
         else {
-            const uint64_t *out;
             if (merged) { /* every bucket is sorted already */
-                out = w->tmp;
-                merge_sorted(keys, stride, count, n_b, k, slot_mask, w->tmp, w->bucket_at,
-                             w->bucket_head);
+                if ((W == 1 ? merge_paths_1 : merge_paths_2)(w, pk, keys, stride, count, n_b, k,
+                                                             slot_mask, c) < 0) {
+                    return -1;
+                }
             }
             else {
-                out = order_step(w, keys, stride, count, n_b, n, k, slot_mask);
-            }
-            if ((W == 1 ? materialise_1 : materialise_2)(w, pk, out, k, skip_b, c) < 0) {
-                return -1;
+                const uint64_t *out = order_step(w, keys, stride, count, n_b, n, k, slot_mask);
+                if ((W == 1 ? materialise_1 : materialise_2)(w, pk, out, k, skip_b, c) < 0) {
+                    return -1;
+                }
             }
         }
         PathW *t = w->cur_w;
