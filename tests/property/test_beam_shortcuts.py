@@ -256,6 +256,31 @@ def test_bit_word_layouts(n_hyp: int, n_ref: int) -> None:
                 _same(store, weights, beam)
 
 
+@pytest.mark.parametrize(
+    ("n_hyp", "n_ref"),
+    [(63, 63), (63, 65), (65, 63), (64, 127), (127, 64), (127, 128), (128, 127), (128, 128)],
+)
+def test_merged_steps_on_both_bit_word_layouts(n_hyp: int, n_ref: int) -> None:
+    """Steps of one, two and 20 to 40 candidates (two, three and many buckets, each merged into
+    the winners as it is taken) on segments either side of 64 words, and of 127 and 128, with
+    beams that keep fewer paths than a step's successors, as many, and 63 to 70 (past the
+    merge's 64 paths): each must choose the reference's alignment."""
+    rnd = random.Random(n_hyp * 1000 + n_ref)
+    for _ in range(2):
+        store = CandidateStore(n_hyp, n_ref)
+        for j in range(n_ref):
+            count = rnd.choice((0, 1, 1, 2, 2, 3, rnd.randint(20, 40) if rnd.random() < 0.1 else 2))
+            for _ in range(count):
+                centre = j * n_hyp // n_ref
+                hyp_start = min(n_hyp - 1, max(0, centre + rnd.randint(-5, 5)))
+                hyp_len = 1 if rnd.random() < 0.8 else rnd.randint(1, min(3, n_hyp - hyp_start))
+                ref_len = 1 if rnd.random() < 0.8 else rnd.randint(1, min(3, n_ref - j))
+                store.add(Match(j, ref_len, hyp_start, hyp_len, rnd.randrange(4)))
+        for weights in (JAR_WEIGHTS, (0.0,) * 4):
+            for beam in (1, 2, 3, 63, 64, 70):
+                assert_beams_agree(store, weights, beam)
+
+
 @pytest.mark.parametrize("offset", [0, 62, 63])
 def test_understated_coverage_keeps_the_reference_test(offset: int) -> None:
     """Coverage counts that claim a reference word covered once although a longer candidate also
