@@ -446,7 +446,7 @@ def two_candidate_stores(draw: st.DrawFn) -> CandidateStore:
     """Positions with exactly two candidates each (or none), on a narrow band.
 
     Such a step files three buckets (two candidates and the skip), which ``_ext/beam.c`` merges
-    by taking the smallest of three next keys (``merge_three()``) until one bucket is used up,
+    by taking the smallest of three next keys (``merge_three_w()``) until one bucket is used up,
     then merges the other two. With gains of either sign, zero gains and short beams, any of
     the three buckets can be the first to run out.
     """

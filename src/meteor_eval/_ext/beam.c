@@ -1204,7 +1204,7 @@ search_packed(Work *w, const Packing *pk, Py_ssize_t n_ref, Py_ssize_t beam, Py_
  * candidate's test is 2W masks and a winner's bits are 2W ORs, with no span arithmetic and no
  * loop over words. Quiet steps update the paths in place (quiet_step_w()); at the other steps
  * a path's skip successor is a skip or a pass-through, told apart again by one bit when it wins
- * (materialise_w()). Each step is written once for a
+ * (win_skip(), from the bucket merges or materialise_w()). Each step is written once for a
  * constant W (always inlined into search_packed_1() and search_packed_2()), so that the compiler
  * unrolls the word loops. Longer segments use search_packed(). */
 
@@ -1343,8 +1343,9 @@ typedef struct {
  * below an earlier one. Written once for each `rest`, so that the loop over the paths tests it
  * not once a path.
  *
- * A path's key carries its own index in the parent field (materialise_w() writes it, and a
- * step that keeps the paths in place keeps it): the deltas added leave those bits alone (their
+ * A path's key carries its own index in the parent field (win_cand() and win_skip() write it,
+ * whether the bucket merges or materialise_w() make the winners, and a step that keeps the
+ * paths in place keeps it): the deltas added leave those bits alone (their
  * low bits are clear, or a candidate's slot, below the parent's index), so a successor's key
  * is one sum. Its slot bits start as the skip's (skip_b), and a candidate's key delta adds its
  * own slot less skip_b. */
