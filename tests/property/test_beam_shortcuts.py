@@ -222,6 +222,31 @@ def spans_across_bit_word_stores(draw: st.DrawFn) -> CandidateStore:
     return store
 
 
+def _near_the_diagonal(
+    rnd: random.Random,
+    n_hyp: int,
+    n_ref: int,
+    count: Callable[[], int],
+    *,
+    spread: int,
+    single: float,
+    longest: int,
+) -> CandidateStore:
+    """A store of ``count()`` candidates at each reference word, starting within ``spread`` of
+    the diagonal's hypothesis word, of one word a side with probability ``single``, else of
+    up to ``longest`` (the segments' last words included)."""
+    store = CandidateStore(n_hyp, n_ref)
+    for j in range(n_ref):
+        for _ in range(count()):
+            centre = j * n_hyp // n_ref
+            hyp_start = min(n_hyp - 1, max(0, centre + rnd.randint(-spread, spread)))
+            room = n_hyp - hyp_start
+            hyp_len = 1 if rnd.random() < single else rnd.randint(1, min(longest, room))
+            ref_len = 1 if rnd.random() < single else rnd.randint(1, min(longest, n_ref - j))
+            store.add(Match(j, ref_len, hyp_start, hyp_len, rnd.randrange(4)))
+    return store
+
+
 @pytest.mark.parametrize(
     ("n_hyp", "n_ref"),
     [
@@ -242,15 +267,12 @@ def test_bit_word_layouts(n_hyp: int, n_ref: int) -> None:
     whole pair, the last words of both segments included, so that a step's masks fall in
     either word or straddle them, and each layout must choose the reference's alignment."""
     rnd = random.Random(n_hyp * 1000 + n_ref)
+
+    def count() -> int:
+        return rnd.choice((0, 1, 1, 2, 3, 5))
+
     for _ in range(4):
-        store = CandidateStore(n_hyp, n_ref)
-        for j in range(n_ref):
-            for _ in range(rnd.choice((0, 1, 1, 2, 3, 5))):
-                centre = j * n_hyp // n_ref
-                hyp_start = min(n_hyp - 1, max(0, centre + rnd.randint(-3, 3)))
-                hyp_len = 1 if rnd.random() < 0.7 else rnd.randint(1, min(4, n_hyp - hyp_start))
-                ref_len = 1 if rnd.random() < 0.7 else rnd.randint(1, min(4, n_ref - j))
-                store.add(Match(j, ref_len, hyp_start, hyp_len, rnd.randrange(4)))
+        store = _near_the_diagonal(rnd, n_hyp, n_ref, count, spread=3, single=0.7, longest=4)
         for weights in (JAR_WEIGHTS, (1.0,) * 4):
             for beam in (1, 7, 40, 65):
                 _same(store, weights, beam)
@@ -266,16 +288,12 @@ def test_merged_steps_on_both_bit_word_layouts(n_hyp: int, n_ref: int) -> None:
     beams that keep fewer paths than a step's successors, as many, and 63 to 70 (past the
     merge's 64 paths): each must choose the reference's alignment."""
     rnd = random.Random(n_hyp * 1000 + n_ref)
+
+    def count() -> int:  # now and then a crowded position: a merge of many buckets
+        return rnd.choice((0, 1, 1, 2, 2, 3, rnd.randint(20, 40) if rnd.random() < 0.1 else 2))
+
     for _ in range(2):
-        store = CandidateStore(n_hyp, n_ref)
-        for j in range(n_ref):
-            count = rnd.choice((0, 1, 1, 2, 2, 3, rnd.randint(20, 40) if rnd.random() < 0.1 else 2))
-            for _ in range(count):
-                centre = j * n_hyp // n_ref
-                hyp_start = min(n_hyp - 1, max(0, centre + rnd.randint(-5, 5)))
-                hyp_len = 1 if rnd.random() < 0.8 else rnd.randint(1, min(3, n_hyp - hyp_start))
-                ref_len = 1 if rnd.random() < 0.8 else rnd.randint(1, min(3, n_ref - j))
-                store.add(Match(j, ref_len, hyp_start, hyp_len, rnd.randrange(4)))
+        store = _near_the_diagonal(rnd, n_hyp, n_ref, count, spread=5, single=0.8, longest=3)
         for weights in (JAR_WEIGHTS, (0.0,) * 4):
             for beam in (1, 2, 3, 63, 64, 70):
                 assert_beams_agree(store, weights, beam)
